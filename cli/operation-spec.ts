@@ -1,0 +1,38 @@
+// Shape of the command table that `npm run generate` writes to cli/generated/operations.ts.
+
+export type FlagType = "string" | "integer" | "number" | "boolean" | "array";
+
+export interface FlagSpec {
+  /** Long flag name without dashes, e.g. `nte-cents`. */
+  flag: string;
+  /** Where the value goes: a path into the JSON body, or a path/query/header parameter name. */
+  in: "body" | "path" | "query" | "header";
+  /** Property path inside the body (for `in: "body"`), or the parameter name. */
+  target: string[];
+  type: FlagType;
+  required: boolean;
+  description: string;
+  enum?: readonly string[];
+  default?: unknown;
+  minimum?: number;
+  minLength?: number;
+  maxLength?: number;
+}
+
+export interface OperationSpec {
+  operationId: string;
+  /** Command words, e.g. `["orders", "get"]`. */
+  command: readonly string[];
+  method: "get" | "put" | "post" | "delete" | "patch";
+  path: string;
+  summary: string;
+  description: string;
+  /** Credential kinds the operation accepts (security scheme names); empty when public. */
+  security: readonly string[];
+  bodyContentType: string | null;
+  bodyRequired: boolean;
+  flags: readonly FlagSpec[];
+  /** A request body example from the contract, used in `--help`. */
+  example: unknown;
+  responses: readonly string[];
+}

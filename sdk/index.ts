@@ -1,0 +1,62 @@
+// Typed client for the dispatch API: openapi-fetch over the generated types, plus auth, User-Agent and retry.
+import createClient, { type Client, type Middleware } from "openapi-fetch";
+import type { components, paths } from "./generated/openapi.js";
+import { withRetry, type RetryOptions } from "./retry.js";
+
+export type { components, paths, operations } from "./generated/openapi.js";
+export { DispatchApiError, createApiError, unwrap } from "./errors.js";
+export type { RetryOptions } from "./retry.js";
+
+export type Schemas = components["schemas"];
+export type DispatchClient = Client<paths>;
+
+export interface DispatchClientOptions {
+  baseUrl: string;
+  /** Provisioned key: sent as `x-api-key` (and as `Authorization: Bearer` to the MCP endpoint). */
+  apiKey?: string;
+  /** Self-serve OAuth access token (quote only): sent as `Authorization: Bearer`. */
+  accessToken?: string;
+  /** Operator token for `/api/admin/v1/*`. */
+  adminToken?: string;
+  /** Inject a fetch (tests, proxies). Defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Retry policy for 429/503; `false` disables retries. */
+  retry?: RetryOptions | false;
+  userAgent?: string;
+  headers?: Record<string, string>;
+}
+
+export const sdkVersion = "1.0.0";
+
+function authMiddleware(options: DispatchClientOptions): Middleware {
+  return {
+    onRequest({ request }) {
+      const path = new URL(request.url).pathname;
+      if (path.startsWith("/api/admin/")) {
+        if (options.adminToken) request.headers.set("authorization", `Bearer ${options.adminToken}`);
+      } else if (path === "/api/mcp") {
+        const bearer = options.apiKey ?? options.accessToken;
+        if (bearer) request.headers.set("authorization", `Bearer ${bearer}`);
+      } else if (options.apiKey) {
+        request.headers.set("x-api-key", options.apiKey);
+      } else if (options.accessToken) {
+        request.headers.set("authorization", `Bearer ${options.accessToken}`);
+      }
+      if (!request.headers.has("user-agent")) {
+        request.headers.set("user-agent", options.userAgent ?? `dispatch-sdk/${sdkVersion} node/${process.versions.node}`);
+      }
+      return request;
+    },
+  };
+}
+
+export function createDispatchClient(options: DispatchClientOptions): DispatchClient {
+  const baseFetch = options.fetch ?? globalThis.fetch;
+  const client = createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/$/, ""),
+    fetch: options.retry === false ? baseFetch : withRetry(baseFetch, options.retry),
+    headers: options.headers,
+  });
+  client.use(authMiddleware(options));
+  return client;
+}
