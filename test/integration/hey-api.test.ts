@@ -1,0 +1,93 @@
+// An integrator's view: generate a client from openapi.yaml with @hey-api/openapi-ts, compile it with tsc,
+// and call a server through it. Targets are listed so the real server can join the Prism mock later.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { createClient } from "@hey-api/openapi-ts";
+import { startPrism, type PrismHandle } from "../../mocks/prism.js";
+import { responseExample } from "../helpers/contract-examples.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const workDir = `${root}test/tmp/hey-api-${process.pid}`;
+
+const tsconfig = {
+  compilerOptions: {
+    target: "ES2022",
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    lib: ["ES2023", "DOM", "DOM.Iterable"],
+    strict: true,
+    skipLibCheck: true,
+    types: [],
+    outDir: "dist",
+  },
+  include: ["client"],
+};
+
+/** The compiled client's surface this test uses. */
+interface GeneratedClient {
+  client: { setConfig(config: { baseUrl: string }): void };
+  getTradeIndex(): Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  createEstimate(options: { body: unknown }): Promise<{ data?: unknown; error?: unknown; response: Response }>;
+}
+
+async function generateAndCompile(): Promise<GeneratedClient> {
+  await rm(workDir, { recursive: true, force: true });
+  await mkdir(workDir, { recursive: true });
+  await createClient({
+    input: `${root}openapi.yaml`,
+    output: { path: `${workDir}/client` },
+    plugins: ["@hey-api/typescript", "@hey-api/sdk", "@hey-api/client-fetch"],
+    logs: { level: "silent" },
+  });
+  await writeFile(`${workDir}/tsconfig.json`, JSON.stringify(tsconfig));
+  await writeFile(`${workDir}/package.json`, JSON.stringify({ type: "module" }));
+  await promisify(execFile)(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", workDir]);
+  const sdk = await import(pathToFileURL(`${workDir}/dist/index.js`).href);
+  const { client } = await import(pathToFileURL(`${workDir}/dist/client.gen.js`).href);
+  return { ...sdk, client } as GeneratedClient;
+}
+
+/** Where the generated client is pointed; the real server (server/index.ts) is added here once it exists. */
+const targets: Array<{ name: string; start(): Promise<PrismHandle> }> = [{ name: "Prism mock", start: () => startPrism({ mode: "mock" }) }];
+
+describe("integration: @hey-api/openapi-ts client", function () {
+  this.timeout(120_000);
+  let generated: GeneratedClient;
+
+  before(async () => {
+    generated = await generateAndCompile();
+  });
+  after(async () => rm(workDir, { recursive: true, force: true }));
+
+  it("generates a client that compiles and exports one function per operation", () => {
+    assert.equal(typeof generated.getTradeIndex, "function");
+    assert.equal(typeof generated.createEstimate, "function");
+  });
+
+  for (const target of targets) {
+    describe(target.name, () => {
+      let server: PrismHandle;
+      before(async () => {
+        server = await target.start();
+        generated.client.setConfig({ baseUrl: server.url });
+      });
+      after(async () => server?.stop());
+
+      it("reads the trade index", async () => {
+        const { data, response } = await generated.getTradeIndex();
+        assert.equal(response.status, 200);
+        assert.deepEqual(data, responseExample("getTradeIndex", "200"));
+      });
+
+      it("posts an estimate", async () => {
+        const body = { trade: "electrical", location: { state: "CA", city: "Sacramento" }, urgency: "routine" };
+        const { data, response } = await generated.createEstimate({ body });
+        assert.equal(response.status, 200);
+        assert.deepEqual(data, responseExample("createEstimate", "200"));
+      });
+    });
+  }
+});
