@@ -1,0 +1,67 @@
+// Environment -> validated configuration. Fails at boot naming the bad variable.
+import Joi from "joi";
+
+export interface Config {
+  host: string;
+  port: number;
+  publicBaseUrl: string | null;
+  databaseUrl: string;
+  redisUrl: string | null;
+  dispatchDisabled: boolean;
+  seedDemo: boolean;
+  adminToken: string | null;
+  logLevel: string;
+  webhookAllowPrivate: boolean;
+  probeAllowPrivate: boolean;
+  provisioningContact: string;
+  escalationContact: string;
+  oauthTokenTtlSeconds: number;
+  buildHash: string | null;
+}
+
+const bool = Joi.boolean().truthy("1", "yes").falsy("0", "no", "");
+
+const schema = Joi.object({
+  HOST: Joi.string().default("127.0.0.1"),
+  PORT: Joi.number().port().default(3000),
+  PUBLIC_BASE_URL: Joi.string().uri({ scheme: ["http", "https"] }).allow(""),
+  DATABASE_URL: Joi.string()
+    .pattern(/^(pglite:\/\/|postgres(ql)?:\/\/)/, "pglite:// or postgres://")
+    .default("pglite://./.data"),
+  REDIS_URL: Joi.string().uri({ scheme: ["redis", "rediss"] }).allow(""),
+  DISPATCH_DISABLED: bool.default(false),
+  DISPATCH_SEED_DEMO: bool.default(true),
+  DISPATCH_ADMIN_TOKEN: Joi.string().min(16).allow(""),
+  LOG_LEVEL: Joi.string().valid("fatal", "error", "warn", "info", "debug", "trace", "silent").default("info"),
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  PROBE_ALLOW_PRIVATE: bool.default(false),
+  PROVISIONING_CONTACT: Joi.string().default("provisioning@dispatch.example"),
+  ESCALATION_CONTACT: Joi.string().default("dispatch-escalations@dispatch.example"),
+  OAUTH_TOKEN_TTL_SECONDS: Joi.number().integer().min(60).max(86_400).default(3600),
+  BUILD_HASH: Joi.string().allow(""),
+}).unknown(true);
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const { value, error } = schema.validate(env, { abortEarly: true, convert: true });
+  if (error) {
+    const variable = error.details[0]?.path.join(".") ?? "environment";
+    throw new Error(`Invalid configuration: ${variable}: ${error.message}`);
+  }
+  return {
+    host: value.HOST,
+    port: value.PORT,
+    publicBaseUrl: value.PUBLIC_BASE_URL || null,
+    databaseUrl: value.DATABASE_URL,
+    redisUrl: value.REDIS_URL || null,
+    dispatchDisabled: value.DISPATCH_DISABLED,
+    seedDemo: value.DISPATCH_SEED_DEMO,
+    adminToken: value.DISPATCH_ADMIN_TOKEN || null,
+    logLevel: value.LOG_LEVEL,
+    webhookAllowPrivate: value.WEBHOOK_ALLOW_PRIVATE,
+    probeAllowPrivate: value.PROBE_ALLOW_PRIVATE,
+    provisioningContact: value.PROVISIONING_CONTACT,
+    escalationContact: value.ESCALATION_CONTACT,
+    oauthTokenTtlSeconds: value.OAUTH_TOKEN_TTL_SECONDS,
+    buildHash: value.BUILD_HASH || null,
+  };
+}

@@ -1,0 +1,28 @@
+// Builds the Knex instance: embedded PGlite for pglite:// URLs, node-postgres for postgres:// URLs.
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import knex, { type Knex } from "knex";
+import ClientPgLite from "knex-pglite";
+import pg from "pg";
+
+// int8 (COUNT, SUM) arrives as a string from node-postgres and as a number from PGlite: make both numbers.
+pg.types.setTypeParser(20, (value: string) => Number(value));
+pg.types.setTypeParser(1700, (value: string) => Number(value));
+
+export type Db = Knex;
+
+export function createDb(databaseUrl: string): Db {
+  if (databaseUrl.startsWith("pglite://")) {
+    const location = databaseUrl.slice("pglite://".length);
+    if (location === "memory" || location === "") return knex({ client: ClientPgLite, dialect: "postgres", connection: {} } as Knex.Config);
+    const dir = resolve(location);
+    mkdirSync(dir, { recursive: true });
+    return knex({ client: ClientPgLite, dialect: "postgres", connection: { filename: dir } } as Knex.Config);
+  }
+  return knex({ client: "pg", connection: databaseUrl, pool: { min: 0, max: 10 } });
+}
+
+/** True for the embedded database (one connection; statements run one at a time). */
+export function isEmbedded(databaseUrl: string): boolean {
+  return databaseUrl.startsWith("pglite://");
+}

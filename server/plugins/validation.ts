@@ -1,0 +1,18 @@
+// joi failures become DomainErrors with one JSON pointer per field (mapped to HTTP by plugins/errors.ts).
+import type { Lifecycle, Request } from "@hapi/hapi";
+import type { ValidationError } from "joi";
+import { DomainError, type FieldError } from "../services/errors.js";
+
+const sources: Record<string, string> = { payload: "", query: "#/query", params: "#/path", headers: "#/headers" };
+
+export function fieldErrors(error: ValidationError, source = "payload"): FieldError[] {
+  return error.details.map((d) => ({ pointer: `${sources[source] ?? ""}/${d.path.join("/")}`, message: d.message }));
+}
+
+/** Default failAction: 422 with every failing field. */
+export const validationFailAction: Lifecycle.Method = (request: Request, _h, err) => {
+  const error = err as ValidationError & { output?: { payload?: { validation?: { source?: string } } } };
+  const source = error.output?.payload?.validation?.source ?? "payload";
+  const errors = error.details ? fieldErrors(error, source) : [];
+  throw new DomainError("validation", "validation_failed", errors.length === 1 ? errors[0]!.message : `${errors.length} fields are invalid.`, { errors });
+};

@@ -1,0 +1,16 @@
+import Joi from "joi";
+import { pageQuery, state, trade } from "../schemas.js";
+import type { RouteFactory } from "../types.js";
+
+const route: RouteFactory = ({ contractors }) => ({
+  method: "GET",
+  path: "/api/admin/v1/contractors",
+  options: {
+    auth: "admin",
+    tags: ["admin"],
+    plugins: { rateLimit: "none" },
+    validate: { query: Joi.object({ trade, state, ...pageQuery }) },
+  },
+  handler: (request) => contractors.list(request.query as Parameters<typeof contractors.list>[0]),
+});
+export default route;

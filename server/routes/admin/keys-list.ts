@@ -1,0 +1,16 @@
+import Joi from "joi";
+import { pageQuery } from "../schemas.js";
+import type { RouteFactory } from "../types.js";
+
+const route: RouteFactory = ({ keys }) => ({
+  method: "GET",
+  path: "/api/admin/v1/keys",
+  options: {
+    auth: "admin",
+    tags: ["admin"],
+    plugins: { rateLimit: "none" },
+    validate: { query: Joi.object({ account: Joi.string().max(100), ...pageQuery }) },
+  },
+  handler: (request) => keys.list(request.query as Parameters<typeof keys.list>[0]),
+});
+export default route;

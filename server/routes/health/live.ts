@@ -1,0 +1,9 @@
+import type { RouteFactory } from "../types.js";
+
+const route: RouteFactory = () => ({
+  method: "GET",
+  path: "/healthz",
+  options: { auth: false, tags: ["health"] },
+  handler: () => ({ status: "ok", version: "1.0.0" }),
+});
+export default route;

@@ -1,0 +1,17 @@
+import type { RouteFactory } from "../types.js";
+import { DomainError } from "../../services/errors.js";
+
+const route: RouteFactory = ({ db }) => ({
+  method: "GET",
+  path: "/readyz",
+  options: { auth: false, tags: ["health"] },
+  handler: async () => {
+    try {
+      await db.raw("select 1");
+    } catch {
+      throw new DomainError("unavailable", "not_ready", "The database is unreachable.", { retryAfterSeconds: 5 });
+    }
+    return { status: "ok", version: "1.0.0", checks: { database: "ok" } };
+  },
+});
+export default route;

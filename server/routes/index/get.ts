@@ -1,0 +1,10 @@
+import { tradeIndex } from "../../services/pricing.js";
+import type { RouteFactory } from "../types.js";
+
+const route: RouteFactory = () => ({
+  method: "GET",
+  path: "/api/dispatch/index",
+  options: { auth: false, tags: ["index"] },
+  handler: () => tradeIndex(),
+});
+export default route;

@@ -1,0 +1,48 @@
+// Domain errors with stable codes. server/plugins/errors.ts is the one place that turns them into HTTP.
+
+export type ErrorKind =
+  | "bad_request"
+  | "unauthorized"
+  | "not_found"
+  | "conflict"
+  | "validation"
+  | "rate_limited"
+  | "unavailable";
+
+export interface FieldError {
+  pointer: string;
+  message: string;
+}
+
+/** Raised by services for any expected failure; `kind` picks the status, `code` is stable for clients. */
+export class DomainError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    readonly code: string,
+    message: string,
+    readonly extra: { errors?: FieldError[]; retryAfterSeconds?: number; challenge?: string } = {},
+  ) {
+    super(message);
+    this.name = "DomainError";
+  }
+}
+
+/** Raised when a credential authenticates but is not entitled to create orders (spec §2.2 body). */
+export class EntitlementError extends Error {
+  constructor(readonly body: { error: "payment_required"; message: string; entitled_credential: string; provisioning_contact: string; free_alternatives: string[] }) {
+    super(body.message);
+    this.name = "EntitlementError";
+  }
+}
+
+/** Raised by the OAuth endpoints; answered in the RFC 6749 §5.2 format, not as a problem document. */
+export class OAuthError extends Error {
+  constructor(
+    readonly status: 400 | 401,
+    readonly error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope" | "invalid_client_metadata",
+    readonly description: string,
+  ) {
+    super(description);
+    this.name = "OAuthError";
+  }
+}

@@ -1,0 +1,23 @@
+// Builds every service once per server over one database handle.
+import type { Config } from "../config.js";
+import type { Db } from "../db/knex.js";
+import { createContractorService } from "./contractors.js";
+import { createEvalsService } from "./evals.js";
+import { createKeyService } from "./keys.js";
+import { createOAuthService } from "./oauth.js";
+import { createQuoteService } from "./quotes.js";
+
+export function createServices(db: Db, config: Config) {
+  const contractors = createContractorService(db);
+  return {
+    db,
+    config,
+    keys: createKeyService(db),
+    contractors,
+    quotes: createQuoteService(db, contractors, config),
+    evals: createEvalsService(db),
+    oauth: createOAuthService(db, config.oauthTokenTtlSeconds),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
