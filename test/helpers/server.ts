@@ -1,0 +1,81 @@
+// Starts the real server for a test suite: embedded PGlite in memory, or a fresh Postgres database when
+// TEST_DATABASE_URL is set (suites call `databases()` to run once per available database).
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { loadConfig, type Config } from "../../server/config.js";
+import { createServer, type DispatchServer } from "../../server/index.js";
+
+export const adminToken = "test-admin-token-0123456789";
+
+export interface TestDatabase {
+  name: "pglite" | "postgres";
+  /** Creates an empty database and returns its URL plus a drop function. */
+  create(): Promise<{ url: string; drop(): Promise<void> }>;
+}
+
+const pglite: TestDatabase = { name: "pglite", create: async () => ({ url: "pglite://memory", drop: async () => {} }) };
+
+function postgres(baseUrl: string): TestDatabase {
+  return {
+    name: "postgres",
+    async create() {
+      const name = `dispatch_t_${randomBytes(6).toString("hex")}`;
+      const admin = new pg.Client({ connectionString: baseUrl });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.end();
+      const url = new URL(baseUrl);
+      url.pathname = `/${name}`;
+      return {
+        url: url.toString(),
+        async drop() {
+          const c = new pg.Client({ connectionString: baseUrl });
+          await c.connect();
+          await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+          await c.end();
+        },
+      };
+    },
+  };
+}
+
+/** PGlite always; real Postgres too when TEST_DATABASE_URL is set. */
+export function databases(): TestDatabase[] {
+  const url = process.env.TEST_DATABASE_URL;
+  return url ? [pglite, postgres(url)] : [pglite];
+}
+
+export interface TestServer {
+  url: string;
+  app: DispatchServer;
+  databaseUrl: string;
+  /** Issues an API key through the admin API. */
+  issueKey(input?: { account?: string; environment?: "test" | "live"; scopes?: string[] }): Promise<{ id: string; key: string; account: string }>;
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(db: TestDatabase = pglite, env: Record<string, string> = {}): Promise<TestServer> {
+  const database = await db.create();
+  const config: Config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: database.url, DISPATCH_ADMIN_TOKEN: adminToken, ...env });
+  const app = await createServer(config);
+  await app.server.start();
+  const url = app.server.info.uri;
+  return {
+    url,
+    app,
+    databaseUrl: database.url,
+    async issueKey(input = {}) {
+      const response = await fetch(`${url}/api/admin/v1/keys`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ account: input.account ?? "acme", environment: input.environment ?? "test", ...(input.scopes ? { scopes: input.scopes } : {}) }),
+      });
+      if (response.status !== 201) throw new Error(`issueKey: ${response.status} ${await response.text()}`);
+      return (await response.json()) as { id: string; key: string; account: string };
+    },
+    async stop() {
+      await app.stop();
+      await database.drop();
+    },
+  };
+}
