@@ -1,5 +1,6 @@
 // API keys: issue (shown once), hash-only storage, checksum, lookup and revocation.
 import type { Db } from "../db/knex.js";
+import { appendAudit } from "./audit.js";
 import { DomainError } from "./errors.js";
 import { newId, randomBase62, sha256Hex } from "./ids.js";
 
@@ -61,7 +62,11 @@ export function createKeyService(db: Db) {
         label: input.label ?? null,
         scopes: JSON.stringify(input.scopes ?? ["quote", "order"]),
       };
-      const [stored] = await db("api_keys").insert(row).returning("*");
+      const stored = await db.transaction(async (trx) => {
+        const [inserted] = await trx("api_keys").insert(row).returning("*");
+        await appendAudit(trx, { type: "key_issued", account: row.account, subject: row.id, content: { environment: row.environment, prefix: row.prefix, scopes: input.scopes ?? ["quote", "order"] } });
+        return inserted;
+      });
       return { ...toRecord(stored), key };
     },
 
@@ -82,8 +87,11 @@ export function createKeyService(db: Db) {
     },
 
     async revoke(id: string): Promise<ApiKeyRecord> {
-      await db("api_keys").where({ id }).whereNull("revoked_at").update({ revoked_at: db.fn.now() });
-      const row = await db("api_keys").where({ id }).first();
+      const row = await db.transaction(async (trx) => {
+        const revoked = await trx("api_keys").where({ id }).whereNull("revoked_at").update({ revoked_at: trx.fn.now() }).returning("*");
+        if (revoked[0]) await appendAudit(trx, { type: "key_revoked", account: revoked[0].account, subject: id, content: { prefix: revoked[0].prefix } });
+        return revoked[0] ?? (await trx("api_keys").where({ id }).first());
+      });
       if (!row) throw new DomainError("not_found", "not_found", `No API key ${id}.`);
       return toRecord(row);
     },

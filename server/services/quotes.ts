@@ -2,6 +2,7 @@
 import type { Config } from "../config.js";
 import type { Db } from "../db/knex.js";
 import { assertDispatchConfigured } from "./availability.js";
+import { appendAudit } from "./audit.js";
 import type { ContractorService } from "./contractors.js";
 import { newId } from "./ids.js";
 import { etaTier, rankMatches, type JobLocation } from "./matching.js";
@@ -20,7 +21,7 @@ const validForMinutes: Record<Urgency, number> = { emergency: 15, urgent: 30, ro
 
 export function createQuoteService(db: Db, contractors: ContractorService, config: Config) {
   return {
-    async create(principal: string, input: QuoteInput) {
+    async create(principal: { id: string; account: string | null }, input: QuoteInput) {
       const started = performance.now();
       await assertDispatchConfigured(config, contractors);
       const location = { ...input.location, state: input.location.state.toUpperCase() };
@@ -46,7 +47,7 @@ export function createQuoteService(db: Db, contractors: ContractorService, confi
       };
       await db("quotes").insert({
         id: quote.quote_id,
-        principal,
+        principal: principal.id,
         trade: input.trade,
         state: location.state,
         urgency: input.urgency,
@@ -54,6 +55,12 @@ export function createQuoteService(db: Db, contractors: ContractorService, confi
         estimated_cost_cents: cost,
         matched_contractors: matches.length,
         latency_ms: Math.round(performance.now() - started),
+      });
+      await appendAudit(db, {
+        type: "quote",
+        account: principal.account,
+        subject: quote.quote_id,
+        content: { principal: principal.id, trade: input.trade, state: location.state, urgency: input.urgency, available: quote.availability.available, best_match_ref: quote.availability.best_match_ref, estimated_cost_cents: cost, nte: quote.nte },
       });
       return quote;
     },

@@ -19,6 +19,9 @@ const route: RouteFactory = ({ quotes }) => ({
       }),
     },
   },
-  handler: (request) => quotes.create(principalOf(request).id, request.payload as Parameters<typeof quotes.create>[1]),
+  handler: (request) => {
+    const principal = principalOf(request);
+    return quotes.create({ id: principal.id, account: principal.kind === "key" ? principal.account : null }, request.payload as Parameters<typeof quotes.create>[1]);
+  },
 });
 export default route;
