@@ -39,6 +39,12 @@ function postgres(baseUrl: string): TestDatabase {
   };
 }
 
+/** Real Postgres only (for tests that need two servers on one database), or none. */
+export function postgresDatabase(): TestDatabase | null {
+  const url = process.env.TEST_DATABASE_URL;
+  return url ? postgres(url) : null;
+}
+
 /** PGlite always; real Postgres too when TEST_DATABASE_URL is set. */
 export function databases(): TestDatabase[] {
   const url = process.env.TEST_DATABASE_URL;
@@ -55,7 +61,8 @@ export interface TestServer {
 }
 
 export async function startTestServer(db: TestDatabase = pglite, env: Record<string, string> = {}): Promise<TestServer> {
-  const database = await db.create();
+  // A caller may point a second server at the first one's database (scale-out tests).
+  const database = env.DATABASE_URL ? { url: env.DATABASE_URL, drop: async () => {} } : await db.create();
   const config: Config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: database.url, DISPATCH_ADMIN_TOKEN: adminToken, ...env });
   const app = await createServer(config);
   await app.server.start();
