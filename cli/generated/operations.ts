@@ -284,9 +284,10 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/order",
     "summary": "Create a tracked work order",
-    "description": "Creates a work order and auto-matches a contractor from the active pool. 201 when a contractor was\nassigned (`fulfilled: true`, status `pending_dispatch`); 202 when the order is accepted but no\ncontractor covers it yet (`fulfilled: false`, status `accepted_pending_fulfilment`, `fulfilment` present).\n\nOnly `x-api-key` is accepted here; a bearer credential is refused with 401. An OAuth token presented\nas `x-api-key` authenticates but is not entitled to order: 402 with the fixed entitlement body.\n\n**Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same\nsemantics. Repeating a request with the same key and the same body replays the original answer\n(same status, same order); the same key with a different body is refused with 409.",
+    "description": "Creates a work order and auto-matches a contractor from the active pool. 201 when a contractor was\nassigned (`fulfilled: true`, status `pending_dispatch`); 202 when the order is accepted but no\ncontractor covers it yet (`fulfilled: false`, status `accepted_pending_fulfilment`, `fulfilment` present).\n\nProvisioned keys go in `x-api-key`; an API key sent as `Authorization: Bearer` is refused with 401\n(bearer keys are for MCP only). A self-serve OAuth token (as Bearer or in `x-api-key`) authenticates but\nis not entitled to order: 402 with the fixed entitlement body. So is a key issued without the `order` scope.\n\n**Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same\nsemantics. Repeating a request with the same key and the same body replays the original answer\n(same status, same order); the same key with a different body is refused with 409.",
     "security": [
-      "ApiKey"
+      "ApiKey",
+      "OAuthToken"
     ],
     "bodyContentType": "application/json",
     "bodyRequired": true,
@@ -1213,7 +1214,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": false,
-        "description": "What the key may do; default both. A key without `order` gets 402 on order creation.",
+        "description": "What the key may do; default both. Quoting is allowed for every key; a key without `order` gets 402 on order creation.",
         "default": [
           "quote",
           "order"

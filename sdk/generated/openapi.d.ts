@@ -82,8 +82,9 @@ export interface paths {
          *     assigned (`fulfilled: true`, status `pending_dispatch`); 202 when the order is accepted but no
          *     contractor covers it yet (`fulfilled: false`, status `accepted_pending_fulfilment`, `fulfilment` present).
          *
-         *     Only `x-api-key` is accepted here; a bearer credential is refused with 401. An OAuth token presented
-         *     as `x-api-key` authenticates but is not entitled to order: 402 with the fixed entitlement body.
+         *     Provisioned keys go in `x-api-key`; an API key sent as `Authorization: Bearer` is refused with 401
+         *     (bearer keys are for MCP only). A self-serve OAuth token (as Bearer or in `x-api-key`) authenticates but
+         *     is not entitled to order: 402 with the fixed entitlement body. So is a key issued without the `order` scope.
          *
          *     **Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same
          *     semantics. Repeating a request with the same key and the same body replays the original answer
@@ -1081,7 +1082,7 @@ export interface components {
             environment: components["schemas"]["ApiKeyEnvironment"];
             label?: string;
             /**
-             * @description What the key may do; default both. A key without `order` gets 402 on order creation.
+             * @description What the key may do; default both. Quoting is allowed for every key; a key without `order` gets 402 on order creation.
              * @default [
              *       "quote",
              *       "order"
@@ -1315,8 +1316,8 @@ export interface components {
          */
         RateLimit: string;
         /**
-         * @description Quota policy, e.g. `"default";q=200;w=120` (burst capacity 200, refilled at 100/min).
-         * @example "default";q=200;w=120
+         * @description Quota policy, e.g. `"default";q=200;w=60` (100 per 60 s window plus a burst allowance of 100).
+         * @example "default";q=200;w=60
          */
         RateLimitPolicy: string;
         /**
