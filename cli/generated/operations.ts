@@ -1052,6 +1052,46 @@ export const operations: readonly OperationSpec[] = [
     ]
   },
   {
+    "operationId": "getDocs",
+    "command": [
+      "discovery",
+      "docs"
+    ],
+    "method": "get",
+    "path": "/docs",
+    "summary": "Human-readable API reference (Redoc) rendered from this contract",
+    "description": "",
+    "security": [],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [],
+    "example": null,
+    "responses": [
+      "200",
+      "429"
+    ]
+  },
+  {
+    "operationId": "getDocsBundle",
+    "command": [
+      "discovery",
+      "docs-bundle"
+    ],
+    "method": "get",
+    "path": "/docs/redoc.standalone.js",
+    "summary": "The Redoc bundle the docs page loads (served locally, no CDN)",
+    "description": "",
+    "security": [],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [],
+    "example": null,
+    "responses": [
+      "200",
+      "429"
+    ]
+  },
+  {
     "operationId": "getHealth",
     "command": [
       "health",

@@ -1,0 +1,36 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import type { RouteFactory } from "../types.js";
+
+// Redoc's standalone bundle is served from our own origin so the page works offline.
+const redocDir = join(dirname(createRequire(import.meta.url).resolve("redoc/package.json")), "bundles");
+
+const page = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Field-Service Dispatch API reference</title>
+</head>
+<body>
+  <div id="redoc"></div>
+  <script src="/docs/redoc.standalone.js"></script>
+  <script>Redoc.init("/openapi.json", { hideDownloadButton: false, expandResponses: "200,201" }, document.getElementById("redoc"));</script>
+</body>
+</html>
+`;
+
+const route: RouteFactory = () => {
+  const bundle = readFileSync(join(redocDir, "redoc.standalone.js"));
+  return [
+    { method: "GET", path: "/docs", options: { auth: false, tags: ["docs"] }, handler: (_r, h) => h.response(page).type("text/html; charset=utf-8") },
+    {
+      method: "GET",
+      path: "/docs/redoc.standalone.js",
+      options: { auth: false, tags: ["docs"] },
+      handler: (_r, h) => h.response(bundle).type("text/javascript; charset=utf-8").header("cache-control", "public, max-age=86400"),
+    },
+  ];
+};
+export default route;
