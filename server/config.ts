@@ -17,6 +17,8 @@ export interface Config {
   escalationContact: string;
   oauthTokenTtlSeconds: number;
   buildHash: string | null;
+  /** Primary window and burst allowance per 60 s (defaults 100 + 100); raise only for load tests. */
+  rateLimit: { points: number; burst: number };
 }
 
 const bool = Joi.boolean().truthy("1", "yes").falsy("0", "no", "");
@@ -39,6 +41,8 @@ const schema = Joi.object({
   ESCALATION_CONTACT: Joi.string().default("dispatch-escalations@dispatch.example"),
   OAUTH_TOKEN_TTL_SECONDS: Joi.number().integer().min(60).max(86_400).default(3600),
   BUILD_HASH: Joi.string().allow(""),
+  RATE_LIMIT_POINTS: Joi.number().integer().min(1).default(100),
+  RATE_LIMIT_BURST: Joi.number().integer().min(0).default(100),
 }).unknown(true);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -63,5 +67,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     escalationContact: value.ESCALATION_CONTACT,
     oauthTokenTtlSeconds: value.OAUTH_TOKEN_TTL_SECONDS,
     buildHash: value.BUILD_HASH || null,
+    rateLimit: { points: value.RATE_LIMIT_POINTS, burst: value.RATE_LIMIT_BURST },
   };
 }

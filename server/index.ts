@@ -48,7 +48,7 @@ export async function createServer(config: Config): Promise<DispatchServer> {
     { plugin: errorsPlugin },
     { plugin: loggingPlugin, options: { level: config.logLevel } },
     { plugin: authPlugin, options: { services } },
-    { plugin: rateLimitPlugin, options: { redis } },
+    { plugin: rateLimitPlugin, options: { redis, ...config.rateLimit } },
   ]);
   server.route(await loadRoutes(services));
 

@@ -52,10 +52,10 @@ function headers(name: string, s: PolicySettings, remaining: number, resetSecond
   };
 }
 
-export const rateLimitPlugin: Plugin<{ redis: Redis | null }> = {
+export const rateLimitPlugin: Plugin<{ redis: Redis | null; points: number; burst: number }> = {
   name: "dispatch-rate-limit",
-  register(server, { redis }) {
-    const limiters = { default: makePolicy(redis, "default", policies.default), probe: makePolicy(redis, "probe", policies.probe) };
+  register(server, { redis, points, burst }) {
+    const limiters = { default: makePolicy(redis, "default", { ...policies.default, points, burst }), probe: makePolicy(redis, "probe", policies.probe) };
 
     server.ext("onPostAuth", async (request: Request, h: ResponseToolkit) => {
       const policy = ((request.route.settings.plugins as { rateLimit?: LimitPolicy }).rateLimit ?? "default") as LimitPolicy;

@@ -1,0 +1,126 @@
+// `npm run bench`: req/s and latency of quote, estimate, index and order on the real server, each beside a bare
+// Hapi route and the Prism mock answering the same call, plus the CLI's start time; writes BENCHMARKS.md.
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpus, freemem, totalmem, type as osType, release } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
+import autocannon from "autocannon";
+import Hapi from "@hapi/hapi";
+import { startPrism } from "../mocks/prism.js";
+import { estimateRequest, orderRequest, quoteRequest } from "../test/fixtures/requests.js";
+import { startTestServer } from "../test/helpers/server.js";
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+interface Call {
+  name: string;
+  method: "GET" | "POST";
+  path: string;
+  body?: unknown;
+  keyed: boolean;
+}
+const { reference_id: _ignored, ...orderBody } = orderRequest;
+const calls: Call[] = [
+  { name: "quote", method: "POST", path: "/api/dispatch/v1/quote", body: quoteRequest, keyed: true },
+  { name: "estimate", method: "POST", path: "/api/dispatch/v1/estimate", body: estimateRequest, keyed: false },
+  { name: "index", method: "GET", path: "/api/dispatch/index", keyed: false },
+  { name: "order", method: "POST", path: "/api/dispatch/v1/order", body: orderBody, keyed: true },
+];
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+async function measure(url: string, call: Call, headers: Record<string, string>): Promise<Figures> {
+  const result = await autocannon({
+    url: url + call.path,
+    method: call.method,
+    connections,
+    duration: seconds,
+    headers: { "content-type": "application/json", ...headers },
+    body: call.body ? JSON.stringify(call.body) : undefined,
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+}
+
+/** A Hapi server with one route per call that answers a fixed body: the framework's floor. */
+async function startBareHapi(bodies: Map<string, unknown>) {
+  const server = Hapi.server({ host: "127.0.0.1", port: 0 });
+  for (const call of calls) server.route({ method: call.method, path: call.path, handler: () => bodies.get(call.name) ?? {} });
+  await server.start();
+  return server;
+}
+
+function medianMs(command: string, args: string[], runs = 15): number {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    spawnSync(command, args, { stdio: "ignore" });
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
+}
+
+const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n >= 100 ? 0 : 1) : "n/a");
+
+async function main() {
+  const server = await startTestServer(undefined, { RATE_LIMIT_POINTS: "1000000000", RATE_LIMIT_BURST: "0" });
+  const prism = await startPrism({ mode: "mock" });
+  const { key } = await server.issueKey({ account: "bench" });
+  const samples = new Map<string, unknown>();
+  for (const call of calls) {
+    const r = await fetch(server.url + call.path, { method: call.method, headers: { "content-type": "application/json", "x-api-key": key }, body: call.body ? JSON.stringify(call.body) : undefined });
+    samples.set(call.name, await r.json());
+  }
+  const bare = await startBareHapi(samples);
+  const rows: string[] = [];
+  try {
+    for (const call of calls) {
+      const headers: Record<string, string> = call.keyed ? { "x-api-key": key } : {};
+      const real = await measure(server.url, call, headers);
+      const floor = await measure(bare.info.uri, call, headers);
+      const mock = await measure(prism.url, call, headers);
+      console.log(`${call.name}: server ${fmt(real.rps)} req/s p50 ${real.p50} ms p99 ${real.p99} ms | bare ${fmt(floor.rps)} | prism ${fmt(mock.rps)}`);
+      rows.push(`| ${call.name} | ${fmt(real.rps)} | ${real.p50} / ${real.p99} | ${real.non2xx} | ${fmt(floor.rps)} | ${floor.p50} / ${floor.p99} | ${fmt(mock.rps)} | ${mock.p50} / ${mock.p99} | ${(real.rps / floor.rps).toFixed(2)} | ${(real.rps / mock.rps).toFixed(2)} |`);
+    }
+  } finally {
+    await bare.stop();
+    await prism.stop();
+    await server.stop();
+  }
+  const cliBin = "cli/bin/dispatch.js";
+  const nodeBaseline = medianMs(process.execPath, ["-e", "0"]);
+  const cli = existsSync(cliBin) ? medianMs(process.execPath, [cliBin, "--help"]) : NaN;
+  console.log(`CLI --help ${fmt(cli)} ms vs node -e 0 ${fmt(nodeBaseline)} ms`);
+  writeReport(rows, cli, nodeBaseline);
+}
+
+function writeReport(rows: string[], cli: number, node: number) {
+  const commit = (() => { try { return execFileSync("git", ["rev-parse", "--short=12", "HEAD"]).toString().trim(); } catch { return "unknown"; } })();
+  const cpu = cpus();
+  const report = `# Benchmarks
+
+Measured by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString().slice(0, 10)}, commit ${commit}.
+Machine: ${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} GiB free), ${osType()} ${release()}, Node ${process.version}.
+Load: autocannon, ${connections} connections, ${seconds} s per cell, from the same machine (client and server share the cores).
+Server: the reference server on embedded PGlite (in memory), logging silent, rate limit raised for the run
+(\`RATE_LIMIT_POINTS=1e9\`; the limiter still runs on every request). Order requests carry no reference_id, so
+each one creates an order. "Bare Hapi" is a Hapi route answering the same body with no validation, auth or
+database; "Prism" is \`prism mock openapi.yaml\` answering the same call from the contract's examples.
+
+| call | server req/s | server p50 / p99 ms | server non-2xx | bare Hapi req/s | bare p50 / p99 ms | Prism req/s | Prism p50 / p99 ms | server ÷ bare | server ÷ Prism |
+|---|---|---|---|---|---|---|---|---|---|
+${rows.join("\n")}
+
+CLI start: \`dispatch --help\` median ${fmt(cli)} ms over 15 runs; \`node -e 0\` median ${fmt(node)} ms (ratio ${(cli / node).toFixed(2)}).
+
+These are single-machine figures for comparing the layers with each other, not capacity claims.
+`;
+  writeFileSync("BENCHMARKS.md", report);
+  console.log("wrote BENCHMARKS.md");
+}
+
+await main();
