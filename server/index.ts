@@ -9,6 +9,7 @@ import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin } from "./plugins/errors.js";
 import { loggingPlugin } from "./plugins/logging.js";
 import { rateLimitPlugin } from "./plugins/rate-limit.js";
+import { requestIdPlugin } from "./plugins/request-id.js";
 import { validationFailAction } from "./plugins/validation.js";
 import { loadRoutes } from "./routes/index.js";
 import { createServices, type Services } from "./services/index.js";
@@ -45,6 +46,7 @@ export async function createServer(config: Config): Promise<DispatchServer> {
     router: { stripTrailingSlash: true },
   });
   await server.register([
+    { plugin: requestIdPlugin },
     { plugin: errorsPlugin },
     { plugin: loggingPlugin, options: { level: config.logLevel } },
     { plugin: authPlugin, options: { services } },

@@ -2,6 +2,7 @@
 import type { Plugin, Request, ResponseToolkit } from "@hapi/hapi";
 import type { Boom } from "@hapi/boom";
 import { DomainError, EntitlementError, OAuthError, type ErrorKind, type FieldError } from "../services/errors.js";
+import { requestIdOf } from "./request-id.js";
 
 const statusOf: Record<ErrorKind, number> = { bad_request: 400, unauthorized: 401, not_found: 404, conflict: 409, validation: 422, rate_limited: 429, unavailable: 503 };
 const titles: Record<number, string> = {
@@ -30,7 +31,7 @@ function problem(request: Request, init: ProblemInit) {
     ...(init.detail ? { detail: init.detail } : {}),
     instance: request.path,
     code: init.code,
-    request_id: request.info.id,
+    request_id: requestIdOf(request),
     ...(init.errors ? { errors: init.errors } : {}),
     ...(init.retryAfterSeconds !== undefined ? { retry_after_seconds: init.retryAfterSeconds } : {}),
   };

@@ -1,6 +1,7 @@
-// pino request logging (hapi-pino) with request ids; credentials are redacted.
-import type { Plugin, ResponseObject } from "@hapi/hapi";
+// pino request logging (hapi-pino) bound to the request id; credentials are redacted.
+import type { Plugin } from "@hapi/hapi";
 import hapiPino from "hapi-pino";
+import { requestIdOf } from "./request-id.js";
 
 export const loggingPlugin: Plugin<{ level: string }> = {
   name: "dispatch-logging",
@@ -12,12 +13,8 @@ export const loggingPlugin: Plugin<{ level: string }> = {
         redact: ["req.headers.authorization", "req.headers['x-api-key']", "req.headers.cookie"],
         ignorePaths: ["/healthz", "/readyz"],
         logRequestComplete: level === "debug" || level === "trace",
+        getChildBindings: (request) => ({ req_id: requestIdOf(request) }),
       },
-    });
-    server.ext("onPreResponse", (request, h) => {
-      const response = request.response;
-      if (!("isBoom" in response && response.isBoom)) (response as ResponseObject).header("x-request-id", request.info.id);
-      return h.continue;
     });
   },
 };

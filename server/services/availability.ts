@@ -7,7 +7,7 @@ export async function assertDispatchConfigured(config: Pick<Config, "dispatchDis
   if (config.dispatchDisabled) {
     throw new DomainError("unavailable", "dispatch_unavailable", "Dispatch is disabled on this server (DISPATCH_DISABLED=true).", { retryAfterSeconds: 300 });
   }
-  if ((await contractors.activeCount()) === 0) {
+  if (!(await contractors.hasActive())) {
     throw new DomainError("unavailable", "dispatch_unavailable", "Dispatch is not configured on this server: the contractor pool is empty.", { retryAfterSeconds: 300 });
   }
 }

@@ -69,9 +69,8 @@ export function createContractorService(db: Db) {
       return rows.map(toContractor);
     },
 
-    async activeCount(): Promise<number> {
-      const [{ count }] = await db("contractors").where({ active: true }).count({ count: "*" });
-      return Number(count);
+    async hasActive(): Promise<boolean> {
+      return Boolean(await db("contractors").where({ active: true }).first("id"));
     },
 
     async get(id: string): Promise<Contractor | null> {
