@@ -1,0 +1,41 @@
+// Fault: Redis (the shared rate-limit store) dies and comes back while requests flow. Documented behaviour:
+// each instance falls back to its own in-memory windows (rate-limiter-flexible's insurance limiter), so
+// requests keep being answered — never a 500 — and the shared store is used again once Redis is back.
+import assert from "node:assert/strict";
+import { quoteRequest } from "../fixtures/requests.js";
+import { startPrivateRedis, type PrivateRedis } from "../helpers/private-services.js";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("fault: Redis outage", function () {
+  this.timeout(60_000);
+  let redis: PrivateRedis;
+  let t: TestServer;
+  before(async () => {
+    redis = await startPrivateRedis();
+    t = await startTestServer(undefined, { REDIS_URL: redis.url });
+  });
+  after(async () => {
+    await t?.stop();
+    await redis?.stop();
+  });
+
+  it("keeps answering through the outage and limits again from Redis afterwards", async () => {
+    const { key } = await t.issueKey({ account: "redis-faults" });
+    const quote = async () =>
+      (await fetch(`${t.url}/api/dispatch/v1/quote`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: JSON.stringify(quoteRequest) })).status;
+    const before = await Promise.all(Array.from({ length: 5 }, quote));
+    await redis.stop();
+    const during: number[] = [];
+    for (let i = 0; i < 20; i++) during.push(await quote());
+    await redis.start();
+    await sleep(1500); // ioredis reconnects with backoff
+    const after: number[] = [];
+    for (let i = 0; i < 20; i++) after.push(await quote());
+    assert.deepEqual([...new Set([...before, ...during, ...after])], [200]);
+    const { execFileSync } = await import("node:child_process");
+    const keys = execFileSync("redis-cli", ["-p", new URL(redis.url).port, "--scan", "--pattern", "rl:*"]).toString().trim().split("\n").filter(Boolean);
+    assert.ok(keys.length > 0, "the restarted Redis holds the limiter's windows again");
+  });
+});
