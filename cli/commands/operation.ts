@@ -1,0 +1,58 @@
+// One command per operation of the generated command table; the handler is loaded only when it runs.
+import type { Command } from "commander";
+import type { CliContext } from "../context.js";
+import { optionsFor } from "../flags.js";
+import { buildExamples, examplesHelp } from "../help.js";
+import type { OperationSpec } from "../operation-spec.js";
+import { overrideFor } from "../overrides.js";
+import { ensureGroup } from "./groups.js";
+
+/** Resolves the context, runs the action and prints what it returns (cli/index.ts). */
+export type RunAction = (command: Command, action: (ctx: CliContext) => Promise<unknown>, options?: { settings?: boolean }) => Promise<void>;
+
+/** Positional arguments: path parameters, then body fields the overrides make positional. */
+export function positionalNames(spec: OperationSpec): string[] {
+  return [...spec.flags.filter((f) => f.in === "path").map((f) => f.flag), ...(overrideFor(spec.operationId).positional ?? [])];
+}
+
+function describeOperation(command: Command, spec: OperationSpec): void {
+  command.summary(spec.summary);
+  // The contract wraps prose at ~110 columns; let commander re-wrap it, keeping paragraphs and list items.
+  const prose = spec.description.replace(/([^\n])\n(?![\n*|-])/g, "$1 ");
+  command.description(prose ? `${spec.summary}\n\n${prose}` : spec.summary);
+  command.addHelpText("after", () => examplesHelp(buildExamples(spec)));
+}
+
+/** Flag values keyed by flag name: positionals first, then options. */
+function collectValues(command: Command, spec: OperationSpec, positional: string[]): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  positional.forEach((name, i) => (values[name] = command.processedArgs[i]));
+  for (const option of command.options) {
+    const flag = spec.flags.find((f) => option.long === `--${f.flag}` || option.long === `--no-${f.flag}`);
+    if (flag && !positional.includes(flag.flag)) values[flag.flag] ??= command.getOptionValue(option.attributeName());
+  }
+  return values;
+}
+
+export function addOperationCommand(root: Command, spec: OperationSpec, run: RunAction): Command {
+  const parent = ensureGroup(root, spec.command.slice(0, -1));
+  const command = parent.command(spec.command.at(-1)!);
+  describeOperation(command, spec);
+  const positional = positionalNames(spec);
+  for (const name of positional) command.argument(`<${name}>`, spec.flags.find((f) => f.flag === name)?.description);
+  for (const flag of spec.flags.filter((f) => !positional.includes(f.flag))) optionsFor(flag).forEach((o) => command.addOption(o));
+  if (spec.bodyContentType) command.option("--data <json|@file|->", "request body as JSON: inline, @file.json or - for stdin (flags override its fields)");
+  command.action(async () =>
+    run(command, async (ctx) => {
+      const [{ buildRequest }, { validateRequest }, { sendOperation }] = await Promise.all([
+        import("../request-input.js"),
+        import("../validate.js"),
+        import("../send.js"),
+      ]);
+      const parts = buildRequest(spec, collectValues(command, spec, positional), command.opts().data as string | undefined);
+      validateRequest(spec, parts);
+      return sendOperation(spec, parts, ctx);
+    }),
+  );
+  return command;
+}

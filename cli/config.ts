@@ -1,0 +1,88 @@
+// Named profiles in a JSON config file (mode 0600), and how flags, environment and profile combine.
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { usageError } from "./errors.js";
+
+/** Keys a profile may hold; each is also a global flag (`--base-url`) and an environment variable. */
+export const configKeys = {
+  "base-url": "DISPATCH_BASE_URL",
+  "api-key": "DISPATCH_API_KEY",
+  token: "DISPATCH_TOKEN",
+  "admin-token": "DISPATCH_ADMIN_TOKEN",
+  output: "DISPATCH_OUTPUT",
+} as const;
+export type ConfigKey = keyof typeof configKeys;
+type Profile = Partial<Record<ConfigKey, string>>;
+interface ConfigFile {
+  profiles: Record<string, Profile>;
+}
+
+export const defaultBaseUrl = "http://127.0.0.1:3000";
+const secretKeys = new Set<ConfigKey>(["api-key", "token", "admin-token"]);
+
+export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.DISPATCH_CONFIG) return env.DISPATCH_CONFIG;
+  const base = env.XDG_CONFIG_HOME || join(homedir(), ".config");
+  return join(base, "dispatch", "config.json");
+}
+
+export function assertConfigKey(key: string): asserts key is ConfigKey {
+  if (!(key in configKeys)) throw usageError(`unknown config key "${key}" (one of ${Object.keys(configKeys).join(", ")})`);
+}
+
+export function readConfig(path = configPath()): ConfigFile {
+  if (!existsSync(path)) return { profiles: {} };
+  try {
+    const parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<ConfigFile>;
+    return { profiles: parsed.profiles ?? {} };
+  } catch (err) {
+    throw usageError(`cannot read config file ${path}: ${(err as Error).message}`);
+  }
+}
+
+export function writeConfig(config: ConfigFile, path = configPath()): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600);
+}
+
+export function profileName(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  return flag ?? env.DISPATCH_PROFILE ?? "default";
+}
+
+export function setConfigValue(profile: string, key: string, value: string): void {
+  assertConfigKey(key);
+  const config = readConfig();
+  config.profiles[profile] = { ...config.profiles[profile], [key]: value };
+  writeConfig(config);
+}
+
+export function getConfigValue(profile: string, key: string): string | undefined {
+  assertConfigKey(key);
+  return readConfig().profiles[profile]?.[key];
+}
+
+/** All profiles, secrets masked to their last four characters. */
+export function listProfiles(): Record<string, Profile> {
+  const mask = (key: string, value: string) => (secretKeys.has(key as ConfigKey) ? `****${value.slice(-4)}` : value);
+  const { profiles } = readConfig();
+  return Object.fromEntries(
+    Object.entries(profiles).map(([name, profile]) => [name, Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, mask(k, v!)]))]),
+  );
+}
+
+export type ResolvedSettings = Profile & { "base-url": string };
+
+/** Flag, then environment variable, then the profile, then the default. */
+export function resolveSettings(flags: Profile, profileFlag: string | undefined, useProfile = true, env: NodeJS.ProcessEnv = process.env): ResolvedSettings {
+  const name = profileName(profileFlag, env);
+  const profile = useProfile ? readConfig(configPath(env)).profiles[name] : undefined;
+  if (useProfile && !profile && (profileFlag || env.DISPATCH_PROFILE)) throw usageError(`no profile "${name}" in ${configPath(env)}`);
+  const settings: Profile = {};
+  for (const [key, variable] of Object.entries(configKeys) as Array<[ConfigKey, string]>) {
+    const value = flags[key] ?? env[variable] ?? profile?.[key];
+    if (value !== undefined && value !== "") settings[key] = value;
+  }
+  return { ...settings, "base-url": settings["base-url"] ?? defaultBaseUrl };
+}

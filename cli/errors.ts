@@ -1,0 +1,63 @@
+// CLI errors carry the process exit code; every failure path ends in one CliError.
+
+/** Documented exit codes of `dispatch` (see README "CLI"). */
+export const ExitCode = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  network: 3,
+  unauthorized: 4,
+  paymentRequired: 5,
+  notFound: 6,
+  conflict: 7,
+  clientError: 8,
+  rateLimited: 9,
+  serverError: 10,
+} as const;
+
+export interface ApiErrorDetails {
+  status: number;
+  type: string | null;
+  code: string | null;
+  requestId: string | null;
+  body: unknown;
+}
+
+/** Raised for anything that ends the command unsuccessfully; `exitCode` is what the process exits with. */
+export class CliError extends Error {
+  readonly exitCode: number;
+  readonly api: ApiErrorDetails | null;
+
+  constructor(message: string, exitCode: number, api: ApiErrorDetails | null = null) {
+    super(message);
+    this.name = "CliError";
+    this.exitCode = exitCode;
+    this.api = api;
+  }
+}
+
+/** Raised when arguments are invalid, before any request is sent. */
+export function usageError(message: string): CliError {
+  return new CliError(message, ExitCode.usage);
+}
+
+export function exitCodeForStatus(status: number): number {
+  const byStatus: Record<number, number> = {
+    401: ExitCode.unauthorized,
+    402: ExitCode.paymentRequired,
+    404: ExitCode.notFound,
+    409: ExitCode.conflict,
+    429: ExitCode.rateLimited,
+  };
+  if (byStatus[status]) return byStatus[status];
+  if (status >= 500) return ExitCode.serverError;
+  if (status >= 400) return ExitCode.clientError;
+  return ExitCode.unexpected;
+}
+
+/** Raised when the server could not be reached (DNS, refused connection, reset, timeout). */
+export function networkError(err: unknown, baseUrl: string): CliError {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  const reason = cause?.code ?? cause?.message ?? (err as Error).message;
+  return new CliError(`network error: cannot reach ${baseUrl} (${reason})`, ExitCode.network);
+}

@@ -1,0 +1,52 @@
+// The Examples section of `--help`, built from the contract's request example.
+import type { OperationSpec } from "./operation-spec.js";
+import { overrideFor } from "./overrides.js";
+
+/** Quotes a value for a POSIX shell only when it needs it. */
+export function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+function removeAt(node: Record<string, unknown>, target: readonly string[]): unknown {
+  const [head, ...rest] = target;
+  const value = node[head!];
+  if (rest.length === 0) {
+    delete node[head!];
+    return value;
+  }
+  if (!value || typeof value !== "object") return undefined;
+  const inner = removeAt(value as Record<string, unknown>, rest);
+  if (Object.keys(value).length === 0) delete node[head!];
+  return inner;
+}
+
+function flagWords(flag: string, value: unknown, json: boolean): string[] {
+  if (json) return [`--${flag}`, shellQuote(JSON.stringify(value))];
+  if (typeof value === "boolean") return [value ? `--${flag}` : `--no-${flag}`];
+  if (Array.isArray(value)) return [`--${flag}`, shellQuote(value.join(","))];
+  return [`--${flag}`, shellQuote(String(value))];
+}
+
+/** Example command lines: positionals and flags from the example, the rest of the example as --data. */
+export function buildExamples(spec: OperationSpec): string[] {
+  const override = overrideFor(spec.operationId);
+  const rest = JSON.parse(JSON.stringify(spec.example ?? {})) as Record<string, unknown>;
+  const words = [`dispatch ${spec.command.join(" ")}`];
+  for (const flag of spec.flags.filter((f) => f.in === "path")) words.push(`<${flag.flag}>`);
+  for (const name of override.positional ?? []) words.push(shellQuote(String(rest[name] ?? `<${name}>`)));
+  for (const name of override.positional ?? []) delete rest[name];
+  for (const flag of spec.flags.filter((f) => f.in === "body" && !override.positional?.includes(f.flag))) {
+    const value = removeAt(rest, flag.target);
+    if (value === undefined || override.defaults?.[flag.target[0]!] === value) continue;
+    words.push(...flagWords(flag.flag, value, override.json?.includes(flag.flag) ?? false));
+  }
+  if (Object.keys(rest).length > 0) words.push("--data", shellQuote(JSON.stringify(rest)));
+  const examples = [words.join(" ")];
+  if (spec.bodyContentType === "application/json") examples.push(`dispatch ${spec.command.join(" ")} --data @request.json --output yaml`);
+  else examples.push(`dispatch ${spec.command.join(" ")} --output table`);
+  return examples;
+}
+
+export function examplesHelp(examples: string[]): string {
+  return `\nExamples:\n${examples.map((e) => `  $ ${e}`).join("\n")}\n`;
+}

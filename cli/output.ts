@@ -1,0 +1,57 @@
+// The only module that writes to stdout/stderr: data on stdout, one-line diagnostics on stderr.
+import { CliError, ExitCode, usageError } from "./errors.js";
+
+export const outputFormats = ["json", "table", "yaml"] as const;
+export type OutputFormat = (typeof outputFormats)[number];
+
+export function writeOut(text: string): void {
+  process.stdout.write(text);
+}
+
+export function writeErr(text: string): void {
+  process.stderr.write(text);
+}
+
+/** `--output`, else json when stdout is piped and table on a terminal. */
+export function resolveFormat(value: string | undefined): OutputFormat {
+  if (value === undefined) return process.stdout.isTTY ? "table" : "json";
+  if (!(outputFormats as readonly string[]).includes(value)) throw usageError(`--output must be one of ${outputFormats.join(", ")} (got "${value}")`);
+  return value as OutputFormat;
+}
+
+export async function printData(data: unknown, format: OutputFormat): Promise<void> {
+  if (data === undefined || data === null || data === "") return;
+  if (typeof data === "string") return writeOut(data.endsWith("\n") ? data : `${data}\n`);
+  if (format === "json") return writeOut(`${JSON.stringify(data, null, 2)}\n`);
+  if (format === "yaml") {
+    const { stringify } = await import("yaml");
+    return writeOut(stringify(data));
+  }
+  const { renderTable } = await import("./table.js");
+  writeOut(`${renderTable(data)}\n`);
+}
+
+/** Plain text for humans (config values, completion scripts). */
+export function printText(text: string): void {
+  writeOut(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+function toCliError(err: unknown): CliError {
+  if (err instanceof CliError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new CliError(`unexpected error: ${message}`, ExitCode.unexpected);
+}
+
+/** Prints one line on stderr (a JSON object with `--output json`) and returns the exit code. */
+export function printError(err: unknown, jsonErrors: boolean): number {
+  const error = toCliError(err);
+  const line = error.message.replace(/\s*\n\s*/g, " ").trim();
+  if (!jsonErrors) {
+    writeErr(`dispatch: ${line}\n`);
+    return error.exitCode;
+  }
+  const api = error.api;
+  const body = { error: { message: line, exit_code: error.exitCode, ...(api && { status: api.status, type: api.type, code: api.code, request_id: api.requestId, body: api.body }) } };
+  writeErr(`${JSON.stringify(body)}\n`);
+  return error.exitCode;
+}

@@ -1,0 +1,102 @@
+// Output formats, --help, --version and completion scripts.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
+import { operations } from "../../cli/generated/operations.js";
+import { runCli, startRecorder, type Recorder } from "./run-cli.js";
+
+const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+
+describe("cli", function () {
+  this.timeout(60_000);
+
+  describe("--output", () => {
+    let server: Recorder;
+    const answer = { id: "ord_1", status: "dispatched", location: { state: "TX" }, events: [{ status: "pending_dispatch", at: "t1" }, { status: "dispatched", at: "t2" }] };
+    before(async () => {
+      server = await startRecorder();
+      server.answer = { status: 200, body: answer };
+    });
+    after(async () => server?.stop());
+
+    it("defaults to JSON when stdout is not a terminal", async () => {
+      const run = await runCli(["orders", "get", "ord_1", "--base-url", server.url]);
+      assert.deepEqual(JSON.parse(run.stdout), answer);
+    });
+
+    it("prints yaml", async () => {
+      const run = await runCli(["orders", "get", "ord_1", "--base-url", server.url, "--output", "yaml"]);
+      assert.deepEqual(parse(run.stdout), answer);
+    });
+
+    it("prints fields and the one list as tables", async () => {
+      const run = await runCli(["orders", "get", "ord_1", "--base-url", server.url, "-o", "table"]);
+      const lines = run.stdout.split("\n").map((l) => l.trimEnd());
+      assert.match(lines[0]!, /^FIELD\s+VALUE$/);
+      assert.ok(lines.some((l) => /^location\.state\s+TX$/.test(l)));
+      assert.ok(lines.includes("EVENTS:"));
+      assert.ok(lines.some((l) => /^dispatched\s+t2$/.test(l)));
+    });
+
+    it("takes the format from DISPATCH_OUTPUT", async () => {
+      const run = await runCli(["orders", "get", "ord_1", "--base-url", server.url], { env: { DISPATCH_OUTPUT: "yaml" } });
+      assert.match(run.stdout, /^id: ord_1$/m);
+    });
+  });
+
+  describe("--help", () => {
+    it("shows the summary, the flags with enums, bounds and defaults, and Examples", async () => {
+      const run = await runCli(["quote", "--help"]);
+      assert.equal(run.code, 0);
+      assert.match(run.stdout, /^Quote a job$/m);
+      const flat = run.stdout.replace(/\s+/g, " ");
+      assert.match(flat, /--urgency <urgency> How soon the work is needed\. \(one of: emergency, urgent, routine, scheduled; server default: "routine"\)/);
+      assert.match(flat, /--state <value> Two-letter US state code\. \(required; exactly 2 chars\)/);
+      assert.match(flat, /--nte-cents <n> Not-to-exceed budget in cents\. \(>= 1\)/);
+      assert.match(run.stdout, /Examples:\n {2}\$ dispatch quote --trade plumbing --state TX .*--nte-cents 45000/);
+    });
+
+    it("has an Examples section on every operation command", async () => {
+      const commands = operations.map((o) => (o.operationId === "callMcp" ? ["mcp", "tools"] : [...o.command]));
+      const runs = await Promise.all(commands.map((words) => runCli([...words, "--help"])));
+      runs.forEach((run, i) => {
+        assert.equal(run.code, 0, commands[i]!.join(" "));
+        assert.match(run.stdout, /\nExamples:\n {2}\$ dispatch /, commands[i]!.join(" "));
+      });
+    });
+
+    it("lists the commands and the exit codes at the top level", async () => {
+      const run = await runCli(["--help"]);
+      assert.match(run.stdout, /Commands:\n {2}probe \[options\] <url>/);
+      assert.match(run.stdout, /Exit codes: 0 ok, 1 unexpected, 2 usage/);
+    });
+
+    it("exits 2 with help on stderr for a group without a subcommand", async () => {
+      const run = await runCli(["admin"]);
+      assert.equal(run.code, 2);
+      assert.equal(run.stdout, "");
+      assert.match(run.stderr, /Usage: dispatch admin/);
+    });
+  });
+
+  it("prints the package version with --version", async () => {
+    const run = await runCli(["--version"]);
+    assert.deepEqual([run.code, run.stdout], [0, `${version}\n`]);
+  });
+
+  describe("completion", () => {
+    for (const shell of ["bash", "zsh"]) {
+      it(`prints a ${shell} script naming the commands`, async () => {
+        const run = await runCli(["completion", shell]);
+        assert.equal(run.code, 0);
+        assert.match(run.stdout, /complete -F _dispatch dispatch/);
+        assert.match(run.stdout, /"admin keys"\) echo "list create revoke /);
+      });
+    }
+
+    it("exits 2 for an unknown shell", async () => {
+      const run = await runCli(["completion", "fish"]);
+      assert.equal(run.code, 2);
+    });
+  });
+});

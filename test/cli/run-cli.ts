@@ -1,0 +1,66 @@
+// Runs the `dispatch` bin as a child process, and a recording HTTP server to see what it sent.
+import { spawn } from "node:child_process";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+export const bin = `${root}cli/bin/dispatch.js`;
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `dispatch args…` with a clean environment: no DISPATCH_* from the caller, no real config file. */
+export function runCli(args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string } = {}): Promise<CliRun> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DISPATCH_")));
+  const env = { ...inherited, DISPATCH_CONFIG: `${root}test/tmp/no-such-config.json`, ...options.env };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { env, cwd: options.cwd ?? root, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c));
+    child.stderr.on("data", (c: Buffer) => (stderr += c));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? "");
+  });
+}
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface Recorder {
+  url: string;
+  requests: RecordedRequest[];
+  /** What the next answers are (default 200 `{"ok":true}`). */
+  answer: { status: number; body: unknown; raw?: boolean };
+  stop(): Promise<void>;
+}
+
+export async function startRecorder(): Promise<Recorder> {
+  const requests: RecordedRequest[] = [];
+  const recorder = { requests, answer: { status: 200, body: { ok: true } as unknown } } as Recorder;
+  const server: Server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c));
+    req.on("end", () => {
+      requests.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      res.writeHead(recorder.answer.status, { "content-type": "application/json" });
+      const { body: answer, raw } = recorder.answer;
+      res.end(raw ? String(answer) : JSON.stringify(answer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  recorder.url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  recorder.stop = () => new Promise((resolve) => server.close(() => resolve()));
+  return recorder;
+}
+
+/** Exactly one line on stderr. */
+export const oneLine = (text: string) => text.endsWith("\n") && !text.slice(0, -1).includes("\n");
