@@ -4,6 +4,12 @@ import { CliError, ExitCode, usageError } from "./errors.js";
 export const outputFormats = ["json", "table", "yaml"] as const;
 export type OutputFormat = (typeof outputFormats)[number];
 
+// A closed pipe (`dispatch … | head`) ends the command quietly, as other Unix tools do.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
+
 export function writeOut(text: string): void {
   process.stdout.write(text);
 }

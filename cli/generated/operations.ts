@@ -108,7 +108,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "location.city",
+        "description": "City name; matched case-insensitively against service areas.",
         "maxLength": 255
       },
       {
@@ -147,7 +147,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "description",
+        "description": "What needs doing.",
         "maxLength": 2000
       }
     ],
@@ -239,7 +239,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "location.city",
+        "description": "City name; matched case-insensitively against service areas.",
         "maxLength": 255
       },
       {
@@ -346,7 +346,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "location.zip",
+        "description": "ZIP or ZIP+4.",
         "maxLength": 10
       },
       {
@@ -358,7 +358,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "location.city",
+        "description": "City name.",
         "maxLength": 255
       },
       {
@@ -370,7 +370,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "location.address",
+        "description": "Street address of the job.",
         "maxLength": 1000
       },
       {
@@ -421,7 +421,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "description",
+        "description": "What needs doing (shown to the contractor).",
         "minLength": 1,
         "maxLength": 5000
       },

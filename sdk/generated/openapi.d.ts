@@ -567,13 +567,17 @@ export interface components {
             state: string;
             /** @description ZIP or ZIP+4. */
             zip?: string;
+            /** @description City name; matched case-insensitively against service areas. */
             city?: string;
         };
         OrderLocation: {
             /** @description Two-letter US state code. */
             state: string;
+            /** @description ZIP or ZIP+4. */
             zip?: string;
+            /** @description City name. */
             city?: string;
+            /** @description Street address of the job. */
             address?: string;
             /** @description Site or contact name. */
             name?: string;
@@ -589,6 +593,7 @@ export interface components {
             urgency?: components["schemas"]["Urgency"];
             /** @description Not-to-exceed budget in cents. */
             nte_cents?: number;
+            /** @description What needs doing. */
             description?: string;
         };
         EstimateRequest: {
@@ -604,6 +609,7 @@ export interface components {
             urgency?: components["schemas"]["Urgency"];
             /** @description Not-to-exceed budget in cents. */
             nte_cents?: number;
+            /** @description What needs doing (shown to the contractor). */
             description: string;
             /**
              * Format: uri
