@@ -19,6 +19,8 @@ export interface Config {
   buildHash: string | null;
   /** Primary window and burst allowance per 60 s (defaults 100 + 100); raise only for load tests. */
   rateLimit: { points: number; burst: number };
+  /** Webhook delivery worker: poll interval, backoff base, attempts before giving up, per-attempt timeout. */
+  webhook: { pollMs: number; backoffMs: number; maxAttempts: number; timeoutMs: number };
 }
 
 const bool = Joi.boolean().truthy("1", "yes").falsy("0", "no", "");
@@ -43,6 +45,10 @@ const schema = Joi.object({
   BUILD_HASH: Joi.string().allow(""),
   RATE_LIMIT_POINTS: Joi.number().integer().min(1).default(100),
   RATE_LIMIT_BURST: Joi.number().integer().min(0).default(100),
+  WEBHOOK_POLL_MS: Joi.number().integer().min(10).default(1000),
+  WEBHOOK_BACKOFF_MS: Joi.number().integer().min(1).default(10_000),
+  WEBHOOK_MAX_ATTEMPTS: Joi.number().integer().min(1).max(50).default(12),
+  WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
 }).unknown(true);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -68,5 +74,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oauthTokenTtlSeconds: value.OAUTH_TOKEN_TTL_SECONDS,
     buildHash: value.BUILD_HASH || null,
     rateLimit: { points: value.RATE_LIMIT_POINTS, burst: value.RATE_LIMIT_BURST },
+    webhook: { pollMs: value.WEBHOOK_POLL_MS, backoffMs: value.WEBHOOK_BACKOFF_MS, maxAttempts: value.WEBHOOK_MAX_ATTEMPTS, timeoutMs: value.WEBHOOK_TIMEOUT_MS },
   };
 }

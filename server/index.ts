@@ -53,6 +53,7 @@ export async function createServer(config: Config): Promise<DispatchServer> {
     { plugin: rateLimitPlugin, options: { redis, ...config.rateLimit } },
   ]);
   server.route(await loadRoutes(services));
+  services.webhooks.start(); // outbox delivery worker; stop() below waits for deliveries in flight
 
   return {
     server,
@@ -60,6 +61,7 @@ export async function createServer(config: Config): Promise<DispatchServer> {
     config,
     async stop() {
       await server.stop({ timeout: 5000 });
+      await services.webhooks.stop();
       redis?.disconnect();
       await db.destroy();
     },

@@ -284,7 +284,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/order",
     "summary": "Create a tracked work order",
-    "description": "Creates a work order and auto-matches a contractor from the active pool. 201 when a contractor was\nassigned (`fulfilled: true`, status `pending_dispatch`); 202 when the order is accepted but no\ncontractor covers it yet (`fulfilled: false`, status `accepted_pending_fulfilment`, `fulfilment` present).\n\nProvisioned keys go in `x-api-key`; an API key sent as `Authorization: Bearer` is refused with 401\n(bearer keys are for MCP only). A self-serve OAuth token (as Bearer or in `x-api-key`) authenticates but\nis not entitled to order: 402 with the fixed entitlement body. So is a key issued without the `order` scope.\n\n**Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same\nsemantics. Repeating a request with the same key and the same body replays the original answer\n(same status, same order); the same key with a different body is refused with 409.",
+    "description": "Creates a work order and auto-matches a contractor from the active pool. 201 when a contractor was\nassigned (`fulfilled: true`, status `pending_dispatch`); 202 when the order is accepted but no\ncontractor covers it yet (`fulfilled: false`, status `accepted_pending_fulfilment`, `fulfilment` present).\n\nProvisioned keys go in `x-api-key`; an API key sent as `Authorization: Bearer` is refused with 401\n(bearer keys are for MCP only). A self-serve OAuth token (as Bearer or in `x-api-key`) authenticates but\nis not entitled to order: 402 with the fixed entitlement body. So is a key issued without the `order` scope.\n\n**Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same\nsemantics. Repeating a request with the same key and the same body replays the original answer\n(same status, same order); the same key with a different body is refused with 409.\n\n**Webhooks:** with a `callback_url`, every status change of the order (creation included) is POSTed\nthere as a Standard Webhook (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers; body\n`OrderWebhook`), in order and retried with exponential backoff until the\nreceiver answers 2xx. The signing secret (`whsec_…`, one per account) is handed out by the operator\n(`getWebhookSecret`); see the `orderStatusChanged` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at\nevery delivery.",
     "security": [
       "ApiKey",
       "OAuthToken"
@@ -1714,6 +1714,43 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "404",
       "409",
+      "422",
+      "503"
+    ]
+  },
+  {
+    "operationId": "getWebhookSecret",
+    "command": [
+      "admin",
+      "webhook-secret"
+    ],
+    "method": "get",
+    "path": "/api/admin/v1/accounts/{account}/webhook-secret",
+    "summary": "Read an account's webhook signing secret",
+    "description": "The Standard Webhooks secret that signs every webhook of the account's orders; created on first use\n(this call or the account's first order with a `callback_url`). Hand it to the customer with their key.",
+    "security": [
+      "AdminToken"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "account",
+        "in": "path",
+        "target": [
+          "account"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Account name, as in `createApiKey`.",
+        "minLength": 1,
+        "maxLength": 100
+      }
+    ],
+    "example": null,
+    "responses": [
+      "200",
+      "401",
       "422",
       "503"
     ]

@@ -89,6 +89,13 @@ export interface paths {
          *     **Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same
          *     semantics. Repeating a request with the same key and the same body replays the original answer
          *     (same status, same order); the same key with a different body is refused with 409.
+         *
+         *     **Webhooks:** with a `callback_url`, every status change of the order (creation included) is POSTed
+         *     there as a Standard Webhook (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers; body
+         *     `OrderWebhook`), in order and retried with exponential backoff until the
+         *     receiver answers 2xx. The signing secret (`whsec_…`, one per account) is handed out by the operator
+         *     (`getWebhookSecret`); see the `orderStatusChanged` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at
+         *     every delivery.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -542,6 +549,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/accounts/{account}/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an account's webhook signing secret
+         * @description The Standard Webhooks secret that signs every webhook of the account's orders; created on first use
+         *     (this call or the account's first order with a `callback_url`). Hand it to the customer with their key.
+         */
+        get: operations["getWebhookSecret"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -834,6 +862,32 @@ export interface components {
             human_override?: boolean;
             /** @description Assign this contractor (for `pending_dispatch` from an unassigned order). */
             contractor_id?: string;
+        };
+        OrderWebhook: {
+            /** @constant */
+            type: "order.status_changed";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+                order_id: string;
+                status: components["schemas"]["OrderLifecycleStatus"];
+                previous_status: components["schemas"]["OrderLifecycleStatus"] | null;
+                reference_id: string | null;
+                assigned_contractor_ref: string | null;
+                quoted_cost_cents: number | null;
+                final_cost_cents: number | null;
+                /** Format: uri */
+                status_url: string;
+                /** Format: date-time */
+                at: string;
+            };
+        };
+        WebhookSecret: {
+            account: string;
+            /** @description Standard Webhooks secret: `whsec_` + base64 of 24 random bytes. */
+            secret: string;
+            /** Format: date-time */
+            created_at: string;
         };
         EntitlementError: {
             /** @constant */
@@ -2228,6 +2282,33 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["AdminDisabled"];
+        };
+    };
+    getWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Account name, as in `createApiKey`. */
+                account: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's signing secret. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
         };

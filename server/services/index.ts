@@ -5,7 +5,10 @@ import { createContractorService } from "./contractors.js";
 import { createEvalsService } from "./evals.js";
 import { createKeyService } from "./keys.js";
 import { createOAuthService } from "./oauth.js";
+import { createOrderLifecycleService } from "./order-lifecycle.js";
+import { createOrderService } from "./orders.js";
 import { createQuoteService } from "./quotes.js";
+import { createWebhookService } from "./webhooks.js";
 
 export function createServices(db: Db, config: Config) {
   const contractors = createContractorService(db);
@@ -17,6 +20,9 @@ export function createServices(db: Db, config: Config) {
     quotes: createQuoteService(db, contractors, config),
     evals: createEvalsService(db),
     oauth: createOAuthService(db, config.oauthTokenTtlSeconds),
+    orders: createOrderService(db, contractors, config),
+    orderLifecycle: createOrderLifecycleService(db, contractors),
+    webhooks: createWebhookService(db, config),
   };
 }
 

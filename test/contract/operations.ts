@@ -52,4 +52,5 @@ export const operationCalls = {
   updateContractor: (c, headers) => c.PATCH("/api/admin/v1/contractors/{id}", { params: { path: { id: "ctr_01JD8XE6F8G0H2J4K6M8N0P2Q4" } }, body: { active: false }, headers }),
   recordOrderEvent: (c, headers) =>
     c.POST("/api/admin/v1/orders/{id}/events", { params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } }, body: { status: "completed", final_cost_cents: 41250 }, headers }),
+  getWebhookSecret: (c, headers) => c.GET("/api/admin/v1/accounts/{account}/webhook-secret", { params: { path: { account: "acme-facilities" } }, headers }),
 } satisfies Record<keyof operations, Call>;
