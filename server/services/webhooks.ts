@@ -46,8 +46,9 @@ export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllo
       if (!secret) throw new Error(`no webhook secret for account ${row.account}`);
       const url = new URL(row.url);
       const body = JSON.stringify(row.payload);
-      const signature = new Webhook(secret).sign(row.message_id, new Date(), body);
-      const headers = { "webhook-id": row.message_id, "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": signature };
+      const now = new Date(); // one instant for both the signature and its header
+      const signature = new Webhook(secret).sign(row.message_id, now, body);
+      const headers = { "webhook-id": row.message_id, "webhook-timestamp": String(Math.floor(now.getTime() / 1000)), "webhook-signature": signature };
       const status = await post(url, body, headers, url.protocol === "https:" ? agents.https : agents.http, settings.timeoutMs);
       if (status < 200 || status >= 300) throw new Error(`receiver answered ${status}`);
       await markDelivered(db, row.id);

@@ -42,6 +42,7 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
   },
   updateContractor: { args: ["admin", "contractors", "update", "ctr_01JD8XE6F8G0H2J4K6M8N0P2Q4", "--no-active"] },
   recordOrderEvent: { args: ["admin", "orders", "event", orderId, "--status", "completed", "--final-cost-cents", "41250"], code: "201" },
+  getWebhookSecret: { args: ["admin", "webhook-secret", "acme-facilities"] },
 };
 
 /** Exit code by status, each through an operation that documents that status. */
