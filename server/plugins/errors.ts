@@ -37,16 +37,16 @@ function problem(request: Request, init: ProblemInit) {
   };
 }
 
-function classify(error: Boom & { code?: string; errno?: string }): ProblemInit & { log?: boolean; headers?: Record<string, string> } {
+function classify(error: Boom & { code?: string; errno?: string }): ProblemInit & { log?: "warn" | "error"; headers?: Record<string, string> } {
   if (error instanceof DomainError) {
     return { status: statusOf[error.kind], code: error.code, detail: error.message, errors: error.extra.errors, retryAfterSeconds: error.extra.retryAfterSeconds };
   }
   if (typeof error.code === "string" && error.code === "23505") return { status: 409, code: "conflict", detail: "The resource already exists." };
-  if ((typeof error.code === "string" && (unavailableSqlStates.has(error.code) || unavailableErrnos.has(error.code))) || /Connection terminated|timeout acquiring a connection/i.test(error.message)) {
-    return { status: 503, code: "database_unavailable", detail: "The database is unreachable; retry shortly.", retryAfterSeconds: 5, log: true };
+  if ((typeof error.code === "string" && (unavailableSqlStates.has(error.code) || unavailableErrnos.has(error.code))) || /Connection terminated|timeout acquiring a connection|not queryable|connection error|the database system is (starting up|shutting down)/i.test(error.message)) {
+    return { status: 503, code: "database_unavailable", detail: "The database is unreachable; retry shortly.", retryAfterSeconds: 5, log: "warn" };
   }
   const status = error.output.statusCode;
-  if (status >= 500) return { status: 500, code: "internal_error", detail: "An unexpected error occurred; it has been logged.", log: true };
+  if (status >= 500) return { status: 500, code: "internal_error", detail: "An unexpected error occurred; it has been logged.", log: "error" };
   const headers = error.output.headers as Record<string, string>;
   const detail = status === 401 ? authDetail(error) : status === 404 ? "No route matches this address." : error.output.payload.message;
   return { status, code: boomCodes[status] ?? "client_error", detail, headers };
@@ -68,7 +68,7 @@ function onPreResponse(request: Request, h: ResponseToolkit) {
     return error.status === 401 ? out.header("www-authenticate", 'Basic realm="dispatch-oauth"') : out;
   }
   const init = classify(error);
-  if (init.log) request.log(["error"], error);
+  if (init.log) request.log([init.log], error);
   const out = h.response(problem(request, init)).code(init.status).type("application/problem+json");
   for (const [name, value] of Object.entries(init.headers ?? {})) out.header(name, value);
   if (init.retryAfterSeconds !== undefined) out.header("retry-after", String(init.retryAfterSeconds));

@@ -1,0 +1,74 @@
+// Scale-out: two server processes on one Postgres and one Redis. One key's rate limit holds across both,
+// and concurrent retries of one order spread over both create exactly one order.
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import pg from "pg";
+import { freePort } from "../../mocks/prism.js";
+import { orderRequest, quoteRequest } from "../fixtures/requests.js";
+import { adminToken, postgresDatabase } from "../helpers/server.js";
+
+async function startProcess(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" }, stdio: "ignore" });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 150; i++) {
+    if ((await fetch(`${url}/readyz`).catch(() => null))?.status === 200) return { url, child };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill();
+  throw new Error("server process did not become ready");
+}
+
+describe("scale-out: two server processes", function () {
+  this.timeout(120_000);
+  const pgDb = postgresDatabase();
+  const redisUrl = process.env.TEST_REDIS_URL;
+  let database: { url: string; drop(): Promise<void> };
+  const procs: ChildProcess[] = [];
+  let a: string;
+  let b: string;
+  let key: string;
+
+  before(async function () {
+    if (!pgDb || !redisUrl) this.skip();
+    database = await pgDb!.create();
+    const env = { DATABASE_URL: database.url, REDIS_URL: redisUrl!, DISPATCH_ADMIN_TOKEN: adminToken };
+    const first = await startProcess(env); // migrates and seeds before the second starts
+    const second = await startProcess(env);
+    procs.push(first.child, second.child);
+    [a, b] = [first.url, second.url];
+    const issued = await fetch(`${a}/api/admin/v1/keys`, { method: "POST", headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" }, body: JSON.stringify({ account: "scale", environment: "test" }) });
+    key = (await issued.json()).key;
+  });
+  after(async () => {
+    for (const child of procs) child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 500));
+    await database?.drop();
+  });
+
+  const post = (base: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(base + path, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key, ...headers }, body: JSON.stringify(body) });
+
+  it("holds one key's rate limit across both processes", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 200; i++) statuses.push((await post(i % 2 ? a : b, "/api/dispatch/v1/quote", quoteRequest)).status);
+    assert.deepEqual([...new Set(statuses)], [200]);
+    assert.equal((await post(a, "/api/dispatch/v1/quote", quoteRequest)).status, 429);
+    assert.equal((await post(b, "/api/dispatch/v1/quote", quoteRequest)).status, 429);
+  });
+
+  it("creates one order for 50 concurrent retries spread over both processes", async () => {
+    const other = await fetch(`${a}/api/admin/v1/keys`, { method: "POST", headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" }, body: JSON.stringify({ account: "scale", environment: "test" }) });
+    const orderKey = (await other.json()).key;
+    const body = { ...orderRequest, reference_id: "scale-out-1" };
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => post(i % 2 ? a : b, "/api/dispatch/v1/order", body, { "x-api-key": orderKey })));
+    const bodies = await Promise.all(answers.map((r) => r.json()));
+    assert.deepEqual([...new Set(answers.map((r) => r.status))], [201]);
+    assert.equal(new Set(bodies.map((x) => x.order.id)).size, 1);
+    const client = new pg.Client(database.url);
+    await client.connect();
+    const { rows } = await client.query("select count(*)::int as n from orders where reference_id = 'scale-out-1'");
+    await client.end();
+    assert.equal(rows[0].n, 1);
+  });
+});
