@@ -7,6 +7,7 @@ type Form = Record<string, string | undefined>;
 function clientCredentials(authorization: string | undefined, form: Form) {
   const basic = /^Basic\s+(\S+)$/i.exec(authorization ?? "");
   if (!basic) return { clientId: form.client_id, clientSecret: form.client_secret };
+  if (form.client_secret !== undefined) throw new OAuthError(400, "invalid_request", "Authenticate with HTTP Basic or with client_secret in the body, not both.");
   const decoded = Buffer.from(basic[1]!, "base64").toString("utf8");
   const colon = decoded.indexOf(":");
   if (colon < 0) throw new OAuthError(401, "invalid_client", "Malformed Basic credentials.");
