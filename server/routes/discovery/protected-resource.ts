@@ -1,0 +1,10 @@
+import { protectedResourceMetadata } from "../../services/mcp.js";
+import type { RouteFactory } from "../types.js";
+
+const route: RouteFactory = ({ config }) => ({
+  method: "GET",
+  path: "/.well-known/oauth-protected-resource",
+  options: { auth: false, tags: ["discovery"] },
+  handler: (request) => protectedResourceMetadata(config.publicBaseUrl ?? `${request.server.info.protocol}://${request.info.host}`),
+});
+export default route;

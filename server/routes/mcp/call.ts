@@ -1,0 +1,62 @@
+import Boom from "@hapi/boom";
+import type { Request, ResponseToolkit } from "@hapi/hapi";
+import { requestIdOf } from "../../plugins/request-id.js";
+import { createMcpService, type McpService } from "../../services/mcp.js";
+import type { Caller } from "../../services/mcp-capabilities.js";
+import type { RouteFactory } from "../types.js";
+
+const originOf = (request: Request) => `${request.server.info.protocol}://${request.info.host}`;
+
+/** 401 problem whose challenge points at the RFC 9728 metadata (the MCP authorization spec's discovery hook). */
+function invalidBearer(request: Request, base: string | null, description: string) {
+  const error = Boom.unauthorized(description);
+  const metadata = `${base ?? originOf(request)}/.well-known/oauth-protected-resource`;
+  error.output.headers["WWW-Authenticate"] = `Bearer realm="dispatch", error="invalid_token", error_description="${description}", resource_metadata="${metadata}"`;
+  return error;
+}
+
+/** Resolves a Bearer credential before the rate limiter runs, so limits count per key; a bad one is 401. */
+function authenticateBearer(mcp: McpService, base: string | null) {
+  return async (request: Request, h: ResponseToolkit) => {
+    const header = request.headers.authorization as string | undefined;
+    if (!header) return h.continue;
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+    const caller = bearer ? await mcp.resolveBearer(bearer) : null;
+    if (!caller) throw invalidBearer(request, base, bearer ? "The bearer credential is unknown, expired or revoked." : "Send the credential as Authorization: Bearer <API_KEY>.");
+    request.auth.credentials = { principal: caller };
+    return h.continue;
+  };
+}
+
+const route: RouteFactory = (services) => {
+  const mcp = createMcpService(services);
+  return {
+    method: "POST",
+    path: "/api/mcp",
+    options: {
+      auth: false,
+      tags: ["mcp"],
+      plugins: { rateLimit: "default" },
+      ext: { onPreAuth: { method: authenticateBearer(mcp, services.config.publicBaseUrl) } },
+      payload: {
+        allow: "application/json",
+        failAction: (_request, h) => h.response({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: Invalid JSON" } }).code(400).takeover(),
+      },
+    },
+    handler: async (request, h) => {
+      const res = request.raw.res;
+      // The transport writes the response itself: carry over what Hapi's onPreResponse would have added.
+      res.setHeader("x-request-id", requestIdOf(request));
+      for (const [name, value] of Object.entries(request.plugins["dispatch-rate-limit"] ?? {})) res.setHeader(name, value);
+      const caller = (request.auth.credentials?.principal as Caller | undefined) ?? null;
+      await mcp.handle(request.raw.req, res, request.payload, {
+        caller,
+        origin: originOf(request),
+        receivedAt: request.info.received,
+        log: (error) => request.log(["error", "mcp"], error as object),
+      });
+      return h.abandon;
+    },
+  };
+};
+export default route;

@@ -1,0 +1,76 @@
+// The A2A agent card: built as the SDK's AgentCard type (so tsc checks it against A2A v1.0) from the six
+// capabilities, and served in its JSON form.
+import { A2A_PROTOCOL_VERSION, AgentCard, type AgentSkill, type SecurityRequirement } from "@a2a-js/sdk";
+import { capabilities } from "./capabilities.js";
+
+const skillNames: Record<string, string> = {
+  "agentic.readiness_probe": "Readiness probe",
+  "dispatch.quote": "Quote",
+  "dispatch.estimate": "Estimate",
+  "dispatch.order": "Order",
+  "dispatch.evals": "Evals",
+  "dispatch.index": "Trade index",
+};
+
+const examples: Record<string, object> = {
+  "agentic.readiness_probe": { url: "shop.example.com" },
+  "dispatch.quote": { trade: "plumbing", location: { state: "TX", zip: "78701" }, urgency: "urgent" },
+  "dispatch.estimate": { trade: "electrical", location: { state: "CA" } },
+  "dispatch.order": { trade: "plumbing", location: { state: "TX", zip: "78701" }, description: "Leaking water heater." },
+  "dispatch.evals": { period: "rolling_30d" },
+  "dispatch.index": {},
+};
+
+const accessNotes = { public: "Public.", key: "Needs a provisioned key in x-api-key.", key_or_token: "Needs x-api-key, or a self-serve OAuth access token as Authorization: Bearer." };
+
+const requirement = (scheme: string): SecurityRequirement => ({ schemes: { [scheme]: { list: [] } } });
+const requirementsFor = { public: [], key: [requirement("apiKey")], key_or_token: [requirement("apiKey"), requirement("oauthToken")] };
+
+function skills(): AgentSkill[] {
+  return capabilities.map((c) => ({
+    id: c.id,
+    name: skillNames[c.id]!,
+    description: `${c.purpose} ${accessNotes[c.access]} Send a data part {"skill": "${c.id}", "input": {…}}; input is the ${c.rest.operationId} request of /openapi.json.`,
+    tags: [c.id.split(".")[0]!, c.access, ...(c.mcp_tool ? ["mcp"] : [])],
+    examples: [JSON.stringify({ skill: c.id, input: examples[c.id] })],
+    inputModes: ["application/json"],
+    outputModes: ["application/json"],
+    securityRequirements: requirementsFor[c.access],
+  }));
+}
+
+/** The card for a deployment whose public base URL is `base` (no trailing slash). */
+export function buildAgentCard(base: string): AgentCard {
+  return {
+    name: "Field-Service Dispatch",
+    description: "Quotes, estimates and orders field-service work (plumbing, electrical, HVAC …) from a matched contractor pool. All published figures are self-reported.",
+    version: "1.0.0",
+    supportedInterfaces: [{ url: `${base}/api/a2a`, protocolBinding: "JSONRPC", protocolVersion: A2A_PROTOCOL_VERSION, tenant: "" }],
+    provider: { organization: "Dispatch", url: base },
+    documentationUrl: `${base}/openapi.json`,
+    capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] },
+    securitySchemes: {
+      apiKey: { scheme: { $case: "apiKeySecurityScheme", value: { description: "Provisioned integration key.", location: "header", name: "x-api-key" } } },
+      oauthToken: {
+        scheme: {
+          $case: "oauth2SecurityScheme",
+          value: {
+            description: "Self-serve client credentials (register at /api/mcp/oauth/register); tokens are valid for dispatch.quote only.",
+            flows: { flow: { $case: "clientCredentials", value: { tokenUrl: `${base}/api/mcp/oauth/token`, refreshUrl: "", scopes: { "dispatch.quote": "Quote jobs." } } } },
+            oauth2MetadataUrl: "",
+          },
+        },
+      },
+    },
+    securityRequirements: [],
+    defaultInputModes: ["application/json"],
+    defaultOutputModes: ["application/json"],
+    skills: skills(),
+    signatures: [],
+  };
+}
+
+/** The card's JSON wire form (A2A v1.0 field names, empty fields left out). */
+export function agentCardJson(base: string): unknown {
+  return AgentCard.toJSON(buildAgentCard(base));
+}

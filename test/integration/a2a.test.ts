@@ -1,0 +1,115 @@
+// The A2A endpoint driven by the A2A SDK client (card resolution + JSON-RPC SendMessage), on every test database.
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { A2A_PROTOCOL_VERSION, Message, TaskState, type SendMessageResult, type Task } from "@a2a-js/sdk";
+import { ClientFactory, JsonRpcTransportFactory, type Client } from "@a2a-js/sdk/client";
+import { capabilities } from "../../server/services/capabilities.js";
+import { databases, startTestServer, type TestServer } from "../helpers/server.js";
+
+/** A client whose every request carries `headers` (injected fetch, no global patching). */
+function clientFor(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const fetchImpl: typeof fetch = (input, init) => {
+    const merged = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+    return fetch(input, { ...init, headers: merged });
+  };
+  return new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl })] }).createFromUrl(url);
+}
+
+function ask(client: Client, skill: string, input: unknown): Promise<SendMessageResult> {
+  const message = Message.fromJSON({ messageId: randomUUID(), role: "ROLE_USER", parts: [{ data: { skill, input } }] });
+  return client.sendMessage({ tenant: "", message, configuration: undefined, metadata: undefined });
+}
+
+function asTask(result: SendMessageResult): Task {
+  assert.ok("status" in result, "expected a task");
+  return result as Task;
+}
+
+const artifactData = (task: Task) => {
+  const content = task.artifacts[0]?.parts[0]?.content;
+  assert.equal(content?.$case, "data");
+  return content.value as Record<string, unknown>;
+};
+const statusData = (task: Task) => task.status?.message?.parts.find((p) => p.content?.$case === "data")?.content?.value as Record<string, unknown>;
+
+for (const db of databases()) {
+  describe(`A2A endpoint (${db.name})`, function () {
+    this.timeout(60_000);
+    let t: TestServer;
+    let key: string;
+    before(async () => {
+      t = await startTestServer(db);
+      key = (await t.issueKey({ account: "a2a-acct" })).key;
+    });
+    after(() => t?.stop());
+
+    it("resolves the card and lists the six capabilities as skills on a v1.0 JSON-RPC interface", async () => {
+      const card = await (await clientFor(t.url)).getAgentCard();
+      assert.deepEqual(card.skills.map((s) => s.id), capabilities.map((c) => c.id));
+      assert.deepEqual(card.supportedInterfaces.map((i) => [i.url, i.protocolBinding, i.protocolVersion]), [[`${t.url}/api/a2a`, "JSONRPC", A2A_PROTOCOL_VERSION]]);
+    });
+
+    it("runs public skills without a credential: dispatch.index and dispatch.estimate complete with a data artifact", async () => {
+      const client = await clientFor(t.url);
+      const index = asTask(await ask(client, "dispatch.index", {}));
+      assert.equal(index.status?.state, TaskState.TASK_STATE_COMPLETED);
+      assert.equal((artifactData(index).trades as unknown[]).length, 8);
+      const estimate = asTask(await ask(client, "dispatch.estimate", { trade: "electrical", location: { state: "CA" } }));
+      assert.equal(estimate.status?.state, TaskState.TASK_STATE_COMPLETED);
+      const body = artifactData(estimate);
+      assert.equal(body.urgency, "routine");
+      assert.ok(body.wage_basis && body.billed_estimate);
+      const stored = await client.getTask({ tenant: "", id: estimate.id, historyLength: undefined });
+      assert.equal(stored.status?.state, TaskState.TASK_STATE_COMPLETED);
+    });
+
+    it("fails a task with field errors on invalid input and rejects an unknown or missing skill", async () => {
+      const client = await clientFor(t.url);
+      const invalid = asTask(await ask(client, "dispatch.estimate", { trade: "plumbing", location: { state: "Texas" } }));
+      assert.equal(invalid.status?.state, TaskState.TASK_STATE_FAILED);
+      assert.deepEqual((statusData(invalid).errors as { pointer: string }[]).map((e) => e.pointer), ["/location/state"]);
+      assert.equal(statusData(asTask(await ask(client, "dispatch.teleport", {}))).error, "unknown_skill");
+    });
+
+    it("runs a keyed skill with x-api-key and refuses it without one", async () => {
+      const quoteInput = { trade: "plumbing", location: { state: "TX", zip: "78701" } };
+      const anonymous = asTask(await ask(await clientFor(t.url), "dispatch.quote", quoteInput));
+      assert.equal(anonymous.status?.state, TaskState.TASK_STATE_REJECTED);
+      assert.match((anonymous.status?.message?.parts[0]?.content as { value: string }).value, /x-api-key/);
+      const keyed = await clientFor(t.url, { "x-api-key": key });
+      const quote = asTask(await ask(keyed, "dispatch.quote", quoteInput));
+      assert.equal(quote.status?.state, TaskState.TASK_STATE_COMPLETED);
+      assert.match(artifactData(quote).quote_id as string, /^qt_/);
+      const order = asTask(await ask(keyed, "dispatch.order", { ...quoteInput, description: "Burst pipe under the sink." }));
+      assert.equal(order.status?.state, TaskState.TASK_STATE_COMPLETED);
+      assert.match((artifactData(order).order as { id: string }).id, /^ord_/);
+    });
+
+    it("accepts an OAuth token as Bearer for dispatch.quote and rejects dispatch.order with the entitlement body", async () => {
+      const reg = await (await fetch(`${t.url}/api/mcp/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json();
+      const form = new URLSearchParams({ grant_type: "client_credentials", client_id: reg.client_id, client_secret: reg.client_secret });
+      const token = (await (await fetch(`${t.url}/api/mcp/oauth/token`, { method: "POST", body: form })).json()).access_token;
+      const client = await clientFor(t.url, { authorization: `Bearer ${token}` });
+      assert.equal(asTask(await ask(client, "dispatch.quote", { trade: "hvac", location: { state: "CA" } })).status?.state, TaskState.TASK_STATE_COMPLETED);
+      const order = asTask(await ask(client, "dispatch.order", { trade: "hvac", location: { state: "CA" }, description: "No heat." }));
+      assert.equal(order.status?.state, TaskState.TASK_STATE_REJECTED);
+      assert.equal(statusData(order).error, "payment_required");
+    });
+
+    it("answers a bad credential with 401 and a request without A2A-Version as v1.0", async () => {
+      const send = (headers: Record<string, string>) =>
+        fetch(`${t.url}/api/a2a`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "SendMessage", params: { message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ data: { skill: "dispatch.index", input: {} } }] } } }),
+        });
+      assert.equal((await send({ "x-api-key": "dispatch_test_wrong" })).status, 401);
+      assert.equal((await send({ authorization: `Bearer ${key}` })).status, 401, "API keys as Bearer are for MCP only");
+      const plain = await (await send({})).json();
+      assert.equal(plain.result.task.status.state, "TASK_STATE_COMPLETED");
+      const old = await (await send({ "a2a-version": "0.3" })).json();
+      assert.equal(old.error.code, -32009);
+    });
+  });
+}
