@@ -38,7 +38,7 @@ function apiKeyScheme(services: Services) {
       const presented = request.headers["x-api-key"] as string | undefined;
       if (!presented) throw Boom.unauthorized(null, "ApiKey", { ...realm, header: "x-api-key" });
       const principal = await principalFor(services, presented);
-      if (!principal) throw Boom.unauthorized("Invalid or revoked API key.", "ApiKey", { ...realm, error: "invalid_key" });
+      if (!principal) throw Boom.unauthorized("Invalid or revoked API key.", "ApiKey", realm);
       return h.authenticated({ credentials: { principal } });
     },
   });
@@ -50,10 +50,10 @@ function oauthTokenScheme(services: Services) {
       const token = bearerOf(request);
       if (!token) throw Boom.unauthorized(null, "Bearer", realm);
       if (looksLikeApiKey(token)) {
-        throw Boom.unauthorized("API keys are not accepted as Bearer here: send them in x-api-key (Bearer keys are for the MCP endpoint only).", "Bearer", { ...realm, error: "invalid_token" });
+        throw Boom.unauthorized("API keys are not accepted as Bearer here: send them in x-api-key (Bearer keys are for the MCP endpoint only).", "Bearer", realm);
       }
       const verified = await services.oauth.verifyToken(token);
-      if (!verified) throw Boom.unauthorized("Invalid or expired access token.", "Bearer", { ...realm, error: "invalid_token" });
+      if (!verified) throw Boom.unauthorized("Invalid or expired access token.", "Bearer", realm);
       return h.authenticated({ credentials: { principal: { kind: "oauth", id: `oauth:${verified.clientId}`, clientId: verified.clientId, scopes: ["quote"] } } });
     },
   });

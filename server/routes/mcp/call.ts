@@ -5,6 +5,9 @@ import { createMcpService, type McpService } from "../../services/mcp.js";
 import type { Caller } from "../../services/mcp-capabilities.js";
 import type { RouteFactory } from "../types.js";
 
+// JSON-RPC 2.0: an empty batch, or anything but an object or array, is one Invalid Request error.
+const isJsonRpcShape = (payload: unknown) => (Array.isArray(payload) ? payload.length > 0 : typeof payload === "object" && payload !== null);
+
 const originOf = (request: Request) => `${request.server.info.protocol}://${request.info.host}`;
 
 /** 401 problem whose challenge points at the RFC 9728 metadata (the MCP authorization spec's discovery hook). */
@@ -44,6 +47,7 @@ const route: RouteFactory = (services) => {
       },
     },
     handler: async (request, h) => {
+      if (!isJsonRpcShape(request.payload)) return h.response({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request" } }).code(400);
       const res = request.raw.res;
       // The transport writes the response itself: carry over what Hapi's onPreResponse would have added.
       res.setHeader("x-request-id", requestIdOf(request));
