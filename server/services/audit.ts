@@ -2,7 +2,8 @@
 import type { Knex } from "knex";
 import { canonicalJson, sha256Hex } from "./ids.js";
 
-export type AuditType = "quote" | "order" | "match" | "order_status" | "key_issued" | "key_revoked";
+export const auditTypes = ["quote", "order", "match", "order_status", "key_issued", "key_revoked"] as const;
+export type AuditType = (typeof auditTypes)[number];
 export interface AuditEntry {
   type: AuditType;
   /** Owning account, or null for operator-level records. */
@@ -21,12 +22,18 @@ export function recordHash(prevHash: string, fields: { type: string; account: st
   return sha256Hex(`${prevHash}\n${canonicalJson({ ...fields })}`);
 }
 
+/** The hash a record at `position` links to when no earlier record remains: the newest purge anchor, or genesis. */
+export async function anchorHashBefore(db: Knex | Knex.Transaction, position: number): Promise<string> {
+  const anchor = await db("audit_anchor").where("purged_through", "<", position).orderBy("purged_through", "desc").first("boundary_hash");
+  return (anchor?.boundary_hash as string | undefined) ?? genesisHash;
+}
+
 /** Appends one record inside `trx` (or its own transaction) and returns its seal. */
 export async function appendAudit(db: Knex | Knex.Transaction, entry: AuditEntry): Promise<string> {
   const run = async (trx: Knex.Transaction) => {
     await trx.raw("select pg_advisory_xact_lock(?)", [chainLockId]);
     const last = await trx("audit_records").orderBy("position", "desc").first("seal");
-    const prevHash = last ? (last.seal as string).slice(5) : genesisHash;
+    const prevHash = last ? (last.seal as string).slice(5) : await anchorHashBefore(trx, Number.MAX_SAFE_INTEGER);
     const fields = { type: entry.type, account: entry.account, subject: entry.subject, content: canonicalJson(entry.content), recorded_at: new Date().toISOString() };
     const seal = `seal_${recordHash(prevHash, fields)}`;
     await trx("audit_records").insert({ ...fields, seal, prev_hash: prevHash });

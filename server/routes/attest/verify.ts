@@ -1,0 +1,21 @@
+import Joi from "joi";
+import { sealPattern, verifySeal } from "../../services/audit-verify.js";
+import { DomainError } from "../../services/errors.js";
+import type { RouteFactory } from "../types.js";
+
+const route: RouteFactory = ({ db }) => ({
+  method: "GET",
+  path: "/api/attest/verify/{seal}",
+  options: {
+    auth: false,
+    tags: ["attest"],
+    validate: {
+      params: Joi.object({ seal: Joi.string().pattern(sealPattern).required() }),
+      failAction: () => {
+        throw new DomainError("bad_request", "malformed_seal", "A seal is 'seal_' followed by 64 lowercase hexadecimal digits.");
+      },
+    },
+  },
+  handler: (request) => verifySeal(db, request.params.seal as string),
+});
+export default route;

@@ -1,0 +1,21 @@
+import Joi from "joi";
+import { principalOf } from "../../plugins/auth.js";
+import { auditTypes } from "../../services/audit.js";
+import { listAuditRecords, type AuditRecordQuery } from "../../services/audit-records.js";
+import { pageQuery } from "../schemas.js";
+import type { RouteFactory } from "../types.js";
+
+const route: RouteFactory = ({ db }) => ({
+  method: "GET",
+  path: "/api/audit/v1/records",
+  options: {
+    auth: "api-key",
+    tags: ["audit"],
+    validate: { query: Joi.object({ ...pageQuery, type: Joi.string().valid(...auditTypes) }) },
+  },
+  handler: (request) => {
+    const principal = principalOf(request);
+    return listAuditRecords(db, principal.kind === "key" ? principal.account : null, request.query as unknown as AuditRecordQuery);
+  },
+});
+export default route;
