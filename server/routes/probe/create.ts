@@ -1,0 +1,26 @@
+import Joi from "joi";
+import { DomainError } from "../../services/errors.js";
+import { createProbeService } from "../../services/probe.js";
+import type { RouteFactory } from "../types.js";
+
+const route: RouteFactory = ({ config }) => {
+  const probe = createProbeService({ allowPrivate: config.probeAllowPrivate });
+  return {
+    method: "POST",
+    path: "/api/agentic-commerce/probe",
+    options: {
+      auth: false,
+      tags: ["probe"],
+      plugins: { rateLimit: "probe" },
+      validate: {
+        payload: Joi.object({ url: Joi.string().trim().min(1).max(255).required() }).required(),
+        // The contract answers every unusable url 400 invalid_url (not the generic 422).
+        failAction: (_request, _h, err) => {
+          throw new DomainError("bad_request", "invalid_url", (err as Error).message || "Send {\"url\": \"https://shop.example.com\"}.");
+        },
+      },
+    },
+    handler: (request) => probe.probe((request.payload as { url: string }).url),
+  };
+};
+export default route;
