@@ -13,7 +13,8 @@ export interface TargetPolicy {
   lookup?: Lookup;
 }
 
-const internalNames = [/^localhost$/, /\.localhost$/, /\.internal$/, /\.local$/, /\.home\.arpa$/, /^metadata\./];
+// Internal or special-use names (RFC 6761, 6762, 7686, 8375): never a public storefront, so refused without DNS.
+const internalNames = [/^localhost$/, /\.localhost$/, /\.internal$/, /\.local$/, /\.arpa$/, /\.invalid$/, /\.test$/, /\.example$/, /\.onion$/, /^metadata\./];
 
 export function invalidUrl(detail: string): DomainError {
   return new DomainError("bad_request", "invalid_url", detail);

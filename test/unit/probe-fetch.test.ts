@@ -40,7 +40,7 @@ describe("probe-fetch", () => {
   it("refuses a host that resolves public first and to loopback at connect time (DNS rebinding)", async () => {
     const lookup = fakeLookup((_host, call) => (call === 1 ? [publicAddress] : ["127.0.0.1"]));
     const fetchDocument = createFetcher({ allowLoopback: false, lookup });
-    const result = await fetchDocument(new URL(`http://rebind.example:${port}/`), signal());
+    const result = await fetchDocument(new URL(`http://rebind.example.com:${port}/`), signal());
     assert.deepEqual([result.ok, !result.ok && result.reason], [false, "forbidden"]);
     assert.deepEqual(hits, []);
   });
@@ -48,7 +48,7 @@ describe("probe-fetch", () => {
   it("answers a rebinding home page 400 invalid_url from the probe service", async () => {
     const lookup = fakeLookup((_host, call) => (call === 1 ? [publicAddress] : ["127.0.0.1"]));
     const probe = createProbeService({ allowPrivate: false, lookup });
-    await assert.rejects(probe.probe(`http://rebind.example:${port}/`), { code: "invalid_url" });
+    await assert.rejects(probe.probe(`http://rebind.example.com:${port}/`), { code: "invalid_url" });
     assert.deepEqual(hits, []);
   });
 

@@ -47,7 +47,7 @@ describe("probe-url", () => {
 
     it("refuses internal names without asking DNS", async () => {
       const asked: string[] = [];
-      for (const host of ["localhost", "a.localhost", "metadata.google.internal", "printer.local", "intranet"]) {
+      for (const host of ["localhost", "a.localhost", "metadata.google.internal", "printer.local", "intranet", "shop.invalid", "shop.test", "1.0.0.10.in-addr.arpa"]) {
         await assert.rejects(assertPublicTarget(new URL(`http://${host}/`), { allowLoopback: false, lookup: fakeLookup(["93.184.215.14"], asked) }), /internal host name/);
       }
       assert.deepEqual(asked, []);
