@@ -7,7 +7,7 @@ import autocannon from "autocannon";
 import Hapi from "@hapi/hapi";
 import { startPrism } from "../mocks/prism.js";
 import { estimateRequest, orderRequest, quoteRequest } from "../test/fixtures/requests.js";
-import { startTestServer } from "../test/helpers/server.js";
+import { databases, startTestServer, type TestDatabase } from "../test/helpers/server.js";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -66,8 +66,25 @@ function medianMs(command: string, args: string[], runs = 15): number {
 
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n >= 100 ? 0 : 1) : "n/a");
 
-async function main() {
-  const server = await startTestServer(undefined, { RATE_LIMIT_POINTS: "1000000000", RATE_LIMIT_BURST: "0" });
+async function measureServer(db: TestDatabase, label: string, floors: Map<string, Figures>, mocks: Map<string, Figures>, rows: string[]) {
+  const server = await startTestServer(db, { RATE_LIMIT_POINTS: "1000000000", RATE_LIMIT_BURST: "0" });
+  try {
+    const { key } = await server.issueKey({ account: "bench" });
+    for (const call of calls) {
+      const real = await measure(server.url, call, call.keyed ? { "x-api-key": key } : {});
+      const floor = floors.get(call.name)!;
+      const mock = mocks.get(call.name)!;
+      console.log(`${call.name} (${label}): server ${fmt(real.rps)} req/s p50 ${real.p50} ms p99 ${real.p99} ms | bare ${fmt(floor.rps)} | prism ${fmt(mock.rps)}`);
+      rows.push(`| ${call.name} | ${label} | ${fmt(real.rps)} | ${real.p50} / ${real.p99} | ${real.non2xx} | ${fmt(floor.rps)} | ${floor.p50} / ${floor.p99} | ${fmt(mock.rps)} | ${mock.p50} / ${mock.p99} | ${(real.rps / floor.rps).toFixed(3)} | ${(real.rps / mock.rps).toFixed(2)} |`);
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The bare-Hapi floor and the Prism mock, measured once per call with bodies the real server produced. */
+async function measureBaselines(floors: Map<string, Figures>, mocks: Map<string, Figures>) {
+  const server = await startTestServer();
   const prism = await startPrism({ mode: "mock" });
   const { key } = await server.issueKey({ account: "bench" });
   const samples = new Map<string, unknown>();
@@ -75,22 +92,26 @@ async function main() {
     const r = await fetch(server.url + call.path, { method: call.method, headers: { "content-type": "application/json", "x-api-key": key }, body: call.body ? JSON.stringify(call.body) : undefined });
     samples.set(call.name, await r.json());
   }
+  await server.stop();
   const bare = await startBareHapi(samples);
-  const rows: string[] = [];
   try {
     for (const call of calls) {
       const headers: Record<string, string> = call.keyed ? { "x-api-key": key } : {};
-      const real = await measure(server.url, call, headers);
-      const floor = await measure(bare.info.uri, call, headers);
-      const mock = await measure(prism.url, call, headers);
-      console.log(`${call.name}: server ${fmt(real.rps)} req/s p50 ${real.p50} ms p99 ${real.p99} ms | bare ${fmt(floor.rps)} | prism ${fmt(mock.rps)}`);
-      rows.push(`| ${call.name} | ${fmt(real.rps)} | ${real.p50} / ${real.p99} | ${real.non2xx} | ${fmt(floor.rps)} | ${floor.p50} / ${floor.p99} | ${fmt(mock.rps)} | ${mock.p50} / ${mock.p99} | ${(real.rps / floor.rps).toFixed(2)} | ${(real.rps / mock.rps).toFixed(2)} |`);
+      floors.set(call.name, await measure(bare.info.uri, call, headers));
+      mocks.set(call.name, await measure(prism.url, call, headers));
     }
   } finally {
     await bare.stop();
     await prism.stop();
-    await server.stop();
   }
+}
+
+async function main() {
+  const floors = new Map<string, Figures>();
+  const mocks = new Map<string, Figures>();
+  await measureBaselines(floors, mocks);
+  const rows: string[] = [];
+  for (const db of databases()) await measureServer(db, db.name === "pglite" ? "PGlite (embedded)" : "Postgres 15", floors, mocks, rows);
   const cliBin = "cli/bin/dispatch.js";
   const nodeBaseline = medianMs(process.execPath, ["-e", "0"]);
   const cli = existsSync(cliBin) ? medianMs(process.execPath, [cliBin, "--help"]) : NaN;
@@ -106,17 +127,20 @@ function writeReport(rows: string[], cli: number, node: number) {
 Measured by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString().slice(0, 10)}, commit ${commit}.
 Machine: ${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} GiB free), ${osType()} ${release()}, Node ${process.version}.
 Load: autocannon, ${connections} connections, ${seconds} s per cell, from the same machine (client and server share the cores).
-Server: the reference server on embedded PGlite (in memory), logging silent, rate limit raised for the run
-(\`RATE_LIMIT_POINTS=1e9\`; the limiter still runs on every request). Order requests carry no reference_id, so
+Server: the reference server on embedded PGlite (in memory, one connection) and, when \`TEST_DATABASE_URL\` is set,
+on the local Postgres 15 (pool of 10); logging silent, rate limit raised for the run (\`RATE_LIMIT_POINTS=1e9\`; the
+limiter still runs on every request). Order requests carry no reference_id, so
 each one creates an order. "Bare Hapi" is a Hapi route answering the same body with no validation, auth or
 database; "Prism" is \`prism mock openapi.yaml\` answering the same call from the contract's examples.
 
-| call | server req/s | server p50 / p99 ms | server non-2xx | bare Hapi req/s | bare p50 / p99 ms | Prism req/s | Prism p50 / p99 ms | server ÷ bare | server ÷ Prism |
-|---|---|---|---|---|---|---|---|---|---|
+| call | database | server req/s | server p50 / p99 ms | server non-2xx | bare Hapi req/s | bare p50 / p99 ms | Prism req/s | Prism p50 / p99 ms | server ÷ bare | server ÷ Prism |
+|---|---|---|---|---|---|---|---|---|---|---|
 ${rows.join("\n")}
 
 CLI start: \`dispatch --help\` median ${fmt(cli)} ms over 15 runs; \`node -e 0\` median ${fmt(node)} ms (ratio ${(cli / node).toFixed(2)}).
 
+quote and order write on every call (the quote or order rows, order events and webhook outbox, and an audit-chain
+append serialised by an advisory lock), so the database bounds them; estimate and index are computed in memory.
 These are single-machine figures for comparing the layers with each other, not capacity claims.
 `;
   writeFileSync("BENCHMARKS.md", report);
