@@ -7,6 +7,7 @@ import { createKeyService } from "./keys.js";
 import { createOAuthService } from "./oauth.js";
 import { createOrderLifecycleService } from "./order-lifecycle.js";
 import { createOrderService } from "./orders.js";
+import { createProbeService } from "./probe.js";
 import { createQuoteService } from "./quotes.js";
 import { createWebhookService } from "./webhooks.js";
 
@@ -23,6 +24,7 @@ export function createServices(db: Db, config: Config) {
     orders: createOrderService(db, contractors, config),
     orderLifecycle: createOrderLifecycleService(db, contractors),
     webhooks: createWebhookService(db, config),
+    probe: createProbeService({ allowPrivate: config.probeAllowPrivate }),
   };
 }
 

@@ -1,7 +1,7 @@
 // Runs a capability for a caller, validated against the contract: shared by the MCP tools and the A2A skills
 // (REST has its own routes). Also resolves the credentials those two surfaces accept.
 import { capabilities } from "./capabilities.js";
-import { DomainError, type EntitlementError } from "./errors.js";
+import { DomainError, EntitlementError } from "./errors.js";
 import type { Services } from "./index.js";
 import type { OrderInput } from "./orders.js";
 import { estimate, tradeIndex } from "./pricing.js";
@@ -21,13 +21,11 @@ export interface InvokeContext {
   receivedAt: number;
 }
 
-// Matched by name, not instanceof: under mocha, tsx loads the services through CJS and the route modules
-// (dynamic import) through ESM, so one error class can exist twice.
-export const isDomainError = (e: unknown): e is DomainError => e instanceof Error && e.name === "DomainError";
-export const isEntitlementError = (e: unknown): e is EntitlementError => e instanceof Error && e.name === "EntitlementError";
+export const isDomainError = (e: unknown): e is DomainError => e instanceof DomainError;
+export const isEntitlementError = (e: unknown): e is EntitlementError => e instanceof EntitlementError;
 
 export type Capability = (typeof capabilities)[number];
-type CapabilityServices = Pick<Services, "keys" | "oauth" | "quotes" | "evals" | "orders">;
+type CapabilityServices = Pick<Services, "keys" | "oauth" | "quotes" | "evals" | "orders" | "probe">;
 
 export function capabilityById(id: string): Capability | undefined {
   return capabilities.find((c) => c.id === id);
@@ -50,7 +48,7 @@ export function createCapabilityInvoker(services: CapabilityServices) {
       case "dispatch.order":
         return (await services.orders.create(caller!, input as unknown as OrderInput, { origin: ctx.origin, receivedAt: ctx.receivedAt })).body;
       case "agentic.readiness_probe":
-        throw new DomainError("unavailable", "capability_unavailable", "agentic.readiness_probe is not served over this surface yet; use POST /api/agentic-commerce/probe.");
+        return { ...(await services.probe.probe(input.url as string)) };
     }
   }
 

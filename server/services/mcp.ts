@@ -75,7 +75,7 @@ export interface McpContext extends InvokeContext {
   log(error: unknown): void;
 }
 
-export function createMcpService(services: Pick<Services, "keys" | "oauth" | "quotes" | "evals" | "orders">) {
+export function createMcpService(services: Pick<Services, "keys" | "oauth" | "quotes" | "evals" | "orders" | "probe">) {
   const invoker = createCapabilityInvoker(services);
   const tools = listTools(invoker);
 

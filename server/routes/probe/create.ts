@@ -1,10 +1,8 @@
 import Joi from "joi";
 import { DomainError } from "../../services/errors.js";
-import { createProbeService } from "../../services/probe.js";
 import type { RouteFactory } from "../types.js";
 
-const route: RouteFactory = ({ config }) => {
-  const probe = createProbeService({ allowPrivate: config.probeAllowPrivate });
+const route: RouteFactory = ({ probe }) => {
   return {
     method: "POST",
     path: "/api/agentic-commerce/probe",
