@@ -992,6 +992,26 @@ export const operations: readonly OperationSpec[] = [
     ]
   },
   {
+    "operationId": "getAuthorizationServerMetadata",
+    "command": [
+      "discovery",
+      "authorization-server"
+    ],
+    "method": "get",
+    "path": "/.well-known/oauth-authorization-server",
+    "summary": "OAuth authorization server metadata (RFC 8414)",
+    "description": "Where agents find the token and registration endpoints of the self-serve client-credentials flow.",
+    "security": [],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [],
+    "example": null,
+    "responses": [
+      "200",
+      "429"
+    ]
+  },
+  {
     "operationId": "getCapabilityIndex",
     "command": [
       "discovery",

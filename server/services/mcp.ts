@@ -113,4 +113,18 @@ export function protectedResourceMetadata(base: string) {
   };
 }
 
+/** RFC 8414 metadata of the self-serve client-credentials server that protects the MCP endpoint. */
+export function authorizationServerMetadata(base: string) {
+  return {
+    issuer: base,
+    token_endpoint: `${base}/api/mcp/oauth/token`,
+    registration_endpoint: `${base}/api/mcp/oauth/register`,
+    grant_types_supported: ["client_credentials"],
+    token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+    scopes_supported: ["dispatch.quote"],
+    response_types_supported: [],
+    service_documentation: `${base}/docs`,
+  };
+}
+
 export type McpService = ReturnType<typeof createMcpService>;

@@ -37,7 +37,7 @@ describe("cli", function () {
       assert.equal((await cli(["index"])).json().trades.length, 8);
       assert.equal((await cli(["evals", "--period", "rolling_7d"])).json().period, "rolling_7d");
       assert.equal((await cli(["estimate", "--trade", "roofing", "--state", "FL"])).json().national_baseline, true);
-      for (const args of [["health", "live"], ["health", "ready"], ["discovery", "agent-card"], ["discovery", "protected-resource"], ["discovery", "capabilities"], ["discovery", "openapi"], ["discovery", "openapi-yaml"], ["discovery", "docs"], ["discovery", "docs-bundle"]]) {
+      for (const args of [["health", "live"], ["health", "ready"], ["discovery", "agent-card"], ["discovery", "protected-resource"], ["discovery", "authorization-server"], ["discovery", "capabilities"], ["discovery", "openapi"], ["discovery", "openapi-yaml"], ["discovery", "docs"], ["discovery", "docs-bundle"]]) {
         const run = await cli(args);
         assert.equal(run.code, 0, `${args.join(" ")}: ${run.stderr}`);
         assert.ok(run.stdout.length > 10, args.join(" "));

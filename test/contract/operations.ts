@@ -37,6 +37,7 @@ export const operationCalls = {
   listAuditRecords: (c, headers) => c.GET("/api/audit/v1/records", { params: { query: { limit: 10 } }, headers }),
   getAgentCard: (c, headers) => c.GET("/.well-known/agent-card.json", { headers }),
   getProtectedResourceMetadata: (c, headers) => c.GET("/.well-known/oauth-protected-resource", { headers }),
+  getAuthorizationServerMetadata: (c, headers) => c.GET("/.well-known/oauth-authorization-server", { headers }),
   getCapabilityIndex: (c, headers) => c.GET("/api/capabilities", { headers }),
   getOpenApiJson: (c, headers) => c.GET("/openapi.json", { headers }),
   getOpenApiYaml: (c, headers) => c.GET("/openapi.yaml", { headers, parseAs: "text" }),

@@ -61,6 +61,17 @@ describe("discovery documents", function () {
     });
   });
 
+  it("lets an agent discover the token flow: RFC 9728 -> RFC 8414 -> register -> token", async () => {
+    const resource = await (await fetch(`${t.url}/.well-known/oauth-protected-resource`)).json();
+    const server = await (await fetch(`${resource.authorization_servers[0]}/.well-known/oauth-authorization-server`)).json();
+    assert.equal(server.issuer, resource.authorization_servers[0]);
+    const client = await (await fetch(server.registration_endpoint, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json();
+    const basic = Buffer.from(`${client.client_id}:${client.client_secret}`).toString("base64");
+    const token = await fetch(server.token_endpoint, { method: "POST", headers: { authorization: `Basic ${basic}` }, body: new URLSearchParams({ grant_type: "client_credentials" }) });
+    assert.equal(token.status, 200);
+    assert.deepEqual(server.scopes_supported, [(await token.json()).scope]);
+  });
+
   it("uses PUBLIC_BASE_URL for absolute URLs when set", async () => {
     const other = await startTestServer(undefined, { PUBLIC_BASE_URL: "https://dispatch.example" });
     const card = await (await fetch(`${other.url}/.well-known/agent-card.json`)).json();
@@ -97,6 +108,7 @@ describe("agent surfaces through the Prism validating proxy", function () {
   it("agent card, protected resource metadata and capability index", async () => {
     await conforms("/.well-known/agent-card.json", 200);
     await conforms("/.well-known/oauth-protected-resource", 200);
+    await conforms("/.well-known/oauth-authorization-server", 200);
     await conforms("/api/capabilities", 200);
   });
 
