@@ -3,6 +3,7 @@ import type { Request, ResponseToolkit } from "@hapi/hapi";
 import { createA2aService, type A2aService } from "../../services/a2a.js";
 import type { Caller } from "../../services/mcp-capabilities.js";
 import type { RouteFactory } from "../types.js";
+import { originOf } from "../origin.js";
 
 /** Resolves x-api-key or Bearer before the rate limiter runs, so limits count per key; a bad one is 401. */
 function authenticate(a2a: A2aService) {
@@ -37,7 +38,7 @@ const route: RouteFactory = (services) => {
     handler: (request) =>
       a2a.handle((request.payload ?? {}) as Record<string, unknown>, {
         caller: (request.auth.credentials?.principal as Caller | undefined) ?? null,
-        origin: `${request.server.info.protocol}://${request.info.host}`,
+        origin: originOf(request),
         receivedAt: request.info.received,
         requestedVersion: request.headers["a2a-version"] as string | undefined,
         log: (error) => request.log(["error", "a2a"], error as object),

@@ -1,6 +1,7 @@
 import Joi from "joi";
 import type { OrderEventInput } from "../../services/order-lifecycle.js";
 import type { RouteFactory } from "../types.js";
+import { baseUrlOf } from "../origin.js";
 
 const route: RouteFactory = ({ orderLifecycle, config }) => ({
   method: "POST",
@@ -21,7 +22,7 @@ const route: RouteFactory = ({ orderLifecycle, config }) => ({
     },
   },
   handler: async (request, h) => {
-    const base = config.publicBaseUrl ?? `${request.server.info.protocol}://${request.info.host}`;
+    const base = baseUrlOf(request, config.publicBaseUrl);
     return h.response(await orderLifecycle.record(request.params.id as string, request.payload as OrderEventInput, base)).code(201);
   },
 });

@@ -1,10 +1,11 @@
 import { agentCardJson } from "../../services/agent-card.js";
 import type { RouteFactory } from "../types.js";
+import { baseUrlOf } from "../origin.js";
 
 const route: RouteFactory = ({ config }) => ({
   method: "GET",
   path: "/.well-known/agent-card.json",
   options: { auth: false, tags: ["discovery"] },
-  handler: (request) => agentCardJson(config.publicBaseUrl ?? `${request.server.info.protocol}://${request.info.host}`),
+  handler: (request) => agentCardJson(baseUrlOf(request, config.publicBaseUrl)),
 });
 export default route;

@@ -1,10 +1,11 @@
 import { protectedResourceMetadata } from "../../services/mcp.js";
 import type { RouteFactory } from "../types.js";
+import { baseUrlOf } from "../origin.js";
 
 const route: RouteFactory = ({ config }) => ({
   method: "GET",
   path: "/.well-known/oauth-protected-resource",
   options: { auth: false, tags: ["discovery"] },
-  handler: (request) => protectedResourceMetadata(config.publicBaseUrl ?? `${request.server.info.protocol}://${request.info.host}`),
+  handler: (request) => protectedResourceMetadata(baseUrlOf(request, config.publicBaseUrl)),
 });
 export default route;

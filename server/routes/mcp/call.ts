@@ -4,16 +4,16 @@ import { requestIdOf } from "../../plugins/request-id.js";
 import { createMcpService, type McpService } from "../../services/mcp.js";
 import type { Caller } from "../../services/mcp-capabilities.js";
 import type { RouteFactory } from "../types.js";
+import { baseUrlOf, originOf } from "../origin.js";
 
 // JSON-RPC 2.0: an empty batch, or anything but an object or array, is one Invalid Request error.
 const isJsonRpcShape = (payload: unknown) => (Array.isArray(payload) ? payload.length > 0 : typeof payload === "object" && payload !== null);
 
-const originOf = (request: Request) => `${request.server.info.protocol}://${request.info.host}`;
 
 /** 401 problem whose challenge points at the RFC 9728 metadata (the MCP authorization spec's discovery hook). */
 function invalidBearer(request: Request, base: string | null, description: string) {
   const error = Boom.unauthorized(description);
-  const metadata = `${base ?? originOf(request)}/.well-known/oauth-protected-resource`;
+  const metadata = `${baseUrlOf(request, base)}/.well-known/oauth-protected-resource`;
   error.output.headers["WWW-Authenticate"] = `Bearer realm="dispatch", error="invalid_token", error_description="${description}", resource_metadata="${metadata}"`;
   return error;
 }

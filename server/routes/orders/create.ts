@@ -3,6 +3,7 @@ import { principalOf } from "../../plugins/auth.js";
 import type { OrderInput } from "../../services/orders.js";
 import { orderLocation, trade, urgency } from "../schemas.js";
 import type { RouteFactory } from "../types.js";
+import { originOf } from "../origin.js";
 
 const route: RouteFactory = ({ orders }) => ({
   method: "POST",
@@ -26,7 +27,7 @@ const route: RouteFactory = ({ orders }) => ({
   handler: async (request, h) => {
     const { status, body } = await orders.create(principalOf(request), request.payload as OrderInput, {
       idempotencyKey: request.headers["idempotency-key"] as string | undefined,
-      origin: `${request.server.info.protocol}://${request.info.host}`,
+      origin: originOf(request),
       receivedAt: request.info.received,
     });
     return h.response(body).code(status).header("location", body.tracking.status_url);
