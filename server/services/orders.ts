@@ -66,22 +66,12 @@ async function findPrior(db: Db, account: string, referenceId: string | null, id
     .first("id", "request_hash", "response_status", "response_body", "reference_id");
 }
 
-// jsonb does not keep key order: a replay puts the keys back in the order the first answer had.
-const keyOrder = ["created", "accepted", "fulfilled", "order", "fulfilment", "tracking", "seal", "id", "status", "trade", "location", "state", "zip", "city", "urgency",
-  "quoted_cost_cents", "quoted_cost_usd", "assigned", "reason", "detail", "escalation_contact", "assigned_contractor_ref", "estimated_response_minutes", "created_at", "reference_id", "status_url", "auth"];
-function inAnswerOrder(value: unknown): unknown {
-  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
-  const rank = (k: string) => (keyOrder.includes(k) ? keyOrder.indexOf(k) : keyOrder.length);
-  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => rank(a) - rank(b)).map(([k, v]) => [k, inAnswerOrder(v)]));
-}
-
 function replay(prior: Row, requestHash: string): OrderAnswer {
   if (prior.request_hash !== requestHash) {
     const which = prior.reference_id ? `reference_id ${prior.reference_id}` : "Idempotency-Key";
     throw new DomainError("conflict", "idempotency_conflict", `${which} was already used with a different request body (order ${prior.id}).`);
   }
-  const stored = typeof prior.response_body === "string" ? JSON.parse(prior.response_body) : prior.response_body;
-  return { status: prior.response_status, body: inAnswerOrder(stored) as OrderAnswer["body"] };
+  return { status: prior.response_status, body: JSON.parse(prior.response_body) as OrderAnswer["body"] };
 }
 
 function summaryOf(id: string, input: OrderInput, best: Match | undefined, createdAt: Date) {

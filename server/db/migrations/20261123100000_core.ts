@@ -58,7 +58,7 @@ export async function up(db: Knex): Promise<void> {
     t.integer("final_cost_cents");
     t.integer("dispatch_latency_ms");
     t.integer("response_status").notNullable();
-    t.jsonb("response_body").notNullable();
+    t.text("response_body").notNullable(); // text, not jsonb: a replay must return the first answer byte for byte
     t.timestamp("created_at", { useTz: true }).notNullable().defaultTo(db.fn.now());
     t.timestamp("updated_at", { useTz: true }).notNullable().defaultTo(db.fn.now());
     t.unique(["account", "reference_id"]);
