@@ -1,7 +1,7 @@
 // National hourly wage figures per trade from BLS Occupational Employment and Wage Statistics (OEWS),
 // May 2023 national estimates, transcribed by hand into this table (re-check against the BLS tables on
 // each data refresh; the release below is cited in every response that uses them).
-import type { TradeCode } from "../services/trades.js";
+import type { TradeCode } from "../services/dispatch/trades.js";
 
 export const oewsSource = {
   name: "Occupational Employment and Wage Statistics (OEWS)",

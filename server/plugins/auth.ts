@@ -4,7 +4,7 @@ import Boom from "@hapi/boom";
 import type { Plugin, Request, ResponseToolkit, Server } from "@hapi/hapi";
 import { DomainError } from "../services/errors.js";
 import type { Services } from "../services/index.js";
-import { looksLikeApiKey } from "../services/keys.js";
+import { looksLikeApiKey } from "../services/access/keys.js";
 
 /** What a route sees in request.auth.credentials. */
 export type Principal =

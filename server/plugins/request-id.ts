@@ -1,6 +1,6 @@
 // Request ids: a caller's X-Request-Id when it is sane, else `req_` + random; echoed on every response.
 import type { Plugin, Request, ResponseObject } from "@hapi/hapi";
-import { randomBase62 } from "../services/ids.js";
+import { randomBase62 } from "../services/shared/ids.js";
 
 const acceptable = /^[A-Za-z0-9._:-]{1,64}$/;
 

@@ -1,6 +1,6 @@
 // joi pieces shared by route validations; bounds mirror openapi.yaml.
 import Joi from "joi";
-import { tradeCodes, urgencies } from "../services/trades.js";
+import { tradeCodes, urgencies } from "../services/dispatch/trades.js";
 
 export const trade = Joi.string().valid(...tradeCodes);
 export const urgency = Joi.string().valid(...urgencies).default("routine");

@@ -1,15 +1,15 @@
 // Builds every service once per server over one database handle.
 import type { Config } from "../config.js";
 import type { Db } from "../db/knex.js";
-import { createContractorService } from "./contractors.js";
-import { createEvalsService } from "./evals.js";
-import { createKeyService } from "./keys.js";
-import { createOAuthService } from "./oauth.js";
-import { createOrderLifecycleService } from "./order-lifecycle.js";
-import { createOrderService } from "./orders.js";
-import { createProbeService } from "./probe.js";
-import { createQuoteService } from "./quotes.js";
-import { createWebhookService } from "./webhooks.js";
+import { createContractorService } from "./dispatch/contractors.js";
+import { createEvalsService } from "./dispatch/evals.js";
+import { createKeyService } from "./access/keys.js";
+import { createOAuthService } from "./access/oauth.js";
+import { createOrderLifecycleService } from "./dispatch/order-lifecycle.js";
+import { createOrderService } from "./dispatch/orders.js";
+import { createProbeService } from "./probe/probe.js";
+import { createQuoteService } from "./dispatch/quotes.js";
+import { createWebhookService } from "./webhooks/worker.js";
 
 export function createServices(db: Db, config: Config) {
   const contractors = createContractorService(db);

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { A2A_PROTOCOL_VERSION, Message, TaskState, type SendMessageResult, type Task } from "@a2a-js/sdk";
 import { ClientFactory, JsonRpcTransportFactory, type Client } from "@a2a-js/sdk/client";
-import { capabilities } from "../../server/services/capabilities.js";
+import { capabilities } from "../../server/services/agents/capabilities.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 
 /** A client whose every request carries `headers` (injected fetch, no global patching). */

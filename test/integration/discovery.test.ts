@@ -5,7 +5,7 @@ import { execSync } from "node:child_process";
 import { A2A_PROTOCOL_VERSION, AgentCard } from "@a2a-js/sdk";
 import { parse } from "yaml";
 import { startPrism, type PrismHandle } from "../../mocks/prism.js";
-import { capabilities } from "../../server/services/capabilities.js";
+import { capabilities } from "../../server/services/agents/capabilities.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
 function gitHead(): string | null {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { sha256Hex } from "../../server/services/ids.js";
+import { sha256Hex } from "../../server/services/shared/ids.js";
 import { quoteRequest } from "../fixtures/requests.js";
 import { databases, type TestServer } from "../helpers/server.js";
 

@@ -1,7 +1,7 @@
 import Boom from "@hapi/boom";
 import type { Request, ResponseToolkit } from "@hapi/hapi";
-import { createA2aService, type A2aService } from "../../services/a2a.js";
-import type { Caller } from "../../services/mcp-capabilities.js";
+import { createA2aService, type A2aService } from "../../services/agents/a2a.js";
+import type { Caller } from "../../services/agents/run-capability.js";
 import type { RouteFactory } from "../types.js";
 import { originOf } from "../origin.js";
 

@@ -1,5 +1,5 @@
 import Joi from "joi";
-import type { OrderEventInput } from "../../services/order-lifecycle.js";
+import type { OrderEventInput } from "../../services/dispatch/order-lifecycle.js";
 import type { RouteFactory } from "../types.js";
 import { baseUrlOf } from "../origin.js";
 

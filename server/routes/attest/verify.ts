@@ -1,5 +1,5 @@
 import Joi from "joi";
-import { sealPattern, verifySeal } from "../../services/audit-verify.js";
+import { sealPattern, verifySeal } from "../../services/audit/verify.js";
 import { DomainError } from "../../services/errors.js";
 import type { RouteFactory } from "../types.js";
 

@@ -1,7 +1,7 @@
 import Joi from "joi";
 import { principalOf } from "../../plugins/auth.js";
-import { auditTypes } from "../../services/audit.js";
-import { listAuditRecords, type AuditRecordQuery } from "../../services/audit-records.js";
+import { auditTypes } from "../../services/audit/chain.js";
+import { listAuditRecords, type AuditRecordQuery } from "../../services/audit/records.js";
 import { pageQuery } from "../schemas.js";
 import type { RouteFactory } from "../types.js";
 

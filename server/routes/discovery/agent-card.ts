@@ -1,4 +1,4 @@
-import { agentCardJson } from "../../services/agent-card.js";
+import { agentCardJson } from "../../services/agents/agent-card.js";
 import type { RouteFactory } from "../types.js";
 import { baseUrlOf } from "../origin.js";
 

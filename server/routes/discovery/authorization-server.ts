@@ -1,4 +1,4 @@
-import { authorizationServerMetadata } from "../../services/mcp.js";
+import { authorizationServerMetadata } from "../../services/agents/mcp.js";
 import type { RouteFactory } from "../types.js";
 import { baseUrlOf } from "../origin.js";
 

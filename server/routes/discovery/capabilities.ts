@@ -1,4 +1,4 @@
-import { capabilityIndex, computeBuildHash } from "../../services/capabilities.js";
+import { capabilityIndex, computeBuildHash } from "../../services/agents/capabilities.js";
 import type { RouteFactory } from "../types.js";
 
 const route: RouteFactory = ({ config }) => {

@@ -1,4 +1,4 @@
-import { protectedResourceMetadata } from "../../services/mcp.js";
+import { protectedResourceMetadata } from "../../services/agents/mcp.js";
 import type { RouteFactory } from "../types.js";
 import { baseUrlOf } from "../origin.js";
 

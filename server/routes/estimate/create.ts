@@ -1,5 +1,5 @@
 import Joi from "joi";
-import { estimate } from "../../services/pricing.js";
+import { estimate } from "../../services/dispatch/pricing.js";
 import { quoteLocation, trade, urgency } from "../schemas.js";
 import type { RouteFactory } from "../types.js";
 

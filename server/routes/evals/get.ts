@@ -1,5 +1,5 @@
 import Joi from "joi";
-import { evalPeriods, type EvalPeriod } from "../../services/evals.js";
+import { evalPeriods, type EvalPeriod } from "../../services/dispatch/evals.js";
 import type { RouteFactory } from "../types.js";
 
 const route: RouteFactory = ({ evals }) => ({

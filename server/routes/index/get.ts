@@ -1,4 +1,4 @@
-import { tradeIndex } from "../../services/pricing.js";
+import { tradeIndex } from "../../services/dispatch/pricing.js";
 import type { RouteFactory } from "../types.js";
 
 const route: RouteFactory = () => ({

@@ -1,8 +1,8 @@
 import Boom from "@hapi/boom";
 import type { Request, ResponseToolkit } from "@hapi/hapi";
 import { requestIdOf } from "../../plugins/request-id.js";
-import { createMcpService, type McpService } from "../../services/mcp.js";
-import type { Caller } from "../../services/mcp-capabilities.js";
+import { createMcpService, type McpService } from "../../services/agents/mcp.js";
+import type { Caller } from "../../services/agents/run-capability.js";
 import type { RouteFactory } from "../types.js";
 import { baseUrlOf, originOf } from "../origin.js";
 

@@ -1,6 +1,6 @@
 import Joi from "joi";
 import { principalOf } from "../../plugins/auth.js";
-import type { OrderInput } from "../../services/orders.js";
+import type { OrderInput } from "../../services/dispatch/orders.js";
 import { orderLocation, trade, urgency } from "../schemas.js";
 import type { RouteFactory } from "../types.js";
 import { originOf } from "../origin.js";

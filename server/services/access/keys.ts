@@ -1,0 +1,101 @@
+// API keys: issue (shown once), hash-only storage, checksum, lookup and revocation.
+import type { Db } from "../../db/knex.js";
+import { appendAudit } from "../audit/chain.js";
+import { DomainError } from "../errors.js";
+import { newId, randomBase62, sha256Hex } from "../shared/ids.js";
+
+export type KeyScope = "quote" | "order";
+export interface ApiKeyRecord {
+  id: string;
+  account: string;
+  environment: "test" | "live";
+  prefix: string;
+  label: string | null;
+  scopes: KeyScope[];
+  created_at: string;
+  revoked_at: string | null;
+}
+
+const keyPattern = /^dispatch_(test|live)_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
+/** Six base62 characters derived from the SHA-256 of the key body: catches typos without a lookup. */
+function checksumBase62(body: string): string {
+  const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  let n = parseInt(sha256Hex(body).slice(0, 12), 16);
+  let out = "";
+  for (let i = 0; i < 6; i++) {
+    out += alphabet[n % 62];
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+/** Cheap structural check before touching the database: format and checksum. */
+export function looksLikeApiKey(value: string): boolean {
+  const match = keyPattern.exec(value);
+  return Boolean(match && checksumBase62(`${match[1]}_${match[2]}`) === match[3]);
+}
+
+function toRecord(row: Record<string, unknown>): ApiKeyRecord {
+  return {
+    id: row.id as string,
+    account: row.account as string,
+    environment: row.environment as ApiKeyRecord["environment"],
+    prefix: row.prefix as string,
+    label: (row.label as string | null) ?? null,
+    scopes: row.scopes as KeyScope[],
+    created_at: new Date(row.created_at as string).toISOString(),
+    revoked_at: row.revoked_at ? new Date(row.revoked_at as string).toISOString() : null,
+  };
+}
+
+export function createKeyService(db: Db) {
+  return {
+    async issue(input: { account: string; environment: "test" | "live"; label?: string; scopes?: KeyScope[] }) {
+      const body = `${input.environment}_${randomBase62(32)}`;
+      const key = `dispatch_${body}${checksumBase62(body)}`;
+      const row = {
+        id: newId("key"),
+        account: input.account,
+        environment: input.environment,
+        prefix: key.slice(0, "dispatch_live_".length + 4),
+        key_hash: sha256Hex(key),
+        label: input.label ?? null,
+        scopes: JSON.stringify(input.scopes ?? ["quote", "order"]),
+      };
+      const stored = await db.transaction(async (trx) => {
+        const [inserted] = await trx("api_keys").insert(row).returning("*");
+        await appendAudit(trx, { type: "key_issued", account: row.account, subject: row.id, content: { environment: row.environment, prefix: row.prefix, scopes: input.scopes ?? ["quote", "order"] } });
+        return inserted;
+      });
+      return { ...toRecord(stored), key };
+    },
+
+    /** The active key for a presented secret, or null (unknown, malformed or revoked). */
+    async authenticate(presented: string): Promise<ApiKeyRecord | null> {
+      if (!looksLikeApiKey(presented)) return null;
+      const row = await db("api_keys").where({ key_hash: sha256Hex(presented) }).whereNull("revoked_at").first();
+      return row ? toRecord(row) : null;
+    },
+
+    async list(filter: { account?: string; limit: number; cursor?: string }) {
+      const query = db("api_keys").orderBy("id").limit(filter.limit + 1);
+      if (filter.account) query.where({ account: filter.account });
+      if (filter.cursor) query.where("id", ">", filter.cursor);
+      const rows = (await query).map(toRecord);
+      const page = rows.slice(0, filter.limit);
+      return { items: page, next_cursor: rows.length > filter.limit ? page.at(-1)!.id : null };
+    },
+
+    async revoke(id: string): Promise<ApiKeyRecord> {
+      const row = await db.transaction(async (trx) => {
+        const revoked = await trx("api_keys").where({ id }).whereNull("revoked_at").update({ revoked_at: trx.fn.now() }).returning("*");
+        if (revoked[0]) await appendAudit(trx, { type: "key_revoked", account: revoked[0].account, subject: id, content: { prefix: revoked[0].prefix } });
+        return revoked[0] ?? (await trx("api_keys").where({ id }).first());
+      });
+      if (!row) throw new DomainError("not_found", "not_found", `No API key ${id}.`);
+      return toRecord(row);
+    },
+  };
+}
+
+export type KeyService = ReturnType<typeof createKeyService>;

@@ -1,0 +1,70 @@
+// Self-serve OAuth 2.0 client credentials: registration (RFC 7591), tokens (RFC 6749 §4.4), verification.
+import { timingSafeEqual } from "node:crypto";
+import type { Db } from "../../db/knex.js";
+import { OAuthError } from "../errors.js";
+import { newId, randomBase62, sha256Hex } from "../shared/ids.js";
+
+export const oauthScope = "dispatch.quote";
+const clientLifetimeDays = 365;
+
+export interface OAuthPrincipal {
+  clientId: string;
+  scope: string;
+}
+
+const sameHash = (a: string, b: string) => timingSafeEqual(Buffer.from(a, "hex"), Buffer.from(b, "hex"));
+
+export function createOAuthService(db: Db, tokenTtlSeconds: number) {
+  async function authenticateClient(clientId: string, secret: string) {
+    const client = await db("oauth_clients").where({ client_id: clientId }).first();
+    if (!client || !sameHash(client.secret_hash, sha256Hex(secret)) || new Date(client.expires_at) <= new Date()) {
+      throw new OAuthError(401, "invalid_client", "Unknown client, wrong secret or expired registration.");
+    }
+    return client;
+  }
+
+  return {
+    async register(input: { client_name?: string; grant_types?: string[]; scope?: string }) {
+      if (input.grant_types && input.grant_types.some((g) => g !== "client_credentials")) {
+        throw new OAuthError(400, "invalid_client_metadata", 'grant_types must be ["client_credentials"].');
+      }
+      if (input.scope && input.scope !== oauthScope) throw new OAuthError(400, "invalid_client_metadata", `The only scope is ${oauthScope}.`);
+      const clientId = newId("dcl");
+      const secret = `dcs_${randomBase62(40)}`;
+      const issued = new Date();
+      const expires = new Date(issued.getTime() + clientLifetimeDays * 86_400_000);
+      await db("oauth_clients").insert({ client_id: clientId, secret_hash: sha256Hex(secret), client_name: input.client_name ?? null, scope: oauthScope, created_at: issued, expires_at: expires });
+      return {
+        client_id: clientId,
+        client_secret: secret,
+        client_id_issued_at: Math.floor(issued.getTime() / 1000),
+        client_secret_expires_at: Math.floor(expires.getTime() / 1000),
+        ...(input.client_name ? { client_name: input.client_name } : {}),
+        grant_types: ["client_credentials"],
+        token_endpoint_auth_method: "client_secret_basic",
+        scope: oauthScope,
+      };
+    },
+
+    async issueToken(input: { grantType?: string; clientId?: string; clientSecret?: string; scope?: string }) {
+      if (!input.grantType) throw new OAuthError(400, "invalid_request", "grant_type is required.");
+      if (!input.clientId || !input.clientSecret) throw new OAuthError(401, "invalid_client", "Client authentication is required (HTTP Basic or client_id/client_secret).");
+      const client = await authenticateClient(input.clientId, input.clientSecret);
+      if (input.grantType !== "client_credentials") throw new OAuthError(400, "unsupported_grant_type", "Only grant_type=client_credentials is supported.");
+      const requested = input.scope?.split(" ").filter(Boolean) ?? [oauthScope];
+      if (requested.some((s) => s !== oauthScope)) throw new OAuthError(400, "invalid_scope", `The only scope is ${oauthScope}.`);
+      const token = `dat_${randomBase62(40)}`;
+      await db("oauth_tokens").insert({ token_hash: sha256Hex(token), client_id: client.client_id, scope: oauthScope, expires_at: new Date(Date.now() + tokenTtlSeconds * 1000) });
+      return { access_token: token, token_type: "Bearer" as const, expires_in: tokenTtlSeconds, scope: oauthScope };
+    },
+
+    /** The principal behind a live access token, or null (unknown or expired). */
+    async verifyToken(token: string): Promise<OAuthPrincipal | null> {
+      if (!token.startsWith("dat_")) return null;
+      const row = await db("oauth_tokens").where({ token_hash: sha256Hex(token) }).where("expires_at", ">", new Date()).first();
+      return row ? { clientId: row.client_id, scope: row.scope } : null;
+    },
+  };
+}
+
+export type OAuthService = ReturnType<typeof createOAuthService>;

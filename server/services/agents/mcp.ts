@@ -1,0 +1,130 @@
+// The MCP endpoint: a stateless Streamable HTTP server (fresh server + transport per request) with four tools
+// whose input/output schemas are the contract's. Keyed tools take `Authorization: Bearer <API_KEY>` (an OAuth
+// access token is accepted for dispatch.quote; dispatch.order refuses it with -32002).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { capabilities } from "./capabilities.js";
+import type { Services } from "../index.js";
+import { createCapabilityInvoker, isDomainError, isEntitlementError, type CapabilityInvoker, type InvokeContext } from "./run-capability.js";
+import type { CapabilityId } from "./tool-schemas.js";
+
+/**
+ * JSON-RPC code for "credential not entitled to order" (product spec §4.7/§7). MCP revisions 2025-06-18 and
+ * 2025-11-25 also use -32002 for "resource not found" in resources/read; this server has no resources.
+ */
+export const entitlementErrorCode = -32002;
+
+/** A JSON-RPC error the SDK sends as is: `{ code, message, data }` without the McpError message prefix. */
+class JsonRpcError extends Error {
+  constructor(readonly code: number, message: string, readonly data?: unknown) {
+    super(message);
+  }
+}
+
+const toolNotes: Record<string, string> = {
+  "dispatch.quote": "Needs `Authorization: Bearer <API_KEY>` (a provisioned key) or a self-serve OAuth access token as Bearer.",
+  "dispatch.order":
+    "Needs `Authorization: Bearer <API_KEY>` with the order scope. The order handle is `dispatch-{id}`. A credential that is not entitled to order (an OAuth token, a quote-only key) gets JSON-RPC error -32002 with the entitlement body (error, message, entitled_credential, provisioning_contact, free_alternatives) as error.data; the product spec assigns -32002 to this, although MCP 2025-06-18/2025-11-25 also use -32002 for resources/read \"resource not found\".",
+  "dispatch.evals": "Public.",
+  "dispatch.index": "Public.",
+};
+
+function listTools(invoker: CapabilityInvoker): Tool[] {
+  return capabilities
+    .filter((c) => c.mcp_tool)
+    .map((c) => ({
+      name: c.mcp_tool!,
+      description: `${c.purpose} ${toolNotes[c.id]}`,
+      inputSchema: invoker.schemas[c.id].input as Tool["inputSchema"],
+      outputSchema: invoker.schemas[c.id].output as Tool["outputSchema"],
+      annotations: { readOnlyHint: c.id === "dispatch.evals" || c.id === "dispatch.index", destructiveHint: false, openWorldHint: false },
+    }));
+}
+
+function toolError(message: string, details: Record<string, unknown> = {}): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: JSON.stringify({ message, ...details }) }] };
+}
+
+/** Over MCP the order handle is `dispatch-{id}` (spec §2.1). */
+function mcpShape(id: CapabilityId, out: Record<string, unknown>): Record<string, unknown> {
+  if (id !== "dispatch.order") return out;
+  const order = out.order as { id: string };
+  return { ...out, order: { ...order, id: `dispatch-${order.id}` } };
+}
+
+async function callTool(invoker: CapabilityInvoker, name: string, args: unknown, ctx: McpContext): Promise<CallToolResult> {
+  const capability = capabilities.find((c) => c.mcp_tool === name);
+  if (!capability) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool ${name}; see tools/list.`);
+  if (capability.access !== "public" && !ctx.caller) {
+    return toolError(`${name} needs a credential: send a provisioned API key as \`Authorization: Bearer <API_KEY>\`${capability.id === "dispatch.quote" ? " (or a self-serve OAuth access token)" : ""}.`, { code: "missing_credential" });
+  }
+  try {
+    const structured = mcpShape(capability.id, await invoker.invoke(capability.id, args, ctx));
+    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+  } catch (error) {
+    if (isEntitlementError(error)) throw new JsonRpcError(entitlementErrorCode, error.message, error.body);
+    if (isDomainError(error)) return toolError(error.message, { code: error.code, ...(error.extra.errors ? { errors: error.extra.errors } : {}) });
+    ctx.log(error);
+    throw new JsonRpcError(ErrorCode.InternalError, "Internal error; it has been logged.");
+  }
+}
+
+export interface McpContext extends InvokeContext {
+  log(error: unknown): void;
+}
+
+export function createMcpService(services: Pick<Services, "keys" | "oauth" | "quotes" | "evals" | "orders" | "probe">) {
+  const invoker = createCapabilityInvoker(services);
+  const tools = listTools(invoker);
+
+  function createMcpServer(ctx: McpContext): Server {
+    const server = new Server({ name: "dispatch", title: "Field-Service Dispatch", version: "1.0.0" }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => callTool(invoker, request.params.name, request.params.arguments, ctx));
+    return server;
+  }
+
+  return {
+    tools,
+    /** An API key or OAuth access token presented as Bearer, or null when it is unknown, expired or revoked. */
+    resolveBearer: (secret: string) => invoker.resolveCredential(secret, { keys: true }),
+
+    /** Answers one Streamable HTTP request on the raw Node objects; the transport writes the response. */
+    async handle(req: IncomingMessage, res: ServerResponse, body: unknown, ctx: McpContext): Promise<void> {
+      const server = createMcpServer(ctx);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.once("close", () => void server.close()); // closes the transport too
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    },
+  };
+}
+
+/** RFC 9728 metadata of the MCP endpoint as a protected resource. */
+export function protectedResourceMetadata(base: string) {
+  return {
+    resource: `${base}/api/mcp`,
+    authorization_servers: [base],
+    bearer_methods_supported: ["header"],
+    scopes_supported: ["dispatch.quote"],
+    resource_documentation: `${base}/openapi.json`,
+  };
+}
+
+/** RFC 8414 metadata of the self-serve client-credentials server that protects the MCP endpoint. */
+export function authorizationServerMetadata(base: string) {
+  return {
+    issuer: base,
+    token_endpoint: `${base}/api/mcp/oauth/token`,
+    registration_endpoint: `${base}/api/mcp/oauth/register`,
+    grant_types_supported: ["client_credentials"],
+    token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+    scopes_supported: ["dispatch.quote"],
+    response_types_supported: [],
+    service_documentation: `${base}/docs`,
+  };
+}
+
+export type McpService = ReturnType<typeof createMcpService>;

@@ -1,0 +1,83 @@
+// The contractor pool: admin CRUD and the active candidates for a trade and state.
+import type { Db } from "../../db/knex.js";
+import { DomainError } from "../errors.js";
+import { maskRef, newId } from "../shared/ids.js";
+import type { TradeCode } from "./trades.js";
+
+export interface ServiceArea {
+  state: string;
+  cities?: string[];
+  zip_prefixes?: string[];
+}
+export interface Contractor {
+  id: string;
+  ref: string;
+  name: string;
+  trades: TradeCode[];
+  service_areas: ServiceArea[];
+  hourly_rate_cents: number;
+  base_response_minutes: number;
+  emergency_capable: boolean;
+  active: boolean;
+  created_at: string;
+}
+export type ContractorInput = Omit<Contractor, "id" | "ref" | "created_at" | "active" | "emergency_capable"> & { active?: boolean; emergency_capable?: boolean };
+
+function toContractor(row: Record<string, unknown>): Contractor {
+  return { ...(row as unknown as Contractor), created_at: new Date(row.created_at as string).toISOString() };
+}
+
+const upperAreas = (areas: ServiceArea[]) => areas.map((a) => ({ ...a, state: a.state.toUpperCase() }));
+
+function toRow(input: Partial<ContractorInput>) {
+  const row: Record<string, unknown> = { ...input };
+  if (input.trades) row.trades = JSON.stringify(input.trades);
+  if (input.service_areas) row.service_areas = JSON.stringify(upperAreas(input.service_areas));
+  return row;
+}
+
+export function createContractorService(db: Db) {
+  return {
+    async create(input: ContractorInput): Promise<Contractor> {
+      const id = newId("ctr");
+      const [row] = await db("contractors").insert({ id, ref: maskRef(id), ...toRow(input) }).returning("*");
+      return toContractor(row);
+    },
+
+    async update(id: string, patch: Partial<ContractorInput>): Promise<Contractor> {
+      const [row] = await db("contractors").where({ id }).update(toRow(patch)).returning("*");
+      if (!row) throw new DomainError("not_found", "not_found", `No contractor ${id}.`);
+      return toContractor(row);
+    },
+
+    async list(filter: { trade?: string; state?: string; limit: number; cursor?: string }) {
+      const query = db("contractors").orderBy("id").limit(filter.limit + 1);
+      if (filter.trade) query.whereRaw("trades @> ?::jsonb", [JSON.stringify([filter.trade])]);
+      if (filter.state) query.whereRaw("service_areas @> ?::jsonb", [JSON.stringify([{ state: filter.state.toUpperCase() }])]);
+      if (filter.cursor) query.where("id", ">", filter.cursor);
+      const rows = (await query).map(toContractor);
+      const page = rows.slice(0, filter.limit);
+      return { items: page, next_cursor: rows.length > filter.limit ? page.at(-1)!.id : null };
+    },
+
+    /** Active contractors of a trade that serve a state. */
+    async candidates(trade: TradeCode, state: string): Promise<Contractor[]> {
+      const rows = await db("contractors")
+        .where({ active: true })
+        .whereRaw("trades @> ?::jsonb", [JSON.stringify([trade])])
+        .whereRaw("service_areas @> ?::jsonb", [JSON.stringify([{ state: state.toUpperCase() }])]);
+      return rows.map(toContractor);
+    },
+
+    async hasActive(): Promise<boolean> {
+      return Boolean(await db("contractors").where({ active: true }).first("id"));
+    },
+
+    async get(id: string): Promise<Contractor | null> {
+      const row = await db("contractors").where({ id }).first();
+      return row ? toContractor(row) : null;
+    },
+  };
+}
+
+export type ContractorService = ReturnType<typeof createContractorService>;

@@ -1,0 +1,80 @@
+// The evals document: metrics computed from the order records of a rolling window, each with provenance.
+import type { Db } from "../../db/knex.js";
+
+export const evalPeriods = { rolling_7d: 7, rolling_30d: 30, rolling_90d: 90 } as const;
+export type EvalPeriod = keyof typeof evalPeriods;
+
+type Provenance = "measurement" | "self_reported_estimate" | "unavailable";
+interface Metric {
+  value: number | null;
+  unit: string;
+  provenance: Provenance;
+  sample_size: number;
+  note?: string;
+}
+
+const round = (n: number, digits = 4) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+function ratio(numerator: number, denominator: number): Metric {
+  return denominator === 0
+    ? { value: null, unit: "ratio", provenance: "unavailable", sample_size: 0, note: "No records in the window." }
+    : { value: round(numerator / denominator), unit: "ratio", provenance: "measurement", sample_size: denominator };
+}
+
+/** Nearest-rank percentile of sorted values. */
+function percentile(sorted: number[], p: number): Metric {
+  if (!sorted.length) return { value: null, unit: "ms", provenance: "unavailable", sample_size: 0, note: "No dispatched orders in the window." };
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return { value: sorted[rank - 1]!, unit: "ms", provenance: "measurement", sample_size: sorted.length };
+}
+
+async function windowFacts(db: Db, since: Date) {
+  const orders = await db("orders").where("created_at", ">=", since).select("id", "status", "contractor_id", "nte_cents", "final_cost_cents", "dispatch_latency_ms");
+  const overridden = await db("order_events")
+    .join("orders", "orders.id", "order_events.order_id")
+    .where("orders.created_at", ">=", since)
+    .where("order_events.human_override", true)
+    .countDistinct({ count: "order_events.order_id" });
+  return { orders, overriddenOrders: Number(overridden[0]?.count ?? 0) };
+}
+
+export function createEvalsService(db: Db) {
+  return {
+    async document(period: EvalPeriod) {
+      const end = new Date();
+      const start = new Date(end.getTime() - evalPeriods[period] * 86_400_000);
+      const { orders, overriddenOrders } = await windowFacts(db, start);
+      const closed = orders.filter((o) => o.status === "completed" || o.status === "cancelled");
+      const completed = orders.filter((o) => o.status === "completed");
+      const completedWithNte = completed.filter((o) => o.nte_cents !== null && o.final_cost_cents !== null);
+      const latencies = orders.map((o) => o.dispatch_latency_ms).filter((v): v is number => v !== null).sort((a, b) => a - b);
+      const metrics = {
+        goal_fulfillment_rate: ratio(orders.filter((o) => o.contractor_id !== null).length, orders.length),
+        completion_rate: ratio(completed.length, closed.length),
+        nte_accuracy_rate: ratio(completedWithNte.filter((o) => o.final_cost_cents <= o.nte_cents).length, completedWithNte.length),
+        dispatch_latency_p50_ms: percentile(latencies, 50),
+        dispatch_latency_p95_ms: percentile(latencies, 95),
+        human_override_rate: ratio(overriddenOrders, orders.length),
+        quote_turnaround_minutes: { value: 120, unit: "minutes", provenance: "self_reported_estimate", sample_size: 0, note: "Published target (under 2 hours), not measured." } satisfies Metric,
+      };
+      const provenance = Object.fromEntries(Object.entries(metrics).map(([name, m]) => [name, m.provenance]));
+      return {
+        period,
+        window: { start: start.toISOString(), end: end.toISOString() },
+        generated_at: end.toISOString(),
+        estimated: Object.values(metrics).some((m) => m.provenance === "self_reported_estimate"),
+        methodology:
+          "Computed at request time from this service's order and order-event records created in the window. goal_fulfillment_rate: orders with an assigned contractor / orders. completion_rate: completed / (completed + cancelled). nte_accuracy_rate: completed orders with an NTE whose final cost is at or under it / such orders. dispatch latency: order receipt to contractor assignment, nearest-rank percentiles. human_override_rate: orders with an event marked human_override / orders. Metrics without records are null and marked unavailable.",
+        metrics,
+        trust_signals: {
+          audit_trail: "append-only hash chain; seals verifiable at /api/attest/verify/{seal}",
+          audit_retention_years: 7,
+          independent_audit: false,
+          published_targets: { quote_turnaround: "under 2 hours", completion_rate: "90%", dispatch_latency_p50: "340 ms", human_override_rate: "3%" },
+        },
+        provenance,
+        disclaimer: "Self-reported; not an independent audit or a service-level guarantee.",
+      };
+    },
+  };
+}

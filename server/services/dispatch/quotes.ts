@@ -1,0 +1,70 @@
+// Quotes: match the pool, price the best match, say whether it fits the NTE, record the quote.
+import type { Config } from "../../config.js";
+import type { Db } from "../../db/knex.js";
+import { assertDispatchConfigured } from "./availability.js";
+import { appendAudit } from "../audit/chain.js";
+import type { ContractorService } from "./contractors.js";
+import { newId } from "../shared/ids.js";
+import { etaTier, rankMatches, type JobLocation } from "./matching.js";
+import { usd } from "./pricing.js";
+import type { TradeCode, Urgency } from "./trades.js";
+
+export interface QuoteInput {
+  trade: TradeCode;
+  location: JobLocation;
+  urgency: Urgency;
+  nte_cents?: number;
+  description?: string;
+}
+
+const validForMinutes: Record<Urgency, number> = { emergency: 15, urgent: 30, routine: 60, scheduled: 240 };
+
+export function createQuoteService(db: Db, contractors: ContractorService, config: Config) {
+  return {
+    async create(principal: { id: string; account: string | null }, input: QuoteInput) {
+      const started = performance.now();
+      await assertDispatchConfigured(config, contractors);
+      const location = { ...input.location, state: input.location.state.toUpperCase() };
+      const matches = rankMatches(await contractors.candidates(input.trade, location.state), { ...input, location });
+      const best = matches[0];
+      const cost = best?.costCents ?? null;
+      const now = new Date();
+      const quote = {
+        quote_id: newId("qt"),
+        trade: input.trade,
+        location,
+        urgency: input.urgency,
+        availability: { available: Boolean(best), matched_contractors: matches.length, coverage: best?.coverage ?? "none", best_match_ref: best?.contractor.ref ?? null },
+        estimated_cost_cents: cost,
+        estimated_cost_usd: cost === null ? null : usd(cost),
+        cost_range_cents: cost === null ? null : { low: Math.round(cost * 0.8), high: Math.round(cost * 1.25) },
+        eta_tier: etaTier(best, input.urgency),
+        estimated_response_minutes: best?.responseMinutes ?? null,
+        nte: input.nte_cents === undefined ? null : { nte_cents: input.nte_cents, fits: cost !== null && cost <= input.nte_cents, headroom_cents: cost === null ? 0 : input.nte_cents - cost },
+        valid_for_minutes: validForMinutes[input.urgency],
+        expires_at: new Date(now.getTime() + validForMinutes[input.urgency] * 60_000).toISOString(),
+        created_at: now.toISOString(),
+      };
+      await db("quotes").insert({
+        id: quote.quote_id,
+        principal: principal.id,
+        trade: input.trade,
+        state: location.state,
+        urgency: input.urgency,
+        available: quote.availability.available,
+        estimated_cost_cents: cost,
+        matched_contractors: matches.length,
+        latency_ms: Math.round(performance.now() - started),
+      });
+      await appendAudit(db, {
+        type: "quote",
+        account: principal.account,
+        subject: quote.quote_id,
+        content: { principal: principal.id, trade: input.trade, state: location.state, urgency: input.urgency, available: quote.availability.available, best_match_ref: quote.availability.best_match_ref, estimated_cost_cents: cost, nte: quote.nte },
+      });
+      return quote;
+    },
+  };
+}
+
+export type QuoteService = ReturnType<typeof createQuoteService>;

@@ -1,0 +1,74 @@
+// Transactional outbox of order webhooks: rows are written in the transaction of the status change and
+// claimed by the delivery worker (server/services/webhooks/worker.ts). All state lives in the database.
+import type { Knex } from "knex";
+import { randomBytes } from "node:crypto";
+import { newId } from "../shared/ids.js";
+
+export interface OutboxRow {
+  id: number;
+  message_id: string;
+  order_id: string;
+  account: string;
+  url: string;
+  payload: { type: string; timestamp: string; data: Record<string, unknown> };
+  attempts: number;
+}
+
+export interface StatusChange {
+  orderId: string;
+  account: string;
+  url: string;
+  data: Record<string, unknown>;
+}
+
+type Conn = Knex | Knex.Transaction;
+
+/** The account's signing secret (Standard Webhooks `whsec_` + base64 of 24 random bytes), created on first use. */
+export async function ensureWebhookSecret(db: Conn, account: string): Promise<{ account: string; secret: string; created_at: string }> {
+  const secret = `whsec_${randomBytes(24).toString("base64")}`;
+  await db("webhook_secrets").insert({ account, secret }).onConflict("account").ignore();
+  const row = await db("webhook_secrets").where({ account }).first();
+  return { account: row.account, secret: row.secret, created_at: new Date(row.created_at).toISOString() };
+}
+
+/** Writes one `order.status_changed` message; call inside the transaction that changes the status. */
+export async function enqueueStatusChange(trx: Knex.Transaction, change: StatusChange): Promise<void> {
+  await ensureWebhookSecret(trx, change.account);
+  const payload = { type: "order.status_changed", timestamp: new Date().toISOString(), data: { order_id: change.orderId, ...change.data } };
+  await trx("webhook_outbox").insert({ message_id: newId("msg"), order_id: change.orderId, account: change.account, url: change.url, payload: JSON.stringify(payload) });
+}
+
+/**
+ * Claims due messages, at most one per order and only an order's oldest pending one (so each order's
+ * events arrive in order), leasing them for `leaseMs`. SKIP LOCKED lets several servers share the outbox.
+ */
+export async function claimDue(db: Knex, limit: number, leaseMs: number): Promise<OutboxRow[]> {
+  const result = await db.raw(
+    `update webhook_outbox set attempts = attempts + 1, next_attempt_at = now() + (? * interval '1 millisecond')
+     where id in (
+       select o.id from webhook_outbox o
+       where o.status = 'pending' and o.next_attempt_at <= now()
+         and not exists (select 1 from webhook_outbox p where p.order_id = o.order_id and p.status = 'pending' and p.id < o.id)
+       order by o.id limit ? for update skip locked)
+     returning id, message_id, order_id, account, url, payload, attempts`,
+    [leaseMs, limit],
+  );
+  return (result.rows as OutboxRow[]).map((r) => ({ ...r, id: Number(r.id) })).sort((a, b) => a.id - b.id);
+}
+
+export async function markDelivered(db: Knex, id: number): Promise<void> {
+  await db("webhook_outbox").where({ id }).update({ status: "delivered", delivered_at: db.fn.now(), last_error: null });
+}
+
+/** Schedules the next attempt with exponential backoff, or gives up (`dead`) after `maxAttempts`. */
+export async function markFailed(db: Knex, row: OutboxRow, error: string, policy: { backoffMs: number; maxAttempts: number }): Promise<void> {
+  const dead = row.attempts >= policy.maxAttempts;
+  const delayMs = Math.min(policy.backoffMs * 2 ** (row.attempts - 1), 3_600_000);
+  await db("webhook_outbox")
+    .where({ id: row.id })
+    .update({ status: dead ? "dead" : "pending", last_error: error.slice(0, 500), next_attempt_at: db.raw("now() + (? * interval '1 millisecond')", [dead ? 0 : delayMs]) });
+}
+
+export async function secretOf(db: Conn, account: string): Promise<string | null> {
+  return ((await db("webhook_secrets").where({ account }).first("secret")) as { secret: string } | undefined)?.secret ?? null;
+}
