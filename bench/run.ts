@@ -49,7 +49,8 @@ async function measure(url: string, call: Call, headers: Record<string, string>)
 /** A Hapi server with one route per call that answers a fixed body: the framework's floor. */
 async function startBareHapi(bodies: Map<string, unknown>) {
   const server = Hapi.server({ host: "127.0.0.1", port: 0 });
-  for (const call of calls) server.route({ method: call.method, path: call.path, handler: () => bodies.get(call.name) ?? {} });
+  for (const call of calls)
+    server.route({ method: call.method, path: call.path, handler: () => bodies.get(call.name) ?? {} });
   await server.start();
   return server;
 }
@@ -66,7 +67,13 @@ function medianMs(command: string, args: string[], runs = 15): number {
 
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n >= 100 ? 0 : 1) : "n/a");
 
-async function measureServer(db: TestDatabase, label: string, floors: Map<string, Figures>, mocks: Map<string, Figures>, rows: string[]) {
+async function measureServer(
+  db: TestDatabase,
+  label: string,
+  floors: Map<string, Figures>,
+  mocks: Map<string, Figures>,
+  rows: string[],
+) {
   const server = await startTestServer(db, { RATE_LIMIT_POINTS: "1000000000", RATE_LIMIT_BURST: "0" });
   try {
     const { key } = await server.issueKey({ account: "bench" });
@@ -74,8 +81,12 @@ async function measureServer(db: TestDatabase, label: string, floors: Map<string
       const real = await measure(server.url, call, call.keyed ? { "x-api-key": key } : {});
       const floor = floors.get(call.name)!;
       const mock = mocks.get(call.name)!;
-      console.log(`${call.name} (${label}): server ${fmt(real.rps)} req/s p50 ${real.p50} ms p99 ${real.p99} ms | bare ${fmt(floor.rps)} | prism ${fmt(mock.rps)}`);
-      rows.push(`| ${call.name} | ${label} | ${fmt(real.rps)} | ${real.p50} / ${real.p99} | ${real.non2xx} | ${fmt(floor.rps)} | ${floor.p50} / ${floor.p99} | ${fmt(mock.rps)} | ${mock.p50} / ${mock.p99} | ${(real.rps / floor.rps).toFixed(3)} | ${(real.rps / mock.rps).toFixed(2)} |`);
+      console.log(
+        `${call.name} (${label}): server ${fmt(real.rps)} req/s p50 ${real.p50} ms p99 ${real.p99} ms | bare ${fmt(floor.rps)} | prism ${fmt(mock.rps)}`,
+      );
+      rows.push(
+        `| ${call.name} | ${label} | ${fmt(real.rps)} | ${real.p50} / ${real.p99} | ${real.non2xx} | ${fmt(floor.rps)} | ${floor.p50} / ${floor.p99} | ${fmt(mock.rps)} | ${mock.p50} / ${mock.p99} | ${(real.rps / floor.rps).toFixed(3)} | ${(real.rps / mock.rps).toFixed(2)} |`,
+      );
     }
   } finally {
     await server.stop();
@@ -89,7 +100,11 @@ async function measureBaselines(floors: Map<string, Figures>, mocks: Map<string,
   const { key } = await server.issueKey({ account: "bench" });
   const samples = new Map<string, unknown>();
   for (const call of calls) {
-    const r = await fetch(server.url + call.path, { method: call.method, headers: { "content-type": "application/json", "x-api-key": key }, body: call.body ? JSON.stringify(call.body) : undefined });
+    const r = await fetch(server.url + call.path, {
+      method: call.method,
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: call.body ? JSON.stringify(call.body) : undefined,
+    });
     samples.set(call.name, await r.json());
   }
   await server.stop();
@@ -111,7 +126,8 @@ async function main() {
   const mocks = new Map<string, Figures>();
   await measureBaselines(floors, mocks);
   const rows: string[] = [];
-  for (const db of databases()) await measureServer(db, db.name === "pglite" ? "PGlite (embedded)" : "Postgres 15", floors, mocks, rows);
+  for (const db of databases())
+    await measureServer(db, db.name === "pglite" ? "PGlite (embedded)" : "Postgres 15", floors, mocks, rows);
   const cliBin = "cli/bin/dispatch.js";
   const nodeBaseline = medianMs(process.execPath, ["-e", "0"]);
   const cli = existsSync(cliBin) ? medianMs(process.execPath, [cliBin, "--help"]) : NaN;
@@ -120,7 +136,13 @@ async function main() {
 }
 
 function writeReport(rows: string[], cli: number, node: number) {
-  const commit = (() => { try { return execFileSync("git", ["rev-parse", "--short=12", "HEAD"]).toString().trim(); } catch { return "unknown"; } })();
+  const commit = (() => {
+    try {
+      return execFileSync("git", ["rev-parse", "--short=12", "HEAD"]).toString().trim();
+    } catch {
+      return "unknown";
+    }
+  })();
   const cpu = cpus();
   const report = `# Benchmarks
 

@@ -3,7 +3,9 @@ import type { Command } from "commander";
 
 /** Every command path ("" for the root, "orders get" …) with the words that may follow it. */
 function collectWords(command: Command, path: string[] = []): Array<[string, string[]]> {
-  const subcommands = command.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden).map((c) => c.name());
+  const subcommands = command.commands
+    .filter((c) => !(c as unknown as { _hidden?: boolean })._hidden)
+    .map((c) => c.name());
   const options = command.options.filter((o) => !o.hidden && o.long).map((o) => o.long!);
   const own: [string, string[]] = [path.join(" "), [...subcommands, ...options, "--help"]];
   return [own, ...command.commands.flatMap((c) => collectWords(c, [...path, c.name()]))];

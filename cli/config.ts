@@ -28,7 +28,8 @@ export function configPath(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 export function assertConfigKey(key: string): asserts key is ConfigKey {
-  if (!(key in configKeys)) throw usageError(`unknown config key "${key}" (one of ${Object.keys(configKeys).join(", ")})`);
+  if (!(key in configKeys))
+    throw usageError(`unknown config key "${key}" (one of ${Object.keys(configKeys).join(", ")})`);
 }
 
 export function readConfig(path = configPath()): ConfigFile {
@@ -68,17 +69,26 @@ export function listProfiles(): Record<string, Profile> {
   const mask = (key: string, value: string) => (secretKeys.has(key as ConfigKey) ? `****${value.slice(-4)}` : value);
   const { profiles } = readConfig();
   return Object.fromEntries(
-    Object.entries(profiles).map(([name, profile]) => [name, Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, mask(k, v!)]))]),
+    Object.entries(profiles).map(([name, profile]) => [
+      name,
+      Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, mask(k, v!)])),
+    ]),
   );
 }
 
 export type ResolvedSettings = Profile & { "base-url": string };
 
 /** Flag, then environment variable, then the profile, then the default. */
-export function resolveSettings(flags: Profile, profileFlag: string | undefined, useProfile = true, env: NodeJS.ProcessEnv = process.env): ResolvedSettings {
+export function resolveSettings(
+  flags: Profile,
+  profileFlag: string | undefined,
+  useProfile = true,
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedSettings {
   const name = profileName(profileFlag, env);
   const profile = useProfile ? readConfig(configPath(env)).profiles[name] : undefined;
-  if (useProfile && !profile && (profileFlag || env.DISPATCH_PROFILE)) throw usageError(`no profile "${name}" in ${configPath(env)}`);
+  if (useProfile && !profile && (profileFlag || env.DISPATCH_PROFILE))
+    throw usageError(`no profile "${name}" in ${configPath(env)}`);
   const settings: Profile = {};
   for (const [key, variable] of Object.entries(configKeys) as Array<[ConfigKey, string]>) {
     const value = flags[key] ?? env[variable] ?? profile?.[key];

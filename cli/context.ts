@@ -37,15 +37,29 @@ export function parseHeaders(values: readonly string[] = []): Record<string, str
 
 function parseRetries(value: string | undefined): number {
   const retries = Number(value ?? "0");
-  if (!Number.isInteger(retries) || retries < 0 || retries > 10) throw usageError(`--retries must be an integer from 0 to 10 (got ${JSON.stringify(value)})`);
+  if (!Number.isInteger(retries) || retries < 0 || retries > 10)
+    throw usageError(`--retries must be an integer from 0 to 10 (got ${JSON.stringify(value)})`);
   return retries;
 }
 
 /** `useProfile: false` for the config commands, which must work before the profile exists. */
 export function contextFrom(command: Command, version: string, useProfile = true): CliContext {
   const opts = command.optsWithGlobals<GlobalOptions>();
-  const flags = { "base-url": opts.baseUrl, "api-key": opts.apiKey, token: opts.token, "admin-token": opts.adminToken, output: opts.output };
+  const flags = {
+    "base-url": opts.baseUrl,
+    "api-key": opts.apiKey,
+    token: opts.token,
+    "admin-token": opts.adminToken,
+    output: opts.output,
+  };
   const settings = resolveSettings(flags, opts.profile, useProfile);
   const format = resolveFormat(settings.output);
-  return { settings, format, jsonErrors: settings.output === "json", headers: parseHeaders(opts.header), retries: parseRetries(opts.retries), version };
+  return {
+    settings,
+    format,
+    jsonErrors: settings.output === "json",
+    headers: parseHeaders(opts.header),
+    retries: parseRetries(opts.retries),
+    version,
+  };
 }

@@ -20,12 +20,22 @@ export function describeFlag(flag: FlagSpec): string {
   return notes.length ? `${flag.description} (${notes.join("; ")})` : flag.description;
 }
 
-const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), ...value.split(",").map((v) => v.trim()).filter(Boolean)];
+const collect = (value: string, previous: string[] | undefined) => [
+  ...(previous ?? []),
+  ...value
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean),
+];
 
 /** Commander options for one flag; booleans get a `--no-` twin so false can be sent. */
 export function optionsFor(flag: FlagSpec): Option[] {
   const description = describeFlag(flag);
-  if (flag.type === "boolean") return [new Option(`--${flag.flag}`, description), new Option(`--no-${flag.flag}`, `send ${flag.target.join(".")}: false`)];
+  if (flag.type === "boolean")
+    return [
+      new Option(`--${flag.flag}`, description),
+      new Option(`--no-${flag.flag}`, `send ${flag.target.join(".")}: false`),
+    ];
   const placeholder = flag.type === "integer" || flag.type === "number" ? "n" : flag.enum ? flag.flag : "value";
   const option = new Option(`--${flag.flag} <${placeholder}>`, description);
   return [flag.type === "array" ? option.argParser(collect) : option];
@@ -44,7 +54,9 @@ export function coerceFlag(flag: FlagSpec, raw: unknown, json: boolean): unknown
   if (flag.type === "integer" || flag.type === "number") {
     const value = Number(raw);
     if (raw.trim() === "" || !Number.isFinite(value) || (flag.type === "integer" && !Number.isInteger(value))) {
-      throw usageError(`--${flag.flag} must be ${flag.type === "integer" ? "an integer" : "a number"} (got ${JSON.stringify(raw)})`);
+      throw usageError(
+        `--${flag.flag} must be ${flag.type === "integer" ? "an integer" : "a number"} (got ${JSON.stringify(raw)})`,
+      );
     }
     return value;
   }

@@ -42,7 +42,8 @@ export function buildExamples(spec: OperationSpec): string[] {
   }
   if (Object.keys(rest).length > 0) words.push("--data", shellQuote(JSON.stringify(rest)));
   const examples = [words.join(" ")];
-  if (spec.bodyContentType === "application/json") examples.push(`dispatch ${spec.command.join(" ")} --data @request.json --output yaml`);
+  if (spec.bodyContentType === "application/json")
+    examples.push(`dispatch ${spec.command.join(" ")} --data @request.json --output yaml`);
   else examples.push(`dispatch ${spec.command.join(" ")} --output table`);
   return examples;
 }

@@ -34,9 +34,18 @@ function addGlobalOptions(program: Command): void {
     .option("--api-key <key>", "provisioned API key, sent as x-api-key (env DISPATCH_API_KEY)")
     .option("--token <token>", "OAuth access token, sent as a bearer (env DISPATCH_TOKEN)")
     .option("--admin-token <token>", "operator token for admin commands (env DISPATCH_ADMIN_TOKEN)")
-    .option("--profile <name>", "named profile from the config file (env DISPATCH_PROFILE; default \"default\")")
-    .addOption(new Option("-o, --output <format>", `output format: ${outputFormats.join(", ")} (default: json when piped, table on a terminal)`))
-    .option("-H, --header <header>", "extra request header 'Name: value' (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
+    .option("--profile <name>", 'named profile from the config file (env DISPATCH_PROFILE; default "default")')
+    .addOption(
+      new Option(
+        "-o, --output <format>",
+        `output format: ${outputFormats.join(", ")} (default: json when piped, table on a terminal)`,
+      ),
+    )
+    .option(
+      "-H, --header <header>",
+      "extra request header 'Name: value' (repeatable)",
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
     .addOption(new Option("--retries <n>", "retries of 429/503 answers, honouring Retry-After (default 0)"));
 }
 
@@ -55,9 +64,17 @@ export function buildProgram(version: string, run: RunAction): Command {
     else addOperationCommand(program, spec, run);
   }
   addConfigCommands(program, run);
-  const completion = program.command("completion").summary("Print a shell completion script").addArgument(new Argument("<shell>").choices(["bash", "zsh"]));
-  completion.addHelpText("after", "\nExamples:\n  $ source <(dispatch completion bash)\n  $ dispatch completion zsh > \"${fpath[1]}/_dispatch\"\n");
-  completion.action(async (shell: string) => printText((await import("./completion.js")).completionScript(program, shell)));
+  const completion = program
+    .command("completion")
+    .summary("Print a shell completion script")
+    .addArgument(new Argument("<shell>").choices(["bash", "zsh"]));
+  completion.addHelpText(
+    "after",
+    '\nExamples:\n  $ source <(dispatch completion bash)\n  $ dispatch completion zsh > "${fpath[1]}/_dispatch"\n',
+  );
+  completion.action(async (shell: string) =>
+    printText((await import("./completion.js")).completionScript(program, shell)),
+  );
   return program;
 }
 
@@ -65,7 +82,10 @@ export function buildProgram(version: string, run: RunAction): Command {
 function commanderExit(err: CommanderError): number {
   if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return ExitCode.ok;
   if (err.code === "commander.help") return ExitCode.usage;
-  return printError(new CliError(err.message.replace(/^error: /, ""), ExitCode.usage), jsonErrorsRequested(process.argv));
+  return printError(
+    new CliError(err.message.replace(/^error: /, ""), ExitCode.usage),
+    jsonErrorsRequested(process.argv),
+  );
 }
 
 function jsonErrorsRequested(argv: readonly string[]): boolean {

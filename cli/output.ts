@@ -21,7 +21,8 @@ export function writeErr(text: string): void {
 /** `--output`, else json when stdout is piped and table on a terminal. */
 export function resolveFormat(value: string | undefined): OutputFormat {
   if (value === undefined) return process.stdout.isTTY ? "table" : "json";
-  if (!(outputFormats as readonly string[]).includes(value)) throw usageError(`--output must be one of ${outputFormats.join(", ")} (got "${value}")`);
+  if (!(outputFormats as readonly string[]).includes(value))
+    throw usageError(`--output must be one of ${outputFormats.join(", ")} (got "${value}")`);
   return value as OutputFormat;
 }
 
@@ -57,7 +58,13 @@ export function printError(err: unknown, jsonErrors: boolean): number {
     return error.exitCode;
   }
   const api = error.api;
-  const body = { error: { message: line, exit_code: error.exitCode, ...(api && { status: api.status, type: api.type, code: api.code, request_id: api.requestId, body: api.body }) } };
+  const body = {
+    error: {
+      message: line,
+      exit_code: error.exitCode,
+      ...(api && { status: api.status, type: api.type, code: api.code, request_id: api.requestId, body: api.body }),
+    },
+  };
   writeErr(`${JSON.stringify(body)}\n`);
   return error.exitCode;
 }

@@ -10,9 +10,16 @@ import type { RequestParts } from "./validate.js";
 export function readData(source: string): Record<string, unknown> {
   let text: string;
   try {
-    text = source === "-" ? readFileSync(0, "utf8") : source.startsWith("@") ? readFileSync(source.slice(1), "utf8") : source;
+    text =
+      source === "-"
+        ? readFileSync(0, "utf8")
+        : source.startsWith("@")
+          ? readFileSync(source.slice(1), "utf8")
+          : source;
   } catch (err) {
-    throw usageError(`--data: cannot read ${source.slice(1) || "stdin"} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw usageError(
+      `--data: cannot read ${source.slice(1) || "stdin"} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
   let parsed: unknown;
   try {
@@ -32,16 +39,26 @@ function writeTarget(parts: RequestParts, flag: FlagSpec, value: unknown): void 
   let node = (parts.body ??= {});
   for (const key of flag.target.slice(0, -1)) {
     const next = node[key];
-    node = node[key] = next && typeof next === "object" && !Array.isArray(next) ? (next as Record<string, unknown>) : {};
+    node = node[key] =
+      next && typeof next === "object" && !Array.isArray(next) ? (next as Record<string, unknown>) : {};
   }
   node[flag.target.at(-1)!] = value;
 }
 
 /** Merges --data, the override defaults and the given values (keyed by flag name); values win over --data. */
-export function buildRequest(spec: OperationSpec, values: Record<string, unknown>, data: string | undefined): RequestParts {
+export function buildRequest(
+  spec: OperationSpec,
+  values: Record<string, unknown>,
+  data: string | undefined,
+): RequestParts {
   const override = overrideFor(spec.operationId);
   const body = data === undefined ? undefined : readData(data);
-  const parts: RequestParts = { path: {}, query: {}, header: {}, body: body ?? (spec.bodyContentType ? {} : undefined) };
+  const parts: RequestParts = {
+    path: {},
+    query: {},
+    header: {},
+    body: body ?? (spec.bodyContentType ? {} : undefined),
+  };
   for (const [field, value] of Object.entries(override.defaults ?? {})) {
     if (parts.body && parts.body[field] === undefined) parts.body[field] = value;
   }

@@ -24,7 +24,8 @@ export function parseBody(text: unknown, contentType: string | null): unknown {
 function bodyInit(spec: OperationSpec, body: Record<string, unknown> | undefined): Record<string, unknown> {
   if (body === undefined || !spec.bodyContentType) return {};
   if (spec.bodyContentType === "application/x-www-form-urlencoded") {
-    const form = (b: Record<string, unknown>) => new URLSearchParams(Object.entries(b).map(([k, v]) => [k, String(v)])).toString();
+    const form = (b: Record<string, unknown>) =>
+      new URLSearchParams(Object.entries(b).map(([k, v]) => [k, String(v)])).toString();
     return { body, bodySerializer: form, headers: { "content-type": spec.bodyContentType } };
   }
   return { body };
@@ -37,7 +38,12 @@ function apiFailure(response: Response, error: unknown): CliError {
   return new CliError(`${err.message}${suffix}`, exitCodeForStatus(err.status), api);
 }
 
-export async function sendOperation(spec: OperationSpec, parts: RequestParts, ctx: CliContext, extraHeaders: Record<string, string> = {}): Promise<unknown> {
+export async function sendOperation(
+  spec: OperationSpec,
+  parts: RequestParts,
+  ctx: CliContext,
+  extraHeaders: Record<string, string> = {},
+): Promise<unknown> {
   const { settings } = ctx;
   const client = createDispatchClient({
     baseUrl: settings["base-url"],
@@ -52,7 +58,12 @@ export async function sendOperation(spec: OperationSpec, parts: RequestParts, ct
   const params = { path: parts.path, query: parts.query, header: parts.header };
   let result;
   try {
-    result = await (client.request as unknown as LooseRequest)(spec.method.toUpperCase(), spec.path, { ...init, params, headers, parseAs: "text" });
+    result = await (client.request as unknown as LooseRequest)(spec.method.toUpperCase(), spec.path, {
+      ...init,
+      params,
+      headers,
+      parseAs: "text",
+    });
   } catch (err) {
     throw networkError(err, settings["base-url"]);
   }

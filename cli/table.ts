@@ -21,12 +21,19 @@ function listKeyOf(data: Row): string | null {
 
 function rowsTable(rows: Row[]): string {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  return grid(columns.map((c) => c.toUpperCase()), rows.map((r) => columns.map((c) => cell(r[c], 40))));
+  return grid(
+    columns.map((c) => c.toUpperCase()),
+    rows.map((r) => columns.map((c) => cell(r[c], 40))),
+  );
 }
 
 function grid(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
 
@@ -45,7 +52,12 @@ export function renderTable(data: unknown): string {
   // An object holding one list: its other fields as FIELD/VALUE, then the list as a table.
   const listKey = listKeyOf(data);
   const { [listKey ?? ""]: list, ...fields } = data;
-  const fieldGrid = Object.keys(fields).length ? grid(["FIELD", "VALUE"], flatten(listKey ? fields : data).map(([k, v]) => [k, cell(v)])) : "";
+  const fieldGrid = Object.keys(fields).length
+    ? grid(
+        ["FIELD", "VALUE"],
+        flatten(listKey ? fields : data).map(([k, v]) => [k, cell(v)]),
+      )
+    : "";
   if (!listKey) return fieldGrid;
   return [fieldGrid, `${listKey.toUpperCase()}:\n${rowsTable(list as Row[])}`].filter(Boolean).join("\n\n");
 }

@@ -11,7 +11,10 @@ export interface RequestParts {
 
 export function readTarget(parts: RequestParts, flag: FlagSpec): unknown {
   if (flag.in !== "body") return parts[flag.in][flag.target[0]!];
-  return flag.target.reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), parts.body);
+  return flag.target.reduce<unknown>(
+    (node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined),
+    parts.body,
+  );
 }
 
 const label = (flag: FlagSpec) => (flag.in === "path" ? `<${flag.flag}>` : `--${flag.flag}`);
@@ -24,18 +27,22 @@ function checkType(flag: FlagSpec, value: unknown): string | null {
     array: (v) => Array.isArray(v),
   };
   const check = expected[flag.type];
-  return check && !check(value) ? `${label(flag)} must be ${flag.type === "integer" ? "an integer" : `a ${flag.type}`}` : null;
+  return check && !check(value)
+    ? `${label(flag)} must be ${flag.type === "integer" ? "an integer" : `a ${flag.type}`}`
+    : null;
 }
 
 function checkBounds(flag: FlagSpec, value: unknown): string | null {
   if (flag.enum && !flag.enum.includes(value as string)) return `${label(flag)} must be one of ${flag.enum.join(", ")}`;
   if (typeof value === "string") {
     const { minLength: min, maxLength: max } = flag;
-    if (min !== undefined && min === max && value.length !== min) return `${label(flag)} must be exactly ${min} characters`;
+    if (min !== undefined && min === max && value.length !== min)
+      return `${label(flag)} must be exactly ${min} characters`;
     if (min !== undefined && value.length < min) return `${label(flag)} must be at least ${min} characters`;
     if (max !== undefined && value.length > max) return `${label(flag)} must be at most ${max} characters`;
   }
-  if (typeof value === "number" && flag.minimum !== undefined && value < flag.minimum) return `${label(flag)} must be >= ${flag.minimum}`;
+  if (typeof value === "number" && flag.minimum !== undefined && value < flag.minimum)
+    return `${label(flag)} must be >= ${flag.minimum}`;
   return null;
 }
 

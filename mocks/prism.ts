@@ -34,7 +34,10 @@ export async function freePort(): Promise<number> {
 function waitForListening(child: ChildProcess, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = "";
-    const timer = setTimeout(() => reject(new Error(`Prism did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`Prism did not start within ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes("Prism is listening")) {
@@ -56,7 +59,16 @@ export async function startPrism(options: PrismOptions): Promise<PrismHandle> {
   const args =
     options.mode === "mock"
       ? ["mock", "openapi.yaml", "-h", "127.0.0.1", "-p", String(port)]
-      : ["proxy", "openapi.yaml", options.upstream!, "-h", "127.0.0.1", "-p", String(port), ...(options.errors === false ? [] : ["--errors"])];
+      : [
+          "proxy",
+          "openapi.yaml",
+          options.upstream!,
+          "-h",
+          "127.0.0.1",
+          "-p",
+          String(port),
+          ...(options.errors === false ? [] : ["--errors"]),
+        ];
   const child = spawn(prismBin, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
   await waitForListening(child, 60_000);
   return {

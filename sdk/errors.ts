@@ -9,7 +9,14 @@ export class DispatchApiError extends Error {
   readonly requestId: string | null;
   readonly body: unknown;
 
-  constructor(init: { status: number; message: string; type: string | null; code: string | null; requestId: string | null; body: unknown }) {
+  constructor(init: {
+    status: number;
+    message: string;
+    type: string | null;
+    code: string | null;
+    requestId: string | null;
+    body: unknown;
+  }) {
     super(init.message);
     this.name = "DispatchApiError";
     this.status = init.status;
@@ -20,7 +27,16 @@ export class DispatchApiError extends Error {
   }
 }
 
-type ErrorBody = { type?: string; title?: string; detail?: string; code?: string; request_id?: string; error?: string; error_description?: string; message?: string };
+type ErrorBody = {
+  type?: string;
+  title?: string;
+  detail?: string;
+  code?: string;
+  request_id?: string;
+  error?: string;
+  error_description?: string;
+  message?: string;
+};
 
 /** Builds a DispatchApiError from a failed response and its parsed body. */
 export function createApiError(response: Response, body: unknown): DispatchApiError {

@@ -43,7 +43,10 @@ function authMiddleware(options: DispatchClientOptions): Middleware {
         request.headers.set("authorization", `Bearer ${options.accessToken}`);
       }
       if (!request.headers.has("user-agent")) {
-        request.headers.set("user-agent", options.userAgent ?? `dispatch-sdk/${sdkVersion} node/${process.versions.node}`);
+        request.headers.set(
+          "user-agent",
+          options.userAgent ?? `dispatch-sdk/${sdkVersion} node/${process.versions.node}`,
+        );
       }
       return request;
     },

@@ -28,11 +28,15 @@ const bool = Joi.boolean().truthy("1", "yes").falsy("0", "no", "");
 const schema = Joi.object({
   HOST: Joi.string().default("127.0.0.1"),
   PORT: Joi.number().port().default(3000),
-  PUBLIC_BASE_URL: Joi.string().uri({ scheme: ["http", "https"] }).allow(""),
+  PUBLIC_BASE_URL: Joi.string()
+    .uri({ scheme: ["http", "https"] })
+    .allow(""),
   DATABASE_URL: Joi.string()
     .pattern(/^(pglite:\/\/|postgres(ql)?:\/\/)/, "pglite:// or postgres://")
     .default("pglite://./.data"),
-  REDIS_URL: Joi.string().uri({ scheme: ["redis", "rediss"] }).allow(""),
+  REDIS_URL: Joi.string()
+    .uri({ scheme: ["redis", "rediss"] })
+    .allow(""),
   DISPATCH_DISABLED: bool.default(false),
   DISPATCH_SEED_DEMO: bool.default(true),
   DISPATCH_ADMIN_TOKEN: Joi.string().min(16).allow(""),
@@ -74,6 +78,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oauthTokenTtlSeconds: value.OAUTH_TOKEN_TTL_SECONDS,
     buildHash: value.BUILD_HASH || null,
     rateLimit: { points: value.RATE_LIMIT_POINTS, burst: value.RATE_LIMIT_BURST },
-    webhook: { pollMs: value.WEBHOOK_POLL_MS, backoffMs: value.WEBHOOK_BACKOFF_MS, maxAttempts: value.WEBHOOK_MAX_ATTEMPTS, timeoutMs: value.WEBHOOK_TIMEOUT_MS },
+    webhook: {
+      pollMs: value.WEBHOOK_POLL_MS,
+      backoffMs: value.WEBHOOK_BACKOFF_MS,
+      maxAttempts: value.WEBHOOK_MAX_ATTEMPTS,
+      timeoutMs: value.WEBHOOK_TIMEOUT_MS,
+    },
   };
 }

@@ -72,7 +72,10 @@ export async function createServer(config: Config): Promise<DispatchServer> {
 export async function start(env: NodeJS.ProcessEnv = process.env): Promise<DispatchServer> {
   const app = await createServer(loadConfig(env));
   await app.server.start();
-  app.server.logger.info({ uri: app.server.info.uri, database: app.config.databaseUrl.replace(/\/\/[^@]*@/, "//***@") }, "dispatch listening");
+  app.server.logger.info(
+    { uri: app.server.info.uri, database: app.config.databaseUrl.replace(/\/\/[^@]*@/, "//***@") },
+    "dispatch listening",
+  );
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => void app.stop().then(() => process.exit(0)));
   }

@@ -2,7 +2,11 @@
 import { deref, listOperations, type ContractOperation, type JsonObject } from "../../sdk/codegen/contract.js";
 import type { FlagSpec, FlagType, OperationSpec } from "../operation-spec.js";
 
-const kebab = (name: string) => name.replace(/_/g, "-").replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase();
+const kebab = (name: string) =>
+  name
+    .replace(/_/g, "-")
+    .replace(/([a-z])([A-Z])/g, "$1-$2")
+    .toLowerCase();
 
 function typeOf(schema: JsonObject): FlagType {
   const raw = Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type;
@@ -94,7 +98,10 @@ function toSpec(doc: JsonObject, { operationId, method, path, operation }: Contr
     security,
     bodyContentType,
     bodyRequired: Boolean((op.requestBody as JsonObject | undefined)?.required),
-    flags: [...parameterFlags((op.parameters ?? []) as JsonObject[]), ...(media ? bodyFlags(media.schema as JsonObject) : [])],
+    flags: [
+      ...parameterFlags((op.parameters ?? []) as JsonObject[]),
+      ...(media ? bodyFlags(media.schema as JsonObject) : []),
+    ],
     example: firstExample(media),
     responses: Object.keys(op.responses as JsonObject),
   };

@@ -8,29 +8,48 @@ import type { RunAction } from "./operation.js";
 const keyList = Object.keys(configKeys).join(", ");
 
 export function addConfigCommands(root: Command, run: RunAction): void {
-  const config = root.command("config").description("Named profiles in $DISPATCH_CONFIG or ~/.config/dispatch/config.json (mode 0600)");
+  const config = root
+    .command("config")
+    .description("Named profiles in $DISPATCH_CONFIG or ~/.config/dispatch/config.json (mode 0600)");
   const profileOf = (command: Command) => command.optsWithGlobals<{ profile?: string }>().profile;
 
-  const set = config.command("set").summary("Set a profile value").description(`Set a profile value. Keys: ${keyList}.`);
+  const set = config
+    .command("set")
+    .summary("Set a profile value")
+    .description(`Set a profile value. Keys: ${keyList}.`);
   set.argument("<key>", `one of: ${keyList}`).argument("<value>");
-  set.addHelpText("after", examplesHelp(["dispatch config set base-url http://127.0.0.1:4010 --profile mock", "dispatch config set api-key dispatch_test_abc"]));
+  set.addHelpText(
+    "after",
+    examplesHelp([
+      "dispatch config set base-url http://127.0.0.1:4010 --profile mock",
+      "dispatch config set api-key dispatch_test_abc",
+    ]),
+  );
   set.action(async (key: string, value: string) =>
-    run(set, async () => {
-      const { profileName, setConfigValue, configPath } = await import("../config.js");
-      setConfigValue(profileName(profileOf(set)), key, value);
-      return { profile: profileName(profileOf(set)), key, saved: true, file: configPath() };
-    }, { settings: false }),
+    run(
+      set,
+      async () => {
+        const { profileName, setConfigValue, configPath } = await import("../config.js");
+        setConfigValue(profileName(profileOf(set)), key, value);
+        return { profile: profileName(profileOf(set)), key, saved: true, file: configPath() };
+      },
+      { settings: false },
+    ),
   );
 
   const get = config.command("get").summary("Print one profile value").argument("<key>", `one of: ${keyList}`);
   get.addHelpText("after", examplesHelp(["dispatch config get base-url --profile mock"]));
   get.action(async (key: string) =>
-    run(get, async () => {
-      const { getConfigValue, profileName } = await import("../config.js");
-      const value = getConfigValue(profileName(profileOf(get)), key);
-      if (value !== undefined) printText(value);
-      return undefined;
-    }, { settings: false }),
+    run(
+      get,
+      async () => {
+        const { getConfigValue, profileName } = await import("../config.js");
+        const value = getConfigValue(profileName(profileOf(get)), key);
+        if (value !== undefined) printText(value);
+        return undefined;
+      },
+      { settings: false },
+    ),
   );
 
   const list = config.command("list").summary("Print all profiles (secrets masked)");

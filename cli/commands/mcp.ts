@@ -27,10 +27,16 @@ function rpcFailure(answer: JsonRpcAnswer, what: string): CliError | null {
   return null;
 }
 
-async function callRpc(spec: OperationSpec, ctx: CliContext, method: string, params?: Record<string, unknown>): Promise<unknown> {
+async function callRpc(
+  spec: OperationSpec,
+  ctx: CliContext,
+  method: string,
+  params?: Record<string, unknown>,
+): Promise<unknown> {
   const { sendOperation } = await import("../send.js");
   const body = { jsonrpc: "2.0", id: 1, method, ...(params && { params }) };
-  const answer = (await sendOperation(spec, { path: {}, query: {}, header: {}, body }, ctx, mcpHeaders)) as JsonRpcAnswer | undefined;
+  const answer = (await sendOperation(spec, { path: {}, query: {}, header: {}, body }, ctx, mcpHeaders)) as
+    JsonRpcAnswer | undefined;
   if (!answer) return undefined;
   const failure = rpcFailure(answer, method === "tools/call" ? `tool ${String(params?.name)}` : method);
   if (failure) throw failure;
@@ -51,11 +57,17 @@ function parseArgs(raw: string | undefined): Record<string, unknown> {
 
 export function addMcpCommands(root: Command, spec: OperationSpec, run: RunAction): void {
   const mcp = ensureGroup(root, ["mcp"]);
-  const tools = mcp.command("tools").summary("List the MCP tools (tools/list)").description(`List the MCP tools (tools/list).\n\n${spec.description}`);
+  const tools = mcp
+    .command("tools")
+    .summary("List the MCP tools (tools/list)")
+    .description(`List the MCP tools (tools/list).\n\n${spec.description}`);
   tools.addHelpText("after", examplesHelp(["dispatch mcp tools", "dispatch mcp tools --output table"]));
   tools.action(async () => run(tools, (ctx) => callRpc(spec, ctx, "tools/list")));
 
-  const call = mcp.command("call").summary("Call an MCP tool (tools/call)").description(`Call an MCP tool (tools/call) and print its result.\n\n${spec.description}`);
+  const call = mcp
+    .command("call")
+    .summary("Call an MCP tool (tools/call)")
+    .description(`Call an MCP tool (tools/call) and print its result.\n\n${spec.description}`);
   call.argument("<tool>", "tool name, e.g. dispatch.quote (see `dispatch mcp tools`)");
   call.option("--args <json>", "tool arguments as a JSON object (default {})");
   call.addHelpText(
@@ -65,5 +77,7 @@ export function addMcpCommands(root: Command, spec: OperationSpec, run: RunActio
       `dispatch mcp call dispatch.quote --api-key "$DISPATCH_API_KEY" --args '{"trade":"plumbing","location":{"state":"TX"}}'`,
     ]),
   );
-  call.action(async (tool: string) => run(call, (ctx) => callRpc(spec, ctx, "tools/call", { name: tool, arguments: parseArgs(call.opts().args) })));
+  call.action(async (tool: string) =>
+    run(call, (ctx) => callRpc(spec, ctx, "tools/call", { name: tool, arguments: parseArgs(call.opts().args) })),
+  );
 }

@@ -8,11 +8,18 @@ import { overrideFor } from "../overrides.js";
 import { ensureGroup } from "./groups.js";
 
 /** Resolves the context, runs the action and prints what it returns (cli/index.ts). */
-export type RunAction = (command: Command, action: (ctx: CliContext) => Promise<unknown>, options?: { settings?: boolean }) => Promise<void>;
+export type RunAction = (
+  command: Command,
+  action: (ctx: CliContext) => Promise<unknown>,
+  options?: { settings?: boolean },
+) => Promise<void>;
 
 /** Positional arguments: path parameters, then body fields the overrides make positional. */
 export function positionalNames(spec: OperationSpec): string[] {
-  return [...spec.flags.filter((f) => f.in === "path").map((f) => f.flag), ...(overrideFor(spec.operationId).positional ?? [])];
+  return [
+    ...spec.flags.filter((f) => f.in === "path").map((f) => f.flag),
+    ...(overrideFor(spec.operationId).positional ?? []),
+  ];
 }
 
 function describeOperation(command: Command, spec: OperationSpec): void {
@@ -40,8 +47,13 @@ export function addOperationCommand(root: Command, spec: OperationSpec, run: Run
   describeOperation(command, spec);
   const positional = positionalNames(spec);
   for (const name of positional) command.argument(`<${name}>`, spec.flags.find((f) => f.flag === name)?.description);
-  for (const flag of spec.flags.filter((f) => !positional.includes(f.flag))) optionsFor(flag).forEach((o) => command.addOption(o));
-  if (spec.bodyContentType) command.option("--data <json|@file|->", "request body as JSON: inline, @file.json or - for stdin (flags override its fields)");
+  for (const flag of spec.flags.filter((f) => !positional.includes(f.flag)))
+    optionsFor(flag).forEach((o) => command.addOption(o));
+  if (spec.bodyContentType)
+    command.option(
+      "--data <json|@file|->",
+      "request body as JSON: inline, @file.json or - for stdin (flags override its fields)",
+    );
   command.action(async () =>
     run(command, async (ctx) => {
       const [{ buildRequest }, { validateRequest }, { sendOperation }] = await Promise.all([
@@ -49,7 +61,11 @@ export function addOperationCommand(root: Command, spec: OperationSpec, run: Run
         import("../validate.js"),
         import("../send.js"),
       ]);
-      const parts = buildRequest(spec, collectValues(command, spec, positional), command.opts().data as string | undefined);
+      const parts = buildRequest(
+        spec,
+        collectValues(command, spec, positional),
+        command.opts().data as string | undefined,
+      );
       validateRequest(spec, parts);
       return sendOperation(spec, parts, ctx);
     }),

@@ -20,12 +20,19 @@ const order = {
 try {
   // The same Idempotency-Key on a retry replays the first answer instead of ordering twice.
   const placed = unwrap(
-    await dispatch.POST("/api/dispatch/v1/order", { body: order, params: { header: { "Idempotency-Key": randomUUID() } } }),
+    await dispatch.POST("/api/dispatch/v1/order", {
+      body: order,
+      params: { header: { "Idempotency-Key": randomUUID() } },
+    }),
   );
   // 201: a contractor is assigned; 202: accepted, fulfilment pending.
-  console.log(placed.fulfilled ? `assigned ${placed.order.assigned_contractor_ref}` : `accepted: ${placed.order.status}`);
+  console.log(
+    placed.fulfilled ? `assigned ${placed.order.assigned_contractor_ref}` : `accepted: ${placed.order.status}`,
+  );
 
-  const status = unwrap(await dispatch.GET("/api/dispatch/v1/orders/{id}", { params: { path: { id: placed.order.id } } }));
+  const status = unwrap(
+    await dispatch.GET("/api/dispatch/v1/orders/{id}", { params: { path: { id: placed.order.id } } }),
+  );
   console.log(`${status.id} is ${status.status}`);
 } catch (err) {
   if (!(err instanceof DispatchApiError)) throw err;

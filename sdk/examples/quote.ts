@@ -27,7 +27,9 @@ if (error) {
 
 // 2. unwrap(): data, or a DispatchApiError carrying status, code and request id.
 try {
-  const quote: Schemas["Quote"] = unwrap(await dispatch.POST("/api/dispatch/v1/quote", { body: { ...request, urgency: "emergency" } }));
+  const quote: Schemas["Quote"] = unwrap(
+    await dispatch.POST("/api/dispatch/v1/quote", { body: { ...request, urgency: "emergency" } }),
+  );
   console.log(`emergency: ${quote.availability.matched_contractors} contractors, valid ${quote.valid_for_minutes} min`);
 } catch (err) {
   if (!(err instanceof DispatchApiError)) throw err;

@@ -14,7 +14,8 @@ export type Db = Knex;
 export function createDb(databaseUrl: string): Db {
   if (databaseUrl.startsWith("pglite://")) {
     const location = databaseUrl.slice("pglite://".length);
-    if (location === "memory" || location === "") return knex({ client: ClientPgLite, dialect: "postgres", connection: {} } as Knex.Config);
+    if (location === "memory" || location === "")
+      return knex({ client: ClientPgLite, dialect: "postgres", connection: {} } as Knex.Config);
     const dir = resolve(location);
     mkdirSync(dir, { recursive: true });
     return knex({ client: ClientPgLite, dialect: "postgres", connection: { filename: dir } } as Knex.Config);

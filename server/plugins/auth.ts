@@ -50,11 +50,24 @@ function oauthTokenScheme(services: Services) {
       const token = bearerOf(request);
       if (!token) throw Boom.unauthorized(null, "Bearer", realm);
       if (looksLikeApiKey(token)) {
-        throw Boom.unauthorized("API keys are not accepted as Bearer here: send them in x-api-key (Bearer keys are for the MCP endpoint only).", "Bearer", realm);
+        throw Boom.unauthorized(
+          "API keys are not accepted as Bearer here: send them in x-api-key (Bearer keys are for the MCP endpoint only).",
+          "Bearer",
+          realm,
+        );
       }
       const verified = await services.oauth.verifyToken(token);
       if (!verified) throw Boom.unauthorized("Invalid or expired access token.", "Bearer", realm);
-      return h.authenticated({ credentials: { principal: { kind: "oauth", id: `oauth:${verified.clientId}`, clientId: verified.clientId, scopes: ["quote"] } } });
+      return h.authenticated({
+        credentials: {
+          principal: {
+            kind: "oauth",
+            id: `oauth:${verified.clientId}`,
+            clientId: verified.clientId,
+            scopes: ["quote"],
+          },
+        },
+      });
     },
   });
 }
@@ -62,12 +75,18 @@ function oauthTokenScheme(services: Services) {
 function adminScheme(adminToken: string | null) {
   return () => ({
     async authenticate(request: Request, h: ResponseToolkit) {
-      if (!adminToken) throw new DomainError("unavailable", "admin_disabled", "The admin area is disabled; set DISPATCH_ADMIN_TOKEN to enable it.");
+      if (!adminToken)
+        throw new DomainError(
+          "unavailable",
+          "admin_disabled",
+          "The admin area is disabled; set DISPATCH_ADMIN_TOKEN to enable it.",
+        );
       const token = bearerOf(request);
       if (!token) throw Boom.unauthorized(null, "Bearer", { realm: "dispatch-admin" });
       const a = Buffer.from(token);
       const b = Buffer.from(adminToken);
-      if (a.length !== b.length || !timingSafeEqual(a, b)) throw Boom.unauthorized("Wrong admin token.", "Bearer", { realm: "dispatch-admin" });
+      if (a.length !== b.length || !timingSafeEqual(a, b))
+        throw Boom.unauthorized("Wrong admin token.", "Bearer", { realm: "dispatch-admin" });
       return h.authenticated({ credentials: { principal: { kind: "admin", id: "admin" } } });
     },
   });

@@ -4,12 +4,36 @@ import type { Boom } from "@hapi/boom";
 import { DomainError, EntitlementError, OAuthError, type ErrorKind, type FieldError } from "../services/errors.js";
 import { requestIdOf } from "./request-id.js";
 
-const statusOf: Record<ErrorKind, number> = { bad_request: 400, unauthorized: 401, not_found: 404, conflict: 409, validation: 422, rate_limited: 429, unavailable: 503 };
-const titles: Record<number, string> = {
-  400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 405: "Method Not Allowed", 409: "Conflict", 413: "Payload Too Large",
-  415: "Unsupported Media Type", 422: "Validation failed", 429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable",
+const statusOf: Record<ErrorKind, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  not_found: 404,
+  conflict: 409,
+  validation: 422,
+  rate_limited: 429,
+  unavailable: 503,
 };
-const boomCodes: Record<number, string> = { 400: "malformed_body", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large", 415: "unsupported_media_type" };
+const titles: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  422: "Validation failed",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+const boomCodes: Record<number, string> = {
+  400: "malformed_body",
+  401: "unauthorized",
+  404: "not_found",
+  405: "method_not_allowed",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+};
 // Postgres SQLSTATEs that mean "the database is not there right now" rather than a bug.
 const unavailableSqlStates = new Set(["57P01", "57P02", "57P03", "08000", "08003", "08006", "08001", "08004"]);
 const unavailableErrnos = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND"]);
@@ -37,24 +61,56 @@ function problem(request: Request, init: ProblemInit) {
   };
 }
 
-function classify(error: Boom & { code?: string; errno?: string }): ProblemInit & { log?: "warn" | "error"; headers?: Record<string, string> } {
+function classify(
+  error: Boom & { code?: string; errno?: string },
+): ProblemInit & { log?: "warn" | "error"; headers?: Record<string, string> } {
   if (error instanceof DomainError) {
-    return { status: statusOf[error.kind], code: error.code, detail: error.message, errors: error.extra.errors, retryAfterSeconds: error.extra.retryAfterSeconds };
+    return {
+      status: statusOf[error.kind],
+      code: error.code,
+      detail: error.message,
+      errors: error.extra.errors,
+      retryAfterSeconds: error.extra.retryAfterSeconds,
+    };
   }
-  if (typeof error.code === "string" && error.code === "23505") return { status: 409, code: "conflict", detail: "The resource already exists." };
-  if ((typeof error.code === "string" && (unavailableSqlStates.has(error.code) || unavailableErrnos.has(error.code))) || /Connection terminated|timeout acquiring a connection|not queryable|connection error|the database system is (starting up|shutting down)/i.test(error.message)) {
-    return { status: 503, code: "database_unavailable", detail: "The database is unreachable; retry shortly.", retryAfterSeconds: 5, log: "warn" };
+  if (typeof error.code === "string" && error.code === "23505")
+    return { status: 409, code: "conflict", detail: "The resource already exists." };
+  if (
+    (typeof error.code === "string" && (unavailableSqlStates.has(error.code) || unavailableErrnos.has(error.code))) ||
+    /Connection terminated|timeout acquiring a connection|not queryable|connection error|the database system is (starting up|shutting down)/i.test(
+      error.message,
+    )
+  ) {
+    return {
+      status: 503,
+      code: "database_unavailable",
+      detail: "The database is unreachable; retry shortly.",
+      retryAfterSeconds: 5,
+      log: "warn",
+    };
   }
   const status = error.output.statusCode;
-  if (status >= 500) return { status: 500, code: "internal_error", detail: "An unexpected error occurred; it has been logged.", log: "error" };
+  if (status >= 500)
+    return {
+      status: 500,
+      code: "internal_error",
+      detail: "An unexpected error occurred; it has been logged.",
+      log: "error",
+    };
   const headers = error.output.headers as Record<string, string>;
-  const detail = status === 401 ? authDetail(error) : status === 404 ? "No route matches this address." : error.output.payload.message;
+  const detail =
+    status === 401
+      ? authDetail(error)
+      : status === 404
+        ? "No route matches this address."
+        : error.output.payload.message;
   return { status, code: boomCodes[status] ?? "client_error", detail, headers };
 }
 
 function authDetail(error: Boom): string {
   const message = error.output.payload.message;
-  if (!message || message === "Missing authentication") return "Missing credential: send a provisioned key in x-api-key (or, for quotes, an OAuth token as Authorization: Bearer).";
+  if (!message || message === "Missing authentication")
+    return "Missing credential: send a provisioned key in x-api-key (or, for quotes, an OAuth token as Authorization: Bearer).";
   return message;
 }
 
@@ -64,7 +120,11 @@ function onPreResponse(request: Request, h: ResponseToolkit) {
   const error = response as Boom;
   if (error instanceof EntitlementError) return h.response(error.body).code(402).type("application/json");
   if (error instanceof OAuthError) {
-    const out = h.response({ error: error.error, error_description: error.description }).code(error.status).type("application/json").header("cache-control", "no-store");
+    const out = h
+      .response({ error: error.error, error_description: error.description })
+      .code(error.status)
+      .type("application/json")
+      .header("cache-control", "no-store");
     return error.status === 401 ? out.header("www-authenticate", 'Basic realm="dispatch-oauth"') : out;
   }
   const init = classify(error);

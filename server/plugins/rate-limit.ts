@@ -6,7 +6,13 @@
 // The probe has its own bucket per IP: 10 per 60 s, burst 0. With Redis down, limits fall back to this
 // process's memory (the insurance limiter) instead of failing requests.
 import type { Plugin, Request, ResponseObject, ResponseToolkit } from "@hapi/hapi";
-import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import {
+  BurstyRateLimiter,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from "rate-limiter-flexible";
 import type { Redis } from "ioredis";
 import { DomainError } from "../services/errors.js";
 import type { Principal } from "./auth.js";
@@ -24,7 +30,16 @@ export const policies: Record<Exclude<LimitPolicy, "none">, PolicySettings> = {
 
 function makeLimiter(redis: Redis | null, keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
   const memory = new RateLimiterMemory({ keyPrefix, points, duration });
-  return redis ? new RateLimiterRedis({ storeClient: redis, useRedisPackage: false, keyPrefix, points, duration, insuranceLimiter: memory }) : memory;
+  return redis
+    ? new RateLimiterRedis({
+        storeClient: redis,
+        useRedisPackage: false,
+        keyPrefix,
+        points,
+        duration,
+        insuranceLimiter: memory,
+      })
+    : memory;
 }
 
 interface Limiter {
@@ -55,10 +70,14 @@ function headers(name: string, s: PolicySettings, remaining: number, resetSecond
 export const rateLimitPlugin: Plugin<{ redis: Redis | null; points: number; burst: number }> = {
   name: "dispatch-rate-limit",
   register(server, { redis, points, burst }) {
-    const limiters = { default: makePolicy(redis, "default", { ...policies.default, points, burst }), probe: makePolicy(redis, "probe", policies.probe) };
+    const limiters = {
+      default: makePolicy(redis, "default", { ...policies.default, points, burst }),
+      probe: makePolicy(redis, "probe", policies.probe),
+    };
 
     server.ext("onPostAuth", async (request: Request, h: ResponseToolkit) => {
-      const policy = ((request.route.settings.plugins as { rateLimit?: LimitPolicy }).rateLimit ?? "default") as LimitPolicy;
+      const policy = ((request.route.settings.plugins as { rateLimit?: LimitPolicy }).rateLimit ??
+        "default") as LimitPolicy;
       if (policy === "none") return h.continue;
       const limiter = limiters[policy];
       const key = subjectOf(request);
@@ -66,12 +85,22 @@ export const rateLimitPlugin: Plugin<{ redis: Redis | null; points: number; burs
         const res = await limiter.bursty.consume(key);
         const burstUsed = limiter.burst ? ((await limiter.burst.get(key))?.consumedPoints ?? 0) : 0;
         const remaining = res.remainingPoints + (limiter.settings.burst - burstUsed);
-        request.plugins["dispatch-rate-limit"] = headers(policy, limiter.settings, remaining, Math.ceil(res.msBeforeNext / 1000));
+        request.plugins["dispatch-rate-limit"] = headers(
+          policy,
+          limiter.settings,
+          remaining,
+          Math.ceil(res.msBeforeNext / 1000),
+        );
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
         request.plugins["dispatch-rate-limit"] = headers(policy, limiter.settings, 0, retryAfter);
-        throw new DomainError("rate_limited", "rate_limited", `Rate limit exceeded: ${limiter.settings.points} requests per ${limiter.settings.duration} s${limiter.settings.burst ? ` with bursts up to ${limiter.settings.points + limiter.settings.burst}` : ""}.`, { retryAfterSeconds: retryAfter });
+        throw new DomainError(
+          "rate_limited",
+          "rate_limited",
+          `Rate limit exceeded: ${limiter.settings.points} requests per ${limiter.settings.duration} s${limiter.settings.burst ? ` with bursts up to ${limiter.settings.points + limiter.settings.burst}` : ""}.`,
+          { retryAfterSeconds: retryAfter },
+        );
       }
       return h.continue;
     });
@@ -79,7 +108,8 @@ export const rateLimitPlugin: Plugin<{ redis: Redis | null; points: number; burs
     server.ext("onPreResponse", (request: Request, h: ResponseToolkit) => {
       const extra = request.plugins["dispatch-rate-limit"] as Record<string, string> | undefined;
       const response = request.response;
-      if (extra && !("isBoom" in response && response.isBoom)) for (const [name, value] of Object.entries(extra)) (response as ResponseObject).header(name, value);
+      if (extra && !("isBoom" in response && response.isBoom))
+        for (const [name, value] of Object.entries(extra)) (response as ResponseObject).header(name, value);
       return h.continue;
     });
   },

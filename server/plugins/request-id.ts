@@ -19,13 +19,19 @@ export const requestIdPlugin: Plugin<void> = {
   register(server) {
     server.ext("onRequest", (request, h) => {
       const incoming = request.headers["x-request-id"];
-      request.plugins["dispatch-request-id"] = typeof incoming === "string" && acceptable.test(incoming) ? incoming : `req_${randomBase62(16)}`;
+      request.plugins["dispatch-request-id"] =
+        typeof incoming === "string" && acceptable.test(incoming) ? incoming : `req_${randomBase62(16)}`;
       return h.continue;
     });
-    server.ext("onPreResponse", (request, h) => {
-      const response = request.response;
-      if (!("isBoom" in response && response.isBoom)) (response as ResponseObject).header("x-request-id", requestIdOf(request));
-      return h.continue;
-    }, { after: ["dispatch-errors"] });
+    server.ext(
+      "onPreResponse",
+      (request, h) => {
+        const response = request.response;
+        if (!("isBoom" in response && response.isBoom))
+          (response as ResponseObject).header("x-request-id", requestIdOf(request));
+        return h.continue;
+      },
+      { after: ["dispatch-errors"] },
+    );
   },
 };

@@ -14,5 +14,10 @@ export const validationFailAction: Lifecycle.Method = (request: Request, _h, err
   const error = err as ValidationError & { output?: { payload?: { validation?: { source?: string } } } };
   const source = error.output?.payload?.validation?.source ?? "payload";
   const errors = error.details ? fieldErrors(error, source) : [];
-  throw new DomainError("validation", "validation_failed", errors.length === 1 ? errors[0]!.message : `${errors.length} fields are invalid.`, { errors });
+  throw new DomainError(
+    "validation",
+    "validation_failed",
+    errors.length === 1 ? errors[0]!.message : `${errors.length} fields are invalid.`,
+    { errors },
+  );
 };

@@ -18,5 +18,8 @@ const fields = {
   active: Joi.boolean(),
 };
 
-export const contractorInput = Joi.object(fields).fork(["name", "trades", "service_areas", "hourly_rate_cents", "base_response_minutes"], (f) => f.required());
+export const contractorInput = Joi.object(fields).fork(
+  ["name", "trades", "service_areas", "hourly_rate_cents", "base_response_minutes"],
+  (f) => f.required(),
+);
 export const contractorUpdate = Joi.object(fields).min(1);

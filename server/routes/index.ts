@@ -10,11 +10,17 @@ const dir = fileURLToPath(new URL("./", import.meta.url));
 function routeFiles(): string[] {
   return readdirSync(dir)
     .filter((entry) => statSync(dir + entry).isDirectory())
-    .flatMap((tag) => readdirSync(dir + tag).filter((f) => /\.(ts|js)$/.test(f) && !f.endsWith(".d.ts") && !f.endsWith(".test.ts")).map((f) => `${dir}${tag}/${f}`))
+    .flatMap((tag) =>
+      readdirSync(dir + tag)
+        .filter((f) => /\.(ts|js)$/.test(f) && !f.endsWith(".d.ts") && !f.endsWith(".test.ts"))
+        .map((f) => `${dir}${tag}/${f}`),
+    )
     .sort();
 }
 
 export async function loadRoutes(services: Services): Promise<ServerRoute[]> {
-  const modules = await Promise.all(routeFiles().map((file) => import(pathToFileURL(file).href) as Promise<{ default: RouteFactory }>));
+  const modules = await Promise.all(
+    routeFiles().map((file) => import(pathToFileURL(file).href) as Promise<{ default: RouteFactory }>),
+  );
   return modules.flatMap((m) => m.default(services));
 }

@@ -3,7 +3,9 @@ import Joi from "joi";
 import { tradeCodes, urgencies } from "../services/dispatch/trades.js";
 
 export const trade = Joi.string().valid(...tradeCodes);
-export const urgency = Joi.string().valid(...urgencies).default("routine");
+export const urgency = Joi.string()
+  .valid(...urgencies)
+  .default("routine");
 export const state = Joi.string().length(2);
 
 export const quoteLocation = Joi.object({

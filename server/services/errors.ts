@@ -1,13 +1,7 @@
 // Domain errors with stable codes. server/plugins/errors.ts is the one place that turns them into HTTP.
 
 export type ErrorKind =
-  | "bad_request"
-  | "unauthorized"
-  | "not_found"
-  | "conflict"
-  | "validation"
-  | "rate_limited"
-  | "unavailable";
+  "bad_request" | "unauthorized" | "not_found" | "conflict" | "validation" | "rate_limited" | "unavailable";
 
 export interface FieldError {
   pointer: string;
@@ -29,7 +23,15 @@ export class DomainError extends Error {
 
 /** Raised when a credential authenticates but is not entitled to create orders (spec §2.2 body). */
 export class EntitlementError extends Error {
-  constructor(readonly body: { error: "payment_required"; message: string; entitled_credential: string; provisioning_contact: string; free_alternatives: string[] }) {
+  constructor(
+    readonly body: {
+      error: "payment_required";
+      message: string;
+      entitled_credential: string;
+      provisioning_contact: string;
+      free_alternatives: string[];
+    },
+  ) {
     super(body.message);
     this.name = "EntitlementError";
   }
@@ -39,7 +41,8 @@ export class EntitlementError extends Error {
 export class OAuthError extends Error {
   constructor(
     readonly status: 400 | 401,
-    readonly error: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope" | "invalid_client_metadata",
+    readonly error:
+      "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope" | "invalid_client_metadata",
     readonly description: string,
   ) {
     super(description);

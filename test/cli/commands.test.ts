@@ -11,16 +11,55 @@ const orderId = "ord_01JD8XB3C5D7E9F1G3H5J7K9M1";
 /** One invocation per operation; `pick` selects what the command prints from the example. */
 const invocations: Record<string, { args: string[]; code?: string; pick?: (example: unknown) => unknown }> = {
   probeStorefront: { args: ["probe", "shop.example.com"] },
-  createQuote: { args: ["quote", "--trade", "plumbing", "--state", "TX", "--zip", "78701", "--urgency", "urgent", "--nte-cents", "45000"] },
+  createQuote: {
+    args: [
+      "quote",
+      "--trade",
+      "plumbing",
+      "--state",
+      "TX",
+      "--zip",
+      "78701",
+      "--urgency",
+      "urgent",
+      "--nte-cents",
+      "45000",
+    ],
+  },
   createEstimate: { args: ["estimate", "--trade", "electrical", "--state", "CA", "--city", "Sacramento"] },
-  createOrder: { args: ["order", "--trade", "plumbing", "--state", "TX", "--description", "Leaking supply line.", "--reference-id", "acme-wo-1042"], code: "201" },
+  createOrder: {
+    args: [
+      "order",
+      "--trade",
+      "plumbing",
+      "--state",
+      "TX",
+      "--description",
+      "Leaking supply line.",
+      "--reference-id",
+      "acme-wo-1042",
+    ],
+    code: "201",
+  },
   getOrder: { args: ["orders", "get", orderId] },
   getEvals: { args: ["evals", "--period", "rolling_30d"] },
   getTradeIndex: { args: ["index"] },
   callMcp: { args: ["mcp", "tools"], pick: (example) => (example as { result: unknown }).result },
-  registerOAuthClient: { args: ["auth", "register", "--client-name", "cli-test", "--grant-types", "client_credentials"], code: "201" },
+  registerOAuthClient: {
+    args: ["auth", "register", "--client-name", "cli-test", "--grant-types", "client_credentials"],
+    code: "201",
+  },
   createOAuthToken: { args: ["auth", "token", "--client-id", "dcl_test", "--client-secret", "dcs_test"] },
-  callA2a: { args: ["a2a", "call", "--method", "SendMessage", "--params", '{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"data":{"skill":"dispatch.index","input":{}}}]}}'] },
+  callA2a: {
+    args: [
+      "a2a",
+      "call",
+      "--method",
+      "SendMessage",
+      "--params",
+      '{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"data":{"skill":"dispatch.index","input":{}}}]}}',
+    ],
+  },
   verifySeal: { args: ["attest", "verify", seal] },
   listAuditRecords: { args: ["audit", "list", "--limit", "10", "--type", "order"] },
   getAgentCard: { args: ["discovery", "agent-card"] },
@@ -33,16 +72,46 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
   getDocsBundle: { args: ["discovery", "docs-bundle"] },
   getHealth: { args: ["health", "live"] },
   getReadiness: { args: ["health", "ready"] },
-  createApiKey: { args: ["admin", "keys", "create", "--account", "acme-facilities", "--environment", "live", "--scopes", "quote,order"], code: "201" },
+  createApiKey: {
+    args: [
+      "admin",
+      "keys",
+      "create",
+      "--account",
+      "acme-facilities",
+      "--environment",
+      "live",
+      "--scopes",
+      "quote,order",
+    ],
+    code: "201",
+  },
   listApiKeys: { args: ["admin", "keys", "list", "--account", "acme-facilities"] },
   revokeApiKey: { args: ["admin", "keys", "revoke", "key_01JD8XD5E7F9G1H3J5K7M9N1P3"] },
   listContractors: { args: ["admin", "contractors", "list", "--trade", "plumbing", "--state", "TX"] },
   createContractor: {
-    args: ["admin", "contractors", "create", "--name", "Lone Star Plumbing Co.", "--trades", "plumbing", "--hourly-rate-cents", "9500", "--base-response-minutes", "180", "--data", '{"service_areas":[{"state":"TX"}]}'],
+    args: [
+      "admin",
+      "contractors",
+      "create",
+      "--name",
+      "Lone Star Plumbing Co.",
+      "--trades",
+      "plumbing",
+      "--hourly-rate-cents",
+      "9500",
+      "--base-response-minutes",
+      "180",
+      "--data",
+      '{"service_areas":[{"state":"TX"}]}',
+    ],
     code: "201",
   },
   updateContractor: { args: ["admin", "contractors", "update", "ctr_01JD8XE6F8G0H2J4K6M8N0P2Q4", "--no-active"] },
-  recordOrderEvent: { args: ["admin", "orders", "event", orderId, "--status", "completed", "--final-cost-cents", "41250"], code: "201" },
+  recordOrderEvent: {
+    args: ["admin", "orders", "event", orderId, "--status", "completed", "--final-cost-cents", "41250"],
+    code: "201",
+  },
   getWebhookSecret: { args: ["admin", "webhook-secret", "acme-facilities"] },
 };
 
@@ -113,12 +182,17 @@ describe("cli", function () {
     }
 
     it("prints the error as a JSON object on stderr with --output json", async () => {
-      const run = await runCli([...invocations.createQuote!.args, "-H", "Prefer: code=401", "--output", "json"], { env });
+      const run = await runCli([...invocations.createQuote!.args, "-H", "Prefer: code=401", "--output", "json"], {
+        env,
+      });
       assert.equal(run.code, 4);
       assert.ok(oneLine(run.stderr));
       const { error } = JSON.parse(run.stderr);
       const problem = responseExample("createQuote", "401") as { code: string; request_id: string; type: string };
-      assert.deepEqual([error.status, error.code, error.request_id, error.type, error.exit_code], [401, problem.code, problem.request_id, problem.type, 4]);
+      assert.deepEqual(
+        [error.status, error.code, error.request_id, error.type, error.exit_code],
+        [401, problem.code, problem.request_id, problem.type, 4],
+      );
     });
 
     it("exits 3 when the server cannot be reached", async () => {

@@ -30,7 +30,9 @@ describe("cli", function () {
     it("set writes the profile to a file with mode 0600", async () => {
       const run = await runCli(["config", "set", "api-key", "dispatch_test_secret1234", "--profile", "work"], { env });
       assert.equal(run.code, 0, run.stderr);
-      assert.deepEqual(JSON.parse(await readFile(file, "utf8")), { profiles: { work: { "api-key": "dispatch_test_secret1234" } } });
+      assert.deepEqual(JSON.parse(await readFile(file, "utf8")), {
+        profiles: { work: { "api-key": "dispatch_test_secret1234" } },
+      });
       assert.equal((await stat(file)).mode & 0o777, 0o600);
     });
 
@@ -40,7 +42,9 @@ describe("cli", function () {
       const get = await runCli(["config", "get", "api-key"], { env });
       assert.equal(get.stdout, "dispatch_test_secret1234\n");
       const list = await runCli(["config", "list"], { env });
-      assert.deepEqual(JSON.parse(list.stdout), { default: { "api-key": "****1234", "base-url": "http://example.test" } });
+      assert.deepEqual(JSON.parse(list.stdout), {
+        default: { "api-key": "****1234", "base-url": "http://example.test" },
+      });
     });
 
     it("rejects an unknown key with exit 2", async () => {
@@ -52,7 +56,9 @@ describe("cli", function () {
 
     it("uses $XDG_CONFIG_HOME/dispatch/config.json without DISPATCH_CONFIG", async () => {
       await runCli(["config", "set", "output", "yaml"], { env: { DISPATCH_CONFIG: "", XDG_CONFIG_HOME: tmp } });
-      assert.deepEqual(JSON.parse(await readFile(`${tmp}dispatch/config.json`, "utf8")), { profiles: { default: { output: "yaml" } } });
+      assert.deepEqual(JSON.parse(await readFile(`${tmp}dispatch/config.json`, "utf8")), {
+        profiles: { default: { output: "yaml" } },
+      });
     });
   });
 
@@ -76,8 +82,13 @@ describe("cli", function () {
 
     it("lets the environment override the profile, and a flag override both", async () => {
       await runCli(["index", "--profile", "local"], { env: { ...env, DISPATCH_API_KEY: "from_env" } });
-      await runCli(["index", "--profile", "local", "--api-key", "from_flag"], { env: { ...env, DISPATCH_API_KEY: "from_env" } });
-      assert.deepEqual(server.requests.map((r) => r.headers["x-api-key"]), ["from_env", "from_flag"]);
+      await runCli(["index", "--profile", "local", "--api-key", "from_flag"], {
+        env: { ...env, DISPATCH_API_KEY: "from_env" },
+      });
+      assert.deepEqual(
+        server.requests.map((r) => r.headers["x-api-key"]),
+        ["from_env", "from_flag"],
+      );
     });
 
     it("exits 2 for an unknown profile", async () => {

@@ -25,19 +25,36 @@ describe("cli", function () {
 
   describe("e2e against the real server", () => {
     it("admin keys create / list", async () => {
-      const created = await cli(["admin", "keys", "create", "--account", "acme-cli", "--environment", "test", "--label", "cli e2e"], admin);
+      const created = await cli(
+        ["admin", "keys", "create", "--account", "acme-cli", "--environment", "test", "--label", "cli e2e"],
+        admin,
+      );
       assert.equal(created.code, 0, created.stderr);
       ({ key, id: keyId } = created.json());
       assert.match(key, /^dispatch_test_/);
       const listed = await cli(["admin", "keys", "list", "--account", "acme-cli"], admin);
-      assert.deepEqual(listed.json().items.map((k: { id: string }) => k.id), [keyId]);
+      assert.deepEqual(
+        listed.json().items.map((k: { id: string }) => k.id),
+        [keyId],
+      );
     });
 
     it("index, evals, estimate, health and discovery", async () => {
       assert.equal((await cli(["index"])).json().trades.length, 8);
       assert.equal((await cli(["evals", "--period", "rolling_7d"])).json().period, "rolling_7d");
       assert.equal((await cli(["estimate", "--trade", "roofing", "--state", "FL"])).json().national_baseline, true);
-      for (const args of [["health", "live"], ["health", "ready"], ["discovery", "agent-card"], ["discovery", "protected-resource"], ["discovery", "authorization-server"], ["discovery", "capabilities"], ["discovery", "openapi"], ["discovery", "openapi-yaml"], ["discovery", "docs"], ["discovery", "docs-bundle"]]) {
+      for (const args of [
+        ["health", "live"],
+        ["health", "ready"],
+        ["discovery", "agent-card"],
+        ["discovery", "protected-resource"],
+        ["discovery", "authorization-server"],
+        ["discovery", "capabilities"],
+        ["discovery", "openapi"],
+        ["discovery", "openapi-yaml"],
+        ["discovery", "docs"],
+        ["discovery", "docs-bundle"],
+      ]) {
         const run = await cli(args);
         assert.equal(run.code, 0, `${args.join(" ")}: ${run.stderr}`);
         assert.ok(run.stdout.length > 10, args.join(" "));
@@ -45,24 +62,75 @@ describe("cli", function () {
     });
 
     it("quote with a key, and with an OAuth token from auth register / auth token", async () => {
-      const quote = await cli(["quote", "--trade", "plumbing", "--state", "TX", "--city", "Austin", "--urgency", "urgent", "--nte-cents", "90000"], { DISPATCH_API_KEY: key });
+      const quote = await cli(
+        [
+          "quote",
+          "--trade",
+          "plumbing",
+          "--state",
+          "TX",
+          "--city",
+          "Austin",
+          "--urgency",
+          "urgent",
+          "--nte-cents",
+          "90000",
+        ],
+        { DISPATCH_API_KEY: key },
+      );
       assert.equal(quote.code, 0, quote.stderr);
       assert.equal(typeof quote.json().estimated_cost_cents, "number");
       const client = (await cli(["auth", "register", "--client-name", "cli-e2e"])).json();
-      const token = await cli(["auth", "token", "--client-id", client.client_id, "--client-secret", client.client_secret]);
+      const token = await cli([
+        "auth",
+        "token",
+        "--client-id",
+        client.client_id,
+        "--client-secret",
+        client.client_secret,
+      ]);
       assert.equal(token.code, 0, token.stderr);
-      assert.equal((await cli(["quote", "--trade", "hvac", "--state", "FL", "--token", token.json().access_token])).code, 0);
-      const paid = await cli(["order", "--trade", "hvac", "--state", "FL", "--description", "No heat.", "--token", token.json().access_token]);
+      assert.equal(
+        (await cli(["quote", "--trade", "hvac", "--state", "FL", "--token", token.json().access_token])).code,
+        0,
+      );
+      const paid = await cli([
+        "order",
+        "--trade",
+        "hvac",
+        "--state",
+        "FL",
+        "--description",
+        "No heat.",
+        "--token",
+        token.json().access_token,
+      ]);
       assert.equal(paid.code, 5, "402 exits 5");
     });
 
     it("order, orders get, admin orders event, admin webhook-secret", async () => {
-      const order = await cli(["order", "--trade", "electrical", "--state", "CA", "--description", "Breaker trips.", "--reference-id", "cli-e2e-1"], { DISPATCH_API_KEY: key });
+      const order = await cli(
+        [
+          "order",
+          "--trade",
+          "electrical",
+          "--state",
+          "CA",
+          "--description",
+          "Breaker trips.",
+          "--reference-id",
+          "cli-e2e-1",
+        ],
+        { DISPATCH_API_KEY: key },
+      );
       assert.equal(order.code, 0, order.stderr);
       ({ seal } = order.json());
       orderId = order.json().order.id;
       assert.equal((await cli(["orders", "get", orderId], { DISPATCH_API_KEY: key })).json().id, orderId);
-      const event = await cli(["admin", "orders", "event", orderId, "--status", "dispatched", "--note", "crew assigned"], admin);
+      const event = await cli(
+        ["admin", "orders", "event", orderId, "--status", "dispatched", "--note", "crew assigned"],
+        admin,
+      );
       assert.equal(event.json().status, "dispatched");
       assert.match((await cli(["admin", "webhook-secret", "acme-cli"], admin)).json().secret, /^whsec_/);
       const missing = await cli(["orders", "get", "ord_00000000000000000000000000"], { DISPATCH_API_KEY: key });
@@ -87,19 +155,51 @@ describe("cli", function () {
 
     it("mcp tools / mcp call and a2a call", async () => {
       const tools = await cli(["mcp", "tools"], { DISPATCH_API_KEY: key });
-      assert.deepEqual((tools.json().tools as Array<{ name: string }>).map((x) => x.name).sort(), ["dispatch.evals", "dispatch.index", "dispatch.order", "dispatch.quote"]);
+      assert.deepEqual((tools.json().tools as Array<{ name: string }>).map((x) => x.name).sort(), [
+        "dispatch.evals",
+        "dispatch.index",
+        "dispatch.order",
+        "dispatch.quote",
+      ]);
       const call = await cli(["mcp", "call", "dispatch.index"], { DISPATCH_API_KEY: key });
       assert.equal(call.code, 0, call.stderr);
-      const a2a = await cli(["a2a", "call", "--method", "SendMessage", "--params", '{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"data":{"skill":"dispatch.index","input":{}}}]}}']);
+      const a2a = await cli([
+        "a2a",
+        "call",
+        "--method",
+        "SendMessage",
+        "--params",
+        '{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"data":{"skill":"dispatch.index","input":{}}}]}}',
+      ]);
       assert.equal(a2a.code, 0, a2a.stderr);
       assert.ok(a2a.json().result);
     });
 
     it("admin contractors create / list / update", async () => {
-      const created = await cli(["admin", "contractors", "create", "--name", "CLI Plumbing", "--trades", "plumbing", "--hourly-rate-cents", "9000", "--base-response-minutes", "120", "--data", '{"service_areas":[{"state":"TX"}]}'], admin);
+      const created = await cli(
+        [
+          "admin",
+          "contractors",
+          "create",
+          "--name",
+          "CLI Plumbing",
+          "--trades",
+          "plumbing",
+          "--hourly-rate-cents",
+          "9000",
+          "--base-response-minutes",
+          "120",
+          "--data",
+          '{"service_areas":[{"state":"TX"}]}',
+        ],
+        admin,
+      );
       assert.equal(created.code, 0, created.stderr);
       const id = created.json().id;
-      assert.ok((await cli(["admin", "contractors", "list", "--trade", "plumbing", "--state", "TX"], admin)).json().items.length > 0);
+      assert.ok(
+        (await cli(["admin", "contractors", "list", "--trade", "plumbing", "--state", "TX"], admin)).json().items
+          .length > 0,
+      );
       assert.equal((await cli(["admin", "contractors", "update", id, "--no-active"], admin)).json().active, false);
     });
 
@@ -110,7 +210,10 @@ describe("cli", function () {
     });
 
     it("covered every command of the CLI", () => {
-      assert.deepEqual(operations.map((o) => o.command.join(" ")).filter((c) => !covered.has(c)), []);
+      assert.deepEqual(
+        operations.map((o) => o.command.join(" ")).filter((c) => !covered.has(c)),
+        [],
+      );
     });
   });
 });

@@ -5,14 +5,24 @@ import { parse } from "yaml";
 import { operations } from "../../cli/generated/operations.js";
 import { runCli, startRecorder, type Recorder } from "./run-cli.js";
 
-const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
 
 describe("cli", function () {
   this.timeout(60_000);
 
   describe("--output", () => {
     let server: Recorder;
-    const answer = { id: "ord_1", status: "dispatched", location: { state: "TX" }, events: [{ status: "pending_dispatch", at: "t1" }, { status: "dispatched", at: "t2" }] };
+    const answer = {
+      id: "ord_1",
+      status: "dispatched",
+      location: { state: "TX" },
+      events: [
+        { status: "pending_dispatch", at: "t1" },
+        { status: "dispatched", at: "t2" },
+      ],
+    };
     before(async () => {
       server = await startRecorder();
       server.answer = { status: 200, body: answer };
@@ -39,7 +49,9 @@ describe("cli", function () {
     });
 
     it("takes the format from DISPATCH_OUTPUT", async () => {
-      const run = await runCli(["orders", "get", "ord_1", "--base-url", server.url], { env: { DISPATCH_OUTPUT: "yaml" } });
+      const run = await runCli(["orders", "get", "ord_1", "--base-url", server.url], {
+        env: { DISPATCH_OUTPUT: "yaml" },
+      });
       assert.match(run.stdout, /^id: ord_1$/m);
     });
   });
@@ -50,7 +62,10 @@ describe("cli", function () {
       assert.equal(run.code, 0);
       assert.match(run.stdout, /^Quote a job$/m);
       const flat = run.stdout.replace(/\s+/g, " ");
-      assert.match(flat, /--urgency <urgency> How soon the work is needed\. \(one of: emergency, urgent, routine, scheduled; server default: "routine"\)/);
+      assert.match(
+        flat,
+        /--urgency <urgency> How soon the work is needed\. \(one of: emergency, urgent, routine, scheduled; server default: "routine"\)/,
+      );
       assert.match(flat, /--state <value> Two-letter US state code\. \(required; exactly 2 chars\)/);
       assert.match(flat, /--nte-cents <n> Not-to-exceed budget in cents\. \(>= 1\)/);
       assert.match(run.stdout, /Examples:\n {2}\$ dispatch quote --trade plumbing --state TX .*--nte-cents 45000/);

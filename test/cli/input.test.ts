@@ -11,7 +11,10 @@ describe("cli", function () {
   this.timeout(30_000);
   let server: Recorder;
   const send = (args: string[], options: { env?: Record<string, string>; input?: string } = {}) =>
-    runCli([...args, "--base-url", server.url], { ...options, env: { DISPATCH_API_KEY: "dispatch_test_in", ...options.env } });
+    runCli([...args, "--base-url", server.url], {
+      ...options,
+      env: { DISPATCH_API_KEY: "dispatch_test_in", ...options.env },
+    });
   const lastBody = () => JSON.parse(server.requests.at(-1)!.body);
 
   before(async () => {
@@ -29,14 +32,22 @@ describe("cli", function () {
 
   describe("validation before sending", () => {
     const cases: Array<[string, string[], RegExp]> = [
-      ["a bad --urgency", [...quote, "--urgency", "asap"], /--urgency must be one of emergency, urgent, routine, scheduled \(got "asap"\)/],
+      [
+        "a bad --urgency",
+        [...quote, "--urgency", "asap"],
+        /--urgency must be one of emergency, urgent, routine, scheduled \(got "asap"\)/,
+      ],
       ["a --state of length 3", ["quote", "--trade", "hvac", "--state", "TEX"], /--state must be exactly 2 characters/],
       ["a missing required flag", ["quote", "--state", "TX"], /missing required --trade/],
       ["a bad enum value", ["quote", "--trade", "gardening", "--state", "TX"], /--trade must be one of plumbing/],
       ["a non-integer --nte-cents", [...quote, "--nte-cents", "12.5"], /--nte-cents must be an integer/],
       ["--nte-cents below its minimum", [...quote, "--nte-cents", "0"], /--nte-cents must be >= 1/],
       ["a too long --zip", [...quote, "--zip", "12345678901"], /--zip must be at most 10 characters/],
-      ["an out-of-bounds value in --data", ["quote", "--data", '{"trade":"hvac","location":{"state":"Texas"}}'], /--state must be exactly 2/],
+      [
+        "an out-of-bounds value in --data",
+        ["quote", "--data", '{"trade":"hvac","location":{"state":"Texas"}}'],
+        /--state must be exactly 2/,
+      ],
       ["an unknown option", [...quote, "--trde", "x"], /unknown option '--trde'/],
       ["a missing positional", ["orders", "get"], /missing required argument 'id'/],
       ["an unknown --output", [...quote, "--output", "xml"], /--output must be one of json, table, yaml/],
@@ -56,15 +67,33 @@ describe("cli", function () {
 
   describe("quote", () => {
     it("flattens flags into the JSON body", async () => {
-      const run = await send([...quote, "--zip", "78701", "--city", "Austin", "--urgency", "urgent", "--nte-cents", "45000"]);
+      const run = await send([
+        ...quote,
+        "--zip",
+        "78701",
+        "--city",
+        "Austin",
+        "--urgency",
+        "urgent",
+        "--nte-cents",
+        "45000",
+      ]);
       assert.equal(run.code, 0, run.stderr);
-      assert.deepEqual(lastBody(), { trade: "plumbing", location: { state: "TX", zip: "78701", city: "Austin" }, urgency: "urgent", nte_cents: 45000 });
+      assert.deepEqual(lastBody(), {
+        trade: "plumbing",
+        location: { state: "TX", zip: "78701", city: "Austin" },
+        urgency: "urgent",
+        nte_cents: 45000,
+      });
       assert.equal(server.requests[0]!.method, "POST");
       assert.equal(server.requests[0]!.url, "/api/dispatch/v1/quote");
     });
 
     it("reads --data @file and lets flags override its fields", async () => {
-      await writeFile(`${tmp}quote.json`, JSON.stringify({ trade: "hvac", location: { state: "CA", city: "Fresno" }, urgency: "routine" }));
+      await writeFile(
+        `${tmp}quote.json`,
+        JSON.stringify({ trade: "hvac", location: { state: "CA", city: "Fresno" }, urgency: "routine" }),
+      );
       const run = await send(["quote", "--data", `@${tmp}quote.json`, "--state", "NV", "--urgency", "emergency"]);
       assert.equal(run.code, 0, run.stderr);
       assert.deepEqual(lastBody(), { trade: "hvac", location: { state: "NV", city: "Fresno" }, urgency: "emergency" });
@@ -123,15 +152,30 @@ describe("cli", function () {
 
   describe("mcp call", () => {
     it("sends tools/call with --args and exits 8 on a tool error", async () => {
-      server.answer = { status: 200, body: { jsonrpc: "2.0", id: 1, result: { isError: true, content: [{ type: "text", text: "missing API key" }] } } };
+      server.answer = {
+        status: 200,
+        body: {
+          jsonrpc: "2.0",
+          id: 1,
+          result: { isError: true, content: [{ type: "text", text: "missing API key" }] },
+        },
+      };
       const run = await send(["mcp", "call", "dispatch.quote", "--args", '{"trade":"hvac"}']);
-      assert.deepEqual(lastBody(), { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "dispatch.quote", arguments: { trade: "hvac" } } });
+      assert.deepEqual(lastBody(), {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "dispatch.quote", arguments: { trade: "hvac" } },
+      });
       assert.equal(run.code, 8);
       assert.match(run.stderr, /tool dispatch.quote failed: missing API key/);
     });
 
     it("exits 5 on the JSON-RPC entitlement error -32002", async () => {
-      server.answer = { status: 200, body: { jsonrpc: "2.0", id: 1, error: { code: -32002, message: "not entitled to order" } } };
+      server.answer = {
+        status: 200,
+        body: { jsonrpc: "2.0", id: 1, error: { code: -32002, message: "not entitled to order" } },
+      };
       const run = await send(["mcp", "call", "dispatch.order"]);
       assert.equal(run.code, 5);
       assert.ok(oneLine(run.stderr));
@@ -143,7 +187,11 @@ describe("cli", function () {
       await runCli(["auth", "token", "--client-id", "dcl_1", "--client-secret", "dcs 2", "--base-url", server.url]);
       const [request] = server.requests;
       assert.equal(request!.headers["content-type"], "application/x-www-form-urlencoded");
-      assert.deepEqual(Object.fromEntries(new URLSearchParams(request!.body)), { grant_type: "client_credentials", client_id: "dcl_1", client_secret: "dcs 2" });
+      assert.deepEqual(Object.fromEntries(new URLSearchParams(request!.body)), {
+        grant_type: "client_credentials",
+        client_id: "dcl_1",
+        client_secret: "dcs 2",
+      });
     });
   });
 
@@ -151,11 +199,25 @@ describe("cli", function () {
     it("takes path parameters as positionals and query flags as the query", async () => {
       await send(["orders", "get", "ord_a/b"]);
       await send(["evals", "--period", "rolling_7d"]);
-      assert.deepEqual(server.requests.map((r) => r.url), ["/api/dispatch/v1/orders/ord_a%2Fb", "/api/dispatch/analytics/evals?period=rolling_7d"]);
+      assert.deepEqual(
+        server.requests.map((r) => r.url),
+        ["/api/dispatch/v1/orders/ord_a%2Fb", "/api/dispatch/analytics/evals?period=rolling_7d"],
+      );
     });
 
     it("sends booleans (--x / --no-x) and comma-separated or repeated arrays", async () => {
-      await send(["admin", "contractors", "update", "ctr_1", "--no-active", "--emergency-capable", "--trades", "plumbing,hvac", "--trades", "roofing"]);
+      await send([
+        "admin",
+        "contractors",
+        "update",
+        "ctr_1",
+        "--no-active",
+        "--emergency-capable",
+        "--trades",
+        "plumbing,hvac",
+        "--trades",
+        "roofing",
+      ]);
       assert.deepEqual(lastBody(), { trades: ["plumbing", "hvac", "roofing"], emergency_capable: true, active: false });
       assert.equal(server.requests[0]!.method, "PATCH");
     });

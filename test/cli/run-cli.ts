@@ -13,11 +13,18 @@ export interface CliRun {
 }
 
 /** Runs `dispatch args…` with a clean environment: no DISPATCH_* from the caller, no real config file. */
-export function runCli(args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string } = {}): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; input?: string; cwd?: string } = {},
+): Promise<CliRun> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DISPATCH_")));
   const env = { ...inherited, DISPATCH_CONFIG: `${root}test/tmp/no-such-config.json`, ...options.env };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env, cwd: options.cwd ?? root, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [bin, ...args], {
+      env,
+      cwd: options.cwd ?? root,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c));

@@ -12,7 +12,12 @@ describe("contract: Prism mock", function () {
 
   before(async () => {
     prism = await startPrism({ mode: "mock" });
-    client = createDispatchClient({ baseUrl: prism.url, apiKey: "dispatch_test_contract", adminToken: "admin-contract", retry: false });
+    client = createDispatchClient({
+      baseUrl: prism.url,
+      apiKey: "dispatch_test_contract",
+      adminToken: "admin-contract",
+      retry: false,
+    });
   });
   after(async () => prism?.stop());
 

@@ -13,15 +13,26 @@ type Call = (client: DispatchClient, headers: Record<string, string>) => Promise
 const formBody = (body: Record<string, string>) => new URLSearchParams(body).toString();
 
 export const operationCalls = {
-  probeStorefront: (c, headers) => c.POST("/api/agentic-commerce/probe", { body: { url: "https://shop.example.com" }, headers }),
+  probeStorefront: (c, headers) =>
+    c.POST("/api/agentic-commerce/probe", { body: { url: "https://shop.example.com" }, headers }),
   createQuote: (c, headers) => c.POST("/api/dispatch/v1/quote", { body: quoteRequest, headers }),
   createEstimate: (c, headers) => c.POST("/api/dispatch/v1/estimate", { body: estimateRequest, headers }),
   createOrder: (c, headers) => c.POST("/api/dispatch/v1/order", { body: orderRequest, headers }),
-  getOrder: (c, headers) => c.GET("/api/dispatch/v1/orders/{id}", { params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } }, headers }),
-  getEvals: (c, headers) => c.GET("/api/dispatch/analytics/evals", { params: { query: { period: "rolling_30d" } }, headers }),
+  getOrder: (c, headers) =>
+    c.GET("/api/dispatch/v1/orders/{id}", { params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } }, headers }),
+  getEvals: (c, headers) =>
+    c.GET("/api/dispatch/analytics/evals", { params: { query: { period: "rolling_30d" } }, headers }),
   getTradeIndex: (c, headers) => c.GET("/api/dispatch/index", { headers }),
-  callMcp: (c, headers) => c.POST("/api/mcp", { body: { jsonrpc: "2.0", id: 1, method: "tools/list" }, headers: { accept: "application/json, text/event-stream, application/problem+json", ...headers } }),
-  registerOAuthClient: (c, headers) => c.POST("/api/mcp/oauth/register", { body: { client_name: "contract-test", grant_types: ["client_credentials"] }, headers }),
+  callMcp: (c, headers) =>
+    c.POST("/api/mcp", {
+      body: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+      headers: { accept: "application/json, text/event-stream, application/problem+json", ...headers },
+    }),
+  registerOAuthClient: (c, headers) =>
+    c.POST("/api/mcp/oauth/register", {
+      body: { client_name: "contract-test", grant_types: ["client_credentials"] },
+      headers,
+    }),
   createOAuthToken: (c, headers) =>
     c.POST("/api/mcp/oauth/token", {
       body: { grant_type: "client_credentials", client_id: "dcl_test", client_secret: "dcs_test" },
@@ -30,7 +41,14 @@ export const operationCalls = {
     }),
   callA2a: (c, headers) =>
     c.POST("/api/a2a", {
-      body: { jsonrpc: "2.0", id: 7, method: "SendMessage", params: { message: { messageId: "m1", role: "ROLE_USER", parts: [{ data: { skill: "dispatch.index", input: {} } }] } } },
+      body: {
+        jsonrpc: "2.0",
+        id: 7,
+        method: "SendMessage",
+        params: {
+          message: { messageId: "m1", role: "ROLE_USER", parts: [{ data: { skill: "dispatch.index", input: {} } }] },
+        },
+      },
       headers,
     }),
   verifySeal: (c, headers) => c.GET("/api/attest/verify/{seal}", { params: { path: { seal } }, headers }),
@@ -45,13 +63,30 @@ export const operationCalls = {
   getDocsBundle: (c, headers) => c.GET("/docs/redoc.standalone.js", { headers, parseAs: "text" }),
   getHealth: (c, headers) => c.GET("/healthz", { headers }),
   getReadiness: (c, headers) => c.GET("/readyz", { headers }),
-  createApiKey: (c, headers) => c.POST("/api/admin/v1/keys", { body: { account: "acme-facilities", environment: "live" }, headers }),
-  listApiKeys: (c, headers) => c.GET("/api/admin/v1/keys", { params: { query: { account: "acme-facilities" } }, headers }),
-  revokeApiKey: (c, headers) => c.DELETE("/api/admin/v1/keys/{id}", { params: { path: { id: "key_01JD8XD5E7F9G1H3J5K7M9N1P3" } }, headers }),
-  listContractors: (c, headers) => c.GET("/api/admin/v1/contractors", { params: { query: { trade: "plumbing" } }, headers }),
+  createApiKey: (c, headers) =>
+    c.POST("/api/admin/v1/keys", { body: { account: "acme-facilities", environment: "live" }, headers }),
+  listApiKeys: (c, headers) =>
+    c.GET("/api/admin/v1/keys", { params: { query: { account: "acme-facilities" } }, headers }),
+  revokeApiKey: (c, headers) =>
+    c.DELETE("/api/admin/v1/keys/{id}", { params: { path: { id: "key_01JD8XD5E7F9G1H3J5K7M9N1P3" } }, headers }),
+  listContractors: (c, headers) =>
+    c.GET("/api/admin/v1/contractors", { params: { query: { trade: "plumbing" } }, headers }),
   createContractor: (c, headers) => c.POST("/api/admin/v1/contractors", { body: contractorInput, headers }),
-  updateContractor: (c, headers) => c.PATCH("/api/admin/v1/contractors/{id}", { params: { path: { id: "ctr_01JD8XE6F8G0H2J4K6M8N0P2Q4" } }, body: { active: false }, headers }),
+  updateContractor: (c, headers) =>
+    c.PATCH("/api/admin/v1/contractors/{id}", {
+      params: { path: { id: "ctr_01JD8XE6F8G0H2J4K6M8N0P2Q4" } },
+      body: { active: false },
+      headers,
+    }),
   recordOrderEvent: (c, headers) =>
-    c.POST("/api/admin/v1/orders/{id}/events", { params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } }, body: { status: "completed", final_cost_cents: 41250 }, headers }),
-  getWebhookSecret: (c, headers) => c.GET("/api/admin/v1/accounts/{account}/webhook-secret", { params: { path: { account: "acme-facilities" } }, headers }),
+    c.POST("/api/admin/v1/orders/{id}/events", {
+      params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },
+      body: { status: "completed", final_cost_cents: 41250 },
+      headers,
+    }),
+  getWebhookSecret: (c, headers) =>
+    c.GET("/api/admin/v1/accounts/{account}/webhook-secret", {
+      params: { path: { account: "acme-facilities" } },
+      headers,
+    }),
 } satisfies Record<keyof operations, Call>;

@@ -6,7 +6,16 @@ import { contractOperations } from "../helpers/contract-examples.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const flags = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 describe("docs page in a real browser", function () {
   this.timeout(120_000);
@@ -15,7 +24,8 @@ describe("docs page in a real browser", function () {
 
   before(async function () {
     if (!existsSync(executablePath)) {
-      if (process.env.CI) throw new Error(`Chromium not found at ${executablePath}; .ci/run installs the Debian package`);
+      if (process.env.CI)
+        throw new Error(`Chromium not found at ${executablePath}; .ci/run installs the Debian package`);
       this.skip();
     }
     t = await startTestServer();
@@ -34,7 +44,9 @@ describe("docs page in a real browser", function () {
     await page.goto(`${t.url}/docs`, { waitUntil: "networkidle" });
     await page.waitForSelector("[data-section-id^='tag/']", { timeout: 60_000 });
     const text = await page.locator("body").innerText();
-    const missing = contractOperations.map((o) => String(o.operation.summary)).filter((summary) => !text.includes(summary));
+    const missing = contractOperations
+      .map((o) => String(o.operation.summary))
+      .filter((summary) => !text.includes(summary));
     assert.deepEqual(missing, [], "operations missing from the rendered page");
     assert.deepEqual(failed, []);
     mkdirSync("test/tmp", { recursive: true });

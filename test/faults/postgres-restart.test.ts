@@ -15,7 +15,11 @@ describe("fault: Postgres restart under load", function () {
 
   before(async () => {
     db = await startPrivatePostgres();
-    t = await startTestServer(undefined, { DATABASE_URL: db.url, RATE_LIMIT_POINTS: "100000", LOG_LEVEL: process.env.FAULT_LOG ?? "silent" });
+    t = await startTestServer(undefined, {
+      DATABASE_URL: db.url,
+      RATE_LIMIT_POINTS: "100000",
+      LOG_LEVEL: process.env.FAULT_LOG ?? "silent",
+    });
   });
   after(async () => {
     await t?.stop().catch(() => {});
@@ -31,8 +35,17 @@ describe("fault: Postgres restart under load", function () {
     let n = 0;
     const worker = async () => {
       while (running) {
-        const body = { trade: "plumbing", location: { state: n % 3 ? "TX" : "AK" }, description: `fault load ${n}`, reference_id: `fault-${n++}` };
-        const response = await fetch(t.url + loadPath, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: JSON.stringify(body) }).catch(() => null);
+        const body = {
+          trade: "plumbing",
+          location: { state: n % 3 ? "TX" : "AK" },
+          description: `fault load ${n}`,
+          reference_id: `fault-${n++}`,
+        };
+        const response = await fetch(t.url + loadPath, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-api-key": key },
+          body: JSON.stringify(body),
+        }).catch(() => null);
         if (!response) continue;
         statuses[response.status] = (statuses[response.status] ?? 0) + 1;
         const answer = await response.json();
@@ -53,7 +66,10 @@ describe("fault: Postgres restart under load", function () {
     console.log(`      statuses during the run: ${JSON.stringify(statuses)}; error codes: ${[...codes].join(", ")}`);
     assert.equal(statuses[500] ?? 0, 0, "no 500 answers");
     assert.ok((statuses[503] ?? 0) > 0, "some requests saw the outage as 503");
-    assert.deepEqual([...codes].filter((c) => c !== "database_unavailable"), []);
+    assert.deepEqual(
+      [...codes].filter((c) => c !== "database_unavailable"),
+      [],
+    );
     const after = await fetch(`${t.url}/readyz`);
     assert.equal(after.status, 200, "recovered without a restart");
     const client = new pg.Client(db.url);

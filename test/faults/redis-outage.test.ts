@@ -24,7 +24,13 @@ describe("fault: Redis outage", function () {
   it("keeps answering through the outage and limits again from Redis afterwards", async () => {
     const { key } = await t.issueKey({ account: "redis-faults" });
     const quote = async () =>
-      (await fetch(`${t.url}/api/dispatch/v1/quote`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: JSON.stringify(quoteRequest) })).status;
+      (
+        await fetch(`${t.url}/api/dispatch/v1/quote`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-api-key": key },
+          body: JSON.stringify(quoteRequest),
+        })
+      ).status;
     const before = await Promise.all(Array.from({ length: 5 }, quote));
     await redis.stop();
     const during: number[] = [];
@@ -35,7 +41,11 @@ describe("fault: Redis outage", function () {
     for (let i = 0; i < 20; i++) after.push(await quote());
     assert.deepEqual([...new Set([...before, ...during, ...after])], [200]);
     const { execFileSync } = await import("node:child_process");
-    const keys = execFileSync("redis-cli", ["-p", new URL(redis.url).port, "--scan", "--pattern", "rl:*"]).toString().trim().split("\n").filter(Boolean);
+    const keys = execFileSync("redis-cli", ["-p", new URL(redis.url).port, "--scan", "--pattern", "rl:*"])
+      .toString()
+      .trim()
+      .split("\n")
+      .filter(Boolean);
     assert.ok(keys.length > 0, "the restarted Redis holds the limiter's windows again");
   });
 });

@@ -9,7 +9,10 @@ import { adminToken, postgresDatabase } from "../helpers/server.js";
 
 async function startProcess(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" }, stdio: "ignore" });
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" },
+    stdio: "ignore",
+  });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 150; i++) {
     if ((await fetch(`${url}/readyz`).catch(() => null))?.status === 200) return { url, child };
@@ -37,7 +40,11 @@ describe("scale-out: two server processes", function () {
     const second = await startProcess(env);
     procs.push(first.child, second.child);
     [a, b] = [first.url, second.url];
-    const issued = await fetch(`${a}/api/admin/v1/keys`, { method: "POST", headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" }, body: JSON.stringify({ account: "scale", environment: "test" }) });
+    const issued = await fetch(`${a}/api/admin/v1/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ account: "scale", environment: "test" }),
+    });
     key = (await issued.json()).key;
   });
   after(async () => {
@@ -47,21 +54,34 @@ describe("scale-out: two server processes", function () {
   });
 
   const post = (base: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(base + path, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key, ...headers }, body: JSON.stringify(body) });
+    fetch(base + path, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key, ...headers },
+      body: JSON.stringify(body),
+    });
 
   it("holds one key's rate limit across both processes", async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 200; i++) statuses.push((await post(i % 2 ? a : b, "/api/dispatch/v1/quote", quoteRequest)).status);
+    for (let i = 0; i < 200; i++)
+      statuses.push((await post(i % 2 ? a : b, "/api/dispatch/v1/quote", quoteRequest)).status);
     assert.deepEqual([...new Set(statuses)], [200]);
     assert.equal((await post(a, "/api/dispatch/v1/quote", quoteRequest)).status, 429);
     assert.equal((await post(b, "/api/dispatch/v1/quote", quoteRequest)).status, 429);
   });
 
   it("creates one order for 50 concurrent retries spread over both processes", async () => {
-    const other = await fetch(`${a}/api/admin/v1/keys`, { method: "POST", headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" }, body: JSON.stringify({ account: "scale", environment: "test" }) });
+    const other = await fetch(`${a}/api/admin/v1/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ account: "scale", environment: "test" }),
+    });
     const orderKey = (await other.json()).key;
     const body = { ...orderRequest, reference_id: "scale-out-1" };
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => post(i % 2 ? a : b, "/api/dispatch/v1/order", body, { "x-api-key": orderKey })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        post(i % 2 ? a : b, "/api/dispatch/v1/order", body, { "x-api-key": orderKey }),
+      ),
+    );
     const bodies = await Promise.all(answers.map((r) => r.json()));
     assert.deepEqual([...new Set(answers.map((r) => r.status))], [201]);
     assert.equal(new Set(bodies.map((x) => x.order.id)).size, 1);

@@ -4,7 +4,13 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { startPrism, type PrismHandle } from "../../mocks/prism.js";
-import { deref, loadContract, listOperations, type ContractOperation, type JsonObject } from "../../sdk/codegen/contract.js";
+import {
+  deref,
+  loadContract,
+  listOperations,
+  type ContractOperation,
+  type JsonObject,
+} from "../../sdk/codegen/contract.js";
 import { mutations, valid } from "../helpers/schema-arbitrary.js";
 import { adminToken, startTestServer, type TestServer } from "../helpers/server.js";
 
@@ -29,16 +35,27 @@ function requestSchema(op: JsonObject): { contentType: string; schema: JsonObjec
 function arbitraryRequest(entry: ContractOperation): fc.Arbitrary<Built> {
   const op = deref(doc, entry.operation) as JsonObject;
   const params = (op.parameters ?? []) as JsonObject[];
-  const pathArbs = Object.fromEntries(params.filter((p) => p.in === "path").map((p) => [p.name as string, fc.stringMatching(/^[a-z0-9_]{1,30}$/)]));
-  const queryArbs = Object.fromEntries(params.filter((p) => p.in === "query").map((p) => [p.name as string, valid(p.schema as JsonObject)]));
+  const pathArbs = Object.fromEntries(
+    params.filter((p) => p.in === "path").map((p) => [p.name as string, fc.stringMatching(/^[a-z0-9_]{1,30}$/)]),
+  );
+  const queryArbs = Object.fromEntries(
+    params.filter((p) => p.in === "query").map((p) => [p.name as string, valid(p.schema as JsonObject)]),
+  );
   const body = requestSchema(op);
-  const bodyArb = entry.operationId === "probeStorefront" ? fc.record({ url: fc.domain().map((d) => `https://${d.split(".")[0]}.invalid/`) }) : body ? valid(body.schema) : fc.constant(undefined);
-  return fc.record({ pathValues: fc.record(pathArbs), query: fc.record(queryArbs, { requiredKeys: [] }), body: bodyArb }).map(({ pathValues, query, body: b }) => ({
-    path: entry.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(String(pathValues[name]))),
-    query,
-    body: b,
-    contentType: body?.contentType,
-  }));
+  const bodyArb =
+    entry.operationId === "probeStorefront"
+      ? fc.record({ url: fc.domain().map((d) => `https://${d.split(".")[0]}.invalid/`) })
+      : body
+        ? valid(body.schema)
+        : fc.constant(undefined);
+  return fc
+    .record({ pathValues: fc.record(pathArbs), query: fc.record(queryArbs, { requiredKeys: [] }), body: bodyArb })
+    .map(({ pathValues, query, body: b }) => ({
+      path: entry.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(String(pathValues[name]))),
+      query,
+      body: b,
+      contentType: body?.contentType,
+    }));
 }
 
 function headersFor(entry: ContractOperation, key: string): Record<string, string> {
@@ -50,12 +67,28 @@ function headersFor(entry: ContractOperation, key: string): Record<string, strin
   return headers;
 }
 
-async function send(base: string, entry: ContractOperation, built: Built, headers: Record<string, string>, rawBody?: string) {
+async function send(
+  base: string,
+  entry: ContractOperation,
+  built: Built,
+  headers: Record<string, string>,
+  rawBody?: string,
+) {
   const url = new URL(base + built.path);
   for (const [k, v] of Object.entries(built.query)) if (v !== undefined) url.searchParams.set(k, String(v));
   const form = built.contentType === "application/x-www-form-urlencoded";
-  const body = rawBody ?? (built.body === undefined ? undefined : form ? new URLSearchParams(built.body as Record<string, string>).toString() : JSON.stringify(built.body));
-  const response = await fetch(url, { method: entry.method.toUpperCase(), headers: { ...headers, ...(body !== undefined && built.contentType ? { "content-type": built.contentType } : {}) }, body });
+  const body =
+    rawBody ??
+    (built.body === undefined
+      ? undefined
+      : form
+        ? new URLSearchParams(built.body as Record<string, string>).toString()
+        : JSON.stringify(built.body));
+  const response = await fetch(url, {
+    method: entry.method.toUpperCase(),
+    headers: { ...headers, ...(body !== undefined && built.contentType ? { "content-type": built.contentType } : {}) },
+    body,
+  });
   counts.byStatus[response.status] = (counts.byStatus[response.status] ?? 0) + 1;
   return response;
 }
@@ -78,7 +111,9 @@ describe("contract fuzzing", function () {
     key = (await t.issueKey({ account: "fuzz" })).key;
   });
   after(async () => {
-    console.log(`      fuzz: ${counts.valid} valid requests through the Prism proxy, ${counts.invalid} invalid requests to the server; statuses ${JSON.stringify(counts.byStatus)}`);
+    console.log(
+      `      fuzz: ${counts.valid} valid requests through the Prism proxy, ${counts.invalid} invalid requests to the server; statuses ${JSON.stringify(counts.byStatus)}`,
+    );
     await prism?.stop();
     await t?.stop();
   });
@@ -104,7 +139,14 @@ describe("contract fuzzing", function () {
       it("refuses every invalid body with a documented 4xx in the documented format", async () => {
         const sample = fc.sample(valid(body.schema), { numRuns: 1, seed: 42 })[0] as Record<string, unknown>;
         const built = fc.sample(arbitraryRequest(entry), { numRuns: 1, seed: 7 })[0]!;
-        const cases = [...mutations(body.schema).map((m) => ({ label: m.label, raw: undefined as string | undefined, body: m.apply(sample) })), { label: "malformed JSON", raw: "{not json", body: undefined }];
+        const cases = [
+          ...mutations(body.schema).map((m) => ({
+            label: m.label,
+            raw: undefined as string | undefined,
+            body: m.apply(sample),
+          })),
+          { label: "malformed JSON", raw: "{not json", body: undefined },
+        ];
         for (const c of cases) {
           if (body.contentType !== "application/json" && c.raw) continue;
           counts.invalid++;
@@ -115,10 +157,22 @@ describe("contract fuzzing", function () {
             assert.ok(JSON.parse(text).error, `${c.label}: JSON-RPC endpoints refuse with an error member`);
             continue;
           }
-          assert.ok(response.status >= 400 && response.status < 500, `${c.label}: ${response.status} ${text.slice(0, 200)}`);
+          assert.ok(
+            response.status >= 400 && response.status < 500,
+            `${c.label}: ${response.status} ${text.slice(0, 200)}`,
+          );
           const media = documentedMediaType(entry, response.status);
-          assert.notEqual(media, undefined, `${c.label}: status ${response.status} is not documented for ${entry.operationId}`);
-          if (media) assert.equal(response.headers.get("content-type")?.split(";")[0], media, `${c.label}: ${text.slice(0, 200)}`);
+          assert.notEqual(
+            media,
+            undefined,
+            `${c.label}: status ${response.status} is not documented for ${entry.operationId}`,
+          );
+          if (media)
+            assert.equal(
+              response.headers.get("content-type")?.split(";")[0],
+              media,
+              `${c.label}: ${text.slice(0, 200)}`,
+            );
         }
       });
     });

@@ -8,7 +8,8 @@ import { freePort } from "../../mocks/prism.js";
 
 const pgBin = "/usr/lib/postgresql/15/bin";
 // PostgreSQL refuses to run as root; run its tools as the `postgres` user when we are root.
-const asPostgres = (cmd: string, args: string[]) => (process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", cmd, ...args]] : [cmd, args]) as [string, string[]];
+const asPostgres = (cmd: string, args: string[]) =>
+  (process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", cmd, ...args]] : [cmd, args]) as [string, string[]];
 
 export interface PrivatePostgres {
   url: string;
@@ -22,9 +23,13 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   chmodSync(dir, 0o777);
   const data = join(dir, "data");
   const port = await freePort();
-  execFileSync(...asPostgres(`${pgBin}/initdb`, ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]), { stdio: "ignore" });
+  execFileSync(...asPostgres(`${pgBin}/initdb`, ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]), {
+    stdio: "ignore",
+  });
   const ctl = (action: string, extra: string[] = []) =>
-    execFileSync(...asPostgres(`${pgBin}/pg_ctl`, ["-D", data, "-w", "-l", join(dir, "log"), ...extra, action]), { stdio: "ignore" });
+    execFileSync(...asPostgres(`${pgBin}/pg_ctl`, ["-D", data, "-w", "-l", join(dir, "log"), ...extra, action]), {
+      stdio: "ignore",
+    });
   const start = () => ctl("start", ["-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`]);
   start();
   return {
@@ -52,7 +57,9 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
   let child: ChildProcess | null = null;
   const start = async () => {
-    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+      stdio: "ignore",
+    });
     for (let i = 0; i < 50; i++) {
       try {
         execFileSync("redis-cli", ["-p", String(port), "ping"], { stdio: "ignore" });

@@ -56,14 +56,28 @@ export interface TestServer {
   app: DispatchServer;
   databaseUrl: string;
   /** Issues an API key through the admin API. */
-  issueKey(input?: { account?: string; environment?: "test" | "live"; scopes?: string[] }): Promise<{ id: string; key: string; account: string }>;
+  issueKey(input?: {
+    account?: string;
+    environment?: "test" | "live";
+    scopes?: string[];
+  }): Promise<{ id: string; key: string; account: string }>;
   stop(): Promise<void>;
 }
 
-export async function startTestServer(db: TestDatabase = pglite, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  db: TestDatabase = pglite,
+  env: Record<string, string> = {},
+): Promise<TestServer> {
   // A caller may point a second server at the first one's database (scale-out tests).
   const database = env.DATABASE_URL ? { url: env.DATABASE_URL, drop: async () => {} } : await db.create();
-  const config: Config = loadConfig({ PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DATABASE_URL: database.url, DISPATCH_ADMIN_TOKEN: adminToken, ...env });
+  const config: Config = loadConfig({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "silent",
+    DATABASE_URL: database.url,
+    DISPATCH_ADMIN_TOKEN: adminToken,
+    ...env,
+  });
   const app = await createServer(config);
   await app.server.start();
   const url = app.server.info.uri;
@@ -75,7 +89,11 @@ export async function startTestServer(db: TestDatabase = pglite, env: Record<str
       const response = await fetch(`${url}/api/admin/v1/keys`, {
         method: "POST",
         headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-        body: JSON.stringify({ account: input.account ?? "acme", environment: input.environment ?? "test", ...(input.scopes ? { scopes: input.scopes } : {}) }),
+        body: JSON.stringify({
+          account: input.account ?? "acme",
+          environment: input.environment ?? "test",
+          ...(input.scopes ? { scopes: input.scopes } : {}),
+        }),
       });
       if (response.status !== 201) throw new Error(`issueKey: ${response.status} ${await response.text()}`);
       return (await response.json()) as { id: string; key: string; account: string };

@@ -21,7 +21,11 @@ describe("A2A readiness probe skill", function () {
 
   const ask = async (input: unknown) => {
     const client = await new ClientFactory({ transports: [new JsonRpcTransportFactory({})] }).createFromUrl(t.url);
-    const message = Message.fromJSON({ messageId: randomUUID(), role: "ROLE_USER", parts: [{ data: { skill: "agentic.readiness_probe", input } }] });
+    const message = Message.fromJSON({
+      messageId: randomUUID(),
+      role: "ROLE_USER",
+      parts: [{ data: { skill: "agentic.readiness_probe", input } }],
+    });
     return (await client.sendMessage({ tenant: "", message, configuration: undefined, metadata: undefined })) as Task;
   };
 

@@ -31,7 +31,8 @@ const artifactData = (task: Task) => {
   assert.equal(content?.$case, "data");
   return content.value as Record<string, unknown>;
 };
-const statusData = (task: Task) => task.status?.message?.parts.find((p) => p.content?.$case === "data")?.content?.value as Record<string, unknown>;
+const statusData = (task: Task) =>
+  task.status?.message?.parts.find((p) => p.content?.$case === "data")?.content?.value as Record<string, unknown>;
 
 for (const db of databases()) {
   describe(`A2A endpoint (${db.name})`, function () {
@@ -46,8 +47,14 @@ for (const db of databases()) {
 
     it("resolves the card and lists the six capabilities as skills on a v1.0 JSON-RPC interface", async () => {
       const card = await (await clientFor(t.url)).getAgentCard();
-      assert.deepEqual(card.skills.map((s) => s.id), capabilities.map((c) => c.id));
-      assert.deepEqual(card.supportedInterfaces.map((i) => [i.url, i.protocolBinding, i.protocolVersion]), [[`${t.url}/api/a2a`, "JSONRPC", A2A_PROTOCOL_VERSION]]);
+      assert.deepEqual(
+        card.skills.map((s) => s.id),
+        capabilities.map((c) => c.id),
+      );
+      assert.deepEqual(
+        card.supportedInterfaces.map((i) => [i.url, i.protocolBinding, i.protocolVersion]),
+        [[`${t.url}/api/a2a`, "JSONRPC", A2A_PROTOCOL_VERSION]],
+      );
     });
 
     it("runs public skills without a credential: dispatch.index and dispatch.estimate complete with a data artifact", async () => {
@@ -55,7 +62,9 @@ for (const db of databases()) {
       const index = asTask(await ask(client, "dispatch.index", {}));
       assert.equal(index.status?.state, TaskState.TASK_STATE_COMPLETED);
       assert.equal((artifactData(index).trades as unknown[]).length, 8);
-      const estimate = asTask(await ask(client, "dispatch.estimate", { trade: "electrical", location: { state: "CA" } }));
+      const estimate = asTask(
+        await ask(client, "dispatch.estimate", { trade: "electrical", location: { state: "CA" } }),
+      );
       assert.equal(estimate.status?.state, TaskState.TASK_STATE_COMPLETED);
       const body = artifactData(estimate);
       assert.equal(body.urgency, "routine");
@@ -66,9 +75,14 @@ for (const db of databases()) {
 
     it("fails a task with field errors on invalid input and rejects an unknown or missing skill", async () => {
       const client = await clientFor(t.url);
-      const invalid = asTask(await ask(client, "dispatch.estimate", { trade: "plumbing", location: { state: "Texas" } }));
+      const invalid = asTask(
+        await ask(client, "dispatch.estimate", { trade: "plumbing", location: { state: "Texas" } }),
+      );
       assert.equal(invalid.status?.state, TaskState.TASK_STATE_FAILED);
-      assert.deepEqual((statusData(invalid).errors as { pointer: string }[]).map((e) => e.pointer), ["/location/state"]);
+      assert.deepEqual(
+        (statusData(invalid).errors as { pointer: string }[]).map((e) => e.pointer),
+        ["/location/state"],
+      );
       assert.equal(statusData(asTask(await ask(client, "dispatch.teleport", {}))).error, "unknown_skill");
     });
 
@@ -81,18 +95,36 @@ for (const db of databases()) {
       const quote = asTask(await ask(keyed, "dispatch.quote", quoteInput));
       assert.equal(quote.status?.state, TaskState.TASK_STATE_COMPLETED);
       assert.match(artifactData(quote).quote_id as string, /^qt_/);
-      const order = asTask(await ask(keyed, "dispatch.order", { ...quoteInput, description: "Burst pipe under the sink." }));
+      const order = asTask(
+        await ask(keyed, "dispatch.order", { ...quoteInput, description: "Burst pipe under the sink." }),
+      );
       assert.equal(order.status?.state, TaskState.TASK_STATE_COMPLETED);
       assert.match((artifactData(order).order as { id: string }).id, /^ord_/);
     });
 
     it("accepts an OAuth token as Bearer for dispatch.quote and rejects dispatch.order with the entitlement body", async () => {
-      const reg = await (await fetch(`${t.url}/api/mcp/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json();
-      const form = new URLSearchParams({ grant_type: "client_credentials", client_id: reg.client_id, client_secret: reg.client_secret });
-      const token = (await (await fetch(`${t.url}/api/mcp/oauth/token`, { method: "POST", body: form })).json()).access_token;
+      const reg = await (
+        await fetch(`${t.url}/api/mcp/oauth/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: "{}",
+        })
+      ).json();
+      const form = new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: reg.client_id,
+        client_secret: reg.client_secret,
+      });
+      const token = (await (await fetch(`${t.url}/api/mcp/oauth/token`, { method: "POST", body: form })).json())
+        .access_token;
       const client = await clientFor(t.url, { authorization: `Bearer ${token}` });
-      assert.equal(asTask(await ask(client, "dispatch.quote", { trade: "hvac", location: { state: "CA" } })).status?.state, TaskState.TASK_STATE_COMPLETED);
-      const order = asTask(await ask(client, "dispatch.order", { trade: "hvac", location: { state: "CA" }, description: "No heat." }));
+      assert.equal(
+        asTask(await ask(client, "dispatch.quote", { trade: "hvac", location: { state: "CA" } })).status?.state,
+        TaskState.TASK_STATE_COMPLETED,
+      );
+      const order = asTask(
+        await ask(client, "dispatch.order", { trade: "hvac", location: { state: "CA" }, description: "No heat." }),
+      );
       assert.equal(order.status?.state, TaskState.TASK_STATE_REJECTED);
       assert.equal(statusData(order).error, "payment_required");
     });
@@ -102,7 +134,18 @@ for (const db of databases()) {
         fetch(`${t.url}/api/a2a`, {
           method: "POST",
           headers: { "content-type": "application/json", ...headers },
-          body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "SendMessage", params: { message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ data: { skill: "dispatch.index", input: {} } }] } } }),
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 7,
+            method: "SendMessage",
+            params: {
+              message: {
+                messageId: randomUUID(),
+                role: "ROLE_USER",
+                parts: [{ data: { skill: "dispatch.index", input: {} } }],
+              },
+            },
+          }),
         });
       assert.equal((await send({ "x-api-key": "dispatch_test_wrong" })).status, 401);
       assert.equal((await send({ authorization: `Bearer ${key}` })).status, 401, "API keys as Bearer are for MCP only");

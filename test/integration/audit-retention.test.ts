@@ -10,7 +10,11 @@ import { databases, startTestServer, type TestServer } from "../helpers/server.j
 type Verification = components["schemas"]["SealVerification"];
 
 const quote = (url: string, key: string) =>
-  fetch(`${url}/api/dispatch/v1/quote`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: JSON.stringify(quoteRequest) });
+  fetch(`${url}/api/dispatch/v1/quote`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": key },
+    body: JSON.stringify(quoteRequest),
+  });
 const verify = async (url: string, seal: string) => {
   const response = await fetch(`${url}/api/attest/verify/${seal}`);
   return { status: response.status, body: (await response.json()) as Verification };
@@ -42,7 +46,10 @@ for (const db of databases()) {
       const now = sevenYearsAfter(new Date(before[1]!.recorded_at).toISOString(), 10);
       assert.equal(await purgeExpiredAudit(t.app.services.db, now), 2);
       const after = await chain();
-      assert.deepEqual(after.map((r) => r.seal), before.slice(2).map((r) => r.seal));
+      assert.deepEqual(
+        after.map((r) => r.seal),
+        before.slice(2).map((r) => r.seal),
+      );
       assert.equal((await verify(t.url, before[1]!.seal)).status, 404);
       const oldest = await verify(t.url, after[0]!.seal);
       assert.deepEqual([oldest.status, oldest.body.status], [200, "valid"]);

@@ -13,7 +13,11 @@ type S = components["schemas"];
 type Page = S["AuditRecordPage"];
 
 const quote = (url: string, key: string) =>
-  fetch(`${url}/api/dispatch/v1/quote`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: JSON.stringify(quoteRequest) });
+  fetch(`${url}/api/dispatch/v1/quote`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": key },
+    body: JSON.stringify(quoteRequest),
+  });
 const records = async (url: string, key: string, query = "") =>
   (await (await fetch(`${url}/api/audit/v1/records${query}`, { headers: { "x-api-key": key } })).json()) as Page;
 const verify = (url: string, seal: string) => fetch(`${url}/api/attest/verify/${seal}`);
@@ -48,9 +52,15 @@ for (const db of databases()) {
     describe("listAuditRecords", () => {
       it("returns the caller's records newest first with content parsed back", async () => {
         const page = await records(t.url, acme);
-        assert.deepEqual(page.items.map((r) => r.type), ["quote", "quote", "quote", "key_issued"]);
+        assert.deepEqual(
+          page.items.map((r) => r.type),
+          ["quote", "quote", "quote", "key_issued"],
+        );
         const positions = page.items.map((r) => r.chain_position);
-        assert.deepEqual(positions, [...positions].sort((a, b) => b - a));
+        assert.deepEqual(
+          positions,
+          [...positions].sort((a, b) => b - a),
+        );
         assert.equal(page.items[0]!.content.trade, "plumbing");
         assert.equal(page.items[3]!.content.environment, "test");
         assert.equal(page.next_cursor, null);
@@ -58,7 +68,10 @@ for (const db of databases()) {
 
       it("shows another account none of them", async () => {
         const page = await records(t.url, other);
-        assert.deepEqual(page.items.map((r) => r.type), ["key_issued"]);
+        assert.deepEqual(
+          page.items.map((r) => r.type),
+          ["key_issued"],
+        );
         assert.ok(page.items.every((r) => !quoteSeals.includes(r.seal)));
       });
 
@@ -67,9 +80,15 @@ for (const db of databases()) {
         assert.equal(first.items.length, 3);
         assert.ok(first.next_cursor);
         const second = await records(t.url, acme, `?limit=3&cursor=${first.next_cursor}`);
-        assert.deepEqual(second.items.map((r) => r.type), ["key_issued"]);
+        assert.deepEqual(
+          second.items.map((r) => r.type),
+          ["key_issued"],
+        );
         assert.equal(second.next_cursor, null);
-        assert.deepEqual((await records(t.url, acme, "?type=key_issued")).items.map((r) => r.type), ["key_issued"]);
+        assert.deepEqual(
+          (await records(t.url, acme, "?type=key_issued")).items.map((r) => r.type),
+          ["key_issued"],
+        );
       });
 
       it("answers 401 without a key and 422 for a bad limit, type or cursor", async () => {
@@ -89,7 +108,15 @@ for (const db of databases()) {
         assert.equal(body.valid, true);
         assert.equal(body.status, "valid");
         assert.equal(body.record_type, "quote");
-        assert.deepEqual(Object.keys(body).sort(), ["chain_position", "checked_at", "record_type", "recorded_at", "seal", "status", "valid"]);
+        assert.deepEqual(Object.keys(body).sort(), [
+          "chain_position",
+          "checked_at",
+          "record_type",
+          "recorded_at",
+          "seal",
+          "status",
+          "valid",
+        ]);
       });
 
       it("answers 400 malformed_seal for a malformed seal and 404 without a result for an unknown one", async () => {
@@ -110,10 +137,13 @@ for (const db of databases()) {
         await assert.rejects(audit().where({ seal: quoteSeals[0] }).update({ content: "{}" }), /append-only/);
         await assert.rejects(audit().where({ seal: quoteSeals[0] }).delete(), /append-only/);
         await assert.rejects(t.app.services.db.raw("truncate audit_records"), /append-only/);
-        await assert.rejects(t.app.services.db.transaction(async (trx) => {
-          await trx.raw("select set_config('dispatch.audit_purge', 'on', true)");
-          await trx("audit_records").where({ seal: quoteSeals[0] }).delete();
-        }), /append-only/);
+        await assert.rejects(
+          t.app.services.db.transaction(async (trx) => {
+            await trx.raw("select set_config('dispatch.audit_purge', 'on', true)");
+            await trx("audit_records").where({ seal: quoteSeals[0] }).delete();
+          }),
+          /append-only/,
+        );
         assert.equal((await records(t.url, acme, "?type=quote")).items.length, 3);
       });
 
@@ -128,7 +158,13 @@ for (const db of databases()) {
       it("reports the next record chain_broken when a record is re-sealed", async () => {
         const row = await t.app.services.db("audit_records").where({ seal: quoteSeals[1] }).first();
         const content = JSON.stringify({ trade: "forged" });
-        const fields = { type: row.type, account: row.account, subject: row.subject, content, recorded_at: new Date(row.recorded_at).toISOString() };
+        const fields = {
+          type: row.type,
+          account: row.account,
+          subject: row.subject,
+          content,
+          recorded_at: new Date(row.recorded_at).toISOString(),
+        };
         const forged = `seal_${recordHash(row.prev_hash, fields)}`;
         await tamper(t.app.services.db, quoteSeals[1]!, { content, seal: forged });
         assert.equal((await verify(t.url, quoteSeals[1]!)).status, 404);
@@ -158,7 +194,11 @@ for (const db of databases()) {
       assert.equal((await quote(t.url, key)).status, 200);
       const client = createDispatchClient({ baseUrl: prism.url, apiKey: key, retry: false });
       const conforms = (r: { response: Response }, status: number) => {
-        assert.equal(r.response.headers.get("sl-violations"), null, `contract violation: ${r.response.headers.get("sl-violations")}`);
+        assert.equal(
+          r.response.headers.get("sl-violations"),
+          null,
+          `contract violation: ${r.response.headers.get("sl-violations")}`,
+        );
         assert.equal(r.response.status, status);
       };
       const page = await client.GET("/api/audit/v1/records", { params: { query: { limit: 10, type: "quote" } } });

@@ -16,7 +16,9 @@ for (const db of databases()) {
 
     describe("createEstimate()", () => {
       it("separates wage basis from the billed estimate and cites the OEWS release", async () => {
-        const { data, response } = await client.POST("/api/dispatch/v1/estimate", { body: { trade: "electrical", location: { state: "CA" } } });
+        const { data, response } = await client.POST("/api/dispatch/v1/estimate", {
+          body: { trade: "electrical", location: { state: "CA" } },
+        });
         assert.equal(response.status, 200);
         assert.equal(data!.national_baseline, true);
         assert.equal(data!.urgency, "routine");
@@ -27,25 +29,43 @@ for (const db of databases()) {
       });
 
       it("applies the disclosed urgency multiplier", async () => {
-        const routine = await client.POST("/api/dispatch/v1/estimate", { body: { trade: "hvac", location: { state: "TX" }, urgency: "routine" } });
-        const emergency = await client.POST("/api/dispatch/v1/estimate", { body: { trade: "hvac", location: { state: "TX" }, urgency: "emergency" } });
-        const ratio = emergency.data!.billed_estimate.hourly_rate_dollars / routine.data!.billed_estimate.hourly_rate_dollars;
+        const routine = await client.POST("/api/dispatch/v1/estimate", {
+          body: { trade: "hvac", location: { state: "TX" }, urgency: "routine" },
+        });
+        const emergency = await client.POST("/api/dispatch/v1/estimate", {
+          body: { trade: "hvac", location: { state: "TX" }, urgency: "emergency" },
+        });
+        const ratio =
+          emergency.data!.billed_estimate.hourly_rate_dollars / routine.data!.billed_estimate.hourly_rate_dollars;
         assert.ok(Math.abs(ratio - emergency.data!.model.urgency_multipliers.emergency) < 0.01);
       });
 
       it("answers 422 with a pointer per invalid field", async () => {
-        const { error, response } = await client.POST("/api/dispatch/v1/estimate", { body: { trade: "gardening" as "hvac", location: { state: "TEX" } } });
+        const { error, response } = await client.POST("/api/dispatch/v1/estimate", {
+          body: { trade: "gardening" as "hvac", location: { state: "TEX" } },
+        });
         assert.equal(response.status, 422);
         assert.equal(response.headers.get("content-type"), "application/problem+json");
-        assert.deepEqual((error as { errors: { pointer: string }[] }).errors.map((e) => e.pointer).sort(), ["/location/state", "/trade"]);
+        assert.deepEqual((error as { errors: { pointer: string }[] }).errors.map((e) => e.pointer).sort(), [
+          "/location/state",
+          "/trade",
+        ]);
       });
     });
 
     describe("getTradeIndex()", () => {
       it("lists the 8 trades with wage figures and the routine billed rate", async () => {
         const { data } = await client.GET("/api/dispatch/index");
-        assert.deepEqual(data!.trades.map((t) => t.code), ["plumbing", "electrical", "hvac", "carpentry", "roofing", "painting", "locksmith", "appliance_repair"]);
-        for (const trade of data!.trades) assert.ok(trade.p25 < trade.medianRateDollars && trade.medianRateDollars < trade.p75 && trade.billedHourlyRateRoutineDollars > trade.p75);
+        assert.deepEqual(
+          data!.trades.map((t) => t.code),
+          ["plumbing", "electrical", "hvac", "carpentry", "roofing", "painting", "locksmith", "appliance_repair"],
+        );
+        for (const trade of data!.trades)
+          assert.ok(
+            trade.p25 < trade.medianRateDollars &&
+              trade.medianRateDollars < trade.p75 &&
+              trade.billedHourlyRateRoutineDollars > trade.p75,
+          );
         assert.equal(data!.wage_vs_billed.rates_are_model_rates, true);
       });
     });
@@ -77,7 +97,8 @@ for (const db of databases()) {
 
       it("is not rate limited", async () => {
         const statuses = new Set<number>();
-        for (let i = 0; i < 210; i++) statuses.add((await fetch(`${t.url}/api/dispatch/analytics/evals?period=rolling_7d`)).status);
+        for (let i = 0; i < 210; i++)
+          statuses.add((await fetch(`${t.url}/api/dispatch/analytics/evals?period=rolling_7d`)).status);
         assert.deepEqual([...statuses], [200]);
       });
     });
@@ -91,8 +112,20 @@ for (const db of databases()) {
       it("answers unknown routes, malformed JSON and oversized bodies with problems and no stack", async () => {
         const cases = [
           { init: { method: "GET" }, path: "/nope", status: 404 },
-          { init: { method: "POST", body: "{oops", headers: { "content-type": "application/json" } }, path: "/api/dispatch/v1/estimate", status: 400 },
-          { init: { method: "POST", body: JSON.stringify({ pad: "x".repeat(70_000) }), headers: { "content-type": "application/json" } }, path: "/api/dispatch/v1/estimate", status: 413 },
+          {
+            init: { method: "POST", body: "{oops", headers: { "content-type": "application/json" } },
+            path: "/api/dispatch/v1/estimate",
+            status: 400,
+          },
+          {
+            init: {
+              method: "POST",
+              body: JSON.stringify({ pad: "x".repeat(70_000) }),
+              headers: { "content-type": "application/json" },
+            },
+            path: "/api/dispatch/v1/estimate",
+            status: 413,
+          },
         ];
         for (const c of cases) {
           const response = await fetch(t.url + c.path, c.init);

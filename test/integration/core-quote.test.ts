@@ -5,7 +5,11 @@ import { quoteRequest } from "../fixtures/requests.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 
 const quote = (url: string, headers: Record<string, string>, body: unknown = quoteRequest) =>
-  fetch(`${url}/api/dispatch/v1/quote`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  fetch(`${url}/api/dispatch/v1/quote`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 
 for (const db of databases()) {
   describe(`server core quote and keys (${db.name})`, function () {
@@ -33,7 +37,9 @@ for (const db of databases()) {
         const { data: page } = await admin.GET("/api/admin/v1/keys", { params: { query: { account: "revoker" } } });
         assert.equal(page!.items.length, 1);
         assert.ok(!JSON.stringify(page).includes(issued.key));
-        const { data: revoked } = await admin.DELETE("/api/admin/v1/keys/{id}", { params: { path: { id: issued.id } } });
+        const { data: revoked } = await admin.DELETE("/api/admin/v1/keys/{id}", {
+          params: { path: { id: issued.id } },
+        });
         assert.ok(revoked!.revoked_at);
         const after = await quote(t.url, { "x-api-key": issued.key });
         assert.equal(after.status, 401);
@@ -41,7 +47,9 @@ for (const db of databases()) {
 
       it("guards the admin area with the admin token", async () => {
         const none = await fetch(`${t.url}/api/admin/v1/keys`);
-        const wrong = await fetch(`${t.url}/api/admin/v1/keys`, { headers: { authorization: "Bearer not-the-admin-token" } });
+        const wrong = await fetch(`${t.url}/api/admin/v1/keys`, {
+          headers: { authorization: "Bearer not-the-admin-token" },
+        });
         assert.deepEqual([none.status, wrong.status], [401, 401]);
         assert.ok(none.headers.get("www-authenticate"));
       });
@@ -79,29 +87,60 @@ for (const db of databases()) {
         const { key } = await t.issueKey();
         const tight = await (await quote(t.url, { "x-api-key": key }, { ...quoteRequest, nte_cents: 100 })).json();
         assert.deepEqual([tight.nte.fits, tight.nte.headroom_cents < 0], [false, true]);
-        const alaska = await (await quote(t.url, { "x-api-key": key }, { trade: "hvac", location: { state: "AK" } })).json();
-        assert.deepEqual([alaska.availability.available, alaska.eta_tier, alaska.estimated_cost_cents], [false, "unavailable", null]);
+        const alaska = await (
+          await quote(t.url, { "x-api-key": key }, { trade: "hvac", location: { state: "AK" } })
+        ).json();
+        assert.deepEqual(
+          [alaska.availability.available, alaska.eta_tier, alaska.estimated_cost_cents],
+          [false, "unavailable", null],
+        );
       });
 
       it("accepts an OAuth access token as Bearer", async () => {
-        const client = await (await fetch(`${t.url}/api/mcp/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json();
-        const form = new URLSearchParams({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret });
+        const client = await (
+          await fetch(`${t.url}/api/mcp/oauth/register`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: "{}",
+          })
+        ).json();
+        const form = new URLSearchParams({
+          grant_type: "client_credentials",
+          client_id: client.client_id,
+          client_secret: client.client_secret,
+        });
         const token = await (await fetch(`${t.url}/api/mcp/oauth/token`, { method: "POST", body: form })).json();
         assert.equal((await quote(t.url, { authorization: `Bearer ${token.access_token}` })).status, 200);
       });
 
       it("answers 422 for out-of-bound fields", async () => {
         const { key } = await t.issueKey();
-        const response = await quote(t.url, { "x-api-key": key }, { trade: "plumbing", location: { state: "TX", zip: "12345678901" }, nte_cents: 0, description: "x".repeat(2001) });
+        const response = await quote(
+          t.url,
+          { "x-api-key": key },
+          {
+            trade: "plumbing",
+            location: { state: "TX", zip: "12345678901" },
+            nte_cents: 0,
+            description: "x".repeat(2001),
+          },
+        );
         const body = await response.json();
         assert.equal(response.status, 422);
-        assert.deepEqual(body.errors.map((e: { pointer: string }) => e.pointer).sort(), ["/description", "/location/zip", "/nte_cents"]);
+        assert.deepEqual(body.errors.map((e: { pointer: string }) => e.pointer).sort(), [
+          "/description",
+          "/location/zip",
+          "/nte_cents",
+        ]);
       });
 
       it("allows a burst of 200 per key, then 429 with Retry-After and RateLimit headers", async () => {
         const { key } = await t.issueKey({ account: "bursty" });
         const statuses: number[] = [];
-        for (let i = 0; i < 201; i++) statuses.push((await quote(t.url, { "x-api-key": key }, { trade: "hvac", location: { state: "CA" } })).status);
+        for (let i = 0; i < 201; i++)
+          statuses.push(
+            (await quote(t.url, { "x-api-key": key }, { trade: "hvac", location: { state: "CA" } })).status,
+          );
         assert.equal(statuses.filter((s) => s === 200).length, 200);
         const limited = await quote(t.url, { "x-api-key": key });
         assert.equal(statuses[200], 429);
@@ -117,7 +156,10 @@ for (const db of databases()) {
 
   describe(`server core unavailability (${db.name})`, function () {
     this.timeout(60_000);
-    for (const [label, env] of [["DISPATCH_DISABLED=true", { DISPATCH_DISABLED: "true" }], ["an empty contractor pool", { DISPATCH_SEED_DEMO: "false" }]] as const) {
+    for (const [label, env] of [
+      ["DISPATCH_DISABLED=true", { DISPATCH_DISABLED: "true" }],
+      ["an empty contractor pool", { DISPATCH_SEED_DEMO: "false" }],
+    ] as const) {
       it(`answers quote 503 with ${label}`, async () => {
         const t = await startTestServer(db, env);
         try {

@@ -10,7 +10,9 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
 
 function gitHead(): string | null {
   try {
-    return execSync("git rev-parse --short=12 HEAD", { stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    return execSync("git rev-parse --short=12 HEAD", { stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
   } catch {
     return null;
   }
@@ -38,17 +40,29 @@ describe("discovery documents", function () {
     const head = gitHead();
     if (head) assert.equal(index.build_hash, head);
     else assert.match(index.build_hash, /^sha256:[0-9a-f]{16}$/);
-    assert.deepEqual(index.capabilities.map((c: { id: string }) => c.id), capabilities.map((c) => c.id));
+    assert.deepEqual(
+      index.capabilities.map((c: { id: string }) => c.id),
+      capabilities.map((c) => c.id),
+    );
   });
 
   it("publishes an A2A v1.0 agent card the SDK parses back unchanged", async () => {
     const json = await (await fetch(`${t.url}/.well-known/agent-card.json`)).json();
     const card = AgentCard.fromJSON(json);
     assert.deepEqual(AgentCard.toJSON(card), json);
-    assert.deepEqual(card.supportedInterfaces.map((i) => [i.url, i.protocolBinding, i.protocolVersion]), [[`${t.url}/api/a2a`, "JSONRPC", A2A_PROTOCOL_VERSION]]);
-    assert.deepEqual(card.skills.map((s) => s.id), capabilities.map((c) => c.id));
+    assert.deepEqual(
+      card.supportedInterfaces.map((i) => [i.url, i.protocolBinding, i.protocolVersion]),
+      [[`${t.url}/api/a2a`, "JSONRPC", A2A_PROTOCOL_VERSION]],
+    );
+    assert.deepEqual(
+      card.skills.map((s) => s.id),
+      capabilities.map((c) => c.id),
+    );
     assert.deepEqual(Object.keys(json.securitySchemes).sort(), ["apiKey", "oauthToken"]);
-    assert.equal(json.securitySchemes.oauthToken.oauth2SecurityScheme.flows.clientCredentials.tokenUrl, `${t.url}/api/mcp/oauth/token`);
+    assert.equal(
+      json.securitySchemes.oauthToken.oauth2SecurityScheme.flows.clientCredentials.tokenUrl,
+      `${t.url}/api/mcp/oauth/token`,
+    );
   });
 
   it("publishes RFC 9728 metadata for the MCP endpoint", async () => {
@@ -63,11 +77,23 @@ describe("discovery documents", function () {
 
   it("lets an agent discover the token flow: RFC 9728 -> RFC 8414 -> register -> token", async () => {
     const resource = await (await fetch(`${t.url}/.well-known/oauth-protected-resource`)).json();
-    const server = await (await fetch(`${resource.authorization_servers[0]}/.well-known/oauth-authorization-server`)).json();
+    const server = await (
+      await fetch(`${resource.authorization_servers[0]}/.well-known/oauth-authorization-server`)
+    ).json();
     assert.equal(server.issuer, resource.authorization_servers[0]);
-    const client = await (await fetch(server.registration_endpoint, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json();
+    const client = await (
+      await fetch(server.registration_endpoint, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      })
+    ).json();
     const basic = Buffer.from(`${client.client_id}:${client.client_secret}`).toString("base64");
-    const token = await fetch(server.token_endpoint, { method: "POST", headers: { authorization: `Basic ${basic}` }, body: new URLSearchParams({ grant_type: "client_credentials" }) });
+    const token = await fetch(server.token_endpoint, {
+      method: "POST",
+      headers: { authorization: `Basic ${basic}` },
+      body: new URLSearchParams({ grant_type: "client_credentials" }),
+    });
     assert.equal(token.status, 200);
     assert.deepEqual(server.scopes_supported, [(await token.json()).scope]);
   });
@@ -101,8 +127,16 @@ describe("agent surfaces through the Prism validating proxy", function () {
     assert.equal(response.status, status, `${path}: ${await response.clone().text()}`);
     return response.json();
   }
-  const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({ method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
-  const form = (body: Record<string, string>): RequestInit => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body).toString() });
+  const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  const form = (body: Record<string, string>): RequestInit => ({
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(body).toString(),
+  });
   const mcpAccept = { accept: "application/json, text/event-stream" };
 
   it("agent card, protected resource metadata and capability index", async () => {
@@ -113,19 +147,39 @@ describe("agent surfaces through the Prism validating proxy", function () {
   });
 
   it("OAuth register and token, including error bodies", async () => {
-    const client = await conforms("/api/mcp/oauth/register", 201, json({ client_name: "prism", grant_types: ["client_credentials"], scope: "dispatch.quote" }));
+    const client = await conforms(
+      "/api/mcp/oauth/register",
+      201,
+      json({ client_name: "prism", grant_types: ["client_credentials"], scope: "dispatch.quote" }),
+    );
     const creds = { client_id: client.client_id, client_secret: client.client_secret };
     await conforms("/api/mcp/oauth/token", 200, form({ grant_type: "client_credentials", ...creds }));
     await conforms("/api/mcp/oauth/token", 400, form({ grant_type: "client_credentials", scope: "admin", ...creds }));
-    await conforms("/api/mcp/oauth/token", 401, form({ grant_type: "client_credentials", client_id: client.client_id, client_secret: "dcs_wrong" }));
+    await conforms(
+      "/api/mcp/oauth/token",
+      401,
+      form({ grant_type: "client_credentials", client_id: client.client_id, client_secret: "dcs_wrong" }),
+    );
     await conforms("/api/mcp/oauth/register", 400, json({ scope: "dispatch.order" }));
   });
 
   it("MCP and A2A JSON-RPC answers and the MCP 401", async () => {
     await conforms("/api/mcp", 200, json({ jsonrpc: "2.0", id: 1, method: "tools/list" }, mcpAccept));
-    await conforms("/api/mcp", 401, json({ jsonrpc: "2.0", id: 1, method: "tools/list" }, { ...mcpAccept, authorization: "Bearer dat_unknown" }));
-    const message = { messageId: "9f2c1a52-5b7e-4c43-9a1e-2f6d0b8c4e11", role: "ROLE_USER", parts: [{ data: { skill: "dispatch.index", input: {} } }] };
-    const answer = await conforms("/api/a2a", 200, json({ jsonrpc: "2.0", id: 7, method: "SendMessage", params: { message } }, { "a2a-version": "1.0" }));
+    await conforms(
+      "/api/mcp",
+      401,
+      json({ jsonrpc: "2.0", id: 1, method: "tools/list" }, { ...mcpAccept, authorization: "Bearer dat_unknown" }),
+    );
+    const message = {
+      messageId: "9f2c1a52-5b7e-4c43-9a1e-2f6d0b8c4e11",
+      role: "ROLE_USER",
+      parts: [{ data: { skill: "dispatch.index", input: {} } }],
+    };
+    const answer = await conforms(
+      "/api/a2a",
+      200,
+      json({ jsonrpc: "2.0", id: 7, method: "SendMessage", params: { message } }, { "a2a-version": "1.0" }),
+    );
     assert.equal(answer.result.task.status.state, "TASK_STATE_COMPLETED");
   });
 });

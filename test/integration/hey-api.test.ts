@@ -32,7 +32,10 @@ interface GeneratedClient {
   client: { setConfig(config: { baseUrl: string }): void };
   getTradeIndex(): Promise<{ data?: unknown; error?: unknown; response: Response }>;
   createEstimate(options: { body: unknown }): Promise<{ data?: unknown; error?: unknown; response: Response }>;
-  createQuote(options: { body: unknown; headers: Record<string, string> }): Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  createQuote(options: {
+    body: unknown;
+    headers: Record<string, string>;
+  }): Promise<{ data?: unknown; error?: unknown; response: Response }>;
 }
 
 async function generateAndCompile(): Promise<GeneratedClient> {
@@ -108,12 +111,19 @@ describe("integration: @hey-api/openapi-ts client", function () {
         const { data, response } = await generated.createEstimate({ body });
         assert.equal(response.status, 200);
         if (target.examples) assert.deepEqual(data, responseExample("createEstimate", "200"));
-        else assert.equal((data as { wage_basis: { source: { soc_code: string } } }).wage_basis.source.soc_code, "47-2111");
+        else
+          assert.equal(
+            (data as { wage_basis: { source: { soc_code: string } } }).wage_basis.source.soc_code,
+            "47-2111",
+          );
       });
 
       it("quotes with an API key header", async () => {
         const body = { trade: "plumbing", location: { state: "TX", zip: "78701" }, urgency: "urgent" };
-        const { data, response } = await generated.createQuote({ body, headers: { "x-api-key": server.apiKey ?? "dispatch_test_mock" } });
+        const { data, response } = await generated.createQuote({
+          body,
+          headers: { "x-api-key": server.apiKey ?? "dispatch_test_mock" },
+        });
         assert.equal(response.status, 200);
         if (target.examples) assert.deepEqual(data, responseExample("createQuote", "200"));
         else assert.equal((data as { availability: { available: boolean } }).availability.available, true);

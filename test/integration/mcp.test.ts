@@ -7,7 +7,11 @@ import { deref, loadContract, type JsonObject } from "../../sdk/codegen/contract
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 
 const quoteArgs = { trade: "plumbing", location: { state: "TX", zip: "78701" }, urgency: "urgent" };
-const orderArgs = { trade: "plumbing", location: { state: "TX", zip: "78701" }, description: "Leaking water heater in the garage." };
+const orderArgs = {
+  trade: "plumbing",
+  location: { state: "TX", zip: "78701" },
+  description: "Leaking water heater in the garage.",
+};
 
 async function connect(url: string, bearer?: string): Promise<Client> {
   const client = new Client({ name: "dispatch-test", version: "1.0.0" });
@@ -17,13 +21,26 @@ async function connect(url: string, bearer?: string): Promise<Client> {
 }
 
 async function oauthToken(url: string): Promise<string> {
-  const client = await (await fetch(`${url}/api/mcp/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).json();
-  const form = new URLSearchParams({ grant_type: "client_credentials", client_id: client.client_id, client_secret: client.client_secret });
+  const client = await (
+    await fetch(`${url}/api/mcp/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    })
+  ).json();
+  const form = new URLSearchParams({
+    grant_type: "client_credentials",
+    client_id: client.client_id,
+    client_secret: client.client_secret,
+  });
   return (await (await fetch(`${url}/api/mcp/oauth/token`, { method: "POST", body: form })).json()).access_token;
 }
 
 async function rejection(promise: Promise<unknown>): Promise<McpError> {
-  const error = await promise.then(() => assert.fail("expected a JSON-RPC error"), (e: unknown) => e);
+  const error = await promise.then(
+    () => assert.fail("expected a JSON-RPC error"),
+    (e: unknown) => e,
+  );
   assert.ok(error instanceof McpError, String(error));
   return error;
 }
@@ -47,15 +64,37 @@ for (const db of databases()) {
       const { tools } = await client.listTools();
       const doc = loadContract();
       const schema = (name: string) => deref(doc, (doc.components as { schemas: JsonObject }).schemas[name]);
-      const evalsPeriod = deref(doc, (doc.paths as JsonObject)["/api/dispatch/analytics/evals"]) as { get: { parameters: [{ schema: JsonObject }] } };
+      const evalsPeriod = deref(doc, (doc.paths as JsonObject)["/api/dispatch/analytics/evals"]) as {
+        get: { parameters: [{ schema: JsonObject }] };
+      };
       const expected: Record<string, [unknown, unknown]> = {
         "dispatch.quote": [schema("QuoteRequest"), schema("Quote")],
-        "dispatch.order": [schema("OrderRequest"), { type: "object", oneOf: [schema("OrderCreated"), schema("OrderAccepted")] }],
-        "dispatch.evals": [{ type: "object", properties: { period: { ...evalsPeriod.get.parameters[0].schema, description: "Rolling window. An unknown value is refused with 422." } }, additionalProperties: false }, schema("Evals")],
+        "dispatch.order": [
+          schema("OrderRequest"),
+          { type: "object", oneOf: [schema("OrderCreated"), schema("OrderAccepted")] },
+        ],
+        "dispatch.evals": [
+          {
+            type: "object",
+            properties: {
+              period: {
+                ...evalsPeriod.get.parameters[0].schema,
+                description: "Rolling window. An unknown value is refused with 422.",
+              },
+            },
+            additionalProperties: false,
+          },
+          schema("Evals"),
+        ],
         "dispatch.index": [{ type: "object", properties: {}, additionalProperties: false }, schema("TradeIndex")],
       };
       assert.deepEqual(tools.map((tool) => tool.name).sort(), Object.keys(expected).sort());
-      for (const tool of tools) assert.deepEqual([tool.inputSchema, tool.outputSchema], expected[tool.name], `${tool.name} drifted from openapi.yaml`);
+      for (const tool of tools)
+        assert.deepEqual(
+          [tool.inputSchema, tool.outputSchema],
+          expected[tool.name],
+          `${tool.name} drifted from openapi.yaml`,
+        );
       assert.match(tools.find((tool) => tool.name === "dispatch.order")!.description!, /-32002.*resources\/read/s);
       await client.close();
     });
@@ -67,9 +106,15 @@ for (const db of databases()) {
       assert.deepEqual(JSON.parse(text(index)), index.structuredContent);
       const evals = (await client.callTool({ name: "dispatch.evals", arguments: {} })) as CallToolResult;
       assert.equal((evals.structuredContent as { period: string }).period, "rolling_30d");
-      const week = (await client.callTool({ name: "dispatch.evals", arguments: { period: "rolling_7d" } })) as CallToolResult;
+      const week = (await client.callTool({
+        name: "dispatch.evals",
+        arguments: { period: "rolling_7d" },
+      })) as CallToolResult;
       assert.equal((week.structuredContent as { period: string }).period, "rolling_7d");
-      const bad = (await client.callTool({ name: "dispatch.evals", arguments: { period: "rolling_1y" } })) as CallToolResult;
+      const bad = (await client.callTool({
+        name: "dispatch.evals",
+        arguments: { period: "rolling_1y" },
+      })) as CallToolResult;
       assert.equal(bad.isError, true);
       assert.match(text(bad), /\/period must be equal to one of the allowed values/);
       await client.close();
@@ -77,7 +122,10 @@ for (const db of databases()) {
 
     it("refuses keyed tools without a credential with a tool error naming the Bearer key", async () => {
       const client = await connect(t.url);
-      for (const [name, args] of [["dispatch.quote", quoteArgs], ["dispatch.order", orderArgs]] as const) {
+      for (const [name, args] of [
+        ["dispatch.quote", quoteArgs],
+        ["dispatch.order", orderArgs],
+      ] as const) {
         const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
         assert.equal(result.isError, true);
         assert.match(text(result), /Authorization: Bearer <API_KEY>/);
@@ -92,7 +140,10 @@ for (const db of databases()) {
         const quote = (await client.callTool({ name: "dispatch.quote", arguments: quoteArgs })) as CallToolResult;
         assert.equal(quote.isError, undefined);
         assert.match((quote.structuredContent as { quote_id: string }).quote_id, /^qt_/);
-        const invalid = (await client.callTool({ name: "dispatch.quote", arguments: { ...quoteArgs, nte_cents: 0 } })) as CallToolResult;
+        const invalid = (await client.callTool({
+          name: "dispatch.quote",
+          arguments: { ...quoteArgs, nte_cents: 0 },
+        })) as CallToolResult;
         assert.equal(invalid.isError, true);
         assert.match(text(invalid), /\/nte_cents/);
         await client.close();
@@ -102,17 +153,33 @@ for (const db of databases()) {
     it("orders with an entitled key: handle dispatch-{id}, 201 and 202 shapes", async () => {
       const client = await connect(t.url, key);
       const created = (await client.callTool({ name: "dispatch.order", arguments: orderArgs })) as CallToolResult;
-      const body = created.structuredContent as { fulfilled: boolean; order: { id: string; status: string; assigned_contractor_ref: string }; tracking: { status_url: string } };
+      const body = created.structuredContent as {
+        fulfilled: boolean;
+        order: { id: string; status: string; assigned_contractor_ref: string };
+        tracking: { status_url: string };
+      };
       assert.equal(body.fulfilled, true);
       assert.match(body.order.id, /^dispatch-ord_/);
       assert.equal(body.order.status, "pending_dispatch");
       assert.match(body.order.assigned_contractor_ref, /\*\*\*\*/);
-      assert.ok(body.tracking.status_url.endsWith(`/api/dispatch/v1/orders/${body.order.id.slice("dispatch-".length)}`));
+      assert.ok(
+        body.tracking.status_url.endsWith(`/api/dispatch/v1/orders/${body.order.id.slice("dispatch-".length)}`),
+      );
       const status = await fetch(body.tracking.status_url, { headers: { "x-api-key": key } });
       assert.equal(status.status, 200);
-      const accepted = (await client.callTool({ name: "dispatch.order", arguments: { ...orderArgs, location: { state: "AK" } } })) as CallToolResult;
-      const pending = accepted.structuredContent as { fulfilled: boolean; order: { status: string }; fulfilment: { assigned: boolean } };
-      assert.deepEqual([pending.fulfilled, pending.order.status, pending.fulfilment.assigned], [false, "accepted_pending_fulfilment", false]);
+      const accepted = (await client.callTool({
+        name: "dispatch.order",
+        arguments: { ...orderArgs, location: { state: "AK" } },
+      })) as CallToolResult;
+      const pending = accepted.structuredContent as {
+        fulfilled: boolean;
+        order: { status: string };
+        fulfilment: { assigned: boolean };
+      };
+      assert.deepEqual(
+        [pending.fulfilled, pending.order.status, pending.fulfilment.assigned],
+        [false, "accepted_pending_fulfilment", false],
+      );
       await client.close();
     });
 
@@ -125,31 +192,55 @@ for (const db of databases()) {
         const data = error.data as Record<string, unknown>;
         assert.equal(data.error, "payment_required");
         assert.equal(data.provisioning_contact, "provisioning@dispatch.example");
-        assert.ok(Array.isArray(data.free_alternatives) && typeof data.entitled_credential === "string" && typeof data.message === "string");
+        assert.ok(
+          Array.isArray(data.free_alternatives) &&
+            typeof data.entitled_credential === "string" &&
+            typeof data.message === "string",
+        );
         await client.close();
       }
     });
 
     it("answers an invalid or revoked Bearer with 401 and an RFC 9728 resource_metadata challenge", async () => {
       const issued = await t.issueKey({ account: "mcp-acct" });
-      await fetch(`${t.url}/api/admin/v1/keys/${issued.id}`, { method: "DELETE", headers: { authorization: `Bearer ${adminToken}` } });
+      await fetch(`${t.url}/api/admin/v1/keys/${issued.id}`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
       for (const bearer of ["dat_unknown", issued.key]) {
         const response = await fetch(`${t.url}/api/mcp`, {
           method: "POST",
-          headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+          headers: {
+            authorization: `Bearer ${bearer}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
           body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
         });
         assert.equal(response.status, 401);
         assert.equal(response.headers.get("content-type"), "application/problem+json");
-        assert.match(response.headers.get("www-authenticate")!, new RegExp(`^Bearer .*error="invalid_token".*resource_metadata="${t.url}/\\.well-known/oauth-protected-resource"`));
+        assert.match(
+          response.headers.get("www-authenticate")!,
+          new RegExp(
+            `^Bearer .*error="invalid_token".*resource_metadata="${t.url}/\\.well-known/oauth-protected-resource"`,
+          ),
+        );
       }
       await assert.rejects(connect(t.url, "dat_unknown"));
     });
 
     it("answers malformed JSON with a JSON-RPC parse error", async () => {
-      const response = await fetch(`${t.url}/api/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{nope" });
+      const response = await fetch(`${t.url}/api/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: "{nope",
+      });
       assert.equal(response.status, 400);
-      assert.deepEqual(await response.json(), { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: Invalid JSON" } });
+      assert.deepEqual(await response.json(), {
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32700, message: "Parse error: Invalid JSON" },
+      });
     });
   });
 }

@@ -9,7 +9,11 @@ import { adminToken, databases, startTestServer, type TestServer } from "../help
 type Result = { response: Response; error?: unknown };
 
 function assertConforms({ response, error }: Result, status: number) {
-  assert.equal(response.headers.get("sl-violations"), null, `contract violation: ${response.headers.get("sl-violations")}`);
+  assert.equal(
+    response.headers.get("sl-violations"),
+    null,
+    `contract violation: ${response.headers.get("sl-violations")}`,
+  );
   assert.equal(response.status, status, JSON.stringify(error));
 }
 
@@ -24,7 +28,11 @@ for (const db of databases()) {
     before(async () => {
       t = await startTestServer(db, { WEBHOOK_ALLOW_PRIVATE: "true" });
       prism = await startPrism({ mode: "proxy", upstream: t.url });
-      keyed = createDispatchClient({ baseUrl: prism.url, apiKey: (await t.issueKey({ account: "proxy" })).key, retry: false });
+      keyed = createDispatchClient({
+        baseUrl: prism.url,
+        apiKey: (await t.issueKey({ account: "proxy" })).key,
+        retry: false,
+      });
       admin = createDispatchClient({ baseUrl: prism.url, adminToken, retry: false });
     });
     after(async () => {
@@ -39,33 +47,90 @@ for (const db of databases()) {
       assertConforms(await keyed.POST("/api/dispatch/v1/order", { body }), 201);
       assertConforms(await keyed.POST("/api/dispatch/v1/order", { body: { ...body, nte_cents: 5 } }), 409);
       const { reference_id: _r, ...unreferenced } = body;
-      assertConforms(await keyed.POST("/api/dispatch/v1/order", { body: unreferenced, params: { header: { "Idempotency-Key": "proxy-key" } } }), 201);
-      assertConforms(await keyed.POST("/api/dispatch/v1/order", { body: { trade: "roofing", location: { state: "AK", city: "Nome" }, urgency: "emergency", description: "Roof torn off." } }), 202);
+      assertConforms(
+        await keyed.POST("/api/dispatch/v1/order", {
+          body: unreferenced,
+          params: { header: { "Idempotency-Key": "proxy-key" } },
+        }),
+        201,
+      );
+      assertConforms(
+        await keyed.POST("/api/dispatch/v1/order", {
+          body: {
+            trade: "roofing",
+            location: { state: "AK", city: "Nome" },
+            urgency: "emergency",
+            description: "Roof torn off.",
+          },
+        }),
+        202,
+      );
       const token = createDispatchClient({ baseUrl: prism.url, accessToken: await oauthToken(t.url), retry: false });
       assertConforms(await token.POST("/api/dispatch/v1/order", { body: orderRequest }), 402);
-      assertConforms(await createDispatchClient({ baseUrl: prism.url, apiKey: "dispatch_test_wrong", retry: false }).POST("/api/dispatch/v1/order", { body: orderRequest }), 401);
+      assertConforms(
+        await createDispatchClient({ baseUrl: prism.url, apiKey: "dispatch_test_wrong", retry: false }).POST(
+          "/api/dispatch/v1/order",
+          { body: orderRequest },
+        ),
+        401,
+      );
     });
 
     it("getOrder and recordOrderEvent: 200, 201, 409, 422, 404", async () => {
-      const created = await keyed.POST("/api/dispatch/v1/order", { body: { ...orderRequest, reference_id: "proxy-2" } });
+      const created = await keyed.POST("/api/dispatch/v1/order", {
+        body: { ...orderRequest, reference_id: "proxy-2" },
+      });
       const id = created.data!.order.id;
       const path = { params: { path: { id } } };
       assertConforms(await keyed.GET("/api/dispatch/v1/orders/{id}", path), 200);
       assertConforms(await keyed.GET("/api/dispatch/v1/orders/{id}", { params: { path: { id: "ord_missing" } } }), 404);
-      assertConforms(await admin.POST("/api/admin/v1/orders/{id}/events", { ...path, body: { status: "dispatched", note: "on the way", human_override: false } }), 201);
-      assertConforms(await admin.POST("/api/admin/v1/orders/{id}/events", { ...path, body: { status: "completed", final_cost_cents: 100 } }), 409);
-      for (const status of ["en_route", "on_site"] as const) assertConforms(await admin.POST("/api/admin/v1/orders/{id}/events", { ...path, body: { status } }), 201);
-      assertConforms(await admin.POST("/api/admin/v1/orders/{id}/events", { ...path, body: { status: "completed" } }), 422);
-      assertConforms(await admin.POST("/api/admin/v1/orders/{id}/events", { ...path, body: { status: "completed", final_cost_cents: 41250 } }), 201);
-      assertConforms(await admin.POST("/api/admin/v1/orders/{id}/events", { params: { path: { id: "ord_missing" } }, body: { status: "cancelled" } }), 404);
+      assertConforms(
+        await admin.POST("/api/admin/v1/orders/{id}/events", {
+          ...path,
+          body: { status: "dispatched", note: "on the way", human_override: false },
+        }),
+        201,
+      );
+      assertConforms(
+        await admin.POST("/api/admin/v1/orders/{id}/events", {
+          ...path,
+          body: { status: "completed", final_cost_cents: 100 },
+        }),
+        409,
+      );
+      for (const status of ["en_route", "on_site"] as const)
+        assertConforms(await admin.POST("/api/admin/v1/orders/{id}/events", { ...path, body: { status } }), 201);
+      assertConforms(
+        await admin.POST("/api/admin/v1/orders/{id}/events", { ...path, body: { status: "completed" } }),
+        422,
+      );
+      assertConforms(
+        await admin.POST("/api/admin/v1/orders/{id}/events", {
+          ...path,
+          body: { status: "completed", final_cost_cents: 41250 },
+        }),
+        201,
+      );
+      assertConforms(
+        await admin.POST("/api/admin/v1/orders/{id}/events", {
+          params: { path: { id: "ord_missing" } },
+          body: { status: "cancelled" },
+        }),
+        404,
+      );
       assertConforms(await keyed.GET("/api/dispatch/v1/orders/{id}", path), 200);
     });
 
     it("getWebhookSecret: 200 and 401", async () => {
-      const secret = await admin.GET("/api/admin/v1/accounts/{account}/webhook-secret", { params: { path: { account: "proxy" } } });
+      const secret = await admin.GET("/api/admin/v1/accounts/{account}/webhook-secret", {
+        params: { path: { account: "proxy" } },
+      });
       assertConforms(secret, 200);
       assert.match(secret.data!.secret, /^whsec_[A-Za-z0-9+/]{32}$/);
-      assertConforms(await keyed.GET("/api/admin/v1/accounts/{account}/webhook-secret", { params: { path: { account: "proxy" } } }), 401);
+      assertConforms(
+        await keyed.GET("/api/admin/v1/accounts/{account}/webhook-secret", { params: { path: { account: "proxy" } } }),
+        401,
+      );
     });
   });
 }

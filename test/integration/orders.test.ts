@@ -9,7 +9,13 @@ const entitlementBody = {
   message: "This credential can quote but is not entitled to create orders.",
   entitled_credential: "A provisioned integration key (x-api-key) with the order scope.",
   provisioning_contact: "provisioning@dispatch.example",
-  free_alternatives: ["dispatch.quote", "dispatch.estimate", "dispatch.index", "dispatch.evals", "agentic.readiness_probe"],
+  free_alternatives: [
+    "dispatch.quote",
+    "dispatch.estimate",
+    "dispatch.index",
+    "dispatch.evals",
+    "agentic.readiness_probe",
+  ],
 };
 
 for (const db of databases()) {
@@ -28,7 +34,10 @@ for (const db of databases()) {
         const response = await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "c-201" });
         const body = await response.json();
         assert.equal(response.status, 201);
-        assert.deepEqual([body.created, body.accepted, body.fulfilled, body.order.status], [true, true, true, "pending_dispatch"]);
+        assert.deepEqual(
+          [body.created, body.accepted, body.fulfilled, body.order.status],
+          [true, true, true, "pending_dispatch"],
+        );
         assert.match(body.order.id, /^ord_/);
         assert.match(body.order.assigned_contractor_ref, /^ctr_\*\*\*\*[0-9a-f]{4}$/);
         assert.ok(body.order.quoted_cost_cents > 0 && body.order.estimated_response_minutes > 0);
@@ -40,17 +49,40 @@ for (const db of databases()) {
         const row = await t.app.services.db("orders").where({ id: body.order.id }).first();
         assert.ok(Number.isInteger(row.dispatch_latency_ms) && row.dispatch_latency_ms >= 0);
         const audit = await t.app.services.db("audit_records").where({ subject: body.order.id }).orderBy("position");
-        assert.deepEqual(audit.map((r: { type: string }) => r.type), ["order", "match"]);
+        assert.deepEqual(
+          audit.map((r: { type: string }) => r.type),
+          ["order", "match"],
+        );
         assert.equal(audit[0].seal, body.seal);
         assert.equal((await t.app.services.db("order_events").where({ order_id: body.order.id })).length, 1);
       });
 
       it("answers 202 accepted_pending_fulfilment with an escalation when no contractor covers AK", async () => {
-        const response = await postOrder(t.url, { "x-api-key": key }, { trade: "hvac", location: { state: "AK", city: "Fairbanks" }, urgency: "emergency", description: "Furnace out." });
+        const response = await postOrder(
+          t.url,
+          { "x-api-key": key },
+          {
+            trade: "hvac",
+            location: { state: "AK", city: "Fairbanks" },
+            urgency: "emergency",
+            description: "Furnace out.",
+          },
+        );
         const body = await response.json();
         assert.equal(response.status, 202);
-        assert.deepEqual([body.fulfilled, body.order.status, body.order.assigned_contractor_ref, body.order.quoted_cost_cents], [false, "accepted_pending_fulfilment", null, null]);
-        assert.deepEqual({ ...body.fulfilment, detail: undefined }, { assigned: false, reason: "no_contractor_in_area", detail: undefined, escalation_contact: "dispatch-escalations@dispatch.example" });
+        assert.deepEqual(
+          [body.fulfilled, body.order.status, body.order.assigned_contractor_ref, body.order.quoted_cost_cents],
+          [false, "accepted_pending_fulfilment", null, null],
+        );
+        assert.deepEqual(
+          { ...body.fulfilment, detail: undefined },
+          {
+            assigned: false,
+            reason: "no_contractor_in_area",
+            detail: undefined,
+            escalation_contact: "dispatch-escalations@dispatch.example",
+          },
+        );
         assert.match(body.fulfilment.detail, /hvac.*AK/);
         assert.equal(response.headers.get("location"), body.tracking.status_url);
         const row = await t.app.services.db("orders").where({ id: body.order.id }).first();
@@ -59,7 +91,9 @@ for (const db of databases()) {
 
       it("defaults urgency to routine", async () => {
         const { urgency: _omitted, ...rest } = orderRequest;
-        const body = await (await postOrder(t.url, { "x-api-key": key }, { ...rest, reference_id: "c-routine" })).json();
+        const body = await (
+          await postOrder(t.url, { "x-api-key": key }, { ...rest, reference_id: "c-routine" })
+        ).json();
         assert.equal(body.order.urgency, "routine");
       });
 
@@ -67,16 +101,24 @@ for (const db of databases()) {
         const none = await postOrder(t.url, {}, orderRequest);
         assert.equal(none.status, 401);
         assert.ok(none.headers.get("www-authenticate"));
-        assert.equal((await postOrder(t.url, { "x-api-key": "dispatch_test_not_a_real_key" }, orderRequest)).status, 401);
+        assert.equal(
+          (await postOrder(t.url, { "x-api-key": "dispatch_test_not_a_real_key" }, orderRequest)).status,
+          401,
+        );
         const revoked = await t.issueKey({ account: "acme" });
-        await fetch(`${t.url}/api/admin/v1/keys/${revoked.id}`, { method: "DELETE", headers: { authorization: `Bearer ${adminToken}` } });
+        await fetch(`${t.url}/api/admin/v1/keys/${revoked.id}`, {
+          method: "DELETE",
+          headers: { authorization: `Bearer ${adminToken}` },
+        });
         assert.equal((await postOrder(t.url, { "x-api-key": revoked.key }, orderRequest)).status, 401);
         assert.equal((await postOrder(t.url, { authorization: `Bearer ${key}` }, orderRequest)).status, 401);
       });
 
       it("answers 402 with the entitlement body to an OAuth token (Bearer or x-api-key) and to a quote-only key", async () => {
         const token = await oauthToken(t.url);
-        for (const headers of [{ authorization: `Bearer ${token}` }, { "x-api-key": token }] as Array<Record<string, string>>) {
+        for (const headers of [{ authorization: `Bearer ${token}` }, { "x-api-key": token }] as Array<
+          Record<string, string>
+        >) {
           const response = await postOrder(t.url, headers, orderRequest);
           assert.equal(response.status, 402);
           assert.equal(response.headers.get("content-type"), "application/json; charset=utf-8");
@@ -112,19 +154,37 @@ for (const db of databases()) {
           const body = await response.json();
           assert.equal(response.status, 422);
           assert.equal(response.headers.get("content-type"), "application/problem+json");
-          assert.deepEqual(body.errors.map((e: { pointer: string }) => e.pointer), [pointer]);
+          assert.deepEqual(
+            body.errors.map((e: { pointer: string }) => e.pointer),
+            [pointer],
+          );
         });
       }
 
       it("accepts the upper bounds exactly", async () => {
-        const body = { ...orderRequest, description: "d".repeat(5000), reference_id: "r".repeat(255), nte_cents: 1, location: { state: "TX", zip: "78701-1234", city: "c".repeat(255), address: "a".repeat(1000), name: "n".repeat(500) } };
+        const body = {
+          ...orderRequest,
+          description: "d".repeat(5000),
+          reference_id: "r".repeat(255),
+          nte_cents: 1,
+          location: {
+            state: "TX",
+            zip: "78701-1234",
+            city: "c".repeat(255),
+            address: "a".repeat(1000),
+            name: "n".repeat(500),
+          },
+        };
         assert.equal((await postOrder(t.url, { "x-api-key": key }, body)).status, 201);
       });
 
       it("allows a burst of 200 per key, then 429 with Retry-After and RateLimit headers", async () => {
         const { key: bursty } = await t.issueKey({ account: "bursty" });
         const statuses: number[] = [];
-        for (let i = 0; i < 201; i++) statuses.push((await postOrder(t.url, { "x-api-key": bursty }, { ...orderRequest, reference_id: "burst" })).status);
+        for (let i = 0; i < 201; i++)
+          statuses.push(
+            (await postOrder(t.url, { "x-api-key": bursty }, { ...orderRequest, reference_id: "burst" })).status,
+          );
         assert.equal(statuses.filter((s) => s === 201).length, 200);
         assert.equal(statuses[200], 429);
         const limited = await postOrder(t.url, { "x-api-key": bursty }, orderRequest);
@@ -147,7 +207,11 @@ for (const db of databases()) {
 
       it("answers 409 idempotency_conflict for the same reference_id with another body", async () => {
         await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "idem-2" });
-        const response = await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "idem-2", nte_cents: 99 });
+        const response = await postOrder(
+          t.url,
+          { "x-api-key": key },
+          { ...orderRequest, reference_id: "idem-2", nte_cents: 99 },
+        );
         assert.equal(response.status, 409);
         assert.equal((await response.json()).code, "idempotency_conflict");
       });
@@ -160,7 +224,9 @@ for (const db of databases()) {
         assert.equal(await (await postOrder(t.url, headers, body)).text(), firstText);
         assert.equal((await postOrder(t.url, headers, { ...body, description: "Another job." })).status, 409);
         const { key: otherKey } = await t.issueKey({ account: "globex" });
-        const other = await (await postOrder(t.url, { "x-api-key": otherKey, "idempotency-key": "key-1" }, body)).json();
+        const other = await (
+          await postOrder(t.url, { "x-api-key": otherKey, "idempotency-key": "key-1" }, body)
+        ).json();
         assert.equal(other.order.status, "pending_dispatch");
         assert.notEqual(other.order.id, JSON.parse(firstText).order.id);
       });
@@ -169,11 +235,19 @@ for (const db of databases()) {
         const { key: racer } = await t.issueKey({ account: "racer" });
         const answers = await Promise.all(
           Array.from({ length: 50 }, async () => {
-            const response = await postOrder(t.url, { "x-api-key": racer }, { ...orderRequest, reference_id: "race-1" });
+            const response = await postOrder(
+              t.url,
+              { "x-api-key": racer },
+              { ...orderRequest, reference_id: "race-1" },
+            );
             return `${response.status} ${await response.text()}`;
           }),
         );
-        assert.equal(new Set(answers).size, 1, answers.find((a) => a !== answers[0]));
+        assert.equal(
+          new Set(answers).size,
+          1,
+          answers.find((a) => a !== answers[0]),
+        );
         assert.match(answers[0]!, /^201 /);
         assert.equal((await t.app.services.db("orders").where({ account: "racer" })).length, 1);
       });
@@ -181,7 +255,9 @@ for (const db of databases()) {
 
     describe("get()", () => {
       it("returns the order with its history at the status URL, and 404 to another account", async () => {
-        const created = await (await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "get-1" })).json();
+        const created = await (
+          await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "get-1" })
+        ).json();
         const response = await getOrder(created.tracking.status_url, key);
         const body = await response.json();
         assert.equal(response.status, 200);
@@ -189,7 +265,10 @@ for (const db of databases()) {
         assert.equal(body.status, "pending_dispatch");
         assert.deepEqual(body.location, orderRequest.location);
         assert.equal(body.description, orderRequest.description);
-        assert.deepEqual(body.events.map((e: { status: string }) => e.status), ["pending_dispatch"]);
+        assert.deepEqual(
+          body.events.map((e: { status: string }) => e.status),
+          ["pending_dispatch"],
+        );
         const { key: otherKey } = await t.issueKey({ account: "globex" });
         const foreign = await getOrder(created.tracking.status_url, otherKey);
         assert.equal(foreign.status, 404);

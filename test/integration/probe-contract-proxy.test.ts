@@ -13,7 +13,11 @@ describe("probeStorefront through the Prism validating proxy", function () {
   let good: Storefront;
   let poor: Storefront;
   before(async () => {
-    [t, good, poor] = await Promise.all([startTestServer(undefined, { PROBE_ALLOW_PRIVATE: "true" }), serveStorefront("good"), serveStorefront("poor")]);
+    [t, good, poor] = await Promise.all([
+      startTestServer(undefined, { PROBE_ALLOW_PRIVATE: "true" }),
+      serveStorefront("good"),
+      serveStorefront("poor"),
+    ]);
     prism = await startPrism({ mode: "proxy", upstream: t.url });
   });
   after(async () => {
@@ -25,7 +29,11 @@ describe("probeStorefront through the Prism validating proxy", function () {
     const client = createDispatchClient({ baseUrl: prism.url, retry: false });
     const probe = (url: string) => client.POST("/api/agentic-commerce/probe", { body: { url } });
     const conforms = (r: { response: Response }, status: number) => {
-      assert.equal(r.response.headers.get("sl-violations"), null, `contract violation: ${r.response.headers.get("sl-violations")}`);
+      assert.equal(
+        r.response.headers.get("sl-violations"),
+        null,
+        `contract violation: ${r.response.headers.get("sl-violations")}`,
+      );
       assert.equal(r.response.status, status);
     };
     const graded = await probe(good.url);
@@ -34,7 +42,16 @@ describe("probeStorefront through the Prism validating proxy", function () {
     const poorly = await probe(`${poor.url}/`);
     conforms(poorly, 200);
     assert.equal(poorly.data!.grade, "F");
-    for (const url of ["http://10.0.0.1", "http://169.254.169.254/latest/meta-data", "http://[fe80::1]", "ftp://example.com", "javascript:alert(1)", `${poor.url}/go-metadata`, "http://metadata.google.internal", "http://user:pass@example.com"]) {
+    for (const url of [
+      "http://10.0.0.1",
+      "http://169.254.169.254/latest/meta-data",
+      "http://[fe80::1]",
+      "ftp://example.com",
+      "javascript:alert(1)",
+      `${poor.url}/go-metadata`,
+      "http://metadata.google.internal",
+      "http://user:pass@example.com",
+    ]) {
       conforms(await probe(url), 400);
     }
     const limited = await probe(good.url);

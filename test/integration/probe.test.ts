@@ -11,8 +11,17 @@ type Problem = components["schemas"]["Problem"];
 let ipCounter = 0;
 /** Probes through server.inject from a fresh client IP each time unless one is given (the limit is per IP). */
 async function probe(t: TestServer, payload: unknown, remoteAddress = `198.51.100.${++ipCounter % 250}`) {
-  const response = await t.app.server.inject({ method: "POST", url: "/api/agentic-commerce/probe", payload: payload as object, remoteAddress });
-  return { status: response.statusCode, body: JSON.parse(response.payload) as Report & Problem, headers: response.headers };
+  const response = await t.app.server.inject({
+    method: "POST",
+    url: "/api/agentic-commerce/probe",
+    payload: payload as object,
+    remoteAddress,
+  });
+  return {
+    status: response.statusCode,
+    body: JSON.parse(response.payload) as Report & Problem,
+    headers: response.headers,
+  };
 }
 const byId = (report: Report) => Object.fromEntries(report.checks.map((c) => [c.id, c]));
 
@@ -22,7 +31,11 @@ describe("probeStorefront against fixture storefronts (PROBE_ALLOW_PRIVATE=true)
   let good: Storefront;
   let poor: Storefront;
   before(async () => {
-    [t, good, poor] = await Promise.all([startTestServer(undefined, { PROBE_ALLOW_PRIVATE: "true" }), serveStorefront("good"), serveStorefront("poor")]);
+    [t, good, poor] = await Promise.all([
+      startTestServer(undefined, { PROBE_ALLOW_PRIVATE: "true" }),
+      serveStorefront("good"),
+      serveStorefront("poor"),
+    ]);
   });
   after(async () => Promise.all([t?.stop(), good?.close(), poor?.close()]));
 
@@ -31,7 +44,10 @@ describe("probeStorefront against fixture storefronts (PROBE_ALLOW_PRIVATE=true)
     assert.equal(status, 200);
     assert.deepEqual([body.grade, body.score, body.snapshot, body.attested], ["A", 100, true, false]);
     assert.match(body.disclaimer, /free snapshot.*not an attested grade/);
-    assert.ok(body.checks.every((c) => c.passed), JSON.stringify(body.checks));
+    assert.ok(
+      body.checks.every((c) => c.passed),
+      JSON.stringify(body.checks),
+    );
     assert.match(byId(body).sitemap!.detail, /\/sitemaps\/main\.xml/); // the sitemap robots.txt names
     assert.ok(good.requests.includes("/sitemaps/main.xml"));
   });
@@ -42,7 +58,13 @@ describe("probeStorefront against fixture storefronts (PROBE_ALLOW_PRIVATE=true)
     assert.deepEqual([body.grade, body.score], ["F", 30]);
     const checks = byId(body);
     assert.deepEqual(Object.fromEntries(body.checks.map((c) => [c.id, c.passed])), {
-      home_page: true, agent_card: false, robots_txt: true, llms_txt: false, sitemap: true, product_schema: false, answer_engine_access: false,
+      home_page: true,
+      agent_card: false,
+      robots_txt: true,
+      llms_txt: false,
+      sitemap: true,
+      product_schema: false,
+      answer_engine_access: false,
     });
     assert.match(checks.llms_txt!.detail, /forbidden/); // /llms.txt redirects to the metadata address
     assert.match(checks.product_schema!.detail, /without an Offer/);
@@ -65,7 +87,13 @@ describe("probeStorefront against fixture storefronts (PROBE_ALLOW_PRIVATE=true)
   });
 
   it("answers 400 invalid_url (not 422) for a missing, non-string, too long or extra field", async () => {
-    for (const payload of [{}, { url: 5 }, { url: "" }, { url: `https://${"a".repeat(250)}.com` }, { url: "https://a.example", extra: 1 }]) {
+    for (const payload of [
+      {},
+      { url: 5 },
+      { url: "" },
+      { url: `https://${"a".repeat(250)}.com` },
+      { url: "https://a.example", extra: 1 },
+    ]) {
       const { status, body } = await probe(t, payload);
       assert.deepEqual([status, body.code], [400, "invalid_url"], JSON.stringify(payload));
     }
@@ -84,12 +112,36 @@ describe("probeStorefront SSRF guard (PROBE_ALLOW_PRIVATE unset)", function () {
   it("refuses every private, loopback, metadata and non-http form with 400 before connecting", async () => {
     const port = new URL(trap.url).port;
     const urls = [
-      `http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`, `http://[::ffff:127.0.0.1]:${port}`,
-      `http://2130706433:${port}`, `http://0177.0.0.1:${port}`, `http://0x7f000001:${port}`, `http://0x7f.0.0.1:${port}`, `http://127.1:${port}`,
-      `http://0.0.0.0:${port}`, `127.0.0.1:${port}`, `http://shop.localhost:${port}`, "http://10.0.0.1", "http://192.168.1.1", "http://172.16.0.1",
-      "http://100.64.0.1", "http://169.254.169.254/latest/meta-data", "http://metadata.google.internal/computeMetadata/v1/",
-      "http://[fe80::1]", "http://[fc00::1]", "http://[fd00:ec2::254]", "http://224.0.0.1", "http://[::]", "file:///etc/passwd",
-      "ftp://example.com", "javascript:alert(1)", "http://user:pass@example.com", "gopher://example.com:70/_", "data:text/html,hi", "http://intranet",
+      `http://127.0.0.1:${port}`,
+      `http://localhost:${port}`,
+      `http://[::1]:${port}`,
+      `http://[::ffff:127.0.0.1]:${port}`,
+      `http://2130706433:${port}`,
+      `http://0177.0.0.1:${port}`,
+      `http://0x7f000001:${port}`,
+      `http://0x7f.0.0.1:${port}`,
+      `http://127.1:${port}`,
+      `http://0.0.0.0:${port}`,
+      `127.0.0.1:${port}`,
+      `http://shop.localhost:${port}`,
+      "http://10.0.0.1",
+      "http://192.168.1.1",
+      "http://172.16.0.1",
+      "http://100.64.0.1",
+      "http://169.254.169.254/latest/meta-data",
+      "http://metadata.google.internal/computeMetadata/v1/",
+      "http://[fe80::1]",
+      "http://[fc00::1]",
+      "http://[fd00:ec2::254]",
+      "http://224.0.0.1",
+      "http://[::]",
+      "file:///etc/passwd",
+      "ftp://example.com",
+      "javascript:alert(1)",
+      "http://user:pass@example.com",
+      "gopher://example.com:70/_",
+      "data:text/html,hi",
+      "http://intranet",
     ];
     for (const url of urls) {
       const { status, body } = await probe(t, { url });

@@ -4,7 +4,11 @@ import { quoteRequest } from "../fixtures/requests.js";
 import { postgresDatabase, startTestServer, type TestServer } from "../helpers/server.js";
 
 const quote = (url: string, key: string) =>
-  fetch(`${url}/api/dispatch/v1/quote`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: JSON.stringify(quoteRequest) });
+  fetch(`${url}/api/dispatch/v1/quote`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": key },
+    body: JSON.stringify(quoteRequest),
+  });
 
 describe("rate limit with Redis", function () {
   this.timeout(90_000);
@@ -14,7 +18,11 @@ describe("rate limit with Redis", function () {
   it("holds one key's limit across two instances on one Postgres and one Redis", async function () {
     if (!redisUrl || !pg) this.skip();
     const a: TestServer = await startTestServer(pg!, { REDIS_URL: redisUrl! });
-    const b: TestServer = await startTestServer(pg!, { REDIS_URL: redisUrl!, DATABASE_URL: a.databaseUrl, DISPATCH_SEED_DEMO: "false" });
+    const b: TestServer = await startTestServer(pg!, {
+      REDIS_URL: redisUrl!,
+      DATABASE_URL: a.databaseUrl,
+      DISPATCH_SEED_DEMO: "false",
+    });
     try {
       const { key } = await a.issueKey({ account: "scaled" });
       const statuses: number[] = [];

@@ -9,7 +9,10 @@ describe("request ids", function () {
   after(() => t?.stop());
 
   it("echoes a sane X-Request-Id and puts it in problems", async () => {
-    const response = await fetch(`${t.url}/api/dispatch/v1/quote`, { method: "POST", headers: { "x-request-id": "trace-123" } });
+    const response = await fetch(`${t.url}/api/dispatch/v1/quote`, {
+      method: "POST",
+      headers: { "x-request-id": "trace-123" },
+    });
     assert.equal(response.headers.get("x-request-id"), "trace-123");
     assert.equal((await response.json()).request_id, "trace-123");
   });

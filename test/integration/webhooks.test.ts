@@ -9,7 +9,12 @@ import { orderRequest } from "../fixtures/requests.js";
 import { eventually, postOrder, recordEvent, startReceiver, webhookSecret, type Delivery } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestDatabase, type TestServer } from "../helpers/server.js";
 
-const fast = { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_POLL_MS: "20", WEBHOOK_BACKOFF_MS: "50", WEBHOOK_MAX_ATTEMPTS: "20" };
+const fast = {
+  WEBHOOK_ALLOW_PRIVATE: "true",
+  WEBHOOK_POLL_MS: "20",
+  WEBHOOK_BACKOFF_MS: "50",
+  WEBHOOK_MAX_ATTEMPTS: "20",
+};
 const akOrder = { trade: "hvac", location: { state: "AK" }, description: "No heat." };
 
 function statusesOf(deliveries: Delivery[], orderId: string): string[] {
@@ -22,7 +27,12 @@ function assertSigned(deliveries: Delivery[], secret: string): void {
     assert.deepEqual(verified, d.body);
     assert.equal(d.body.type, "order.status_changed");
   }
-  assert.throws(() => new Webhook(`whsec_${Buffer.from("another-secret-entirely!").toString("base64")}`).verify(deliveries[0]!.raw, deliveries[0]!.headers as Record<string, string>));
+  assert.throws(() =>
+    new Webhook(`whsec_${Buffer.from("another-secret-entirely!").toString("base64")}`).verify(
+      deliveries[0]!.raw,
+      deliveries[0]!.headers as Record<string, string>,
+    ),
+  );
 }
 
 /** A database two servers can share one after the other: a PGlite directory or a fresh Postgres database. */
@@ -47,14 +57,21 @@ for (const db of databases()) {
       it("delivers every status change exactly once, in order and signed, to a receiver that comes up late", async () => {
         const port = await freePort();
         const callback_url = `http://127.0.0.1:${port}/hooks`;
-        const a = (await (await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "wh-a", callback_url })).json()).order.id;
+        const a = (
+          await (
+            await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "wh-a", callback_url })
+          ).json()
+        ).order.id;
         const b = (await (await postOrder(t.url, { "x-api-key": key }, { ...akOrder, callback_url })).json()).order.id;
         for (const status of ["dispatched", "en_route", "on_site"]) await recordEvent(t.url, a, { status });
         await recordEvent(t.url, a, { status: "completed", final_cost_cents: 40000 });
         await recordEvent(t.url, b, { status: "cancelled" });
         const outbox = () => t.app.services.db("webhook_outbox").whereIn("order_id", [a, b]);
         await eventually(async () => (await outbox()).some((r: { attempts: number }) => r.attempts >= 2));
-        assert.match((await outbox()).find((r: { last_error: string | null }) => r.last_error)!.last_error, /ECONNREFUSED/);
+        assert.match(
+          (await outbox()).find((r: { last_error: string | null }) => r.last_error)!.last_error,
+          /ECONNREFUSED/,
+        );
 
         const receiver = await startReceiver(port);
         try {
@@ -62,11 +79,23 @@ for (const db of databases()) {
           await new Promise((resolve) => setTimeout(resolve, 300)); // room for a duplicate to show up
           assert.equal(receiver.deliveries.length, 7);
           assert.equal(new Set(receiver.deliveries.map((d) => d.headers["webhook-id"])).size, 7);
-          assert.deepEqual(statusesOf(receiver.deliveries, a), ["pending_dispatch", "dispatched", "en_route", "on_site", "completed"]);
+          assert.deepEqual(statusesOf(receiver.deliveries, a), [
+            "pending_dispatch",
+            "dispatched",
+            "en_route",
+            "on_site",
+            "completed",
+          ]);
           assert.deepEqual(statusesOf(receiver.deliveries, b), ["accepted_pending_fulfilment", "cancelled"]);
           assertSigned(receiver.deliveries, await webhookSecret(t.url, "acme"));
-          const done = receiver.deliveries.find((d) => d.body.data.status === "completed")!.body.data as Record<string, unknown>;
-          assert.deepEqual([done.previous_status, done.final_cost_cents, done.status_url], ["on_site", 40000, `${t.url}/api/dispatch/v1/orders/${a}`]);
+          const done = receiver.deliveries.find((d) => d.body.data.status === "completed")!.body.data as Record<
+            string,
+            unknown
+          >;
+          assert.deepEqual(
+            [done.previous_status, done.final_cost_cents, done.status_url],
+            ["on_site", 40000, `${t.url}/api/dispatch/v1/orders/${a}`],
+          );
           assert.ok((await outbox()).every((r: { status: string }) => r.status === "delivered"));
         } finally {
           await receiver.stop();
@@ -79,11 +108,19 @@ for (const db of databases()) {
         const s = await startTestServer(db, { ...fast, WEBHOOK_MAX_ATTEMPTS: "3", WEBHOOK_BACKOFF_MS: "10" });
         try {
           const { key: k } = await s.issueKey({ account: "acme" });
-          const id = (await (await postOrder(s.url, { "x-api-key": k }, { ...orderRequest, callback_url: `http://127.0.0.1:${port}/` })).json()).order.id;
+          const id = (
+            await (
+              await postOrder(s.url, { "x-api-key": k }, { ...orderRequest, callback_url: `http://127.0.0.1:${port}/` })
+            ).json()
+          ).order.id;
           const row = () => s.app.services.db("webhook_outbox").where({ order_id: id }).first();
           await eventually(async () => (await row()).status === "dead");
           assert.deepEqual([(await row()).attempts, receiver.deliveries.length], [3, 3]);
-          assert.equal(new Set(receiver.deliveries.map((d) => d.headers["webhook-id"])).size, 1, "retries keep the webhook-id");
+          assert.equal(
+            new Set(receiver.deliveries.map((d) => d.headers["webhook-id"])).size,
+            1,
+            "retries keep the webhook-id",
+          );
         } finally {
           await s.stop();
           await receiver.stop();
@@ -96,11 +133,21 @@ for (const db of databases()) {
         const s = await startTestServer(db, { WEBHOOK_POLL_MS: "20" });
         try {
           const { key: k } = await s.issueKey({ account: "acme" });
-          for (const url of ["http://127.0.0.1:8080/h", "http://localhost/h", "http://169.254.169.254/latest", "http://10.1.2.3/h", "http://[::1]/h", "http://192.168.1.20/h"]) {
+          for (const url of [
+            "http://127.0.0.1:8080/h",
+            "http://localhost/h",
+            "http://169.254.169.254/latest",
+            "http://10.1.2.3/h",
+            "http://[::1]/h",
+            "http://192.168.1.20/h",
+          ]) {
             const response = await postOrder(s.url, { "x-api-key": k }, { ...orderRequest, callback_url: url });
             const body = await response.json();
             assert.equal(response.status, 422, url);
-            assert.deepEqual(body.errors.map((e: { pointer: string }) => e.pointer), ["/callback_url"]);
+            assert.deepEqual(
+              body.errors.map((e: { pointer: string }) => e.pointer),
+              ["/callback_url"],
+            );
           }
         } finally {
           await s.stop();
@@ -115,9 +162,20 @@ for (const db of databases()) {
           const { key: k } = await s.issueKey({ account: "acme" });
           const id = (await (await postOrder(s.url, { "x-api-key": k }, orderRequest)).json()).order.id;
           const rows = s.app.services.db;
-          await rows("webhook_secrets").insert({ account: "acme", secret: `whsec_${Buffer.from("0123456789abcdef01234567").toString("base64")}` });
-          await rows("webhook_outbox").insert({ message_id: "msg_rebound", order_id: id, account: "acme", url: `http://127.0.0.1:${port}/`, payload: JSON.stringify({ type: "order.status_changed", timestamp: new Date().toISOString(), data: {} }) });
-          await eventually(async () => (await rows("webhook_outbox").where({ message_id: "msg_rebound" }).first()).attempts >= 1);
+          await rows("webhook_secrets").insert({
+            account: "acme",
+            secret: `whsec_${Buffer.from("0123456789abcdef01234567").toString("base64")}`,
+          });
+          await rows("webhook_outbox").insert({
+            message_id: "msg_rebound",
+            order_id: id,
+            account: "acme",
+            url: `http://127.0.0.1:${port}/`,
+            payload: JSON.stringify({ type: "order.status_changed", timestamp: new Date().toISOString(), data: {} }),
+          });
+          await eventually(
+            async () => (await rows("webhook_outbox").where({ message_id: "msg_rebound" }).first()).attempts >= 1,
+          );
           const row = await rows("webhook_outbox").where({ message_id: "msg_rebound" }).first();
           assert.match(row.last_error, /not allowed/);
           assert.deepEqual([row.status, receiver.deliveries.length], ["pending", 0]);
@@ -137,16 +195,33 @@ for (const db of databases()) {
         const receiver = { current: null as Awaited<ReturnType<typeof startReceiver>> | null };
         try {
           const { key: k } = await first.issueKey({ account: "acme" });
-          const id = (await (await postOrder(first.url, { "x-api-key": k }, { ...orderRequest, callback_url: `http://127.0.0.1:${port}/` })).json()).order.id;
+          const id = (
+            await (
+              await postOrder(
+                first.url,
+                { "x-api-key": k },
+                { ...orderRequest, callback_url: `http://127.0.0.1:${port}/` },
+              )
+            ).json()
+          ).order.id;
           await recordEvent(first.url, id, { status: "dispatched" });
           await recordEvent(first.url, id, { status: "cancelled", note: "stopped mid-delivery" });
-          await eventually(async () => Number((await first!.app.services.db("webhook_outbox").where({ order_id: id }).max({ n: "attempts" }))[0]!.n) >= 1);
+          await eventually(
+            async () =>
+              Number(
+                (await first!.app.services.db("webhook_outbox").where({ order_id: id }).max({ n: "attempts" }))[0]!.n,
+              ) >= 1,
+          );
           await first.app.stop();
           first = null;
           receiver.current = await startReceiver(port);
           second = await startTestServer(db, { ...fast, DATABASE_URL: database.url });
           await eventually(() => receiver.current!.deliveries.length >= 3);
-          assert.deepEqual(statusesOf(receiver.current.deliveries, id), ["pending_dispatch", "dispatched", "cancelled"]);
+          assert.deepEqual(statusesOf(receiver.current.deliveries, id), [
+            "pending_dispatch",
+            "dispatched",
+            "cancelled",
+          ]);
           assertSigned(receiver.current.deliveries, await webhookSecret(second.url, "acme"));
         } finally {
           await first?.app.stop();

@@ -12,15 +12,35 @@ describe("cli command table", () => {
 
   it("flattens the quote body into the documented flags", () => {
     const quote = operations.find((o) => o.operationId === "createQuote")!;
-    assert.deepEqual(quote.flags.map((f) => f.flag), ["trade", "state", "zip", "city", "urgency", "nte-cents", "description"]);
+    assert.deepEqual(
+      quote.flags.map((f) => f.flag),
+      ["trade", "state", "zip", "city", "urgency", "nte-cents", "description"],
+    );
     const state = quote.flags.find((f) => f.flag === "state")!;
-    assert.deepEqual([state.required, state.minLength, state.maxLength, state.target], [true, 2, 2, ["location", "state"]]);
+    assert.deepEqual(
+      [state.required, state.minLength, state.maxLength, state.target],
+      [true, 2, 2, ["location", "state"]],
+    );
   });
 
   it("names order flags as the issue asks", () => {
     const order = operations.find((o) => o.command.join(" ") === "order")!;
-    for (const flag of ["trade", "state", "zip", "city", "urgency", "nte-cents", "description", "reference-id", "callback-url", "idempotency-key"]) {
-      assert.ok(order.flags.some((f) => f.flag === flag), `missing --${flag}`);
+    for (const flag of [
+      "trade",
+      "state",
+      "zip",
+      "city",
+      "urgency",
+      "nte-cents",
+      "description",
+      "reference-id",
+      "callback-url",
+      "idempotency-key",
+    ]) {
+      assert.ok(
+        order.flags.some((f) => f.flag === flag),
+        `missing --${flag}`,
+      );
     }
   });
 });

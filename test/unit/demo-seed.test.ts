@@ -13,7 +13,10 @@ describe("demo contractor pool", () => {
       for (const trade of tradeCodes) {
         const serving = pool.filter((c) => c.trades.includes(trade) && c.service_areas.some((a) => a.state === state));
         assert.ok(serving.length >= 1, `${trade} in ${state}`);
-        assert.ok(serving.some((c) => c.emergency_capable), `emergency ${trade} in ${state}`);
+        assert.ok(
+          serving.some((c) => c.emergency_capable),
+          `emergency ${trade} in ${state}`,
+        );
       }
     }
   });

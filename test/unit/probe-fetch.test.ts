@@ -35,7 +35,8 @@ describe("probe-fetch", () => {
   beforeEach(() => (hits.length = 0));
 
   const signal = () => AbortSignal.timeout(10_000);
-  const loopbackFetcher = (limits = { perFetchMs: 2000, maxBytes: 1024 * 1024, maxRedirects: 3 }) => createFetcher({ allowLoopback: true }, limits);
+  const loopbackFetcher = (limits = { perFetchMs: 2000, maxBytes: 1024 * 1024, maxRedirects: 3 }) =>
+    createFetcher({ allowLoopback: true }, limits);
 
   it("refuses a host that resolves public first and to loopback at connect time (DNS rebinding)", async () => {
     const lookup = fakeLookup((_host, call) => (call === 1 ? [publicAddress] : ["127.0.0.1"]));
@@ -59,7 +60,10 @@ describe("probe-fetch", () => {
 
   it("gives up on a server that does not answer in time", async () => {
     const started = Date.now();
-    const result = await loopbackFetcher({ perFetchMs: 200, maxBytes: 1024, maxRedirects: 3 })(new URL(`http://127.0.0.1:${port}/slow`), signal());
+    const result = await loopbackFetcher({ perFetchMs: 200, maxBytes: 1024, maxRedirects: 3 })(
+      new URL(`http://127.0.0.1:${port}/slow`),
+      signal(),
+    );
     assert.deepEqual([result.ok, !result.ok && result.reason], [false, "timeout"]);
     assert.ok(Date.now() - started < 2000);
   });

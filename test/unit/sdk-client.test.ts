@@ -14,7 +14,12 @@ function recordingFetch() {
 
 function clientWith(options: Partial<DispatchClientOptions>) {
   const recorder = recordingFetch();
-  const client = createDispatchClient({ baseUrl: "http://dispatch.test/", retry: false, fetch: recorder.fetch, ...options });
+  const client = createDispatchClient({
+    baseUrl: "http://dispatch.test/",
+    retry: false,
+    fetch: recorder.fetch,
+    ...options,
+  });
   return { client, requests: recorder.requests };
 }
 

@@ -16,7 +16,10 @@ function scriptedFetch(script: Array<() => Response>) {
   return { calls, bodies, fetch: fetch as typeof globalThis.fetch };
 }
 
-const status = (code: number, headers: Record<string, string> = {}) => () => new Response(null, { status: code, headers });
+const status =
+  (code: number, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(null, { status: code, headers });
 
 describe("sdk retry", () => {
   for (const code of [429, 503]) {
@@ -70,7 +73,10 @@ describe("sdk retry", () => {
 
   describe("createDispatchClient()", () => {
     it("retries through the client by default", async () => {
-      const { calls, fetch } = scriptedFetch([status(429, { "retry-after": "0" }), () => Response.json({ trades: [] })]);
+      const { calls, fetch } = scriptedFetch([
+        status(429, { "retry-after": "0" }),
+        () => Response.json({ trades: [] }),
+      ]);
       const client = createDispatchClient({ baseUrl: "http://x.test", fetch, retry: { baseDelayMs: 1 } });
       const { response } = await client.GET("/api/dispatch/index");
       assert.equal(response.status, 200);

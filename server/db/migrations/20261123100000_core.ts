@@ -92,7 +92,15 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  for (const table of ["oauth_tokens", "oauth_clients", "order_events", "orders", "quotes", "contractors", "api_keys"]) {
+  for (const table of [
+    "oauth_tokens",
+    "oauth_clients",
+    "order_events",
+    "orders",
+    "quotes",
+    "contractors",
+    "api_keys",
+  ]) {
     await db.schema.dropTableIfExists(table);
   }
 }

@@ -60,10 +60,18 @@ export async function up(db: Knex): Promise<void> {
   await db.raw(guard);
   await db.raw(anchorGuard);
   await db.raw(purge);
-  await db.raw("create trigger audit_records_no_change before update or delete on audit_records for each row execute function audit_records_guard()");
-  await db.raw("create trigger audit_records_no_truncate before truncate on audit_records for each statement execute function audit_records_guard()");
-  await db.raw("create trigger audit_anchor_no_change before update or delete on audit_anchor for each row execute function audit_anchor_guard()");
-  await db.raw("create trigger audit_anchor_no_truncate before truncate on audit_anchor for each statement execute function audit_anchor_guard()");
+  await db.raw(
+    "create trigger audit_records_no_change before update or delete on audit_records for each row execute function audit_records_guard()",
+  );
+  await db.raw(
+    "create trigger audit_records_no_truncate before truncate on audit_records for each statement execute function audit_records_guard()",
+  );
+  await db.raw(
+    "create trigger audit_anchor_no_change before update or delete on audit_anchor for each row execute function audit_anchor_guard()",
+  );
+  await db.raw(
+    "create trigger audit_anchor_no_truncate before truncate on audit_anchor for each statement execute function audit_anchor_guard()",
+  );
   await db.raw("revoke update, delete, truncate on audit_records, audit_anchor from public");
   await db.raw("revoke execute on function audit_purge_expired(timestamptz) from public");
 }

@@ -4,7 +4,10 @@ import { tradeCodes } from "../../services/dispatch/trades.js";
 import { tradeWages } from "../../data/oews-wages.js";
 
 const states: Record<string, { cities: string[]; zip_prefixes: string[] }> = {
-  CA: { cities: ["Los Angeles", "San Francisco", "San Diego", "Sacramento"], zip_prefixes: ["900", "941", "921", "958"] },
+  CA: {
+    cities: ["Los Angeles", "San Francisco", "San Diego", "Sacramento"],
+    zip_prefixes: ["900", "941", "921", "958"],
+  },
   TX: { cities: ["Austin", "Houston", "Dallas", "San Antonio"], zip_prefixes: ["787", "770", "752", "782"] },
   FL: { cities: ["Miami", "Orlando", "Tampa", "Jacksonville"], zip_prefixes: ["331", "328", "336", "322"] },
   NY: { cities: ["New York", "Buffalo", "Rochester", "Albany"], zip_prefixes: ["100", "142", "146", "122"] },
@@ -21,8 +24,22 @@ export function demoContractors(): ContractorInput[] {
       const wage = tradeWages[trade].median;
       const metro = { state, cities: area.cities.slice(0, 2), zip_prefixes: area.zip_prefixes.slice(0, 2) };
       return [
-        { name: `${area.cities[0]} ${tradeWages[trade].name} Pros`, trades: [trade], service_areas: [metro], hourly_rate_cents: Math.round(wage * 340 + s * 150), base_response_minutes: 90 + ((s + t) % 4) * 30, emergency_capable: true },
-        { name: `${state} Statewide ${tradeWages[trade].name}`, trades: [trade], service_areas: [{ state }], hourly_rate_cents: Math.round(wage * 300 + t * 120), base_response_minutes: 240 + ((s * 3 + t) % 5) * 60, emergency_capable: false },
+        {
+          name: `${area.cities[0]} ${tradeWages[trade].name} Pros`,
+          trades: [trade],
+          service_areas: [metro],
+          hourly_rate_cents: Math.round(wage * 340 + s * 150),
+          base_response_minutes: 90 + ((s + t) % 4) * 30,
+          emergency_capable: true,
+        },
+        {
+          name: `${state} Statewide ${tradeWages[trade].name}`,
+          trades: [trade],
+          service_areas: [{ state }],
+          hourly_rate_cents: Math.round(wage * 300 + t * 120),
+          base_response_minutes: 240 + ((s * 3 + t) % 5) * 60,
+          emergency_capable: false,
+        },
       ];
     }),
   );

@@ -12,9 +12,17 @@ function authenticate(a2a: A2aService) {
     const authorization = request.headers.authorization as string | undefined;
     if (!apiKey && !authorization) return h.continue;
     const bearer = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
-    const caller = apiKey ? await a2a.resolveCredential(apiKey, "x-api-key") : bearer ? await a2a.resolveCredential(bearer, "bearer") : null;
-    if (!caller && apiKey) throw Boom.unauthorized("Invalid or revoked API key.", "ApiKey", { realm: "dispatch", header: "x-api-key" });
-    if (!caller) throw Boom.unauthorized("Invalid or expired access token (API keys go in x-api-key).", "Bearer", { realm: "dispatch" });
+    const caller = apiKey
+      ? await a2a.resolveCredential(apiKey, "x-api-key")
+      : bearer
+        ? await a2a.resolveCredential(bearer, "bearer")
+        : null;
+    if (!caller && apiKey)
+      throw Boom.unauthorized("Invalid or revoked API key.", "ApiKey", { realm: "dispatch", header: "x-api-key" });
+    if (!caller)
+      throw Boom.unauthorized("Invalid or expired access token (API keys go in x-api-key).", "Bearer", {
+        realm: "dispatch",
+      });
     request.auth.credentials = { principal: caller };
     return h.continue;
   };
@@ -32,7 +40,11 @@ const route: RouteFactory = (services) => {
       ext: { onPreAuth: { method: authenticate(a2a) } },
       payload: {
         allow: "application/json",
-        failAction: (_request, h) => h.response({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }).code(400).takeover(),
+        failAction: (_request, h) =>
+          h
+            .response({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } })
+            .code(400)
+            .takeover(),
       },
     },
     handler: (request) =>

@@ -5,6 +5,7 @@ const route: RouteFactory = ({ contractors }) => ({
   method: "POST",
   path: "/api/admin/v1/contractors",
   options: { auth: "admin", tags: ["admin"], plugins: { rateLimit: "none" }, validate: { payload: contractorInput } },
-  handler: async (request, h) => h.response(await contractors.create(request.payload as Parameters<typeof contractors.create>[0])).code(201),
+  handler: async (request, h) =>
+    h.response(await contractors.create(request.payload as Parameters<typeof contractors.create>[0])).code(201),
 });
 export default route;

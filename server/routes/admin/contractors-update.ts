@@ -11,6 +11,7 @@ const route: RouteFactory = ({ contractors }) => ({
     plugins: { rateLimit: "none" },
     validate: { params: Joi.object({ id: Joi.string().max(100) }), payload: contractorUpdate },
   },
-  handler: (request) => contractors.update(request.params.id as string, request.payload as Parameters<typeof contractors.update>[1]),
+  handler: (request) =>
+    contractors.update(request.params.id as string, request.payload as Parameters<typeof contractors.update>[1]),
 });
 export default route;

@@ -13,7 +13,9 @@ const route: RouteFactory = ({ orderLifecycle, config }) => ({
     validate: {
       params: Joi.object({ id: Joi.string().min(1).max(100) }),
       payload: Joi.object({
-        status: Joi.string().valid("pending_dispatch", "dispatched", "en_route", "on_site", "completed", "cancelled").required(),
+        status: Joi.string()
+          .valid("pending_dispatch", "dispatched", "en_route", "on_site", "completed", "cancelled")
+          .required(),
         final_cost_cents: Joi.number().integer().min(0),
         note: Joi.string().max(2000),
         human_override: Joi.boolean().default(false),
@@ -23,7 +25,9 @@ const route: RouteFactory = ({ orderLifecycle, config }) => ({
   },
   handler: async (request, h) => {
     const base = baseUrlOf(request, config.publicBaseUrl);
-    return h.response(await orderLifecycle.record(request.params.id as string, request.payload as OrderEventInput, base)).code(201);
+    return h
+      .response(await orderLifecycle.record(request.params.id as string, request.payload as OrderEventInput, base))
+      .code(201);
   },
 });
 export default route;

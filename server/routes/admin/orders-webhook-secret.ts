@@ -9,8 +9,16 @@ const route: RouteFactory = ({ webhooks }) => ({
     auth: "admin",
     tags: ["admin"],
     plugins: { rateLimit: "none" },
-    validate: { params: Joi.object({ account: Joi.string().min(1).max(100).pattern(/^[a-z0-9][a-z0-9._-]*$/) }) },
+    validate: {
+      params: Joi.object({
+        account: Joi.string()
+          .min(1)
+          .max(100)
+          .pattern(/^[a-z0-9][a-z0-9._-]*$/),
+      }),
+    },
   },
-  handler: async (request, h) => h.response(await webhooks.secretFor(request.params.account as string)).header("cache-control", "no-store"),
+  handler: async (request, h) =>
+    h.response(await webhooks.secretFor(request.params.account as string)).header("cache-control", "no-store"),
 });
 export default route;

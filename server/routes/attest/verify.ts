@@ -12,7 +12,11 @@ const route: RouteFactory = ({ db }) => ({
     validate: {
       params: Joi.object({ seal: Joi.string().pattern(sealPattern).required() }),
       failAction: () => {
-        throw new DomainError("bad_request", "malformed_seal", "A seal is 'seal_' followed by 64 lowercase hexadecimal digits.");
+        throw new DomainError(
+          "bad_request",
+          "malformed_seal",
+          "A seal is 'seal_' followed by 64 lowercase hexadecimal digits.",
+        );
       },
     },
   },

@@ -15,7 +15,11 @@ const route: RouteFactory = ({ db }) => ({
   },
   handler: (request) => {
     const principal = principalOf(request);
-    return listAuditRecords(db, principal.kind === "key" ? principal.account : null, request.query as unknown as AuditRecordQuery);
+    return listAuditRecords(
+      db,
+      principal.kind === "key" ? principal.account : null,
+      request.query as unknown as AuditRecordQuery,
+    );
   },
 });
 export default route;

@@ -3,6 +3,11 @@ import type { RouteFactory } from "../types.js";
 
 const route: RouteFactory = ({ config }) => {
   const buildHash = config.buildHash ?? computeBuildHash();
-  return { method: "GET", path: "/api/capabilities", options: { auth: false, tags: ["discovery"] }, handler: () => capabilityIndex(buildHash) };
+  return {
+    method: "GET",
+    path: "/api/capabilities",
+    options: { auth: false, tags: ["discovery"] },
+    handler: () => capabilityIndex(buildHash),
+  };
 };
 export default route;

@@ -10,7 +10,12 @@ const route: RouteFactory = () => {
   const json = parse(yamlText);
   return [
     { method: "GET", path: "/openapi.json", options: { auth: false, tags: ["discovery"] }, handler: () => json },
-    { method: "GET", path: "/openapi.yaml", options: { auth: false, tags: ["discovery"] }, handler: (_r, h) => h.response(yamlText).type("application/yaml") },
+    {
+      method: "GET",
+      path: "/openapi.yaml",
+      options: { auth: false, tags: ["discovery"] },
+      handler: (_r, h) => h.response(yamlText).type("application/yaml"),
+    },
   ];
 };
 export default route;

@@ -24,12 +24,18 @@ const page = `<!doctype html>
 const route: RouteFactory = () => {
   const bundle = readFileSync(join(redocDir, "redoc.standalone.js"));
   return [
-    { method: "GET", path: "/docs", options: { auth: false, tags: ["docs"] }, handler: (_r, h) => h.response(page).type("text/html; charset=utf-8") },
+    {
+      method: "GET",
+      path: "/docs",
+      options: { auth: false, tags: ["docs"] },
+      handler: (_r, h) => h.response(page).type("text/html; charset=utf-8"),
+    },
     {
       method: "GET",
       path: "/docs/redoc.standalone.js",
       options: { auth: false, tags: ["docs"] },
-      handler: (_r, h) => h.response(bundle).type("text/javascript; charset=utf-8").header("cache-control", "public, max-age=86400"),
+      handler: (_r, h) =>
+        h.response(bundle).type("text/javascript; charset=utf-8").header("cache-control", "public, max-age=86400"),
     },
   ];
 };

@@ -9,7 +9,13 @@ const route: RouteFactory = ({ evals }) => ({
     auth: false,
     tags: ["evals"],
     plugins: { rateLimit: "none" },
-    validate: { query: Joi.object({ period: Joi.string().valid(...Object.keys(evalPeriods)).default("rolling_30d") }) },
+    validate: {
+      query: Joi.object({
+        period: Joi.string()
+          .valid(...Object.keys(evalPeriods))
+          .default("rolling_30d"),
+      }),
+    },
   },
   handler: (request) => evals.document((request.query as { period: EvalPeriod }).period),
 });

@@ -7,14 +7,15 @@ import type { RouteFactory } from "../types.js";
 import { baseUrlOf, originOf } from "../origin.js";
 
 // JSON-RPC 2.0: an empty batch, or anything but an object or array, is one Invalid Request error.
-const isJsonRpcShape = (payload: unknown) => (Array.isArray(payload) ? payload.length > 0 : typeof payload === "object" && payload !== null);
-
+const isJsonRpcShape = (payload: unknown) =>
+  Array.isArray(payload) ? payload.length > 0 : typeof payload === "object" && payload !== null;
 
 /** 401 problem whose challenge points at the RFC 9728 metadata (the MCP authorization spec's discovery hook). */
 function invalidBearer(request: Request, base: string | null, description: string) {
   const error = Boom.unauthorized(description);
   const metadata = `${baseUrlOf(request, base)}/.well-known/oauth-protected-resource`;
-  error.output.headers["WWW-Authenticate"] = `Bearer realm="dispatch", error="invalid_token", error_description="${description}", resource_metadata="${metadata}"`;
+  error.output.headers["WWW-Authenticate"] =
+    `Bearer realm="dispatch", error="invalid_token", error_description="${description}", resource_metadata="${metadata}"`;
   return error;
 }
 
@@ -25,7 +26,14 @@ function authenticateBearer(mcp: McpService, base: string | null) {
     if (!header) return h.continue;
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
     const caller = bearer ? await mcp.resolveBearer(bearer) : null;
-    if (!caller) throw invalidBearer(request, base, bearer ? "The bearer credential is unknown, expired or revoked." : "Send the credential as Authorization: Bearer <API_KEY>.");
+    if (!caller)
+      throw invalidBearer(
+        request,
+        base,
+        bearer
+          ? "The bearer credential is unknown, expired or revoked."
+          : "Send the credential as Authorization: Bearer <API_KEY>.",
+      );
     request.auth.credentials = { principal: caller };
     return h.continue;
   };
@@ -43,15 +51,21 @@ const route: RouteFactory = (services) => {
       ext: { onPreAuth: { method: authenticateBearer(mcp, services.config.publicBaseUrl) } },
       payload: {
         allow: "application/json",
-        failAction: (_request, h) => h.response({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: Invalid JSON" } }).code(400).takeover(),
+        failAction: (_request, h) =>
+          h
+            .response({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: Invalid JSON" } })
+            .code(400)
+            .takeover(),
       },
     },
     handler: async (request, h) => {
-      if (!isJsonRpcShape(request.payload)) return h.response({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request" } }).code(400);
+      if (!isJsonRpcShape(request.payload))
+        return h.response({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request" } }).code(400);
       const res = request.raw.res;
       // The transport writes the response itself: carry over what Hapi's onPreResponse would have added.
       res.setHeader("x-request-id", requestIdOf(request));
-      for (const [name, value] of Object.entries(request.plugins["dispatch-rate-limit"] ?? {})) res.setHeader(name, value);
+      for (const [name, value] of Object.entries(request.plugins["dispatch-rate-limit"] ?? {}))
+        res.setHeader(name, value);
       const caller = (request.auth.credentials?.principal as Caller | undefined) ?? null;
       await mcp.handle(request.raw.req, res, request.payload, {
         caller,

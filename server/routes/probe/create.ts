@@ -14,7 +14,11 @@ const route: RouteFactory = ({ probe }) => {
         payload: Joi.object({ url: Joi.string().trim().min(1).max(255).required() }).required(),
         // The contract answers every unusable url 400 invalid_url (not the generic 422).
         failAction: (_request, _h, err) => {
-          throw new DomainError("bad_request", "invalid_url", (err as Error).message || "Send {\"url\": \"https://shop.example.com\"}.");
+          throw new DomainError(
+            "bad_request",
+            "invalid_url",
+            (err as Error).message || 'Send {"url": "https://shop.example.com"}.',
+          );
         },
       },
     },

@@ -21,7 +21,10 @@ const route: RouteFactory = ({ quotes }) => ({
   },
   handler: (request) => {
     const principal = principalOf(request);
-    return quotes.create({ id: principal.id, account: principal.kind === "key" ? principal.account : null }, request.payload as Parameters<typeof quotes.create>[1]);
+    return quotes.create(
+      { id: principal.id, account: principal.kind === "key" ? principal.account : null },
+      request.payload as Parameters<typeof quotes.create>[1],
+    );
   },
 });
 export default route;

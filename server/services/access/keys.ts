@@ -64,7 +64,12 @@ export function createKeyService(db: Db) {
       };
       const stored = await db.transaction(async (trx) => {
         const [inserted] = await trx("api_keys").insert(row).returning("*");
-        await appendAudit(trx, { type: "key_issued", account: row.account, subject: row.id, content: { environment: row.environment, prefix: row.prefix, scopes: input.scopes ?? ["quote", "order"] } });
+        await appendAudit(trx, {
+          type: "key_issued",
+          account: row.account,
+          subject: row.id,
+          content: { environment: row.environment, prefix: row.prefix, scopes: input.scopes ?? ["quote", "order"] },
+        });
         return inserted;
       });
       return { ...toRecord(stored), key };
@@ -73,12 +78,17 @@ export function createKeyService(db: Db) {
     /** The active key for a presented secret, or null (unknown, malformed or revoked). */
     async authenticate(presented: string): Promise<ApiKeyRecord | null> {
       if (!looksLikeApiKey(presented)) return null;
-      const row = await db("api_keys").where({ key_hash: sha256Hex(presented) }).whereNull("revoked_at").first();
+      const row = await db("api_keys")
+        .where({ key_hash: sha256Hex(presented) })
+        .whereNull("revoked_at")
+        .first();
       return row ? toRecord(row) : null;
     },
 
     async list(filter: { account?: string; limit: number; cursor?: string }) {
-      const query = db("api_keys").orderBy("id").limit(filter.limit + 1);
+      const query = db("api_keys")
+        .orderBy("id")
+        .limit(filter.limit + 1);
       if (filter.account) query.where({ account: filter.account });
       if (filter.cursor) query.where("id", ">", filter.cursor);
       const rows = (await query).map(toRecord);
@@ -88,8 +98,18 @@ export function createKeyService(db: Db) {
 
     async revoke(id: string): Promise<ApiKeyRecord> {
       const row = await db.transaction(async (trx) => {
-        const revoked = await trx("api_keys").where({ id }).whereNull("revoked_at").update({ revoked_at: trx.fn.now() }).returning("*");
-        if (revoked[0]) await appendAudit(trx, { type: "key_revoked", account: revoked[0].account, subject: id, content: { prefix: revoked[0].prefix } });
+        const revoked = await trx("api_keys")
+          .where({ id })
+          .whereNull("revoked_at")
+          .update({ revoked_at: trx.fn.now() })
+          .returning("*");
+        if (revoked[0])
+          await appendAudit(trx, {
+            type: "key_revoked",
+            account: revoked[0].account,
+            subject: id,
+            content: { prefix: revoked[0].prefix },
+          });
         return revoked[0] ?? (await trx("api_keys").where({ id }).first());
       });
       if (!row) throw new DomainError("not_found", "not_found", `No API key ${id}.`);

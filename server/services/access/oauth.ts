@@ -28,12 +28,20 @@ export function createOAuthService(db: Db, tokenTtlSeconds: number) {
       if (input.grant_types && input.grant_types.some((g) => g !== "client_credentials")) {
         throw new OAuthError(400, "invalid_client_metadata", 'grant_types must be ["client_credentials"].');
       }
-      if (input.scope && input.scope !== oauthScope) throw new OAuthError(400, "invalid_client_metadata", `The only scope is ${oauthScope}.`);
+      if (input.scope && input.scope !== oauthScope)
+        throw new OAuthError(400, "invalid_client_metadata", `The only scope is ${oauthScope}.`);
       const clientId = newId("dcl");
       const secret = `dcs_${randomBase62(40)}`;
       const issued = new Date();
       const expires = new Date(issued.getTime() + clientLifetimeDays * 86_400_000);
-      await db("oauth_clients").insert({ client_id: clientId, secret_hash: sha256Hex(secret), client_name: input.client_name ?? null, scope: oauthScope, created_at: issued, expires_at: expires });
+      await db("oauth_clients").insert({
+        client_id: clientId,
+        secret_hash: sha256Hex(secret),
+        client_name: input.client_name ?? null,
+        scope: oauthScope,
+        created_at: issued,
+        expires_at: expires,
+      });
       return {
         client_id: clientId,
         client_secret: secret,
@@ -48,20 +56,35 @@ export function createOAuthService(db: Db, tokenTtlSeconds: number) {
 
     async issueToken(input: { grantType?: string; clientId?: string; clientSecret?: string; scope?: string }) {
       if (!input.grantType) throw new OAuthError(400, "invalid_request", "grant_type is required.");
-      if (!input.clientId || !input.clientSecret) throw new OAuthError(401, "invalid_client", "Client authentication is required (HTTP Basic or client_id/client_secret).");
+      if (!input.clientId || !input.clientSecret)
+        throw new OAuthError(
+          401,
+          "invalid_client",
+          "Client authentication is required (HTTP Basic or client_id/client_secret).",
+        );
       const client = await authenticateClient(input.clientId, input.clientSecret);
-      if (input.grantType !== "client_credentials") throw new OAuthError(400, "unsupported_grant_type", "Only grant_type=client_credentials is supported.");
+      if (input.grantType !== "client_credentials")
+        throw new OAuthError(400, "unsupported_grant_type", "Only grant_type=client_credentials is supported.");
       const requested = input.scope?.split(" ").filter(Boolean) ?? [oauthScope];
-      if (requested.some((s) => s !== oauthScope)) throw new OAuthError(400, "invalid_scope", `The only scope is ${oauthScope}.`);
+      if (requested.some((s) => s !== oauthScope))
+        throw new OAuthError(400, "invalid_scope", `The only scope is ${oauthScope}.`);
       const token = `dat_${randomBase62(40)}`;
-      await db("oauth_tokens").insert({ token_hash: sha256Hex(token), client_id: client.client_id, scope: oauthScope, expires_at: new Date(Date.now() + tokenTtlSeconds * 1000) });
+      await db("oauth_tokens").insert({
+        token_hash: sha256Hex(token),
+        client_id: client.client_id,
+        scope: oauthScope,
+        expires_at: new Date(Date.now() + tokenTtlSeconds * 1000),
+      });
       return { access_token: token, token_type: "Bearer" as const, expires_in: tokenTtlSeconds, scope: oauthScope };
     },
 
     /** The principal behind a live access token, or null (unknown or expired). */
     async verifyToken(token: string): Promise<OAuthPrincipal | null> {
       if (!token.startsWith("dat_")) return null;
-      const row = await db("oauth_tokens").where({ token_hash: sha256Hex(token) }).where("expires_at", ">", new Date()).first();
+      const row = await db("oauth_tokens")
+        .where({ token_hash: sha256Hex(token) })
+        .where("expires_at", ">", new Date())
+        .first();
       return row ? { clientId: row.client_id, scope: row.scope } : null;
     },
   };

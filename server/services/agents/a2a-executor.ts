@@ -4,7 +4,13 @@ import { randomUUID } from "node:crypto";
 import { Role, TaskState, type Message, type Part } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { capabilities } from "./capabilities.js";
-import { capabilityById, isDomainError, isEntitlementError, type CapabilityInvoker, type InvokeContext } from "./run-capability.js";
+import {
+  capabilityById,
+  isDomainError,
+  isEntitlementError,
+  type CapabilityInvoker,
+  type InvokeContext,
+} from "./run-capability.js";
 
 /** Key of the per-request InvokeContext in ServerCallContext.state. */
 export const invokeContextKey = "dispatch.invoke";
@@ -16,48 +22,124 @@ interface Outcome {
   skill?: string;
 }
 
-const dataPart = (value: unknown): Part => ({ content: { $case: "data", value }, metadata: undefined, filename: "", mediaType: "application/json" });
-const textPart = (value: string): Part => ({ content: { $case: "text", value }, metadata: undefined, filename: "", mediaType: "text/plain" });
+const dataPart = (value: unknown): Part => ({
+  content: { $case: "data", value },
+  metadata: undefined,
+  filename: "",
+  mediaType: "application/json",
+});
+const textPart = (value: string): Part => ({
+  content: { $case: "text", value },
+  metadata: undefined,
+  filename: "",
+  mediaType: "text/plain",
+});
 
 function skillRequest(message: Message): { skill: string; input: unknown } | null {
   for (const part of message.parts) {
-    const value = part.content?.$case === "data" ? (part.content.value as Record<string, unknown> | undefined) : undefined;
+    const value =
+      part.content?.$case === "data" ? (part.content.value as Record<string, unknown> | undefined) : undefined;
     if (value && typeof value.skill === "string") return { skill: value.skill, input: value.input ?? {} };
   }
   return null;
 }
 
-async function runSkill(invoker: CapabilityInvoker, message: Message, ctx: InvokeContext & { log(e: unknown): void }): Promise<Outcome> {
+async function runSkill(
+  invoker: CapabilityInvoker,
+  message: Message,
+  ctx: InvokeContext & { log(e: unknown): void },
+): Promise<Outcome> {
   const request = skillRequest(message);
   const skills = capabilities.map((c) => c.id);
-  if (!request) return { state: TaskState.TASK_STATE_REJECTED, text: `Send a data part {"skill": …, "input": {…}}; skills: ${skills.join(", ")}.`, data: { error: "missing_skill", skills } };
+  if (!request)
+    return {
+      state: TaskState.TASK_STATE_REJECTED,
+      text: `Send a data part {"skill": …, "input": {…}}; skills: ${skills.join(", ")}.`,
+      data: { error: "missing_skill", skills },
+    };
   const capability = capabilityById(request.skill);
-  if (!capability) return { state: TaskState.TASK_STATE_REJECTED, text: `Unknown skill ${request.skill}; skills: ${skills.join(", ")}.`, data: { error: "unknown_skill", skills } };
+  if (!capability)
+    return {
+      state: TaskState.TASK_STATE_REJECTED,
+      text: `Unknown skill ${request.skill}; skills: ${skills.join(", ")}.`,
+      data: { error: "unknown_skill", skills },
+    };
   if (capability.access !== "public" && !ctx.caller) {
-    const how = capability.access === "key_or_token" ? "a provisioned key in x-api-key or an OAuth access token as Authorization: Bearer" : "a provisioned key in x-api-key";
-    return { state: TaskState.TASK_STATE_REJECTED, text: `${capability.id} needs a credential: send ${how}.`, data: { error: "missing_credential" } };
+    const how =
+      capability.access === "key_or_token"
+        ? "a provisioned key in x-api-key or an OAuth access token as Authorization: Bearer"
+        : "a provisioned key in x-api-key";
+    return {
+      state: TaskState.TASK_STATE_REJECTED,
+      text: `${capability.id} needs a credential: send ${how}.`,
+      data: { error: "missing_credential" },
+    };
   }
   try {
-    return { state: TaskState.TASK_STATE_COMPLETED, text: `${capability.id} done.`, data: await invoker.invoke(capability.id, request.input, ctx), skill: capability.id };
+    return {
+      state: TaskState.TASK_STATE_COMPLETED,
+      text: `${capability.id} done.`,
+      data: await invoker.invoke(capability.id, request.input, ctx),
+      skill: capability.id,
+    };
   } catch (error) {
-    if (isEntitlementError(error)) return { state: TaskState.TASK_STATE_REJECTED, text: error.message, data: error.body };
-    if (isDomainError(error)) return { state: TaskState.TASK_STATE_FAILED, text: error.message, data: { error: error.code, message: error.message, ...(error.extra.errors ? { errors: error.extra.errors } : {}) } };
+    if (isEntitlementError(error))
+      return { state: TaskState.TASK_STATE_REJECTED, text: error.message, data: error.body };
+    if (isDomainError(error))
+      return {
+        state: TaskState.TASK_STATE_FAILED,
+        text: error.message,
+        data: {
+          error: error.code,
+          message: error.message,
+          ...(error.extra.errors ? { errors: error.extra.errors } : {}),
+        },
+      };
     ctx.log(error);
-    return { state: TaskState.TASK_STATE_FAILED, text: "Internal error; it has been logged.", data: { error: "internal_error" } };
+    return {
+      state: TaskState.TASK_STATE_FAILED,
+      text: "Internal error; it has been logged.",
+      data: { error: "internal_error" },
+    };
   }
 }
 
 function agentMessage(taskId: string, contextId: string, parts: Part[]): Message {
-  return { messageId: randomUUID(), contextId, taskId, role: Role.ROLE_AGENT, parts, metadata: undefined, extensions: [], referenceTaskIds: [] };
+  return {
+    messageId: randomUUID(),
+    contextId,
+    taskId,
+    role: Role.ROLE_AGENT,
+    parts,
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
 }
 
 function publishOutcome(bus: ExecutionEventBus, taskId: string, contextId: string, outcome: Outcome) {
   if (outcome.state === TaskState.TASK_STATE_COMPLETED) {
-    const artifact = { artifactId: randomUUID(), name: outcome.skill!, description: `Result of ${outcome.skill}.`, parts: [dataPart(outcome.data)], metadata: undefined, extensions: [] };
-    bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: undefined }));
+    const artifact = {
+      artifactId: randomUUID(),
+      name: outcome.skill!,
+      description: `Result of ${outcome.skill}.`,
+      parts: [dataPart(outcome.data)],
+      metadata: undefined,
+      extensions: [],
+    };
+    bus.publish(
+      AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: undefined }),
+    );
   }
-  const parts = outcome.state === TaskState.TASK_STATE_COMPLETED ? [textPart(outcome.text)] : [textPart(outcome.text), dataPart(outcome.data)];
-  const status = { state: outcome.state, message: agentMessage(taskId, contextId, parts), timestamp: new Date().toISOString() };
+  const parts =
+    outcome.state === TaskState.TASK_STATE_COMPLETED
+      ? [textPart(outcome.text)]
+      : [textPart(outcome.text), dataPart(outcome.data)];
+  const status = {
+    state: outcome.state,
+    message: agentMessage(taskId, contextId, parts),
+    timestamp: new Date().toISOString(),
+  };
   bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status, metadata: undefined }));
 }
 
@@ -67,7 +149,16 @@ export function createDispatchExecutor(invoker: CapabilityInvoker): AgentExecuto
       const { taskId, contextId, userMessage } = requestContext;
       const ctx = requestContext.context.state.get(invokeContextKey) as InvokeContext & { log(e: unknown): void };
       const working = { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: new Date().toISOString() };
-      bus.publish(AgentEvent.task({ id: taskId, contextId, status: working, artifacts: [], history: [userMessage], metadata: undefined }));
+      bus.publish(
+        AgentEvent.task({
+          id: taskId,
+          contextId,
+          status: working,
+          artifacts: [],
+          history: [userMessage],
+          metadata: undefined,
+        }),
+      );
       publishOutcome(bus, taskId, contextId, await runSkill(invoker, userMessage, ctx));
       bus.finished();
     },

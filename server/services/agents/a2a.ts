@@ -2,7 +2,13 @@
 // over our executor; the HTTP route only authenticates and hands over the parsed body.
 import { A2A_PROTOCOL_VERSION } from "@a2a-js/sdk";
 import { UnsupportedOperationError } from "@a2a-js/sdk/errors";
-import { DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, validateVersion, type User } from "@a2a-js/sdk/server";
+import {
+  DefaultRequestHandler,
+  JsonRpcTransportHandler,
+  ServerCallContext,
+  validateVersion,
+  type User,
+} from "@a2a-js/sdk/server";
 import { createDispatchExecutor, invokeContextKey } from "./a2a-executor.js";
 import { createBoundedTaskStore } from "./a2a-task-store.js";
 import { buildAgentCard } from "./agent-card.js";
@@ -28,12 +34,16 @@ export interface A2aContext extends InvokeContext {
 
 type JsonRpcBody = { id?: string | number | null } & Record<string, unknown>;
 
-export function createA2aService(services: Pick<Services, "keys" | "oauth" | "quotes" | "evals" | "orders" | "probe" | "config">) {
+export function createA2aService(
+  services: Pick<Services, "keys" | "oauth" | "quotes" | "evals" | "orders" | "probe" | "config">,
+) {
   const invoker = createCapabilityInvoker(services);
   // This card only drives the handler's version and capability checks; /.well-known/agent-card.json builds
   // the served one with the request's base URL.
   const card = buildAgentCard(services.config.publicBaseUrl ?? "http://localhost");
-  const transport = new JsonRpcTransportHandler(new DefaultRequestHandler(card, createBoundedTaskStore(), createDispatchExecutor(invoker)));
+  const transport = new JsonRpcTransportHandler(
+    new DefaultRequestHandler(card, createBoundedTaskStore(), createDispatchExecutor(invoker)),
+  );
 
   function errorResponse(body: JsonRpcBody, error: unknown) {
     return { jsonrpc: "2.0", id: body?.id ?? null, error: JsonRpcTransportHandler.mapToJSONRPCError(error) };
@@ -41,7 +51,8 @@ export function createA2aService(services: Pick<Services, "keys" | "oauth" | "qu
 
   return {
     /** x-api-key: a provisioned key (or token, like REST); Bearer: an OAuth access token only (keys as Bearer are MCP-only). */
-    resolveCredential: (secret: string, via: "x-api-key" | "bearer") => invoker.resolveCredential(secret, { keys: via === "x-api-key" }),
+    resolveCredential: (secret: string, via: "x-api-key" | "bearer") =>
+      invoker.resolveCredential(secret, { keys: via === "x-api-key" }),
 
     async handle(body: JsonRpcBody, ctx: A2aContext) {
       const context = new ServerCallContext({

@@ -16,15 +16,27 @@ const examples: Record<string, object> = {
   "agentic.readiness_probe": { url: "shop.example.com" },
   "dispatch.quote": { trade: "plumbing", location: { state: "TX", zip: "78701" }, urgency: "urgent" },
   "dispatch.estimate": { trade: "electrical", location: { state: "CA" } },
-  "dispatch.order": { trade: "plumbing", location: { state: "TX", zip: "78701" }, description: "Leaking water heater." },
+  "dispatch.order": {
+    trade: "plumbing",
+    location: { state: "TX", zip: "78701" },
+    description: "Leaking water heater.",
+  },
   "dispatch.evals": { period: "rolling_30d" },
   "dispatch.index": {},
 };
 
-const accessNotes = { public: "Public.", key: "Needs a provisioned key in x-api-key.", key_or_token: "Needs x-api-key, or a self-serve OAuth access token as Authorization: Bearer." };
+const accessNotes = {
+  public: "Public.",
+  key: "Needs a provisioned key in x-api-key.",
+  key_or_token: "Needs x-api-key, or a self-serve OAuth access token as Authorization: Bearer.",
+};
 
 const requirement = (scheme: string): SecurityRequirement => ({ schemes: { [scheme]: { list: [] } } });
-const requirementsFor = { public: [], key: [requirement("apiKey")], key_or_token: [requirement("apiKey"), requirement("oauthToken")] };
+const requirementsFor = {
+  public: [],
+  key: [requirement("apiKey")],
+  key_or_token: [requirement("apiKey"), requirement("oauthToken")],
+};
 
 function skills(): AgentSkill[] {
   return capabilities.map((c) => ({
@@ -43,20 +55,38 @@ function skills(): AgentSkill[] {
 export function buildAgentCard(base: string): AgentCard {
   return {
     name: "Field-Service Dispatch",
-    description: "Quotes, estimates and orders field-service work (plumbing, electrical, HVAC …) from a matched contractor pool. All published figures are self-reported.",
+    description:
+      "Quotes, estimates and orders field-service work (plumbing, electrical, HVAC …) from a matched contractor pool. All published figures are self-reported.",
     version: "1.0.0",
-    supportedInterfaces: [{ url: `${base}/api/a2a`, protocolBinding: "JSONRPC", protocolVersion: A2A_PROTOCOL_VERSION, tenant: "" }],
+    supportedInterfaces: [
+      { url: `${base}/api/a2a`, protocolBinding: "JSONRPC", protocolVersion: A2A_PROTOCOL_VERSION, tenant: "" },
+    ],
     provider: { organization: "Dispatch", url: base },
     documentationUrl: `${base}/openapi.json`,
     capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] },
     securitySchemes: {
-      apiKey: { scheme: { $case: "apiKeySecurityScheme", value: { description: "Provisioned integration key.", location: "header", name: "x-api-key" } } },
+      apiKey: {
+        scheme: {
+          $case: "apiKeySecurityScheme",
+          value: { description: "Provisioned integration key.", location: "header", name: "x-api-key" },
+        },
+      },
       oauthToken: {
         scheme: {
           $case: "oauth2SecurityScheme",
           value: {
-            description: "Self-serve client credentials (register at /api/mcp/oauth/register); tokens are valid for dispatch.quote only.",
-            flows: { flow: { $case: "clientCredentials", value: { tokenUrl: `${base}/api/mcp/oauth/token`, refreshUrl: "", scopes: { "dispatch.quote": "Quote jobs." } } } },
+            description:
+              "Self-serve client credentials (register at /api/mcp/oauth/register); tokens are valid for dispatch.quote only.",
+            flows: {
+              flow: {
+                $case: "clientCredentials",
+                value: {
+                  tokenUrl: `${base}/api/mcp/oauth/token`,
+                  refreshUrl: "",
+                  scopes: { "dispatch.quote": "Quote jobs." },
+                },
+              },
+            },
             oauth2MetadataUrl: "",
           },
         },

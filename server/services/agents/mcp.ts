@@ -4,10 +4,22 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { capabilities } from "./capabilities.js";
 import type { Services } from "../index.js";
-import { createCapabilityInvoker, isDomainError, isEntitlementError, type CapabilityInvoker, type InvokeContext } from "./run-capability.js";
+import {
+  createCapabilityInvoker,
+  isDomainError,
+  isEntitlementError,
+  type CapabilityInvoker,
+  type InvokeContext,
+} from "./run-capability.js";
 import type { CapabilityId } from "./tool-schemas.js";
 
 /**
@@ -18,15 +30,20 @@ export const entitlementErrorCode = -32002;
 
 /** A JSON-RPC error the SDK sends as is: `{ code, message, data }` without the McpError message prefix. */
 class JsonRpcError extends Error {
-  constructor(readonly code: number, message: string, readonly data?: unknown) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
     super(message);
   }
 }
 
 const toolNotes: Record<string, string> = {
-  "dispatch.quote": "Needs `Authorization: Bearer <API_KEY>` (a provisioned key) or a self-serve OAuth access token as Bearer.",
+  "dispatch.quote":
+    "Needs `Authorization: Bearer <API_KEY>` (a provisioned key) or a self-serve OAuth access token as Bearer.",
   "dispatch.order":
-    "Needs `Authorization: Bearer <API_KEY>` with the order scope. The order handle is `dispatch-{id}`. A credential that is not entitled to order (an OAuth token, a quote-only key) gets JSON-RPC error -32002 with the entitlement body (error, message, entitled_credential, provisioning_contact, free_alternatives) as error.data; the product spec assigns -32002 to this, although MCP 2025-06-18/2025-11-25 also use -32002 for resources/read \"resource not found\".",
+    'Needs `Authorization: Bearer <API_KEY>` with the order scope. The order handle is `dispatch-{id}`. A credential that is not entitled to order (an OAuth token, a quote-only key) gets JSON-RPC error -32002 with the entitlement body (error, message, entitled_credential, provisioning_contact, free_alternatives) as error.data; the product spec assigns -32002 to this, although MCP 2025-06-18/2025-11-25 also use -32002 for resources/read "resource not found".',
   "dispatch.evals": "Public.",
   "dispatch.index": "Public.",
 };
@@ -39,7 +56,11 @@ function listTools(invoker: CapabilityInvoker): Tool[] {
       description: `${c.purpose} ${toolNotes[c.id]}`,
       inputSchema: invoker.schemas[c.id].input as Tool["inputSchema"],
       outputSchema: invoker.schemas[c.id].output as Tool["outputSchema"],
-      annotations: { readOnlyHint: c.id === "dispatch.evals" || c.id === "dispatch.index", destructiveHint: false, openWorldHint: false },
+      annotations: {
+        readOnlyHint: c.id === "dispatch.evals" || c.id === "dispatch.index",
+        destructiveHint: false,
+        openWorldHint: false,
+      },
     }));
 }
 
@@ -54,18 +75,30 @@ function mcpShape(id: CapabilityId, out: Record<string, unknown>): Record<string
   return { ...out, order: { ...order, id: `dispatch-${order.id}` } };
 }
 
-async function callTool(invoker: CapabilityInvoker, name: string, args: unknown, ctx: McpContext): Promise<CallToolResult> {
+async function callTool(
+  invoker: CapabilityInvoker,
+  name: string,
+  args: unknown,
+  ctx: McpContext,
+): Promise<CallToolResult> {
   const capability = capabilities.find((c) => c.mcp_tool === name);
   if (!capability) throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool ${name}; see tools/list.`);
   if (capability.access !== "public" && !ctx.caller) {
-    return toolError(`${name} needs a credential: send a provisioned API key as \`Authorization: Bearer <API_KEY>\`${capability.id === "dispatch.quote" ? " (or a self-serve OAuth access token)" : ""}.`, { code: "missing_credential" });
+    return toolError(
+      `${name} needs a credential: send a provisioned API key as \`Authorization: Bearer <API_KEY>\`${capability.id === "dispatch.quote" ? " (or a self-serve OAuth access token)" : ""}.`,
+      { code: "missing_credential" },
+    );
   }
   try {
     const structured = mcpShape(capability.id, await invoker.invoke(capability.id, args, ctx));
     return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
   } catch (error) {
     if (isEntitlementError(error)) throw new JsonRpcError(entitlementErrorCode, error.message, error.body);
-    if (isDomainError(error)) return toolError(error.message, { code: error.code, ...(error.extra.errors ? { errors: error.extra.errors } : {}) });
+    if (isDomainError(error))
+      return toolError(error.message, {
+        code: error.code,
+        ...(error.extra.errors ? { errors: error.extra.errors } : {}),
+      });
     ctx.log(error);
     throw new JsonRpcError(ErrorCode.InternalError, "Internal error; it has been logged.");
   }
@@ -80,9 +113,14 @@ export function createMcpService(services: Pick<Services, "keys" | "oauth" | "qu
   const tools = listTools(invoker);
 
   function createMcpServer(ctx: McpContext): Server {
-    const server = new Server({ name: "dispatch", title: "Field-Service Dispatch", version: "1.0.0" }, { capabilities: { tools: {} } });
+    const server = new Server(
+      { name: "dispatch", title: "Field-Service Dispatch", version: "1.0.0" },
+      { capabilities: { tools: {} } },
+    );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => callTool(invoker, request.params.name, request.params.arguments, ctx));
+    server.setRequestHandler(CallToolRequestSchema, (request) =>
+      callTool(invoker, request.params.name, request.params.arguments, ctx),
+    );
     return server;
   }
 

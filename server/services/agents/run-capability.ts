@@ -35,7 +35,12 @@ export function createCapabilityInvoker(services: CapabilityServices) {
   const schemas = deriveCapabilitySchemas();
   const validateInput = createInputValidator(schemas);
 
-  async function run(id: CapabilityId, input: Record<string, unknown>, ctx: InvokeContext, caller: Caller | null): Promise<Record<string, unknown>> {
+  async function run(
+    id: CapabilityId,
+    input: Record<string, unknown>,
+    ctx: InvokeContext,
+    caller: Caller | null,
+  ): Promise<Record<string, unknown>> {
     switch (id) {
       case "dispatch.index":
         return tradeIndex();
@@ -44,9 +49,17 @@ export function createCapabilityInvoker(services: CapabilityServices) {
       case "dispatch.estimate":
         return estimate(input as Parameters<typeof estimate>[0]);
       case "dispatch.quote":
-        return services.quotes.create({ id: caller!.id, account: caller!.kind === "key" ? caller!.account : null }, input as unknown as QuoteInput);
+        return services.quotes.create(
+          { id: caller!.id, account: caller!.kind === "key" ? caller!.account : null },
+          input as unknown as QuoteInput,
+        );
       case "dispatch.order":
-        return (await services.orders.create(caller!, input as unknown as OrderInput, { origin: ctx.origin, receivedAt: ctx.receivedAt })).body;
+        return (
+          await services.orders.create(caller!, input as unknown as OrderInput, {
+            origin: ctx.origin,
+            receivedAt: ctx.receivedAt,
+          })
+        ).body;
       case "agentic.readiness_probe":
         return { ...(await services.probe.probe(input.url as string)) };
     }
@@ -61,7 +74,8 @@ export function createCapabilityInvoker(services: CapabilityServices) {
      */
     async invoke(id: CapabilityId, rawInput: unknown, ctx: InvokeContext): Promise<Record<string, unknown>> {
       const capability = capabilityById(id)!;
-      if (capability.access !== "public" && !ctx.caller) throw new DomainError("unauthorized", "missing_credential", `${id} needs a credential.`);
+      if (capability.access !== "public" && !ctx.caller)
+        throw new DomainError("unauthorized", "missing_credential", `${id} needs a credential.`);
       return run(id, validateInput(id, rawInput), ctx, ctx.caller);
     },
 
@@ -70,7 +84,9 @@ export function createCapabilityInvoker(services: CapabilityServices) {
       const key = accept.keys ? await services.keys.authenticate(secret) : null;
       if (key) return { kind: "key", id: key.id, account: key.account, scopes: key.scopes };
       const token = await services.oauth.verifyToken(secret);
-      return token ? { kind: "oauth", id: `oauth:${token.clientId}`, clientId: token.clientId, scopes: ["quote"] } : null;
+      return token
+        ? { kind: "oauth", id: `oauth:${token.clientId}`, clientId: token.clientId, scopes: ["quote"] }
+        : null;
     },
   };
 }

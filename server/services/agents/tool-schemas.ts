@@ -13,13 +13,21 @@ export interface CapabilitySchemas {
 
 /** Input schema: the JSON request body, or an object of the query parameters (getEvals' `period`). */
 function inputOf(doc: JsonObject, operation: JsonObject): CapabilitySchemas["input"] {
-  const body = (operation.requestBody as JsonObject | undefined)?.content as Record<string, { schema: unknown }> | undefined;
+  const body = (operation.requestBody as JsonObject | undefined)?.content as
+    Record<string, { schema: unknown }> | undefined;
   if (body?.["application/json"]) return deref(doc, body["application/json"].schema) as CapabilitySchemas["input"];
-  const params = ((operation.parameters ?? []) as JsonObject[]).map((p) => deref(doc, p) as JsonObject).filter((p) => p.in === "query");
+  const params = ((operation.parameters ?? []) as JsonObject[])
+    .map((p) => deref(doc, p) as JsonObject)
+    .filter((p) => p.in === "query");
   const required = params.filter((p) => p.required).map((p) => p.name as string);
   return {
     type: "object",
-    properties: Object.fromEntries(params.map((p) => [p.name as string, { ...(p.schema as JsonObject), ...(p.description ? { description: p.description } : {}) }])),
+    properties: Object.fromEntries(
+      params.map((p) => [
+        p.name as string,
+        { ...(p.schema as JsonObject), ...(p.description ? { description: p.description } : {}) },
+      ]),
+    ),
     ...(required.length ? { required } : {}),
     additionalProperties: false,
   };
@@ -30,7 +38,10 @@ function outputOf(doc: JsonObject, operation: JsonObject): CapabilitySchemas["ou
   const bodies = Object.entries(operation.responses as Record<string, JsonObject>)
     .filter(([status]) => /^2\d\d$/.test(status))
     .map(([, response]) => deref(doc, response) as JsonObject)
-    .map((response) => (response.content as Record<string, { schema: JsonObject }> | undefined)?.["application/json"]?.schema)
+    .map(
+      (response) =>
+        (response.content as Record<string, { schema: JsonObject }> | undefined)?.["application/json"]?.schema,
+    )
     .filter((schema): schema is JsonObject => Boolean(schema));
   if (bodies.length === 1) return bodies[0] as CapabilitySchemas["output"];
   return { type: "object", oneOf: bodies };
@@ -61,18 +72,28 @@ function withDefaults(schema: JsonObject, value: unknown): unknown {
 
 /** Ajv's errorsText ("data/location/state must …, data must …") as field errors with JSON pointers. */
 function fieldErrors(text: string): FieldError[] {
-  return [...text.matchAll(/(?:^|, )data(\S*) ([^]*?)(?=, data|$)/g)].map((m) => ({ pointer: m[1] || "/", message: m[2]! }));
+  return [...text.matchAll(/(?:^|, )data(\S*) ([^]*?)(?=, data|$)/g)].map((m) => ({
+    pointer: m[1] || "/",
+    message: m[2]!,
+  }));
 }
 
 /** Validates capability inputs against the contract; throws a `validation` DomainError (422 over REST). */
 export function createInputValidator(schemas: Record<CapabilityId, CapabilitySchemas>) {
   const ajv = new AjvJsonSchemaValidator();
-  const validators = new Map(Object.entries(schemas).map(([id, s]) => [id, ajv.getValidator<Record<string, unknown>>(s.input)]));
+  const validators = new Map(
+    Object.entries(schemas).map(([id, s]) => [id, ajv.getValidator<Record<string, unknown>>(s.input)]),
+  );
   return function validateInput(id: CapabilityId, input: unknown): Record<string, unknown> {
     const result = validators.get(id)!(input ?? {});
     if (!result.valid) {
       const errors = fieldErrors(result.errorMessage);
-      throw new DomainError("validation", "validation_failed", `Invalid ${id} input: ${errors.map((e) => `${e.pointer} ${e.message}`).join("; ")}`, { errors });
+      throw new DomainError(
+        "validation",
+        "validation_failed",
+        `Invalid ${id} input: ${errors.map((e) => `${e.pointer} ${e.message}`).join("; ")}`,
+        { errors },
+      );
     }
     return withDefaults(schemas[id].input, result.data) as Record<string, unknown>;
   };

@@ -18,13 +18,19 @@ export const genesisHash = "0".repeat(64);
 const chainLockId = 724_311;
 
 /** The hash a record must carry: previous hash + canonical record fields. */
-export function recordHash(prevHash: string, fields: { type: string; account: string | null; subject: string; content: string; recorded_at: string }): string {
+export function recordHash(
+  prevHash: string,
+  fields: { type: string; account: string | null; subject: string; content: string; recorded_at: string },
+): string {
   return sha256Hex(`${prevHash}\n${canonicalJson({ ...fields })}`);
 }
 
 /** The hash a record at `position` links to when no earlier record remains: the newest purge anchor, or genesis. */
 export async function anchorHashBefore(db: Knex | Knex.Transaction, position: number): Promise<string> {
-  const anchor = await db("audit_anchor").where("purged_through", "<", position).orderBy("purged_through", "desc").first("boundary_hash");
+  const anchor = await db("audit_anchor")
+    .where("purged_through", "<", position)
+    .orderBy("purged_through", "desc")
+    .first("boundary_hash");
   return (anchor?.boundary_hash as string | undefined) ?? genesisHash;
 }
 
@@ -34,7 +40,13 @@ export async function appendAudit(db: Knex | Knex.Transaction, entry: AuditEntry
     await trx.raw("select pg_advisory_xact_lock(?)", [chainLockId]);
     const last = await trx("audit_records").orderBy("position", "desc").first("seal");
     const prevHash = last ? (last.seal as string).slice(5) : await anchorHashBefore(trx, Number.MAX_SAFE_INTEGER);
-    const fields = { type: entry.type, account: entry.account, subject: entry.subject, content: canonicalJson(entry.content), recorded_at: new Date().toISOString() };
+    const fields = {
+      type: entry.type,
+      account: entry.account,
+      subject: entry.subject,
+      content: canonicalJson(entry.content),
+      recorded_at: new Date().toISOString(),
+    };
     const seal = `seal_${recordHash(prevHash, fields)}`;
     await trx("audit_records").insert({ ...fields, seal, prev_hash: prevHash });
     return seal;

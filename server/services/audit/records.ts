@@ -23,7 +23,10 @@ function encodeCursor(position: number): string {
 
 function decodeCursor(cursor: string): number {
   const match = /^p([1-9][0-9]{0,17})$/.exec(Buffer.from(cursor, "base64url").toString());
-  if (!match) throw new DomainError("validation", "validation_failed", '"cursor" is not a cursor from a previous page.', { errors: [{ pointer: "#/query/cursor", message: '"cursor" is not a cursor from a previous page.' }] });
+  if (!match)
+    throw new DomainError("validation", "validation_failed", '"cursor" is not a cursor from a previous page.', {
+      errors: [{ pointer: "#/query/cursor", message: '"cursor" is not a cursor from a previous page.' }],
+    });
   return Number(match[1]);
 }
 
@@ -48,7 +51,11 @@ function toView(row: Record<string, unknown>): AuditRecordView {
 }
 
 /** Records owned by `account` (none for credentials without an account). */
-export async function listAuditRecords(db: Knex, account: string | null, query: AuditRecordQuery): Promise<{ items: AuditRecordView[]; next_cursor: string | null }> {
+export async function listAuditRecords(
+  db: Knex,
+  account: string | null,
+  query: AuditRecordQuery,
+): Promise<{ items: AuditRecordView[]; next_cursor: string | null }> {
   const before = query.cursor === undefined ? null : decodeCursor(query.cursor);
   if (!account) return { items: [], next_cursor: null };
   const rows = await db("audit_records")

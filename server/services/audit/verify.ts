@@ -34,18 +34,37 @@ async function expectedPrevHash(db: Knex, position: number): Promise<string> {
 }
 
 function statusOf(row: StoredRecord, recordedAt: string, expectedPrev: string): SealStatus {
-  const fields = { type: row.type, account: row.account, subject: row.subject, content: row.content, recorded_at: recordedAt };
+  const fields = {
+    type: row.type,
+    account: row.account,
+    subject: row.subject,
+    content: row.content,
+    recorded_at: recordedAt,
+  };
   if (`seal_${recordHash(row.prev_hash, fields)}` !== row.seal) return "content_mismatch";
   return row.prev_hash === expectedPrev ? "valid" : "chain_broken";
 }
 
 /** 400 for a malformed seal, 404 for an unknown one; otherwise the verification result (never the content). */
 export async function verifySeal(db: Knex, seal: string, now = new Date()): Promise<SealVerification> {
-  if (!sealPattern.test(seal)) throw new DomainError("bad_request", "malformed_seal", "A seal is 'seal_' followed by 64 lowercase hexadecimal digits.");
+  if (!sealPattern.test(seal))
+    throw new DomainError(
+      "bad_request",
+      "malformed_seal",
+      "A seal is 'seal_' followed by 64 lowercase hexadecimal digits.",
+    );
   const row = (await db("audit_records").where({ seal }).first()) as StoredRecord | undefined;
   if (!row) throw new DomainError("not_found", "seal_not_found", "No audit record carries this seal.");
   const position = Number(row.position);
   const recordedAt = new Date(row.recorded_at).toISOString();
   const status = statusOf(row, recordedAt, await expectedPrevHash(db, position));
-  return { seal, valid: status === "valid", status, chain_position: position, record_type: row.type as AuditType, recorded_at: recordedAt, checked_at: now.toISOString() };
+  return {
+    seal,
+    valid: status === "valid",
+    status,
+    chain_position: position,
+    record_type: row.type as AuditType,
+    recorded_at: recordedAt,
+    checked_at: now.toISOString(),
+  };
 }

@@ -21,7 +21,10 @@ export interface Contractor {
   active: boolean;
   created_at: string;
 }
-export type ContractorInput = Omit<Contractor, "id" | "ref" | "created_at" | "active" | "emergency_capable"> & { active?: boolean; emergency_capable?: boolean };
+export type ContractorInput = Omit<Contractor, "id" | "ref" | "created_at" | "active" | "emergency_capable"> & {
+  active?: boolean;
+  emergency_capable?: boolean;
+};
 
 function toContractor(row: Record<string, unknown>): Contractor {
   return { ...(row as unknown as Contractor), created_at: new Date(row.created_at as string).toISOString() };
@@ -40,7 +43,9 @@ export function createContractorService(db: Db) {
   return {
     async create(input: ContractorInput): Promise<Contractor> {
       const id = newId("ctr");
-      const [row] = await db("contractors").insert({ id, ref: maskRef(id), ...toRow(input) }).returning("*");
+      const [row] = await db("contractors")
+        .insert({ id, ref: maskRef(id), ...toRow(input) })
+        .returning("*");
       return toContractor(row);
     },
 
@@ -51,9 +56,12 @@ export function createContractorService(db: Db) {
     },
 
     async list(filter: { trade?: string; state?: string; limit: number; cursor?: string }) {
-      const query = db("contractors").orderBy("id").limit(filter.limit + 1);
+      const query = db("contractors")
+        .orderBy("id")
+        .limit(filter.limit + 1);
       if (filter.trade) query.whereRaw("trades @> ?::jsonb", [JSON.stringify([filter.trade])]);
-      if (filter.state) query.whereRaw("service_areas @> ?::jsonb", [JSON.stringify([{ state: filter.state.toUpperCase() }])]);
+      if (filter.state)
+        query.whereRaw("service_areas @> ?::jsonb", [JSON.stringify([{ state: filter.state.toUpperCase() }])]);
       if (filter.cursor) query.where("id", ">", filter.cursor);
       const rows = (await query).map(toContractor);
       const page = rows.slice(0, filter.limit);

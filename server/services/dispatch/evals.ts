@@ -23,13 +23,22 @@ function ratio(numerator: number, denominator: number): Metric {
 
 /** Nearest-rank percentile of sorted values. */
 function percentile(sorted: number[], p: number): Metric {
-  if (!sorted.length) return { value: null, unit: "ms", provenance: "unavailable", sample_size: 0, note: "No dispatched orders in the window." };
+  if (!sorted.length)
+    return {
+      value: null,
+      unit: "ms",
+      provenance: "unavailable",
+      sample_size: 0,
+      note: "No dispatched orders in the window.",
+    };
   const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
   return { value: sorted[rank - 1]!, unit: "ms", provenance: "measurement", sample_size: sorted.length };
 }
 
 async function windowFacts(db: Db, since: Date) {
-  const orders = await db("orders").where("created_at", ">=", since).select("id", "status", "contractor_id", "nte_cents", "final_cost_cents", "dispatch_latency_ms");
+  const orders = await db("orders")
+    .where("created_at", ">=", since)
+    .select("id", "status", "contractor_id", "nte_cents", "final_cost_cents", "dispatch_latency_ms");
   const overridden = await db("order_events")
     .join("orders", "orders.id", "order_events.order_id")
     .where("orders.created_at", ">=", since)
@@ -47,15 +56,27 @@ export function createEvalsService(db: Db) {
       const closed = orders.filter((o) => o.status === "completed" || o.status === "cancelled");
       const completed = orders.filter((o) => o.status === "completed");
       const completedWithNte = completed.filter((o) => o.nte_cents !== null && o.final_cost_cents !== null);
-      const latencies = orders.map((o) => o.dispatch_latency_ms).filter((v): v is number => v !== null).sort((a, b) => a - b);
+      const latencies = orders
+        .map((o) => o.dispatch_latency_ms)
+        .filter((v): v is number => v !== null)
+        .sort((a, b) => a - b);
       const metrics = {
         goal_fulfillment_rate: ratio(orders.filter((o) => o.contractor_id !== null).length, orders.length),
         completion_rate: ratio(completed.length, closed.length),
-        nte_accuracy_rate: ratio(completedWithNte.filter((o) => o.final_cost_cents <= o.nte_cents).length, completedWithNte.length),
+        nte_accuracy_rate: ratio(
+          completedWithNte.filter((o) => o.final_cost_cents <= o.nte_cents).length,
+          completedWithNte.length,
+        ),
         dispatch_latency_p50_ms: percentile(latencies, 50),
         dispatch_latency_p95_ms: percentile(latencies, 95),
         human_override_rate: ratio(overriddenOrders, orders.length),
-        quote_turnaround_minutes: { value: 120, unit: "minutes", provenance: "self_reported_estimate", sample_size: 0, note: "Published target (under 2 hours), not measured." } satisfies Metric,
+        quote_turnaround_minutes: {
+          value: 120,
+          unit: "minutes",
+          provenance: "self_reported_estimate",
+          sample_size: 0,
+          note: "Published target (under 2 hours), not measured.",
+        } satisfies Metric,
       };
       const provenance = Object.fromEntries(Object.entries(metrics).map(([name, m]) => [name, m.provenance]));
       return {
@@ -70,7 +91,12 @@ export function createEvalsService(db: Db) {
           audit_trail: "append-only hash chain; seals verifiable at /api/attest/verify/{seal}",
           audit_retention_years: 7,
           independent_audit: false,
-          published_targets: { quote_turnaround: "under 2 hours", completion_rate: "90%", dispatch_latency_p50: "340 ms", human_override_rate: "3%" },
+          published_targets: {
+            quote_turnaround: "under 2 hours",
+            completion_rate: "90%",
+            dispatch_latency_p50: "340 ms",
+            human_override_rate: "3%",
+          },
         },
         provenance,
         disclaimer: "Self-reported; not an independent audit or a service-level guarantee.",

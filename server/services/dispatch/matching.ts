@@ -30,7 +30,10 @@ function coverageOf(contractor: Contractor, location: JobLocation): Coverage {
 }
 
 /** Emergencies need an emergency-capable contractor; response time shrinks with urgency. */
-export function rankMatches(candidates: Contractor[], job: { trade: TradeCode; location: JobLocation; urgency: Urgency }): Match[] {
+export function rankMatches(
+  candidates: Contractor[],
+  job: { trade: TradeCode; location: JobLocation; urgency: Urgency },
+): Match[] {
   const hours = tradeWages[job.trade].typicalHours;
   const multiplier = pricingModel.urgency_multipliers[job.urgency];
   return candidates

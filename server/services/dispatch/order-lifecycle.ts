@@ -8,7 +8,14 @@ import { maskRef } from "../shared/ids.js";
 import { rankMatches, type Match } from "./matching.js";
 import { enqueueStatusChange } from "../webhooks/outbox.js";
 
-export type OrderLifecycleStatus = "accepted_pending_fulfilment" | "pending_dispatch" | "dispatched" | "en_route" | "on_site" | "completed" | "cancelled";
+export type OrderLifecycleStatus =
+  | "accepted_pending_fulfilment"
+  | "pending_dispatch"
+  | "dispatched"
+  | "en_route"
+  | "on_site"
+  | "completed"
+  | "cancelled";
 export interface OrderEventInput {
   status: Exclude<OrderLifecycleStatus, "accepted_pending_fulfilment">;
   final_cost_cents?: number;
@@ -29,9 +36,12 @@ const transitions: Record<string, readonly string[]> = {
 
 export const trackingAuth = "Send the same x-api-key header.";
 export const statusUrl = (base: string, id: string) => `${base.replace(/\/+$/, "")}/api/dispatch/v1/orders/${id}`;
-const iso = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).toISOString());
-const invalid = (pointer: string, message: string) => new DomainError("validation", "validation_failed", message, { errors: [{ pointer, message }] });
-export const orderNotFound = (id: string) => new DomainError("not_found", "not_found", `No order ${id} for this account.`);
+const iso = (value: unknown) =>
+  value === null || value === undefined ? null : new Date(value as string).toISOString();
+const invalid = (pointer: string, message: string) =>
+  new DomainError("validation", "validation_failed", message, { errors: [{ pointer, message }] });
+export const orderNotFound = (id: string) =>
+  new DomainError("not_found", "not_found", `No order ${id} for this account.`);
 
 /** OrderStatus of the contract: the order with its event history. */
 export async function statusView(db: Conn, row: Row, base: string) {
@@ -51,7 +61,13 @@ export async function statusView(db: Conn, row: Row, base: string) {
     reference_id: row.reference_id ?? null,
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
-    events: events.map((e: Row) => ({ status: e.status, at: iso(e.at)!, note: e.note ?? null, human_override: Boolean(e.human_override), final_cost_cents: e.final_cost_cents ?? null })),
+    events: events.map((e: Row) => ({
+      status: e.status,
+      at: iso(e.at)!,
+      note: e.note ?? null,
+      human_override: Boolean(e.human_override),
+      final_cost_cents: e.final_cost_cents ?? null,
+    })),
     tracking: { status_url: statusUrl(base, row.id), auth: trackingAuth },
   };
 }
@@ -73,10 +89,16 @@ export function webhookData(row: Row, previousStatus: string | null, base: strin
 function assertTransition(row: Row, input: OrderEventInput): void {
   const allowed = transitions[row.status] ?? [];
   if (!allowed.includes(input.status)) {
-    throw new DomainError("conflict", "invalid_transition", `Order ${row.id} is ${row.status}; it can move to ${allowed.join(" or ") || "nothing (final status)"}, not ${input.status}.`);
+    throw new DomainError(
+      "conflict",
+      "invalid_transition",
+      `Order ${row.id} is ${row.status}; it can move to ${allowed.join(" or ") || "nothing (final status)"}, not ${input.status}.`,
+    );
   }
-  if (input.status === "completed" && input.final_cost_cents === undefined) throw invalid("/final_cost_cents", '"final_cost_cents" is required to complete an order.');
-  if (input.contractor_id && row.status !== "accepted_pending_fulfilment") throw invalid("/contractor_id", '"contractor_id" only applies when assigning an unassigned order.');
+  if (input.status === "completed" && input.final_cost_cents === undefined)
+    throw invalid("/final_cost_cents", '"final_cost_cents" is required to complete an order.');
+  if (input.contractor_id && row.status !== "accepted_pending_fulfilment")
+    throw invalid("/contractor_id", '"contractor_id" only applies when assigning an unassigned order.');
 }
 
 /** The match for an unassigned order: the named contractor (who must serve the job) or the best of the pool. */
@@ -85,12 +107,22 @@ async function matchFor(contractors: ContractorService, row: Row, contractorId: 
   let pool: Contractor[];
   if (contractorId) {
     const contractor = await contractors.get(contractorId);
-    if (!contractor?.active || !contractor.trades.includes(row.trade)) throw invalid("/contractor_id", `No active ${row.trade} contractor ${contractorId}.`);
+    if (!contractor?.active || !contractor.trades.includes(row.trade))
+      throw invalid("/contractor_id", `No active ${row.trade} contractor ${contractorId}.`);
     pool = [contractor];
   } else pool = await contractors.candidates(row.trade, row.state);
   const best = rankMatches(pool, job)[0];
-  if (!best && contractorId) throw invalid("/contractor_id", `Contractor ${contractorId} does not serve ${row.state} at ${row.urgency} urgency.`);
-  if (!best) throw new DomainError("conflict", "no_contractor_in_area", `No active ${row.trade} contractor serves ${row.state} yet; name one with contractor_id.`);
+  if (!best && contractorId)
+    throw invalid(
+      "/contractor_id",
+      `Contractor ${contractorId} does not serve ${row.state} at ${row.urgency} urgency.`,
+    );
+  if (!best)
+    throw new DomainError(
+      "conflict",
+      "no_contractor_in_area",
+      `No active ${row.trade} contractor serves ${row.state} yet; name one with contractor_id.`,
+    );
   return best;
 }
 
@@ -103,16 +135,46 @@ export function createOrderLifecycleService(db: Db, contractors: ContractorServi
     const patch: Row = { status: input.status, updated_at: now };
     if (input.final_cost_cents !== undefined) patch.final_cost_cents = input.final_cost_cents;
     if (match) {
-      Object.assign(patch, { contractor_id: match.contractor.id, quoted_cost_cents: match.costCents, estimated_response_minutes: match.responseMinutes });
+      Object.assign(patch, {
+        contractor_id: match.contractor.id,
+        quoted_cost_cents: match.costCents,
+        estimated_response_minutes: match.responseMinutes,
+      });
       patch.dispatch_latency_ms = Math.max(0, now.getTime() - new Date(row.created_at).getTime());
     }
     await trx("orders").where({ id }).update(patch);
-    const event = { note: input.note ?? null, human_override: input.human_override ?? false, final_cost_cents: input.final_cost_cents ?? null };
+    const event = {
+      note: input.note ?? null,
+      human_override: input.human_override ?? false,
+      final_cost_cents: input.final_cost_cents ?? null,
+    };
     await trx("order_events").insert({ order_id: id, status: input.status, ...event, at: now });
-    if (match) await appendAudit(trx, { type: "match", account: row.account, subject: id, content: { contractor_ref: match.contractor.ref, coverage: match.coverage, quoted_cost_cents: match.costCents, human_override: event.human_override } });
-    await appendAudit(trx, { type: "order_status", account: row.account, subject: id, content: { from: row.status, to: input.status, ...event } });
+    if (match)
+      await appendAudit(trx, {
+        type: "match",
+        account: row.account,
+        subject: id,
+        content: {
+          contractor_ref: match.contractor.ref,
+          coverage: match.coverage,
+          quoted_cost_cents: match.costCents,
+          human_override: event.human_override,
+        },
+      });
+    await appendAudit(trx, {
+      type: "order_status",
+      account: row.account,
+      subject: id,
+      content: { from: row.status, to: input.status, ...event },
+    });
     const updated = { ...row, ...patch };
-    if (row.callback_url) await enqueueStatusChange(trx, { orderId: id, account: row.account, url: row.callback_url, data: webhookData(updated, row.status, base) });
+    if (row.callback_url)
+      await enqueueStatusChange(trx, {
+        orderId: id,
+        account: row.account,
+        url: row.callback_url,
+        data: webhookData(updated, row.status, base),
+      });
     return statusView(trx, updated, base);
   }
 

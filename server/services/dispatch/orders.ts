@@ -43,18 +43,35 @@ export interface OrderAnswer {
 }
 type Row = Record<string, any>;
 
-function assertEntitled(principal: OrderPrincipal, config: Config): asserts principal is OrderPrincipal & { account: string } {
+function assertEntitled(
+  principal: OrderPrincipal,
+  config: Config,
+): asserts principal is OrderPrincipal & { account: string } {
   if (principal.kind === "key" && principal.account && principal.scopes?.includes("order")) return;
   throw new EntitlementError({
     error: "payment_required",
-    message: principal.kind === "key" ? "This key can quote but was issued without the order scope." : "This credential can quote but is not entitled to create orders.",
+    message:
+      principal.kind === "key"
+        ? "This key can quote but was issued without the order scope."
+        : "This credential can quote but is not entitled to create orders.",
     entitled_credential: "A provisioned integration key (x-api-key) with the order scope.",
     provisioning_contact: config.provisioningContact,
-    free_alternatives: ["dispatch.quote", "dispatch.estimate", "dispatch.index", "dispatch.evals", "agentic.readiness_probe"],
+    free_alternatives: [
+      "dispatch.quote",
+      "dispatch.estimate",
+      "dispatch.index",
+      "dispatch.evals",
+      "agentic.readiness_probe",
+    ],
   });
 }
 
-async function findPrior(db: Db, account: string, referenceId: string | null, idempotencyKey: string | null): Promise<Row | undefined> {
+async function findPrior(
+  db: Db,
+  account: string,
+  referenceId: string | null,
+  idempotencyKey: string | null,
+): Promise<Row | undefined> {
   if (!referenceId && !idempotencyKey) return undefined;
   return db("orders")
     .where({ account })
@@ -69,7 +86,11 @@ async function findPrior(db: Db, account: string, referenceId: string | null, id
 function replay(prior: Row, requestHash: string): OrderAnswer {
   if (prior.request_hash !== requestHash) {
     const which = prior.reference_id ? `reference_id ${prior.reference_id}` : "Idempotency-Key";
-    throw new DomainError("conflict", "idempotency_conflict", `${which} was already used with a different request body (order ${prior.id}).`);
+    throw new DomainError(
+      "conflict",
+      "idempotency_conflict",
+      `${which} was already used with a different request body (order ${prior.id}).`,
+    );
   }
   return { status: prior.response_status, body: JSON.parse(prior.response_body) as OrderAnswer["body"] };
 }
@@ -100,27 +121,92 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
   });
 
   /** Inserts the order, its first event, audit records and webhook in one transaction; 23505 if a retry won. */
-  async function insert(trx: Knex.Transaction, account: string, keyId: string, input: OrderInput, ctx: OrderContext & { requestHash: string }, matches: Match[]): Promise<OrderAnswer> {
+  async function insert(
+    trx: Knex.Transaction,
+    account: string,
+    keyId: string,
+    input: OrderInput,
+    ctx: OrderContext & { requestHash: string },
+    matches: Match[],
+  ): Promise<OrderAnswer> {
     const best = matches[0];
     const id = newId("ord");
     const now = new Date();
     const order = summaryOf(id, input, best, now);
     const row = {
-      id, account, key_id: keyId, reference_id: input.reference_id ?? null, idempotency_key: ctx.idempotencyKey ?? null, request_hash: ctx.requestHash,
-      status: order.status, trade: input.trade, state: input.location.state, location: JSON.stringify(input.location), urgency: input.urgency,
-      description: input.description, nte_cents: input.nte_cents ?? null, quoted_cost_cents: order.quoted_cost_cents, contractor_id: best?.contractor.id ?? null,
-      estimated_response_minutes: order.estimated_response_minutes, callback_url: input.callback_url ?? null,
-      dispatch_latency_ms: best ? Math.max(0, now.getTime() - ctx.receivedAt) : null, response_status: (best ? 201 : 202) as 201 | 202, response_body: "{}", created_at: now, updated_at: now,
+      id,
+      account,
+      key_id: keyId,
+      reference_id: input.reference_id ?? null,
+      idempotency_key: ctx.idempotencyKey ?? null,
+      request_hash: ctx.requestHash,
+      status: order.status,
+      trade: input.trade,
+      state: input.location.state,
+      location: JSON.stringify(input.location),
+      urgency: input.urgency,
+      description: input.description,
+      nte_cents: input.nte_cents ?? null,
+      quoted_cost_cents: order.quoted_cost_cents,
+      contractor_id: best?.contractor.id ?? null,
+      estimated_response_minutes: order.estimated_response_minutes,
+      callback_url: input.callback_url ?? null,
+      dispatch_latency_ms: best ? Math.max(0, now.getTime() - ctx.receivedAt) : null,
+      response_status: (best ? 201 : 202) as 201 | 202,
+      response_body: "{}",
+      created_at: now,
+      updated_at: now,
     };
     await trx("orders").insert(row);
-    await trx("order_events").insert({ order_id: id, status: order.status, note: best ? "Auto-matched from the active pool." : "No contractor in area.", at: now });
-    const seal = await appendAudit(trx, { type: "order", account, subject: id, content: { key_id: keyId, status: order.status, trade: input.trade, state: input.location.state, urgency: input.urgency, nte_cents: row.nte_cents, reference_id: row.reference_id, request_hash: ctx.requestHash } });
-    if (best) await appendAudit(trx, { type: "match", account, subject: id, content: { contractor_ref: best.contractor.ref, coverage: best.coverage, quoted_cost_cents: best.costCents, estimated_response_minutes: best.responseMinutes, candidates: matches.length } });
+    await trx("order_events").insert({
+      order_id: id,
+      status: order.status,
+      note: best ? "Auto-matched from the active pool." : "No contractor in area.",
+      at: now,
+    });
+    const seal = await appendAudit(trx, {
+      type: "order",
+      account,
+      subject: id,
+      content: {
+        key_id: keyId,
+        status: order.status,
+        trade: input.trade,
+        state: input.location.state,
+        urgency: input.urgency,
+        nte_cents: row.nte_cents,
+        reference_id: row.reference_id,
+        request_hash: ctx.requestHash,
+      },
+    });
+    if (best)
+      await appendAudit(trx, {
+        type: "match",
+        account,
+        subject: id,
+        content: {
+          contractor_ref: best.contractor.ref,
+          coverage: best.coverage,
+          quoted_cost_cents: best.costCents,
+          estimated_response_minutes: best.responseMinutes,
+          candidates: matches.length,
+        },
+      });
     const base = config.publicBaseUrl ?? ctx.origin;
     const tracking = { status_url: statusUrl(base, id), auth: trackingAuth };
-    const body = best ? { created: true, accepted: true, fulfilled: true, order, tracking, seal } : { created: true, accepted: true, fulfilled: false, order, fulfilment: escalation(input), tracking, seal };
-    await trx("orders").where({ id }).update({ response_body: JSON.stringify(body) });
-    if (input.callback_url) await enqueueStatusChange(trx, { orderId: id, account, url: input.callback_url, data: webhookData({ ...row, location: input.location }, null, base) });
+    const body = best
+      ? { created: true, accepted: true, fulfilled: true, order, tracking, seal }
+      : { created: true, accepted: true, fulfilled: false, order, fulfilment: escalation(input), tracking, seal };
+    await trx("orders")
+      .where({ id })
+      .update({ response_body: JSON.stringify(body) });
+    if (input.callback_url)
+      await enqueueStatusChange(trx, {
+        orderId: id,
+        account,
+        url: input.callback_url,
+        data: webhookData({ ...row, location: input.location }, null, base),
+      });
     return { status: row.response_status, body };
   }
 
@@ -137,7 +223,9 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
       await assertCallbackAllowed(input.callback_url, config.webhookAllowPrivate);
       const matches = rankMatches(await contractors.candidates(input.trade, input.location.state), input);
       try {
-        return await db.transaction((trx) => insert(trx, principal.account, principal.id, input, { ...ctx, requestHash }, matches));
+        return await db.transaction((trx) =>
+          insert(trx, principal.account, principal.id, input, { ...ctx, requestHash }, matches),
+        );
       } catch (error) {
         if ((error as { code?: string }).code !== "23505") throw error;
         const winner = await findPrior(db, ...keys); // a concurrent retry committed first: answer as it did
@@ -148,7 +236,10 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
 
     /** getOrder: the account's own order with its history; other accounts' orders are not found. */
     async get(principal: OrderPrincipal, id: string, origin: string) {
-      const row = principal.kind === "key" && principal.account ? await db("orders").where({ id, account: principal.account }).first() : undefined;
+      const row =
+        principal.kind === "key" && principal.account
+          ? await db("orders").where({ id, account: principal.account }).first()
+          : undefined;
       if (!row) throw orderNotFound(id);
       return statusView(db, row, config.publicBaseUrl ?? origin);
     },

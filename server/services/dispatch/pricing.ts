@@ -25,7 +25,11 @@ export function jobCents(hourlyDollars: number, typicalHours: number): number {
 }
 
 export function modelAssumptions(trade?: TradeCode) {
-  return { ...pricingModel, urgency_multipliers: { ...pricingModel.urgency_multipliers }, typical_hours: trade ? tradeWages[trade].typicalHours : 2 };
+  return {
+    ...pricingModel,
+    urgency_multipliers: { ...pricingModel.urgency_multipliers },
+    typical_hours: trade ? tradeWages[trade].typicalHours : 2,
+  };
 }
 
 export function estimate(input: { trade: TradeCode; location: Record<string, string>; urgency: Urgency }) {
@@ -40,7 +44,12 @@ export function estimate(input: { trade: TradeCode; location: Record<string, str
       median_hourly_dollars: wage.median,
       p25_hourly_dollars: wage.p25,
       p75_hourly_dollars: wage.p75,
-      source: { ...oewsSource, url: `https://www.bls.gov/oes/current/oes${wage.soc_code.replace("-", "")}.htm`, soc_code: wage.soc_code, soc_title: wage.soc_title },
+      source: {
+        ...oewsSource,
+        url: `https://www.bls.gov/oes/current/oes${wage.soc_code.replace("-", "")}.htm`,
+        soc_code: wage.soc_code,
+        soc_title: wage.soc_title,
+      },
     },
     billed_estimate: {
       hourly_rate_dollars: hourly,
@@ -60,17 +69,32 @@ export function tradeIndex() {
   return {
     generated_at: new Date().toISOString(),
     national_baseline: true,
-    source: { name: oewsSource.name, publisher: oewsSource.publisher, release: oewsSource.release, url: oewsSource.url },
+    source: {
+      name: oewsSource.name,
+      publisher: oewsSource.publisher,
+      release: oewsSource.release,
+      url: oewsSource.url,
+    },
     model: modelAssumptions(),
     wage_vs_billed: {
       explanation:
         "medianRateDollars, p25 and p75 are hourly wages: what a technician earns, not a price. billedHourlyRateRoutineDollars adds labor burden, overhead and margin; it is a model rate, not a verbatim statistic.",
-      formula: "billed_hourly = median_wage × labor_burden_multiplier × overhead_and_margin_multiplier × urgency_multiplier (routine = 1)",
+      formula:
+        "billed_hourly = median_wage × labor_burden_multiplier × overhead_and_margin_multiplier × urgency_multiplier (routine = 1)",
       rates_are_model_rates: true,
     },
     trades: tradeCodes.map((code) => {
       const w = tradeWages[code];
-      return { code, name: w.name, soc_code: w.soc_code, soc_title: w.soc_title, medianRateDollars: w.median, p25: w.p25, p75: w.p75, billedHourlyRateRoutineDollars: billedHourly(w.median, "routine") };
+      return {
+        code,
+        name: w.name,
+        soc_code: w.soc_code,
+        soc_title: w.soc_title,
+        medianRateDollars: w.median,
+        p25: w.p25,
+        p75: w.p75,
+        billedHourlyRateRoutineDollars: billedHourly(w.median, "routine"),
+      };
     }),
   };
 }

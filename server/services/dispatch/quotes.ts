@@ -34,13 +34,25 @@ export function createQuoteService(db: Db, contractors: ContractorService, confi
         trade: input.trade,
         location,
         urgency: input.urgency,
-        availability: { available: Boolean(best), matched_contractors: matches.length, coverage: best?.coverage ?? "none", best_match_ref: best?.contractor.ref ?? null },
+        availability: {
+          available: Boolean(best),
+          matched_contractors: matches.length,
+          coverage: best?.coverage ?? "none",
+          best_match_ref: best?.contractor.ref ?? null,
+        },
         estimated_cost_cents: cost,
         estimated_cost_usd: cost === null ? null : usd(cost),
         cost_range_cents: cost === null ? null : { low: Math.round(cost * 0.8), high: Math.round(cost * 1.25) },
         eta_tier: etaTier(best, input.urgency),
         estimated_response_minutes: best?.responseMinutes ?? null,
-        nte: input.nte_cents === undefined ? null : { nte_cents: input.nte_cents, fits: cost !== null && cost <= input.nte_cents, headroom_cents: cost === null ? 0 : input.nte_cents - cost },
+        nte:
+          input.nte_cents === undefined
+            ? null
+            : {
+                nte_cents: input.nte_cents,
+                fits: cost !== null && cost <= input.nte_cents,
+                headroom_cents: cost === null ? 0 : input.nte_cents - cost,
+              },
         valid_for_minutes: validForMinutes[input.urgency],
         expires_at: new Date(now.getTime() + validForMinutes[input.urgency] * 60_000).toISOString(),
         created_at: now.toISOString(),
@@ -60,7 +72,16 @@ export function createQuoteService(db: Db, contractors: ContractorService, confi
         type: "quote",
         account: principal.account,
         subject: quote.quote_id,
-        content: { principal: principal.id, trade: input.trade, state: location.state, urgency: input.urgency, available: quote.availability.available, best_match_ref: quote.availability.best_match_ref, estimated_cost_cents: cost, nte: quote.nte },
+        content: {
+          principal: principal.id,
+          trade: input.trade,
+          state: location.state,
+          urgency: input.urgency,
+          available: quote.availability.available,
+          best_match_ref: quote.availability.best_match_ref,
+          estimated_cost_cents: cost,
+          nte: quote.nte,
+        },
       });
       return quote;
     },

@@ -6,13 +6,35 @@ import { DomainError } from "../errors.js";
 
 const forbidden = new BlockList();
 for (const [net, prefix] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15],
-  ["198.51.100.0", 24], ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) forbidden.addSubnet(net, prefix, "ipv4");
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.88.99.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const)
+  forbidden.addSubnet(net, prefix, "ipv4");
 for (const [net, prefix] of [
-  ["::", 128], ["::1", 128], ["::ffff:0:0", 96], ["64:ff9b::", 96], ["100::", 64], ["2001:db8::", 32], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8],
-] as const) forbidden.addSubnet(net, prefix, "ipv6");
+  ["::", 128],
+  ["::1", 128],
+  ["::ffff:0:0", 96],
+  ["64:ff9b::", 96],
+  ["100::", 64],
+  ["2001:db8::", 32],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+] as const)
+  forbidden.addSubnet(net, prefix, "ipv6");
 
 /** True for loopback, private, link-local, metadata, documentation, multicast and other non-public addresses. */
 export function isForbiddenAddress(address: string): boolean {
@@ -22,7 +44,9 @@ export function isForbiddenAddress(address: string): boolean {
 }
 
 function refuse(detail: string): never {
-  throw new DomainError("validation", "validation_failed", detail, { errors: [{ pointer: "/callback_url", message: detail }] });
+  throw new DomainError("validation", "validation_failed", detail, {
+    errors: [{ pointer: "/callback_url", message: detail }],
+  });
 }
 
 async function addressesOf(hostname: string): Promise<string[]> {
@@ -42,5 +66,6 @@ export async function assertCallbackAllowed(callbackUrl: string | undefined, all
   const url = new URL(callbackUrl);
   if (url.username || url.password) refuse('"callback_url" must not carry credentials.');
   const bad = (await addressesOf(url.hostname)).find(isForbiddenAddress);
-  if (bad) refuse(`"callback_url" resolves to a forbidden (private, loopback, link-local or reserved) address: ${bad}.`);
+  if (bad)
+    refuse(`"callback_url" resolves to a forbidden (private, loopback, link-local or reserved) address: ${bad}.`);
 }

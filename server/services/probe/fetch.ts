@@ -27,7 +27,10 @@ interface Raw {
 }
 
 class FetchFailure extends Error {
-  constructor(readonly reason: FailureReason, message: string) {
+  constructor(
+    readonly reason: FailureReason,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -42,28 +45,37 @@ interface RequestPlan {
 function requestOnce(url: URL, plan: RequestPlan): Promise<Raw> {
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
-    const request = client.request(url, {
-      agent: plan.agent,
-      lookup: plan.lookup,
-      signal: AbortSignal.any([plan.signal, AbortSignal.timeout(plan.limits.perFetchMs)]),
-      headers: { "user-agent": "DispatchReadinessProbe/1.0 (snapshot)", accept: "*/*", "accept-encoding": "identity" },
-    }, (response) => {
-      const status = response.statusCode ?? 0;
-      const contentType = String(response.headers["content-type"] ?? "");
-      if (status >= 300 && status < 400 && response.headers.location) {
-        response.resume();
-        return resolve({ status, location: response.headers.location, contentType, body: "" });
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > plan.limits.maxBytes) request.destroy(new FetchFailure("too_large", `larger than ${plan.limits.maxBytes} bytes`));
-        else chunks.push(chunk);
-      });
-      response.on("end", () => resolve({ status, contentType, body: Buffer.concat(chunks).toString("utf8") }));
-      response.on("error", reject);
-    });
+    const request = client.request(
+      url,
+      {
+        agent: plan.agent,
+        lookup: plan.lookup,
+        signal: AbortSignal.any([plan.signal, AbortSignal.timeout(plan.limits.perFetchMs)]),
+        headers: {
+          "user-agent": "DispatchReadinessProbe/1.0 (snapshot)",
+          accept: "*/*",
+          "accept-encoding": "identity",
+        },
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        const contentType = String(response.headers["content-type"] ?? "");
+        if (status >= 300 && status < 400 && response.headers.location) {
+          response.resume();
+          return resolve({ status, location: response.headers.location, contentType, body: "" });
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > plan.limits.maxBytes)
+            request.destroy(new FetchFailure("too_large", `larger than ${plan.limits.maxBytes} bytes`));
+          else chunks.push(chunk);
+        });
+        response.on("end", () => resolve({ status, contentType, body: Buffer.concat(chunks).toString("utf8") }));
+        response.on("error", reject);
+      },
+    );
     request.on("error", reject);
     request.end();
   });
@@ -73,21 +85,29 @@ function failureOf(url: URL, error: unknown): Fetched {
   if (error instanceof FetchFailure) return { ok: false, url: url.href, reason: error.reason, detail: error.message };
   if (error instanceof DomainError) return { ok: false, url: url.href, reason: "forbidden", detail: error.message };
   const e = error as Error & { code?: string };
-  if (/is not allowed/.test(e.message)) return { ok: false, url: url.href, reason: "forbidden", detail: `${url.host} connects to a forbidden address.` };
-  if (e.name === "AbortError" || e.name === "TimeoutError" || e.code === "ABORT_ERR") return { ok: false, url: url.href, reason: "timeout", detail: "no answer in time" };
+  if (/is not allowed/.test(e.message))
+    return { ok: false, url: url.href, reason: "forbidden", detail: `${url.host} connects to a forbidden address.` };
+  if (e.name === "AbortError" || e.name === "TimeoutError" || e.code === "ABORT_ERR")
+    return { ok: false, url: url.href, reason: "timeout", detail: "no answer in time" };
   return { ok: false, url: url.href, reason: "unreachable", detail: e.code ?? e.message };
 }
 
 function nextHop(location: string, from: URL): URL {
   const url = new URL(location, from);
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new FetchFailure("forbidden", `redirect to a ${url.protocol} URL refused.`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new FetchFailure("forbidden", `redirect to a ${url.protocol} URL refused.`);
   if (url.username || url.password) throw new FetchFailure("forbidden", "redirect to a URL with credentials refused.");
   return url;
 }
 
 export function createFetcher(policy: TargetPolicy, limits: FetchLimits = defaultLimits) {
   // Loopback is only reachable when PROBE_ALLOW_PRIVATE is set; the agents refuse every other non-unicast address.
-  const filter = { allowPrivateIPAddress: false, allowMetaIPAddress: false, allowIPAddressList: policy.allowLoopback ? ["127.0.0.0/8", "::1"] : [], keepAlive: false };
+  const filter = {
+    allowPrivateIPAddress: false,
+    allowMetaIPAddress: false,
+    allowIPAddressList: policy.allowLoopback ? ["127.0.0.0/8", "::1"] : [],
+    keepAlive: false,
+  };
   const agents = { http: new RequestFilteringHttpAgent(filter), https: new RequestFilteringHttpsAgent(filter) };
 
   /** GET `start`, following up to maxRedirects redirects, each re-validated; never throws. */
@@ -98,10 +118,16 @@ export function createFetcher(policy: TargetPolicy, limits: FetchLimits = defaul
         await assertPublicTarget(url, policy);
         const agent = url.protocol === "https:" ? agents.https : agents.http;
         const raw = await requestOnce(url, { agent, lookup: policy.lookup, signal, limits });
-        if (raw.location === undefined) return { ok: true, url: url.href, status: raw.status, contentType: raw.contentType, body: raw.body };
+        if (raw.location === undefined)
+          return { ok: true, url: url.href, status: raw.status, contentType: raw.contentType, body: raw.body };
         url = nextHop(raw.location, url);
       }
-      return { ok: false, url: url.href, reason: "too_many_redirects", detail: `more than ${limits.maxRedirects} redirects` };
+      return {
+        ok: false,
+        url: url.href,
+        reason: "too_many_redirects",
+        detail: `more than ${limits.maxRedirects} redirects`,
+      };
     } catch (error) {
       return failureOf(url, error);
     }

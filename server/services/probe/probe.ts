@@ -42,7 +42,11 @@ async function fetchAll(fetchDocument: FetchDocument, home: URL, signal: AbortSi
   // Discovery files live on the origin the home page finally answered from (after redirects).
   const origin = new URL(homeDoc.ok ? new URL(homeDoc.url).origin : home.origin);
   const at = (path: string) => fetchDocument(new URL(path, origin), signal);
-  const [agentCard, robots, llms] = await Promise.all([at("/.well-known/agent-card.json"), at("/robots.txt"), at("/llms.txt")]);
+  const [agentCard, robots, llms] = await Promise.all([
+    at("/.well-known/agent-card.json"),
+    at("/robots.txt"),
+    at("/llms.txt"),
+  ]);
   const sitemap = await fetchDocument(sitemapUrl(robots, origin), signal);
   return { home: homeDoc, agentCard, robots, llms, sitemap };
 }
@@ -58,7 +62,15 @@ export function createProbeService(options: ProbeOptions) {
       const fetchedAt = new Date().toISOString();
       const docs = await fetchAll(fetchDocument, url, AbortSignal.timeout(options.totalMs ?? 15_000));
       const checks = runChecks(docs);
-      return { url: url.href, ...scoreOf(checks), checks, snapshot: true, attested: false, fetched_at: fetchedAt, disclaimer };
+      return {
+        url: url.href,
+        ...scoreOf(checks),
+        checks,
+        snapshot: true,
+        attested: false,
+        fetched_at: fetchedAt,
+        disclaimer,
+      };
     },
   };
 }

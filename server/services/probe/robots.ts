@@ -1,7 +1,17 @@
 // Just enough robots.txt (RFC 9309) for the probe: sitemaps, and whether a crawler may fetch the site root.
 
 /** Answer-engine and AI crawlers whose access the probe reports. */
-export const answerEngineBots = ["GPTBot", "OAI-SearchBot", "ChatGPT-User", "ClaudeBot", "Claude-SearchBot", "PerplexityBot", "Google-Extended", "Applebot-Extended", "CCBot"];
+export const answerEngineBots = [
+  "GPTBot",
+  "OAI-SearchBot",
+  "ChatGPT-User",
+  "ClaudeBot",
+  "Claude-SearchBot",
+  "PerplexityBot",
+  "Google-Extended",
+  "Applebot-Extended",
+  "CCBot",
+];
 
 interface Group {
   agents: string[];

@@ -14,7 +14,18 @@ export interface TargetPolicy {
 }
 
 // Internal or special-use names (RFC 6761, 6762, 7686, 8375): never a public storefront, so refused without DNS.
-const internalNames = [/^localhost$/, /\.localhost$/, /\.internal$/, /\.local$/, /\.arpa$/, /\.invalid$/, /\.test$/, /\.example$/, /\.onion$/, /^metadata\./];
+const internalNames = [
+  /^localhost$/,
+  /\.localhost$/,
+  /\.internal$/,
+  /\.local$/,
+  /\.arpa$/,
+  /\.invalid$/,
+  /\.test$/,
+  /\.example$/,
+  /\.onion$/,
+  /^metadata\./,
+];
 
 export function invalidUrl(detail: string): DomainError {
   return new DomainError("bad_request", "invalid_url", detail);
@@ -32,7 +43,8 @@ export function parseProbeUrl(input: string): URL {
   } catch {
     throw invalidUrl(`${JSON.stringify(text)} is not a URL or domain name.`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw invalidUrl(`Only http and https URLs can be probed, not ${url.protocol}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw invalidUrl(`Only http and https URLs can be probed, not ${url.protocol}`);
   if (url.username || url.password) throw invalidUrl("URLs with credentials are not probed.");
   if (!url.hostname) throw invalidUrl("The URL has no host.");
   url.hash = "";
@@ -49,20 +61,28 @@ export function forbiddenRange(address: string, allowLoopback: boolean): string 
 
 function resolveAll(host: string, lookup: Lookup): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) => {
-    lookup(host, { all: true, verbatim: true } satisfies LookupAllOptions, (error, addresses) => (error ? reject(error) : resolve(addresses)));
+    lookup(host, { all: true, verbatim: true } satisfies LookupAllOptions, (error, addresses) =>
+      error ? reject(error) : resolve(addresses),
+    );
   });
 }
 
 /** Throws invalid_url unless every address the host stands for (literal or resolved) is allowed. */
 export async function assertPublicTarget(url: URL, policy: TargetPolicy): Promise<void> {
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase().replace(/\.$/, "");
+  const host = url.hostname
+    .replace(/^\[|\]$/g, "")
+    .toLowerCase()
+    .replace(/\.$/, "");
   if (isIP(host)) {
     const range = forbiddenRange(host, policy.allowLoopback);
     if (range) throw invalidUrl(`${url.origin} is a forbidden address (${range}).`);
     return;
   }
   const loopbackName = /^localhost$|\.localhost$/.test(host);
-  if (!(policy.allowLoopback && loopbackName) && (internalNames.some((name) => name.test(host)) || !host.includes("."))) {
+  if (
+    !(policy.allowLoopback && loopbackName) &&
+    (internalNames.some((name) => name.test(host)) || !host.includes("."))
+  ) {
     throw invalidUrl(`${host} is an internal host name.`);
   }
   let addresses: LookupAddress[];

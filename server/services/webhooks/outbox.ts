@@ -24,7 +24,10 @@ export interface StatusChange {
 type Conn = Knex | Knex.Transaction;
 
 /** The account's signing secret (Standard Webhooks `whsec_` + base64 of 24 random bytes), created on first use. */
-export async function ensureWebhookSecret(db: Conn, account: string): Promise<{ account: string; secret: string; created_at: string }> {
+export async function ensureWebhookSecret(
+  db: Conn,
+  account: string,
+): Promise<{ account: string; secret: string; created_at: string }> {
   const secret = `whsec_${randomBytes(24).toString("base64")}`;
   await db("webhook_secrets").insert({ account, secret }).onConflict("account").ignore();
   const row = await db("webhook_secrets").where({ account }).first();
@@ -34,8 +37,18 @@ export async function ensureWebhookSecret(db: Conn, account: string): Promise<{ 
 /** Writes one `order.status_changed` message; call inside the transaction that changes the status. */
 export async function enqueueStatusChange(trx: Knex.Transaction, change: StatusChange): Promise<void> {
   await ensureWebhookSecret(trx, change.account);
-  const payload = { type: "order.status_changed", timestamp: new Date().toISOString(), data: { order_id: change.orderId, ...change.data } };
-  await trx("webhook_outbox").insert({ message_id: newId("msg"), order_id: change.orderId, account: change.account, url: change.url, payload: JSON.stringify(payload) });
+  const payload = {
+    type: "order.status_changed",
+    timestamp: new Date().toISOString(),
+    data: { order_id: change.orderId, ...change.data },
+  };
+  await trx("webhook_outbox").insert({
+    message_id: newId("msg"),
+    order_id: change.orderId,
+    account: change.account,
+    url: change.url,
+    payload: JSON.stringify(payload),
+  });
 }
 
 /**
@@ -61,14 +74,25 @@ export async function markDelivered(db: Knex, id: number): Promise<void> {
 }
 
 /** Schedules the next attempt with exponential backoff, or gives up (`dead`) after `maxAttempts`. */
-export async function markFailed(db: Knex, row: OutboxRow, error: string, policy: { backoffMs: number; maxAttempts: number }): Promise<void> {
+export async function markFailed(
+  db: Knex,
+  row: OutboxRow,
+  error: string,
+  policy: { backoffMs: number; maxAttempts: number },
+): Promise<void> {
   const dead = row.attempts >= policy.maxAttempts;
   const delayMs = Math.min(policy.backoffMs * 2 ** (row.attempts - 1), 3_600_000);
   await db("webhook_outbox")
     .where({ id: row.id })
-    .update({ status: dead ? "dead" : "pending", last_error: error.slice(0, 500), next_attempt_at: db.raw("now() + (? * interval '1 millisecond')", [dead ? 0 : delayMs]) });
+    .update({
+      status: dead ? "dead" : "pending",
+      last_error: error.slice(0, 500),
+      next_attempt_at: db.raw("now() + (? * interval '1 millisecond')", [dead ? 0 : delayMs]),
+    });
 }
 
 export async function secretOf(db: Conn, account: string): Promise<string | null> {
-  return ((await db("webhook_secrets").where({ account }).first("secret")) as { secret: string } | undefined)?.secret ?? null;
+  return (
+    ((await db("webhook_secrets").where({ account }).first("secret")) as { secret: string } | undefined)?.secret ?? null
+  );
 }

@@ -18,14 +18,29 @@ export interface WebhookSettings {
 
 const batchSize = 20;
 
-function post(url: URL, body: string, headers: Record<string, string>, agent: http.Agent, timeoutMs: number): Promise<number> {
+function post(
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  agent: http.Agent,
+  timeoutMs: number,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === "https:" ? https.request : http.request;
-    const request = send(url, { method: "POST", agent, timeout: timeoutMs, headers: { "content-type": "application/json", "user-agent": "dispatch-webhooks/1", ...headers } }, (response) => {
-      response.resume();
-      response.on("end", () => resolve(response.statusCode ?? 0));
-      response.on("error", reject);
-    });
+    const request = send(
+      url,
+      {
+        method: "POST",
+        agent,
+        timeout: timeoutMs,
+        headers: { "content-type": "application/json", "user-agent": "dispatch-webhooks/1", ...headers },
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? 0));
+        response.on("error", reject);
+      },
+    );
     request.on("timeout", () => request.destroy(new Error(`timed out after ${timeoutMs} ms`)));
     request.on("error", reject);
     request.end(body);
@@ -48,8 +63,18 @@ export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllo
       const body = JSON.stringify(row.payload);
       const now = new Date(); // one instant for both the signature and its header
       const signature = new Webhook(secret).sign(row.message_id, now, body);
-      const headers = { "webhook-id": row.message_id, "webhook-timestamp": String(Math.floor(now.getTime() / 1000)), "webhook-signature": signature };
-      const status = await post(url, body, headers, url.protocol === "https:" ? agents.https : agents.http, settings.timeoutMs);
+      const headers = {
+        "webhook-id": row.message_id,
+        "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+        "webhook-signature": signature,
+      };
+      const status = await post(
+        url,
+        body,
+        headers,
+        url.protocol === "https:" ? agents.https : agents.http,
+        settings.timeoutMs,
+      );
       if (status < 200 || status >= 300) throw new Error(`receiver answered ${status}`);
       await markDelivered(db, row.id);
     } catch (error) {
