@@ -600,6 +600,11 @@ export interface components {
          */
         TradeCode: "plumbing" | "electrical" | "hvac" | "carpentry" | "roofing" | "painting" | "locksmith" | "appliance_repair";
         /**
+         * @description Two-letter USPS code of a US state, DC or territory (PR, GU, VI, AS, MP), upper case.
+         * @enum {string}
+         */
+        UsState: "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "DC" | "PR" | "GU" | "VI" | "AS" | "MP";
+        /**
          * @description How soon the work is needed.
          * @enum {string}
          */
@@ -611,16 +616,14 @@ export interface components {
          */
         EtaTier: "within_1h" | "within_4h" | "same_day" | "next_business_day" | "scheduled" | "unavailable";
         QuoteLocation: {
-            /** @description Two-letter US state code. */
-            state: string;
+            state: components["schemas"]["UsState"];
             /** @description ZIP or ZIP+4. */
             zip?: string;
             /** @description City name; matched case-insensitively against service areas. */
             city?: string;
         };
         OrderLocation: {
-            /** @description Two-letter US state code. */
-            state: string;
+            state: components["schemas"]["UsState"];
             /** @description ZIP or ZIP+4. */
             zip?: string;
             /** @description City name. */
@@ -639,7 +642,7 @@ export interface components {
             location: components["schemas"]["QuoteLocation"];
             /** @default routine */
             urgency?: components["schemas"]["Urgency"];
-            /** @description Not-to-exceed budget in cents. */
+            /** @description Not-to-exceed budget in cents (at most 1000000 USD). */
             nte_cents?: number;
             /** @description What needs doing. */
             description?: string;
@@ -655,7 +658,7 @@ export interface components {
             location: components["schemas"]["OrderLocation"];
             /** @default routine */
             urgency?: components["schemas"]["Urgency"];
-            /** @description Not-to-exceed budget in cents. */
+            /** @description Not-to-exceed budget in cents (at most 1000000 USD). */
             nte_cents?: number;
             /** @description What needs doing (shown to the contractor). */
             description: string;
@@ -1241,7 +1244,7 @@ export interface components {
             next_cursor: string | null;
         };
         ServiceArea: {
-            state: string;
+            state: components["schemas"]["UsState"];
             cities?: string[];
             zip_prefixes?: string[];
         };
@@ -1250,7 +1253,7 @@ export interface components {
             trades: components["schemas"]["TradeCode"][];
             service_areas: components["schemas"]["ServiceArea"][];
             hourly_rate_cents: number;
-            /** @description Typical response time for a routine job. */
+            /** @description Typical response time for a routine job (at most a week). */
             base_response_minutes: number;
             /** @default false */
             emergency_capable?: boolean;
@@ -2223,7 +2226,7 @@ export interface operations {
                 /** @description Only contractors of this trade. */
                 trade?: components["schemas"]["TradeCode"];
                 /** @description Only contractors serving this state. */
-                state?: string;
+                state?: components["schemas"]["UsState"];
                 /** @description Page size. */
                 limit?: number;
                 /** @description Opaque cursor from a previous page's `next_cursor`. */
