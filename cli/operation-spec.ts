@@ -15,6 +15,9 @@ export interface FlagSpec {
   enum?: readonly string[];
   default?: unknown;
   minimum?: number;
+  maximum?: number;
+  /** ECMAScript pattern, matched with the `u` flag (as JSON Schema validators do). */
+  pattern?: string;
   minLength?: number;
   maxLength?: number;
 }

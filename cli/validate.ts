@@ -40,9 +40,13 @@ function checkBounds(flag: FlagSpec, value: unknown): string | null {
       return `${label(flag)} must be exactly ${min} characters`;
     if (min !== undefined && value.length < min) return `${label(flag)} must be at least ${min} characters`;
     if (max !== undefined && value.length > max) return `${label(flag)} must be at most ${max} characters`;
+    if (flag.pattern !== undefined && !new RegExp(flag.pattern, "u").test(value))
+      return `${label(flag)} must match ${flag.pattern}`;
   }
   if (typeof value === "number" && flag.minimum !== undefined && value < flag.minimum)
     return `${label(flag)} must be >= ${flag.minimum}`;
+  if (typeof value === "number" && flag.maximum !== undefined && value > flag.maximum)
+    return `${label(flag)} must be <= ${flag.maximum}`;
   return null;
 }
 

@@ -24,6 +24,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Public storefront URL or bare domain (https is assumed).",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "minLength": 1,
         "maxLength": 255
       }
@@ -153,6 +154,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "ZIP or ZIP+4.",
+        "pattern": "^\\d{5}(-\\d{4})?$",
         "maxLength": 10
       },
       {
@@ -165,6 +167,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "City name; matched case-insensitively against service areas.",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 255
       },
       {
@@ -193,7 +196,8 @@ export const operations: readonly OperationSpec[] = [
         "type": "integer",
         "required": false,
         "description": "Not-to-exceed budget in cents (at most 1000000 USD).",
-        "minimum": 1
+        "minimum": 1,
+        "maximum": 100000000
       },
       {
         "flag": "description",
@@ -204,6 +208,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "What needs doing.",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 2000
       }
     ],
@@ -340,6 +345,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "ZIP or ZIP+4.",
+        "pattern": "^\\d{5}(-\\d{4})?$",
         "maxLength": 10
       },
       {
@@ -352,6 +358,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "City name; matched case-insensitively against service areas.",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 255
       },
       {
@@ -413,6 +420,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Client-chosen key; a retry with the same key and body replays the first answer.",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "minLength": 1,
         "maxLength": 255
       },
@@ -515,6 +523,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "ZIP or ZIP+4.",
+        "pattern": "^\\d{5}(-\\d{4})?$",
         "maxLength": 10
       },
       {
@@ -527,6 +536,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "City name.",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 255
       },
       {
@@ -539,6 +549,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Street address of the job.",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 1000
       },
       {
@@ -551,6 +562,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Site or contact name.",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 500
       },
       {
@@ -579,7 +591,8 @@ export const operations: readonly OperationSpec[] = [
         "type": "integer",
         "required": false,
         "description": "Not-to-exceed budget in cents (at most 1000000 USD).",
-        "minimum": 1
+        "minimum": 1,
+        "maximum": 100000000
       },
       {
         "flag": "description",
@@ -590,6 +603,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "What needs doing (shown to the contractor).",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "minLength": 1,
         "maxLength": 5000
       },
@@ -602,6 +616,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Receives signed Standard Webhooks on every status change (public http(s) only).",
+        "pattern": "^https?://[^\\u0000-\\u0020\\u007F\\uD800-\\uDFFF]+$",
         "maxLength": 2000
       },
       {
@@ -613,6 +628,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Your reference; unique per account and used as an idempotency key.",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 255
       }
     ],
@@ -669,6 +685,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Order id (`ord_…`).",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "minLength": 1,
         "maxLength": 100
       }
@@ -772,6 +789,8 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "id",
         "minimum": -9007199254740991,
+        "maximum": 9007199254740991,
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 200
       },
       {
@@ -783,6 +802,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "method",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 200
       },
       {
@@ -832,6 +852,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "client_name",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 200
       },
       {
@@ -853,6 +874,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "scope",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 200
       }
     ],
@@ -894,6 +916,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Must be `client_credentials`.",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 100
       },
       {
@@ -905,6 +928,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "scope",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 200
       },
       {
@@ -916,6 +940,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "client_id",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 100
       },
       {
@@ -927,6 +952,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "client_secret",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 200
       }
     ],
@@ -980,6 +1006,8 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "id",
         "minimum": -9007199254740991,
+        "maximum": 9007199254740991,
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 200
       },
       {
@@ -991,6 +1019,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "method",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 200
       },
       {
@@ -1052,6 +1081,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Seal returned with a decision (for example on an order), `seal_` + 64 hex digits.",
+        "pattern": "^seal_[0-9a-f]{64}$",
         "maxLength": 69
       }
     ],
@@ -1089,7 +1119,8 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Page size.",
         "default": 50,
-        "minimum": 1
+        "minimum": 1,
+        "maximum": 200
       },
       {
         "flag": "cursor",
@@ -1100,6 +1131,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 200
       },
       {
@@ -1356,6 +1388,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Only keys of this account.",
+        "pattern": "^[a-z0-9][a-z0-9._-]*$",
         "minLength": 1,
         "maxLength": 100
       },
@@ -1369,7 +1402,8 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Page size.",
         "default": 50,
-        "minimum": 1
+        "minimum": 1,
+        "maximum": 200
       },
       {
         "flag": "cursor",
@@ -1380,6 +1414,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 200
       }
     ],
@@ -1417,6 +1452,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "account",
+        "pattern": "^[a-z0-9][a-z0-9._-]*$",
         "minLength": 1,
         "maxLength": 100
       },
@@ -1443,6 +1479,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "label",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 200
       },
       {
@@ -1499,6 +1536,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Key id (`key_…`), not the key itself.",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 100
       }
     ],
@@ -1625,7 +1663,8 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Page size.",
         "default": 50,
-        "minimum": 1
+        "minimum": 1,
+        "maximum": 200
       },
       {
         "flag": "cursor",
@@ -1636,6 +1675,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 200
       }
     ],
@@ -1673,6 +1713,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "name",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "minLength": 1,
         "maxLength": 200
       },
@@ -1695,7 +1736,8 @@ export const operations: readonly OperationSpec[] = [
         "type": "integer",
         "required": true,
         "description": "hourly_rate_cents",
-        "minimum": 1
+        "minimum": 1,
+        "maximum": 1000000
       },
       {
         "flag": "base-response-minutes",
@@ -1706,7 +1748,8 @@ export const operations: readonly OperationSpec[] = [
         "type": "integer",
         "required": true,
         "description": "Typical response time for a routine job (at most a week).",
-        "minimum": 1
+        "minimum": 1,
+        "maximum": 10080
       },
       {
         "flag": "emergency-capable",
@@ -1786,6 +1829,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Contractor id (`ctr_…`).",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 100
       },
       {
@@ -1797,6 +1841,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "name",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "minLength": 1,
         "maxLength": 200
       },
@@ -1819,7 +1864,8 @@ export const operations: readonly OperationSpec[] = [
         "type": "integer",
         "required": false,
         "description": "hourly_rate_cents",
-        "minimum": 1
+        "minimum": 1,
+        "maximum": 1000000
       },
       {
         "flag": "base-response-minutes",
@@ -1830,7 +1876,8 @@ export const operations: readonly OperationSpec[] = [
         "type": "integer",
         "required": false,
         "description": "base_response_minutes",
-        "minimum": 1
+        "minimum": 1,
+        "maximum": 10080
       },
       {
         "flag": "emergency-capable",
@@ -1891,6 +1938,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Order id (`ord_…`).",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "minLength": 1,
         "maxLength": 100
       },
@@ -1921,7 +1969,8 @@ export const operations: readonly OperationSpec[] = [
         "type": "integer",
         "required": false,
         "description": "Required for `completed`.",
-        "minimum": 0
+        "minimum": 0,
+        "maximum": 100000000
       },
       {
         "flag": "note",
@@ -1932,6 +1981,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "note",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 2000
       },
       {
@@ -1954,6 +2004,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Assign this contractor (for `pending_dispatch` from an unassigned order).",
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
         "maxLength": 100
       }
     ],
@@ -1998,6 +2049,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Account name, as in `createApiKey`.",
+        "pattern": "^[a-z0-9][a-z0-9._-]*$",
         "minLength": 1,
         "maxLength": 100
       }

@@ -5,16 +5,15 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { startPrism, type PrismHandle } from "../../mocks/prism.js";
 import {
-  deref,
-  loadContract,
+  loadResolvedContract,
   listOperations,
   type ContractOperation,
   type JsonObject,
-} from "../../sdk/codegen/contract.js";
+} from "../../scripts/contract.js";
 import { mutations, valid } from "../helpers/schema-arbitrary.js";
 import { adminToken, startTestServer, type TestServer } from "../helpers/server.js";
 
-const doc = loadContract();
+const doc = await loadResolvedContract();
 const validRuns = Number(process.env.FUZZ_RUNS ?? 20);
 const counts = { valid: 0, invalid: 0, byStatus: {} as Record<string, number> };
 
@@ -33,7 +32,7 @@ function requestSchema(op: JsonObject): { contentType: string; schema: JsonObjec
 }
 
 function arbitraryRequest(entry: ContractOperation): fc.Arbitrary<Built> {
-  const op = deref(doc, entry.operation) as JsonObject;
+  const op = entry.operation as JsonObject;
   const params = (op.parameters ?? []) as JsonObject[];
   const pathArbs = Object.fromEntries(
     params.filter((p) => p.in === "path").map((p) => [p.name as string, fc.stringMatching(/^[a-z0-9_]{1,30}$/)]),
@@ -94,7 +93,7 @@ async function send(
 }
 
 function documentedMediaType(entry: ContractOperation, status: number): string | null | undefined {
-  const response = deref(doc, (entry.operation.responses as JsonObject)[String(status)]) as JsonObject | undefined;
+  const response = (entry.operation.responses as JsonObject)[String(status)] as JsonObject | undefined;
   if (!response) return undefined;
   return response.content ? Object.keys(response.content as JsonObject)[0]! : null;
 }
@@ -134,7 +133,7 @@ describe("contract fuzzing", function () {
         );
       });
 
-      const body = requestSchema(deref(doc, entry.operation) as JsonObject);
+      const body = requestSchema(entry.operation as JsonObject);
       if (!body || body.schema.type !== "object") return;
       it("refuses every invalid body with a documented 4xx in the documented format", async () => {
         const sample = fc.sample(valid(body.schema), { numRuns: 1, seed: 42 })[0] as Record<string, unknown>;

@@ -1,7 +1,7 @@
 // Reads the example a response of the contract carries, so tests can compare answers with it.
-import { deref, listOperations, loadContract, type JsonObject } from "../../sdk/codegen/contract.js";
+import { listOperations, loadResolvedContract, type JsonObject } from "../../scripts/contract.js";
 
-const doc = loadContract();
+const doc = await loadResolvedContract();
 
 export const contractOperations = listOperations(doc);
 
@@ -15,7 +15,7 @@ export function responseCodes(operationId: string): string[] {
 /** The first example of a response (null when the response has no body). */
 export function responseExample(operationId: string, code: string): unknown {
   const op = contractOperations.find((o) => o.operationId === operationId)!;
-  const response = deref(doc, (op.operation.responses as JsonObject)[code]) as JsonObject;
+  const response = (op.operation.responses as JsonObject)[code] as JsonObject;
   const content = response.content as Record<string, JsonObject> | undefined;
   if (!content) return null;
   const media = Object.values(content)[0]!;

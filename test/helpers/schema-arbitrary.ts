@@ -1,6 +1,6 @@
 // fast-check arbitraries from the contract's JSON Schemas: values that conform, and mutations that do not.
 import fc from "fast-check";
-import type { JsonObject } from "../../sdk/codegen/contract.js";
+import type { JsonObject } from "../../scripts/contract.js";
 
 type Schema = JsonObject;
 

@@ -42,7 +42,7 @@ for (const db of databases()) {
 
       it("answers 422 with a pointer per invalid field", async () => {
         const { error, response } = await client.POST("/api/dispatch/v1/estimate", {
-          body: { trade: "gardening" as "hvac", location: { state: "TEX" } },
+          body: { trade: "gardening" as "hvac", location: { state: "TEX" as "TX" } },
         });
         assert.equal(response.status, 422);
         assert.equal(response.headers.get("content-type"), "application/problem+json");

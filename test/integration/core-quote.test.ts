@@ -127,7 +127,8 @@ for (const db of databases()) {
         );
         const body = await response.json();
         assert.equal(response.status, 422);
-        assert.deepEqual(body.errors.map((e: { pointer: string }) => e.pointer).sort(), [
+        // A field may fail more than one bound (the ZIP's length and its pattern); each pointer appears.
+        assert.deepEqual([...new Set(body.errors.map((e: { pointer: string }) => e.pointer))].sort(), [
           "/description",
           "/location/zip",
           "/nte_cents",

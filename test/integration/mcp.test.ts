@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { deref, loadContract, type JsonObject } from "../../sdk/codegen/contract.js";
+import { loadResolvedContract, type JsonObject } from "../../scripts/contract.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 
 const quoteArgs = { trade: "plumbing", location: { state: "TX", zip: "78701" }, urgency: "urgent" };
@@ -62,9 +62,9 @@ for (const db of databases()) {
       const client = await connect(t.url);
       assert.equal(client.getServerVersion()?.name, "dispatch");
       const { tools } = await client.listTools();
-      const doc = loadContract();
-      const schema = (name: string) => deref(doc, (doc.components as { schemas: JsonObject }).schemas[name]);
-      const evalsPeriod = deref(doc, (doc.paths as JsonObject)["/api/dispatch/analytics/evals"]) as {
+      const doc = await loadResolvedContract();
+      const schema = (name: string) => (doc.components as { schemas: JsonObject }).schemas[name];
+      const evalsPeriod = (doc.paths as JsonObject)["/api/dispatch/analytics/evals"] as {
         get: { parameters: [{ schema: JsonObject }] };
       };
       const expected: Record<string, [unknown, unknown]> = {

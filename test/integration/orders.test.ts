@@ -154,10 +154,7 @@ for (const db of databases()) {
           const body = await response.json();
           assert.equal(response.status, 422);
           assert.equal(response.headers.get("content-type"), "application/problem+json");
-          assert.deepEqual(
-            body.errors.map((e: { pointer: string }) => e.pointer),
-            [pointer],
-          );
+          assert.deepEqual([...new Set(body.errors.map((e: { pointer: string }) => e.pointer))], [pointer]);
         });
       }
 

@@ -23,7 +23,7 @@ function clientWith(options: Partial<DispatchClientOptions>) {
   return { client, requests: recorder.requests };
 }
 
-const body = { trade: "plumbing" as const, location: { state: "TX" } };
+const body = { trade: "plumbing" as const, location: { state: "TX" as const } };
 
 describe("sdk client", () => {
   describe("auth headers", () => {

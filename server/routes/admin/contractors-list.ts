@@ -1,5 +1,4 @@
-import Joi from "joi";
-import { pageQuery, state, trade } from "../schemas.js";
+import { validators } from "../../generated/validators.js";
 import type { RouteFactory } from "../types.js";
 
 const route: RouteFactory = ({ contractors }) => ({
@@ -9,7 +8,7 @@ const route: RouteFactory = ({ contractors }) => ({
     auth: "admin",
     tags: ["admin"],
     plugins: { rateLimit: "none" },
-    validate: { query: Joi.object({ trade, state, ...pageQuery }) },
+    validate: validators.listContractors,
   },
   handler: (request) => contractors.list(request.query as Parameters<typeof contractors.list>[0]),
 });

@@ -1,5 +1,4 @@
-import Joi from "joi";
-import { contractorUpdate } from "../contractor-schemas.js";
+import { validators } from "../../generated/validators.js";
 import type { RouteFactory } from "../types.js";
 
 const route: RouteFactory = ({ contractors }) => ({
@@ -9,7 +8,7 @@ const route: RouteFactory = ({ contractors }) => ({
     auth: "admin",
     tags: ["admin"],
     plugins: { rateLimit: "none" },
-    validate: { params: Joi.object({ id: Joi.string().max(100) }), payload: contractorUpdate },
+    validate: validators.updateContractor,
   },
   handler: (request) =>
     contractors.update(request.params.id as string, request.payload as Parameters<typeof contractors.update>[1]),

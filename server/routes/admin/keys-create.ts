@@ -1,4 +1,4 @@
-import Joi from "joi";
+import { validators } from "../../generated/validators.js";
 import type { RouteFactory } from "../types.js";
 
 const route: RouteFactory = ({ keys }) => ({
@@ -8,18 +8,7 @@ const route: RouteFactory = ({ keys }) => ({
     auth: "admin",
     tags: ["admin"],
     plugins: { rateLimit: "none" },
-    validate: {
-      payload: Joi.object({
-        account: Joi.string()
-          .min(1)
-          .max(100)
-          .pattern(/^[a-z0-9][a-z0-9._-]*$/)
-          .required(),
-        environment: Joi.string().valid("test", "live").required(),
-        label: Joi.string().max(200),
-        scopes: Joi.array().items(Joi.string().valid("quote", "order")).min(1).unique(),
-      }),
-    },
+    validate: validators.createApiKey,
   },
   handler: async (request, h) =>
     h

@@ -1,5 +1,4 @@
-import Joi from "joi";
-import { pageQuery } from "../schemas.js";
+import { validators } from "../../generated/validators.js";
 import type { RouteFactory } from "../types.js";
 
 const route: RouteFactory = ({ keys }) => ({
@@ -9,7 +8,7 @@ const route: RouteFactory = ({ keys }) => ({
     auth: "admin",
     tags: ["admin"],
     plugins: { rateLimit: "none" },
-    validate: { query: Joi.object({ account: Joi.string().max(100), ...pageQuery }) },
+    validate: validators.listApiKeys,
   },
   handler: (request) => keys.list(request.query as Parameters<typeof keys.list>[0]),
 });

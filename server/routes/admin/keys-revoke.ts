@@ -1,4 +1,4 @@
-import Joi from "joi";
+import { validators } from "../../generated/validators.js";
 import type { RouteFactory } from "../types.js";
 
 const route: RouteFactory = ({ keys }) => ({
@@ -8,7 +8,7 @@ const route: RouteFactory = ({ keys }) => ({
     auth: "admin",
     tags: ["admin"],
     plugins: { rateLimit: "none" },
-    validate: { params: Joi.object({ id: Joi.string().max(100) }) },
+    validate: validators.revokeApiKey,
   },
   handler: (request) => keys.revoke(request.params.id as string),
 });

@@ -1,4 +1,4 @@
-import Joi from "joi";
+import { validators } from "../../generated/validators.js";
 import type { OrderEventInput } from "../../services/dispatch/order-lifecycle.js";
 import type { RouteFactory } from "../types.js";
 import { baseUrlOf } from "../origin.js";
@@ -10,18 +10,7 @@ const route: RouteFactory = ({ orderLifecycle, config }) => ({
     auth: "admin",
     tags: ["admin"],
     plugins: { rateLimit: "none" },
-    validate: {
-      params: Joi.object({ id: Joi.string().min(1).max(100) }),
-      payload: Joi.object({
-        status: Joi.string()
-          .valid("pending_dispatch", "dispatched", "en_route", "on_site", "completed", "cancelled")
-          .required(),
-        final_cost_cents: Joi.number().integer().min(0),
-        note: Joi.string().max(2000),
-        human_override: Joi.boolean().default(false),
-        contractor_id: Joi.string().max(100),
-      }),
-    },
+    validate: validators.recordOrderEvent,
   },
   handler: async (request, h) => {
     const base = baseUrlOf(request, config.publicBaseUrl);

@@ -1,4 +1,4 @@
-import Joi from "joi";
+import { validators } from "../../generated/validators.js";
 import type { RouteFactory } from "../types.js";
 
 // getWebhookSecret: the Standard Webhooks secret that signs an account's order webhooks.
@@ -9,14 +9,7 @@ const route: RouteFactory = ({ webhooks }) => ({
     auth: "admin",
     tags: ["admin"],
     plugins: { rateLimit: "none" },
-    validate: {
-      params: Joi.object({
-        account: Joi.string()
-          .min(1)
-          .max(100)
-          .pattern(/^[a-z0-9][a-z0-9._-]*$/),
-      }),
-    },
+    validate: validators.getWebhookSecret,
   },
   handler: async (request, h) =>
     h.response(await webhooks.secretFor(request.params.account as string)).header("cache-control", "no-store"),

@@ -1,5 +1,5 @@
-import Joi from "joi";
-import { sealPattern, verifySeal } from "../../services/audit/verify.js";
+import { validators } from "../../generated/validators.js";
+import { verifySeal } from "../../services/audit/verify.js";
 import { DomainError } from "../../services/errors.js";
 import type { RouteFactory } from "../types.js";
 
@@ -10,7 +10,7 @@ const route: RouteFactory = ({ db }) => ({
     auth: false,
     tags: ["attest"],
     validate: {
-      params: Joi.object({ seal: Joi.string().pattern(sealPattern).required() }),
+      ...validators.verifySeal,
       failAction: () => {
         throw new DomainError(
           "bad_request",

@@ -1,8 +1,6 @@
-import Joi from "joi";
+import { validators } from "../../generated/validators.js";
 import { principalOf } from "../../plugins/auth.js";
-import { auditTypes } from "../../services/audit/chain.js";
 import { listAuditRecords, type AuditRecordQuery } from "../../services/audit/records.js";
-import { pageQuery } from "../schemas.js";
 import type { RouteFactory } from "../types.js";
 
 const route: RouteFactory = ({ db }) => ({
@@ -11,7 +9,7 @@ const route: RouteFactory = ({ db }) => ({
   options: {
     auth: "api-key",
     tags: ["audit"],
-    validate: { query: Joi.object({ ...pageQuery, type: Joi.string().valid(...auditTypes) }) },
+    validate: validators.listAuditRecords,
   },
   handler: (request) => {
     const principal = principalOf(request);

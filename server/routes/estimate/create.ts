@@ -1,6 +1,5 @@
-import Joi from "joi";
+import { validators } from "../../generated/validators.js";
 import { estimate } from "../../services/dispatch/pricing.js";
-import { quoteLocation, trade, urgency } from "../schemas.js";
 import type { RouteFactory } from "../types.js";
 
 const route: RouteFactory = () => ({
@@ -9,7 +8,7 @@ const route: RouteFactory = () => ({
   options: {
     auth: false,
     tags: ["estimate"],
-    validate: { payload: Joi.object({ trade: trade.required(), location: quoteLocation.required(), urgency }) },
+    validate: validators.createEstimate,
   },
   handler: (request) => estimate(request.payload as Parameters<typeof estimate>[0]),
 });

@@ -1,5 +1,5 @@
-import Joi from "joi";
-import { evalPeriods, type EvalPeriod } from "../../services/dispatch/evals.js";
+import { validators } from "../../generated/validators.js";
+import type { EvalPeriod } from "../../services/dispatch/evals.js";
 import type { RouteFactory } from "../types.js";
 
 const route: RouteFactory = ({ evals }) => ({
@@ -9,13 +9,7 @@ const route: RouteFactory = ({ evals }) => ({
     auth: false,
     tags: ["evals"],
     plugins: { rateLimit: "none" },
-    validate: {
-      query: Joi.object({
-        period: Joi.string()
-          .valid(...Object.keys(evalPeriods))
-          .default("rolling_30d"),
-      }),
-    },
+    validate: validators.getEvals,
   },
   handler: (request) => evals.document((request.query as { period: EvalPeriod }).period),
 });

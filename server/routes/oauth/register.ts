@@ -1,4 +1,4 @@
-import Joi from "joi";
+import { validators } from "../../generated/validators.js";
 import { OAuthError } from "../../services/errors.js";
 import type { RouteFactory } from "../types.js";
 
@@ -14,11 +14,7 @@ const route: RouteFactory = ({ oauth }) => ({
       },
     },
     validate: {
-      payload: Joi.object({
-        client_name: Joi.string().max(200),
-        grant_types: Joi.array().items(Joi.string()),
-        scope: Joi.string().max(200),
-      }).allow(null),
+      payload: validators.registerOAuthClient.payload.allow(null),
       failAction: (_r, _h, err) => {
         throw new OAuthError(400, "invalid_client_metadata", (err as Error).message);
       },

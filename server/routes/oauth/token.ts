@@ -1,3 +1,4 @@
+import { validators } from "../../generated/validators.js";
 import { OAuthError } from "../../services/errors.js";
 import type { RouteFactory } from "../types.js";
 
@@ -32,6 +33,12 @@ const route: RouteFactory = ({ oauth }) => ({
       allow: ["application/x-www-form-urlencoded"],
       failAction: () => {
         throw new OAuthError(400, "invalid_request", "Send a form-encoded body (application/x-www-form-urlencoded).");
+      },
+    },
+    validate: {
+      payload: validators.createOAuthToken.payload.allow(null),
+      failAction: (_r, _h, err) => {
+        throw new OAuthError(400, "invalid_request", (err as Error).message);
       },
     },
   },

@@ -1,7 +1,6 @@
-import Joi from "joi";
+import { validators } from "../../generated/validators.js";
 import { principalOf } from "../../plugins/auth.js";
 import type { OrderInput } from "../../services/dispatch/orders.js";
-import { orderLocation, trade, urgency } from "../schemas.js";
 import type { RouteFactory } from "../types.js";
 import { originOf } from "../origin.js";
 
@@ -11,18 +10,7 @@ const route: RouteFactory = ({ orders }) => ({
   options: {
     tags: ["orders"],
     auth: { strategies: ["api-key", "oauth-token"] },
-    validate: {
-      headers: Joi.object({ "idempotency-key": Joi.string().min(1).max(255) }).unknown(true),
-      payload: Joi.object({
-        trade: trade.required(),
-        location: orderLocation.required(),
-        urgency,
-        nte_cents: Joi.number().integer().min(1),
-        description: Joi.string().min(1).max(5000).required(),
-        callback_url: Joi.string().uri({ scheme: ["http", "https"] }),
-        reference_id: Joi.string().max(255),
-      }),
-    },
+    validate: validators.createOrder,
   },
   handler: async (request, h) => {
     const { status, body } = await orders.create(principalOf(request), request.payload as OrderInput, {

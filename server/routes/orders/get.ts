@@ -1,4 +1,4 @@
-import Joi from "joi";
+import { validators } from "../../generated/validators.js";
 import { principalOf } from "../../plugins/auth.js";
 import type { RouteFactory } from "../types.js";
 import { originOf } from "../origin.js";
@@ -9,7 +9,7 @@ const route: RouteFactory = ({ orders }) => ({
   options: {
     tags: ["orders"],
     auth: "api-key",
-    validate: { params: Joi.object({ id: Joi.string().min(1).max(100) }) },
+    validate: validators.getOrder,
   },
   handler: (request) => orders.get(principalOf(request), request.params.id as string, originOf(request)),
 });

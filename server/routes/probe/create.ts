@@ -1,4 +1,4 @@
-import Joi from "joi";
+import { validators } from "../../generated/validators.js";
 import { DomainError } from "../../services/errors.js";
 import type { RouteFactory } from "../types.js";
 
@@ -11,7 +11,7 @@ const route: RouteFactory = ({ probe }) => {
       tags: ["probe"],
       plugins: { rateLimit: "probe" },
       validate: {
-        payload: Joi.object({ url: Joi.string().trim().min(1).max(255).required() }).required(),
+        payload: validators.probeStorefront.payload.required(),
         // The contract answers every unusable url 400 invalid_url (not the generic 422).
         failAction: (_request, _h, err) => {
           throw new DomainError(

@@ -1,6 +1,5 @@
-import Joi from "joi";
+import { validators } from "../../generated/validators.js";
 import { principalOf } from "../../plugins/auth.js";
-import { quoteLocation, trade, urgency } from "../schemas.js";
 import type { RouteFactory } from "../types.js";
 
 const route: RouteFactory = ({ quotes }) => ({
@@ -9,15 +8,7 @@ const route: RouteFactory = ({ quotes }) => ({
   options: {
     tags: ["quote"],
     auth: { strategies: ["api-key", "oauth-token"] },
-    validate: {
-      payload: Joi.object({
-        trade: trade.required(),
-        location: quoteLocation.required(),
-        urgency,
-        nte_cents: Joi.number().integer().min(1),
-        description: Joi.string().max(2000).allow(""),
-      }),
-    },
+    validate: validators.createQuote,
   },
   handler: (request) => {
     const principal = principalOf(request);

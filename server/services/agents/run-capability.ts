@@ -33,7 +33,7 @@ export function capabilityById(id: string): Capability | undefined {
 
 export function createCapabilityInvoker(services: CapabilityServices) {
   const schemas = deriveCapabilitySchemas();
-  const validateInput = createInputValidator(schemas);
+  const validateInput = createInputValidator();
 
   async function run(
     id: CapabilityId,

@@ -1,6 +1,6 @@
-// Turns the contract's operations into the CLI command table (cli/generated/operations.ts).
-import { deref, listOperations, type ContractOperation, type JsonObject } from "../../sdk/codegen/contract.js";
-import type { FlagSpec, FlagType, OperationSpec } from "../operation-spec.js";
+// Turns the (dereferenced) contract's operations into the CLI command table (cli/generated/operations.ts).
+import type { FlagSpec, FlagType, OperationSpec } from "../cli/operation-spec.js";
+import { firstExample, listOperations, type ContractOperation, type JsonObject } from "./contract.js";
 
 const kebab = (name: string) =>
   name
@@ -19,6 +19,8 @@ function pickBounds(schema: JsonObject): Partial<FlagSpec> {
   if (Array.isArray(schema.enum)) bounds.enum = schema.enum as string[];
   if (schema.default !== undefined) bounds.default = schema.default;
   if (typeof schema.minimum === "number") bounds.minimum = schema.minimum;
+  if (typeof schema.maximum === "number") bounds.maximum = schema.maximum;
+  if (typeof schema.pattern === "string") bounds.pattern = schema.pattern;
   if (typeof schema.minLength === "number") bounds.minLength = schema.minLength;
   if (typeof schema.maxLength === "number") bounds.maxLength = schema.maxLength;
   return bounds;
@@ -77,14 +79,7 @@ function parameterFlags(parameters: JsonObject[]): FlagSpec[] {
   });
 }
 
-function firstExample(media: JsonObject | undefined): unknown {
-  const examples = media?.examples as Record<string, JsonObject> | undefined;
-  const first = examples ? Object.values(examples)[0] : undefined;
-  return first?.value ?? media?.example ?? null;
-}
-
-function toSpec(doc: JsonObject, { operationId, method, path, operation }: ContractOperation): OperationSpec {
-  const op = deref(doc, operation) as JsonObject;
+function toSpec({ operationId, method, path, operation: op }: ContractOperation): OperationSpec {
   const content = ((op.requestBody as JsonObject | undefined)?.content ?? {}) as Record<string, JsonObject>;
   const [bodyContentType, media] = Object.entries(content)[0] ?? [null, undefined];
   const security = ((op.security ?? []) as JsonObject[]).flatMap((req) => Object.keys(req));
@@ -107,8 +102,9 @@ function toSpec(doc: JsonObject, { operationId, method, path, operation }: Contr
   };
 }
 
+/** The command table of a dereferenced contract (scripts/contract.ts loadResolvedContract). */
 export function buildCommandTable(doc: JsonObject): OperationSpec[] {
-  return listOperations(doc).map((op) => toSpec(doc, op));
+  return listOperations(doc).map(toSpec);
 }
 
 export function renderCommandTable(doc: JsonObject): string {

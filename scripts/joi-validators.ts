@@ -1,0 +1,163 @@
+// Renders server/generated/validators.ts: joi for every operation's path, query, header and body input, and
+// the JSON Schemas the MCP tools and A2A skills publish, all from the dereferenced contract.
+import { listOperations, type ContractOperation, type JsonObject } from "./contract.js";
+
+const json = (value: unknown) => JSON.stringify(value);
+
+function typesOf(s: JsonObject): string[] {
+  return (Array.isArray(s.type) ? s.type : s.type ? [s.type] : []).filter((t) => t !== "null") as string[];
+}
+
+function stringJoi(s: JsonObject): string {
+  let out = "Joi.string()";
+  if (Array.isArray(s.enum)) return `${out}.valid(...${json(s.enum)})`;
+  const emptyFits = typeof s.pattern !== "string" || new RegExp(s.pattern, "u").test("");
+  if (typeof s.minLength === "number" && s.minLength > 0) out += `.min(${s.minLength})`;
+  else if (emptyFits) out += `.allow("")`; // JSON Schema accepts "" unless a bound refuses it; joi does not
+  if (typeof s.maxLength === "number") out += `.max(${s.maxLength})`;
+  if (typeof s.pattern === "string") out += `.pattern(new RegExp(${json(s.pattern)}, "u"))`;
+  if (s.format === "uri") out += ".uri()";
+  return out;
+}
+
+function numberJoi(s: JsonObject, integer: boolean): string {
+  let out = integer ? "Joi.number().integer()" : "Joi.number()";
+  if (typeof s.minimum === "number") out += `.min(${s.minimum})`;
+  if (typeof s.maximum === "number") out += `.max(${s.maximum})`;
+  return out;
+}
+
+function objectJoi(s: JsonObject): string {
+  const props = (s.properties ?? {}) as Record<string, JsonObject>;
+  const required = new Set((s.required ?? []) as string[]);
+  const keys = Object.entries(props).map(
+    ([name, prop]) => `${json(name)}: ${joiOf(prop)}${required.has(name) ? ".required()" : ""}`,
+  );
+  let out = `Joi.object({ ${keys.join(", ")} })`;
+  if (s.additionalProperties !== false) out += ".unknown(true)";
+  if (typeof s.minProperties === "number") out += `.min(${s.minProperties})`;
+  return out;
+}
+
+function arrayJoi(s: JsonObject): string {
+  let out = `Joi.array().items(${joiOf((s.items ?? {}) as JsonObject)})`;
+  if (typeof s.minItems === "number") out += `.min(${s.minItems})`;
+  if (typeof s.maxItems === "number") out += `.max(${s.maxItems})`;
+  if (s.uniqueItems) out += ".unique()";
+  return out;
+}
+
+function singleJoi(s: JsonObject, type: string | undefined): string {
+  if (s.allOf) return joiOf(Object.assign({}, ...(s.allOf as JsonObject[])));
+  switch (type) {
+    case "string":
+      return stringJoi(s);
+    case "integer":
+    case "number":
+      return numberJoi(s, type === "integer");
+    case "boolean":
+      return "Joi.boolean()";
+    case "array":
+      return arrayJoi(s);
+    case "object":
+      return objectJoi(s);
+    default:
+      return s.oneOf ? `Joi.alternatives().try(${(s.oneOf as JsonObject[]).map(joiOf).join(", ")})` : "Joi.any()";
+  }
+}
+
+/** joi source for one JSON Schema (the subset the contract uses for requests). */
+export function joiOf(s: JsonObject): string {
+  if ("const" in s) return `Joi.valid(${json(s.const)})`;
+  const types = typesOf(s);
+  let out =
+    types.length > 1
+      ? `Joi.alternatives().try(${types.map((t) => singleJoi(s, t)).join(", ")})`
+      : singleJoi(s, types[0]);
+  if (Array.isArray(s.type) && s.type.includes("null")) out += ".allow(null)";
+  if (s.default !== undefined) out += `.default(${json(s.default)})`;
+  return out;
+}
+
+type Part = "params" | "query" | "headers";
+const partOf: Record<string, Part> = { path: "params", query: "query", header: "headers" };
+
+function parameterParts(op: JsonObject): Partial<Record<Part, string>> {
+  const groups: Partial<Record<Part, string[]>> = {};
+  for (const p of (op.parameters ?? []) as JsonObject[]) {
+    const part = partOf[p.in as string];
+    if (!part) continue;
+    const name = part === "headers" ? (p.name as string).toLowerCase() : (p.name as string);
+    const joi = joiOf((p.schema ?? {}) as JsonObject) + (p.required ? ".required()" : "");
+    (groups[part] ??= []).push(`${json(name)}: ${joi}`);
+  }
+  return Object.fromEntries(
+    Object.entries(groups).map(([part, keys]) => [
+      part,
+      `Joi.object({ ${keys.join(", ")} })${part === "headers" ? ".unknown(true)" : ""}`,
+    ]),
+  );
+}
+
+function bodySchema(op: JsonObject): JsonObject | undefined {
+  const content = (op.requestBody as JsonObject | undefined)?.content as Record<string, JsonObject> | undefined;
+  const media = content?.["application/json"] ?? content?.["application/x-www-form-urlencoded"];
+  return media?.schema as JsonObject | undefined;
+}
+
+function operationEntry({ operationId, operation }: ContractOperation): string | null {
+  const parts: Record<string, string> = { ...parameterParts(operation) };
+  const body = bodySchema(operation);
+  if (body) parts.payload = joiOf(body);
+  const entries = Object.entries(parts);
+  if (!entries.length) return null;
+  return `  ${operationId}: {\n${entries.map(([k, v]) => `    ${k}: ${v},`).join("\n")}\n  },`;
+}
+
+/** Input schema of an operation as a tool sees it: the JSON body, or an object of its query parameters. */
+function inputSchema(op: JsonObject): JsonObject {
+  const body = bodySchema(op);
+  if (body) return body;
+  const params = ((op.parameters ?? []) as JsonObject[]).filter((p) => p.in === "query");
+  const required = params.filter((p) => p.required).map((p) => p.name as string);
+  const properties = params.map((p) => [p.name, { ...(p.schema as JsonObject), description: p.description }]);
+  return {
+    type: "object",
+    properties: Object.fromEntries(properties),
+    ...(required.length ? { required } : {}),
+    additionalProperties: false,
+  };
+}
+
+/** Output schema: the 2xx JSON body; several 2xx bodies (createOrder's 201 and 202) become a oneOf. */
+function outputSchema(op: JsonObject): JsonObject {
+  const bodies = Object.entries(op.responses as Record<string, JsonObject>)
+    .filter(([status]) => /^2\d\d$/.test(status))
+    .map(([, r]) => (r.content as Record<string, JsonObject> | undefined)?.["application/json"]?.schema)
+    .filter((schema): schema is JsonObject => Boolean(schema));
+  return bodies.length === 1 ? bodies[0]! : { type: "object", oneOf: bodies };
+}
+
+/** Every operation's tool-facing schemas; the capability registry picks the ones agents may call. */
+function agentSchemas(doc: JsonObject): string {
+  const entries = listOperations(doc).map(
+    ({ operationId, operation }) =>
+      `  ${operationId}: ${json({ input: inputSchema(operation), output: outputSchema(operation) })},`,
+  );
+  return `export const operationSchemas: Record<string, { input: JsonSchema; output: JsonSchema }> = {\n${entries.join("\n")}\n};\n`;
+}
+
+export function renderValidators(doc: JsonObject): string {
+  const entries = listOperations(doc).map(operationEntry).filter(Boolean);
+  return [
+    "// GENERATED by `npm run generate` from openapi.yaml (scripts/joi-validators.ts). DO NOT EDIT.",
+    'import Joi from "joi";',
+    "",
+    "/** Route input validation per operationId: Hapi `validate` parts (params, query, headers, payload). */",
+    `export const validators = {\n${entries.join("\n")}\n};`,
+    "",
+    "/** JSON Schemas (input, output) of the operations agents call as MCP tools and A2A skills. */",
+    "export type JsonSchema = { [key: string]: unknown };",
+    agentSchemas(doc),
+  ].join("\n");
+}
