@@ -36,10 +36,10 @@ function checkBounds(flag: FlagSpec, value: unknown): string | null {
   if (flag.enum && !flag.enum.includes(value as string)) return `${label(flag)} must be one of ${flag.enum.join(", ")}`;
   if (typeof value === "string") {
     const { minLength: min, maxLength: max } = flag;
-    if (min !== undefined && min === max && value.length !== min)
-      return `${label(flag)} must be exactly ${min} characters`;
-    if (min !== undefined && value.length < min) return `${label(flag)} must be at least ${min} characters`;
-    if (max !== undefined && value.length > max) return `${label(flag)} must be at most ${max} characters`;
+    const length = [...value].length; // code points, as JSON Schema counts
+    if (min !== undefined && min === max && length !== min) return `${label(flag)} must be exactly ${min} characters`;
+    if (min !== undefined && length < min) return `${label(flag)} must be at least ${min} characters`;
+    if (max !== undefined && length > max) return `${label(flag)} must be at most ${max} characters`;
     if (flag.pattern !== undefined && !new RegExp(flag.pattern, "u").test(value))
       return `${label(flag)} must match ${flag.pattern}`;
   }

@@ -1081,8 +1081,9 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Seal returned with a decision (for example on an order), `seal_` + 64 hex digits.",
-        "pattern": "^seal_[0-9a-f]{64}$",
-        "maxLength": 69
+        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "minLength": 1,
+        "maxLength": 200
       }
     ],
     "example": null,

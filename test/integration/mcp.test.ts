@@ -116,7 +116,7 @@ for (const db of databases()) {
         arguments: { period: "rolling_1y" },
       })) as CallToolResult;
       assert.equal(bad.isError, true);
-      assert.match(text(bad), /\/period must be equal to one of the allowed values/);
+      assert.match(text(bad), /\/period "period" must be one of \[rolling_7d/);
       await client.close();
     });
 
