@@ -14,6 +14,7 @@ export function describeFlag(flag: FlagSpec): string {
     if (flag.maxLength !== undefined) notes.push(`max ${flag.maxLength} chars`);
   }
   if (flag.minimum !== undefined) notes.push(`>= ${flag.minimum}`);
+  if (flag.maximum !== undefined) notes.push(`<= ${flag.maximum}`);
   if (flag.type === "array") notes.push("comma-separated or repeated");
   if (flag.default !== undefined) notes.push(`server default: ${JSON.stringify(flag.default)}`);
   if (flag.in === "header") notes.push(`header ${flag.target[0]}`);

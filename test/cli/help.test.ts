@@ -66,8 +66,14 @@ describe("cli", function () {
         flat,
         /--urgency <urgency> How soon the work is needed\. \(one of: emergency, urgent, routine, scheduled; server default: "routine"\)/,
       );
-      assert.match(flat, /--state <value> Two-letter US state code\. \(required; exactly 2 chars\)/);
-      assert.match(flat, /--nte-cents <n> Not-to-exceed budget in cents\. \(>= 1\)/);
+      assert.match(
+        flat,
+        /--state <state> Two-letter USPS code of a US state.* \(required; one of: AL, AK, .* AS, MP\)/,
+      );
+      assert.match(
+        flat,
+        /--nte-cents <n> Not-to-exceed budget in cents \(at most 1000000 USD\)\. \(>= 1; <= 100000000\)/,
+      );
       assert.match(run.stdout, /Examples:\n {2}\$ dispatch quote --trade plumbing --state TX .*--nte-cents 45000/);
     });
 

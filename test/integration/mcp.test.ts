@@ -116,7 +116,10 @@ for (const db of databases()) {
         arguments: { period: "rolling_1y" },
       })) as CallToolResult;
       assert.equal(bad.isError, true);
-      assert.match(text(bad), /\/period "period" must be one of \[rolling_7d/);
+      assert.match(
+        (JSON.parse(text(bad)) as { message: string }).message,
+        /\/period "period" must be one of \[rolling_7d/,
+      );
       await client.close();
     });
 

@@ -17,10 +17,10 @@ describe("cli command table", () => {
       ["trade", "state", "zip", "city", "urgency", "nte-cents", "description"],
     );
     const state = quote.flags.find((f) => f.flag === "state")!;
-    assert.deepEqual(
-      [state.required, state.minLength, state.maxLength, state.target],
-      [true, 2, 2, ["location", "state"]],
-    );
+    assert.deepEqual([state.required, state.target, state.enum?.length], [true, ["location", "state"], 56]);
+    const zip = quote.flags.find((f) => f.flag === "zip")!;
+    assert.deepEqual([zip.maxLength, zip.pattern], [10, "^\\d{5}(-\\d{4})?$"]);
+    assert.equal(quote.flags.find((f) => f.flag === "nte-cents")!.maximum, 100000000);
   });
 
   it("names order flags as the issue asks", () => {
