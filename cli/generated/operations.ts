@@ -24,7 +24,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Public storefront URL or bare domain (https is assumed).",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "minLength": 1,
         "maxLength": 255
       }
@@ -167,7 +167,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "City name; matched case-insensitively against service areas.",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 255
       },
       {
@@ -208,7 +208,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "What needs doing.",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 2000
       }
     ],
@@ -358,7 +358,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "City name; matched case-insensitively against service areas.",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 255
       },
       {
@@ -420,7 +420,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Client-chosen key; a retry with the same key and body replays the first answer.",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "minLength": 1,
         "maxLength": 255
       },
@@ -536,7 +536,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "City name.",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 255
       },
       {
@@ -549,7 +549,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Street address of the job.",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 1000
       },
       {
@@ -562,7 +562,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Site or contact name.",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 500
       },
       {
@@ -603,7 +603,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "What needs doing (shown to the contractor).",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "minLength": 1,
         "maxLength": 5000
       },
@@ -628,7 +628,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Your reference; unique per account and used as an idempotency key.",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 255
       }
     ],
@@ -685,7 +685,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Order id (`ord_…`).",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "minLength": 1,
         "maxLength": 100
       }
@@ -790,7 +790,7 @@ export const operations: readonly OperationSpec[] = [
         "description": "id",
         "minimum": -9007199254740991,
         "maximum": 9007199254740991,
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 200
       },
       {
@@ -802,7 +802,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "method",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 200
       },
       {
@@ -852,7 +852,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "client_name",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 200
       },
       {
@@ -874,7 +874,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "scope",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 200
       }
     ],
@@ -916,7 +916,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Must be `client_credentials`.",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 100
       },
       {
@@ -928,7 +928,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "scope",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 200
       },
       {
@@ -940,7 +940,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "client_id",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 100
       },
       {
@@ -952,7 +952,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "client_secret",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 200
       }
     ],
@@ -1007,7 +1007,7 @@ export const operations: readonly OperationSpec[] = [
         "description": "id",
         "minimum": -9007199254740991,
         "maximum": 9007199254740991,
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 200
       },
       {
@@ -1019,7 +1019,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "method",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 200
       },
       {
@@ -1081,7 +1081,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Seal returned with a decision (for example on an order), `seal_` + 64 hex digits.",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "minLength": 1,
         "maxLength": 200
       }
@@ -1132,7 +1132,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 200
       },
       {
@@ -1415,7 +1415,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 200
       }
     ],
@@ -1480,7 +1480,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "label",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 200
       },
       {
@@ -1537,7 +1537,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Key id (`key_…`), not the key itself.",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 100
       }
     ],
@@ -1676,7 +1676,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 200
       }
     ],
@@ -1714,7 +1714,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "name",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "minLength": 1,
         "maxLength": 200
       },
@@ -1830,7 +1830,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Contractor id (`ctr_…`).",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 100
       },
       {
@@ -1842,7 +1842,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "name",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "minLength": 1,
         "maxLength": 200
       },
@@ -1939,7 +1939,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Order id (`ord_…`).",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "minLength": 1,
         "maxLength": 100
       },
@@ -1982,7 +1982,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "note",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 2000
       },
       {
@@ -2005,7 +2005,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Assign this contractor (for `pending_dispatch` from an unassigned order).",
-        "pattern": "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]*$",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 100
       }
     ],
