@@ -1,4 +1,5 @@
 import { OAuthError } from "../../services/errors.js";
+import { isTooLarge } from "../../plugins/errors.js";
 import type { RouteFactory } from "../types.js";
 
 type Form = Record<string, string | undefined>;
@@ -30,7 +31,8 @@ const route: RouteFactory = ({ oauth }) => ({
     tags: ["oauth"],
     payload: {
       allow: ["application/x-www-form-urlencoded"],
-      failAction: () => {
+      failAction: (_request, _h, error) => {
+        if (isTooLarge(error)) throw error;
         throw new OAuthError(400, "invalid_request", "Send a form-encoded body (application/x-www-form-urlencoded).");
       },
     },
