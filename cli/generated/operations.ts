@@ -35,6 +35,7 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "413",
+      "415",
       "429"
     ]
   },
@@ -167,6 +168,7 @@ export const operations: readonly OperationSpec[] = [
       "400",
       "401",
       "413",
+      "415",
       "422",
       "429",
       "503"
@@ -272,6 +274,7 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "413",
+      "415",
       "422",
       "429"
     ]
@@ -470,6 +473,7 @@ export const operations: readonly OperationSpec[] = [
       "402",
       "409",
       "413",
+      "415",
       "422",
       "429",
       "503"
@@ -568,6 +572,25 @@ export const operations: readonly OperationSpec[] = [
     ]
   },
   {
+    "operationId": "openMcpStream",
+    "command": [
+      "mcp",
+      "stream"
+    ],
+    "method": "get",
+    "path": "/api/mcp",
+    "summary": "MCP server-to-client SSE stream (not offered)",
+    "description": "The server is stateless and offers no server-initiated stream, so it answers 405 with `Allow: POST`, as\nthe MCP Streamable HTTP transport prescribes; MCP clients then carry on over POST alone.",
+    "security": [],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [],
+    "example": null,
+    "responses": [
+      "405"
+    ]
+  },
+  {
     "operationId": "callMcp",
     "command": [
       "mcp",
@@ -634,7 +657,29 @@ export const operations: readonly OperationSpec[] = [
       "202",
       "400",
       "401",
+      "403",
+      "413",
+      "415",
       "429"
+    ]
+  },
+  {
+    "operationId": "deleteMcpSession",
+    "command": [
+      "mcp",
+      "end-session"
+    ],
+    "method": "delete",
+    "path": "/api/mcp",
+    "summary": "End an MCP session (not offered)",
+    "description": "The server issues no `Mcp-Session-Id`, so there is no session to end; 405 with `Allow: POST`.",
+    "security": [],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [],
+    "example": null,
+    "responses": [
+      "405"
     ]
   },
   {
@@ -682,6 +727,73 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "scope",
         "maxLength": 200
+      },
+      {
+        "flag": "token-endpoint-auth-method",
+        "in": "body",
+        "target": [
+          "token_endpoint_auth_method"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "How the client will authenticate at the token endpoint; both are accepted either way.",
+        "enum": [
+          "client_secret_basic",
+          "client_secret_post"
+        ]
+      },
+      {
+        "flag": "response-types",
+        "in": "body",
+        "target": [
+          "response_types"
+        ],
+        "type": "array",
+        "required": false,
+        "description": "Accepted and ignored (the client-credentials grant uses no response type)."
+      },
+      {
+        "flag": "software-id",
+        "in": "body",
+        "target": [
+          "software_id"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "software_id",
+        "maxLength": 200
+      },
+      {
+        "flag": "software-version",
+        "in": "body",
+        "target": [
+          "software_version"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "software_version",
+        "maxLength": 200
+      },
+      {
+        "flag": "client-uri",
+        "in": "body",
+        "target": [
+          "client_uri"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "client_uri",
+        "maxLength": 2048
+      },
+      {
+        "flag": "contacts",
+        "in": "body",
+        "target": [
+          "contacts"
+        ],
+        "type": "array",
+        "required": false,
+        "description": "contacts"
       }
     ],
     "example": {
@@ -694,6 +806,8 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "201",
       "400",
+      "413",
+      "415",
       "429"
     ]
   },
@@ -764,6 +878,7 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "401",
+      "413",
       "429"
     ]
   },
@@ -847,6 +962,9 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "400",
+      "401",
+      "413",
+      "415",
       "429"
     ]
   },
@@ -981,6 +1099,26 @@ export const operations: readonly OperationSpec[] = [
     "path": "/.well-known/oauth-protected-resource",
     "summary": "OAuth protected resource metadata for the MCP endpoint (RFC 9728)",
     "description": "",
+    "security": [],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [],
+    "example": null,
+    "responses": [
+      "200",
+      "429"
+    ]
+  },
+  {
+    "operationId": "getMcpProtectedResourceMetadata",
+    "command": [
+      "discovery",
+      "protected-resource-mcp"
+    ],
+    "method": "get",
+    "path": "/.well-known/oauth-protected-resource/api/mcp",
+    "summary": "OAuth protected resource metadata of the MCP endpoint (RFC 9728 path-inserted URL)",
+    "description": "The same document as the root one, with `resource` naming `/api/mcp` exactly (RFC 9728 §3.3).",
     "security": [],
     "bodyContentType": null,
     "bodyRequired": false,
@@ -1290,6 +1428,8 @@ export const operations: readonly OperationSpec[] = [
       "201",
       "400",
       "401",
+      "413",
+      "415",
       "422",
       "503"
     ]
@@ -1521,6 +1661,8 @@ export const operations: readonly OperationSpec[] = [
       "201",
       "400",
       "401",
+      "413",
+      "415",
       "422",
       "503"
     ]
@@ -1626,6 +1768,8 @@ export const operations: readonly OperationSpec[] = [
       "400",
       "401",
       "404",
+      "413",
+      "415",
       "422",
       "503"
     ]
@@ -1734,6 +1878,8 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "404",
       "409",
+      "413",
+      "415",
       "422",
       "503"
     ]
