@@ -108,7 +108,12 @@ function toSpec(doc: JsonObject, { operationId, method, path, operation }: Contr
 }
 
 export function buildCommandTable(doc: JsonObject): OperationSpec[] {
-  return listOperations(doc).map((op) => toSpec(doc, op));
+  // An operation with no 2xx answer (GET/DELETE /api/mcp, documented only for their 405) is no command.
+  const succeeds = (op: ContractOperation) =>
+    Object.keys((deref(doc, op.operation) as JsonObject).responses as JsonObject).some((code) => code.startsWith("2"));
+  return listOperations(doc)
+    .filter(succeeds)
+    .map((op) => toSpec(doc, op));
 }
 
 export function renderCommandTable(doc: JsonObject): string {

@@ -572,25 +572,6 @@ export const operations: readonly OperationSpec[] = [
     ]
   },
   {
-    "operationId": "openMcpStream",
-    "command": [
-      "mcp",
-      "stream"
-    ],
-    "method": "get",
-    "path": "/api/mcp",
-    "summary": "MCP server-to-client SSE stream (not offered)",
-    "description": "The server is stateless and offers no server-initiated stream, so it answers 405 with `Allow: POST`, as\nthe MCP Streamable HTTP transport prescribes; MCP clients then carry on over POST alone.",
-    "security": [],
-    "bodyContentType": null,
-    "bodyRequired": false,
-    "flags": [],
-    "example": null,
-    "responses": [
-      "405"
-    ]
-  },
-  {
     "operationId": "callMcp",
     "command": [
       "mcp",
@@ -661,25 +642,6 @@ export const operations: readonly OperationSpec[] = [
       "413",
       "415",
       "429"
-    ]
-  },
-  {
-    "operationId": "deleteMcpSession",
-    "command": [
-      "mcp",
-      "end-session"
-    ],
-    "method": "delete",
-    "path": "/api/mcp",
-    "summary": "End an MCP session (not offered)",
-    "description": "The server issues no `Mcp-Session-Id`, so there is no session to end; 405 with `Allow: POST`.",
-    "security": [],
-    "bodyContentType": null,
-    "bodyRequired": false,
-    "flags": [],
-    "example": null,
-    "responses": [
-      "405"
     ]
   },
   {
