@@ -104,7 +104,10 @@ function toSpec({ operationId, method, path, operation: op }: ContractOperation)
 
 /** The command table of a dereferenced contract (scripts/contract.ts loadResolvedContract). */
 export function buildCommandTable(doc: JsonObject): OperationSpec[] {
-  return listOperations(doc).map(toSpec);
+  // An operation with no 2xx answer (GET/DELETE /api/mcp, documented only for their 405) is no command.
+  const succeeds = (op: ContractOperation) =>
+    Object.keys(op.operation.responses as JsonObject).some((code) => code.startsWith("2"));
+  return listOperations(doc).filter(succeeds).map(toSpec);
 }
 
 export function renderCommandTable(doc: JsonObject): string {

@@ -17,6 +17,8 @@ export interface Config {
   escalationContact: string;
   oauthTokenTtlSeconds: number;
   buildHash: string | null;
+  /** Origins allowed to call /api/mcp from a browser; null = the public base URL's origin. */
+  mcpAllowedOrigins: string[] | null;
   /** Primary window and burst allowance per 60 s (defaults 100 + 100); raise only for load tests. */
   rateLimit: { points: number; burst: number };
   /** Webhook delivery worker: poll interval, backoff base, attempts before giving up, per-attempt timeout. */
@@ -47,6 +49,12 @@ const schema = Joi.object({
   ESCALATION_CONTACT: Joi.string().default("dispatch-escalations@dispatch.example"),
   OAUTH_TOKEN_TTL_SECONDS: Joi.number().integer().min(60).max(86_400).default(3600),
   BUILD_HASH: Joi.string().allow(""),
+  MCP_ALLOWED_ORIGINS: Joi.string()
+    .pattern(
+      /^\s*https?:\/\/[^/,\s]+\s*(,\s*https?:\/\/[^/,\s]+\s*)*$/,
+      "comma-separated origins such as https://app.example",
+    )
+    .allow(""),
   RATE_LIMIT_POINTS: Joi.number().integer().min(1).default(100),
   RATE_LIMIT_BURST: Joi.number().integer().min(0).default(100),
   WEBHOOK_POLL_MS: Joi.number().integer().min(10).default(1000),
@@ -77,6 +85,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     escalationContact: value.ESCALATION_CONTACT,
     oauthTokenTtlSeconds: value.OAUTH_TOKEN_TTL_SECONDS,
     buildHash: value.BUILD_HASH || null,
+    mcpAllowedOrigins: value.MCP_ALLOWED_ORIGINS
+      ? (value.MCP_ALLOWED_ORIGINS as string).split(",").map((origin) => origin.trim())
+      : null,
     rateLimit: { points: value.RATE_LIMIT_POINTS, burst: value.RATE_LIMIT_BURST },
     webhook: {
       pollMs: value.WEBHOOK_POLL_MS,

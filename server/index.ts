@@ -8,6 +8,8 @@ import { seedDemoContractors } from "./db/seeds/demo-contractors.js";
 import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin } from "./plugins/errors.js";
 import { loggingPlugin } from "./plugins/logging.js";
+import { mediaTypePlugin } from "./plugins/media-type.js";
+import { originCheckPlugin } from "./plugins/origin-check.js";
 import { rateLimitPlugin } from "./plugins/rate-limit.js";
 import { requestIdPlugin } from "./plugins/request-id.js";
 import { validationFailAction } from "./plugins/validation.js";
@@ -39,7 +41,7 @@ export async function createServer(config: Config): Promise<DispatchServer> {
     host: config.host,
     port: config.port,
     routes: {
-      payload: { maxBytes: 65_536 },
+      payload: { maxBytes: 65_536, allow: "application/json" },
       validate: { failAction: validationFailAction, options: { abortEarly: false } },
       response: { emptyStatusCode: 204 },
     },
@@ -49,6 +51,11 @@ export async function createServer(config: Config): Promise<DispatchServer> {
     { plugin: requestIdPlugin },
     { plugin: errorsPlugin },
     { plugin: loggingPlugin, options: { level: config.logLevel } },
+    { plugin: mediaTypePlugin },
+    {
+      plugin: originCheckPlugin,
+      options: { allowedOrigins: config.mcpAllowedOrigins, publicBaseUrl: config.publicBaseUrl },
+    },
     { plugin: authPlugin, options: { services } },
     { plugin: rateLimitPlugin, options: { redis, ...config.rateLimit } },
   ]);

@@ -36,6 +36,7 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "413",
+      "415",
       "429"
     ]
   },
@@ -228,6 +229,7 @@ export const operations: readonly OperationSpec[] = [
       "400",
       "401",
       "413",
+      "415",
       "422",
       "429",
       "503"
@@ -391,6 +393,7 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "413",
+      "415",
       "422",
       "429"
     ]
@@ -655,6 +658,7 @@ export const operations: readonly OperationSpec[] = [
       "402",
       "409",
       "413",
+      "415",
       "422",
       "429",
       "503"
@@ -826,6 +830,9 @@ export const operations: readonly OperationSpec[] = [
       "202",
       "400",
       "401",
+      "403",
+      "413",
+      "415",
       "429"
     ]
   },
@@ -876,6 +883,76 @@ export const operations: readonly OperationSpec[] = [
         "description": "scope",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 200
+      },
+      {
+        "flag": "token-endpoint-auth-method",
+        "in": "body",
+        "target": [
+          "token_endpoint_auth_method"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "How the client will authenticate at the token endpoint; both are accepted either way.",
+        "enum": [
+          "client_secret_basic",
+          "client_secret_post"
+        ]
+      },
+      {
+        "flag": "response-types",
+        "in": "body",
+        "target": [
+          "response_types"
+        ],
+        "type": "array",
+        "required": false,
+        "description": "Accepted and ignored (the client-credentials grant uses no response type)."
+      },
+      {
+        "flag": "software-id",
+        "in": "body",
+        "target": [
+          "software_id"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "software_id",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "maxLength": 200
+      },
+      {
+        "flag": "software-version",
+        "in": "body",
+        "target": [
+          "software_version"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "software_version",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "maxLength": 200
+      },
+      {
+        "flag": "client-uri",
+        "in": "body",
+        "target": [
+          "client_uri"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "client_uri",
+        "pattern": "^https?://",
+        "maxLength": 2048
+      },
+      {
+        "flag": "contacts",
+        "in": "body",
+        "target": [
+          "contacts"
+        ],
+        "type": "array",
+        "required": false,
+        "description": "contacts"
       }
     ],
     "example": {
@@ -888,6 +965,8 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "201",
       "400",
+      "413",
+      "415",
       "429"
     ]
   },
@@ -966,6 +1045,7 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "401",
+      "413",
       "429"
     ]
   },
@@ -1055,6 +1135,9 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "400",
+      "401",
+      "413",
+      "415",
       "429"
     ]
   },
@@ -1192,6 +1275,26 @@ export const operations: readonly OperationSpec[] = [
     "path": "/.well-known/oauth-protected-resource",
     "summary": "OAuth protected resource metadata for the MCP endpoint (RFC 9728)",
     "description": "",
+    "security": [],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [],
+    "example": null,
+    "responses": [
+      "200",
+      "429"
+    ]
+  },
+  {
+    "operationId": "getMcpProtectedResourceMetadata",
+    "command": [
+      "discovery",
+      "protected-resource-mcp"
+    ],
+    "method": "get",
+    "path": "/.well-known/oauth-protected-resource/api/mcp",
+    "summary": "OAuth protected resource metadata of the MCP endpoint (RFC 9728 path-inserted URL)",
+    "description": "The same document as the root one, with `resource` naming `/api/mcp` exactly (RFC 9728 §3.3).",
     "security": [],
     "bodyContentType": null,
     "bodyRequired": false,
@@ -1507,6 +1610,8 @@ export const operations: readonly OperationSpec[] = [
       "201",
       "400",
       "401",
+      "413",
+      "415",
       "422",
       "503"
     ]
@@ -1800,6 +1905,8 @@ export const operations: readonly OperationSpec[] = [
       "201",
       "400",
       "401",
+      "413",
+      "415",
       "422",
       "503"
     ]
@@ -1909,6 +2016,8 @@ export const operations: readonly OperationSpec[] = [
       "400",
       "401",
       "404",
+      "413",
+      "415",
       "422",
       "503"
     ]
@@ -2021,6 +2130,8 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "404",
       "409",
+      "413",
+      "415",
       "422",
       "503"
     ]

@@ -173,7 +173,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * MCP server-to-client SSE stream (not offered)
+         * @description The server is stateless and offers no server-initiated stream, so it answers 405 with `Allow: POST`, as
+         *     the MCP Streamable HTTP transport prescribes; MCP clients then carry on over POST alone.
+         */
+        get: operations["openMcpStream"];
         put?: never;
         /**
          * MCP Streamable HTTP endpoint (JSON-RPC 2.0)
@@ -185,7 +190,11 @@ export interface paths {
          *     A keyed tool called without a credential returns a tool result with `isError: true` naming the missing key.
          */
         post: operations["callMcp"];
-        delete?: never;
+        /**
+         * End an MCP session (not offered)
+         * @description The server issues no `Mcp-Session-Id`, so there is no session to end; 405 with `Allow: POST`.
+         */
+        delete: operations["deleteMcpSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -321,6 +330,26 @@ export interface paths {
         };
         /** OAuth protected resource metadata for the MCP endpoint (RFC 9728) */
         get: operations["getProtectedResourceMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource/api/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth protected resource metadata of the MCP endpoint (RFC 9728 path-inserted URL)
+         * @description The same document as the root one, with `resource` naming `/api/mcp` exactly (RFC 9728 §3.3).
+         */
+        get: operations["getMcpProtectedResourceMetadata"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1041,10 +1070,25 @@ export interface components {
                 data?: unknown;
             };
         };
+        /** @description RFC 7591 §2 client metadata. Members not listed here are ignored, as §2 prescribes. */
         OAuthClientRegistrationRequest: {
             client_name?: string;
             grant_types?: "client_credentials"[];
             scope?: string;
+            /**
+             * @description How the client will authenticate at the token endpoint; both are accepted either way.
+             * @enum {string}
+             */
+            token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post";
+            /** @description Accepted and ignored (the client-credentials grant uses no response type). */
+            response_types?: string[];
+            software_id?: string;
+            software_version?: string;
+            /** Format: uri */
+            client_uri?: string;
+            contacts?: string[];
+        } & {
+            [key: string]: unknown;
         };
         OAuthClientRegistration: {
             client_id: string;
@@ -1056,6 +1100,11 @@ export interface components {
             client_name?: string;
             grant_types: string[];
             token_endpoint_auth_method: string;
+            software_id?: string;
+            software_version?: string;
+            /** Format: uri */
+            client_uri?: string;
+            contacts?: string[];
             scope: string;
         };
         OAuthTokenRequest: {
@@ -1375,6 +1424,34 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The request carries an `Origin` that is not in `MCP_ALLOWED_ORIGINS` (DNS-rebinding protection). */
+        OriginNotAllowed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The path exists but not with this method; `Allow` lists the methods it accepts. */
+        MethodNotAllowed: {
+            headers: {
+                Allow: components["headers"]["Allow"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body's content-type is not accepted. A body without one, or labelled `text/plain`, is read as JSON. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The body exceeds 64 KiB. */
         PayloadTooLarge: {
             headers: {
@@ -1468,6 +1545,11 @@ export interface components {
          */
         Location: string;
         /**
+         * @description The methods this path accepts (RFC 9110 §10.2.1).
+         * @example POST
+         */
+        Allow: string;
+        /**
          * @description Always `no-store`.
          * @example no-store
          */
@@ -1503,6 +1585,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidUrl"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1533,6 +1616,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["DispatchUnavailable"];
@@ -1564,6 +1648,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -1621,6 +1706,7 @@ export interface operations {
             };
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["DispatchUnavailable"];
@@ -1701,6 +1787,18 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    openMcpStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            405: components["responses"]["MethodNotAllowed"];
+        };
+    };
     callMcp: {
         parameters: {
             query?: never;
@@ -1749,7 +1847,22 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            403: components["responses"]["OriginNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteMcpSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            405: components["responses"]["MethodNotAllowed"];
         };
     };
     registerOAuthClient: {
@@ -1784,6 +1897,8 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1831,6 +1946,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1865,6 +1981,9 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcResponse"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -1946,6 +2065,27 @@ export interface operations {
         };
     };
     getProtectedResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Protected resource metadata. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectedResourceMetadata"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getMcpProtectedResourceMetadata: {
         parameters: {
             query?: never;
             header?: never;
@@ -2190,6 +2330,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
         };
@@ -2276,6 +2418,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
         };
@@ -2308,6 +2452,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
         };
@@ -2341,6 +2487,8 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
         };

@@ -1,12 +1,16 @@
 // The one place where errors become HTTP: problem+json (RFC 9457), the fixed 402 body, RFC 6749 OAuth bodies.
+import type { Server as HttpServer } from "node:http";
+import type { Duplex } from "node:stream";
 import type { Plugin, Request, ResponseToolkit } from "@hapi/hapi";
-import type { Boom } from "@hapi/boom";
+import Boom from "@hapi/boom";
 import { DomainError, EntitlementError, OAuthError, type ErrorKind, type FieldError } from "../services/errors.js";
+import { randomBase62 } from "../services/shared/ids.js";
 import { requestIdOf } from "./request-id.js";
 
 const statusOf: Record<ErrorKind, number> = {
   bad_request: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   validation: 422,
@@ -16,6 +20,7 @@ const statusOf: Record<ErrorKind, number> = {
 const titles: Record<number, string> = {
   400: "Bad Request",
   401: "Unauthorized",
+  403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",
   409: "Conflict",
@@ -62,7 +67,8 @@ function problem(request: Request, init: ProblemInit) {
 }
 
 function classify(
-  error: Boom & { code?: string; errno?: string },
+  request: Request,
+  error: Boom.Boom & { code?: string; errno?: string },
 ): ProblemInit & { log?: "warn" | "error"; headers?: Record<string, string> } {
   if (error instanceof DomainError) {
     return {
@@ -103,11 +109,38 @@ function classify(
       ? authDetail(error)
       : status === 404
         ? "No route matches this address."
-        : error.output.payload.message;
+        : status === 415
+          ? mediaTypeDetail(request)
+          : error.output.payload.message;
   return { status, code: boomCodes[status] ?? "client_error", detail, headers };
 }
 
-function authDetail(error: Boom): string {
+const probedMethods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/** The methods routed at this request's path (plus HEAD, which Hapi answers for GET), or none. */
+function allowedMethods(request: Request): string[] {
+  const allowed = probedMethods.filter((method) => request.server.match(method, request.path) !== null);
+  return (allowed.includes("GET") ? [...allowed, "HEAD"] : [...allowed]).sort();
+}
+
+/** 404s that are really a wrong method become 405 with `Allow` (RFC 9110 §15.5.6). */
+function methodNotAllowed(request: Request, error: Boom.Boom): Boom.Boom {
+  // Hapi's own not-found route has the internal method "_special"; a route's own 404 is left alone.
+  if (error.output.statusCode !== 404 || (request.route.method as string) !== "_special") return error;
+  const allowed = allowedMethods(request);
+  if (allowed.length === 0) return error;
+  const detail = `${request.method.toUpperCase()} is not allowed here; use ${allowed.join(", ")}.`;
+  return Boom.methodNotAllowed(detail, undefined, allowed);
+}
+
+/** 415 names the media types the route does accept. */
+function mediaTypeDetail(request: Request): string {
+  const allow = request.route.settings.payload?.allow;
+  const types = Array.isArray(allow) ? allow : [allow ?? "application/json"];
+  return `Send the body with content-type: ${types.join(" or ")}.`;
+}
+
+function authDetail(error: Boom.Boom): string {
   const message = error.output.payload.message;
   if (!message || message === "Missing authentication")
     return "Missing credential: send a provisioned key in x-api-key (or, for quotes, an OAuth token as Authorization: Bearer).";
@@ -117,7 +150,7 @@ function authDetail(error: Boom): string {
 function onPreResponse(request: Request, h: ResponseToolkit) {
   const response = request.response;
   if (!("isBoom" in response) || !response.isBoom) return h.continue;
-  const error = response as Boom;
+  const error = methodNotAllowed(request, response as Boom.Boom);
   if (error instanceof EntitlementError) return h.response(error.body).code(402).type("application/json");
   if (error instanceof OAuthError) {
     const out = h
@@ -127,7 +160,7 @@ function onPreResponse(request: Request, h: ResponseToolkit) {
       .header("cache-control", "no-store");
     return error.status === 401 ? out.header("www-authenticate", 'Basic realm="dispatch-oauth"') : out;
   }
-  const init = classify(error);
+  const init = classify(request, error);
   if (init.log) request.log([init.log], error);
   const out = h.response(problem(request, init)).code(init.status).type("application/problem+json");
   for (const [name, value] of Object.entries(init.headers ?? {})) out.header(name, value);
@@ -135,9 +168,35 @@ function onPreResponse(request: Request, h: ResponseToolkit) {
   return out;
 }
 
+/** A route's own payload failAction handles parse failures only; 413/415 stay problems from here. */
+export const isParseError = (error: unknown): boolean =>
+  error instanceof Error && Boom.isBoom(error) && error.output.statusCode === 400;
+
+/** 413 is a problem on every endpoint, even those whose other payload errors have their own format. */
+export const isTooLarge = (error: unknown): boolean =>
+  error instanceof Error && Boom.isBoom(error) && error.output.statusCode === 413;
+
+/** Requests Node's HTTP parser rejects never reach Hapi; answer them with a problem body instead of an empty 400. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
+  if (!socket.writable || error.code === "ECONNRESET") return void socket.destroy();
+  const body = JSON.stringify({
+    type: "https://dispatch.example/problems/malformed-request",
+    title: "Bad Request",
+    status: 400,
+    detail: "The HTTP request could not be parsed.",
+    code: "malformed_request",
+    request_id: `req_${randomBase62(16)}`,
+  });
+  const head = `HTTP/1.1 400 Bad Request\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n`;
+  socket.end(head + body);
+}
+
 export const errorsPlugin: Plugin<void> = {
   name: "dispatch-errors",
   register(server) {
     server.ext("onPreResponse", onPreResponse);
+    const listener: HttpServer = server.listener;
+    listener.removeAllListeners("clientError");
+    listener.on("clientError", answerClientError);
   },
 };

@@ -14,6 +14,9 @@ export const validationFailAction: Lifecycle.Method = (request: Request, _h, err
   const error = err as ValidationError & { output?: { payload?: { validation?: { source?: string } } } };
   const source = error.output?.payload?.validation?.source ?? "payload";
   const errors = error.details ? fieldErrors(error, source) : [];
+  // An array, string, number or null where the contract wants an object is a malformed body, not a field error.
+  if (source === "payload" && error.details?.some((d) => d.path.length === 0 && d.type === "object.base"))
+    throw new DomainError("bad_request", "malformed_body", "The body must be a JSON object.");
   throw new DomainError(
     "validation",
     "validation_failed",

@@ -64,6 +64,7 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
   listAuditRecords: { args: ["audit", "list", "--limit", "10", "--type", "order"] },
   getAgentCard: { args: ["discovery", "agent-card"] },
   getProtectedResourceMetadata: { args: ["discovery", "protected-resource"] },
+  getMcpProtectedResourceMetadata: { args: ["discovery", "protected-resource-mcp"] },
   getAuthorizationServerMetadata: { args: ["discovery", "authorization-server"] },
   getCapabilityIndex: { args: ["discovery", "capabilities"] },
   getOpenApiJson: { args: ["discovery", "openapi"] },

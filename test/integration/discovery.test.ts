@@ -65,15 +65,17 @@ describe("discovery documents", function () {
     );
   });
 
-  it("publishes RFC 9728 metadata for the MCP endpoint", async () => {
-    assert.deepEqual(await (await fetch(`${t.url}/.well-known/oauth-protected-resource`)).json(), {
-      resource: `${t.url}/api/mcp`,
-      authorization_servers: [t.url],
-      bearer_methods_supported: ["header"],
-      scopes_supported: ["dispatch.quote"],
-      resource_documentation: `${t.url}/openapi.json`,
+  for (const path of ["", "/api/mcp"]) {
+    it(`publishes RFC 9728 metadata whose resource is exactly ${path || "the root"} (§3.3)`, async () => {
+      assert.deepEqual(await (await fetch(`${t.url}/.well-known/oauth-protected-resource${path}`)).json(), {
+        resource: `${t.url}${path}`,
+        authorization_servers: [t.url],
+        bearer_methods_supported: ["header"],
+        scopes_supported: ["dispatch.quote"],
+        resource_documentation: `${t.url}/openapi.json`,
+      });
     });
-  });
+  }
 
   it("lets an agent discover the token flow: RFC 9728 -> RFC 8414 -> register -> token", async () => {
     const resource = await (await fetch(`${t.url}/.well-known/oauth-protected-resource`)).json();
@@ -101,7 +103,7 @@ describe("discovery documents", function () {
   it("uses PUBLIC_BASE_URL for absolute URLs when set", async () => {
     const other = await startTestServer(undefined, { PUBLIC_BASE_URL: "https://dispatch.example" });
     const card = await (await fetch(`${other.url}/.well-known/agent-card.json`)).json();
-    const metadata = await (await fetch(`${other.url}/.well-known/oauth-protected-resource`)).json();
+    const metadata = await (await fetch(`${other.url}/.well-known/oauth-protected-resource/api/mcp`)).json();
     await other.stop();
     assert.equal(card.supportedInterfaces[0].url, "https://dispatch.example/api/a2a");
     assert.equal(metadata.resource, "https://dispatch.example/api/mcp");

@@ -225,7 +225,7 @@ for (const db of databases()) {
         assert.match(
           response.headers.get("www-authenticate")!,
           new RegExp(
-            `^Bearer .*error="invalid_token".*resource_metadata="${t.url}/\\.well-known/oauth-protected-resource"`,
+            `^Bearer .*error="invalid_token".*resource_metadata="${t.url}/\\.well-known/oauth-protected-resource/api/mcp"`,
           ),
         );
       }

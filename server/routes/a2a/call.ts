@@ -2,6 +2,7 @@ import Boom from "@hapi/boom";
 import type { Request, ResponseToolkit } from "@hapi/hapi";
 import { createA2aService, type A2aService } from "../../services/agents/a2a.js";
 import type { Caller } from "../../services/agents/run-capability.js";
+import { isParseError } from "../../plugins/errors.js";
 import type { RouteFactory } from "../types.js";
 import { originOf } from "../origin.js";
 
@@ -40,11 +41,13 @@ const route: RouteFactory = (services) => {
       ext: { onPreAuth: { method: authenticate(a2a) } },
       payload: {
         allow: "application/json",
-        failAction: (_request, h) =>
-          h
+        failAction: (_request, h, error) => {
+          if (!isParseError(error)) throw error;
+          return h
             .response({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } })
             .code(400)
-            .takeover(),
+            .takeover();
+        },
       },
     },
     handler: (request) =>

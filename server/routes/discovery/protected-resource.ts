@@ -2,10 +2,13 @@ import { protectedResourceMetadata } from "../../services/agents/mcp.js";
 import type { RouteFactory } from "../types.js";
 import { baseUrlOf } from "../origin.js";
 
-const route: RouteFactory = ({ config }) => ({
-  method: "GET",
-  path: "/.well-known/oauth-protected-resource",
-  options: { auth: false, tags: ["discovery"] },
-  handler: (request) => protectedResourceMetadata(baseUrlOf(request, config.publicBaseUrl)),
-});
+// RFC 9728 §3.1: the metadata of resource `<base><path>` lives at `/.well-known/oauth-protected-resource<path>`,
+// and §3.3 requires its `resource` to be exactly that identifier, so the root and /api/mcp each get their own.
+const route: RouteFactory = ({ config }) =>
+  ["", "/api/mcp"].map((resourcePath) => ({
+    method: "GET",
+    path: `/.well-known/oauth-protected-resource${resourcePath}`,
+    options: { auth: false, tags: ["discovery"] },
+    handler: (request) => protectedResourceMetadata(baseUrlOf(request, config.publicBaseUrl), resourcePath),
+  }));
 export default route;

@@ -3,6 +3,7 @@ import type { Request, ResponseToolkit } from "@hapi/hapi";
 import { requestIdOf } from "../../plugins/request-id.js";
 import { createMcpService, type McpService } from "../../services/agents/mcp.js";
 import type { Caller } from "../../services/agents/run-capability.js";
+import { isParseError } from "../../plugins/errors.js";
 import type { RouteFactory } from "../types.js";
 import { baseUrlOf, originOf } from "../origin.js";
 
@@ -13,7 +14,7 @@ const isJsonRpcShape = (payload: unknown) =>
 /** 401 problem whose challenge points at the RFC 9728 metadata (the MCP authorization spec's discovery hook). */
 function invalidBearer(request: Request, base: string | null, description: string) {
   const error = Boom.unauthorized(description);
-  const metadata = `${baseUrlOf(request, base)}/.well-known/oauth-protected-resource`;
+  const metadata = `${baseUrlOf(request, base)}/.well-known/oauth-protected-resource/api/mcp`;
   error.output.headers["WWW-Authenticate"] =
     `Bearer realm="dispatch", error="invalid_token", error_description="${description}", resource_metadata="${metadata}"`;
   return error;
@@ -47,15 +48,17 @@ const route: RouteFactory = (services) => {
     options: {
       auth: false,
       tags: ["mcp"],
-      plugins: { rateLimit: "default" },
+      plugins: { rateLimit: "default", checkOrigin: true },
       ext: { onPreAuth: { method: authenticateBearer(mcp, services.config.publicBaseUrl) } },
       payload: {
         allow: "application/json",
-        failAction: (_request, h) =>
-          h
+        failAction: (_request, h, error) => {
+          if (!isParseError(error)) throw error;
+          return h
             .response({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: Invalid JSON" } })
             .code(400)
-            .takeover(),
+            .takeover();
+        },
       },
     },
     handler: async (request, h) => {

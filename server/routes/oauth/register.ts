@@ -1,4 +1,5 @@
 import { validators } from "../../generated/validators.js";
+import { isParseError } from "../../plugins/errors.js";
 import { OAuthError } from "../../services/errors.js";
 import type { RouteFactory } from "../types.js";
 
@@ -9,12 +10,14 @@ const route: RouteFactory = ({ oauth }) => ({
     auth: false,
     tags: ["oauth"],
     payload: {
-      failAction: () => {
+      failAction: (_request, _h, error) => {
+        if (!isParseError(error)) throw error;
         throw new OAuthError(400, "invalid_client_metadata", "The body must be a JSON object.");
       },
     },
     validate: {
       payload: validators.registerOAuthClient.payload.allow(null),
+      options: { stripUnknown: true },
       failAction: (_r, _h, err) => {
         throw new OAuthError(400, "invalid_client_metadata", (err as Error).message);
       },

@@ -1,5 +1,6 @@
 import { validators } from "../../generated/validators.js";
 import { OAuthError } from "../../services/errors.js";
+import { isTooLarge } from "../../plugins/errors.js";
 import type { RouteFactory } from "../types.js";
 
 type Form = Record<string, string | undefined>;
@@ -31,7 +32,8 @@ const route: RouteFactory = ({ oauth }) => ({
     tags: ["oauth"],
     payload: {
       allow: ["application/x-www-form-urlencoded"],
-      failAction: () => {
+      failAction: (_request, _h, error) => {
+        if (isTooLarge(error)) throw error;
         throw new OAuthError(400, "invalid_request", "Send a form-encoded body (application/x-www-form-urlencoded).");
       },
     },

@@ -12,6 +12,24 @@ export interface OAuthPrincipal {
   scope: string;
 }
 
+/** RFC 7591 §2 client metadata this server reads; other members are ignored. */
+export interface RegistrationMetadata {
+  client_name?: string;
+  grant_types?: string[];
+  scope?: string;
+  token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post";
+  response_types?: string[];
+  software_id?: string;
+  software_version?: string;
+  client_uri?: string;
+  contacts?: string[];
+}
+
+// Descriptive metadata is returned as registered (RFC 7591 §3.2.1); it is not stored, nothing reads it later.
+const echoedFields = ["client_name", "software_id", "software_version", "client_uri", "contacts"] as const;
+const echoed = (input: RegistrationMetadata) =>
+  Object.fromEntries(echoedFields.filter((f) => input[f] !== undefined).map((f) => [f, input[f]]));
+
 const sameHash = (a: string, b: string) => timingSafeEqual(Buffer.from(a, "hex"), Buffer.from(b, "hex"));
 
 export function createOAuthService(db: Db, tokenTtlSeconds: number) {
@@ -24,7 +42,7 @@ export function createOAuthService(db: Db, tokenTtlSeconds: number) {
   }
 
   return {
-    async register(input: { client_name?: string; grant_types?: string[]; scope?: string }) {
+    async register(input: RegistrationMetadata) {
       if (input.grant_types && input.grant_types.some((g) => g !== "client_credentials")) {
         throw new OAuthError(400, "invalid_client_metadata", 'grant_types must be ["client_credentials"].');
       }
@@ -47,9 +65,9 @@ export function createOAuthService(db: Db, tokenTtlSeconds: number) {
         client_secret: secret,
         client_id_issued_at: Math.floor(issued.getTime() / 1000),
         client_secret_expires_at: Math.floor(expires.getTime() / 1000),
-        ...(input.client_name ? { client_name: input.client_name } : {}),
+        ...echoed(input),
         grant_types: ["client_credentials"],
-        token_endpoint_auth_method: "client_secret_basic",
+        token_endpoint_auth_method: input.token_endpoint_auth_method ?? "client_secret_basic",
         scope: oauthScope,
       };
     },

@@ -140,10 +140,10 @@ export function createMcpService(services: Pick<Services, "keys" | "oauth" | "qu
   };
 }
 
-/** RFC 9728 metadata of the MCP endpoint as a protected resource. */
-export function protectedResourceMetadata(base: string) {
+/** RFC 9728 metadata of a protected resource: the whole API (path "") or the MCP endpoint ("/api/mcp"). */
+export function protectedResourceMetadata(base: string, resourcePath = "") {
   return {
-    resource: `${base}/api/mcp`,
+    resource: `${base}${resourcePath}`,
     authorization_servers: [base],
     bearer_methods_supported: ["header"],
     scopes_supported: ["dispatch.quote"],

