@@ -8,6 +8,7 @@ const route: RouteFactory = ({ oauth }) => ({
   options: {
     auth: false,
     tags: ["oauth"],
+    plugins: { rateLimit: "oauth-register" },
     payload: {
       failAction: () => {
         throw new OAuthError(400, "invalid_client_metadata", "The body must be a JSON object.");
