@@ -21,6 +21,10 @@ export interface Config {
   mcpAllowedOrigins: string[] | null;
   /** Primary window and burst allowance per 60 s (defaults 100 + 100); raise only for load tests. */
   rateLimit: { points: number; burst: number };
+  /** Time a client has to send a whole request (headers within two thirds of it); stalled sockets are cut. */
+  requestTimeoutMs: number;
+  /** Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges); everyone else's is ignored. */
+  trustedProxies: string[];
   /** Webhook delivery worker: poll interval, backoff base, attempts before giving up, per-attempt timeout. */
   webhook: { pollMs: number; backoffMs: number; maxAttempts: number; timeoutMs: number };
 }
@@ -55,8 +59,13 @@ const schema = Joi.object({
       "comma-separated origins such as https://app.example",
     )
     .allow(""),
+  NODE_ENV: Joi.string().allow(""),
+  HTTP_REQUEST_TIMEOUT_MS: Joi.number().integer().min(1000).max(300_000).default(15_000),
   RATE_LIMIT_POINTS: Joi.number().integer().min(1).default(100),
   RATE_LIMIT_BURST: Joi.number().integer().min(0).default(100),
+  TRUSTED_PROXIES: Joi.string()
+    .pattern(/^[0-9A-Fa-f:.\/]+(,\s*[0-9A-Fa-f:.\/]+)*$/, "comma-separated addresses or CIDR ranges")
+    .allow(""),
   WEBHOOK_POLL_MS: Joi.number().integer().min(10).default(1000),
   WEBHOOK_BACKOFF_MS: Joi.number().integer().min(1).default(10_000),
   WEBHOOK_MAX_ATTEMPTS: Joi.number().integer().min(1).max(50).default(12),
@@ -69,6 +78,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const variable = error.details[0]?.path.join(".") ?? "environment";
     throw new Error(`Invalid configuration: ${variable}: ${error.message}`);
   }
+  // Behind a proxy the Host header is the only other source of absolute URLs, and it is the caller's to forge.
+  if (value.NODE_ENV === "production" && !value.PUBLIC_BASE_URL)
+    throw new Error("Invalid configuration: PUBLIC_BASE_URL: required when NODE_ENV=production.");
   return {
     host: value.HOST,
     port: value.PORT,
@@ -89,6 +101,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? (value.MCP_ALLOWED_ORIGINS as string).split(",").map((origin) => origin.trim())
       : null,
     rateLimit: { points: value.RATE_LIMIT_POINTS, burst: value.RATE_LIMIT_BURST },
+    requestTimeoutMs: value.HTTP_REQUEST_TIMEOUT_MS,
+    trustedProxies: value.TRUSTED_PROXIES ? (value.TRUSTED_PROXIES as string).split(",").map((s) => s.trim()) : [],
     webhook: {
       pollMs: value.WEBHOOK_POLL_MS,
       backoffMs: value.WEBHOOK_BACKOFF_MS,

@@ -1,4 +1,5 @@
 // createServer(config) assembles plugins, routes and services; start() runs it from the environment.
+import { createServer as createHttpServer } from "node:http";
 import Hapi from "@hapi/hapi";
 import { Redis } from "ioredis";
 import { loadConfig, type Config } from "./config.js";
@@ -10,8 +11,10 @@ import { errorsPlugin } from "./plugins/errors.js";
 import { loggingPlugin } from "./plugins/logging.js";
 import { mediaTypePlugin } from "./plugins/media-type.js";
 import { originCheckPlugin } from "./plugins/origin-check.js";
+import { createLimiters } from "./plugins/limiters.js";
 import { rateLimitPlugin } from "./plugins/rate-limit.js";
 import { requestIdPlugin } from "./plugins/request-id.js";
+import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { validationFailAction } from "./plugins/validation.js";
 import { loadRoutes } from "./routes/index.js";
 import { createServices, type Services } from "./services/index.js";
@@ -30,14 +33,26 @@ function connectRedis(url: string | null): Redis | null {
   return redis;
 }
 
+/** Node's defaults let a stalled body hold a socket for 5 minutes and check only every 30 s. */
+function createListener(requestTimeoutMs: number) {
+  return createHttpServer({
+    requestTimeout: requestTimeoutMs,
+    headersTimeout: Math.ceil((requestTimeoutMs * 2) / 3),
+    connectionsCheckingInterval: 1000,
+    keepAliveTimeout: 5000,
+  });
+}
+
 export async function createServer(config: Config): Promise<DispatchServer> {
   const db = createDb(config.databaseUrl);
   await migrate(db);
   const services = createServices(db, config);
   if (config.seedDemo) await seedDemoContractors(services.contractors);
   const redis = connectRedis(config.redisUrl);
+  const limiters = createLimiters(redis, config.rateLimit);
 
   const server = Hapi.server({
+    listener: createListener(config.requestTimeoutMs),
     host: config.host,
     port: config.port,
     routes: {
@@ -50,14 +65,18 @@ export async function createServer(config: Config): Promise<DispatchServer> {
   await server.register([
     { plugin: requestIdPlugin },
     { plugin: errorsPlugin },
+    { plugin: securityHeadersPlugin },
     { plugin: loggingPlugin, options: { level: config.logLevel } },
     { plugin: mediaTypePlugin },
     {
       plugin: originCheckPlugin,
       options: { allowedOrigins: config.mcpAllowedOrigins, publicBaseUrl: config.publicBaseUrl },
     },
-    { plugin: authPlugin, options: { services } },
-    { plugin: rateLimitPlugin, options: { redis, ...config.rateLimit } },
+    { plugin: authPlugin, options: { services, limiters, trustedProxies: config.trustedProxies } },
+    {
+      plugin: rateLimitPlugin,
+      options: { redis, ...config.rateLimit, trustedProxies: config.trustedProxies, limiters },
+    },
   ]);
   server.route(await loadRoutes(services));
   services.webhooks.start(); // outbox delivery worker; stop() below waits for deliveries in flight

@@ -1,16 +1,18 @@
-// Auth strategies: `api-key` (x-api-key), `oauth-token` (Authorization: Bearer <ACCESS_TOKEN>), `admin`.
-import { timingSafeEqual } from "node:crypto";
+// Auth strategies over the one principal resolver: `api-key` (x-api-key), `oauth-token` (Bearer token),
+// `admin` (operator token), `mcp` (Bearer key or token) and `a2a` (x-api-key, or Bearer token). Failed
+// attempts are throttled per client IP; past the limit the answer is 429 before any look-up.
+import { createHash, timingSafeEqual } from "node:crypto";
 import Boom from "@hapi/boom";
 import type { Plugin, Request, ResponseToolkit, Server } from "@hapi/hapi";
 import { DomainError } from "../services/errors.js";
 import type { Services } from "../services/index.js";
 import { looksLikeApiKey } from "../services/access/keys.js";
+import { bearerOf, type Caller, type Principal } from "../services/access/principal.js";
+import { baseUrlOf } from "../routes/origin.js";
+import { clientIpOf } from "./client-ip.js";
+import type { Limiters } from "./limiters.js";
 
-/** What a route sees in request.auth.credentials. */
-export type Principal =
-  | { kind: "key"; id: string; account: string; scopes: string[] }
-  | { kind: "oauth"; id: string; clientId: string; scopes: string[] }
-  | { kind: "admin"; id: "admin" };
+export type { Principal } from "../services/access/principal.js";
 
 declare module "@hapi/hapi" {
   interface UserCredentials {
@@ -19,91 +21,129 @@ declare module "@hapi/hapi" {
 }
 
 const realm = { realm: "dispatch" };
-
-function bearerOf(request: Request): string | null {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(String(request.headers.authorization ?? ""));
-  return match ? match[1]! : null;
+type Authenticate = (request: Request) => Promise<Principal>;
+interface Options {
+  services: Services;
+  limiters: Limiters;
+  trustedProxies: readonly string[];
 }
 
-async function principalFor(services: Services, secret: string): Promise<Principal | null> {
-  const key = await services.keys.authenticate(secret);
-  if (key) return { kind: "key", id: key.id, account: key.account, scopes: key.scopes };
-  const token = await services.oauth.verifyToken(secret);
-  return token ? { kind: "oauth", id: `oauth:${token.clientId}`, clientId: token.clientId, scopes: ["quote"] } : null;
-}
-
-function apiKeyScheme(services: Services) {
+/** Wraps a scheme: refuses a client over its failure budget, and charges each wrong credential to it. */
+function throttled(options: Options, authenticate: Authenticate) {
   return () => ({
     async authenticate(request: Request, h: ResponseToolkit) {
-      const presented = request.headers["x-api-key"] as string | undefined;
-      if (!presented) throw Boom.unauthorized(null, "ApiKey", { ...realm, header: "x-api-key" });
-      const principal = await principalFor(services, presented);
-      if (!principal) throw Boom.unauthorized("Invalid or revoked API key.", "ApiKey", realm);
-      return h.authenticated({ credentials: { principal } });
-    },
-  });
-}
-
-function oauthTokenScheme(services: Services) {
-  return () => ({
-    async authenticate(request: Request, h: ResponseToolkit) {
-      const token = bearerOf(request);
-      if (!token) throw Boom.unauthorized(null, "Bearer", realm);
-      if (looksLikeApiKey(token)) {
-        throw Boom.unauthorized(
-          "API keys are not accepted as Bearer here: send them in x-api-key (Bearer keys are for the MCP endpoint only).",
-          "Bearer",
-          realm,
-        );
+      const subject = `ip:${clientIpOf(request, options.trustedProxies)}`;
+      const refusal = await options.limiters.refusal("auth-failure", subject);
+      if (refusal) throw refusal;
+      try {
+        return h.authenticated({ credentials: { principal: await authenticate(request) } });
+      } catch (error) {
+        if (Boom.isBoom(error) && error.output.statusCode === 401 && !(error as { isMissing?: boolean }).isMissing) {
+          const outcome = await options.limiters.consume("auth-failure", subject);
+          if (outcome.error) throw outcome.error;
+        }
+        throw error;
       }
-      const verified = await services.oauth.verifyToken(token);
-      if (!verified) throw Boom.unauthorized("Invalid or expired access token.", "Bearer", realm);
-      return h.authenticated({
-        credentials: {
-          principal: {
-            kind: "oauth",
-            id: `oauth:${verified.clientId}`,
-            clientId: verified.clientId,
-            scopes: ["quote"],
-          },
-        },
-      });
     },
   });
 }
 
-function adminScheme(adminToken: string | null) {
-  return () => ({
-    async authenticate(request: Request, h: ResponseToolkit) {
-      if (!adminToken)
-        throw new DomainError(
-          "unavailable",
-          "admin_disabled",
-          "The admin area is disabled; set DISPATCH_ADMIN_TOKEN to enable it.",
-        );
-      const token = bearerOf(request);
-      if (!token) throw Boom.unauthorized(null, "Bearer", { realm: "dispatch-admin" });
-      const a = Buffer.from(token);
-      const b = Buffer.from(adminToken);
-      if (a.length !== b.length || !timingSafeEqual(a, b))
-        throw Boom.unauthorized("Wrong admin token.", "Bearer", { realm: "dispatch-admin" });
-      return h.authenticated({ credentials: { principal: { kind: "admin", id: "admin" } } });
-    },
-  });
+async function viaApiKey({ services }: Options, presented: string): Promise<Caller> {
+  const principal = await services.principals.resolve(presented, { keys: true });
+  if (!principal) throw Boom.unauthorized("Invalid or revoked API key.", "ApiKey", realm);
+  return principal;
 }
 
-export const authPlugin: Plugin<{ services: Services }> = {
+async function viaToken({ services }: Options, token: string, hint: string): Promise<Caller> {
+  if (looksLikeApiKey(token)) throw Boom.unauthorized(hint, "Bearer", realm);
+  const principal = await services.principals.resolve(token, { keys: false });
+  if (!principal) throw Boom.unauthorized("Invalid or expired access token.", "Bearer", realm);
+  return principal;
+}
+
+const apiKey = (o: Options) => async (request: Request) => {
+  const presented = request.headers["x-api-key"] as string | undefined;
+  if (!presented) throw Boom.unauthorized(null, "ApiKey", { ...realm, header: "x-api-key" });
+  return viaApiKey(o, presented);
+};
+
+const oauthToken = (o: Options) => async (request: Request) => {
+  const token = bearerOf(request.headers.authorization);
+  if (!token) throw Boom.unauthorized(null, "Bearer", realm);
+  return viaToken(
+    o,
+    token,
+    "API keys are not accepted as Bearer here: send them in x-api-key (Bearer keys are for the MCP endpoint only).",
+  );
+};
+
+const digest = (value: string) => createHash("sha256").update(value).digest();
+
+/** Both sides hashed first, so the comparison takes the same time whatever the token's length. */
+const admin = (o: Options) => {
+  const expected = o.services.config.adminToken ? digest(o.services.config.adminToken) : null;
+  return async (request: Request): Promise<Principal> => {
+    if (!expected)
+      throw new DomainError(
+        "unavailable",
+        "admin_disabled",
+        "The admin area is disabled; set DISPATCH_ADMIN_TOKEN to enable it.",
+      );
+    const token = bearerOf(request.headers.authorization);
+    if (!token) throw Boom.unauthorized(null, "Bearer", { realm: "dispatch-admin" });
+    if (!timingSafeEqual(digest(token), expected))
+      throw Boom.unauthorized("Wrong admin token.", "Bearer", { realm: "dispatch-admin" });
+    return { kind: "admin", id: "admin" };
+  };
+};
+
+/** MCP: a key or token as Bearer; a bad one gets a challenge naming the RFC 9728 metadata. */
+const mcp = (o: Options) => async (request: Request) => {
+  const header = request.headers.authorization as string | undefined;
+  if (!header) throw Boom.unauthorized(null, "Bearer", realm);
+  const bearer = bearerOf(header);
+  const principal = bearer ? await o.services.principals.resolve(bearer, { keys: true }) : null;
+  if (principal) return principal;
+  const description = bearer
+    ? "The bearer credential is unknown, expired or revoked."
+    : "Send the credential as Authorization: Bearer <API_KEY>.";
+  const error = Boom.unauthorized(description);
+  const metadata = `${baseUrlOf(request, o.services.config.publicBaseUrl)}/.well-known/oauth-protected-resource/api/mcp`;
+  error.output.headers["WWW-Authenticate"] =
+    `Bearer realm="dispatch", error="invalid_token", error_description="${description}", resource_metadata="${metadata}"`;
+  throw error;
+};
+
+/** A2A: x-api-key (a key or token, like REST), or a Bearer OAuth token (keys as Bearer are MCP-only). */
+const a2a = (o: Options) => async (request: Request) => {
+  const presented = request.headers["x-api-key"] as string | undefined;
+  if (presented) return viaApiKey(o, presented);
+  const authorization = request.headers.authorization as string | undefined;
+  if (!authorization) throw Boom.unauthorized(null, "Bearer", realm);
+  const token = bearerOf(authorization);
+  const principal = token ? await o.services.principals.resolve(token, { keys: false }) : null;
+  if (!principal)
+    throw Boom.unauthorized("Invalid or expired access token (API keys go in x-api-key).", "Bearer", realm);
+  return principal;
+};
+
+export const authPlugin: Plugin<Options> = {
   name: "dispatch-auth",
-  register(server: Server, { services }) {
-    server.auth.scheme("api-key", apiKeyScheme(services));
-    server.auth.scheme("oauth-token", oauthTokenScheme(services));
-    server.auth.scheme("admin", adminScheme(services.config.adminToken));
-    server.auth.strategy("api-key", "api-key");
-    server.auth.strategy("oauth-token", "oauth-token");
-    server.auth.strategy("admin", "admin");
+  register(server: Server, options) {
+    const schemes = { "api-key": apiKey, "oauth-token": oauthToken, admin, mcp, a2a };
+    for (const [name, make] of Object.entries(schemes)) {
+      server.auth.scheme(name, throttled(options, make(options)));
+      server.auth.strategy(name, name);
+    }
   },
 };
 
 export function principalOf(request: Request): Principal {
   return (request.auth.credentials as { principal: Principal }).principal;
+}
+
+/** The caller of an `auth: { mode: "optional" }` route, or null when none was presented. */
+export function callerOf(request: Request): Caller | null {
+  const principal = (request.auth.credentials as { principal?: Principal } | null)?.principal;
+  return principal && principal.kind !== "admin" ? principal : null;
 }

@@ -3,113 +3,67 @@
 // Algorithm (per key, or per client IP for public routes): a primary fixed window of 100 requests per 60 s,
 // and, only while that window is spent, a burst allowance of 100 more requests per 60 s window. So up to 200
 // requests may arrive within 10 s; a key never gets more than 200 in one minute; idle keys start full.
-// The probe has its own bucket per IP: 10 per 60 s, burst 0. With Redis down, limits fall back to this
-// process's memory (the insurance limiter) instead of failing requests.
+// A route names a policy, or a function pricing the request in several policies (an MCP batch costs one
+// point per message; an A2A probe skill costs a probe point too), so each capability has one policy whatever
+// the surface. With Redis down, limits fall back to this process's memory (the insurance limiter).
 import type { Plugin, Request, ResponseObject, ResponseToolkit } from "@hapi/hapi";
-import {
-  BurstyRateLimiter,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from "rate-limiter-flexible";
 import type { Redis } from "ioredis";
-import { DomainError } from "../services/errors.js";
-import type { Principal } from "./auth.js";
+import type { Principal } from "../services/access/principal.js";
+import { clientIpOf } from "./client-ip.js";
+import { createLimiters, type Cost, type LimitPolicy, type Limiters } from "./limiters.js";
 
-export type LimitPolicy = "default" | "probe" | "none";
-export interface PolicySettings {
+export { policies, type LimitPolicy } from "./limiters.js";
+
+/** A route's `plugins.rateLimit`: one policy (one point), or the request's price. */
+export type RouteLimit = LimitPolicy | "none" | ((request: Request) => Cost[]);
+
+/** Whom the request counts against: a key, or the client IP for anonymous callers and self-serve OAuth clients
+ * (clients cost nothing to register, so their quota follows the address that made them). */
+export function subjectOf(request: Request, trustedProxies: readonly string[]): string {
+  const principal = (request.auth.credentials as { principal?: Principal } | null)?.principal;
+  return principal?.kind === "key" ? `p:${principal.id}` : `ip:${clientIpOf(request, trustedProxies)}`;
+}
+
+function costsOf(request: Request): Cost[] {
+  const setting = (request.route.settings.plugins as { rateLimit?: RouteLimit }).rateLimit ?? "default";
+  if (setting === "none") return [];
+  return typeof setting === "function" ? setting(request) : [{ policy: setting, points: 1 }];
+}
+
+export const rateLimitPlugin: Plugin<{
+  redis: Redis | null;
   points: number;
   burst: number;
-  duration: number;
-}
-export const policies: Record<Exclude<LimitPolicy, "none">, PolicySettings> = {
-  default: { points: 100, burst: 100, duration: 60 },
-  probe: { points: 10, burst: 0, duration: 60 },
-};
-
-function makeLimiter(redis: Redis | null, keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
-  const memory = new RateLimiterMemory({ keyPrefix, points, duration });
-  return redis
-    ? new RateLimiterRedis({
-        storeClient: redis,
-        useRedisPackage: false,
-        keyPrefix,
-        points,
-        duration,
-        insuranceLimiter: memory,
-      })
-    : memory;
-}
-
-interface Limiter {
-  settings: PolicySettings;
-  burst: RateLimiterAbstract | null;
-  bursty: BurstyRateLimiter | RateLimiterAbstract;
-}
-
-function makePolicy(redis: Redis | null, name: string, s: PolicySettings): Limiter {
-  const primary = makeLimiter(redis, `rl:${name}`, s.points, s.duration);
-  if (!s.burst) return { settings: s, burst: null, bursty: primary };
-  const burst = makeLimiter(redis, `rl:${name}:burst`, s.burst, s.duration);
-  return { settings: s, burst, bursty: new BurstyRateLimiter(primary, burst) };
-}
-
-function subjectOf(request: Request): string {
-  const principal = (request.auth.credentials as { principal?: Principal } | null)?.principal;
-  return principal ? `p:${principal.id}` : `ip:${request.info.remoteAddress}`;
-}
-
-function headers(name: string, s: PolicySettings, remaining: number, resetSeconds: number) {
-  return {
-    "RateLimit-Policy": `"${name}";q=${s.points + s.burst};w=${s.duration}`,
-    RateLimit: `"${name}";r=${Math.max(0, remaining)};t=${remaining > 0 ? 0 : resetSeconds}`,
-  };
-}
-
-export const rateLimitPlugin: Plugin<{ redis: Redis | null; points: number; burst: number }> = {
+  trustedProxies: readonly string[];
+  limiters?: Limiters;
+}> = {
   name: "dispatch-rate-limit",
-  register(server, { redis, points, burst }) {
-    const limiters = {
-      default: makePolicy(redis, "default", { ...policies.default, points, burst }),
-      probe: makePolicy(redis, "probe", policies.probe),
-    };
+  register(server, { redis, points, burst, trustedProxies, limiters: given }) {
+    const limiters = given ?? createLimiters(redis, { points, burst });
 
     server.ext("onPostAuth", async (request: Request, h: ResponseToolkit) => {
-      const policy = ((request.route.settings.plugins as { rateLimit?: LimitPolicy }).rateLimit ??
-        "default") as LimitPolicy;
-      if (policy === "none") return h.continue;
-      const limiter = limiters[policy];
-      const key = subjectOf(request);
-      try {
-        const res = await limiter.bursty.consume(key);
-        const burstUsed = limiter.burst ? ((await limiter.burst.get(key))?.consumedPoints ?? 0) : 0;
-        const remaining = res.remainingPoints + (limiter.settings.burst - burstUsed);
-        request.plugins["dispatch-rate-limit"] = headers(
-          policy,
-          limiter.settings,
-          remaining,
-          Math.ceil(res.msBeforeNext / 1000),
-        );
-      } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-        request.plugins["dispatch-rate-limit"] = headers(policy, limiter.settings, 0, retryAfter);
-        throw new DomainError(
-          "rate_limited",
-          "rate_limited",
-          `Rate limit exceeded: ${limiter.settings.points} requests per ${limiter.settings.duration} s${limiter.settings.burst ? ` with bursts up to ${limiter.settings.points + limiter.settings.burst}` : ""}.`,
-          { retryAfterSeconds: retryAfter },
-        );
+      const subject = subjectOf(request, trustedProxies);
+      for (const cost of costsOf(request)) {
+        const outcome = await limiters.consume(cost.policy, subject, cost.points);
+        // The first policy a route names is the one its RateLimit headers describe.
+        request.plugins["dispatch-rate-limit"] ??= outcome.headers;
+        if (outcome.error) {
+          request.plugins["dispatch-rate-limit"] = outcome.headers;
+          throw outcome.error;
+        }
       }
       return h.continue;
     });
 
     server.ext("onPreResponse", (request: Request, h: ResponseToolkit) => {
-      const extra = request.plugins["dispatch-rate-limit"] as Record<string, string> | undefined;
+      const extra = request.plugins["dispatch-rate-limit"];
       const response = request.response;
-      if (extra && !("isBoom" in response && response.isBoom))
-        for (const [name, value] of Object.entries(extra)) (response as ResponseObject).header(name, value);
+      if (!extra) return h.continue;
+      if ("isBoom" in response && response.isBoom) {
+        if (response.output.statusCode === 429) Object.assign(response.output.headers, extra);
+        return h.continue;
+      }
+      for (const [name, value] of Object.entries(extra)) (response as ResponseObject).header(name, value);
       return h.continue;
     });
   },

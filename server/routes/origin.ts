@@ -1,7 +1,15 @@
-// The origin a request arrived at (`http://host:port`): the base of absolute URLs when PUBLIC_BASE_URL is unset.
+// The origin absolute URLs are built on when PUBLIC_BASE_URL is unset. The Host header shapes it only when it
+// names this server (its listen address, or a loopback name on its port): a forged Host never reaches a URL.
 import type { Request } from "@hapi/hapi";
 
-export const originOf = (request: Request): string => `${request.server.info.protocol}://${request.info.host}`;
+const loopbackNames = ["localhost", "127.0.0.1", "[::1]"];
 
-/** PUBLIC_BASE_URL when configured, else the request's own origin. */
+export const originOf = (request: Request): string => {
+  const { protocol, host, port, uri } = request.server.info;
+  const presented = String(request.info.host ?? "").toLowerCase();
+  const trusted = [host, ...loopbackNames].map((name) => `${name}:${port}`);
+  return trusted.includes(presented) ? `${protocol}://${presented}` : uri;
+};
+
+/** PUBLIC_BASE_URL when configured, else the request's own (trusted) origin. */
 export const baseUrlOf = (request: Request, publicBaseUrl: string | null): string => publicBaseUrl ?? originOf(request);

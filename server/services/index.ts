@@ -5,6 +5,7 @@ import { createContractorService } from "./dispatch/contractors.js";
 import { createEvalsService } from "./dispatch/evals.js";
 import { createKeyService } from "./access/keys.js";
 import { createOAuthService } from "./access/oauth.js";
+import { createPrincipalResolver } from "./access/principal.js";
 import { createOrderLifecycleService } from "./dispatch/order-lifecycle.js";
 import { createOrderService } from "./dispatch/orders.js";
 import { createProbeService } from "./probe/probe.js";
@@ -13,14 +14,17 @@ import { createWebhookService } from "./webhooks/worker.js";
 
 export function createServices(db: Db, config: Config) {
   const contractors = createContractorService(db);
+  const keys = createKeyService(db);
+  const oauth = createOAuthService(db, config.oauthTokenTtlSeconds);
   return {
     db,
     config,
-    keys: createKeyService(db),
+    keys,
+    principals: createPrincipalResolver(keys, oauth),
     contractors,
     quotes: createQuoteService(db, contractors, config),
     evals: createEvalsService(db),
-    oauth: createOAuthService(db, config.oauthTokenTtlSeconds),
+    oauth,
     orders: createOrderService(db, contractors, config),
     orderLifecycle: createOrderLifecycleService(db, contractors),
     webhooks: createWebhookService(db, config),

@@ -4,7 +4,7 @@ import { DomainError } from "../../services/errors.js";
 const route: RouteFactory = ({ db }) => ({
   method: "GET",
   path: "/readyz",
-  options: { auth: false, tags: ["health"] },
+  options: { auth: false, tags: ["health"], plugins: { rateLimit: "none" } },
   handler: async () => {
     try {
       await db.raw("select 1");

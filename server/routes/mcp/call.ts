@@ -1,44 +1,16 @@
-import Boom from "@hapi/boom";
-import type { Request, ResponseToolkit } from "@hapi/hapi";
-import { requestIdOf } from "../../plugins/request-id.js";
-import { createMcpService, type McpService } from "../../services/agents/mcp.js";
-import type { Caller } from "../../services/agents/run-capability.js";
+import type { Request } from "@hapi/hapi";
+import { callerOf } from "../../plugins/auth.js";
 import { isParseError } from "../../plugins/errors.js";
+import { requestIdOf } from "../../plugins/request-id.js";
+import { createMcpService, mcpBatchLimit, mcpCosts } from "../../services/agents/mcp.js";
 import type { RouteFactory } from "../types.js";
-import { baseUrlOf, originOf } from "../origin.js";
+import { originOf } from "../origin.js";
 
 // JSON-RPC 2.0: an empty batch, or anything but an object or array, is one Invalid Request error.
 const isJsonRpcShape = (payload: unknown) =>
   Array.isArray(payload) ? payload.length > 0 : typeof payload === "object" && payload !== null;
 
-/** 401 problem whose challenge points at the RFC 9728 metadata (the MCP authorization spec's discovery hook). */
-function invalidBearer(request: Request, base: string | null, description: string) {
-  const error = Boom.unauthorized(description);
-  const metadata = `${baseUrlOf(request, base)}/.well-known/oauth-protected-resource/api/mcp`;
-  error.output.headers["WWW-Authenticate"] =
-    `Bearer realm="dispatch", error="invalid_token", error_description="${description}", resource_metadata="${metadata}"`;
-  return error;
-}
-
-/** Resolves a Bearer credential before the rate limiter runs, so limits count per key; a bad one is 401. */
-function authenticateBearer(mcp: McpService, base: string | null) {
-  return async (request: Request, h: ResponseToolkit) => {
-    const header = request.headers.authorization as string | undefined;
-    if (!header) return h.continue;
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-    const caller = bearer ? await mcp.resolveBearer(bearer) : null;
-    if (!caller)
-      throw invalidBearer(
-        request,
-        base,
-        bearer
-          ? "The bearer credential is unknown, expired or revoked."
-          : "Send the credential as Authorization: Bearer <API_KEY>.",
-      );
-    request.auth.credentials = { principal: caller };
-    return h.continue;
-  };
-}
+const invalid = (message: string) => ({ jsonrpc: "2.0", id: null, error: { code: -32600, message } });
 
 const route: RouteFactory = (services) => {
   const mcp = createMcpService(services);
@@ -46,10 +18,9 @@ const route: RouteFactory = (services) => {
     method: "POST",
     path: "/api/mcp",
     options: {
-      auth: false,
+      auth: { strategy: "mcp", mode: "optional" },
       tags: ["mcp"],
-      plugins: { rateLimit: "default", checkOrigin: true },
-      ext: { onPreAuth: { method: authenticateBearer(mcp, services.config.publicBaseUrl) } },
+      plugins: { rateLimit: (request: Request) => mcpCosts(request.payload), checkOrigin: true },
       payload: {
         allow: "application/json",
         failAction: (_request, h, error) => {
@@ -62,16 +33,17 @@ const route: RouteFactory = (services) => {
       },
     },
     handler: async (request, h) => {
-      if (!isJsonRpcShape(request.payload))
-        return h.response({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request" } }).code(400);
+      if (!isJsonRpcShape(request.payload)) return h.response(invalid("Invalid Request")).code(400);
+      if (Array.isArray(request.payload) && request.payload.length > mcpBatchLimit)
+        return h.response(invalid(`Invalid Request: a batch holds at most ${mcpBatchLimit} messages.`)).code(400);
       const res = request.raw.res;
       // The transport writes the response itself: carry over what Hapi's onPreResponse would have added.
       res.setHeader("x-request-id", requestIdOf(request));
+      res.setHeader("x-content-type-options", "nosniff");
       for (const [name, value] of Object.entries(request.plugins["dispatch-rate-limit"] ?? {}))
         res.setHeader(name, value);
-      const caller = (request.auth.credentials?.principal as Caller | undefined) ?? null;
       await mcp.handle(request.raw.req, res, request.payload, {
-        caller,
+        caller: callerOf(request),
         origin: originOf(request),
         receivedAt: request.info.received,
         log: (error) => request.log(["error", "mcp"], error as object),

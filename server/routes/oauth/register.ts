@@ -9,6 +9,7 @@ const route: RouteFactory = ({ oauth }) => ({
   options: {
     auth: false,
     tags: ["oauth"],
+    plugins: { rateLimit: "oauth-register" },
     payload: {
       failAction: (_request, _h, error) => {
         if (!isParseError(error)) throw error;

@@ -5,6 +5,15 @@ import type { RouteFactory } from "../types.js";
 
 type Form = Record<string, string | undefined>;
 
+/** Percent-decoding that turns bad escapes (`%ZZ`) into the client error they are, not a 500. */
+function formDecode(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, " "));
+  } catch {
+    throw new OAuthError(401, "invalid_client", "Malformed Basic credentials (bad percent-encoding).");
+  }
+}
+
 /** Client credentials from HTTP Basic (RFC 6749 §2.3.1: form-urlencoded id and secret) or from the body. */
 function clientCredentials(authorization: string | undefined, form: Form) {
   const basic = /^Basic\s+(\S+)$/i.exec(authorization ?? "");
@@ -19,8 +28,8 @@ function clientCredentials(authorization: string | undefined, form: Form) {
   const colon = decoded.indexOf(":");
   if (colon < 0) throw new OAuthError(401, "invalid_client", "Malformed Basic credentials.");
   return {
-    clientId: decodeURIComponent(decoded.slice(0, colon)),
-    clientSecret: decodeURIComponent(decoded.slice(colon + 1)),
+    clientId: formDecode(decoded.slice(0, colon)),
+    clientSecret: formDecode(decoded.slice(colon + 1)),
   };
 }
 

@@ -13,7 +13,13 @@ import { createDispatchExecutor, invokeContextKey } from "./a2a-executor.js";
 import { createBoundedTaskStore } from "./a2a-task-store.js";
 import { buildAgentCard } from "./agent-card.js";
 import type { Services } from "../index.js";
-import { createCapabilityInvoker, type Caller, type InvokeContext } from "./run-capability.js";
+import {
+  costsOf,
+  createCapabilityInvoker,
+  type Caller,
+  type CapabilityCost,
+  type InvokeContext,
+} from "./run-capability.js";
 
 /** The caller as the SDK sees it; tasks are stored per userName, so callers see only their own tasks. */
 class DispatchUser implements User {
@@ -26,6 +32,19 @@ class DispatchUser implements User {
   }
 }
 
+/** The skills a JSON-RPC body asks for (data parts `{skill, input}`), for the rate limiter. */
+function skillsOf(body: unknown): string[] {
+  const parts = (body as { params?: { message?: { parts?: unknown } } } | null)?.params?.message?.parts;
+  if (!Array.isArray(parts)) return [];
+  return parts.flatMap((part: { data?: { skill?: unknown; data?: { skill?: unknown } } } | null) => {
+    const skill = part?.data?.skill ?? part?.data?.data?.skill;
+    return typeof skill === "string" ? [skill] : [];
+  });
+}
+
+/** One point per request, plus the probe policy's point when the message runs the probe skill. */
+export const a2aCosts = (body: unknown): CapabilityCost[] => costsOf(1, skillsOf(body));
+
 export interface A2aContext extends InvokeContext {
   /** The A2A-Version header; absent is taken as this SDK's version (1.0), the only one served. */
   requestedVersion: string | undefined;
@@ -34,9 +53,7 @@ export interface A2aContext extends InvokeContext {
 
 type JsonRpcBody = { id?: string | number | null } & Record<string, unknown>;
 
-export function createA2aService(
-  services: Pick<Services, "keys" | "oauth" | "quotes" | "evals" | "orders" | "probe" | "config">,
-) {
+export function createA2aService(services: Pick<Services, "quotes" | "evals" | "orders" | "probe" | "config">) {
   const invoker = createCapabilityInvoker(services);
   // This card only drives the handler's version and capability checks; /.well-known/agent-card.json builds
   // the served one with the request's base URL.
@@ -50,10 +67,6 @@ export function createA2aService(
   }
 
   return {
-    /** x-api-key: a provisioned key (or token, like REST); Bearer: an OAuth access token only (keys as Bearer are MCP-only). */
-    resolveCredential: (secret: string, via: "x-api-key" | "bearer") =>
-      invoker.resolveCredential(secret, { keys: via === "x-api-key" }),
-
     async handle(body: JsonRpcBody, ctx: A2aContext) {
       const context = new ServerCallContext({
         user: new DispatchUser(ctx.caller),

@@ -14,7 +14,9 @@ import {
 import { capabilities } from "./capabilities.js";
 import type { Services } from "../index.js";
 import {
+  costsOf,
   createCapabilityInvoker,
+  type CapabilityCost,
   isDomainError,
   isEntitlementError,
   type CapabilityInvoker,
@@ -104,11 +106,26 @@ async function callTool(
   }
 }
 
+/** The most JSON-RPC messages one request may carry: bounds the work a single request can cause. */
+export const mcpBatchLimit = 20;
+
+/** Each message of a batch costs a point (a batch of 100 tool calls is 100 requests, not one). */
+export function mcpCosts(payload: unknown): CapabilityCost[] {
+  const messages = (Array.isArray(payload) ? payload : [payload]) as Array<{
+    method?: unknown;
+    params?: { name?: unknown };
+  }>;
+  const called = messages
+    .filter((m) => m?.method === "tools/call")
+    .map((m) => capabilities.find((c) => c.mcp_tool !== null && c.mcp_tool === m.params?.name)?.id ?? "");
+  return costsOf(Math.min(messages.length, mcpBatchLimit + 1), called);
+}
+
 export interface McpContext extends InvokeContext {
   log(error: unknown): void;
 }
 
-export function createMcpService(services: Pick<Services, "keys" | "oauth" | "quotes" | "evals" | "orders" | "probe">) {
+export function createMcpService(services: Pick<Services, "quotes" | "evals" | "orders" | "probe">) {
   const invoker = createCapabilityInvoker(services);
   const tools = listTools(invoker);
 
@@ -126,8 +143,6 @@ export function createMcpService(services: Pick<Services, "keys" | "oauth" | "qu
 
   return {
     tools,
-    /** An API key or OAuth access token presented as Bearer, or null when it is unknown, expired or revoked. */
-    resolveBearer: (secret: string) => invoker.resolveCredential(secret, { keys: true }),
 
     /** Answers one Streamable HTTP request on the raw Node objects; the transport writes the response. */
     async handle(req: IncomingMessage, res: ServerResponse, body: unknown, ctx: McpContext): Promise<void> {

@@ -1,5 +1,5 @@
 // Runs a capability for a caller, validated against the contract: shared by the MCP tools and the A2A skills
-// (REST has its own routes). Also resolves the credentials those two surfaces accept.
+// (REST has its own routes).
 import { capabilities } from "./capabilities.js";
 import { DomainError, EntitlementError } from "../errors.js";
 import type { Services } from "../index.js";
@@ -8,11 +8,9 @@ import { estimate, tradeIndex } from "../dispatch/pricing.js";
 import type { QuoteInput } from "../dispatch/quotes.js";
 import { createInputValidator, deriveCapabilitySchemas, type CapabilityId } from "./tool-schemas.js";
 import type { EvalPeriod } from "../dispatch/evals.js";
+import { accountOf, type Caller } from "../access/principal.js";
 
-/** Who is calling; the same shape as the auth plugin's principal. */
-export type Caller =
-  | { kind: "key"; id: string; account: string; scopes: string[] }
-  | { kind: "oauth"; id: string; clientId: string; scopes: string[] };
+export type { Caller } from "../access/principal.js";
 
 export interface InvokeContext {
   caller: Caller | null;
@@ -25,7 +23,22 @@ export const isDomainError = (e: unknown): e is DomainError => e instanceof Doma
 export const isEntitlementError = (e: unknown): e is EntitlementError => e instanceof EntitlementError;
 
 export type Capability = (typeof capabilities)[number];
-type CapabilityServices = Pick<Services, "keys" | "oauth" | "quotes" | "evals" | "orders" | "probe">;
+
+/** What one request costs in the rate limiter's policies: one point per message, plus the probe's own policy
+ * for each probe call, so a capability is limited alike on REST, MCP and A2A. */
+export interface CapabilityCost {
+  policy: "default" | "probe";
+  points: number;
+}
+const policyOf: Partial<Record<string, CapabilityCost["policy"]>> = { "agentic.readiness_probe": "probe" };
+
+export function costsOf(messages: number, called: readonly string[]): CapabilityCost[] {
+  const costs: CapabilityCost[] = [{ policy: "default", points: Math.max(1, messages) }];
+  const probes = called.filter((id) => policyOf[id] === "probe").length;
+  if (probes) costs.push({ policy: "probe", points: probes });
+  return costs;
+}
+type CapabilityServices = Pick<Services, "quotes" | "evals" | "orders" | "probe">;
 
 export function capabilityById(id: string): Capability | undefined {
   return capabilities.find((c) => c.id === id);
@@ -49,10 +62,7 @@ export function createCapabilityInvoker(services: CapabilityServices) {
       case "dispatch.estimate":
         return estimate(input as Parameters<typeof estimate>[0]);
       case "dispatch.quote":
-        return services.quotes.create(
-          { id: caller!.id, account: caller!.kind === "key" ? caller!.account : null },
-          input as unknown as QuoteInput,
-        );
+        return services.quotes.create({ id: caller!.id, account: accountOf(caller!) }, input as unknown as QuoteInput);
       case "dispatch.order":
         return (
           await services.orders.create(caller!, input as unknown as OrderInput, {
@@ -77,16 +87,6 @@ export function createCapabilityInvoker(services: CapabilityServices) {
       if (capability.access !== "public" && !ctx.caller)
         throw new DomainError("unauthorized", "missing_credential", `${id} needs a credential.`);
       return run(id, validateInput(id, rawInput), ctx, ctx.caller);
-    },
-
-    /** A provisioned key, or a live OAuth access token; `keys: false` accepts tokens only (A2A bearer). */
-    async resolveCredential(secret: string, accept: { keys: boolean }): Promise<Caller | null> {
-      const key = accept.keys ? await services.keys.authenticate(secret) : null;
-      if (key) return { kind: "key", id: key.id, account: key.account, scopes: key.scopes };
-      const token = await services.oauth.verifyToken(secret);
-      return token
-        ? { kind: "oauth", id: `oauth:${token.clientId}`, clientId: token.clientId, scopes: ["quote"] }
-        : null;
     },
   };
 }

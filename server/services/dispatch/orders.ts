@@ -1,4 +1,5 @@
 // Orders: entitlement, idempotent creation with auto-matching (audited, webhooked), and the status view.
+import type { Principal } from "../access/principal.js";
 import type { Knex } from "knex";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/knex.js";
@@ -23,13 +24,8 @@ export interface OrderInput {
   callback_url?: string;
   reference_id?: string;
 }
-/** Who is ordering (the auth plugin's principal). */
-export interface OrderPrincipal {
-  kind: string;
-  id: string;
-  account?: string;
-  scopes?: string[];
-}
+/** Who is ordering: any principal; only keys with the order scope are entitled. */
+export type OrderPrincipal = Principal;
 export interface OrderContext {
   idempotencyKey?: string;
   /** Base of absolute URLs when PUBLIC_BASE_URL is unset: the request's own origin. */
@@ -46,8 +42,8 @@ type Row = Record<string, any>;
 function assertEntitled(
   principal: OrderPrincipal,
   config: Config,
-): asserts principal is OrderPrincipal & { account: string } {
-  if (principal.kind === "key" && principal.account && principal.scopes?.includes("order")) return;
+): asserts principal is Extract<Principal, { kind: "key" }> {
+  if (principal.kind === "key" && principal.account && principal.scopes.includes("order")) return;
   throw new EntitlementError({
     error: "payment_required",
     message:

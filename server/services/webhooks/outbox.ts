@@ -53,24 +53,33 @@ export async function enqueueStatusChange(trx: Knex.Transaction, change: StatusC
 
 /**
  * Claims due messages, at most one per order and only an order's oldest pending one (so each order's
- * events arrive in order), leasing them for `leaseMs`. SKIP LOCKED lets several servers share the outbox.
+ * events arrive in order), and at most one per endpoint, skipping `busy` endpoints (in flight or circuit
+ * open): a slow receiver never takes the slots other endpoints need. Leased for `leaseMs`; SKIP LOCKED
+ * lets several servers share the outbox. `attempts` counts finished attempts: it moves with the outcome, so a
+ * row whose attempt is counted always has that attempt's result recorded.
  */
-export async function claimDue(db: Knex, limit: number, leaseMs: number): Promise<OutboxRow[]> {
+export async function claimDue(db: Knex, limit: number, leaseMs: number, busy: string[] = []): Promise<OutboxRow[]> {
+  const skip = busy.length ? `and o.url not in (${busy.map(() => "?").join(", ")})` : "";
   const result = await db.raw(
-    `update webhook_outbox set attempts = attempts + 1, next_attempt_at = now() + (? * interval '1 millisecond')
+    `update webhook_outbox set next_attempt_at = now() + (? * interval '1 millisecond')
      where id in (
-       select o.id from webhook_outbox o
-       where o.status = 'pending' and o.next_attempt_at <= now()
-         and not exists (select 1 from webhook_outbox p where p.order_id = o.order_id and p.status = 'pending' and p.id < o.id)
-       order by o.id limit ? for update skip locked)
+       select id from (
+         select o.id, row_number() over (partition by o.url order by o.id) as nth from webhook_outbox o
+         where o.status = 'pending' and o.next_attempt_at <= now() ${skip}
+           and not exists (select 1 from webhook_outbox p where p.order_id = o.order_id and p.status = 'pending' and p.id < o.id)
+       ) ranked
+       where nth = 1 order by id limit ?)
+       and status = 'pending' and next_attempt_at <= now() -- re-checked after a concurrent claim
      returning id, message_id, order_id, account, url, payload, attempts`,
-    [leaseMs, limit],
+    [leaseMs, ...busy, limit],
   );
   return (result.rows as OutboxRow[]).map((r) => ({ ...r, id: Number(r.id) })).sort((a, b) => a.id - b.id);
 }
 
 export async function markDelivered(db: Knex, id: number): Promise<void> {
-  await db("webhook_outbox").where({ id }).update({ status: "delivered", delivered_at: db.fn.now(), last_error: null });
+  await db("webhook_outbox")
+    .where({ id })
+    .update({ status: "delivered", delivered_at: db.fn.now(), last_error: null, attempts: db.raw("attempts + 1") });
 }
 
 /** Schedules the next attempt with exponential backoff, or gives up (`dead`) after `maxAttempts`. */
@@ -80,12 +89,14 @@ export async function markFailed(
   error: string,
   policy: { backoffMs: number; maxAttempts: number },
 ): Promise<void> {
-  const dead = row.attempts >= policy.maxAttempts;
-  const delayMs = Math.min(policy.backoffMs * 2 ** (row.attempts - 1), 3_600_000);
+  const attempts = row.attempts + 1; // row.attempts is the count before this attempt
+  const dead = attempts >= policy.maxAttempts;
+  const delayMs = Math.min(policy.backoffMs * 2 ** (attempts - 1), 3_600_000);
   await db("webhook_outbox")
     .where({ id: row.id })
     .update({
       status: dead ? "dead" : "pending",
+      attempts,
       last_error: error.slice(0, 500),
       next_attempt_at: db.raw("now() + (? * interval '1 millisecond')", [dead ? 0 : delayMs]),
     });

@@ -1,12 +1,11 @@
-// Webhook delivery worker: polls the outbox, POSTs signed Standard Webhooks, retries with backoff.
-// Connections go through request-filtering-agent so a callback host that now resolves to a private
-// address is refused at delivery time too (node:http, since fetch ignores http.Agent).
-import http from "node:http";
-import https from "node:https";
+// Webhook delivery worker over the transactional outbox: a bounded pool of deliveries (no batch barrier), at
+// most one in flight per endpoint, and a per-endpoint circuit breaker, so a dead receiver only slows itself.
+// The outbox (not pg-boss/graphile-worker) stays: rows are written in the order's own transaction, already
+// shared by every instance through SKIP LOCKED-style leases, and a queue library would add a second store.
 import type { Knex } from "knex";
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent";
 import { Webhook } from "standardwebhooks";
 import type { Config } from "../../config.js";
+import { createOutboundClient } from "../net/http.js";
 import { claimDue, ensureWebhookSecret, markDelivered, markFailed, secretOf, type OutboxRow } from "./outbox.js";
 
 export interface WebhookSettings {
@@ -16,89 +15,93 @@ export interface WebhookSettings {
   timeoutMs: number;
 }
 
-const batchSize = 20;
+/** Deliveries in flight per process. */
+const concurrency = 16;
+/** Consecutive failures after which an endpoint's circuit opens (it is skipped until the cool-down ends). */
+const tripAfter = 3;
 
-function post(
-  url: URL,
-  body: string,
-  headers: Record<string, string>,
-  agent: http.Agent,
-  timeoutMs: number,
-): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const send = url.protocol === "https:" ? https.request : http.request;
-    const request = send(
-      url,
-      {
-        method: "POST",
-        agent,
-        timeout: timeoutMs,
-        headers: { "content-type": "application/json", "user-agent": "dispatch-webhooks/1", ...headers },
-      },
-      (response) => {
-        response.resume();
-        response.on("end", () => resolve(response.statusCode ?? 0));
-        response.on("error", reject);
-      },
-    );
-    request.on("timeout", () => request.destroy(new Error(`timed out after ${timeoutMs} ms`)));
-    request.on("error", reject);
-    request.end(body);
-  });
+function createBreaker(backoffMs: number) {
+  const failures = new Map<string, { count: number; openUntil: number }>();
+  return {
+    open: (now: number) => [...failures].filter(([, f]) => f.openUntil > now).map(([url]) => url),
+    record(url: string, ok: boolean): void {
+      if (ok) return void failures.delete(url);
+      const count = (failures.get(url)?.count ?? 0) + 1;
+      const openUntil = count >= tripAfter ? Date.now() + Math.min(backoffMs * 2 ** (count - tripAfter), 3_600_000) : 0;
+      failures.set(url, { count, openUntil });
+    },
+  };
 }
 
 export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllowPrivate" | "webhook">) {
   const settings = config.webhook;
-  const filter = { allowPrivateIPAddress: config.webhookAllowPrivate, keepAlive: false };
-  const agents = { http: new RequestFilteringHttpAgent(filter), https: new RequestFilteringHttpsAgent(filter) };
+  const client = createOutboundClient({ allowLoopback: false, allowPrivate: config.webhookAllowPrivate });
+  const breaker = createBreaker(settings.backoffMs);
+  const inFlight = new Map<number, { url: string; done: Promise<void> }>();
   let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
+  let claiming = false;
   let stopped = true;
+
+  async function send(row: OutboxRow): Promise<void> {
+    const secret = await secretOf(db, row.account);
+    if (!secret) throw new Error(`no webhook secret for account ${row.account}`);
+    const body = JSON.stringify(row.payload);
+    const now = new Date(); // one instant for both the signature and its header
+    const headers = {
+      "content-type": "application/json",
+      "user-agent": "dispatch-webhooks/1",
+      "webhook-id": row.message_id,
+      "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+      "webhook-signature": new Webhook(secret).sign(row.message_id, now, body),
+    };
+    const response = await client.request(new URL(row.url), {
+      method: "POST",
+      headers,
+      body,
+      timeoutMs: settings.timeoutMs,
+      maxBytes: 65_536,
+    });
+    if (response.status < 200 || response.status >= 300) throw new Error(`receiver answered ${response.status}`);
+  }
 
   async function deliver(row: OutboxRow): Promise<void> {
     try {
-      const secret = await secretOf(db, row.account);
-      if (!secret) throw new Error(`no webhook secret for account ${row.account}`);
-      const url = new URL(row.url);
-      const body = JSON.stringify(row.payload);
-      const now = new Date(); // one instant for both the signature and its header
-      const signature = new Webhook(secret).sign(row.message_id, now, body);
-      const headers = {
-        "webhook-id": row.message_id,
-        "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-        "webhook-signature": signature,
-      };
-      const status = await post(
-        url,
-        body,
-        headers,
-        url.protocol === "https:" ? agents.https : agents.http,
-        settings.timeoutMs,
-      );
-      if (status < 200 || status >= 300) throw new Error(`receiver answered ${status}`);
+      await send(row);
+      breaker.record(row.url, true);
       await markDelivered(db, row.id);
     } catch (error) {
-      await markFailed(db, row, (error as Error).message, settings);
+      breaker.record(row.url, false);
+      await markFailed(db, row, (error as Error).message, settings).catch(() => {}); // the lease retries it
     }
   }
 
-  async function tick(): Promise<void> {
+  /** Fills free slots with due rows of endpoints that are neither busy nor tripped. */
+  async function pump(): Promise<void> {
+    if (stopped || claiming || inFlight.size >= concurrency) return;
+    claiming = true;
     let claimed = 0;
     try {
-      const rows = await claimDue(db, batchSize, settings.timeoutMs + 5_000);
+      const busy = [...new Set([...[...inFlight.values()].map((d) => d.url), ...breaker.open(Date.now())])];
+      const rows = await claimDue(db, concurrency - inFlight.size, settings.timeoutMs + 5_000, busy);
       claimed = rows.length;
-      await Promise.all(rows.map(deliver)); // at most one row per order, so order is kept
+      for (const row of rows) {
+        const done = deliver(row).finally(() => {
+          inFlight.delete(row.id);
+          void pump();
+        });
+        inFlight.set(row.id, { url: row.url, done });
+      }
     } catch {
       // The database may be briefly unreachable; the rows stay in the outbox and the next poll retries.
+    } finally {
+      claiming = false;
     }
-    schedule(claimed ? 0 : settings.pollMs);
+    if (claimed) void pump();
   }
 
-  function schedule(ms: number): void {
+  function schedule(): void {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = tick().finally(() => (running = null));
-    }, ms);
+    timer = setTimeout(() => void pump().finally(schedule), settings.pollMs);
   }
 
   return {
@@ -107,15 +110,16 @@ export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllo
     start(): void {
       if (!stopped) return;
       stopped = false;
-      schedule(0);
+      void pump();
+      schedule();
     },
     /** Stops polling and waits for the deliveries in flight to be recorded. */
     async stop(): Promise<void> {
       stopped = true;
       if (timer) clearTimeout(timer);
-      while (running) await running;
-      agents.http.destroy();
-      agents.https.destroy();
+      while (claiming || inFlight.size)
+        await Promise.race([...[...inFlight.values()].map((d) => d.done), new Promise((r) => setTimeout(r, 10))]);
+      client.destroy();
     },
   };
 }

@@ -1,0 +1,118 @@
+// The limiter policies and their buckets (rate-limiter-flexible), shared by the rate-limit and auth plugins.
+import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import type { Redis } from "ioredis";
+import { DomainError } from "../services/errors.js";
+
+export type LimitPolicy = "default" | "probe" | "auth-failure" | "oauth-register";
+export interface PolicySettings {
+  points: number;
+  burst: number;
+  duration: number;
+}
+export interface Cost {
+  policy: LimitPolicy;
+  points: number;
+}
+export const policies: Record<LimitPolicy, PolicySettings> = {
+  default: { points: 100, burst: 100, duration: 60 },
+  /** The readiness probe fetches third-party sites: 10 per minute per client, on every surface. */
+  probe: { points: 10, burst: 0, duration: 60 },
+  /** Failed authentications (bad key, token, admin token) per client IP; past it even good ones wait. */
+  "auth-failure": { points: 20, burst: 0, duration: 300 },
+  /** Self-serve OAuth client registrations per client IP. */
+  "oauth-register": { points: 10, burst: 0, duration: 3600 },
+};
+
+function makeLimiter(redis: Redis | null, keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
+  const memory = new RateLimiterMemory({ keyPrefix, points, duration });
+  return redis
+    ? new RateLimiterRedis({
+        storeClient: redis,
+        useRedisPackage: false,
+        keyPrefix,
+        points,
+        duration,
+        insuranceLimiter: memory,
+      })
+    : memory;
+}
+
+interface Limiter {
+  settings: PolicySettings;
+  primary: RateLimiterAbstract;
+  burst: RateLimiterAbstract | null;
+  bursty: BurstyRateLimiter | RateLimiterAbstract;
+}
+
+function makePolicy(redis: Redis | null, name: string, s: PolicySettings): Limiter {
+  const primary = makeLimiter(redis, `rl:${name}`, s.points, s.duration);
+  if (!s.burst) return { settings: s, primary, burst: null, bursty: primary };
+  const burst = makeLimiter(redis, `rl:${name}:burst`, s.burst, s.duration);
+  return { settings: s, primary, burst, bursty: new BurstyRateLimiter(primary, burst) };
+}
+
+function headers(name: string, s: PolicySettings, remaining: number, resetSeconds: number) {
+  return {
+    "RateLimit-Policy": `"${name}";q=${s.points + s.burst};w=${s.duration}`,
+    RateLimit: `"${name}";r=${Math.max(0, remaining)};t=${remaining > 0 ? 0 : resetSeconds}`,
+  };
+}
+
+function limitedError(s: PolicySettings, retryAfter: number): DomainError {
+  const bursts = s.burst ? ` with bursts up to ${s.points + s.burst}` : "";
+  return new DomainError(
+    "rate_limited",
+    "rate_limited",
+    `Rate limit exceeded: ${s.points} requests per ${s.duration} s${bursts}.`,
+    {
+      retryAfterSeconds: retryAfter,
+    },
+  );
+}
+
+export interface Outcome {
+  headers: Record<string, string>;
+  /** Set when the subject is over the limit: a 429 with Retry-After. */
+  error?: DomainError;
+}
+
+export function createLimiters(redis: Redis | null, defaults: { points: number; burst: number }) {
+  // RATE_LIMIT_POINTS raised for a load test scales the other per-client budgets alike.
+  const scale = Math.max(1, defaults.points / policies.default.points);
+  const settingsOf = (name: string, s: PolicySettings) =>
+    name === "default" ? { ...s, ...defaults } : { ...s, points: Math.round(s.points * scale) };
+  const all = Object.fromEntries(
+    Object.entries(policies).map(([name, s]) => [name, makePolicy(redis, name, settingsOf(name, s))]),
+  ) as Record<LimitPolicy, Limiter>;
+
+  return {
+    /** Takes `points` from the subject's bucket; over the limit, the outcome carries the 429 to throw. */
+    async consume(policy: LimitPolicy, subject: string, points = 1): Promise<Outcome> {
+      const limiter = all[policy];
+      try {
+        const res = await limiter.bursty.consume(subject, points);
+        const burstUsed = limiter.burst ? ((await limiter.burst.get(subject))?.consumedPoints ?? 0) : 0;
+        const remaining = res.remainingPoints + (limiter.settings.burst - burstUsed);
+        return { headers: headers(policy, limiter.settings, remaining, Math.ceil(res.msBeforeNext / 1000)) };
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+        return {
+          headers: headers(policy, limiter.settings, 0, retryAfter),
+          error: limitedError(limiter.settings, retryAfter),
+        };
+      }
+    },
+
+    /** The 429 to answer when the subject has already spent the policy, without spending more. */
+    async refusal(policy: LimitPolicy, subject: string): Promise<DomainError | null> {
+      const limiter = all[policy];
+      const res = await limiter.primary.get(subject);
+      if (!res || res.consumedPoints < limiter.settings.points) return null;
+      return limitedError(limiter.settings, Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
+    },
+  };
+}
+
+export type Limiters = ReturnType<typeof createLimiters>;

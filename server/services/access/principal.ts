@@ -1,0 +1,40 @@
+// Who is calling: the one principal type and the one credential resolver behind REST, MCP and A2A.
+import type { KeyService } from "./keys.js";
+import type { OAuthService } from "./oauth.js";
+
+/** A provisioned key, a self-serve OAuth client's token, or the operator. */
+export type Principal =
+  | { kind: "key"; id: string; account: string; scopes: string[] }
+  | { kind: "oauth"; id: string; clientId: string; scopes: string[] }
+  | { kind: "admin"; id: "admin" };
+
+/** A principal that can call capabilities (everything but the operator). */
+export type Caller = Exclude<Principal, { kind: "admin" }>;
+
+/** The token of an `Authorization: Bearer <token>` header, or null when the header is absent or another scheme. */
+export function bearerOf(authorization: unknown): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(typeof authorization === "string" ? authorization : "");
+  return match ? match[1]! : null;
+}
+
+/** The account a caller's orders and quotes belong to; OAuth clients have none. */
+export const accountOf = (caller: Caller): string | null => (caller.kind === "key" ? caller.account : null);
+
+export function createPrincipalResolver(
+  keys: Pick<KeyService, "authenticate">,
+  oauth: Pick<OAuthService, "verifyToken">,
+) {
+  return {
+    /** A provisioned key (when `accept.keys`), or a live OAuth access token; null when neither. */
+    async resolve(secret: string, accept: { keys: boolean }): Promise<Caller | null> {
+      const key = accept.keys ? await keys.authenticate(secret) : null;
+      if (key) return { kind: "key", id: key.id, account: key.account, scopes: key.scopes };
+      const token = await oauth.verifyToken(secret);
+      return token
+        ? { kind: "oauth", id: `oauth:${token.clientId}`, clientId: token.clientId, scopes: ["quote"] }
+        : null;
+    },
+  };
+}
+
+export type PrincipalResolver = ReturnType<typeof createPrincipalResolver>;

@@ -1,0 +1,27 @@
+// Trusted proxies (issue 13 item 3): X-Forwarded-For is believed only from a configured proxy.
+import assert from "node:assert/strict";
+import type { Request } from "@hapi/hapi";
+import { clientIpOf, isTrustedProxy } from "../../server/plugins/client-ip.js";
+
+const request = (remoteAddress: string, forwarded?: string) =>
+  ({ info: { remoteAddress }, headers: forwarded ? { "x-forwarded-for": forwarded } : {} }) as unknown as Request;
+
+describe("client-ip", () => {
+  describe("clientIpOf()", () => {
+    it("ignores X-Forwarded-For from a peer that is not a trusted proxy", () =>
+      assert.equal(clientIpOf(request("198.51.100.1", "1.2.3.4"), ["10.0.0.1"]), "198.51.100.1"));
+    it("ignores it entirely when no proxy is configured", () =>
+      assert.equal(clientIpOf(request("198.51.100.1", "1.2.3.4"), []), "198.51.100.1"));
+    it("takes the nearest untrusted hop behind trusted proxies (a spoofed left part is ignored)", () =>
+      assert.equal(clientIpOf(request("10.0.0.1", "6.6.6.6, 203.0.113.5, 10.0.0.2"), ["10.0.0.0/24"]), "203.0.113.5"));
+    it("reads IPv4-mapped peers as IPv4", () =>
+      assert.equal(clientIpOf(request("::ffff:10.0.0.1", "203.0.113.5"), ["10.0.0.1"]), "203.0.113.5"));
+  });
+  describe("isTrustedProxy()", () => {
+    it("matches addresses and CIDR ranges of the same family only", () => {
+      assert.ok(isTrustedProxy("10.1.2.3", ["10.0.0.0/8"]));
+      assert.ok(!isTrustedProxy("::1", ["10.0.0.0/8"]));
+      assert.ok(isTrustedProxy("::1", ["::1"]));
+    });
+  });
+});
