@@ -53,6 +53,7 @@ export async function createServer(config: Config): Promise<DispatchServer> {
     { plugin: rateLimitPlugin, options: { redis, ...config.rateLimit } },
   ]);
   server.route(await loadRoutes(services));
+  await services.auditLog.start((error) => server.log(["error", "audit"], error as Error));
   services.webhooks.start(); // outbox delivery worker; stop() below waits for deliveries in flight
 
   return {
@@ -62,6 +63,7 @@ export async function createServer(config: Config): Promise<DispatchServer> {
     async stop() {
       await server.stop({ timeout: 5000 });
       await services.webhooks.stop();
+      await services.auditLog.stop();
       redis?.disconnect();
       await db.destroy();
     },

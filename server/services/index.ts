@@ -1,6 +1,7 @@
 // Builds every service once per server over one database handle.
 import type { Config } from "../config.js";
 import type { Db } from "../db/knex.js";
+import { createAuditLogService } from "./audit/log.js";
 import { createContractorService } from "./dispatch/contractors.js";
 import { createEvalsService } from "./dispatch/evals.js";
 import { createKeyService } from "./access/keys.js";
@@ -16,6 +17,7 @@ export function createServices(db: Db, config: Config) {
   return {
     db,
     config,
+    auditLog: createAuditLogService(db, config),
     keys: createKeyService(db),
     contractors,
     quotes: createQuoteService(db, contractors, config),
