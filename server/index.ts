@@ -32,6 +32,7 @@ export async function createServer(config: Config): Promise<DispatchServer> {
   const db = createDb(config.databaseUrl);
   await migrate(db);
   const services = createServices(db, config);
+  await services.changes.start();
   if (config.seedDemo) await seedDemoContractors(services.contractors);
   const redis = connectRedis(config.redisUrl);
 
@@ -64,6 +65,7 @@ export async function createServer(config: Config): Promise<DispatchServer> {
       await server.stop({ timeout: 5000 });
       await services.webhooks.stop();
       await services.auditLog.stop();
+      await services.changes.stop();
       redis?.disconnect();
       await db.destroy();
     },

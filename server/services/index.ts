@@ -1,5 +1,6 @@
 // Builds every service once per server over one database handle.
 import type { Config } from "../config.js";
+import { createChangeFeed } from "../db/change-feed.js";
 import type { Db } from "../db/knex.js";
 import { createAuditLogService } from "./audit/log.js";
 import { createContractorService } from "./dispatch/contractors.js";
@@ -13,12 +14,14 @@ import { createQuoteService } from "./dispatch/quotes.js";
 import { createWebhookService } from "./webhooks/worker.js";
 
 export function createServices(db: Db, config: Config) {
-  const contractors = createContractorService(db);
+  const changes = createChangeFeed(config.databaseUrl);
+  const contractors = createContractorService(db, changes);
   return {
     db,
     config,
     auditLog: createAuditLogService(db, config),
-    keys: createKeyService(db),
+    changes,
+    keys: createKeyService(db, changes),
     contractors,
     quotes: createQuoteService(db, contractors, config),
     evals: createEvalsService(db),
