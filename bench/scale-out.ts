@@ -50,6 +50,15 @@ async function checkOneTree(databaseUrl: string, note: string, key: string): Pro
   }
 }
 
+async function issueKey(url: string): Promise<string> {
+  const issued = await fetch(`${url}/api/admin/v1/keys`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ account: "bench", environment: "test" }),
+  });
+  return ((await issued.json()) as { key: string }).key;
+}
+
 export async function measureScaleOut(seconds: number, connections: number): Promise<string | null> {
   const pgDb = postgresDatabase();
   if (!pgDb) return null;
@@ -61,12 +70,7 @@ export async function measureScaleOut(seconds: number, connections: number): Pro
     procs.push(a.child);
     const b = await startProcess(env);
     procs.push(b.child);
-    const issued = await fetch(`${a.url}/api/admin/v1/keys`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-      body: JSON.stringify({ account: "bench", environment: "test" }),
-    });
-    const { key } = (await issued.json()) as { key: string };
+    const key = await issueKey(a.url);
     const load = (url: string) =>
       autocannon({
         url: `${url}/api/dispatch/v1/quote`,

@@ -112,6 +112,17 @@ for (const db of databases()) {
       });
     });
 
+    describe("append-only tree", () => {
+      it("refuses UPDATE, DELETE and TRUNCATE on leaves, nodes and checkpoints", async () => {
+        const sql = t.app.services.db;
+        for (const table of ["audit_leaves", "audit_nodes", "audit_checkpoints"]) {
+          await assert.rejects(sql(table).delete(), /append-only/, table);
+          await assert.rejects(sql.raw(`truncate ${table}`), /append-only/, table);
+        }
+        await assert.rejects(sql("audit_nodes").update({ hash: "0".repeat(64) }), /append-only/);
+      });
+    });
+
     describe("statements per call", () => {
       it("a quote is one statement (quote row and audit record together); an order six (replay look-up + a transaction)", async () => {
         await post(t.url, "/api/dispatch/v1/quote", key, quoteRequest); // warms the key and pool caches

@@ -7,6 +7,12 @@ import { appendLeaves } from "../../services/audit/tlog.js";
 
 const appendOnly = ["audit_leaves", "audit_nodes", "audit_checkpoints", "audit_signing_keys"];
 
+const treeGuard = `
+create or replace function audit_tree_guard() returns trigger language plpgsql as $$
+begin
+  raise exception '% is append-only: % refused', tg_table_name, tg_op using errcode = '42501';
+end $$`;
+
 const pendingTrigger = `
 create or replace function audit_records_enqueue() returns trigger language plpgsql as $$
 begin
@@ -75,16 +81,17 @@ export async function up(db: Knex): Promise<void> {
     "create trigger audit_records_enqueue after insert on audit_records for each row execute function audit_records_enqueue()",
   );
   await db.raw(notifyTrigger);
+  await db.raw(treeGuard);
   for (const table of ["api_keys", "contractors"])
     await db.raw(
       `create trigger ${table}_cache_notify after insert or update or delete on ${table} for each statement execute function dispatch_cache_notify()`,
     );
   for (const table of appendOnly) {
     await db.raw(
-      `create trigger ${table}_no_change before update or delete on ${table} for each row execute function audit_anchor_guard()`,
+      `create trigger ${table}_no_change before update or delete on ${table} for each row execute function audit_tree_guard()`,
     );
     await db.raw(
-      `create trigger ${table}_no_truncate before truncate on ${table} for each statement execute function audit_anchor_guard()`,
+      `create trigger ${table}_no_truncate before truncate on ${table} for each statement execute function audit_tree_guard()`,
     );
     await db.raw(`revoke update, delete, truncate on ${table} from public`);
   }
@@ -96,5 +103,6 @@ export async function down(db: Knex): Promise<void> {
   await db.raw("drop trigger if exists audit_records_enqueue on audit_records");
   for (const table of [...appendOnly, "audit_pending"]) await db.schema.dropTableIfExists(table);
   await db.raw("drop function if exists audit_records_enqueue()");
+  await db.raw("drop function if exists audit_tree_guard()");
   await db.raw("drop function if exists dispatch_cache_notify()");
 }

@@ -33,16 +33,20 @@ async function insertChunks(trx: Knex.Transaction, table: string, rows: object[]
   for (let i = 0; i < rows.length; i += 1000) await trx(table).insert(rows.slice(i, i + 1000));
 }
 
+async function pendingBatch(trx: Knex.Transaction): Promise<Array<{ position: number | string; seal: string }>> {
+  return trx("audit_pending as p")
+    .join("audit_records as r", "r.position", "p.position")
+    .orderBy("p.position")
+    .limit(batchLimit)
+    .select("r.position", "r.seal");
+}
+
 /** Integrates up to one batch; returns how many records got leaf indices (0 when another instance holds the lock). */
 export async function integratePending(db: Knex, signer: NoteSigner, origin: string): Promise<number> {
   return db.transaction(async (trx) => {
     const lock = await trx.raw("select pg_try_advisory_xact_lock(?) as ok", [sequencerLockId]);
     if (!lock.rows[0].ok) return 0;
-    const pending = (await trx("audit_pending as p")
-      .join("audit_records as r", "r.position", "p.position")
-      .orderBy("p.position")
-      .limit(batchLimit)
-      .select("r.position", "r.seal")) as Array<{ position: number | string; seal: string }>;
+    const pending = await pendingBatch(trx);
     const size = await treeSize(trx);
     const latest = await trx("audit_checkpoints").max("tree_size as size").first();
     if (pending.length === 0 && Number(latest?.size ?? -1) === size) return 0;
