@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Argument, Command, CommanderError, Option } from "commander";
 import { addConfigCommands } from "./commands/config.js";
+import { addAttestCommands } from "./commands/attest.js";
 import { addMcpCommands } from "./commands/mcp.js";
 import { addOperationCommand, type RunAction } from "./commands/operation.js";
 import { contextFrom } from "./context.js";
@@ -63,6 +64,7 @@ export function buildProgram(version: string, run: RunAction): Command {
     if (overrideFor(spec.operationId).custom) addMcpCommands(program, spec, run);
     else addOperationCommand(program, spec, run);
   }
+  addAttestCommands(program, run);
   addConfigCommands(program, run);
   const completion = program
     .command("completion")

@@ -27,6 +27,8 @@ export interface Config {
   trustedProxies: string[];
   /** Webhook delivery worker: poll interval, backoff base, attempts before giving up, per-attempt timeout. */
   webhook: { pollMs: number; backoffMs: number; maxAttempts: number; timeoutMs: number };
+  /** Audit log: checkpoint origin line, signed-note private key (null = generated and kept in the database), batch interval. */
+  audit: { origin: string; signingKey: string | null; batchMs: number };
 }
 
 const bool = Joi.boolean().truthy("1", "yes").falsy("0", "no", "");
@@ -70,6 +72,11 @@ const schema = Joi.object({
   WEBHOOK_BACKOFF_MS: Joi.number().integer().min(1).default(10_000),
   WEBHOOK_MAX_ATTEMPTS: Joi.number().integer().min(1).max(50).default(12),
   WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
+  AUDIT_LOG_ORIGIN: Joi.string()
+    .pattern(/^[a-z0-9.-]+(\/[A-Za-z0-9._-]+)*$/)
+    .default("dispatch.example/audit"),
+  AUDIT_SIGNING_KEY: Joi.string().allow(""),
+  AUDIT_BATCH_MS: Joi.number().integer().min(10).max(1000).default(1000),
 }).unknown(true);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -108,6 +115,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       backoffMs: value.WEBHOOK_BACKOFF_MS,
       maxAttempts: value.WEBHOOK_MAX_ATTEMPTS,
       timeoutMs: value.WEBHOOK_TIMEOUT_MS,
+    },
+    audit: {
+      origin: value.AUDIT_LOG_ORIGIN,
+      signingKey: value.AUDIT_SIGNING_KEY || null,
+      batchMs: value.AUDIT_BATCH_MS,
     },
   };
 }

@@ -47,6 +47,7 @@ export async function createServer(config: Config): Promise<DispatchServer> {
   const db = createDb(config.databaseUrl);
   await migrate(db);
   const services = createServices(db, config);
+  await services.changes.start();
   if (config.seedDemo) await seedDemoContractors(services.contractors);
   const redis = connectRedis(config.redisUrl);
   const limiters = createLimiters(redis, config.rateLimit);
@@ -79,6 +80,7 @@ export async function createServer(config: Config): Promise<DispatchServer> {
     },
   ]);
   server.route(await loadRoutes(services));
+  await services.auditLog.start((error) => server.log(["error", "audit"], error as Error));
   services.webhooks.start(); // outbox delivery worker; stop() below waits for deliveries in flight
 
   return {
@@ -88,6 +90,8 @@ export async function createServer(config: Config): Promise<DispatchServer> {
     async stop() {
       await server.stop({ timeout: 5000 });
       await services.webhooks.stop();
+      await services.auditLog.stop();
+      await services.changes.stop();
       redis?.disconnect();
       await db.destroy();
     },

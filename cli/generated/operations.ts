@@ -1149,8 +1149,8 @@ export const operations: readonly OperationSpec[] = [
     ],
     "method": "get",
     "path": "/api/attest/verify/{seal}",
-    "summary": "Verify an audit-trail seal",
-    "description": "Recomputes the record's hash and its link to the previous record. A tampered record is reported with\n`valid: false`; an unknown seal is 404 with no verification result. No record content is revealed.",
+    "summary": "Verify an audit-log seal",
+    "description": "Recomputes the record's leaf hash from its stored fields. `pending` until the sequencer integrates it\n(at most about a second); then `valid` with its leaf index, an RFC 9162 inclusion proof and the signed\ncheckpoint the proof verifies against, so a client can check it offline against the pinned key\n(`/api/attest/key`). A tampered record is `content_mismatch` with `valid: false`. An unknown seal is 404.\nNo record content is revealed.",
     "security": [],
     "bodyContentType": null,
     "bodyRequired": false,
@@ -1163,7 +1163,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "Seal returned with a decision (for example on an order), `seal_` + 64 hex digits.",
+        "description": "Seal returned with a decision (quote or order), `seal_` + 64 hex digits.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "minLength": 1,
         "maxLength": 200
@@ -1174,6 +1174,93 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "404",
+      "429"
+    ]
+  },
+  {
+    "operationId": "getCheckpoint",
+    "command": [
+      "attest",
+      "checkpoint"
+    ],
+    "method": "get",
+    "path": "/api/attest/checkpoint",
+    "summary": "The latest signed checkpoint",
+    "description": "A C2SP `tlog-checkpoint` (origin line, tree size, base64 root hash) signed as a C2SP `signed-note`\nwith Ed25519. Verify it with the key from `/api/attest/key`.",
+    "security": [],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [],
+    "example": null,
+    "responses": [
+      "200",
+      "429"
+    ]
+  },
+  {
+    "operationId": "getLogKey",
+    "command": [
+      "attest",
+      "key"
+    ],
+    "method": "get",
+    "path": "/api/attest/key",
+    "summary": "The checkpoint verifier key",
+    "description": "The signed-note verifier key `<name>+<hex key id>+<base64(0x01 ‖ Ed25519 public key)>`. Pin it.",
+    "security": [],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [],
+    "example": null,
+    "responses": [
+      "200",
+      "429"
+    ]
+  },
+  {
+    "operationId": "getConsistencyProof",
+    "command": [
+      "attest",
+      "consistency"
+    ],
+    "method": "get",
+    "path": "/api/attest/consistency",
+    "summary": "Consistency proof between two tree sizes",
+    "description": "RFC 9162 §2.1.4 consistency proof that the tree of size `first` is a prefix of the tree of size\n`second` (0 < first <= second <= the latest checkpoint's size). Hashes are base64.",
+    "security": [],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "first",
+        "in": "query",
+        "target": [
+          "first"
+        ],
+        "type": "integer",
+        "required": true,
+        "description": "The older tree size.",
+        "minimum": 1,
+        "maximum": 9007199254740991
+      },
+      {
+        "flag": "second",
+        "in": "query",
+        "target": [
+          "second"
+        ],
+        "type": "integer",
+        "required": true,
+        "description": "The newer tree size.",
+        "minimum": 1,
+        "maximum": 9007199254740991
+      }
+    ],
+    "example": null,
+    "responses": [
+      "200",
+      "400",
+      "422",
       "429"
     ]
   },

@@ -271,11 +271,76 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Verify an audit-trail seal
-         * @description Recomputes the record's hash and its link to the previous record. A tampered record is reported with
-         *     `valid: false`; an unknown seal is 404 with no verification result. No record content is revealed.
+         * Verify an audit-log seal
+         * @description Recomputes the record's leaf hash from its stored fields. `pending` until the sequencer integrates it
+         *     (at most about a second); then `valid` with its leaf index, an RFC 9162 inclusion proof and the signed
+         *     checkpoint the proof verifies against, so a client can check it offline against the pinned key
+         *     (`/api/attest/key`). A tampered record is `content_mismatch` with `valid: false`. An unknown seal is 404.
+         *     No record content is revealed.
          */
         get: operations["verifySeal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attest/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest signed checkpoint
+         * @description A C2SP `tlog-checkpoint` (origin line, tree size, base64 root hash) signed as a C2SP `signed-note`
+         *     with Ed25519. Verify it with the key from `/api/attest/key`.
+         */
+        get: operations["getCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attest/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The checkpoint verifier key
+         * @description The signed-note verifier key `<name>+<hex key id>+<base64(0x01 ‖ Ed25519 public key)>`. Pin it.
+         */
+        get: operations["getLogKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attest/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Consistency proof between two tree sizes
+         * @description RFC 9162 §2.1.4 consistency proof that the tree of size `first` is a prefix of the tree of size
+         *     `second` (0 < first <= second <= the latest checkpoint's size). Hashes are base64.
+         */
+        get: operations["getConsistencyProof"];
         put?: never;
         post?: never;
         delete?: never;
@@ -702,6 +767,8 @@ export interface components {
         Quote: {
             /** @description Quote identifier (`qt_…`). */
             quote_id: string;
+            /** @description Audit seal of the quote decision: `seal_` + hex of its RFC 9162 leaf hash (verify at `/api/attest/verify/{seal}`). */
+            seal?: string;
             trade: components["schemas"]["TradeCode"];
             location: components["schemas"]["QuoteLocation"];
             urgency: components["schemas"]["Urgency"];
@@ -1130,16 +1197,34 @@ export interface components {
             seal: string;
             valid: boolean;
             /**
-             * @description `content_mismatch`: the record no longer hashes to its seal; `chain_broken`: its link to the previous record is wrong.
+             * @description `pending`: accepted, not yet in the tree; `content_mismatch`: the record no longer hashes to its leaf.
              * @enum {string}
              */
-            status: "valid" | "content_mismatch" | "chain_broken";
+            status: "valid" | "pending" | "content_mismatch";
+            /** @description Storage position of the record (not its leaf index). */
             chain_position: number;
             record_type: components["schemas"]["AuditRecordType"];
             /** Format: date-time */
             recorded_at: string;
             /** Format: date-time */
             checked_at: string;
+            /** @description Present when `valid`. */
+            leaf_index?: number;
+            /** @description Hex RFC 9162 leaf hash (equals the seal for records sealed since the Merkle log). */
+            leaf_hash?: string;
+            inclusion_proof?: {
+                tree_size: number;
+                /** @description RFC 9162 §2.1.3 audit path, leaf to root, base64. */
+                hashes: string[];
+            };
+            /** @description The signed checkpoint (signed note) of `inclusion_proof.tree_size`. */
+            checkpoint?: string;
+        };
+        ConsistencyProof: {
+            first: number;
+            second: number;
+            /** @description RFC 9162 §2.1.4 proof, base64. */
+            hashes: string[];
         };
         /** @enum {string} */
         AuditRecordType: "quote" | "order" | "match" | "order_status" | "key_issued" | "key_revoked";
@@ -1992,7 +2077,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Seal returned with a decision (for example on an order), `seal_` + 64 hex digits. */
+                /** @description Seal returned with a decision (quote or order), `seal_` + 64 hex digits. */
                 seal: string;
             };
             cookie?: never;
@@ -2010,6 +2095,84 @@ export interface operations {
             };
             400: components["responses"]["MalformedSeal"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed note. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getLogKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verifier key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getConsistencyProof: {
+        parameters: {
+            query: {
+                /** @description The older tree size. */
+                first: number;
+                /** @description The newer tree size. */
+                second: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proof. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsistencyProof"];
+                };
+            };
+            /** @description The sizes are out of order or beyond the latest checkpoint. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
     };

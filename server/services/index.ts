@@ -1,6 +1,8 @@
 // Builds every service once per server over one database handle.
 import type { Config } from "../config.js";
+import { createChangeFeed } from "../db/change-feed.js";
 import type { Db } from "../db/knex.js";
+import { createAuditLogService } from "./audit/log.js";
 import { createContractorService } from "./dispatch/contractors.js";
 import { createEvalsService } from "./dispatch/evals.js";
 import { createKeyService } from "./access/keys.js";
@@ -13,12 +15,15 @@ import { createQuoteService } from "./dispatch/quotes.js";
 import { createWebhookService } from "./webhooks/worker.js";
 
 export function createServices(db: Db, config: Config) {
-  const contractors = createContractorService(db);
-  const keys = createKeyService(db);
+  const changes = createChangeFeed(config.databaseUrl);
+  const contractors = createContractorService(db, changes);
+  const keys = createKeyService(db, changes);
   const oauth = createOAuthService(db, config.oauthTokenTtlSeconds);
   return {
     db,
     config,
+    auditLog: createAuditLogService(db, config),
+    changes,
     keys,
     principals: createPrincipalResolver(keys, oauth),
     contractors,

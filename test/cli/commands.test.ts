@@ -5,7 +5,6 @@ import { operations } from "../../cli/generated/operations.js";
 import { responseExample } from "../helpers/contract-examples.js";
 import { oneLine, runCli } from "./run-cli.js";
 
-const seal = `seal_${"5b1e3c9a7d2f4e60".repeat(4)}`;
 const orderId = "ord_01JD8XB3C5D7E9F1G3H5J7K9M1";
 
 /** One invocation per operation; `pick` selects what the command prints from the example. */
@@ -60,7 +59,29 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
       '{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"data":{"skill":"dispatch.index","input":{}}}]}}',
     ],
   },
-  verifySeal: { args: ["attest", "verify", seal] },
+  // Offline check of the contract's example (a real proof, signed by the getLogKey example's key).
+  verifySeal: {
+    args: [
+      "attest",
+      "verify",
+      "seal_3ba0f34fa75d195075ae5e60de8ebf14bb246d168963999bb381f240138e2e67",
+      "--key",
+      "dispatch.example/audit+2d37ac8d+AcdQxE6hIaIRD+d/uBGUeHsq5opojteOGzqtKUQpUJCh",
+    ],
+    pick: (example) => {
+      const e = example as { seal: string; leaf_index: number; inclusion_proof: { tree_size: number } };
+      return {
+        seal: e.seal,
+        status: "valid",
+        verified_offline: true,
+        tree_size: e.inclusion_proof.tree_size,
+        leaf_index: e.leaf_index,
+      };
+    },
+  },
+  getCheckpoint: { args: ["attest", "checkpoint"] },
+  getLogKey: { args: ["attest", "key"] },
+  getConsistencyProof: { args: ["attest", "consistency", "--first", "4", "--second", "6"] },
   listAuditRecords: { args: ["audit", "list", "--limit", "10", "--type", "order"] },
   getAgentCard: { args: ["discovery", "agent-card"] },
   getProtectedResourceMetadata: { args: ["discovery", "protected-resource"] },

@@ -52,6 +52,10 @@ export const operationCalls = {
       headers,
     }),
   verifySeal: (c, headers) => c.GET("/api/attest/verify/{seal}", { params: { path: { seal } }, headers }),
+  getCheckpoint: (c, headers) => c.GET("/api/attest/checkpoint", { headers, parseAs: "text" }),
+  getLogKey: (c, headers) => c.GET("/api/attest/key", { headers, parseAs: "text" }),
+  getConsistencyProof: (c, headers) =>
+    c.GET("/api/attest/consistency", { params: { query: { first: 4, second: 6 } }, headers }),
   listAuditRecords: (c, headers) => c.GET("/api/audit/v1/records", { params: { query: { limit: 10 } }, headers }),
   getAgentCard: (c, headers) => c.GET("/.well-known/agent-card.json", { headers }),
   getProtectedResourceMetadata: (c, headers) => c.GET("/.well-known/oauth-protected-resource", { headers }),

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { components } from "../../sdk/generated/openapi.js";
+import { parseVerifierKey, verifySealProof } from "../../sdk/attest.js";
 import { purgeExpiredAudit } from "../../server/db/retention.js";
 import { quoteRequest } from "../fixtures/requests.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
@@ -37,6 +38,7 @@ for (const db of databases()) {
       assert.equal((await quote(t.url, key)).status, 200);
       await sleep(50);
       for (let i = 0; i < 2; i++) assert.equal((await quote(t.url, key)).status, 200);
+      await t.app.services.auditLog.flush();
     });
     after(() => t?.stop());
 
@@ -53,6 +55,8 @@ for (const db of databases()) {
       assert.equal((await verify(t.url, before[1]!.seal)).status, 404);
       const oldest = await verify(t.url, after[0]!.seal);
       assert.deepEqual([oldest.status, oldest.body.status], [200, "valid"]);
+      const pinned = parseVerifierKey(await (await fetch(`${t.url}/api/attest/key`)).text());
+      verifySealProof(after[0]!.seal, oldest.body, pinned); // the tree's node hashes outlive the purged content
       const anchors = await t.app.services.db("audit_anchor").select("boundary_hash", "purged_count");
       assert.deepEqual(anchors, [{ boundary_hash: before[1]!.seal.slice(5), purged_count: 2 }]);
       assert.equal(await purgeExpiredAudit(t.app.services.db, now), 0);
@@ -62,6 +66,7 @@ for (const db of databases()) {
       assert.equal(await purgeExpiredAudit(t.app.services.db, new Date(Date.now() + 8 * 365 * 86_400_000)), 2);
       assert.equal((await chain()).length, 0);
       assert.equal((await quote(t.url, key)).status, 200);
+      await t.app.services.auditLog.flush();
       const [fresh] = await chain();
       const result = await verify(t.url, fresh!.seal);
       assert.deepEqual([result.body.valid, result.body.status], [true, "valid"]);

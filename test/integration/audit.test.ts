@@ -5,7 +5,7 @@ import type { Knex } from "knex";
 import { startPrism, type PrismHandle } from "../../mocks/prism.js";
 import type { components } from "../../sdk/generated/openapi.js";
 import { createDispatchClient } from "../../sdk/index.js";
-import { recordHash } from "../../server/services/audit/chain.js";
+import { leafHashOfRow } from "../../server/services/audit/chain.js";
 import { quoteRequest } from "../fixtures/requests.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 
@@ -46,6 +46,7 @@ for (const db of databases()) {
       other = (await t.issueKey({ account: "other" })).key;
       for (let i = 0; i < 3; i++) assert.equal((await quote(t.url, acme)).status, 200);
       quoteSeals = (await records(t.url, acme, "?type=quote")).items.map((r) => r.seal).reverse();
+      await t.app.services.auditLog.flush();
     });
     after(() => t?.stop());
 
@@ -111,12 +112,17 @@ for (const db of databases()) {
         assert.deepEqual(Object.keys(body).sort(), [
           "chain_position",
           "checked_at",
+          "checkpoint",
+          "inclusion_proof",
+          "leaf_hash",
+          "leaf_index",
           "record_type",
           "recorded_at",
           "seal",
           "status",
           "valid",
         ]);
+        assert.equal(`seal_${body.leaf_hash}`, quoteSeals[0]);
       });
 
       it("answers 400 malformed_seal for a malformed seal and 404 without a result for an unknown one", async () => {
@@ -155,21 +161,15 @@ for (const db of databases()) {
         assert.equal(((await (await verify(t.url, quoteSeals[1]!)).json()) as { status: string }).status, "valid");
       });
 
-      it("reports the next record chain_broken when a record is re-sealed", async () => {
+      it("reports a record re-sealed after integration content_mismatch: the tree keeps its leaf hash", async () => {
         const row = await t.app.services.db("audit_records").where({ seal: quoteSeals[1] }).first();
         const content = JSON.stringify({ trade: "forged" });
-        const fields = {
-          type: row.type,
-          account: row.account,
-          subject: row.subject,
-          content,
-          recorded_at: new Date(row.recorded_at).toISOString(),
-        };
-        const forged = `seal_${recordHash(row.prev_hash, fields)}`;
+        const forged = `seal_${leafHashOfRow({ ...row, content }).toString("hex")}`;
         await tamper(t.app.services.db, quoteSeals[1]!, { content, seal: forged });
         assert.equal((await verify(t.url, quoteSeals[1]!)).status, 404);
-        const next = (await (await verify(t.url, quoteSeals[2]!)).json()) as S["SealVerification"];
-        assert.deepEqual([next.valid, next.status], [false, "chain_broken"]);
+        const result = (await (await verify(t.url, forged)).json()) as S["SealVerification"];
+        assert.deepEqual([result.valid, result.status], [false, "content_mismatch"]);
+        assert.equal(((await (await verify(t.url, quoteSeals[2]!)).json()) as { status: string }).status, "valid");
       });
     });
   });
@@ -192,6 +192,7 @@ for (const db of databases()) {
     it("listAuditRecords 200/401 and verifySeal 200 (valid and tampered)/400/404 conform", async () => {
       const key = (await t.issueKey({ account: "proxy" })).key;
       assert.equal((await quote(t.url, key)).status, 200);
+      await t.app.services.auditLog.flush();
       const client = createDispatchClient({ baseUrl: prism.url, apiKey: key, retry: false });
       const conforms = (r: { response: Response }, status: number) => {
         assert.equal(

@@ -1,9 +1,8 @@
 import { validators } from "../../generated/validators.js";
-import { verifySeal } from "../../services/audit/verify.js";
 import { DomainError } from "../../services/errors.js";
 import type { RouteFactory } from "../types.js";
 
-const route: RouteFactory = ({ db }) => ({
+const route: RouteFactory = ({ auditLog }) => ({
   method: "GET",
   path: "/api/attest/verify/{seal}",
   options: {
@@ -20,6 +19,6 @@ const route: RouteFactory = ({ db }) => ({
       },
     },
   },
-  handler: (request) => verifySeal(db, request.params.seal as string),
+  handler: (request) => auditLog.verify(request.params.seal as string),
 });
 export default route;

@@ -1,7 +1,9 @@
 // API keys: issue (shown once), hash-only storage, checksum, lookup and revocation.
+import type { ChangeFeed } from "../../db/change-feed.js";
 import type { Db } from "../../db/knex.js";
 import { appendAudit } from "../audit/chain.js";
 import { DomainError } from "../errors.js";
+import { createInvalidatedCache } from "../shared/cache.js";
 import { newId, randomBase62, sha256Hex } from "../shared/ids.js";
 
 export type KeyScope = "quote" | "order";
@@ -48,7 +50,9 @@ function toRecord(row: Record<string, unknown>): ApiKeyRecord {
   };
 }
 
-export function createKeyService(db: Db) {
+export function createKeyService(db: Db, feed: ChangeFeed | null = null) {
+  // Active keys by hash; a revocation anywhere clears every instance's cache through the change feed.
+  const active = createInvalidatedCache<ApiKeyRecord>(feed, "api_keys", 60_000);
   return {
     async issue(input: { account: string; environment: "test" | "live"; label?: string; scopes?: KeyScope[] }) {
       const body = `${input.environment}_${randomBase62(32)}`;
@@ -78,11 +82,11 @@ export function createKeyService(db: Db) {
     /** The active key for a presented secret, or null (unknown, malformed or revoked). */
     async authenticate(presented: string): Promise<ApiKeyRecord | null> {
       if (!looksLikeApiKey(presented)) return null;
-      const row = await db("api_keys")
-        .where({ key_hash: sha256Hex(presented) })
-        .whereNull("revoked_at")
-        .first();
-      return row ? toRecord(row) : null;
+      const keyHash = sha256Hex(presented);
+      return active.get(keyHash, async () => {
+        const row = await db("api_keys").where({ key_hash: keyHash }).whereNull("revoked_at").first();
+        return row ? toRecord(row) : null;
+      });
     },
 
     async list(filter: { account?: string; limit: number; cursor?: string }) {
@@ -112,6 +116,7 @@ export function createKeyService(db: Db) {
           });
         return revoked[0] ?? (await trx("api_keys").where({ id }).first());
       });
+      feed?.announce("api_keys");
       if (!row) throw new DomainError("not_found", "not_found", `No API key ${id}.`);
       return toRecord(row);
     },

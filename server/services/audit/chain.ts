@@ -1,6 +1,8 @@
-// Audit trail: append decisions to a hash chain; a record's seal is `seal_` + its hash.
+// Audit log appends: a record is one INSERT (no lock); its seal is `seal_` + its RFC 9162 leaf hash, known at once.
+// The sequencer (sequencer.ts) later gives it a leaf index in the Merkle tree.
+import canonicalize from "canonicalize";
 import type { Knex } from "knex";
-import { canonicalJson, sha256Hex } from "../shared/ids.js";
+import { leafHash } from "./tlog.js";
 
 export const auditTypes = ["quote", "order", "match", "order_status", "key_issued", "key_revoked"] as const;
 export type AuditType = (typeof auditTypes)[number];
@@ -12,44 +14,56 @@ export interface AuditEntry {
   subject: string;
   content: Record<string, unknown>;
 }
-
-export const genesisHash = "0".repeat(64);
-// Any constant works; it serialises appends so each record links to the one before it.
-const chainLockId = 724_311;
-
-/** The hash a record must carry: previous hash + canonical record fields. */
-export function recordHash(
-  prevHash: string,
-  fields: { type: string; account: string | null; subject: string; content: string; recorded_at: string },
-): string {
-  return sha256Hex(`${prevHash}\n${canonicalJson({ ...fields })}`);
+/** A record as stored: content is its RFC 8785 canonical JSON text. */
+export interface AuditRow {
+  type: string;
+  account: string | null;
+  subject: string;
+  content: string;
+  recorded_at: string;
+  seal: string;
 }
 
-/** The hash a record at `position` links to when no earlier record remains: the newest purge anchor, or genesis. */
-export async function anchorHashBefore(db: Knex | Knex.Transaction, position: number): Promise<string> {
-  const anchor = await db("audit_anchor")
-    .where("purged_through", "<", position)
-    .orderBy("purged_through", "desc")
-    .first("boundary_hash");
-  return (anchor?.boundary_hash as string | undefined) ?? genesisHash;
+function parseStored(content: string): unknown {
+  try {
+    return JSON.parse(content);
+  } catch {
+    return content; // only a tampered row gets here; its leaf hash then no longer matches
+  }
 }
 
-/** Appends one record inside `trx` (or its own transaction) and returns its seal. */
-export async function appendAudit(db: Knex | Knex.Transaction, entry: AuditEntry): Promise<string> {
-  const run = async (trx: Knex.Transaction) => {
-    await trx.raw("select pg_advisory_xact_lock(?)", [chainLockId]);
-    const last = await trx("audit_records").orderBy("position", "desc").first("seal");
-    const prevHash = last ? (last.seal as string).slice(5) : await anchorHashBefore(trx, Number.MAX_SAFE_INTEGER);
-    const fields = {
-      type: entry.type,
-      account: entry.account,
-      subject: entry.subject,
-      content: canonicalJson(entry.content),
-      recorded_at: new Date().toISOString(),
-    };
-    const seal = `seal_${recordHash(prevHash, fields)}`;
-    await trx("audit_records").insert({ ...fields, seal, prev_hash: prevHash });
-    return seal;
+/** SHA-256(0x00 ‖ JCS({type, account, subject, content, recorded_at})) of a stored row. */
+export function leafHashOfRow(row: Omit<AuditRow, "seal"> & { recorded_at: string | Date }): Buffer {
+  const fields = {
+    type: row.type,
+    account: row.account,
+    subject: row.subject,
+    content: parseStored(row.content),
+    recorded_at: new Date(row.recorded_at).toISOString(),
   };
-  return "isTransaction" in db && db.isTransaction ? run(db as Knex.Transaction) : (db as Knex).transaction(run);
+  return leafHash(canonicalize(fields)!);
+}
+
+/** The row to insert for an entry, with its seal computed up front (callers may batch rows into one INSERT). */
+export function auditRow(entry: AuditEntry, recordedAt = new Date()): AuditRow {
+  const base = {
+    type: entry.type,
+    account: entry.account,
+    subject: entry.subject,
+    content: canonicalize(entry.content)!,
+    recorded_at: recordedAt.toISOString(),
+  };
+  return { ...base, seal: `seal_${leafHashOfRow(base).toString("hex")}` };
+}
+
+/** Appends records in one INSERT inside the caller's transaction (or as one autocommit statement); returns seals. */
+export async function appendAuditRows(db: Knex | Knex.Transaction, rows: AuditRow[]): Promise<string[]> {
+  await db("audit_records").insert(rows);
+  return rows.map((r) => r.seal);
+}
+
+/** Appends one record and returns its seal. */
+export async function appendAudit(db: Knex | Knex.Transaction, entry: AuditEntry): Promise<string> {
+  const [seal] = await appendAuditRows(db, [auditRow(entry)]);
+  return seal!;
 }

@@ -1,11 +1,12 @@
-// Seal verification: recompute a record's hash from its stored fields and check its link to the record before it.
+// Seal verification and proofs from stored node hashes: O(log n) node reads, never a rescan, never record content.
 import type { Knex } from "knex";
-import { anchorHashBefore, recordHash, type AuditType } from "./chain.js";
+import { leafHashOfRow, type AuditType } from "./chain.js";
 import { DomainError } from "../errors.js";
+import { accessorFrom, consistencyProof, inclusionProof, nodesNeeded, type SubtreeHash } from "./tlog.js";
 
 export const sealPattern = /^seal_[0-9a-f]{64}$/;
 
-export type SealStatus = "valid" | "content_mismatch" | "chain_broken";
+export type SealStatus = "valid" | "pending" | "content_mismatch";
 export interface SealVerification {
   seal: string;
   valid: boolean;
@@ -14,57 +15,89 @@ export interface SealVerification {
   record_type: AuditType;
   recorded_at: string;
   checked_at: string;
+  leaf_index?: number;
+  leaf_hash?: string;
+  inclusion_proof?: { tree_size: number; hashes: string[] };
+  checkpoint?: string;
+}
+interface Checkpoint {
+  tree_size: number;
+  note: string;
 }
 
-interface StoredRecord {
-  position: number | string;
-  seal: string;
-  prev_hash: string;
-  type: string;
-  account: string | null;
-  subject: string;
-  content: string;
-  recorded_at: Date | string;
+/** The newest signed checkpoint, or null before the first batch. */
+export async function latestCheckpoint(db: Knex): Promise<Checkpoint | null> {
+  const row = await db("audit_checkpoints").orderBy("tree_size", "desc").first("tree_size", "note");
+  return row ? { tree_size: Number(row.tree_size), note: row.note as string } : null;
 }
 
-/** The hash the record at `position` must link to: the previous remaining record's, else the purge anchor or genesis. */
-async function expectedPrevHash(db: Knex, position: number): Promise<string> {
-  const previous = await db("audit_records").where("position", "<", position).orderBy("position", "desc").first("seal");
-  return previous ? (previous.seal as string).slice(5) : anchorHashBefore(db, position);
+/** Runs a proof twice: once to learn which stored nodes it reads, then over those nodes fetched in one query. */
+async function withNodes(db: Knex, proof: (sub: SubtreeHash) => Buffer[]): Promise<string[]> {
+  const coords = nodesNeeded(proof);
+  const rows = coords.length
+    ? ((await db("audit_nodes")
+        .whereIn(
+          ["level", "idx"],
+          coords.map((c) => [c.level, c.index]),
+        )
+        .select("level", "idx", "hash")) as Array<{ level: number; idx: number | string; hash: string }>)
+    : [];
+  const nodes = new Map(rows.map((r) => [`${r.level}/${Number(r.idx)}`, Buffer.from(r.hash, "hex")]));
+  return proof(accessorFrom(nodes)).map((h) => h.toString("base64"));
 }
 
-function statusOf(row: StoredRecord, recordedAt: string, expectedPrev: string): SealStatus {
-  const fields = {
-    type: row.type,
-    account: row.account,
-    subject: row.subject,
-    content: row.content,
-    recorded_at: recordedAt,
-  };
-  if (`seal_${recordHash(row.prev_hash, fields)}` !== row.seal) return "content_mismatch";
-  return row.prev_hash === expectedPrev ? "valid" : "chain_broken";
+function malformed(): DomainError {
+  return new DomainError(
+    "bad_request",
+    "malformed_seal",
+    "A seal is 'seal_' followed by 64 lowercase hexadecimal digits.",
+  );
 }
 
-/** 400 for a malformed seal, 404 for an unknown one; otherwise the verification result (never the content). */
+/** 400 malformed, 404 unknown; `pending` until integrated, then `valid` with its inclusion proof, or `content_mismatch`. */
 export async function verifySeal(db: Knex, seal: string, now = new Date()): Promise<SealVerification> {
-  if (!sealPattern.test(seal))
-    throw new DomainError(
-      "bad_request",
-      "malformed_seal",
-      "A seal is 'seal_' followed by 64 lowercase hexadecimal digits.",
-    );
-  const row = (await db("audit_records").where({ seal }).first()) as StoredRecord | undefined;
+  if (!sealPattern.test(seal)) throw malformed();
+  const row = await db("audit_records as r")
+    .leftJoin("audit_leaves as l", "l.position", "r.position")
+    .leftJoin("audit_nodes as n", (j) => j.on("n.idx", "l.leaf_index").andOn("n.level", db.raw("0")))
+    .where("r.seal", seal)
+    .first("r.*", "l.leaf_index", "n.hash as leaf_hash");
   if (!row) throw new DomainError("not_found", "seal_not_found", "No audit record carries this seal.");
-  const position = Number(row.position);
-  const recordedAt = new Date(row.recorded_at).toISOString();
-  const status = statusOf(row, recordedAt, await expectedPrevHash(db, position));
-  return {
+  const recomputed = leafHashOfRow(row).toString("hex");
+  const integrated = row.leaf_index !== null && row.leaf_index !== undefined;
+  const expected = integrated ? (row.leaf_hash as string) : seal.slice(5);
+  const status: SealStatus = recomputed !== expected ? "content_mismatch" : integrated ? "valid" : "pending";
+  const base = {
     seal,
     valid: status === "valid",
     status,
-    chain_position: position,
+    chain_position: Number(row.position),
     record_type: row.type as AuditType,
-    recorded_at: recordedAt,
+    recorded_at: new Date(row.recorded_at as string).toISOString(),
     checked_at: now.toISOString(),
   };
+  if (status !== "valid") return base;
+  const leafIndex = Number(row.leaf_index);
+  const checkpoint = (await latestCheckpoint(db))!;
+  const hashes = await withNodes(db, (sub) => inclusionProof(leafIndex, 0, checkpoint.tree_size, sub));
+  return {
+    ...base,
+    leaf_index: leafIndex,
+    leaf_hash: expected,
+    inclusion_proof: { tree_size: checkpoint.tree_size, hashes },
+    checkpoint: checkpoint.note,
+  };
+}
+
+/** RFC 9162 consistency proof between two tree sizes the log has reached (0 < first <= second <= latest). */
+export async function consistency(db: Knex, first: number, second: number) {
+  const latest = await latestCheckpoint(db);
+  if (first < 1 || first > second || !latest || second > latest.tree_size)
+    throw new DomainError(
+      "bad_request",
+      "invalid_tree_sizes",
+      `Tree sizes must satisfy 0 < first <= second <= ${latest?.tree_size ?? 0} (the latest checkpoint).`,
+    );
+  const hashes = await withNodes(db, (sub) => consistencyProof(first, second, sub));
+  return { first, second, hashes };
 }

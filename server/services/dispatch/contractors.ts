@@ -1,6 +1,8 @@
 // The contractor pool: admin CRUD and the active candidates for a trade and state.
+import type { ChangeFeed } from "../../db/change-feed.js";
 import type { Db } from "../../db/knex.js";
 import { DomainError } from "../errors.js";
+import { createInvalidatedCache } from "../shared/cache.js";
 import { maskRef, newId } from "../shared/ids.js";
 import type { TradeCode } from "./trades.js";
 
@@ -39,18 +41,27 @@ function toRow(input: Partial<ContractorInput>) {
   return row;
 }
 
-export function createContractorService(db: Db) {
+const serves = (c: Contractor, trade: TradeCode, state: string) =>
+  c.trades.includes(trade) && c.service_areas.some((a) => a.state === state);
+
+export function createContractorService(db: Db, feed: ChangeFeed | null = null) {
+  // The active pool, held in memory; any contractor change anywhere clears it through the change feed.
+  const pool = createInvalidatedCache<Contractor[]>(feed, "contractors", 60_000, 1);
+  const activePool = () =>
+    pool.get("active", async () => (await db("contractors").where({ active: true })).map(toContractor));
   return {
     async create(input: ContractorInput): Promise<Contractor> {
       const id = newId("ctr");
       const [row] = await db("contractors")
         .insert({ id, ref: maskRef(id), ...toRow(input) })
         .returning("*");
+      feed?.announce("contractors");
       return toContractor(row);
     },
 
     async update(id: string, patch: Partial<ContractorInput>): Promise<Contractor> {
       const [row] = await db("contractors").where({ id }).update(toRow(patch)).returning("*");
+      feed?.announce("contractors");
       if (!row) throw new DomainError("not_found", "not_found", `No contractor ${id}.`);
       return toContractor(row);
     },
@@ -68,17 +79,14 @@ export function createContractorService(db: Db) {
       return { items: page, next_cursor: rows.length > filter.limit ? page.at(-1)!.id : null };
     },
 
-    /** Active contractors of a trade that serve a state. */
+    /** Active contractors of a trade that serve a state (from the in-memory pool). */
     async candidates(trade: TradeCode, state: string): Promise<Contractor[]> {
-      const rows = await db("contractors")
-        .where({ active: true })
-        .whereRaw("trades @> ?::jsonb", [JSON.stringify([trade])])
-        .whereRaw("service_areas @> ?::jsonb", [JSON.stringify([{ state: state.toUpperCase() }])]);
-      return rows.map(toContractor);
+      const upper = state.toUpperCase();
+      return ((await activePool()) ?? []).filter((c) => serves(c, trade, upper));
     },
 
     async hasActive(): Promise<boolean> {
-      return Boolean(await db("contractors").where({ active: true }).first("id"));
+      return ((await activePool()) ?? []).length > 0;
     },
 
     async get(id: string): Promise<Contractor | null> {

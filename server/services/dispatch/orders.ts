@@ -4,7 +4,7 @@ import type { Knex } from "knex";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/knex.js";
 import { assertDispatchConfigured } from "./availability.js";
-import { appendAudit } from "../audit/chain.js";
+import { appendAuditRows, auditRow, type AuditRow } from "../audit/chain.js";
 import type { ContractorService } from "./contractors.js";
 import { DomainError, EntitlementError } from "../errors.js";
 import { canonicalJson, newId, sha256Hex } from "../shared/ids.js";
@@ -108,6 +108,48 @@ function summaryOf(id: string, input: OrderInput, best: Match | undefined, creat
   };
 }
 
+/** The order's audit records (the order decision, and the match when one was made), seals computed up front. */
+function orderAuditRows(
+  o: { id: string; account: string; keyId: string; status: string; requestHash: string; row: Row },
+  input: OrderInput,
+  matches: Match[],
+): AuditRow[] {
+  const best = matches[0];
+  const records = [
+    auditRow({
+      type: "order",
+      account: o.account,
+      subject: o.id,
+      content: {
+        key_id: o.keyId,
+        status: o.status,
+        trade: input.trade,
+        state: input.location.state,
+        urgency: input.urgency,
+        nte_cents: o.row.nte_cents,
+        reference_id: o.row.reference_id,
+        request_hash: o.requestHash,
+      },
+    }),
+  ];
+  if (best)
+    records.push(
+      auditRow({
+        type: "match",
+        account: o.account,
+        subject: o.id,
+        content: {
+          contractor_ref: best.contractor.ref,
+          coverage: best.coverage,
+          quoted_cost_cents: best.costCents,
+          estimated_response_minutes: best.responseMinutes,
+          candidates: matches.length,
+        },
+      }),
+    );
+  return records;
+}
+
 export function createOrderService(db: Db, contractors: ContractorService, config: Config) {
   const escalation = (input: OrderInput) => ({
     assigned: false,
@@ -153,49 +195,25 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
       created_at: now,
       updated_at: now,
     };
-    await trx("orders").insert(row);
+    const records = orderAuditRows(
+      { id, account, keyId, status: order.status, row, requestHash: ctx.requestHash },
+      input,
+      matches,
+    );
+    const seal = records[0]!.seal; // known before the insert, so the stored answer is written once
+    const base = config.publicBaseUrl ?? ctx.origin;
+    const tracking = { status_url: statusUrl(base, id), auth: trackingAuth };
+    const body = best
+      ? { created: true, accepted: true, fulfilled: true, order, tracking, seal }
+      : { created: true, accepted: true, fulfilled: false, order, fulfilment: escalation(input), tracking, seal };
+    await trx("orders").insert({ ...row, response_body: JSON.stringify(body) });
     await trx("order_events").insert({
       order_id: id,
       status: order.status,
       note: best ? "Auto-matched from the active pool." : "No contractor in area.",
       at: now,
     });
-    const seal = await appendAudit(trx, {
-      type: "order",
-      account,
-      subject: id,
-      content: {
-        key_id: keyId,
-        status: order.status,
-        trade: input.trade,
-        state: input.location.state,
-        urgency: input.urgency,
-        nte_cents: row.nte_cents,
-        reference_id: row.reference_id,
-        request_hash: ctx.requestHash,
-      },
-    });
-    if (best)
-      await appendAudit(trx, {
-        type: "match",
-        account,
-        subject: id,
-        content: {
-          contractor_ref: best.contractor.ref,
-          coverage: best.coverage,
-          quoted_cost_cents: best.costCents,
-          estimated_response_minutes: best.responseMinutes,
-          candidates: matches.length,
-        },
-      });
-    const base = config.publicBaseUrl ?? ctx.origin;
-    const tracking = { status_url: statusUrl(base, id), auth: trackingAuth };
-    const body = best
-      ? { created: true, accepted: true, fulfilled: true, order, tracking, seal }
-      : { created: true, accepted: true, fulfilled: false, order, fulfilment: escalation(input), tracking, seal };
-    await trx("orders")
-      .where({ id })
-      .update({ response_body: JSON.stringify(body) });
+    await appendAuditRows(trx, records);
     if (input.callback_url)
       await enqueueStatusChange(trx, {
         orderId: id,

@@ -2,7 +2,7 @@
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/knex.js";
 import { assertDispatchConfigured } from "./availability.js";
-import { appendAudit } from "../audit/chain.js";
+import { auditRow } from "../audit/chain.js";
 import type { ContractorService } from "./contractors.js";
 import { newId } from "../shared/ids.js";
 import { etaTier, rankMatches, type JobLocation } from "./matching.js";
@@ -57,18 +57,7 @@ export function createQuoteService(db: Db, contractors: ContractorService, confi
         expires_at: new Date(now.getTime() + validForMinutes[input.urgency] * 60_000).toISOString(),
         created_at: now.toISOString(),
       };
-      await db("quotes").insert({
-        id: quote.quote_id,
-        principal: principal.id,
-        trade: input.trade,
-        state: location.state,
-        urgency: input.urgency,
-        available: quote.availability.available,
-        estimated_cost_cents: cost,
-        matched_contractors: matches.length,
-        latency_ms: Math.round(performance.now() - started),
-      });
-      await appendAudit(db, {
+      const record = auditRow({
         type: "quote",
         account: principal.account,
         subject: quote.quote_id,
@@ -83,7 +72,25 @@ export function createQuoteService(db: Db, contractors: ContractorService, confi
           nte: quote.nte,
         },
       });
-      return quote;
+      // The quote row and its audit record in one statement: atomic, one round trip.
+      await db
+        .with(
+          "quote",
+          db("quotes").insert({
+            id: quote.quote_id,
+            principal: principal.id,
+            trade: input.trade,
+            state: location.state,
+            urgency: input.urgency,
+            available: quote.availability.available,
+            estimated_cost_cents: cost,
+            matched_contractors: matches.length,
+            latency_ms: Math.round(performance.now() - started),
+          }),
+        )
+        .insert(record)
+        .into("audit_records");
+      return { ...quote, seal: record.seal };
     },
   };
 }

@@ -1,0 +1,152 @@
+// The attest API over a running server: seals pending then valid, proofs checked offline with the SDK against the
+// pinned key, consistency between checkpoints, tamper detection, and the statements one quote and one order cost.
+import assert from "node:assert/strict";
+import type { Knex } from "knex";
+import {
+  openCheckpoint,
+  parseVerifierKey,
+  verifyConsistency,
+  verifySealProof,
+  type VerifierKey,
+} from "../../sdk/attest.js";
+import type { components } from "../../sdk/generated/openapi.js";
+import { orderRequest, quoteRequest } from "../fixtures/requests.js";
+import { databases, startTestServer, type TestServer } from "../helpers/server.js";
+
+type Verification = components["schemas"]["SealVerification"];
+
+const post = (url: string, path: string, key: string, body: unknown) =>
+  fetch(`${url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": key },
+    body: JSON.stringify(body),
+  });
+const verify = async (url: string, seal: string) =>
+  (await (await fetch(`${url}/api/attest/verify/${seal}`)).json()) as Verification;
+const checkpoint = async (url: string, key: VerifierKey) =>
+  openCheckpoint(await (await fetch(`${url}/api/attest/checkpoint`)).text(), key);
+
+/** Counts the SQL statements `run` sends (knex's 'query' event fires once per round trip). */
+async function countStatements(db: Knex, run: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const listener = (q: { sql: string }) => seen.push(q.sql);
+  db.on("query", listener);
+  try {
+    await run();
+  } finally {
+    db.removeListener("query", listener);
+  }
+  return seen;
+}
+
+for (const db of databases()) {
+  describe(`attest API (${db.name})`, function () {
+    this.timeout(90_000);
+    let t: TestServer;
+    let key: string;
+    let pinned: VerifierKey;
+    before(async () => {
+      t = await startTestServer(db);
+      key = (await t.issueKey({ account: "attest" })).key;
+      pinned = parseVerifierKey(await (await fetch(`${t.url}/api/attest/key`)).text());
+    });
+    after(() => t?.stop());
+
+    describe("getCheckpoint / getLogKey", () => {
+      it("serves a text/plain checkpoint signed by the key it publishes", async () => {
+        const response = await fetch(`${t.url}/api/attest/checkpoint`);
+        assert.match(response.headers.get("content-type") ?? "", /^text\/plain/);
+        const opened = openCheckpoint(await response.text(), pinned);
+        assert.equal(opened.origin, "dispatch.example/audit");
+      });
+    });
+
+    describe("verifySeal", () => {
+      it("answers pending at once, then valid with a proof that verifies offline against the pinned key", async () => {
+        const quote = (await (await post(t.url, "/api/dispatch/v1/quote", key, quoteRequest)).json()) as {
+          seal: string;
+        };
+        assert.match(quote.seal, /^seal_[0-9a-f]{64}$/);
+        assert.equal((await verify(t.url, quote.seal)).status, "pending");
+        await t.app.services.auditLog.flush();
+        const result = await verify(t.url, quote.seal);
+        assert.deepEqual([result.status, result.valid], ["valid", true]);
+        const opened = verifySealProof(quote.seal, result, pinned);
+        assert.equal(opened.treeSize, result.inclusion_proof!.tree_size);
+      });
+
+      it("reports a tampered record content_mismatch and gives no proof", async () => {
+        const order = (await (await post(t.url, "/api/dispatch/v1/order", key, orderRequest)).json()) as {
+          seal: string;
+        };
+        await t.app.services.auditLog.flush();
+        await t.app.services.db.transaction(async (trx) => {
+          await trx.raw("alter table audit_records disable trigger audit_records_no_change");
+          await trx("audit_records").where({ seal: order.seal }).update({ content: '{"forged":true}' });
+          await trx.raw("alter table audit_records enable trigger audit_records_no_change");
+        });
+        const result = await verify(t.url, order.seal);
+        assert.deepEqual([result.status, result.valid, result.inclusion_proof], ["content_mismatch", false, undefined]);
+      });
+    });
+
+    describe("getConsistencyProof", () => {
+      it("proves an older checkpoint is a prefix of the newer one", async () => {
+        const older = await checkpoint(t.url, pinned);
+        for (let i = 0; i < 3; i++) await post(t.url, "/api/dispatch/v1/quote", key, quoteRequest);
+        await t.app.services.auditLog.flush();
+        const newer = await checkpoint(t.url, pinned);
+        assert.ok(newer.treeSize > older.treeSize);
+        const q = `first=${older.treeSize}&second=${newer.treeSize}`;
+        const proof = (await (await fetch(`${t.url}/api/attest/consistency?${q}`)).json()) as { hashes: string[] };
+        const hashes = proof.hashes.map((x) => Buffer.from(x, "base64"));
+        assert.ok(verifyConsistency(older.treeSize, newer.treeSize, hashes, older.rootHash, newer.rootHash));
+        assert.equal(verifyConsistency(older.treeSize, newer.treeSize, hashes, newer.rootHash, older.rootHash), false);
+      });
+
+      it("answers 400 for sizes beyond the log or out of order, 422 for non-numbers", async () => {
+        const size = (await checkpoint(t.url, pinned)).treeSize;
+        for (const q of [`first=1&second=${size + 1}`, `first=3&second=2`])
+          assert.equal((await fetch(`${t.url}/api/attest/consistency?${q}`)).status, 400, q);
+        assert.equal((await fetch(`${t.url}/api/attest/consistency?first=x&second=2`)).status, 422);
+      });
+    });
+
+    describe("append-only tree", () => {
+      it("refuses UPDATE, DELETE and TRUNCATE on leaves, nodes and checkpoints", async () => {
+        const sql = t.app.services.db;
+        for (const table of ["audit_leaves", "audit_nodes", "audit_checkpoints"]) {
+          await assert.rejects(sql(table).delete(), /append-only/, table);
+          await assert.rejects(sql.raw(`truncate ${table}`), /append-only/, table);
+        }
+        await assert.rejects(sql("audit_nodes").update({ hash: "0".repeat(64) }), /append-only/);
+      });
+    });
+
+    describe("statements per call", () => {
+      it("a quote is one statement (quote row and audit record together); an order six (replay look-up + a transaction)", async () => {
+        await post(t.url, "/api/dispatch/v1/quote", key, quoteRequest); // warms the key and pool caches
+        const quote = await countStatements(t.app.services.db, () =>
+          post(t.url, "/api/dispatch/v1/quote", key, quoteRequest),
+        );
+        assert.equal(quote.length, 1, quote.join("\n"));
+        assert.match(quote[0]!, /^with "quote" as \(insert into "quotes".*insert into "audit_records"/);
+        const order = await countStatements(t.app.services.db, () =>
+          post(t.url, "/api/dispatch/v1/order", key, { ...orderRequest, reference_id: "stmt-count" }),
+        );
+        assert.deepEqual(
+          order.map((sql) => sql.split(" ").slice(0, 3).join(" ")),
+          [
+            'select "id", "request_hash",',
+            "BEGIN;",
+            'insert into "orders"',
+            'insert into "order_events"',
+            'insert into "audit_records"',
+            "COMMIT;",
+          ],
+          order.join("\n"),
+        );
+      });
+    });
+  });
+}
