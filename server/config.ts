@@ -21,6 +21,8 @@ export interface Config {
   rateLimit: { points: number; burst: number };
   /** Webhook delivery worker: poll interval, backoff base, attempts before giving up, per-attempt timeout. */
   webhook: { pollMs: number; backoffMs: number; maxAttempts: number; timeoutMs: number };
+  /** Sandbox: ms between the automatic steps of a test-key order; 0 = only advanceSandboxOrder moves them. */
+  sandboxStepMs: number;
 }
 
 const bool = Joi.boolean().truthy("1", "yes").falsy("0", "no", "");
@@ -53,6 +55,7 @@ const schema = Joi.object({
   WEBHOOK_BACKOFF_MS: Joi.number().integer().min(1).default(10_000),
   WEBHOOK_MAX_ATTEMPTS: Joi.number().integer().min(1).max(50).default(12),
   WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).default(10_000),
+  SANDBOX_STEP_MS: Joi.number().integer().min(0).max(86_400_000).default(5000),
 }).unknown(true);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -84,5 +87,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: value.WEBHOOK_MAX_ATTEMPTS,
       timeoutMs: value.WEBHOOK_TIMEOUT_MS,
     },
+    sandboxStepMs: value.SANDBOX_STEP_MS,
   };
 }

@@ -54,6 +54,7 @@ export async function createServer(config: Config): Promise<DispatchServer> {
   ]);
   server.route(await loadRoutes(services));
   services.webhooks.start(); // outbox delivery worker; stop() below waits for deliveries in flight
+  server.ext("onPostStart", () => services.sandbox.start(server.info.uri)); // the real port once listening
 
   return {
     server,
@@ -61,6 +62,7 @@ export async function createServer(config: Config): Promise<DispatchServer> {
     config,
     async stop() {
       await server.stop({ timeout: 5000 });
+      await services.sandbox.stop();
       await services.webhooks.stop();
       redis?.disconnect();
       await db.destroy();

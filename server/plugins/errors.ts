@@ -7,6 +7,7 @@ import { requestIdOf } from "./request-id.js";
 const statusOf: Record<ErrorKind, number> = {
   bad_request: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   validation: 422,
@@ -16,6 +17,7 @@ const statusOf: Record<ErrorKind, number> = {
 const titles: Record<number, string> = {
   400: "Bad Request",
   401: "Unauthorized",
+  403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",
   409: "Conflict",

@@ -1,7 +1,14 @@
 // Domain errors with stable codes. server/plugins/errors.ts is the one place that turns them into HTTP.
 
 export type ErrorKind =
-  "bad_request" | "unauthorized" | "not_found" | "conflict" | "validation" | "rate_limited" | "unavailable";
+  | "bad_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "validation"
+  | "rate_limited"
+  | "unavailable";
 
 export interface FieldError {
   pointer: string;

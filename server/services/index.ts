@@ -7,6 +7,8 @@ import { createKeyService } from "./access/keys.js";
 import { createOAuthService } from "./access/oauth.js";
 import { createOrderLifecycleService } from "./dispatch/order-lifecycle.js";
 import { createOrderService } from "./dispatch/orders.js";
+import { createCustomerOrderService } from "./dispatch/customer-orders.js";
+import { createSandboxService } from "./dispatch/sandbox.js";
 import { createProbeService } from "./probe/probe.js";
 import { createQuoteService } from "./dispatch/quotes.js";
 import { createWebhookService } from "./webhooks/worker.js";
@@ -23,6 +25,8 @@ export function createServices(db: Db, config: Config) {
     oauth: createOAuthService(db, config.oauthTokenTtlSeconds),
     orders: createOrderService(db, contractors, config),
     orderLifecycle: createOrderLifecycleService(db, contractors),
+    customerOrders: createCustomerOrderService(db, config),
+    sandbox: createSandboxService(db, contractors, config),
     webhooks: createWebhookService(db, config),
     probe: createProbeService({ allowPrivate: config.probeAllowPrivate }),
   };
