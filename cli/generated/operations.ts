@@ -627,6 +627,137 @@ export const operations: readonly OperationSpec[] = [
     ]
   },
   {
+    "operationId": "listEvents",
+    "command": [
+      "events",
+      "list"
+    ],
+    "method": "get",
+    "path": "/api/dispatch/v1/events",
+    "summary": "The account's order events, oldest first (JSON page or live SSE stream)",
+    "description": "Every lifecycle event of the account's orders (`order.created`, `order.status_changed`,\n`order.cancelled`), oldest first, after the event `after` (exclusive). `data` is the payload of the\norder webhooks. Page with `limit`; `next_after` is the last id of the page.\n\nWith `Accept: text/event-stream` the answer is a Server-Sent Events stream that stays open: each event is\nsent as `id:` (the event id), `event:` (its type) and `data:` (the event as JSON), a `: heartbeat` comment\nevery 15 s keeps proxies from closing it, and a client that reconnects with `Last-Event-ID` (or `after`)\ngets every event after that one exactly once, then the new ones. Events written by any server instance\nsharing the database are delivered.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "after",
+        "in": "query",
+        "target": [
+          "after"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Only events after this event id (exclusive).",
+        "maxLength": 22
+      },
+      {
+        "flag": "limit",
+        "in": "query",
+        "target": [
+          "limit"
+        ],
+        "type": "integer",
+        "required": false,
+        "description": "Page size (JSON only).",
+        "default": 50,
+        "minimum": 1
+      },
+      {
+        "flag": "last-event-id",
+        "in": "header",
+        "target": [
+          "Last-Event-ID"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "SSE resume point (sent by EventSource on reconnect); same meaning as `after`.",
+        "maxLength": 22
+      }
+    ],
+    "example": null,
+    "responses": [
+      "200",
+      "401",
+      "422",
+      "429"
+    ]
+  },
+  {
+    "operationId": "listOrderEvents",
+    "command": [
+      "orders",
+      "events"
+    ],
+    "method": "get",
+    "path": "/api/dispatch/v1/orders/{id}/events",
+    "summary": "One order's events (JSON page or live SSE stream)",
+    "description": "Like `listEvents`, for one order of the account (404 for another account's order). The stream follows the order live.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "id",
+        "in": "path",
+        "target": [
+          "id"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Order id (`ord_…`).",
+        "minLength": 1,
+        "maxLength": 100
+      },
+      {
+        "flag": "after",
+        "in": "query",
+        "target": [
+          "after"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Only events after this event id (exclusive).",
+        "maxLength": 22
+      },
+      {
+        "flag": "limit",
+        "in": "query",
+        "target": [
+          "limit"
+        ],
+        "type": "integer",
+        "required": false,
+        "description": "Page size (JSON only).",
+        "default": 50,
+        "minimum": 1
+      },
+      {
+        "flag": "last-event-id",
+        "in": "header",
+        "target": [
+          "Last-Event-ID"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "SSE resume point (sent by EventSource on reconnect); same meaning as `after`.",
+        "maxLength": 22
+      }
+    ],
+    "example": null,
+    "responses": [
+      "200",
+      "401",
+      "404",
+      "422",
+      "429"
+    ]
+  },
+  {
     "operationId": "cancelOrder",
     "command": [
       "orders",

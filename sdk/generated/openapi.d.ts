@@ -146,6 +146,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dispatch/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's order events, oldest first (JSON page or live SSE stream)
+         * @description Every lifecycle event of the account's orders (`order.created`, `order.status_changed`,
+         *     `order.cancelled`), oldest first, after the event `after` (exclusive). `data` is the payload of the
+         *     order webhooks. Page with `limit`; `next_after` is the last id of the page.
+         *
+         *     With `Accept: text/event-stream` the answer is a Server-Sent Events stream that stays open: each event is
+         *     sent as `id:` (the event id), `event:` (its type) and `data:` (the event as JSON), a `: heartbeat` comment
+         *     every 15 s keeps proxies from closing it, and a client that reconnects with `Last-Event-ID` (or `after`)
+         *     gets every event after that one exactly once, then the new ones. Events written by any server instance
+         *     sharing the database are delivered.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/orders/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One order's events (JSON page or live SSE stream)
+         * @description Like `listEvents`, for one order of the account (404 for another account's order). The stream follows the order live.
+         */
+        get: operations["listOrderEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dispatch/v1/orders/{id}/cancel": {
         parameters: {
             query?: never;
@@ -975,6 +1023,21 @@ export interface components {
              */
             to?: "pending_dispatch" | "dispatched" | "en_route" | "on_site" | "completed";
         };
+        /** @enum {string} */
+        OrderEventType: "order.created" | "order.status_changed" | "order.cancelled";
+        DispatchEvent: {
+            /** @description Event id (`evt_…`), increasing; the SSE `id:` and the resume point. */
+            id: string;
+            type: components["schemas"]["OrderEventType"];
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["OrderEventData"];
+        };
+        EventPage: {
+            items: components["schemas"]["DispatchEvent"][];
+            /** @description Pass as `after` for the next page; null when the page is empty. */
+            next_after: string | null;
+        };
         OrderEventInput: {
             /** @enum {string} */
             status: "pending_dispatch" | "dispatched" | "en_route" | "on_site" | "completed" | "cancelled";
@@ -994,19 +1057,20 @@ export interface components {
             type: "order.status_changed";
             /** Format: date-time */
             timestamp: string;
-            data: {
-                order_id: string;
-                status: components["schemas"]["OrderLifecycleStatus"];
-                previous_status: components["schemas"]["OrderLifecycleStatus"] | null;
-                reference_id: string | null;
-                assigned_contractor_ref: string | null;
-                quoted_cost_cents: number | null;
-                final_cost_cents: number | null;
-                /** Format: uri */
-                status_url: string;
-                /** Format: date-time */
-                at: string;
-            };
+            data: components["schemas"]["OrderEventData"];
+        };
+        OrderEventData: {
+            order_id: string;
+            status: components["schemas"]["OrderLifecycleStatus"];
+            previous_status: components["schemas"]["OrderLifecycleStatus"] | null;
+            reference_id: string | null;
+            assigned_contractor_ref: string | null;
+            quoted_cost_cents: number | null;
+            final_cost_cents: number | null;
+            /** Format: uri */
+            status_url: string;
+            /** Format: date-time */
+            at: string;
         };
         WebhookSecret: {
             account: string;
@@ -1551,6 +1615,12 @@ export interface components {
     parameters: {
         /** @description Order id (`ord_…`). */
         OrderId: string;
+        /** @description Only events after this event id (exclusive). */
+        EventAfter: string;
+        /** @description Page size (JSON only). */
+        EventLimit: number;
+        /** @description SSE resume point (sent by EventSource on reconnect); same meaning as `after`. */
+        LastEventId: string;
         /** @description Client-chosen key; a retry with the same key and body replays the first answer. */
         IdempotencyKey: string;
     };
@@ -1812,6 +1882,84 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events after this event id (exclusive). */
+                after?: components["parameters"]["EventAfter"];
+                /** @description Page size (JSON only). */
+                limit?: components["parameters"]["EventLimit"];
+            };
+            header?: {
+                /** @description SSE resume point (sent by EventSource on reconnect); same meaning as `after`. */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events, or the live stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                    /**
+                     * @example id: evt_42
+                     *     event: order.status_changed
+                     *     data: {"id":"evt_42","type":"order.status_changed","timestamp":"2026-11-23T15:10:45.000Z","data":{}}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listOrderEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events after this event id (exclusive). */
+                after?: components["parameters"]["EventAfter"];
+                /** @description Page size (JSON only). */
+                limit?: components["parameters"]["EventLimit"];
+            };
+            header?: {
+                /** @description SSE resume point (sent by EventSource on reconnect); same meaning as `after`. */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
+            path: {
+                /** @description Order id (`ord_…`). */
+                id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the order's events, or the live stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                    /**
+                     * @example id: evt_42
+                     *     event: order.status_changed
+                     *     data: {"id":"evt_42","type":"order.status_changed","timestamp":"2026-11-23T15:10:45.000Z","data":{}}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -22,6 +22,12 @@ export const operationCalls = {
     c.GET("/api/dispatch/v1/orders/{id}", { params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } }, headers }),
   listOrders: (c, headers) =>
     c.GET("/api/dispatch/v1/orders", { params: { query: { status: ["pending_dispatch"], limit: 10 } }, headers }),
+  listEvents: (c, headers) => c.GET("/api/dispatch/v1/events", { params: { query: { limit: 10 } }, headers }),
+  listOrderEvents: (c, headers) =>
+    c.GET("/api/dispatch/v1/orders/{id}/events", {
+      params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },
+      headers,
+    }),
   cancelOrder: (c, headers) =>
     c.POST("/api/dispatch/v1/orders/{id}/cancel", {
       params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },

@@ -1,0 +1,16 @@
+import { principalOf } from "../../plugins/auth.js";
+import type { RouteFactory } from "../types.js";
+import { answerEvents, eventHeaders, eventQuery } from "../event-response.js";
+
+const route: RouteFactory = (services) => ({
+  method: "GET",
+  path: "/api/dispatch/v1/events",
+  options: { tags: ["orders"], auth: "api-key", validate: { query: eventQuery, headers: eventHeaders } },
+  handler: (request, h) => {
+    const principal = principalOf(request);
+    // credentials without an account (OAuth) own no orders: an account id no key can have
+    const account = principal.kind === "key" ? principal.account : "\u0000none";
+    return answerEvents(services, request, h, { account });
+  },
+});
+export default route;

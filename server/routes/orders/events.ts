@@ -1,0 +1,22 @@
+import Joi from "joi";
+import { principalOf } from "../../plugins/auth.js";
+import type { RouteFactory } from "../types.js";
+import { answerEvents, eventHeaders, eventQuery } from "../event-response.js";
+import { originOf } from "../origin.js";
+
+const route: RouteFactory = (services) => ({
+  method: "GET",
+  path: "/api/dispatch/v1/orders/{id}/events",
+  options: {
+    tags: ["orders"],
+    auth: "api-key",
+    validate: { params: Joi.object({ id: Joi.string().min(1).max(100) }), query: eventQuery, headers: eventHeaders },
+  },
+  handler: async (request, h) => {
+    const principal = principalOf(request);
+    const id = request.params.id as string;
+    await services.orders.get(principal, id, originOf(request)); // 404 unless the caller's own order
+    return answerEvents(services, request, h, { account: (principal as { account: string }).account, orderId: id });
+  },
+});
+export default route;
