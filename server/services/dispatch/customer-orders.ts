@@ -1,7 +1,7 @@
 // The customer's side of the lifecycle: list their orders, cancel one (audited, evented, webhooked).
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/knex.js";
-import { applyEvent, orderNotFound, statusView } from "./order-lifecycle.js";
+import { applyEvent, orderNotFound } from "./order-lifecycle.js";
 import { listOrders, type OrderListFilter } from "./order-list.js";
 import type { OrderPrincipal } from "./orders.js";
 
@@ -31,13 +31,6 @@ export function createCustomerOrderService(db: Db, config: Config) {
       const cancellation = { reason: input.reason, note: input.note ?? null, by: "customer" as const };
       const base = config.publicBaseUrl ?? origin;
       return db.transaction((trx) => applyEvent(trx, id, { status: "cancelled", note, cancellation }, null, base));
-    },
-
-    /** getOrder's view for callers that already hold the row's id and account (sandbox, streams). */
-    async view(account: string, id: string, origin: string) {
-      const row = await db("orders").where({ id, account }).first();
-      if (!row) throw orderNotFound(id);
-      return statusView(db, row, config.publicBaseUrl ?? origin);
     },
   };
 }
