@@ -17,6 +17,8 @@ function stringJoi(s: JsonObject): string {
   if (typeof s.maxLength === "number") out += `.custom(maxChars(${s.maxLength}))`;
   if (typeof s.pattern === "string") out += `.pattern(new RegExp(${json(s.pattern)}, "u"))`;
   if (s.format === "uri") out += ".uri()";
+  // A date-time (RFC 3339) arrives as a Date, so an impossible instant is a 422 and never reaches SQL.
+  if (s.format === "date-time") out += ".isoDate()";
   return out;
 }
 
@@ -88,7 +90,10 @@ function parameterParts(op: JsonObject): Partial<Record<Part, string>> {
     const part = partOf[p.in as string];
     if (!part) continue;
     const name = part === "headers" ? (p.name as string).toLowerCase() : (p.name as string);
-    const joi = joiOf((p.schema ?? {}) as JsonObject) + (p.required ? ".required()" : "");
+    const schema = (p.schema ?? {}) as JsonObject;
+    // A repeatable query parameter (?status=a&status=b) may also arrive once, as a plain string.
+    const single = part === "query" && schema.type === "array" ? ".single()" : "";
+    const joi = joiOf(schema) + single + (p.required ? ".required()" : "");
     (groups[part] ??= []).push(`${json(name)}: ${joi}`);
   }
   return Object.fromEntries(

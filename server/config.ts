@@ -29,6 +29,8 @@ export interface Config {
   webhook: { pollMs: number; backoffMs: number; maxAttempts: number; timeoutMs: number };
   /** Audit log: checkpoint origin line, signed-note private key (null = generated and kept in the database), batch interval. */
   audit: { origin: string; signingKey: string | null; batchMs: number };
+  /** Sandbox: ms between the automatic steps of a test-key order; 0 = only advanceSandboxOrder moves them. */
+  sandboxStepMs: number;
 }
 
 const bool = Joi.boolean().truthy("1", "yes").falsy("0", "no", "");
@@ -77,6 +79,7 @@ const schema = Joi.object({
     .default("dispatch.example/audit"),
   AUDIT_SIGNING_KEY: Joi.string().allow(""),
   AUDIT_BATCH_MS: Joi.number().integer().min(10).max(1000).default(1000),
+  SANDBOX_STEP_MS: Joi.number().integer().min(0).max(86_400_000).default(5000),
 }).unknown(true);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -121,5 +124,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signingKey: value.AUDIT_SIGNING_KEY || null,
       batchMs: value.AUDIT_BATCH_MS,
     },
+    sandboxStepMs: value.SANDBOX_STEP_MS,
   };
 }

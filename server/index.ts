@@ -82,13 +82,17 @@ export async function createServer(config: Config): Promise<DispatchServer> {
   server.route(await loadRoutes(services));
   await services.auditLog.start((error) => server.log(["error", "audit"], error as Error));
   services.webhooks.start(); // outbox delivery worker; stop() below waits for deliveries in flight
+  server.ext("onPostStart", () => services.sandbox.start(server.info.uri)); // the real port once listening
+  services.eventStreams.start();
 
   return {
     server,
     services,
     config,
     async stop() {
+      await services.eventStreams.stop(); // ends open SSE streams so the server does not wait on them
       await server.stop({ timeout: 5000 });
+      await services.sandbox.stop();
       await services.webhooks.stop();
       await services.auditLog.stop();
       await services.changes.stop();

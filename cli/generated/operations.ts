@@ -665,6 +665,125 @@ export const operations: readonly OperationSpec[] = [
     ]
   },
   {
+    "operationId": "listOrders",
+    "command": [
+      "orders",
+      "list"
+    ],
+    "method": "get",
+    "path": "/api/dispatch/v1/orders",
+    "summary": "List the caller's orders, newest first",
+    "description": "The orders of the key's account, newest first, filtered by status, trade, reference id and creation time.\nPages with `limit` and the opaque `next_cursor`; the next page is also linked in an RFC 8288\n`Link: <…>; rel=\"next\"` header. A cursor from other filters is accepted; only its position counts.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "status",
+        "in": "query",
+        "target": [
+          "status"
+        ],
+        "type": "array",
+        "required": false,
+        "description": "Only orders in one of these statuses (repeat the parameter for several)."
+      },
+      {
+        "flag": "trade",
+        "in": "query",
+        "target": [
+          "trade"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Only orders of this trade.",
+        "enum": [
+          "plumbing",
+          "electrical",
+          "hvac",
+          "carpentry",
+          "roofing",
+          "painting",
+          "locksmith",
+          "appliance_repair"
+        ]
+      },
+      {
+        "flag": "reference-id",
+        "in": "query",
+        "target": [
+          "reference_id"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Only the order with this reference id.",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "minLength": 1,
+        "maxLength": 255
+      },
+      {
+        "flag": "created-after",
+        "in": "query",
+        "target": [
+          "created_after"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Only orders created at or after this instant.",
+        "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+        "maxLength": 40
+      },
+      {
+        "flag": "created-before",
+        "in": "query",
+        "target": [
+          "created_before"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Only orders created before this instant.",
+        "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+        "maxLength": 40
+      },
+      {
+        "flag": "limit",
+        "in": "query",
+        "target": [
+          "limit"
+        ],
+        "type": "integer",
+        "required": false,
+        "description": "Page size.",
+        "default": 50,
+        "minimum": 1,
+        "maximum": 200
+      },
+      {
+        "flag": "cursor",
+        "in": "query",
+        "target": [
+          "cursor"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Opaque cursor from a previous page's `next_cursor`.",
+        "pattern": "^[A-Za-z0-9_-]+$",
+        "minLength": 1,
+        "maxLength": 200
+      }
+    ],
+    "example": null,
+    "responses": [
+      "200",
+      "400",
+      "401",
+      "422",
+      "429"
+    ]
+  },
+  {
     "operationId": "getOrder",
     "command": [
       "orders",
@@ -699,6 +818,281 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "401",
       "404",
+      "429"
+    ]
+  },
+  {
+    "operationId": "listEvents",
+    "command": [
+      "events",
+      "list"
+    ],
+    "method": "get",
+    "path": "/api/dispatch/v1/events",
+    "summary": "The account's order events, oldest first (JSON page or live SSE stream)",
+    "description": "Every lifecycle event of the account's orders (`order.created`, `order.status_changed`,\n`order.cancelled`), oldest first, after the event `after` (exclusive). `data` is the payload of the\norder webhooks. Page with `limit`; `next_after` is the last id of the page.\n\nWith `Accept: text/event-stream` the answer is a Server-Sent Events stream that stays open: each event is\nsent as `id:` (the event id), `event:` (its type) and `data:` (the event as JSON), a `: heartbeat` comment\nevery 15 s keeps proxies from closing it, and a client that reconnects with `Last-Event-ID` (or `after`)\ngets every event after that one exactly once, then the new ones. Events written by any server instance\nsharing the database are delivered.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "after",
+        "in": "query",
+        "target": [
+          "after"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Only events after this event id (exclusive).",
+        "pattern": "^evt_[0-9]{1,18}$",
+        "maxLength": 22
+      },
+      {
+        "flag": "limit",
+        "in": "query",
+        "target": [
+          "limit"
+        ],
+        "type": "integer",
+        "required": false,
+        "description": "Page size (JSON only).",
+        "default": 50,
+        "minimum": 1,
+        "maximum": 200
+      },
+      {
+        "flag": "last-event-id",
+        "in": "header",
+        "target": [
+          "Last-Event-ID"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "SSE resume point (sent by EventSource on reconnect); same meaning as `after`.",
+        "pattern": "^evt_[0-9]{1,18}$",
+        "maxLength": 22
+      }
+    ],
+    "example": null,
+    "responses": [
+      "200",
+      "401",
+      "422",
+      "429"
+    ]
+  },
+  {
+    "operationId": "listOrderEvents",
+    "command": [
+      "orders",
+      "events"
+    ],
+    "method": "get",
+    "path": "/api/dispatch/v1/orders/{id}/events",
+    "summary": "One order's events (JSON page or live SSE stream)",
+    "description": "Like `listEvents`, for one order of the account (404 for another account's order). The stream follows the order live.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "id",
+        "in": "path",
+        "target": [
+          "id"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Order id (`ord_…`).",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "minLength": 1,
+        "maxLength": 100
+      },
+      {
+        "flag": "after",
+        "in": "query",
+        "target": [
+          "after"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Only events after this event id (exclusive).",
+        "pattern": "^evt_[0-9]{1,18}$",
+        "maxLength": 22
+      },
+      {
+        "flag": "limit",
+        "in": "query",
+        "target": [
+          "limit"
+        ],
+        "type": "integer",
+        "required": false,
+        "description": "Page size (JSON only).",
+        "default": 50,
+        "minimum": 1,
+        "maximum": 200
+      },
+      {
+        "flag": "last-event-id",
+        "in": "header",
+        "target": [
+          "Last-Event-ID"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "SSE resume point (sent by EventSource on reconnect); same meaning as `after`.",
+        "pattern": "^evt_[0-9]{1,18}$",
+        "maxLength": 22
+      }
+    ],
+    "example": null,
+    "responses": [
+      "200",
+      "401",
+      "404",
+      "422",
+      "429"
+    ]
+  },
+  {
+    "operationId": "cancelOrder",
+    "command": [
+      "orders",
+      "cancel"
+    ],
+    "method": "post",
+    "path": "/api/dispatch/v1/orders/{id}/cancel",
+    "summary": "Cancel an order before the contractor is on site",
+    "description": "Cancels the order while it is `accepted_pending_fulfilment`, `pending_dispatch`, `dispatched` or `en_route`.\nAnswers 200 with the order; cancelling an already cancelled order answers the same 200 (the first\nreason stands). Once the contractor is `on_site` (or the order is completed) the answer is 409\n`cannot_cancel`. The cancellation (reason, note, who cancelled) is shown in `cancellation`, audited,\nadded to the order's events and sent to its `callback_url` like every status change.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": "application/json",
+    "bodyRequired": true,
+    "flags": [
+      {
+        "flag": "id",
+        "in": "path",
+        "target": [
+          "id"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Order id (`ord_…`).",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "minLength": 1,
+        "maxLength": 100
+      },
+      {
+        "flag": "reason",
+        "in": "body",
+        "target": [
+          "reason"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Why the order was cancelled (`operator_decision` when an operator cancels).",
+        "enum": [
+          "customer_request",
+          "duplicate",
+          "resolved_elsewhere",
+          "other",
+          "operator_decision"
+        ]
+      },
+      {
+        "flag": "note",
+        "in": "body",
+        "target": [
+          "note"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Free text kept with the cancellation.",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "minLength": 1,
+        "maxLength": 2000
+      }
+    ],
+    "example": {
+      "reason": "duplicate",
+      "note": "Raised twice by the front desk."
+    },
+    "responses": [
+      "200",
+      "400",
+      "401",
+      "404",
+      "409",
+      "413",
+      "422",
+      "429"
+    ]
+  },
+  {
+    "operationId": "advanceSandboxOrder",
+    "command": [
+      "sandbox",
+      "advance"
+    ],
+    "method": "post",
+    "path": "/api/dispatch/v1/sandbox/orders/{id}/advance",
+    "summary": "Move a sandbox order one step now",
+    "description": "Sandbox only: orders made with a `dispatch_test_` key move on their own\n(`accepted_pending_fulfilment` gets a simulated contractor, then `pending_dispatch` → `dispatched` →\n`en_route` with an ETA → `on_site` → `completed` at the quoted cost), one step every `SANDBOX_STEP_MS`\n(default 5000; 0 = only through this endpoint). This endpoint takes the next step now, or with `to`\nwalks the steps up to that status; each step is evented, audited and webhooked exactly like an\noperator's. 403 `live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of the order.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": "application/json",
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "id",
+        "in": "path",
+        "target": [
+          "id"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Order id (`ord_…`).",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "minLength": 1,
+        "maxLength": 100
+      },
+      {
+        "flag": "to",
+        "in": "body",
+        "target": [
+          "to"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Walk the steps up to this status (default is the next step).",
+        "enum": [
+          "pending_dispatch",
+          "dispatched",
+          "en_route",
+          "on_site",
+          "completed"
+        ]
+      }
+    ],
+    "example": {
+      "to": "on_site"
+    },
+    "responses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "413",
+      "422",
       "429"
     ]
   },

@@ -104,6 +104,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dispatch/v1/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's orders, newest first
+         * @description The orders of the key's account, newest first, filtered by status, trade, reference id and creation time.
+         *     Pages with `limit` and the opaque `next_cursor`; the next page is also linked in an RFC 8288
+         *     `Link: <…>; rel="next"` header. A cursor from other filters is accepted; only its position counts.
+         */
+        get: operations["listOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dispatch/v1/orders/{id}": {
         parameters: {
             query?: never;
@@ -118,6 +140,103 @@ export interface paths {
         get: operations["getOrder"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's order events, oldest first (JSON page or live SSE stream)
+         * @description Every lifecycle event of the account's orders (`order.created`, `order.status_changed`,
+         *     `order.cancelled`), oldest first, after the event `after` (exclusive). `data` is the payload of the
+         *     order webhooks. Page with `limit`; `next_after` is the last id of the page.
+         *
+         *     With `Accept: text/event-stream` the answer is a Server-Sent Events stream that stays open: each event is
+         *     sent as `id:` (the event id), `event:` (its type) and `data:` (the event as JSON), a `: heartbeat` comment
+         *     every 15 s keeps proxies from closing it, and a client that reconnects with `Last-Event-ID` (or `after`)
+         *     gets every event after that one exactly once, then the new ones. Events written by any server instance
+         *     sharing the database are delivered.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/orders/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One order's events (JSON page or live SSE stream)
+         * @description Like `listEvents`, for one order of the account (404 for another account's order). The stream follows the order live.
+         */
+        get: operations["listOrderEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an order before the contractor is on site
+         * @description Cancels the order while it is `accepted_pending_fulfilment`, `pending_dispatch`, `dispatched` or `en_route`.
+         *     Answers 200 with the order; cancelling an already cancelled order answers the same 200 (the first
+         *     reason stands). Once the contractor is `on_site` (or the order is completed) the answer is 409
+         *     `cannot_cancel`. The cancellation (reason, note, who cancelled) is shown in `cancellation`, audited,
+         *     added to the order's events and sent to its `callback_url` like every status change.
+         */
+        post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/sandbox/orders/{id}/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a sandbox order one step now
+         * @description Sandbox only: orders made with a `dispatch_test_` key move on their own
+         *     (`accepted_pending_fulfilment` gets a simulated contractor, then `pending_dispatch` → `dispatched` →
+         *     `en_route` with an ETA → `on_site` → `completed` at the quoted cost), one step every `SANDBOX_STEP_MS`
+         *     (default 5000; 0 = only through this endpoint). This endpoint takes the next step now, or with `to`
+         *     walks the steps up to that status; each step is evented, audited and webhooked exactly like an
+         *     operator's. 403 `live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of the order.
+         */
+        post: operations["advanceSandboxOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -967,6 +1086,56 @@ export interface components {
             updated_at: string;
             events: components["schemas"]["OrderEvent"][];
             tracking: components["schemas"]["Tracking"];
+            /** @description Present once the order is cancelled. */
+            cancellation?: components["schemas"]["Cancellation"] | null;
+        };
+        CancelRequest: {
+            reason: components["schemas"]["CancelReason"];
+            /** @description Free text kept with the cancellation. */
+            note?: string;
+        };
+        /**
+         * @description Why the order was cancelled (`operator_decision` when an operator cancels).
+         * @enum {string}
+         */
+        CancelReason: "customer_request" | "duplicate" | "resolved_elsewhere" | "other" | "operator_decision";
+        Cancellation: {
+            reason: components["schemas"]["CancelReason"];
+            note: string | null;
+            /**
+             * @description Who cancelled.
+             * @enum {string}
+             */
+            by: "customer" | "operator" | "sandbox";
+            /** Format: date-time */
+            at: string;
+        };
+        OrderPage: {
+            items: components["schemas"]["OrderStatus"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        SandboxAdvanceRequest: {
+            /**
+             * @description Walk the steps up to this status (default is the next step).
+             * @enum {string}
+             */
+            to?: "pending_dispatch" | "dispatched" | "en_route" | "on_site" | "completed";
+        };
+        /** @enum {string} */
+        OrderEventType: "order.created" | "order.status_changed" | "order.cancelled";
+        DispatchEvent: {
+            /** @description Event id (`evt_…`), increasing; the SSE `id:` and the resume point. */
+            id: string;
+            type: components["schemas"]["OrderEventType"];
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["OrderEventData"];
+        };
+        EventPage: {
+            items: components["schemas"]["DispatchEvent"][];
+            /** @description Pass as `after` for the next page; null when the page is empty. */
+            next_after: string | null;
         };
         OrderEventInput: {
             /** @enum {string} */
@@ -987,19 +1156,20 @@ export interface components {
             type: "order.status_changed";
             /** Format: date-time */
             timestamp: string;
-            data: {
-                order_id: string;
-                status: components["schemas"]["OrderLifecycleStatus"];
-                previous_status: components["schemas"]["OrderLifecycleStatus"] | null;
-                reference_id: string | null;
-                assigned_contractor_ref: string | null;
-                quoted_cost_cents: number | null;
-                final_cost_cents: number | null;
-                /** Format: uri */
-                status_url: string;
-                /** Format: date-time */
-                at: string;
-            };
+            data: components["schemas"]["OrderEventData"];
+        };
+        OrderEventData: {
+            order_id: string;
+            status: components["schemas"]["OrderLifecycleStatus"];
+            previous_status: components["schemas"]["OrderLifecycleStatus"] | null;
+            reference_id: string | null;
+            assigned_contractor_ref: string | null;
+            quoted_cost_cents: number | null;
+            final_cost_cents: number | null;
+            /** Format: uri */
+            status_url: string;
+            /** Format: date-time */
+            at: string;
         };
         WebhookSecret: {
             account: string;
@@ -1046,6 +1216,8 @@ export interface components {
                 dispatch_latency_p50_ms: components["schemas"]["Metric"];
                 dispatch_latency_p95_ms: components["schemas"]["Metric"];
                 human_override_rate: components["schemas"]["Metric"];
+                /** @description Cancelled orders (by the customer or an operator) / orders. */
+                cancellation_rate?: components["schemas"]["Metric"];
                 quote_turnaround_minutes: components["schemas"]["Metric"];
             };
             trust_signals: {
@@ -1491,6 +1663,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The credential may not do this (a live key on a sandbox-only endpoint). */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description No such resource (or it belongs to another account). */
         NotFound: {
             headers: {
@@ -1599,6 +1780,12 @@ export interface components {
     parameters: {
         /** @description Order id (`ord_…`). */
         OrderId: string;
+        /** @description Only events after this event id (exclusive). */
+        EventAfter: string;
+        /** @description Page size (JSON only). */
+        EventLimit: number;
+        /** @description SSE resume point (sent by EventSource on reconnect); same meaning as `after`. */
+        LastEventId: string;
         /** @description Client-chosen key; a retry with the same key and body replays the first answer. */
         IdempotencyKey: string;
     };
@@ -1634,6 +1821,11 @@ export interface components {
          * @example POST
          */
         Allow: string;
+        /**
+         * @description RFC 8288 link to the next page (`rel="next"`); absent on the last page.
+         * @example <http://127.0.0.1:3000/api/dispatch/v1/orders?limit=50&cursor=MjAyNi0xMS0yM1QxNTowMjoxMS4wMDBafG9yZF8wMUpEOFhCM0M1RDdFOUYxRzNINUo3SzlNMQ>; rel="next"
+         */
+        Link: string;
         /**
          * @description Always `no-store`.
          * @example no-store
@@ -1797,6 +1989,48 @@ export interface operations {
             503: components["responses"]["DispatchUnavailable"];
         };
     };
+    listOrders: {
+        parameters: {
+            query?: {
+                /** @description Only orders in one of these statuses (repeat the parameter for several). */
+                status?: components["schemas"]["OrderLifecycleStatus"][];
+                /** @description Only orders of this trade. */
+                trade?: components["schemas"]["TradeCode"];
+                /** @description Only the order with this reference id. */
+                reference_id?: string;
+                /** @description Only orders created at or after this instant. */
+                created_after?: string;
+                /** @description Only orders created before this instant. */
+                created_before?: string;
+                /** @description Page size. */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's `next_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getOrder: {
         parameters: {
             query?: never;
@@ -1822,6 +2056,155 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events after this event id (exclusive). */
+                after?: components["parameters"]["EventAfter"];
+                /** @description Page size (JSON only). */
+                limit?: components["parameters"]["EventLimit"];
+            };
+            header?: {
+                /** @description SSE resume point (sent by EventSource on reconnect); same meaning as `after`. */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events, or the live stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                    /**
+                     * @example id: evt_42
+                     *     event: order.status_changed
+                     *     data: {"id":"evt_42","type":"order.status_changed","timestamp":"2026-11-23T15:10:45.000Z","data":{}}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listOrderEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events after this event id (exclusive). */
+                after?: components["parameters"]["EventAfter"];
+                /** @description Page size (JSON only). */
+                limit?: components["parameters"]["EventLimit"];
+            };
+            header?: {
+                /** @description SSE resume point (sent by EventSource on reconnect); same meaning as `after`. */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
+            path: {
+                /** @description Order id (`ord_…`). */
+                id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the order's events, or the live stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                    /**
+                     * @example id: evt_42
+                     *     event: order.status_changed
+                     *     data: {"id":"evt_42","type":"order.status_changed","timestamp":"2026-11-23T15:10:45.000Z","data":{}}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order id (`ord_…`). */
+                id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelRequest"];
+            };
+        };
+        responses: {
+            /** @description The cancelled order. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    advanceSandboxOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order id (`ord_…`). */
+                id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SandboxAdvanceRequest"];
+            };
+        };
+        responses: {
+            /** @description The order after the step(s). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -10,6 +10,9 @@ import { createOAuthService } from "./access/oauth.js";
 import { createPrincipalResolver } from "./access/principal.js";
 import { createOrderLifecycleService } from "./dispatch/order-lifecycle.js";
 import { createOrderService } from "./dispatch/orders.js";
+import { createCustomerOrderService } from "./dispatch/customer-orders.js";
+import { createSandboxService } from "./dispatch/sandbox.js";
+import { createEventStreams } from "./events/stream.js";
 import { createProbeService } from "./probe/probe.js";
 import { createQuoteService } from "./dispatch/quotes.js";
 import { createWebhookService } from "./webhooks/worker.js";
@@ -32,6 +35,9 @@ export function createServices(db: Db, config: Config) {
     oauth,
     orders: createOrderService(db, contractors, config),
     orderLifecycle: createOrderLifecycleService(db, contractors),
+    customerOrders: createCustomerOrderService(db, config),
+    sandbox: createSandboxService(db, contractors, config),
+    eventStreams: createEventStreams(db, { pollMs: 200, heartbeatMs: 15_000, gapMs: 5000 }),
     webhooks: createWebhookService(db, config),
     probe: createProbeService({ allowPrivate: config.probeAllowPrivate }),
   };

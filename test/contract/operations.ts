@@ -20,6 +20,26 @@ export const operationCalls = {
   createOrder: (c, headers) => c.POST("/api/dispatch/v1/order", { body: orderRequest, headers }),
   getOrder: (c, headers) =>
     c.GET("/api/dispatch/v1/orders/{id}", { params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } }, headers }),
+  listOrders: (c, headers) =>
+    c.GET("/api/dispatch/v1/orders", { params: { query: { status: ["pending_dispatch"], limit: 10 } }, headers }),
+  listEvents: (c, headers) => c.GET("/api/dispatch/v1/events", { params: { query: { limit: 10 } }, headers }),
+  listOrderEvents: (c, headers) =>
+    c.GET("/api/dispatch/v1/orders/{id}/events", {
+      params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },
+      headers,
+    }),
+  cancelOrder: (c, headers) =>
+    c.POST("/api/dispatch/v1/orders/{id}/cancel", {
+      params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },
+      body: { reason: "duplicate" },
+      headers,
+    }),
+  advanceSandboxOrder: (c, headers) =>
+    c.POST("/api/dispatch/v1/sandbox/orders/{id}/advance", {
+      params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },
+      body: { to: "dispatched" },
+      headers,
+    }),
   getEvals: (c, headers) =>
     c.GET("/api/dispatch/analytics/evals", { params: { query: { period: "rolling_30d" } }, headers }),
   getTradeIndex: (c, headers) => c.GET("/api/dispatch/index", { headers }),

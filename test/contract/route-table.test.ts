@@ -10,12 +10,15 @@ describe("route table", () => {
   });
   after(async () => t?.stop());
 
-  it("equals the contract's operations (method + path)", () => {
+  it("equals the contract's operations with a 2xx answer (method + path)", () => {
     const routes = t.app.server
       .table()
       .map((r) => `${r.method.toUpperCase()} ${r.path}`)
       .sort();
+    // Operations documented only for their 405 (GET/DELETE /api/mcp) are answered by the generic wrong-method
+    // handling, not by a route; the protocol suite pins those 405s.
     const operations = listOperations(loadContract())
+      .filter((o) => Object.keys(o.operation.responses as object).some((code) => code.startsWith("2")))
       .map((o) => `${o.method.toUpperCase()} ${o.path}`)
       .sort();
     assert.deepEqual(routes, operations);

@@ -10,7 +10,7 @@ import { adminToken, postgresDatabase } from "../helpers/server.js";
 async function startProcess(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" },
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent", SANDBOX_STEP_MS: "0" },
     stdio: "ignore",
   });
   const url = `http://127.0.0.1:${port}`;

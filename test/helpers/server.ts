@@ -76,6 +76,7 @@ export async function startTestServer(
     LOG_LEVEL: "silent",
     DATABASE_URL: database.url,
     DISPATCH_ADMIN_TOKEN: adminToken,
+    SANDBOX_STEP_MS: "0", // test-key orders stay put unless a suite asks the sandbox to move them
     ...env,
   });
   const app = await createServer(config);

@@ -70,6 +70,7 @@ export function createEvalsService(db: Db) {
         dispatch_latency_p50_ms: percentile(latencies, 50),
         dispatch_latency_p95_ms: percentile(latencies, 95),
         human_override_rate: ratio(overriddenOrders, orders.length),
+        cancellation_rate: ratio(orders.filter((o) => o.status === "cancelled").length, orders.length),
         quote_turnaround_minutes: {
           value: 120,
           unit: "minutes",
@@ -85,7 +86,7 @@ export function createEvalsService(db: Db) {
         generated_at: end.toISOString(),
         estimated: Object.values(metrics).some((m) => m.provenance === "self_reported_estimate"),
         methodology:
-          "Computed at request time from this service's order and order-event records created in the window. goal_fulfillment_rate: orders with an assigned contractor / orders. completion_rate: completed / (completed + cancelled). nte_accuracy_rate: completed orders with an NTE whose final cost is at or under it / such orders. dispatch latency: order receipt to contractor assignment, nearest-rank percentiles. human_override_rate: orders with an event marked human_override / orders. Metrics without records are null and marked unavailable.",
+          "Computed at request time from this service's order and order-event records created in the window. goal_fulfillment_rate: orders with an assigned contractor / orders. completion_rate: completed / (completed + cancelled). nte_accuracy_rate: completed orders with an NTE whose final cost is at or under it / such orders. dispatch latency: order receipt to contractor assignment, nearest-rank percentiles. human_override_rate: orders with an event marked human_override / orders. cancellation_rate: cancelled orders (by customer or operator) / orders. Metrics without records are null and marked unavailable.",
         metrics,
         trust_signals: {
           audit_trail: "append-only hash chain; seals verifiable at /api/attest/verify/{seal}",

@@ -22,6 +22,14 @@ export interface OrderEventInput {
   note?: string;
   human_override?: boolean;
   contractor_id?: string;
+  /** Set when cancelling: why and by whom (an operator's cancellation defaults to operator_decision). */
+  cancellation?: { reason: string; note: string | null; by: "customer" | "operator" | "sandbox" };
+}
+export interface Cancellation {
+  reason: string;
+  note: string | null;
+  by: "customer" | "operator" | "sandbox";
+  at: string;
 }
 type Row = Record<string, any>;
 type Conn = Knex | Knex.Transaction;
@@ -43,9 +51,7 @@ const invalid = (pointer: string, message: string) =>
 export const orderNotFound = (id: string) =>
   new DomainError("not_found", "not_found", `No order ${id} for this account.`);
 
-/** OrderStatus of the contract: the order with its event history. */
-export async function statusView(db: Conn, row: Row, base: string) {
-  const events = await db("order_events").where({ order_id: row.id }).orderBy("id");
+function viewOf(row: Row, events: Row[], base: string) {
   return {
     id: row.id as string,
     status: row.status as OrderLifecycleStatus,
@@ -69,7 +75,26 @@ export async function statusView(db: Conn, row: Row, base: string) {
       final_cost_cents: e.final_cost_cents ?? null,
     })),
     tracking: { status_url: statusUrl(base, row.id), auth: trackingAuth },
+    cancellation: (row.cancellation as Cancellation | null) ?? null,
   };
+}
+
+/** OrderStatus of the contract: the order with its event history. */
+export async function statusView(db: Conn, row: Row, base: string) {
+  return viewOf(row, await db("order_events").where({ order_id: row.id }).orderBy("id"), base);
+}
+
+/** statusView for a page of orders with one events query. */
+export async function statusViews(db: Conn, rows: Row[], base: string) {
+  const ids = rows.map((r) => r.id as string);
+  const events = ids.length ? await db("order_events").whereIn("order_id", ids).orderBy("id") : [];
+  return rows.map((row) =>
+    viewOf(
+      row,
+      events.filter((e: Row) => e.order_id === row.id),
+      base,
+    ),
+  );
 }
 
 /** The `data` of an order.status_changed webhook. */
@@ -126,58 +151,101 @@ async function matchFor(contractors: ContractorService, row: Row, contractorId: 
   return best;
 }
 
-export function createOrderLifecycleService(db: Db, contractors: ContractorService) {
-  async function apply(trx: Knex.Transaction, id: string, input: OrderEventInput, match: Match | null, base: string) {
-    const row = await trx("orders").where({ id }).forUpdate().first();
-    if (!row) throw orderNotFound(id);
-    assertTransition(row, input); // again under the row lock: another event may have moved the order meanwhile
-    const now = new Date();
-    const patch: Row = { status: input.status, updated_at: now };
-    if (input.final_cost_cents !== undefined) patch.final_cost_cents = input.final_cost_cents;
-    if (match) {
-      Object.assign(patch, {
-        contractor_id: match.contractor.id,
-        quoted_cost_cents: match.costCents,
-        estimated_response_minutes: match.responseMinutes,
-      });
-      patch.dispatch_latency_ms = Math.max(0, now.getTime() - new Date(row.created_at).getTime());
-    }
-    await trx("orders").where({ id }).update(patch);
-    const event = {
-      note: input.note ?? null,
-      human_override: input.human_override ?? false,
-      final_cost_cents: input.final_cost_cents ?? null,
-    };
-    await trx("order_events").insert({ order_id: id, status: input.status, ...event, at: now });
-    if (match)
-      await appendAudit(trx, {
-        type: "match",
-        account: row.account,
-        subject: id,
-        content: {
-          contractor_ref: match.contractor.ref,
-          coverage: match.coverage,
-          quoted_cost_cents: match.costCents,
-          human_override: event.human_override,
-        },
-      });
-    await appendAudit(trx, {
-      type: "order_status",
-      account: row.account,
-      subject: id,
-      content: { from: row.status, to: input.status, ...event },
-    });
-    const updated = { ...row, ...patch };
-    if (row.callback_url)
-      await enqueueStatusChange(trx, {
-        orderId: id,
-        account: row.account,
-        url: row.callback_url,
-        data: webhookData(updated, row.status, base),
-      });
-    return statusView(trx, updated, base);
-  }
+const customerCancellable = ["accepted_pending_fulfilment", "pending_dispatch", "dispatched", "en_route"];
 
+function assertCustomerCancellable(row: Row): void {
+  if (!customerCancellable.includes(row.status))
+    throw new DomainError(
+      "conflict",
+      "cannot_cancel",
+      `Order ${row.id} is ${row.status}; it can be cancelled only before the contractor is on site.`,
+    );
+}
+
+function cancellationOf(input: OrderEventInput, now: Date): Cancellation {
+  const given = input.cancellation ?? {
+    reason: "operator_decision",
+    note: input.note ?? null,
+    by: "operator" as const,
+  };
+  return { ...given, at: now.toISOString() };
+}
+
+type EventRecord = { note: string | null; human_override: boolean; final_cost_cents: number | null };
+
+/** The audit records and the webhook of one status change, inside its transaction. */
+async function recordSideEffects(
+  trx: Knex.Transaction,
+  change: { row: Row; updated: Row; event: EventRecord; match: Match | null; cancellation: Cancellation | null },
+  base: string,
+) {
+  const { row, updated, event, match, cancellation } = change;
+  if (match)
+    await appendAudit(trx, {
+      type: "match",
+      account: row.account,
+      subject: row.id,
+      content: {
+        contractor_ref: match.contractor.ref,
+        coverage: match.coverage,
+        quoted_cost_cents: match.costCents,
+        human_override: event.human_override,
+      },
+    });
+  await appendAudit(trx, {
+    type: "order_status",
+    account: row.account,
+    subject: row.id,
+    content: { from: row.status, to: updated.status, ...event, ...(cancellation ? { cancellation } : {}) },
+  });
+  if (row.callback_url)
+    await enqueueStatusChange(trx, {
+      orderId: row.id,
+      account: row.account,
+      url: row.callback_url,
+      data: webhookData(updated, row.status, base),
+    });
+}
+
+/** Applies one status change under the row lock: order, event, audit records and webhook in one transaction. */
+export async function applyEvent(
+  trx: Knex.Transaction,
+  id: string,
+  input: OrderEventInput,
+  match: Match | null,
+  base: string,
+) {
+  const row = await trx("orders").where({ id }).forUpdate().first();
+  if (!row) throw orderNotFound(id);
+  const byCustomer = input.cancellation?.by === "customer";
+  if (byCustomer && row.status === "cancelled") return statusView(trx, row, base); // repeated cancel: same answer
+  if (byCustomer) assertCustomerCancellable(row);
+  assertTransition(row, input); // again under the row lock: another event may have moved the order meanwhile
+  const now = new Date();
+  const cancellation = input.status === "cancelled" ? cancellationOf(input, now) : null;
+  const patch: Row = { status: input.status, updated_at: now };
+  if (cancellation) patch.cancellation = JSON.stringify(cancellation);
+  if (input.final_cost_cents !== undefined) patch.final_cost_cents = input.final_cost_cents;
+  if (match)
+    Object.assign(patch, {
+      contractor_id: match.contractor.id,
+      quoted_cost_cents: match.costCents,
+      estimated_response_minutes: match.responseMinutes,
+      dispatch_latency_ms: Math.max(0, now.getTime() - new Date(row.created_at).getTime()),
+    });
+  await trx("orders").where({ id }).update(patch);
+  const event = {
+    note: input.note ?? null,
+    human_override: input.human_override ?? false,
+    final_cost_cents: input.final_cost_cents ?? null,
+  };
+  await trx("order_events").insert({ order_id: id, status: input.status, ...event, at: now });
+  const updated = { ...row, ...patch, cancellation: cancellation ?? row.cancellation };
+  await recordSideEffects(trx, { row, updated, event, match, cancellation }, base);
+  return statusView(trx, updated, base);
+}
+
+export function createOrderLifecycleService(db: Db, contractors: ContractorService) {
   return {
     /** Records a status change (admin); 404 unknown order, 409 invalid transition, 422 missing fields. */
     async record(id: string, input: OrderEventInput, base: string) {
@@ -186,7 +254,7 @@ export function createOrderLifecycleService(db: Db, contractors: ContractorServi
       assertTransition(current, input);
       const assigning = current.status === "accepted_pending_fulfilment" && input.status === "pending_dispatch";
       const match = assigning ? await matchFor(contractors, current, input.contractor_id) : null;
-      return db.transaction((trx) => apply(trx, id, input, match, base));
+      return db.transaction((trx) => applyEvent(trx, id, input, match, base));
     },
   };
 }

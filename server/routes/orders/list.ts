@@ -1,0 +1,27 @@
+import { validators } from "../../generated/validators.js";
+import { principalOf } from "../../plugins/auth.js";
+import type { OrderListFilter } from "../../services/dispatch/order-list.js";
+import type { RouteFactory } from "../types.js";
+import { originOf } from "../origin.js";
+
+const route: RouteFactory = ({ customerOrders }) => ({
+  method: "GET",
+  path: "/api/dispatch/v1/orders",
+  options: {
+    tags: ["orders"],
+    auth: "api-key",
+    validate: validators.listOrders,
+  },
+  handler: async (request, h) => {
+    const filter = request.query as unknown as OrderListFilter;
+    const page = await customerOrders.list(principalOf(request), filter, originOf(request));
+    const response = h.response(page);
+    if (page.next_cursor) {
+      const next = new URL(request.url.pathname + request.url.search, originOf(request));
+      next.searchParams.set("cursor", page.next_cursor);
+      response.header("link", `<${next.toString()}>; rel="next"`);
+    }
+    return response;
+  },
+});
+export default route;

@@ -1,0 +1,136 @@
+// Sandbox: orders made with a dispatch_test_ key walk the lifecycle by themselves, or on demand.
+import type { Config } from "../../config.js";
+import type { Db } from "../../db/knex.js";
+import { DomainError } from "../errors.js";
+import type { Contractor, ContractorService } from "./contractors.js";
+import { rankMatches, type Match } from "./matching.js";
+import { applyEvent, orderNotFound, type OrderEventInput } from "./order-lifecycle.js";
+import type { OrderPrincipal } from "./orders.js";
+import { tradeCodes } from "./trades.js";
+
+type Row = Record<string, any>;
+export type SandboxStatus = "pending_dispatch" | "dispatched" | "en_route" | "on_site" | "completed";
+
+const next: Record<string, SandboxStatus> = {
+  accepted_pending_fulfilment: "pending_dispatch",
+  pending_dispatch: "dispatched",
+  dispatched: "en_route",
+  en_route: "on_site",
+  on_site: "completed",
+};
+const sequence = ["accepted_pending_fulfilment", "pending_dispatch", "dispatched", "en_route", "on_site", "completed"];
+const simulatedName = "Sandbox contractor (simulated)";
+
+function inputFor(row: Row): OrderEventInput {
+  const status = next[row.status]!;
+  if (status === "en_route")
+    return { status, note: `Sandbox: en route, ETA ${row.estimated_response_minutes ?? 30} minutes.` };
+  if (status === "completed")
+    return { status, final_cost_cents: row.quoted_cost_cents ?? 0, note: "Sandbox: completed at the quoted cost." };
+  return { status, note: `Sandbox: ${status.replace("_", " ")}.` };
+}
+
+export function createSandboxService(db: Db, contractors: ContractorService, config: Config) {
+  let timer: NodeJS.Timeout | null = null;
+  let ticking: Promise<void> | null = null;
+  let base = config.publicBaseUrl ?? `http://${config.host}:${config.port}`;
+
+  /** An inactive pool member that never matches live orders: the stand-in when nobody covers a test order. */
+  async function simulatedContractor(): Promise<Contractor> {
+    const found = await db("contractors").where({ name: simulatedName, active: false }).first("id");
+    const existing = found ? await contractors.get(found.id as string) : null;
+    if (existing) return existing;
+    const trades = [...tradeCodes];
+    const input = {
+      name: simulatedName,
+      trades,
+      service_areas: [],
+      hourly_rate_cents: 9000,
+      base_response_minutes: 60,
+    };
+    return contractors.create({ ...input, active: false, emergency_capable: true });
+  }
+
+  async function matchFor(row: Row): Promise<Match> {
+    const job = { trade: row.trade, location: row.location, urgency: row.urgency };
+    const best = rankMatches(await contractors.candidates(row.trade, row.state), job)[0];
+    if (best) return best;
+    const stand = { ...(await simulatedContractor()), service_areas: [{ state: row.state as string }] };
+    return rankMatches([stand], job)[0]!;
+  }
+
+  async function step(row: Row) {
+    const match = row.status === "accepted_pending_fulfilment" ? await matchFor(row) : null;
+    return db.transaction((trx) => applyEvent(trx, row.id as string, inputFor(row), match, base));
+  }
+
+  /** Moves every test-key order whose last step is SANDBOX_STEP_MS old; another instance's step wins (409). */
+  async function tick() {
+    const due: Row[] = await db("orders")
+      .join("api_keys", "api_keys.id", "orders.key_id")
+      .where("api_keys.environment", "test")
+      .whereIn("orders.status", Object.keys(next))
+      .where("orders.updated_at", "<=", new Date(Date.now() - config.sandboxStepMs))
+      .orderBy("orders.updated_at")
+      .limit(50)
+      .select("orders.*");
+    for (const row of due) await step(row).catch(ignoreLostRace);
+  }
+
+  function schedule() {
+    timer = setTimeout(
+      () => {
+        ticking = tick()
+          .catch(() => {}) // a failed poll (database restarting) is retried on the next one
+          .finally(() => (timer ? schedule() : undefined));
+      },
+      Math.min(config.sandboxStepMs, 1000),
+    );
+  }
+
+  return {
+    start(origin: string) {
+      base = config.publicBaseUrl ?? origin;
+      if (config.sandboxStepMs > 0 && !timer) schedule();
+    },
+    async stop() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await ticking;
+    },
+    /** advanceSandboxOrder: 403 for live keys; one step, or the steps up to `to`. */
+    async advance(principal: OrderPrincipal, id: string, to: SandboxStatus | undefined) {
+      if (principal.kind !== "key") throw liveKey();
+      const key = await db("api_keys").where({ id: principal.id }).first();
+      if (key?.environment !== "test") throw liveKey();
+      let row: Row | undefined = await db("orders")
+        .join("api_keys", "api_keys.id", "orders.key_id")
+        .where({ "orders.id": id, "orders.account": principal.account })
+        .first("orders.*", "api_keys.environment");
+      if (!row) throw orderNotFound(id);
+      if (row.environment !== "test") throw liveKey(); // a live order of the same account never moves by itself
+      const target = to ?? next[row.status];
+      if (!target || !next[row.status] || sequence.indexOf(target) <= sequence.indexOf(row.status))
+        throw new DomainError(
+          "conflict",
+          "invalid_transition",
+          `Order ${id} is ${row.status}; ${to ?? "no step"} is not ahead.`,
+        );
+      let view;
+      do {
+        view = await step(row);
+        row = await db("orders").where({ id }).first();
+      } while (row && row.status !== target);
+      return view;
+    },
+  };
+}
+
+const liveKey = () =>
+  new DomainError("forbidden", "live_key", "Only orders made with a dispatch_test_ key can be advanced by hand.");
+
+function ignoreLostRace(error: unknown) {
+  if (!(error instanceof DomainError && error.kind === "conflict")) throw error;
+}
+
+export type SandboxService = ReturnType<typeof createSandboxService>;

@@ -1,0 +1,91 @@
+// listEvents / listOrderEvents: the JSON feed and the SSE stream with Last-Event-ID resume, on every test database.
+import assert from "node:assert/strict";
+import { orderRequest } from "../fixtures/requests.js";
+import { postOrder } from "../fixtures/orders.js";
+import { databases, startTestServer, type TestServer } from "../helpers/server.js";
+
+/** Reads SSE frames until `count` events arrived, then drops the connection (as a network cut would). */
+async function readEvents(url: string, key: string, count: number, lastEventId?: string) {
+  const controller = new AbortController();
+  const headers: Record<string, string> = { "x-api-key": key, accept: "text/event-stream" };
+  if (lastEventId) headers["last-event-id"] = lastEventId;
+  const response = await fetch(url, { headers, signal: controller.signal });
+  assert.equal(response.headers.get("content-type")?.split(";")[0], "text/event-stream");
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const events: Array<{ id: string; type: string; data: { status: string } }> = [];
+  let buffer = "";
+  while (events.length < count) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    const frames = buffer.split("\n\n");
+    buffer = frames.pop()!;
+    for (const f of frames) {
+      const data = /^data: (.*)$/m.exec(f)?.[1];
+      if (data) events.push(JSON.parse(data));
+    }
+  }
+  controller.abort();
+  return events;
+}
+
+for (const db of databases()) {
+  describe(`events (${db.name})`, function () {
+    this.timeout(120_000);
+    let t: TestServer;
+    let key: string;
+    const advance = (id: string) =>
+      fetch(`${t.url}/api/dispatch/v1/sandbox/orders/${id}/advance`, { method: "POST", headers: { "x-api-key": key } });
+
+    before(async () => {
+      t = await startTestServer(db);
+      key = (await t.issueKey({ account: "events" })).key;
+    });
+    after(() => t?.stop());
+
+    it("listEvents pages the account's events oldest first with webhook-shaped data", async () => {
+      const order = await (
+        await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "e1" })
+      ).json();
+      await advance(order.order.id);
+      const other = (await t.issueKey({ account: "someone-else" })).key;
+      await postOrder(t.url, { "x-api-key": other }, { ...orderRequest, reference_id: "e-other" });
+      const first = await (
+        await fetch(`${t.url}/api/dispatch/v1/events?limit=1`, { headers: { "x-api-key": key } })
+      ).json();
+      assert.deepEqual(
+        first.items.map((e: { type: string }) => e.type),
+        ["order.created"],
+      );
+      const rest = await (
+        await fetch(`${t.url}/api/dispatch/v1/events?after=${first.next_after}`, { headers: { "x-api-key": key } })
+      ).json();
+      assert.deepEqual(
+        rest.items.map((e: { type: string; data: { status: string; previous_status: string } }) => [
+          e.type,
+          e.data.previous_status,
+          e.data.status,
+        ]),
+        [["order.status_changed", "pending_dispatch", "dispatched"]],
+      );
+    });
+
+    it("streams an order live and resumes with Last-Event-ID without losing or repeating an event", async () => {
+      const order = await (
+        await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "e2" })
+      ).json();
+      const url = `${t.url}/api/dispatch/v1/orders/${order.order.id}/events`;
+      const reading = readEvents(url, key, 3);
+      await advance(order.order.id);
+      await advance(order.order.id);
+      const before = await reading; // created, dispatched, en_route; then the connection is cut
+      await advance(order.order.id); // on_site while nobody listens
+      const resumed = readEvents(url, key, 2, before.at(-1)!.id);
+      await advance(order.order.id); // completed, live
+      const after = await resumed;
+      const statuses = [...before, ...after].map((e) => e.data.status);
+      assert.deepEqual(statuses, ["pending_dispatch", "dispatched", "en_route", "on_site", "completed"]);
+      assert.equal(new Set([...before, ...after].map((e) => e.id)).size, 5);
+    });
+  });
+}
