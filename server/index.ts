@@ -2,6 +2,7 @@
 import Hapi from "@hapi/hapi";
 import { Redis } from "ioredis";
 import { loadConfig, type Config } from "./config.js";
+import { lockDataDir } from "./db/data-lock.js";
 import { createDb } from "./db/knex.js";
 import { migrate } from "./db/migrate.js";
 import { seedDemoContractors } from "./db/seeds/demo-contractors.js";
@@ -29,6 +30,7 @@ function connectRedis(url: string | null): Redis | null {
 }
 
 export async function createServer(config: Config): Promise<DispatchServer> {
+  const releaseDataDir = await lockDataDir(config.databaseUrl, (error) => console.error(`dispatch: ${error.message}`));
   const db = createDb(config.databaseUrl);
   await migrate(db);
   const services = createServices(db, config);
@@ -64,6 +66,7 @@ export async function createServer(config: Config): Promise<DispatchServer> {
       await services.webhooks.stop();
       redis?.disconnect();
       await db.destroy();
+      await releaseDataDir();
     },
   };
 }
