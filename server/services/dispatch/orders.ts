@@ -95,30 +95,49 @@ function replay(prior: Row, requestHash: string): OrderAnswer {
   return { status: prior.response_status, body: JSON.parse(prior.response_body) as OrderAnswer["body"] };
 }
 
-function summaryOf(id: string, input: OrderInput, best: Match | undefined, createdAt: Date) {
+/** The quote's NTE check applied to the best match: an order is never dispatched above its NTE. */
+function nteCheck(input: OrderInput, best: Match | undefined) {
+  if (input.nte_cents === undefined) return null;
+  const cost = best?.costCents ?? null;
+  return {
+    nte_cents: input.nte_cents,
+    fits: cost !== null && cost <= input.nte_cents,
+    headroom_cents: cost === null ? 0 : input.nte_cents - cost,
+  };
+}
+
+/** `priced` is the best match; `assigned` is it too unless the price is over the NTE (then the order is held). */
+function summaryOf(id: string, input: OrderInput, priced: Match | undefined, assigned: Match | undefined, at: Date) {
   const { state, zip, city } = input.location;
   return {
     id,
-    status: best ? "pending_dispatch" : "accepted_pending_fulfilment",
+    status: assigned ? "pending_dispatch" : "accepted_pending_fulfilment",
     trade: input.trade,
     location: { state, ...(zip ? { zip } : {}), ...(city ? { city } : {}) },
     urgency: input.urgency,
-    quoted_cost_cents: best?.costCents ?? null,
-    quoted_cost_usd: best ? usd(best.costCents) : null,
-    assigned_contractor_ref: best?.contractor.ref ?? null,
-    estimated_response_minutes: best?.responseMinutes ?? null,
-    created_at: createdAt.toISOString(),
+    quoted_cost_cents: priced?.costCents ?? null,
+    quoted_cost_usd: priced ? usd(priced.costCents) : null,
+    assigned_contractor_ref: assigned?.contractor.ref ?? null,
+    estimated_response_minutes: assigned?.responseMinutes ?? null,
+    nte: nteCheck(input, priced),
+    created_at: at.toISOString(),
     reference_id: input.reference_id ?? null,
   };
 }
 
 export function createOrderService(db: Db, contractors: ContractorService, config: Config) {
-  const escalation = (input: OrderInput) => ({
+  const escalation = (input: OrderInput, overNte?: Match) => ({
     assigned: false,
-    reason: "no_contractor_in_area",
-    detail: `No active ${input.trade} contractor serves ${input.location.state}${input.urgency === "emergency" ? " for emergencies" : ""}. The order is kept and an operator will source one.`,
+    ...(overNte
+      ? {
+          reason: "over_nte",
+          detail: `The best price (${overNte.costCents} cents) is over the not-to-exceed of ${input.nte_cents} cents. The order is held for approval; order again with a higher nte_cents and a new reference_id to dispatch.`,
+        }
+      : { reason: "no_contractor_in_area", detail: noContractorDetail(input) }),
     escalation_contact: config.escalationContact,
   });
+  const noContractorDetail = (input: OrderInput) =>
+    `No active ${input.trade} contractor serves ${input.location.state}${input.urgency === "emergency" ? " for emergencies" : ""}. The order is kept and an operator will source one.`;
 
   /** Inserts the order, its first event, audit records and webhook in one transaction; 23505 if a retry won. */
   async function insert(
@@ -129,10 +148,11 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
     ctx: OrderContext & { requestHash: string },
     matches: Match[],
   ): Promise<OrderAnswer> {
-    const best = matches[0];
+    const priced = matches[0];
+    const best = nteCheck(input, priced)?.fits === false ? undefined : priced;
     const id = newId("ord");
     const now = new Date();
-    const order = summaryOf(id, input, best, now);
+    const order = summaryOf(id, input, priced, best, now);
     const row = {
       id,
       account,
@@ -161,7 +181,7 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
     await trx("order_events").insert({
       order_id: id,
       status: order.status,
-      note: best ? "Auto-matched from the active pool." : "No contractor in area.",
+      note: best ? "Auto-matched from the active pool." : priced ? "Held: price over NTE." : "No contractor in area.",
       at: now,
     });
     const seal = await appendAudit(trx, {
@@ -196,7 +216,15 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
     const tracking = { status_url: statusUrl(base, id), auth: trackingAuth };
     const body = best
       ? { created: true, accepted: true, fulfilled: true, order, tracking, seal }
-      : { created: true, accepted: true, fulfilled: false, order, fulfilment: escalation(input), tracking, seal };
+      : {
+          created: true,
+          accepted: true,
+          fulfilled: false,
+          order,
+          fulfilment: escalation(input, priced),
+          tracking,
+          seal,
+        };
     await trx("orders")
       .where({ id })
       .update({ response_body: JSON.stringify(body) });
