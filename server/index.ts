@@ -115,7 +115,13 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Dispa
     `dispatch listening on ${uri} (API reference: ${uri}/docs)`,
   );
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => void app.stop().then(() => process.exit(0)));
+    process.once(signal, () => {
+      app.server.logger.info(`${signal}: stopping`);
+      void app.stop().then(() => {
+        app.server.logger.info("dispatch stopped");
+        process.exit(0);
+      });
+    });
   }
   return app;
 }
