@@ -88,7 +88,8 @@ export interface paths {
          *
          *     **Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same
          *     semantics. Repeating a request with the same key and the same body replays the original answer
-         *     (same status, same order); the same key with a different body is refused with 409.
+         *     (same status, same order, marked with `Idempotent-Replayed: true`); the same key with a different body is
+         *     refused with 409.
          *
          *     **Not-to-exceed:** with `nte_cents`, the best match's price is checked exactly as `createQuote` does and the
          *     result is in `order.nte`. When it is over the budget no contractor is assigned: the order is held as 202
@@ -1473,6 +1474,8 @@ export interface components {
          * @example ApiKey realm="dispatch", header="x-api-key", Bearer realm="dispatch"
          */
         WWWAuthenticate: string;
+        /** @description `true` when this answer replays an earlier order for the same `Idempotency-Key` or `reference_id` (as Stripe does); absent on a new order. */
+        IdempotentReplayed: "true";
         /**
          * @description The order's status URL.
          * @example http://127.0.0.1:3000/api/dispatch/v1/orders/ord_01JD8XB3C5D7E9F1G3H5J7K9M1
@@ -1599,6 +1602,7 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -1611,6 +1615,7 @@ export interface operations {
             202: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;

@@ -39,6 +39,8 @@ export interface OrderContext {
 }
 export interface OrderAnswer {
   status: 201 | 202;
+  /** True when this answers a repeated Idempotency-Key / reference_id (sent as `Idempotent-Replayed: true`). */
+  replayed?: boolean;
   body: { tracking: { status_url: string } } & Record<string, unknown>;
 }
 type Row = Record<string, any>;
@@ -92,7 +94,11 @@ function replay(prior: Row, requestHash: string): OrderAnswer {
       `${which} was already used with a different request body (order ${prior.id}).`,
     );
   }
-  return { status: prior.response_status, body: JSON.parse(prior.response_body) as OrderAnswer["body"] };
+  return {
+    status: prior.response_status,
+    replayed: true,
+    body: JSON.parse(prior.response_body) as OrderAnswer["body"],
+  };
 }
 
 /** The quote's NTE check applied to the best match: an order is never dispatched above its NTE. */
