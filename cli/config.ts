@@ -52,8 +52,20 @@ export function profileName(flag: string | undefined, env: NodeJS.ProcessEnv = p
   return flag ?? env.DISPATCH_PROFILE ?? "default";
 }
 
+/** Refuses values that could only fail later as a "network error": a base URL must be http(s), credentials ASCII. */
+export function assertSettingValue(key: ConfigKey, value: string, source: string): void {
+  if (key === "base-url") {
+    const scheme = URL.canParse(value) ? new URL(value).protocol : null;
+    if (scheme !== "http:" && scheme !== "https:")
+      throw usageError(`${source}: "${value}" is not an http(s) URL (e.g. ${defaultBaseUrl})`);
+  }
+  if (secretKeys.has(key) && !/^[\x21-\x7e]+$/.test(value))
+    throw usageError(`${source}: must be printable ASCII without spaces (it is sent as an HTTP header)`);
+}
+
 export function setConfigValue(profile: string, key: string, value: string): void {
   assertConfigKey(key);
+  assertSettingValue(key, value, `config key ${key}`);
   const config = readConfig();
   config.profiles[profile] = { ...config.profiles[profile], [key]: value };
   writeConfig(config);
@@ -91,8 +103,15 @@ export function resolveSettings(
     throw usageError(`no profile "${name}" in ${configPath(env)}`);
   const settings: Profile = {};
   for (const [key, variable] of Object.entries(configKeys) as Array<[ConfigKey, string]>) {
-    const value = flags[key] ?? env[variable] ?? profile?.[key];
-    if (value !== undefined && value !== "") settings[key] = value;
+    const [value, source] =
+      flags[key] !== undefined
+        ? [flags[key], `--${key}`]
+        : env[variable] !== undefined
+          ? [env[variable], variable]
+          : [profile?.[key], `${key} in profile "${name}"`];
+    if (value === undefined || value === "") continue;
+    assertSettingValue(key, value, source);
+    settings[key] = value;
   }
   return { ...settings, "base-url": settings["base-url"] ?? defaultBaseUrl };
 }

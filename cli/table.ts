@@ -4,12 +4,16 @@ type Row = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Row => typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** Shortens only prose: a value without spaces (id, URL, seal) is printed whole so it can be copied. */
 function cell(value: unknown, max = 60): string {
   if (value === null || value === undefined) return "";
   const text = typeof value === "object" ? JSON.stringify(value) : String(value);
   const flat = text.replace(/\s+/g, " ");
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return flat.length > max && flat.includes(" ") ? `${flat.slice(0, max - 1)}…` : flat;
 }
+
+/** Column header: camelCase and snake_case words kept apart (`billedHourlyRate` -> `BILLED_HOURLY_RATE`). */
+const headerOf = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase();
 
 const isRowList = (value: unknown): value is Row[] => Array.isArray(value) && value.length > 0 && value.every(isObject);
 
@@ -22,7 +26,7 @@ function listKeyOf(data: Row): string | null {
 function rowsTable(rows: Row[]): string {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   return grid(
-    columns.map((c) => c.toUpperCase()),
+    columns.map(headerOf),
     rows.map((r) => columns.map((c) => cell(r[c], 40))),
   );
 }

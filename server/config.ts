@@ -36,7 +36,10 @@ export interface Config {
 const bool = Joi.boolean().truthy("1", "yes").falsy("0", "no", "");
 
 const schema = Joi.object({
-  HOST: Joi.string().default("127.0.0.1"),
+  HOST: Joi.alternatives()
+    .try(Joi.string().ip({ cidr: "forbidden" }), Joi.string().hostname())
+    .messages({ "alternatives.match": "{{#label}} must be an IP address or a host name" })
+    .default("127.0.0.1"),
   PORT: Joi.number().port().default(3000),
   PUBLIC_BASE_URL: Joi.string()
     .uri({ scheme: ["http", "https"] })

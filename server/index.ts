@@ -3,6 +3,7 @@ import { createServer as createHttpServer } from "node:http";
 import Hapi from "@hapi/hapi";
 import { Redis } from "ioredis";
 import { loadConfig, type Config } from "./config.js";
+import { lockDataDir } from "./db/data-lock.js";
 import { createDb } from "./db/knex.js";
 import { migrate } from "./db/migrate.js";
 import { seedDemoContractors } from "./db/seeds/demo-contractors.js";
@@ -26,6 +27,8 @@ export interface DispatchServer {
   stop(): Promise<void>;
 }
 
+const redactUrl = (url: string) => url.replace(/\/\/[^@]*@/, "//***@");
+
 function connectRedis(url: string | null): Redis | null {
   if (!url) return null;
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
@@ -43,9 +46,35 @@ function createListener(requestTimeoutMs: number) {
   });
 }
 
+/** Logs each Redis outage once (naming REDIS_URL) and its recovery; ioredis keeps reconnecting meanwhile. */
+function logRedisOutages(redis: Redis | null, url: string | null, logger: Hapi.Server["logger"]): void {
+  let down = false;
+  const report = (error: Error) => {
+    if (down) return;
+    down = true;
+    logger.warn(
+      { err: error.message },
+      `REDIS_URL ${redactUrl(url ?? "")} is unreachable; rate limits are per-process until it is back`,
+    );
+  };
+  redis?.on("error", report);
+  redis?.on("ready", () => {
+    if (down) logger.info(`REDIS_URL ${redactUrl(url ?? "")} is reachable again`);
+    down = false;
+  });
+}
+
 export async function createServer(config: Config): Promise<DispatchServer> {
+  const releaseDataDir = await lockDataDir(config.databaseUrl, (error) => console.error(`dispatch: ${error.message}`));
   const db = createDb(config.databaseUrl);
-  await migrate(db);
+  await migrate(db).catch(async (error: Error & { code?: string }) => {
+    await db.destroy();
+    await releaseDataDir();
+    const reason = error.message || error.code || String(error);
+    throw new Error(`DATABASE_URL ${redactUrl(config.databaseUrl)}: cannot open the database: ${reason}`, {
+      cause: error,
+    });
+  });
   const services = createServices(db, config);
   await services.changes.start();
   if (config.seedDemo) await seedDemoContractors(services.contractors);
@@ -79,6 +108,7 @@ export async function createServer(config: Config): Promise<DispatchServer> {
       options: { redis, ...config.rateLimit, trustedProxies: config.trustedProxies, limiters },
     },
   ]);
+  logRedisOutages(redis, config.redisUrl, server.logger);
   server.route(await loadRoutes(services));
   await services.auditLog.start((error) => server.log(["error", "audit"], error as Error));
   services.webhooks.start(); // outbox delivery worker; stop() below waits for deliveries in flight
@@ -98,6 +128,7 @@ export async function createServer(config: Config): Promise<DispatchServer> {
       await services.changes.stop();
       redis?.disconnect();
       await db.destroy();
+      await releaseDataDir();
     },
   };
 }
@@ -105,13 +136,26 @@ export async function createServer(config: Config): Promise<DispatchServer> {
 /** Reads the environment, starts listening, and stops cleanly on SIGINT/SIGTERM. */
 export async function start(env: NodeJS.ProcessEnv = process.env): Promise<DispatchServer> {
   const app = await createServer(loadConfig(env));
-  await app.server.start();
+  await app.server.start().catch(async (error: Error & { code?: string }) => {
+    await app.stop();
+    const which = error.code === "EADDRINUSE" ? "PORT" : "HOST";
+    throw new Error(`${which}: cannot listen on ${app.config.host}:${app.config.port}: ${error.message}`, {
+      cause: error,
+    });
+  });
+  const uri = app.server.info.uri;
   app.server.logger.info(
-    { uri: app.server.info.uri, database: app.config.databaseUrl.replace(/\/\/[^@]*@/, "//***@") },
-    "dispatch listening",
+    { uri, docs: `${uri}/docs`, database: redactUrl(app.config.databaseUrl) },
+    `dispatch listening on ${uri} (API reference: ${uri}/docs)`,
   );
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => void app.stop().then(() => process.exit(0)));
+    process.once(signal, () => {
+      app.server.logger.info(`${signal}: stopping`);
+      void app.stop().then(() => {
+        app.server.logger.info("dispatch stopped");
+        process.exit(0);
+      });
+    });
   }
   return app;
 }

@@ -5,6 +5,7 @@ import { optionsFor } from "../flags.js";
 import { buildExamples, examplesHelp } from "../help.js";
 import type { OperationSpec } from "../operation-spec.js";
 import { overrideFor } from "../overrides.js";
+import { writeErr } from "../output.js";
 import { ensureGroup } from "./groups.js";
 
 /** Resolves the context, runs the action and prints what it returns (cli/index.ts). */
@@ -67,8 +68,16 @@ export function addOperationCommand(root: Command, spec: OperationSpec, run: Run
         command.opts().data as string | undefined,
       );
       validateRequest(spec, parts);
-      return sendOperation(spec, parts, ctx);
+      const result = await sendOperation(spec, parts, ctx);
+      if (spec.operationId === "createOrder") printNextStep(result);
+      return result;
     }),
   );
   return command;
+}
+
+/** After an order, tells a human (on stderr, so stdout stays data) how to follow it. */
+function printNextStep(result: unknown): void {
+  const id = (result as { order?: { id?: unknown } } | undefined)?.order?.id;
+  if (typeof id === "string") writeErr(`next: dispatch orders get ${id}\n`);
 }

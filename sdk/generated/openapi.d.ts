@@ -88,7 +88,13 @@ export interface paths {
          *
          *     **Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same
          *     semantics. Repeating a request with the same key and the same body replays the original answer
-         *     (same status, same order); the same key with a different body is refused with 409.
+         *     (same status, same order, marked with `Idempotent-Replayed: true`); the same key with a different body is
+         *     refused with 409.
+         *
+         *     **Not-to-exceed:** with `nte_cents`, the best match's price is checked exactly as `createQuote` does and the
+         *     result is in `order.nte`. When it is over the budget no contractor is assigned: the order is held as 202
+         *     (`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval; to go ahead, order again
+         *     with a higher `nte_cents` and a new `reference_id`. An order is never dispatched above its NTE.
          *
          *     **Webhooks:** with a `callback_url`, every status change of the order (creation included) is POSTed
          *     there as a Standard Webhook (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers; body
@@ -1003,14 +1009,23 @@ export interface components {
             /** @description Masked contractor reference. */
             assigned_contractor_ref: string | null;
             estimated_response_minutes: number | null;
+            nte: components["schemas"]["NteCheck"];
             /** Format: date-time */
             created_at: string;
             reference_id?: string | null;
         };
+        /** @description The not-to-exceed check (as in a quote); null when no `nte_cents` was given. */
+        NteCheck: {
+            nte_cents: number;
+            /** @description The price is at or under the not-to-exceed amount (false when nothing could be priced). */
+            fits: boolean;
+            /** @description NTE minus price (negative when over; 0 when nothing could be priced). */
+            headroom_cents: number;
+        } | null;
         Fulfilment: {
             /** @constant */
             assigned: false;
-            /** @description Stable code, e.g. `no_contractor_in_area`. */
+            /** @description Stable code: `no_contractor_in_area`, or `over_nte` when the best price is over `nte_cents`. */
             reason: string;
             detail: string;
             escalation_contact: string;
@@ -1811,6 +1826,8 @@ export interface components {
          * @example ApiKey realm="dispatch", header="x-api-key", Bearer realm="dispatch"
          */
         WWWAuthenticate: string;
+        /** @description `true` when this answer replays an earlier order for the same `Idempotency-Key` or `reference_id` (as Stripe does); absent on a new order. */
+        IdempotentReplayed: "true";
         /**
          * @description The order's status URL.
          * @example http://127.0.0.1:3000/api/dispatch/v1/orders/ord_01JD8XB3C5D7E9F1G3H5J7K9M1
@@ -1950,6 +1967,7 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -1958,10 +1976,11 @@ export interface operations {
                     "application/json": components["schemas"]["OrderCreated"];
                 };
             };
-            /** @description Order accepted; no contractor covers it yet. */
+            /** @description Order accepted but not assigned; no contractor covers it yet, or the best price is over `nte_cents` (held for approval). */
             202: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;

@@ -20,7 +20,9 @@ export function createDb(databaseUrl: string): Db {
     mkdirSync(dir, { recursive: true });
     return knex({ client: ClientPgLite, dialect: "postgres", connection: { filename: dir } } as Knex.Config);
   }
-  return knex({ client: "pg", connection: databaseUrl, pool: { min: 0, max: 10 } });
+  // knex warns with a full stack on every failed connection attempt; the first line says all (boot names DATABASE_URL)
+  const log = { warn: (message: string) => console.warn(`knex: ${String(message).split("\n")[0]}`) };
+  return knex({ client: "pg", connection: databaseUrl, pool: { min: 0, max: 10 }, log });
 }
 
 /** True for the embedded database (one connection; statements run one at a time). */

@@ -142,6 +142,9 @@ function mediaTypeDetail(request: Request): string {
 
 function authDetail(error: Boom.Boom): string {
   const message = error.output.payload.message;
+  const admin = String(error.output.headers["WWW-Authenticate"] ?? "").includes("dispatch-admin");
+  if (admin && (!message || message === "Missing authentication"))
+    return "Missing credential: send the operator token (the server's DISPATCH_ADMIN_TOKEN) as Authorization: Bearer.";
   if (!message || message === "Missing authentication")
     return "Missing credential: send a provisioned key in x-api-key (or, for quotes, an OAuth token as Authorization: Bearer).";
   return message;

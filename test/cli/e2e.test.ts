@@ -126,6 +126,7 @@ describe("cli", function () {
       assert.equal(order.code, 0, order.stderr);
       ({ seal } = order.json());
       orderId = order.json().order.id;
+      assert.ok(order.stderr.includes(`next: dispatch orders get ${orderId}`), order.stderr);
       assert.equal((await cli(["orders", "get", orderId], { DISPATCH_API_KEY: key })).json().id, orderId);
       const event = await cli(
         ["admin", "orders", "event", orderId, "--status", "dispatched", "--note", "crew assigned"],

@@ -39,8 +39,14 @@ describe("docs page in a real browser", function () {
   it("loads /docs, shows every operation and takes a screenshot", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     const failed: string[] = [];
-    // Redoc links its own logo from a CDN; only our own origin must serve everything the page needs.
+    const outside: string[] = [];
     page.on("requestfailed", (r) => r.url().startsWith(t.url) && failed.push(r.url()));
+    // The page works offline: every request goes to loopback (data: and blob: URLs never reach the network).
+    page.on("request", (r) => {
+      const { protocol, hostname } = new URL(r.url());
+      if (protocol !== "data:" && protocol !== "blob:" && !/^(127\.|\[::1\]$|localhost$)/.test(hostname))
+        outside.push(r.url());
+    });
     await page.goto(`${t.url}/docs`, { waitUntil: "networkidle" });
     await page.waitForSelector("[data-section-id^='tag/']", { timeout: 60_000 });
     const text = await page.locator("body").innerText();
@@ -49,6 +55,7 @@ describe("docs page in a real browser", function () {
       .filter((summary) => !text.includes(summary));
     assert.deepEqual(missing, [], "operations missing from the rendered page");
     assert.deepEqual(failed, []);
+    assert.deepEqual(outside, [], "requests left loopback");
     mkdirSync("test/tmp", { recursive: true });
     await page.screenshot({ path: "test/tmp/docs.png" });
     assert.ok(existsSync("test/tmp/docs.png"));

@@ -48,7 +48,16 @@ export function postgresDatabase(): TestDatabase | null {
 /** PGlite always; real Postgres too when TEST_DATABASE_URL is set. */
 export function databases(): TestDatabase[] {
   const url = process.env.TEST_DATABASE_URL;
+  if (!url) noteSkippedPostgres();
   return url ? [pglite, postgres(url)] : [pglite];
+}
+
+let skipNoted = false;
+/** Says once per run why the Postgres variants of the suites do not run. */
+function noteSkippedPostgres(): void {
+  if (skipNoted) return;
+  skipNoted = true;
+  console.error("note: Postgres runs of the database suites are skipped: TEST_DATABASE_URL is unset (PGlite only).");
 }
 
 export interface TestServer {

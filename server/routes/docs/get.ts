@@ -22,7 +22,11 @@ const page = `<!doctype html>
 `;
 
 const route: RouteFactory = () => {
-  const bundle = readFileSync(join(redocDir, "redoc.standalone.js"));
+  // The bundle's footer logo is the page's only outside request: drop it so /docs loads nothing from elsewhere.
+  const bundle = readFileSync(join(redocDir, "redoc.standalone.js"), "utf8").replaceAll(
+    "https://cdn.redoc.ly/redoc/logo-mini.svg",
+    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E",
+  );
   return [
     {
       method: "GET",

@@ -13,12 +13,13 @@ const route: RouteFactory = ({ orders }) => ({
     validate: validators.createOrder,
   },
   handler: async (request, h) => {
-    const { status, body } = await orders.create(principalOf(request), request.payload as OrderInput, {
+    const { status, body, replayed } = await orders.create(principalOf(request), request.payload as OrderInput, {
       idempotencyKey: request.headers["idempotency-key"] as string | undefined,
       origin: originOf(request),
       receivedAt: request.info.received,
     });
-    return h.response(body).code(status).header("location", body.tracking.status_url);
+    const response = h.response(body).code(status).header("location", body.tracking.status_url);
+    return replayed ? response.header("idempotent-replayed", "true") : response;
   },
 });
 export default route;

@@ -35,6 +35,8 @@ export interface OrderContext {
 }
 export interface OrderAnswer {
   status: 201 | 202;
+  /** True when this answers a repeated Idempotency-Key / reference_id (sent as `Idempotent-Replayed: true`). */
+  replayed?: boolean;
   body: { tracking: { status_url: string } } & Record<string, unknown>;
 }
 type Row = Record<string, any>;
@@ -88,22 +90,39 @@ function replay(prior: Row, requestHash: string): OrderAnswer {
       `${which} was already used with a different request body (order ${prior.id}).`,
     );
   }
-  return { status: prior.response_status, body: JSON.parse(prior.response_body) as OrderAnswer["body"] };
+  return {
+    status: prior.response_status,
+    replayed: true,
+    body: JSON.parse(prior.response_body) as OrderAnswer["body"],
+  };
 }
 
-function summaryOf(id: string, input: OrderInput, best: Match | undefined, createdAt: Date) {
+/** The quote's NTE check applied to the best match: an order is never dispatched above its NTE. */
+function nteCheck(input: OrderInput, best: Match | undefined) {
+  if (input.nte_cents === undefined) return null;
+  const cost = best?.costCents ?? null;
+  return {
+    nte_cents: input.nte_cents,
+    fits: cost !== null && cost <= input.nte_cents,
+    headroom_cents: cost === null ? 0 : input.nte_cents - cost,
+  };
+}
+
+/** `priced` is the best match; `assigned` is it too unless the price is over the NTE (then the order is held). */
+function summaryOf(id: string, input: OrderInput, priced: Match | undefined, assigned: Match | undefined, at: Date) {
   const { state, zip, city } = input.location;
   return {
     id,
-    status: best ? "pending_dispatch" : "accepted_pending_fulfilment",
+    status: assigned ? "pending_dispatch" : "accepted_pending_fulfilment",
     trade: input.trade,
     location: { state, ...(zip ? { zip } : {}), ...(city ? { city } : {}) },
     urgency: input.urgency,
-    quoted_cost_cents: best?.costCents ?? null,
-    quoted_cost_usd: best ? usd(best.costCents) : null,
-    assigned_contractor_ref: best?.contractor.ref ?? null,
-    estimated_response_minutes: best?.responseMinutes ?? null,
-    created_at: createdAt.toISOString(),
+    quoted_cost_cents: priced?.costCents ?? null,
+    quoted_cost_usd: priced ? usd(priced.costCents) : null,
+    assigned_contractor_ref: assigned?.contractor.ref ?? null,
+    estimated_response_minutes: assigned?.responseMinutes ?? null,
+    nte: nteCheck(input, priced),
+    created_at: at.toISOString(),
     reference_id: input.reference_id ?? null,
   };
 }
@@ -151,10 +170,16 @@ function orderAuditRows(
 }
 
 export function createOrderService(db: Db, contractors: ContractorService, config: Config) {
-  const escalation = (input: OrderInput) => ({
+  const noContractorDetail = (input: OrderInput) =>
+    `No active ${input.trade} contractor serves ${input.location.state}${input.urgency === "emergency" ? " for emergencies" : ""}. The order is kept and an operator will source one.`;
+  const escalation = (input: OrderInput, overNte?: Match) => ({
     assigned: false,
-    reason: "no_contractor_in_area",
-    detail: `No active ${input.trade} contractor serves ${input.location.state}${input.urgency === "emergency" ? " for emergencies" : ""}. The order is kept and an operator will source one.`,
+    ...(overNte
+      ? {
+          reason: "over_nte",
+          detail: `The best price (${overNte.costCents} cents) is over the not-to-exceed of ${input.nte_cents} cents. The order is held for approval; order again with a higher nte_cents and a new reference_id to dispatch.`,
+        }
+      : { reason: "no_contractor_in_area", detail: noContractorDetail(input) }),
     escalation_contact: config.escalationContact,
   });
 
@@ -167,10 +192,11 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
     ctx: OrderContext & { requestHash: string },
     matches: Match[],
   ): Promise<OrderAnswer> {
-    const best = matches[0];
+    const priced = matches[0];
+    const best = nteCheck(input, priced)?.fits === false ? undefined : priced;
     const id = newId("ord");
     const now = new Date();
-    const order = summaryOf(id, input, best, now);
+    const order = summaryOf(id, input, priced, best, now);
     const row = {
       id,
       account,
@@ -198,19 +224,27 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
     const records = orderAuditRows(
       { id, account, keyId, status: order.status, row, requestHash: ctx.requestHash },
       input,
-      matches,
+      best ? matches : [], // a held order (over its NTE) records no match
     );
     const seal = records[0]!.seal; // known before the insert, so the stored answer is written once
     const base = config.publicBaseUrl ?? ctx.origin;
     const tracking = { status_url: statusUrl(base, id), auth: trackingAuth };
     const body = best
       ? { created: true, accepted: true, fulfilled: true, order, tracking, seal }
-      : { created: true, accepted: true, fulfilled: false, order, fulfilment: escalation(input), tracking, seal };
+      : {
+          created: true,
+          accepted: true,
+          fulfilled: false,
+          order,
+          fulfilment: escalation(input, priced),
+          tracking,
+          seal,
+        };
     await trx("orders").insert({ ...row, response_body: JSON.stringify(body) });
     await trx("order_events").insert({
       order_id: id,
       status: order.status,
-      note: best ? "Auto-matched from the active pool." : "No contractor in area.",
+      note: best ? "Auto-matched from the active pool." : priced ? "Held: price over NTE." : "No contractor in area.",
       at: now,
     });
     await appendAuditRows(trx, records);
