@@ -31,7 +31,7 @@ export async function printData(data: unknown, format: OutputFormat): Promise<vo
   if (typeof data === "string") return writeOut(data.endsWith("\n") ? data : `${data}\n`);
   if (format === "json") return writeOut(`${JSON.stringify(data, null, 2)}\n`);
   if (format === "yaml") {
-    const { stringify } = await import("yaml");
+    const { stringify } = await import("./yaml.js");
     return writeOut(stringify(data));
   }
   const { renderTable } = await import("./table.js");
