@@ -7,6 +7,8 @@ export function checkQuery(expression: string): void {
   try {
     search({}, expression);
   } catch (err) {
+    // Evaluating against {} may fail on types (length(null)); only lexer and parser errors mean a bad expression.
+    if (!["LexerError", "ParserError"].includes((err as Error).name)) return;
     throw usageError(`--query is not a valid JMESPath expression: ${(err as Error).message}`);
   }
 }
