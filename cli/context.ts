@@ -11,6 +11,13 @@ export interface CliContext {
   jsonErrors: boolean;
   headers: Record<string, string>;
   retries: number;
+  /** `--query`: JMESPath applied to the result before printing. */
+  query: string | undefined;
+  /** `--paginate` (list commands and `api`): every page's items as one array. */
+  paginate: boolean;
+  /** `--dry-run`: print the request as curl, send nothing. */
+  dryRun: boolean;
+  showSecrets: boolean;
   version: string;
 }
 
@@ -23,6 +30,10 @@ interface GlobalOptions {
   output?: string;
   header?: string[];
   retries?: string;
+  query?: string;
+  paginate?: boolean;
+  dryRun?: boolean;
+  showSecrets?: boolean;
 }
 
 export function parseHeaders(values: readonly string[] = []): Record<string, string> {
@@ -57,9 +68,13 @@ export function contextFrom(command: Command, version: string, useProfile = true
   return {
     settings,
     format,
-    jsonErrors: settings.output === "json",
+    jsonErrors: settings.output === "json" || settings.output === "ndjson",
     headers: parseHeaders(opts.header),
     retries: parseRetries(opts.retries),
     version,
+    query: opts.query,
+    paginate: opts.paginate === true,
+    dryRun: opts.dryRun === true,
+    showSecrets: opts.showSecrets === true,
   };
 }

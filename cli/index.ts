@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Argument, Command, CommanderError, Option } from "commander";
+import { addApiCommand } from "./commands/api.js";
 import { addConfigCommands } from "./commands/config.js";
 import { addAttestCommands } from "./commands/attest.js";
 import { addMcpCommands } from "./commands/mcp.js";
@@ -47,7 +48,10 @@ function addGlobalOptions(program: Command): void {
       "extra request header 'Name: value' (repeatable)",
       (v: string, prev: string[] = []) => [...prev, v],
     )
-    .addOption(new Option("--retries <n>", "retries of 429/503 answers, honouring Retry-After (default 0)"));
+    .addOption(new Option("--retries <n>", "retries of 429/503 answers, honouring Retry-After (default 0)"))
+    .option("-q, --query <jmespath>", "JMESPath expression applied to the result, e.g. 'items[].id'")
+    .option("--dry-run", "print the request as a curl command and send nothing")
+    .option("--show-secrets", "with --dry-run, print keys and tokens instead of ****");
 }
 
 export function buildProgram(version: string, run: RunAction): Command {
@@ -65,6 +69,7 @@ export function buildProgram(version: string, run: RunAction): Command {
     else addOperationCommand(program, spec, run);
   }
   addAttestCommands(program, run);
+  addApiCommand(program, run);
   addConfigCommands(program, run);
   const completion = program
     .command("completion")
@@ -93,7 +98,8 @@ function commanderExit(err: CommanderError): number {
 function jsonErrorsRequested(argv: readonly string[]): boolean {
   const i = argv.findIndex((a) => a === "--output" || a === "-o");
   const value = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith("--output="))?.slice(9);
-  return (value ?? process.env.DISPATCH_OUTPUT) === "json";
+  const format = value ?? process.env.DISPATCH_OUTPUT;
+  return format === "json" || format === "ndjson";
 }
 
 /** Runs `dispatch` with process-style argv and returns the exit code. */
@@ -103,7 +109,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   const run: RunAction = async (command, action, { settings = true } = {}) => {
     const ctx = contextFrom(command, version, settings);
     jsonErrors = ctx.jsonErrors;
-    await printData(await action(ctx), ctx.format);
+    const filter = ctx.query === undefined ? undefined : await import("./query.js");
+    filter?.checkQuery(ctx.query!);
+    const data = await action(ctx);
+    // --query filters data, never the curl text of --dry-run.
+    await printData(filter && typeof data !== "string" ? filter.applyQuery(data, ctx.query!) : data, ctx.format);
   };
   try {
     await buildProgram(version, run).parseAsync([...argv]);

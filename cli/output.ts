@@ -1,7 +1,7 @@
 // The only module that writes to stdout/stderr: data on stdout, one-line diagnostics on stderr.
 import { CliError, ExitCode, usageError } from "./errors.js";
 
-export const outputFormats = ["json", "table", "yaml"] as const;
+export const outputFormats = ["json", "ndjson", "table", "yaml"] as const;
 export type OutputFormat = (typeof outputFormats)[number];
 
 // A closed pipe (`dispatch … | head`) ends the command quietly, as other Unix tools do.
@@ -30,8 +30,11 @@ export async function printData(data: unknown, format: OutputFormat): Promise<vo
   if (data === undefined || data === null || data === "") return;
   if (typeof data === "string") return writeOut(data.endsWith("\n") ? data : `${data}\n`);
   if (format === "json") return writeOut(`${JSON.stringify(data, null, 2)}\n`);
+  // One compact JSON value per line: a list's items one by one, anything else as a single line.
+  if (format === "ndjson")
+    return writeOut((Array.isArray(data) ? data : [data]).map((item) => `${JSON.stringify(item)}\n`).join(""));
   if (format === "yaml") {
-    const { stringify } = await import("yaml");
+    const { stringify } = await import("./yaml.js");
     return writeOut(stringify(data));
   }
   const { renderTable } = await import("./table.js");
@@ -49,7 +52,7 @@ function toCliError(err: unknown): CliError {
   return new CliError(`unexpected error: ${message}`, ExitCode.unexpected);
 }
 
-/** Prints one line on stderr (a JSON object with `--output json`) and returns the exit code. */
+/** Prints one line on stderr (a JSON object with `--output json` or `ndjson`) and returns the exit code. */
 export function printError(err: unknown, jsonErrors: boolean): number {
   const error = toCliError(err);
   const line = error.message.replace(/\s*\n\s*/g, " ").trim();

@@ -1,9 +1,15 @@
 // Sends one operation through the SDK and turns the answer into data or a CliError.
 import { createApiError, createDispatchClient } from "../sdk/index.js";
 import type { CliContext } from "./context.js";
-import { CliError, exitCodeForStatus, networkError } from "./errors.js";
+import { CliError, ExitCode, exitCodeForStatus, networkError, usageError } from "./errors.js";
 import type { OperationSpec } from "./operation-spec.js";
 import type { RequestParts } from "./validate.js";
+
+/** What a request needs from its operation; `dispatch api` builds one from its arguments. */
+export type RequestTarget = Pick<OperationSpec, "method" | "path" | "bodyContentType">;
+
+/** Pages `--paginate` follows at most, so a server repeating cursors cannot keep the CLI looping. */
+const maxPages = 10_000;
 
 type LooseRequest = (
   method: string,
@@ -21,7 +27,7 @@ export function parseBody(text: unknown, contentType: string | null): unknown {
   return contentType?.includes("json") ? JSON.parse(text) : text;
 }
 
-function bodyInit(spec: OperationSpec, body: Record<string, unknown> | undefined): Record<string, unknown> {
+function bodyInit(spec: RequestTarget, body: Record<string, unknown> | undefined): Record<string, unknown> {
   if (body === undefined || !spec.bodyContentType) return {};
   if (spec.bodyContentType === "application/x-www-form-urlencoded") {
     const form = (b: Record<string, unknown>) =>
@@ -38,21 +44,36 @@ function apiFailure(response: Response, error: unknown): CliError {
   return new CliError(`${err.message}${suffix}`, exitCodeForStatus(err.status), api);
 }
 
-export async function sendOperation(
-  spec: OperationSpec,
-  parts: RequestParts,
-  ctx: CliContext,
-  extraHeaders: Record<string, string> = {},
-): Promise<unknown> {
+/** A fetch that records the request instead of sending it (`--dry-run`). */
+function captureFetch(sink: { request?: Request }): typeof fetch {
+  return async (input, init) => {
+    sink.request = new Request(input, init);
+    return new Response(null, { status: 204 });
+  };
+}
+
+function clientFor(ctx: CliContext, fetch: typeof globalThis.fetch | undefined) {
   const { settings } = ctx;
-  const client = createDispatchClient({
+  return createDispatchClient({
     baseUrl: settings["base-url"],
     apiKey: settings["api-key"],
     accessToken: settings.token,
     adminToken: settings["admin-token"],
-    retry: ctx.retries > 0 ? { retries: ctx.retries, maxDelayMs: 10_000 } : false,
+    fetch,
+    retry: ctx.retries > 0 && !fetch ? { retries: ctx.retries, maxDelayMs: 10_000 } : false,
     userAgent: `dispatch-cli/${ctx.version} node/${process.versions.node}`,
   });
+}
+
+/** Sends one request and returns its parsed body; with `--dry-run`, returns the curl command instead. */
+export async function sendOperation(
+  spec: RequestTarget,
+  parts: RequestParts,
+  ctx: CliContext,
+  extraHeaders: Record<string, string> = {},
+): Promise<unknown> {
+  const sink: { request?: Request } = {};
+  const client = clientFor(ctx, ctx.dryRun ? captureFetch(sink) : undefined);
   const init = bodyInit(spec, parts.body);
   const headers = { ...(init.headers as Record<string, string> | undefined), ...extraHeaders, ...ctx.headers };
   const params = { path: parts.path, query: parts.query, header: parts.header };
@@ -65,9 +86,28 @@ export async function sendOperation(
       parseAs: "text",
     });
   } catch (err) {
-    throw networkError(err, settings["base-url"]);
+    throw networkError(err, ctx.settings["base-url"]);
   }
+  if (sink.request) return (await import("./curl.js")).toCurl(sink.request, ctx.showSecrets);
   const { data, error, response } = result;
   if (!response.ok) throw apiFailure(response, error);
   return parseBody(data, response.headers.get("content-type"));
+}
+
+/** `--paginate`: follows `next_cursor` and returns every page's items as one array. */
+export async function sendAllPages(spec: RequestTarget, parts: RequestParts, ctx: CliContext): Promise<unknown> {
+  if (spec.method !== "get") throw usageError("--paginate works only with GET requests");
+  const items: unknown[] = [];
+  let cursor = parts.query.cursor as string | undefined;
+  for (let page = 0; page < maxPages; page++) {
+    const query = { ...parts.query, ...(cursor ? { cursor } : {}) };
+    const body = (await sendOperation(spec, { ...parts, query }, ctx)) as { items?: unknown; next_cursor?: unknown };
+    if (ctx.dryRun) return body;
+    if (!body || !Array.isArray(body.items))
+      throw new CliError("--paginate: the answer has no `items` array to collect", ExitCode.unexpected);
+    items.push(...(body.items as unknown[]));
+    if (typeof body.next_cursor !== "string" || body.next_cursor === cursor) return items;
+    cursor = body.next_cursor;
+  }
+  return items;
 }

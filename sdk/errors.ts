@@ -27,6 +27,17 @@ export class DispatchApiError extends Error {
   }
 }
 
+/** Raised when one attempt takes longer than the client's `timeoutMs`. */
+export class DispatchTimeoutError extends Error {
+  readonly timeoutMs: number;
+
+  constructor(method: string, url: string, timeoutMs: number) {
+    super(`${method} ${url} timed out after ${timeoutMs} ms`);
+    this.name = "DispatchTimeoutError";
+    this.timeoutMs = timeoutMs;
+  }
+}
+
 type ErrorBody = {
   type?: string;
   title?: string;

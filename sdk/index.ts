@@ -4,7 +4,8 @@ import type { components, paths } from "./generated/openapi.js";
 import { withRetry, type RetryOptions } from "./retry.js";
 
 export type { components, paths, operations } from "./generated/openapi.js";
-export { DispatchApiError, createApiError, unwrap } from "./errors.js";
+export { DispatchApiError, DispatchTimeoutError, createApiError, unwrap } from "./errors.js";
+export { paginate, type ListItem, type ListPath } from "./paginate.js";
 export type { RetryOptions } from "./retry.js";
 
 export type Schemas = components["schemas"];
@@ -20,8 +21,10 @@ export interface DispatchClientOptions {
   adminToken?: string;
   /** Inject a fetch (tests, proxies). Defaults to the global fetch. */
   fetch?: typeof fetch;
-  /** Retry policy for 429/503; `false` disables retries. */
+  /** Retry policy for 429/503 and, for GET or keyed POST only, network errors; `false` disables retries. */
   retry?: RetryOptions | false;
+  /** Client-wide limit for each attempt in ms (a per-call deadline: pass `signal: AbortSignal.timeout(ms)`). */
+  timeoutMs?: number;
   userAgent?: string;
   headers?: Record<string, string>;
 }
@@ -53,13 +56,23 @@ function authMiddleware(options: DispatchClientOptions): Middleware {
   };
 }
 
+/** Every order creation carries an Idempotency-Key, set once here so each retry of it resends the same one. */
+const idempotencyMiddleware: Middleware = {
+  onRequest({ request }) {
+    const createsOrder = request.method === "POST" && new URL(request.url).pathname.endsWith("/order");
+    if (createsOrder && !request.headers.has("idempotency-key"))
+      request.headers.set("idempotency-key", globalThis.crypto.randomUUID());
+    return request;
+  },
+};
+
 export function createDispatchClient(options: DispatchClientOptions): DispatchClient {
   const baseFetch = options.fetch ?? globalThis.fetch;
   const client = createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/$/, ""),
-    fetch: options.retry === false ? baseFetch : withRetry(baseFetch, options.retry),
+    fetch: withRetry(baseFetch, options.retry === false ? { retries: 0 } : options.retry, options.timeoutMs),
     headers: options.headers,
   });
-  client.use(authMiddleware(options));
+  client.use(authMiddleware(options), idempotencyMiddleware);
   return client;
 }

@@ -1,4 +1,6 @@
-// A fetch wrapper that retries 429 and 503 answers, honouring Retry-After, with exponential backoff.
+// A fetch wrapper that retries 429 and 503 answers (honouring Retry-After) and, where safe, network errors, with
+// exponential backoff and an optional per-attempt timeout.
+import { DispatchTimeoutError } from "./errors.js";
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 2; 0 disables). */
@@ -10,6 +12,7 @@ export interface RetryOptions {
 }
 
 const retryable = new Set([429, 503]);
+const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
 
 function retryAfterMs(response: Response): number | null {
   const value = response.headers.get("retry-after");
@@ -20,16 +23,41 @@ function retryAfterMs(response: Response): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
-export function withRetry(inner: typeof fetch, options: RetryOptions = {}): typeof fetch {
+/** A network failure may have reached the server: resend only reads and requests the server deduplicates by key. */
+function safeToResend(request: Request): boolean {
+  return safeMethods.has(request.method) || request.headers.has("idempotency-key");
+}
+
+async function attempt(inner: typeof fetch, request: Request, timeoutMs: number | undefined): Promise<Response> {
+  if (!timeoutMs) return inner(request.clone());
+  const timeout = AbortSignal.timeout(timeoutMs);
+  try {
+    return await inner(new Request(request.clone(), { signal: AbortSignal.any([request.signal, timeout]) }));
+  } catch (err) {
+    if (timeout.aborted && !request.signal.aborted)
+      throw new DispatchTimeoutError(request.method, request.url, timeoutMs);
+    throw err;
+  }
+}
+
+export function withRetry(inner: typeof fetch, options: RetryOptions = {}, timeoutMs?: number): typeof fetch {
   const { retries = 2, baseDelayMs = 250, maxDelayMs = 30_000 } = options;
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.min(maxDelayMs, ms)));
   return async (input, init) => {
     const request = new Request(input, init);
-    for (let attempt = 0; ; attempt++) {
-      const response = await inner(request.clone());
-      if (!retryable.has(response.status) || attempt >= retries) return response;
-      const wait = Math.min(maxDelayMs, retryAfterMs(response) ?? baseDelayMs * 2 ** attempt);
+    for (let n = 0; ; n++) {
+      let response: Response;
+      try {
+        response = await attempt(inner, request, timeoutMs);
+      } catch (err) {
+        if (n >= retries || request.signal.aborted || !safeToResend(request)) throw err;
+        await pause(baseDelayMs * 2 ** n);
+        continue;
+      }
+      if (!retryable.has(response.status) || n >= retries) return response;
+      const wait = retryAfterMs(response) ?? baseDelayMs * 2 ** n;
       await response.body?.cancel();
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      await pause(wait);
     }
   };
 }

@@ -1,14 +1,18 @@
 #!/usr/bin/env node
-// Bin entry of `dispatch`: the compiled CLI (npm run build:cli) when present, else the TypeScript source via tsx.
-import { existsSync } from "node:fs";
+// Bin of `dispatch`: the bundled CLI (cli/dist, built by `npm run build:cli` and before `npm pack`), else, in a
+// clone without a build, the TypeScript source through tsx.
+const bundled = new URL("../dist/dispatch.js", import.meta.url);
+if (!process.env.DISPATCH_CLI_FROM_SOURCE) {
+  try {
+    await import(bundled.href);
+  } catch (err) {
+    if (err?.code !== "ERR_MODULE_NOT_FOUND" || !String(err.message).includes(bundled.pathname)) throw err;
+    await runFromSource();
+  }
+} else await runFromSource();
 
-const compiled = new URL("../../dist/cli/index.js", import.meta.url);
-let cli;
-if (existsSync(compiled) && !process.env.DISPATCH_CLI_FROM_SOURCE) {
-  cli = await import(compiled.href);
-} else {
+async function runFromSource() {
   const { register } = await import("tsx/esm/api");
   register();
-  cli = await import("../index.ts");
+  await import("../main.ts");
 }
-process.exitCode = await cli.main(process.argv);

@@ -37,7 +37,7 @@ async function callRpc(
   const body = { jsonrpc: "2.0", id: 1, method, ...(params && { params }) };
   const answer = (await sendOperation(spec, { path: {}, query: {}, header: {}, body }, ctx, mcpHeaders)) as
     JsonRpcAnswer | undefined;
-  if (!answer) return undefined;
+  if (!answer || typeof answer === "string") return answer; // nothing, or the curl command of --dry-run
   const failure = rpcFailure(answer, method === "tools/call" ? `tool ${String(params?.name)}` : method);
   if (failure) throw failure;
   return answer.result;

@@ -50,6 +50,8 @@ export function addOperationCommand(root: Command, spec: OperationSpec, run: Run
   for (const name of positional) command.argument(`<${name}>`, spec.flags.find((f) => f.flag === name)?.description);
   for (const flag of spec.flags.filter((f) => !positional.includes(f.flag)))
     optionsFor(flag).forEach((o) => command.addOption(o));
+  const list = spec.method === "get" && spec.flags.some((f) => f.in === "query" && f.target[0] === "cursor");
+  if (list) command.option("--paginate", "follow next_cursor and print every page's items as one list");
   if (spec.bodyContentType)
     command.option(
       "--data <json|@file|->",
@@ -57,7 +59,7 @@ export function addOperationCommand(root: Command, spec: OperationSpec, run: Run
     );
   command.action(async () =>
     run(command, async (ctx) => {
-      const [{ buildRequest }, { validateRequest }, { sendOperation }] = await Promise.all([
+      const [{ buildRequest }, { validateRequest }, { sendOperation, sendAllPages }] = await Promise.all([
         import("../request-input.js"),
         import("../validate.js"),
         import("../send.js"),
@@ -68,7 +70,7 @@ export function addOperationCommand(root: Command, spec: OperationSpec, run: Run
         command.opts().data as string | undefined,
       );
       validateRequest(spec, parts);
-      const result = await sendOperation(spec, parts, ctx);
+      const result = await (ctx.paginate ? sendAllPages(spec, parts, ctx) : sendOperation(spec, parts, ctx));
       if (spec.operationId === "createOrder") printNextStep(result);
       return result;
     }),

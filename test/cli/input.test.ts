@@ -60,7 +60,7 @@ describe("cli", function () {
       ],
       ["an unknown option", [...quote, "--trde", "x"], /unknown option '--trde'/],
       ["a missing positional", ["orders", "get"], /missing required argument 'id'/],
-      ["an unknown --output", [...quote, "--output", "xml"], /--output must be one of json, table, yaml/],
+      ["an unknown --output", [...quote, "--output", "xml"], /--output must be one of json, ndjson, table, yaml/],
       ["a malformed --header", [...quote, "--header", "no-colon"], /--header must look like 'Name: value'/],
     ];
     for (const [what, args, message] of cases) {
