@@ -71,7 +71,7 @@ export function listProfiles(): Record<string, Profile> {
   return Object.fromEntries(
     Object.entries(profiles).map(([name, profile]) => [
       name,
-      Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, mask(k, v!)])),
+      Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, mask(k, v)])),
     ]),
   );
 }
@@ -90,7 +90,7 @@ export function resolveSettings(
   if (useProfile && !profile && (profileFlag || env.DISPATCH_PROFILE))
     throw usageError(`no profile "${name}" in ${configPath(env)}`);
   const settings: Profile = {};
-  for (const [key, variable] of Object.entries(configKeys) as Array<[ConfigKey, string]>) {
+  for (const [key, variable] of Object.entries(configKeys) as [ConfigKey, string][]) {
     const value = flags[key] ?? env[variable] ?? profile?.[key];
     if (value !== undefined && value !== "") settings[key] = value;
   }

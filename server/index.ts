@@ -24,7 +24,7 @@ export interface DispatchServer {
 function connectRedis(url: string | null): Redis | null {
   if (!url) return null;
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-  redis.on("error", () => {}); // reconnects by itself; the limiter's insurance covers the gap
+  redis.on("error", () => undefined); // reconnects by itself; the limiter's insurance covers the gap
   return redis;
 }
 

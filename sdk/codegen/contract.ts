@@ -5,7 +5,7 @@ import { parse } from "yaml";
 
 export const contractPath = fileURLToPath(new URL("../../openapi.yaml", import.meta.url));
 
-export type JsonObject = { [key: string]: unknown };
+export type JsonObject = Record<string, unknown>;
 
 export function loadContract(path = contractPath): JsonObject {
   return parse(readFileSync(path, "utf8")) as JsonObject;

@@ -6,8 +6,8 @@ import ClientPgLite from "knex-pglite";
 import pg from "pg";
 
 // int8 (COUNT, SUM) arrives as a string from node-postgres and as a number from PGlite: make both numbers.
-pg.types.setTypeParser(20, (value: string) => Number(value));
-pg.types.setTypeParser(1700, (value: string) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value: string) => Number(value));
 
 export type Db = Knex;
 

@@ -20,9 +20,11 @@ declare module "@hapi/hapi" {
 
 const realm = { realm: "dispatch" };
 
+const headerText = (value: unknown): string => (typeof value === "string" ? value : "");
+
 function bearerOf(request: Request): string | null {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(String(request.headers.authorization ?? ""));
-  return match ? match[1]! : null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(headerText(request.headers.authorization));
+  return match ? match[1] : null;
 }
 
 async function principalFor(services: Services, secret: string): Promise<Principal | null> {
@@ -74,7 +76,7 @@ function oauthTokenScheme(services: Services) {
 
 function adminScheme(adminToken: string | null) {
   return () => ({
-    async authenticate(request: Request, h: ResponseToolkit) {
+    authenticate(request: Request, h: ResponseToolkit) {
       if (!adminToken)
         throw new DomainError(
           "unavailable",

@@ -117,7 +117,7 @@ function authDetail(error: Boom): string {
 function onPreResponse(request: Request, h: ResponseToolkit) {
   const response = request.response;
   if (!("isBoom" in response) || !response.isBoom) return h.continue;
-  const error = response as Boom;
+  const error = response;
   if (error instanceof EntitlementError) return h.response(error.body).code(402).type("application/json");
   if (error instanceof OAuthError) {
     const out = h

@@ -76,8 +76,7 @@ export const rateLimitPlugin: Plugin<{ redis: Redis | null; points: number; burs
     };
 
     server.ext("onPostAuth", async (request: Request, h: ResponseToolkit) => {
-      const policy = ((request.route.settings.plugins as { rateLimit?: LimitPolicy }).rateLimit ??
-        "default") as LimitPolicy;
+      const policy = (request.route.settings.plugins as { rateLimit?: LimitPolicy }).rateLimit ?? "default";
       if (policy === "none") return h.continue;
       const limiter = limiters[policy];
       const key = subjectOf(request);
@@ -106,7 +105,7 @@ export const rateLimitPlugin: Plugin<{ redis: Redis | null; points: number; burs
     });
 
     server.ext("onPreResponse", (request: Request, h: ResponseToolkit) => {
-      const extra = request.plugins["dispatch-rate-limit"] as Record<string, string> | undefined;
+      const extra = request.plugins["dispatch-rate-limit"];
       const response = request.response;
       if (extra && !("isBoom" in response && response.isBoom))
         for (const [name, value] of Object.entries(extra)) (response as ResponseObject).header(name, value);

@@ -20,7 +20,7 @@ const route: RouteFactory = ({ oauth }) => ({
         scope: Joi.string().max(200),
       }).allow(null),
       failAction: (_r, _h, err) => {
-        throw new OAuthError(400, "invalid_client_metadata", (err as Error).message);
+        throw new OAuthError(400, "invalid_client_metadata", err!.message);
       },
     },
   },

@@ -25,7 +25,7 @@ export function createOAuthService(db: Db, tokenTtlSeconds: number) {
 
   return {
     async register(input: { client_name?: string; grant_types?: string[]; scope?: string }) {
-      if (input.grant_types && input.grant_types.some((g) => g !== "client_credentials")) {
+      if (input.grant_types?.some((g) => g !== "client_credentials")) {
         throw new OAuthError(400, "invalid_client_metadata", 'grant_types must be ["client_credentials"].');
       }
       if (input.scope && input.scope !== oauthScope)

@@ -163,8 +163,9 @@ export function createDispatchExecutor(invoker: CapabilityInvoker): AgentExecuto
       bus.finished();
     },
     // Skills finish within the request; there is nothing left to cancel.
-    async cancelTask(_taskId: string, bus: ExecutionEventBus) {
+    cancelTask(_taskId: string, bus: ExecutionEventBus): Promise<void> {
       bus.finished();
+      return Promise.resolve();
     },
   };
 }

@@ -41,9 +41,9 @@ const requirementsFor = {
 function skills(): AgentSkill[] {
   return capabilities.map((c) => ({
     id: c.id,
-    name: skillNames[c.id]!,
+    name: skillNames[c.id],
     description: `${c.purpose} ${accessNotes[c.access]} Send a data part {"skill": "${c.id}", "input": {…}}; input is the ${c.rest.operationId} request of /openapi.json.`,
-    tags: [c.id.split(".")[0]!, c.access, ...(c.mcp_tool ? ["mcp"] : [])],
+    tags: [c.id.split(".")[0], c.access, ...(c.mcp_tool ? ["mcp"] : [])],
     examples: [JSON.stringify({ skill: c.id, input: examples[c.id] })],
     inputModes: ["application/json"],
     outputModes: ["application/json"],

@@ -54,8 +54,8 @@ function listTools(invoker: CapabilityInvoker): Tool[] {
     .map((c) => ({
       name: c.mcp_tool!,
       description: `${c.purpose} ${toolNotes[c.id]}`,
-      inputSchema: invoker.schemas[c.id].input as Tool["inputSchema"],
-      outputSchema: invoker.schemas[c.id].output as Tool["outputSchema"],
+      inputSchema: invoker.schemas[c.id].input,
+      outputSchema: invoker.schemas[c.id].output,
       annotations: {
         readOnlyHint: c.id === "dispatch.evals" || c.id === "dispatch.index",
         destructiveHint: false,
@@ -112,7 +112,10 @@ export function createMcpService(services: Pick<Services, "keys" | "oauth" | "qu
   const invoker = createCapabilityInvoker(services);
   const tools = listTools(invoker);
 
+  // The low-level Server (deprecated for apps) is kept because tools are served from hand-built JSON schemas.
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
   function createMcpServer(ctx: McpContext): Server {
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above: McpServer requires zod schemas
     const server = new Server(
       { name: "dispatch", title: "Field-Service Dispatch", version: "1.0.0" },
       { capabilities: { tools: {} } },

@@ -74,7 +74,7 @@ function withDefaults(schema: JsonObject, value: unknown): unknown {
 function fieldErrors(text: string): FieldError[] {
   return [...text.matchAll(/(?:^|, )data(\S*) ([^]*?)(?=, data|$)/g)].map((m) => ({
     pointer: m[1] || "/",
-    message: m[2]!,
+    message: m[2],
   }));
 }
 

@@ -78,7 +78,8 @@ export function createContractorService(db: Db) {
     },
 
     async hasActive(): Promise<boolean> {
-      return Boolean(await db("contractors").where({ active: true }).first("id"));
+      const row: unknown = await db("contractors").where({ active: true }).first("id");
+      return Boolean(row);
     },
 
     async get(id: string): Promise<Contractor | null> {

@@ -23,6 +23,7 @@ export interface OrderEventInput {
   human_override?: boolean;
   contractor_id?: string;
 }
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Knex rows are untyped until per-table row types land
 type Row = Record<string, any>;
 type Conn = Knex | Knex.Transaction;
 

@@ -41,6 +41,7 @@ export interface OrderAnswer {
   status: 201 | 202;
   body: { tracking: { status_url: string } } & Record<string, unknown>;
 }
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Knex rows are untyped until per-table row types land
 type Row = Record<string, any>;
 
 function assertEntitled(
@@ -132,6 +133,7 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
     const best = matches[0];
     const id = newId("ord");
     const now = new Date();
+    const responseStatus: 201 | 202 = best ? 201 : 202;
     const order = summaryOf(id, input, best, now);
     const row = {
       id,
@@ -152,7 +154,7 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
       estimated_response_minutes: order.estimated_response_minutes,
       callback_url: input.callback_url ?? null,
       dispatch_latency_ms: best ? Math.max(0, now.getTime() - ctx.receivedAt) : null,
-      response_status: (best ? 201 : 202) as 201 | 202,
+      response_status: responseStatus,
       response_body: "{}",
       created_at: now,
       updated_at: now,

@@ -59,10 +59,11 @@ function requestOnce(url: URL, plan: RequestPlan): Promise<Raw> {
       },
       (response) => {
         const status = response.statusCode ?? 0;
-        const contentType = String(response.headers["content-type"] ?? "");
+        const contentType = response.headers["content-type"] ?? "";
         if (status >= 300 && status < 400 && response.headers.location) {
           response.resume();
-          return resolve({ status, location: response.headers.location, contentType, body: "" });
+          resolve({ status, location: response.headers.location, contentType, body: "" });
+          return;
         }
         const chunks: Buffer[] = [];
         let size = 0;
@@ -72,7 +73,9 @@ function requestOnce(url: URL, plan: RequestPlan): Promise<Raw> {
             request.destroy(new FetchFailure("too_large", `larger than ${plan.limits.maxBytes} bytes`));
           else chunks.push(chunk);
         });
-        response.on("end", () => resolve({ status, contentType, body: Buffer.concat(chunks).toString("utf8") }));
+        response.on("end", () => {
+          resolve({ status, contentType, body: Buffer.concat(chunks).toString("utf8") });
+        });
         response.on("error", reject);
       },
     );
@@ -85,7 +88,7 @@ function failureOf(url: URL, error: unknown): Fetched {
   if (error instanceof FetchFailure) return { ok: false, url: url.href, reason: error.reason, detail: error.message };
   if (error instanceof DomainError) return { ok: false, url: url.href, reason: "forbidden", detail: error.message };
   const e = error as Error & { code?: string };
-  if (/is not allowed/.test(e.message))
+  if (e.message.includes("is not allowed"))
     return { ok: false, url: url.href, reason: "forbidden", detail: `${url.host} connects to a forbidden address.` };
   if (e.name === "AbortError" || e.name === "TimeoutError" || e.code === "ABORT_ERR")
     return { ok: false, url: url.href, reason: "timeout", detail: "no answer in time" };

@@ -37,7 +37,9 @@ function post(
       },
       (response) => {
         response.resume();
-        response.on("end", () => resolve(response.statusCode ?? 0));
+        response.on("end", () => {
+          resolve(response.statusCode ?? 0);
+        });
         response.on("error", reject);
       },
     );
