@@ -127,58 +127,76 @@ async function matchFor(contractors: ContractorService, row: Row, contractorId: 
   return best;
 }
 
-export function createOrderLifecycleService(db: Db, contractors: ContractorService) {
-  async function apply(trx: Knex.Transaction, id: string, input: OrderEventInput, match: Match | null, base: string) {
-    const row = await trx("orders").where({ id }).forUpdate().first();
-    if (!row) throw orderNotFound(id);
-    assertTransition(row, input); // again under the row lock: another event may have moved the order meanwhile
-    const now = new Date();
-    const patch: Row = { status: input.status, updated_at: now };
-    if (input.final_cost_cents !== undefined) patch.final_cost_cents = input.final_cost_cents;
-    if (match) {
-      Object.assign(patch, {
-        contractor_id: match.contractor.id,
-        quoted_cost_cents: match.costCents,
-        estimated_response_minutes: match.responseMinutes,
-      });
-      patch.dispatch_latency_ms = Math.max(0, now.getTime() - new Date(row.created_at).getTime());
-    }
-    await trx("orders").where({ id }).update(patch);
-    const event = {
-      note: input.note ?? null,
-      human_override: input.human_override ?? false,
-      final_cost_cents: input.final_cost_cents ?? null,
-    };
-    await trx("order_events").insert({ order_id: id, status: input.status, ...event, at: now });
-    if (match)
-      await appendAudit(trx, {
-        type: "match",
-        account: row.account,
-        subject: id,
-        content: {
-          contractor_ref: match.contractor.ref,
-          coverage: match.coverage,
-          quoted_cost_cents: match.costCents,
-          human_override: event.human_override,
-        },
-      });
-    await appendAudit(trx, {
-      type: "order_status",
-      account: row.account,
-      subject: id,
-      content: { from: row.status, to: input.status, ...event },
+function patchFor(row: Row, input: OrderEventInput, match: Match | null, now: Date): Row {
+  const patch: Row = { status: input.status, updated_at: now };
+  if (input.final_cost_cents !== undefined) patch.final_cost_cents = input.final_cost_cents;
+  if (match) {
+    Object.assign(patch, {
+      contractor_id: match.contractor.id,
+      quoted_cost_cents: match.costCents,
+      estimated_response_minutes: match.responseMinutes,
     });
-    const updated = { ...row, ...patch };
-    if (row.callback_url)
-      await enqueueStatusChange(trx, {
-        orderId: id,
-        account: row.account,
-        url: row.callback_url,
-        data: webhookData(updated, row.status, base),
-      });
-    return statusView(trx, updated, base);
+    patch.dispatch_latency_ms = Math.max(0, now.getTime() - new Date(row.created_at).getTime());
   }
+  return patch;
+}
 
+type EventFields = Pick<Required<OrderEventInput>, "human_override"> & {
+  note: string | null;
+  final_cost_cents: number | null;
+};
+
+/** Appends the match record (when a contractor was assigned) and the status-change record. */
+async function auditEvent(
+  trx: Knex.Transaction,
+  row: Row,
+  input: OrderEventInput,
+  match: Match | null,
+  event: EventFields,
+) {
+  const { account, id: subject } = row;
+  if (match) {
+    const content = {
+      contractor_ref: match.contractor.ref,
+      coverage: match.coverage,
+      quoted_cost_cents: match.costCents,
+      human_override: event.human_override,
+    };
+    await appendAudit(trx, { type: "match", account, subject, content });
+  }
+  const content = { from: row.status, to: input.status, ...event };
+  await appendAudit(trx, { type: "order_status", account, subject, content });
+}
+
+async function applyEvent(
+  trx: Knex.Transaction,
+  id: string,
+  input: OrderEventInput,
+  match: Match | null,
+  base: string,
+) {
+  const row = await trx("orders").where({ id }).forUpdate().first();
+  if (!row) throw orderNotFound(id);
+  assertTransition(row, input); // again under the row lock: another event may have moved the order meanwhile
+  const now = new Date();
+  const patch = patchFor(row, input, match, now);
+  await trx("orders").where({ id }).update(patch);
+  const event: EventFields = {
+    note: input.note ?? null,
+    human_override: input.human_override ?? false,
+    final_cost_cents: input.final_cost_cents ?? null,
+  };
+  await trx("order_events").insert({ order_id: id, status: input.status, ...event, at: now });
+  await auditEvent(trx, row, input, match, event);
+  const updated = { ...row, ...patch };
+  if (row.callback_url) {
+    const data = webhookData(updated, row.status, base);
+    await enqueueStatusChange(trx, { orderId: id, account: row.account, url: row.callback_url, data });
+  }
+  return statusView(trx, updated, base);
+}
+
+export function createOrderLifecycleService(db: Db, contractors: ContractorService) {
   return {
     /** Records a status change (admin); 404 unknown order, 409 invalid transition, 422 missing fields. */
     async record(id: string, input: OrderEventInput, base: string) {
@@ -187,7 +205,7 @@ export function createOrderLifecycleService(db: Db, contractors: ContractorServi
       assertTransition(current, input);
       const assigning = current.status === "accepted_pending_fulfilment" && input.status === "pending_dispatch";
       const match = assigning ? await matchFor(contractors, current, input.contractor_id) : null;
-      return db.transaction((trx) => apply(trx, id, input, match, base));
+      return db.transaction((trx) => applyEvent(trx, id, input, match, base));
     },
   };
 }

@@ -1,17 +1,14 @@
 // Orders: entitlement, idempotent creation with auto-matching (audited, webhooked), and the status view.
-import type { Knex } from "knex";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/knex.js";
 import { assertDispatchConfigured } from "./availability.js";
-import { appendAudit } from "../audit/chain.js";
 import type { ContractorService } from "./contractors.js";
 import { DomainError, EntitlementError } from "../errors.js";
-import { canonicalJson, newId, sha256Hex } from "../shared/ids.js";
-import { rankMatches, type Match } from "./matching.js";
-import { orderNotFound, statusUrl, statusView, trackingAuth, webhookData } from "./order-lifecycle.js";
-import { usd } from "./pricing.js";
+import { canonicalJson, sha256Hex } from "../shared/ids.js";
+import { rankMatches } from "./matching.js";
+import { insertOrder } from "./order-insert.js";
+import { orderNotFound, statusView } from "./order-lifecycle.js";
 import type { TradeCode, Urgency } from "./trades.js";
-import { enqueueStatusChange } from "../webhooks/outbox.js";
 import { assertCallbackAllowed } from "../net/callback-guard.js";
 
 export interface OrderInput {
@@ -96,155 +93,55 @@ function replay(prior: Row, requestHash: string): OrderAnswer {
   return { status: prior.response_status, body: JSON.parse(prior.response_body) as OrderAnswer["body"] };
 }
 
-function summaryOf(id: string, input: OrderInput, best: Match | undefined, createdAt: Date) {
-  const { state, zip, city } = input.location;
-  return {
-    id,
-    status: best ? "pending_dispatch" : "accepted_pending_fulfilment",
-    trade: input.trade,
-    location: { state, ...(zip ? { zip } : {}), ...(city ? { city } : {}) },
-    urgency: input.urgency,
-    quoted_cost_cents: best?.costCents ?? null,
-    quoted_cost_usd: best ? usd(best.costCents) : null,
-    assigned_contractor_ref: best?.contractor.ref ?? null,
-    estimated_response_minutes: best?.responseMinutes ?? null,
-    created_at: createdAt.toISOString(),
-    reference_id: input.reference_id ?? null,
-  };
+interface OrderDeps {
+  db: Db;
+  contractors: ContractorService;
+  config: Config;
+}
+
+/** createOrder: 402 unless an order-scoped key, 503 when dispatch is off, replay/409 on a repeated key. */
+async function createOrder(
+  { db, contractors, config }: OrderDeps,
+  principal: OrderPrincipal,
+  payload: OrderInput,
+  ctx: OrderContext,
+): Promise<OrderAnswer> {
+  assertEntitled(principal, config);
+  await assertDispatchConfigured(config, contractors);
+  const input = { ...payload, location: { ...payload.location, state: payload.location.state.toUpperCase() } };
+  const requestHash = sha256Hex(canonicalJson(payload));
+  const keys = [principal.account, input.reference_id ?? null, ctx.idempotencyKey ?? null] as const;
+  const prior = await findPrior(db, ...keys);
+  if (prior) return replay(prior, requestHash);
+  await assertCallbackAllowed(input.callback_url, config.webhookAllowPrivate);
+  const matches = rankMatches(await contractors.candidates(input.trade, input.location.state), input);
+  const args = { account: principal.account, keyId: principal.id, input, ctx: { ...ctx, requestHash }, matches };
+  try {
+    return await db.transaction((trx) => insertOrder(trx, config, args));
+  } catch (error) {
+    if ((error as { code?: string }).code !== "23505") throw error;
+    const winner = await findPrior(db, ...keys); // a concurrent retry committed first: answer as it did
+    if (!winner) throw error;
+    return replay(winner, requestHash);
+  }
+}
+
+/** getOrder: the account's own order with its history; other accounts' orders are not found. */
+async function getOrder({ db, config }: OrderDeps, principal: OrderPrincipal, id: string, origin: string) {
+  const row =
+    principal.kind === "key" && principal.account
+      ? await db("orders").where({ id, account: principal.account }).first()
+      : undefined;
+  if (!row) throw orderNotFound(id);
+  return statusView(db, row, config.publicBaseUrl ?? origin);
 }
 
 export function createOrderService(db: Db, contractors: ContractorService, config: Config) {
-  const escalation = (input: OrderInput) => ({
-    assigned: false,
-    reason: "no_contractor_in_area",
-    detail: `No active ${input.trade} contractor serves ${input.location.state}${input.urgency === "emergency" ? " for emergencies" : ""}. The order is kept and an operator will source one.`,
-    escalation_contact: config.escalationContact,
-  });
-
-  /** Inserts the order, its first event, audit records and webhook in one transaction; 23505 if a retry won. */
-  async function insert(
-    trx: Knex.Transaction,
-    account: string,
-    keyId: string,
-    input: OrderInput,
-    ctx: OrderContext & { requestHash: string },
-    matches: Match[],
-  ): Promise<OrderAnswer> {
-    const best = matches[0];
-    const id = newId("ord");
-    const now = new Date();
-    const responseStatus: 201 | 202 = best ? 201 : 202;
-    const order = summaryOf(id, input, best, now);
-    const row = {
-      id,
-      account,
-      key_id: keyId,
-      reference_id: input.reference_id ?? null,
-      idempotency_key: ctx.idempotencyKey ?? null,
-      request_hash: ctx.requestHash,
-      status: order.status,
-      trade: input.trade,
-      state: input.location.state,
-      location: JSON.stringify(input.location),
-      urgency: input.urgency,
-      description: input.description,
-      nte_cents: input.nte_cents ?? null,
-      quoted_cost_cents: order.quoted_cost_cents,
-      contractor_id: best?.contractor.id ?? null,
-      estimated_response_minutes: order.estimated_response_minutes,
-      callback_url: input.callback_url ?? null,
-      dispatch_latency_ms: best ? Math.max(0, now.getTime() - ctx.receivedAt) : null,
-      response_status: responseStatus,
-      response_body: "{}",
-      created_at: now,
-      updated_at: now,
-    };
-    await trx("orders").insert(row);
-    await trx("order_events").insert({
-      order_id: id,
-      status: order.status,
-      note: best ? "Auto-matched from the active pool." : "No contractor in area.",
-      at: now,
-    });
-    const seal = await appendAudit(trx, {
-      type: "order",
-      account,
-      subject: id,
-      content: {
-        key_id: keyId,
-        status: order.status,
-        trade: input.trade,
-        state: input.location.state,
-        urgency: input.urgency,
-        nte_cents: row.nte_cents,
-        reference_id: row.reference_id,
-        request_hash: ctx.requestHash,
-      },
-    });
-    if (best)
-      await appendAudit(trx, {
-        type: "match",
-        account,
-        subject: id,
-        content: {
-          contractor_ref: best.contractor.ref,
-          coverage: best.coverage,
-          quoted_cost_cents: best.costCents,
-          estimated_response_minutes: best.responseMinutes,
-          candidates: matches.length,
-        },
-      });
-    const base = config.publicBaseUrl ?? ctx.origin;
-    const tracking = { status_url: statusUrl(base, id), auth: trackingAuth };
-    const body = best
-      ? { created: true, accepted: true, fulfilled: true, order, tracking, seal }
-      : { created: true, accepted: true, fulfilled: false, order, fulfilment: escalation(input), tracking, seal };
-    await trx("orders")
-      .where({ id })
-      .update({ response_body: JSON.stringify(body) });
-    if (input.callback_url)
-      await enqueueStatusChange(trx, {
-        orderId: id,
-        account,
-        url: input.callback_url,
-        data: webhookData({ ...row, location: input.location }, null, base),
-      });
-    return { status: row.response_status, body };
-  }
-
+  const deps: OrderDeps = { db, contractors, config };
   return {
-    /** createOrder: 402 unless an order-scoped key, 503 when dispatch is off, replay/409 on a repeated key. */
-    async create(principal: OrderPrincipal, payload: OrderInput, ctx: OrderContext): Promise<OrderAnswer> {
-      assertEntitled(principal, config);
-      await assertDispatchConfigured(config, contractors);
-      const input = { ...payload, location: { ...payload.location, state: payload.location.state.toUpperCase() } };
-      const requestHash = sha256Hex(canonicalJson(payload));
-      const keys = [principal.account, input.reference_id ?? null, ctx.idempotencyKey ?? null] as const;
-      const prior = await findPrior(db, ...keys);
-      if (prior) return replay(prior, requestHash);
-      await assertCallbackAllowed(input.callback_url, config.webhookAllowPrivate);
-      const matches = rankMatches(await contractors.candidates(input.trade, input.location.state), input);
-      try {
-        return await db.transaction((trx) =>
-          insert(trx, principal.account, principal.id, input, { ...ctx, requestHash }, matches),
-        );
-      } catch (error) {
-        if ((error as { code?: string }).code !== "23505") throw error;
-        const winner = await findPrior(db, ...keys); // a concurrent retry committed first: answer as it did
-        if (!winner) throw error;
-        return replay(winner, requestHash);
-      }
-    },
-
-    /** getOrder: the account's own order with its history; other accounts' orders are not found. */
-    async get(principal: OrderPrincipal, id: string, origin: string) {
-      const row =
-        principal.kind === "key" && principal.account
-          ? await db("orders").where({ id, account: principal.account }).first()
-          : undefined;
-      if (!row) throw orderNotFound(id);
-      return statusView(db, row, config.publicBaseUrl ?? origin);
-    },
+    create: (principal: OrderPrincipal, payload: OrderInput, ctx: OrderContext) =>
+      createOrder(deps, principal, payload, ctx),
+    get: (principal: OrderPrincipal, id: string, origin: string) => getOrder(deps, principal, id, origin),
   };
 }
 
