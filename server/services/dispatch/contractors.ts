@@ -39,6 +39,19 @@ function toRow(input: Partial<ContractorInput>) {
   return row;
 }
 
+async function listContractors(db: Db, filter: { trade?: string; state?: string; limit: number; cursor?: string }) {
+  const query = db("contractors")
+    .orderBy("id")
+    .limit(filter.limit + 1);
+  if (filter.trade) query.whereRaw("trades @> ?::jsonb", [JSON.stringify([filter.trade])]);
+  if (filter.state)
+    query.whereRaw("service_areas @> ?::jsonb", [JSON.stringify([{ state: filter.state.toUpperCase() }])]);
+  if (filter.cursor) query.where("id", ">", filter.cursor);
+  const rows = (await query).map(toContractor);
+  const page = rows.slice(0, filter.limit);
+  return { items: page, next_cursor: rows.length > filter.limit ? page.at(-1)!.id : null };
+}
+
 export function createContractorService(db: Db) {
   return {
     async create(input: ContractorInput): Promise<Contractor> {
@@ -55,18 +68,7 @@ export function createContractorService(db: Db) {
       return toContractor(row);
     },
 
-    async list(filter: { trade?: string; state?: string; limit: number; cursor?: string }) {
-      const query = db("contractors")
-        .orderBy("id")
-        .limit(filter.limit + 1);
-      if (filter.trade) query.whereRaw("trades @> ?::jsonb", [JSON.stringify([filter.trade])]);
-      if (filter.state)
-        query.whereRaw("service_areas @> ?::jsonb", [JSON.stringify([{ state: filter.state.toUpperCase() }])]);
-      if (filter.cursor) query.where("id", ">", filter.cursor);
-      const rows = (await query).map(toContractor);
-      const page = rows.slice(0, filter.limit);
-      return { items: page, next_cursor: rows.length > filter.limit ? page.at(-1)!.id : null };
-    },
+    list: (filter: Parameters<typeof listContractors>[1]) => listContractors(db, filter),
 
     /** Active contractors of a trade that serve a state. */
     async candidates(trade: TradeCode, state: string): Promise<Contractor[]> {

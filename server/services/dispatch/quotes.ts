@@ -19,7 +19,10 @@ export interface QuoteInput {
 
 const validForMinutes: Record<Urgency, number> = { emergency: 15, urgent: 30, routine: 60, scheduled: 240 };
 
-type Principal = { id: string; account: string | null };
+interface Principal {
+  id: string;
+  account: string | null;
+}
 
 function nteOf(nteCents: number | undefined, cost: number | null) {
   if (nteCents === undefined) return null;
