@@ -44,6 +44,7 @@ function skillRequest(message: Message): { skill: string; input: unknown } | nul
   return null;
 }
 
+// eslint-disable-next-line max-lines-per-function -- to split after the lifecycle rewrite of this file lands (issue 12)
 async function runSkill(
   invoker: CapabilityInvoker,
   message: Message,

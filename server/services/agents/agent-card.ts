@@ -52,6 +52,7 @@ function skills(): AgentSkill[] {
 }
 
 /** The card for a deployment whose public base URL is `base` (no trailing slash). */
+// eslint-disable-next-line max-lines-per-function -- to split after the lifecycle rewrite of this file lands (issue 12)
 export function buildAgentCard(base: string): AgentCard {
   return {
     name: "Field-Service Dispatch",

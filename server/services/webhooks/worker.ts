@@ -49,6 +49,19 @@ function post(
   });
 }
 
+/** The Standard Webhooks body and headers of one delivery attempt. */
+function signedDelivery(row: OutboxRow, secret: string) {
+  const body = JSON.stringify(row.payload);
+  const now = new Date(); // one instant for both the signature and its header
+  const headers = {
+    "webhook-id": row.message_id,
+    "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+    "webhook-signature": new Webhook(secret).sign(row.message_id, now, body),
+  };
+  return { body, headers };
+}
+
+// eslint-disable-next-line max-lines-per-function -- to split after the harden rewrite of this file lands (issue 12)
 export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllowPrivate" | "webhook">) {
   const settings = config.webhook;
   const filter = { allowPrivateIPAddress: config.webhookAllowPrivate, keepAlive: false };
@@ -62,21 +75,9 @@ export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllo
       const secret = await secretOf(db, row.account);
       if (!secret) throw new Error(`no webhook secret for account ${row.account}`);
       const url = new URL(row.url);
-      const body = JSON.stringify(row.payload);
-      const now = new Date(); // one instant for both the signature and its header
-      const signature = new Webhook(secret).sign(row.message_id, now, body);
-      const headers = {
-        "webhook-id": row.message_id,
-        "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-        "webhook-signature": signature,
-      };
-      const status = await post(
-        url,
-        body,
-        headers,
-        url.protocol === "https:" ? agents.https : agents.http,
-        settings.timeoutMs,
-      );
+      const { body, headers } = signedDelivery(row, secret);
+      const agent = url.protocol === "https:" ? agents.https : agents.http;
+      const status = await post(url, body, headers, agent, settings.timeoutMs);
       if (status < 200 || status >= 300) throw new Error(`receiver answered ${status}`);
       await markDelivered(db, row.id);
     } catch (error) {
