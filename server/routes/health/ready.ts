@@ -1,5 +1,6 @@
 import type { RouteFactory } from "../types.js";
 import { DomainError } from "../../services/errors.js";
+import { contractVersion } from "../../contract-version.js";
 
 const route: RouteFactory = ({ db }) => ({
   method: "GET",
@@ -11,7 +12,7 @@ const route: RouteFactory = ({ db }) => ({
     } catch {
       throw new DomainError("unavailable", "not_ready", "The database is unreachable.", { retryAfterSeconds: 5 });
     }
-    return { status: "ok", version: "1.0.0", checks: { database: "ok" } };
+    return { status: "ok", version: contractVersion, checks: { database: "ok" } };
   },
 });
 export default route;

@@ -2,6 +2,7 @@
 // capabilities, and served in its JSON form.
 import { A2A_PROTOCOL_VERSION, AgentCard, type AgentSkill, type SecurityRequirement } from "@a2a-js/sdk";
 import { capabilities } from "./capabilities.js";
+import { contractVersion } from "../../contract-version.js";
 
 const skillNames: Record<string, string> = {
   "agentic.readiness_probe": "Readiness probe",
@@ -58,7 +59,7 @@ export function buildAgentCard(base: string): AgentCard {
     name: "Field-Service Dispatch",
     description:
       "Quotes, estimates and orders field-service work (plumbing, electrical, HVAC …) from a matched contractor pool. All published figures are self-reported.",
-    version: "1.0.0",
+    version: contractVersion,
     supportedInterfaces: [
       { url: `${base}/api/a2a`, protocolBinding: "JSONRPC", protocolVersion: A2A_PROTOCOL_VERSION, tenant: "" },
     ],

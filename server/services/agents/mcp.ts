@@ -21,6 +21,7 @@ import {
   type InvokeContext,
 } from "./run-capability.js";
 import type { CapabilityId } from "./tool-schemas.js";
+import { contractVersion } from "../../contract-version.js";
 
 /**
  * JSON-RPC code for "credential not entitled to order" (product spec §4.7/§7). MCP revisions 2025-06-18 and
@@ -117,7 +118,7 @@ export function createMcpService(services: Pick<Services, "keys" | "oauth" | "qu
   function createMcpServer(ctx: McpContext): Server {
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above: McpServer requires zod schemas
     const server = new Server(
-      { name: "dispatch", title: "Field-Service Dispatch", version: "1.0.0" },
+      { name: "dispatch", title: "Field-Service Dispatch", version: contractVersion },
       { capabilities: { tools: {} } },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));

@@ -1,5 +1,6 @@
 // The evals document: metrics computed from the order records of a rolling window, each with provenance.
 import type { Db } from "../../db/knex.js";
+import { auditRetentionYears } from "../../db/retention.js";
 
 export const evalPeriods = { rolling_7d: 7, rolling_30d: 30, rolling_90d: 90 } as const;
 export type EvalPeriod = keyof typeof evalPeriods;
@@ -90,7 +91,7 @@ function documentOf(period: EvalPeriod, start: Date, end: Date, metrics: ReturnT
     metrics,
     trust_signals: {
       audit_trail: "append-only hash chain; seals verifiable at /api/attest/verify/{seal}",
-      audit_retention_years: 7,
+      audit_retention_years: auditRetentionYears,
       independent_audit: false,
       published_targets: {
         quote_turnaround: "under 2 hours",
