@@ -22,8 +22,3 @@ export function createDb(databaseUrl: string): Db {
   }
   return knex({ client: "pg", connection: databaseUrl, pool: { min: 0, max: 10 } });
 }
-
-/** True for the embedded database (one connection; statements run one at a time). */
-export function isEmbedded(databaseUrl: string): boolean {
-  return databaseUrl.startsWith("pglite://");
-}

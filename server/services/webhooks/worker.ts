@@ -9,13 +9,6 @@ import { Webhook } from "standardwebhooks";
 import type { Config } from "../../config.js";
 import { claimDue, ensureWebhookSecret, markDelivered, markFailed, secretOf, type OutboxRow } from "./outbox.js";
 
-export interface WebhookSettings {
-  pollMs: number;
-  backoffMs: number;
-  maxAttempts: number;
-  timeoutMs: number;
-}
-
 const batchSize = 20;
 
 function post(
