@@ -4,6 +4,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { Knex } from "knex";
+import type { Logger } from "pino";
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent";
 import { Webhook } from "standardwebhooks";
 import type { Config } from "../../config.js";
@@ -54,8 +55,9 @@ function signedDelivery(row: OutboxRow, secret: string) {
   return { body, headers };
 }
 
+/** `log` is a pino child: delivery failures (retried) log at warn, a failed outbox poll at error, one line each. */
 // eslint-disable-next-line max-lines-per-function -- to split after the harden rewrite of this file lands (issue 12)
-export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllowPrivate" | "webhook">) {
+export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllowPrivate" | "webhook">, log: Logger) {
   const settings = config.webhook;
   const filter = { allowPrivateIPAddress: config.webhookAllowPrivate, keepAlive: false };
   const agents = { http: new RequestFilteringHttpAgent(filter), https: new RequestFilteringHttpsAgent(filter) };
@@ -74,7 +76,12 @@ export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllo
       if (status < 200 || status >= 300) throw new Error(`receiver answered ${status}`);
       await markDelivered(db, row.id);
     } catch (error) {
-      await markFailed(db, row, (error as Error).message, settings);
+      const reason = (error as Error).message;
+      log.warn(
+        { message_id: row.message_id, order_id: row.order_id, attempts: row.attempts, reason },
+        "webhook delivery failed",
+      );
+      await markFailed(db, row, reason, settings);
     }
   }
 
@@ -84,8 +91,9 @@ export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllo
       const rows = await claimDue(db, batchSize, settings.timeoutMs + 5_000);
       claimed = rows.length;
       await Promise.all(rows.map(deliver)); // at most one row per order, so order is kept
-    } catch {
+    } catch (error) {
       // The database may be briefly unreachable; the rows stay in the outbox and the next poll retries.
+      log.error({ reason: (error as Error).message }, "webhook outbox poll failed");
     }
     schedule(claimed ? 0 : settings.pollMs);
   }
