@@ -1,7 +1,7 @@
 // Retry of 429/503 answers honouring Retry-After, with an injected fetch and small delays.
 import assert from "node:assert/strict";
-import { createDispatchClient } from "../../sdk/index.js";
-import { withRetry } from "../../sdk/retry.js";
+import { createDispatchClient } from "../../../sdk/index.js";
+import { withRetry } from "../../../sdk/retry.js";
 
 /** A fetch that answers from a script of responses, recording when each call arrived. */
 function scriptedFetch(script: (() => Response)[]) {

@@ -1,8 +1,8 @@
 // probe-url: what counts as a probe target, and which addresses are refused (no network: DNS is a fake).
 import assert from "node:assert/strict";
-import type { Lookup } from "../../server/services/probe/url.js";
-import { fakeLookup } from "../fixtures/storefronts/fake-dns.js";
-import { assertPublicTarget, forbiddenRange, parseProbeUrl } from "../../server/services/probe/url.js";
+import type { Lookup } from "../../../../server/services/probe/url.js";
+import { fakeLookup } from "../../../fixtures/storefronts/fake-dns.js";
+import { assertPublicTarget, forbiddenRange, parseProbeUrl } from "../../../../server/services/probe/url.js";
 
 describe("probe-url", () => {
   describe("parseProbeUrl()", () => {

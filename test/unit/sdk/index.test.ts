@@ -1,6 +1,6 @@
 // createDispatchClient(): which credential goes to which path, and the User-Agent, with an injected fetch.
 import assert from "node:assert/strict";
-import { createDispatchClient, sdkVersion, type DispatchClientOptions } from "../../sdk/index.js";
+import { createDispatchClient, sdkVersion, type DispatchClientOptions } from "../../../sdk/index.js";
 
 /** A fetch that records every request and answers 200 `{}`. */
 function recordingFetch() {

@@ -1,6 +1,6 @@
 // unwrap() and createApiError(): every non-2xx becomes one DispatchApiError with status, type, code and request id.
 import assert from "node:assert/strict";
-import { createDispatchClient, DispatchApiError, unwrap } from "../../sdk/index.js";
+import { createDispatchClient, DispatchApiError, unwrap } from "../../../sdk/index.js";
 
 function answering(status: number, body: unknown, headers: Record<string, string> = {}) {
   const fetch = async () =>

@@ -1,8 +1,8 @@
 // probe-checks and probe-robots: robots.txt groups, JSON-LD products, weights, score and grade boundaries.
 import assert from "node:assert/strict";
-import type { Fetched } from "../../server/services/probe/fetch.js";
-import { runChecks, scoreOf, weights, type ProbeCheck } from "../../server/services/probe/checks.js";
-import { mayCrawlRoot, sitemapsOf } from "../../server/services/probe/robots.js";
+import type { Fetched } from "../../../../server/services/probe/fetch.js";
+import { runChecks, scoreOf, weights, type ProbeCheck } from "../../../../server/services/probe/checks.js";
+import { mayCrawlRoot, sitemapsOf } from "../../../../server/services/probe/robots.js";
 
 const ok = (body: string, url = "http://shop.example/"): Fetched => ({
   ok: true,
