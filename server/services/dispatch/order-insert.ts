@@ -3,7 +3,7 @@ import type { Knex } from "knex";
 import type { Config } from "../../config.js";
 import { appendAudit } from "../audit/chain.js";
 import { newId } from "../shared/ids.js";
-import type { Match } from "./matching.js";
+import { matchFacts, type Match } from "./matching.js";
 import { statusUrl, trackingAuth, webhookData } from "./order-lifecycle.js";
 import type { OrderAnswer, OrderContext, OrderInput } from "./orders.js";
 import { usd } from "./pricing.js";
@@ -94,9 +94,7 @@ async function auditOrder(trx: Knex.Transaction, args: InsertArgs, row: OrderRow
   });
   if (best) {
     const content = {
-      contractor_ref: best.contractor.ref,
-      coverage: best.coverage,
-      quoted_cost_cents: best.costCents,
+      ...matchFacts(best),
       estimated_response_minutes: best.responseMinutes,
       candidates: args.matches.length,
     };

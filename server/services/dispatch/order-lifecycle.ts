@@ -5,7 +5,7 @@ import { appendAudit } from "../audit/chain.js";
 import type { Contractor, ContractorService } from "./contractors.js";
 import { DomainError } from "../errors.js";
 import { maskRef } from "../shared/ids.js";
-import { rankMatches, type Match } from "./matching.js";
+import { matchFacts, rankMatches, type Match } from "./matching.js";
 import { enqueueStatusChange } from "../webhooks/outbox.js";
 
 export type OrderLifecycleStatus =
@@ -156,12 +156,7 @@ async function auditEvent(
 ) {
   const { account, id: subject } = row;
   if (match) {
-    const content = {
-      contractor_ref: match.contractor.ref,
-      coverage: match.coverage,
-      quoted_cost_cents: match.costCents,
-      human_override: event.human_override,
-    };
+    const content = { ...matchFacts(match), human_override: event.human_override };
     await appendAudit(trx, { type: "match", account, subject, content });
   }
   const content = { from: row.status, to: input.status, ...event };
