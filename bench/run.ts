@@ -64,7 +64,7 @@ function medianMs(command: string, args: string[], runs = 15): number {
     spawnSync(command, args, { stdio: "ignore" });
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
-  return times.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
+  return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
 }
 
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n >= 100 ? 0 : 1) : "n/a");

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 
 /** Every command path ("" for the root, "orders get" …) with the words that may follow it. */
-function collectWords(command: Command, path: string[] = []): Array<[string, string[]]> {
+function collectWords(command: Command, path: string[] = []): [string, string[]][] {
   const subcommands = command.commands
     .filter((c) => !(c as unknown as { _hidden?: boolean })._hidden)
     .map((c) => c.name());

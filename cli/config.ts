@@ -83,7 +83,7 @@ export function listProfiles(): Record<string, Profile> {
   return Object.fromEntries(
     Object.entries(profiles).map(([name, profile]) => [
       name,
-      Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, mask(k, v!)])),
+      Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, mask(k, v)])),
     ]),
   );
 }

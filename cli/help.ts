@@ -9,14 +9,14 @@ export function shellQuote(value: string): string {
 
 function removeAt(node: Record<string, unknown>, target: readonly string[]): unknown {
   const [head, ...rest] = target;
-  const value = node[head!];
+  const value = node[head];
   if (rest.length === 0) {
-    delete node[head!];
+    Reflect.deleteProperty(node, head);
     return value;
   }
   if (!value || typeof value !== "object") return undefined;
   const inner = removeAt(value as Record<string, unknown>, rest);
-  if (Object.keys(value).length === 0) delete node[head!];
+  if (Object.keys(value).length === 0) Reflect.deleteProperty(node, head);
   return inner;
 }
 
@@ -33,11 +33,11 @@ export function buildExamples(spec: OperationSpec): string[] {
   const rest = JSON.parse(JSON.stringify(spec.example ?? {})) as Record<string, unknown>;
   const words = [`dispatch ${spec.command.join(" ")}`];
   for (const flag of spec.flags.filter((f) => f.in === "path")) words.push(`<${flag.flag}>`);
-  for (const name of override.positional ?? []) words.push(shellQuote(String(rest[name] ?? `<${name}>`)));
-  for (const name of override.positional ?? []) delete rest[name];
+  for (const name of override.positional ?? []) words.push(shellQuote(String(rest[name] ?? `<${name}>`))); // eslint-disable-line @typescript-eslint/no-base-to-string -- example positionals are scalars
+  for (const name of override.positional ?? []) Reflect.deleteProperty(rest, name);
   for (const flag of spec.flags.filter((f) => f.in === "body" && !override.positional?.includes(f.flag))) {
     const value = removeAt(rest, flag.target);
-    if (value === undefined || override.defaults?.[flag.target[0]!] === value) continue;
+    if (value === undefined || override.defaults?.[flag.target[0]] === value) continue;
     words.push(...flagWords(flag.flag, value, override.json?.includes(flag.flag) ?? false));
   }
   if (Object.keys(rest).length > 0) words.push("--data", shellQuote(JSON.stringify(rest)));

@@ -46,7 +46,7 @@ function addGlobalOptions(program: Command): void {
     .option(
       "-H, --header <header>",
       "extra request header 'Name: value' (repeatable)",
-      (v: string, prev: string[] = []) => [...prev, v],
+      (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
     )
     .addOption(new Option("--retries <n>", "retries of 429/503 answers, honouring Retry-After (default 0)"))
     .option("-q, --query <jmespath>", "JMESPath expression applied to the result, e.g. 'items[].id'")
@@ -59,7 +59,7 @@ export function buildProgram(version: string, run: RunAction): Command {
     .description("Quote, estimate and order field-service work from the dispatch API.")
     .version(version, "-V, --version", "print the version")
     .exitOverride()
-    .configureOutput({ writeOut, writeErr, outputError: () => {} })
+    .configureOutput({ writeOut, writeErr, outputError: () => undefined /* cli/output.ts prints errors */ })
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .showSuggestionAfterError(true);
   addGlobalOptions(program);
@@ -79,9 +79,9 @@ export function buildProgram(version: string, run: RunAction): Command {
     "after",
     '\nExamples:\n  $ source <(dispatch completion bash)\n  $ dispatch completion zsh > "${fpath[1]}/_dispatch"\n',
   );
-  completion.action(async (shell: string) =>
-    printText((await import("./completion.js")).completionScript(program, shell)),
-  );
+  completion.action(async (shell: string) => {
+    printText((await import("./completion.js")).completionScript(program, shell));
+  });
   return program;
 }
 

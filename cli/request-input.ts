@@ -31,16 +31,18 @@ export function readData(source: string): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
 function writeTarget(parts: RequestParts, flag: FlagSpec, value: unknown): void {
   if (flag.in !== "body") {
-    (parts[flag.in] as Record<string, unknown>)[flag.target[0]!] = flag.in === "query" ? value : String(value);
+    (parts[flag.in] as Record<string, unknown>)[flag.target[0]] = flag.in === "query" ? value : String(value);
     return;
   }
   let node = (parts.body ??= {});
   for (const key of flag.target.slice(0, -1)) {
     const next = node[key];
-    node = node[key] =
-      next && typeof next === "object" && !Array.isArray(next) ? (next as Record<string, unknown>) : {};
+    node = node[key] = isRecord(next) ? next : {};
   }
   node[flag.target.at(-1)!] = value;
 }

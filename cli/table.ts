@@ -7,7 +7,7 @@ const isObject = (value: unknown): value is Row => typeof value === "object" && 
 /** Shortens only prose: a value without spaces (id, URL, seal) is printed whole so it can be copied. */
 function cell(value: unknown, max = 60): string {
   if (value === null || value === undefined) return "";
-  const text = typeof value === "object" ? JSON.stringify(value) : String(value);
+  const text = typeof value === "object" ? JSON.stringify(value) : String(value); // eslint-disable-line @typescript-eslint/no-base-to-string -- objects took the branch before;
   const flat = text.replace(/\s+/g, " ");
   return flat.length > max && flat.includes(" ") ? `${flat.slice(0, max - 1)}…` : flat;
 }
@@ -20,7 +20,7 @@ const isRowList = (value: unknown): value is Row[] => Array.isArray(value) && va
 /** The key of the one list of objects an answer carries (`{ data: [...] }`, `{ events: [...] }`), if exactly one. */
 function listKeyOf(data: Row): string | null {
   const keys = Object.keys(data).filter((k) => isRowList(data[k]));
-  return keys.length === 1 ? keys[0]! : null;
+  return keys.length === 1 ? keys[0] : null;
 }
 
 function rowsTable(rows: Row[]): string {
@@ -32,18 +32,18 @@ function rowsTable(rows: Row[]): string {
 }
 
 function grid(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) =>
     cells
-      .map((c, i) => c.padEnd(widths[i]!))
+      .map((c, i) => c.padEnd(widths[i]))
       .join("  ")
       .trimEnd();
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
 
 /** Flattens nested objects into dotted keys (`availability.matched_contractors`). */
-function flatten(value: Row, prefix = ""): Array<[string, unknown]> {
-  return Object.entries(value).flatMap(([key, inner]): Array<[string, unknown]> => {
+function flatten(value: Row, prefix = ""): [string, unknown][] {
+  return Object.entries(value).flatMap(([key, inner]): [string, unknown][] => {
     const name = prefix ? `${prefix}.${key}` : key;
     return isObject(inner) && Object.keys(inner).length > 0 ? flatten(inner, name) : [[name, inner]];
   });

@@ -10,7 +10,7 @@ export interface RequestParts {
 }
 
 export function readTarget(parts: RequestParts, flag: FlagSpec): unknown {
-  if (flag.in !== "body") return parts[flag.in][flag.target[0]!];
+  if (flag.in !== "body") return parts[flag.in][flag.target[0]];
   return flag.target.reduce<unknown>(
     (node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined),
     parts.body,

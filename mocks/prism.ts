@@ -26,7 +26,9 @@ export async function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+      server.close(() => {
+        resolve(port);
+      });
     });
   });
 }
@@ -34,10 +36,9 @@ export async function freePort(): Promise<number> {
 function waitForListening(child: ChildProcess, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = "";
-    const timer = setTimeout(
-      () => reject(new Error(`Prism did not start within ${timeoutMs} ms:\n${output}`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => {
+      reject(new Error(`Prism did not start within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes("Prism is listening")) {
@@ -75,8 +76,13 @@ export async function startPrism(options: PrismOptions): Promise<PrismHandle> {
     url: `http://127.0.0.1:${port}`,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
+        if (child.exitCode !== null) {
+          resolve();
+          return;
+        }
+        child.once("exit", () => {
+          resolve();
+        });
         child.kill("SIGTERM");
       }),
   };

@@ -9,7 +9,8 @@ const kebab = (name: string) =>
     .toLowerCase();
 
 function typeOf(schema: JsonObject): FlagType {
-  const raw = Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type;
+  const type: unknown = schema.type;
+  const raw = Array.isArray(type) ? (type as unknown[]).find((t) => t !== "null") : type;
   if (raw === "integer" || raw === "number" || raw === "boolean" || raw === "array") return raw;
   return "string";
 }
@@ -27,7 +28,7 @@ function pickBounds(schema: JsonObject): Partial<FlagSpec> {
 }
 
 function describe(schema: JsonObject, fallback: string): string {
-  return ((schema.description as string | undefined) ?? fallback).split("\n")[0]!.trim();
+  return ((schema.description as string | undefined) ?? fallback).split("\n")[0].trim();
 }
 
 /** Body properties become flags; one level of nested objects is flattened (`location.state` -> `--state`). */

@@ -32,7 +32,7 @@ const redactUrl = (url: string) => url.replace(/\/\/[^@]*@/, "//***@");
 function connectRedis(url: string | null): Redis | null {
   if (!url) return null;
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-  redis.on("error", () => {}); // reconnects by itself; the limiter's insurance covers the gap
+  redis.on("error", () => undefined); // reconnects by itself; the limiter's insurance covers the gap
   return redis;
 }
 

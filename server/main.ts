@@ -1,7 +1,7 @@
 // `npm start`: run the reference server from the environment.
 import { start } from "./index.js";
 
-start().catch((error: Error) => {
-  console.error(`dispatch: failed to start: ${error.message}`);
+start().catch((error: unknown) => {
+  console.error(`dispatch: failed to start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

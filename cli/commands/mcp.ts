@@ -10,7 +10,7 @@ import type { RunAction } from "./operation.js";
 const mcpHeaders = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
 
 interface JsonRpcAnswer {
-  result?: { isError?: boolean; content?: Array<{ text?: string }> } & Record<string, unknown>;
+  result?: { isError?: boolean; content?: { text?: string }[] } & Record<string, unknown>;
   error?: { code: number; message: string };
 }
 
@@ -78,6 +78,8 @@ export function addMcpCommands(root: Command, spec: OperationSpec, run: RunActio
     ]),
   );
   call.action(async (tool: string) =>
-    run(call, (ctx) => callRpc(spec, ctx, "tools/call", { name: tool, arguments: parseArgs(call.opts().args) })),
+    run(call, (ctx) =>
+      callRpc(spec, ctx, "tools/call", { name: tool, arguments: parseArgs(call.opts<{ args?: string }>().args) }),
+    ),
   );
 }

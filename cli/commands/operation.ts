@@ -34,7 +34,9 @@ function describeOperation(command: Command, spec: OperationSpec): void {
 /** Flag values keyed by flag name: positionals first, then options. */
 function collectValues(command: Command, spec: OperationSpec, positional: string[]): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  positional.forEach((name, i) => (values[name] = command.processedArgs[i]));
+  positional.forEach((name, i) => {
+    values[name] = command.processedArgs[i] as unknown;
+  });
   for (const option of command.options) {
     const flag = spec.flags.find((f) => option.long === `--${f.flag}` || option.long === `--no-${f.flag}`);
     if (flag && !positional.includes(flag.flag)) values[flag.flag] ??= command.getOptionValue(option.attributeName());

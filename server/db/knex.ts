@@ -6,8 +6,8 @@ import ClientPgLite from "knex-pglite";
 import pg from "pg";
 
 // int8 (COUNT, SUM) arrives as a string from node-postgres and as a number from PGlite: make both numbers.
-pg.types.setTypeParser(20, (value: string) => Number(value));
-pg.types.setTypeParser(1700, (value: string) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value: string) => Number(value));
 
 export type Db = Knex;
 
@@ -23,9 +23,4 @@ export function createDb(databaseUrl: string): Db {
   // knex warns with a full stack on every failed connection attempt; the first line says all (boot names DATABASE_URL)
   const log = { warn: (message: string) => console.warn(`knex: ${String(message).split("\n")[0]}`) };
   return knex({ client: "pg", connection: databaseUrl, pool: { min: 0, max: 10 }, log });
-}
-
-/** True for the embedded database (one connection; statements run one at a time). */
-export function isEmbedded(databaseUrl: string): boolean {
-  return databaseUrl.startsWith("pglite://");
 }

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: Error) => {
-  console.error(`dispatch db:migrate: ${error.message}`);
+main().catch((error: unknown) => {
+  console.error(`dispatch db:migrate: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -11,11 +11,12 @@ interface MigrationModule {
 }
 
 const source: Knex.MigrationSource<string> = {
-  async getMigrations() {
-    return readdirSync(dir)
-      .filter((file) => /^\d+_.+\.(ts|js)$/.test(file) && !file.endsWith(".d.ts"))
-      .sort();
-  },
+  getMigrations: () =>
+    Promise.resolve(
+      readdirSync(dir)
+        .filter((file) => /^\d+_.+\.(ts|js)$/.test(file) && !file.endsWith(".d.ts"))
+        .sort(),
+    ),
   getMigrationName: (file) => file.replace(/\.(ts|js)$/, ""),
   async getMigration(file) {
     return (await import(pathToFileURL(dir + file).href)) as MigrationModule;

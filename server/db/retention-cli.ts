@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: Error) => {
-  console.error(`dispatch db:purge-audit: ${error.message}`);
+main().catch((error: unknown) => {
+  console.error(`dispatch db:purge-audit: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -2,9 +2,10 @@
 // path past the append-only triggers; it anchors the purged boundary's hash so the remaining chain still verifies.
 import type { Knex } from "knex";
 
+/** The one retention figure; the migration's audit_purge_expired() holds the same interval (migrations are frozen). */
 export const auditRetentionYears = 7;
 
-/** Purges audit records recorded before `now` minus 7 years; returns how many were removed. */
+/** Purges audit records recorded before `now` minus auditRetentionYears; returns how many were removed. */
 export async function purgeExpiredAudit(db: Knex, now: Date = new Date()): Promise<number> {
   const result = await db.raw("select audit_purge_expired(?::timestamptz) as purged", [now.toISOString()]);
   return Number(result.rows[0].purged);

@@ -20,7 +20,7 @@ export const validationFailAction: Lifecycle.Method = (request: Request, _h, err
   throw new DomainError(
     "validation",
     "validation_failed",
-    errors.length === 1 ? errors[0]!.message : `${errors.length} fields are invalid.`,
+    errors.length === 1 ? errors[0].message : `${errors.length} fields are invalid.`,
     { errors },
   );
 };

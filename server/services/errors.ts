@@ -21,7 +21,7 @@ export class DomainError extends Error {
     readonly kind: ErrorKind,
     readonly code: string,
     message: string,
-    readonly extra: { errors?: FieldError[]; retryAfterSeconds?: number; challenge?: string } = {},
+    readonly extra: { errors?: FieldError[]; retryAfterSeconds?: number } = {},
   ) {
     super(message);
     this.name = "DomainError";

@@ -5,6 +5,7 @@ import type { Db } from "../db/knex.js";
 import { createAuditLogService } from "./audit/log.js";
 import { createContractorService } from "./dispatch/contractors.js";
 import { createEvalsService } from "./dispatch/evals.js";
+import { createHealthService } from "./health/readiness.js";
 import { createKeyService } from "./access/keys.js";
 import { createOAuthService } from "./access/oauth.js";
 import { createPrincipalResolver } from "./access/principal.js";
@@ -27,6 +28,7 @@ export function createServices(db: Db, config: Config) {
     config,
     auditLog: createAuditLogService(db, config),
     changes,
+    health: createHealthService(db),
     keys,
     principals: createPrincipalResolver(keys, oauth),
     contractors,

@@ -143,15 +143,15 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
 };
 
 /** Exit code by status, each through an operation that documents that status. */
-const statusCases: Array<{ status: number; exit: number; args: string[] }> = [
-  { status: 401, exit: 4, args: invocations.createQuote!.args },
-  { status: 402, exit: 5, args: invocations.createOrder!.args },
-  { status: 404, exit: 6, args: invocations.getOrder!.args },
-  { status: 409, exit: 7, args: invocations.createOrder!.args },
-  { status: 422, exit: 8, args: invocations.createQuote!.args },
-  { status: 400, exit: 8, args: invocations.createEstimate!.args },
-  { status: 429, exit: 9, args: invocations.getTradeIndex!.args },
-  { status: 503, exit: 10, args: invocations.getReadiness!.args },
+const statusCases: { status: number; exit: number; args: string[] }[] = [
+  { status: 401, exit: 4, args: invocations.createQuote.args },
+  { status: 402, exit: 5, args: invocations.createOrder.args },
+  { status: 404, exit: 6, args: invocations.getOrder.args },
+  { status: 409, exit: 7, args: invocations.createOrder.args },
+  { status: 422, exit: 8, args: invocations.createQuote.args },
+  { status: 400, exit: 8, args: invocations.createEstimate.args },
+  { status: 429, exit: 9, args: invocations.getTradeIndex.args },
+  { status: 503, exit: 10, args: invocations.getReadiness.args },
 ];
 
 describe("cli", function () {
@@ -170,7 +170,7 @@ describe("cli", function () {
   });
 
   for (const spec of operations) {
-    const { args, code = "200", pick = (x: unknown) => x } = invocations[spec.operationId]!;
+    const { args, code = "200", pick = (x: unknown) => x } = invocations[spec.operationId];
     describe(spec.operationId === "callMcp" ? "mcp tools" : spec.command.join(" "), () => {
       it(`prints the ${code} example of ${spec.operationId} and exits 0`, async () => {
         const run = await runCli([...args, "--header", `Prefer: code=${code}`], { env });
@@ -209,7 +209,7 @@ describe("cli", function () {
     }
 
     it("prints the error as a JSON object on stderr with --output json", async () => {
-      const run = await runCli([...invocations.createQuote!.args, "-H", "Prefer: code=401", "--output", "json"], {
+      const run = await runCli([...invocations.createQuote.args, "-H", "Prefer: code=401", "--output", "json"], {
         env,
       });
       assert.equal(run.code, 4);

@@ -72,7 +72,7 @@ describe("cli", function () {
       const run = await runCli(["index", "--profile", "local"], { env });
       assert.equal(run.code, 0, run.stderr);
       assert.equal(server.requests.length, 1);
-      assert.equal(server.requests[0]!.headers["x-api-key"], "dispatch_test_profile");
+      assert.equal(server.requests[0].headers["x-api-key"], "dispatch_test_profile");
     });
 
     it("takes the profile from DISPATCH_PROFILE", async () => {

@@ -156,7 +156,7 @@ describe("cli", function () {
 
     it("mcp tools / mcp call and a2a call", async () => {
       const tools = await cli(["mcp", "tools"], { DISPATCH_API_KEY: key });
-      assert.deepEqual((tools.json().tools as Array<{ name: string }>).map((x) => x.name).sort(), [
+      assert.deepEqual((tools.json().tools as { name: string }[]).map((x) => x.name).sort(), [
         "dispatch.evals",
         "dispatch.index",
         "dispatch.order",

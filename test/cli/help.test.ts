@@ -42,7 +42,7 @@ describe("cli", function () {
     it("prints fields and the one list as tables", async () => {
       const run = await runCli(["orders", "get", "ord_1", "--base-url", server.url, "-o", "table"]);
       const lines = run.stdout.split("\n").map((l) => l.trimEnd());
-      assert.match(lines[0]!, /^FIELD\s+VALUE$/);
+      assert.match(lines[0], /^FIELD\s+VALUE$/);
       assert.ok(lines.some((l) => /^location\.state\s+TX$/.test(l)));
       assert.ok(lines.includes("EVENTS:"));
       assert.ok(lines.some((l) => /^dispatched\s+t2$/.test(l)));
@@ -81,8 +81,8 @@ describe("cli", function () {
       const commands = operations.map((o) => (o.operationId === "callMcp" ? ["mcp", "tools"] : [...o.command]));
       const runs = await Promise.all(commands.map((words) => runCli([...words, "--help"])));
       runs.forEach((run, i) => {
-        assert.equal(run.code, 0, commands[i]!.join(" "));
-        assert.match(run.stdout, /\nExamples:\n {2}\$ dispatch /, commands[i]!.join(" "));
+        assert.equal(run.code, 0, commands[i].join(" "));
+        assert.match(run.stdout, /\nExamples:\n {2}\$ dispatch /, commands[i].join(" "));
       });
     });
 

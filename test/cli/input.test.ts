@@ -31,7 +31,7 @@ describe("cli", function () {
   });
 
   describe("validation before sending", () => {
-    const cases: Array<[string, string[], RegExp]> = [
+    const cases: [string, string[], RegExp][] = [
       [
         "a bad --urgency",
         [...quote, "--urgency", "asap"],
@@ -95,8 +95,8 @@ describe("cli", function () {
         urgency: "urgent",
         nte_cents: 45000,
       });
-      assert.equal(server.requests[0]!.method, "POST");
-      assert.equal(server.requests[0]!.url, "/api/dispatch/v1/quote");
+      assert.equal(server.requests[0].method, "POST");
+      assert.equal(server.requests[0].url, "/api/dispatch/v1/quote");
     });
 
     it("reads --data @file and lets flags override its fields", async () => {
@@ -132,7 +132,7 @@ describe("cli", function () {
   describe("credentials and headers", () => {
     it("sends x-api-key, a dispatch-cli User-Agent and extra --header values", async () => {
       await send([...quote, "-H", "Prefer: code=200", "--header", "X-Trace: abc"]);
-      const { headers } = server.requests[0]!;
+      const { headers } = server.requests[0];
       assert.equal(headers["x-api-key"], "dispatch_test_in");
       assert.match(headers["user-agent"]!, /^dispatch-cli\/\d+\.\d+\.\d+ node\//);
       assert.deepEqual([headers.prefer, headers["x-trace"]], ["code=200", "abc"]);
@@ -140,22 +140,22 @@ describe("cli", function () {
 
     it("sends --token as a bearer when there is no API key", async () => {
       await runCli([...quote, "--base-url", server.url, "--token", "dat_tok"]);
-      assert.equal(server.requests[0]!.headers.authorization, "Bearer dat_tok");
+      assert.equal(server.requests[0].headers.authorization, "Bearer dat_tok");
     });
 
     it("sends the admin token as a bearer to admin commands", async () => {
       await send(["admin", "keys", "list", "--admin-token", "adm-1", "--limit", "5"]);
       const [request] = server.requests;
-      assert.equal(request!.headers.authorization, "Bearer adm-1");
-      assert.equal(request!.headers["x-api-key"], undefined);
-      assert.equal(request!.url, "/api/admin/v1/keys?limit=5");
+      assert.equal(request.headers.authorization, "Bearer adm-1");
+      assert.equal(request.headers["x-api-key"], undefined);
+      assert.equal(request.url, "/api/admin/v1/keys?limit=5");
     });
 
     it("sends the API key as a bearer to mcp with a JSON-RPC tools/list", async () => {
       server.answer = { status: 200, body: { jsonrpc: "2.0", id: 1, result: { tools: [] } } };
       const run = await send(["mcp", "tools"]);
       assert.deepEqual(JSON.parse(run.stdout), { tools: [] });
-      assert.equal(server.requests[0]!.headers.authorization, "Bearer dispatch_test_in");
+      assert.equal(server.requests[0].headers.authorization, "Bearer dispatch_test_in");
       assert.deepEqual(lastBody(), { jsonrpc: "2.0", id: 1, method: "tools/list" });
     });
   });
@@ -196,8 +196,8 @@ describe("cli", function () {
     it("posts a form-encoded client-credentials grant", async () => {
       await runCli(["auth", "token", "--client-id", "dcl_1", "--client-secret", "dcs 2", "--base-url", server.url]);
       const [request] = server.requests;
-      assert.equal(request!.headers["content-type"], "application/x-www-form-urlencoded");
-      assert.deepEqual(Object.fromEntries(new URLSearchParams(request!.body)), {
+      assert.equal(request.headers["content-type"], "application/x-www-form-urlencoded");
+      assert.deepEqual(Object.fromEntries(new URLSearchParams(request.body)), {
         grant_type: "client_credentials",
         client_id: "dcl_1",
         client_secret: "dcs 2",
@@ -229,12 +229,12 @@ describe("cli", function () {
         "roofing",
       ]);
       assert.deepEqual(lastBody(), { trades: ["plumbing", "hvac", "roofing"], emergency_capable: true, active: false });
-      assert.equal(server.requests[0]!.method, "PATCH");
+      assert.equal(server.requests[0].method, "PATCH");
     });
 
     it("sends the Idempotency-Key header of order", async () => {
       await send(["order", ...quote.slice(1), "--description", "Leak.", "--idempotency-key", "k-1"]);
-      assert.equal(server.requests[0]!.headers["idempotency-key"], "k-1");
+      assert.equal(server.requests[0].headers["idempotency-key"], "k-1");
     });
   });
 

@@ -27,10 +27,12 @@ export function runCli(
     });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c));
-    child.stderr.on("data", (c: Buffer) => (stderr += c));
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
+    child.once("close", (code) => {
+      resolve({ code, stdout, stderr });
+    });
     child.stdin.end(options.input ?? "");
   });
 }
@@ -52,10 +54,10 @@ export interface Recorder {
 
 export async function startRecorder(): Promise<Recorder> {
   const requests: RecordedRequest[] = [];
-  const recorder = { requests, answer: { status: 200, body: { ok: true } as unknown } } as Recorder;
+  const recorder = { requests, answer: { status: 200, body: { ok: true } } } as Recorder;
   const server: Server = createServer((req, res) => {
     let body = "";
-    req.on("data", (c: Buffer) => (body += c));
+    req.on("data", (c: Buffer) => (body += c.toString()));
     req.on("end", () => {
       requests.push({ method: req.method!, url: req.url!, headers: req.headers, body });
       res.writeHead(recorder.answer.status, { "content-type": "application/json" });
@@ -65,7 +67,12 @@ export async function startRecorder(): Promise<Recorder> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   recorder.url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  recorder.stop = () => new Promise((resolve) => server.close(() => resolve()));
+  recorder.stop = () =>
+    new Promise((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
   return recorder;
 }
 

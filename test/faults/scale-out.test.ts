@@ -34,8 +34,8 @@ describe("scale-out: two server processes", function () {
 
   before(async function () {
     if (!pgDb || !redisUrl) this.skip();
-    database = await pgDb!.create();
-    const env = { DATABASE_URL: database.url, REDIS_URL: redisUrl!, DISPATCH_ADMIN_TOKEN: adminToken };
+    database = await pgDb.create();
+    const env = { DATABASE_URL: database.url, REDIS_URL: redisUrl, DISPATCH_ADMIN_TOKEN: adminToken };
     const first = await startProcess(env); // migrates and seeds before the second starts
     const second = await startProcess(env);
     procs.push(first.child, second.child);

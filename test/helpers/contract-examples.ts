@@ -18,7 +18,7 @@ export function responseExample(operationId: string, code: string): unknown {
   const response = (op.operation.responses as JsonObject)[code] as JsonObject;
   const content = response.content as Record<string, JsonObject> | undefined;
   if (!content) return null;
-  const media = Object.values(content)[0]!;
+  const media = Object.values(content)[0];
   const examples = media.examples as Record<string, JsonObject> | undefined;
-  return examples ? Object.values(examples)[0]!.value : media.example;
+  return examples ? Object.values(examples)[0].value : media.example;
 }

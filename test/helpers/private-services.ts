@@ -76,8 +76,13 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     start,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (!child || child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
+        if (child?.exitCode !== null) {
+          resolve();
+          return;
+        }
+        child.once("exit", () => {
+          resolve();
+        });
         child.kill("SIGKILL");
       }),
   };

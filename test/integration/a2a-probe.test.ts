@@ -20,6 +20,7 @@ describe("A2A readiness probe skill", function () {
   });
 
   const ask = async (input: unknown) => {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- the SDK types plain options as a class
     const client = await new ClientFactory({ transports: [new JsonRpcTransportFactory({})] }).createFromUrl(t.url);
     const message = Message.fromJSON({
       messageId: randomUUID(),

@@ -62,8 +62,8 @@ for (const db of databases()) {
           positions,
           [...positions].sort((a, b) => b - a),
         );
-        assert.equal(page.items[0]!.content.trade, "plumbing");
-        assert.equal(page.items[3]!.content.environment, "test");
+        assert.equal(page.items[0].content.trade, "plumbing");
+        assert.equal(page.items[3].content.environment, "test");
         assert.equal(page.next_cursor, null);
       });
 
@@ -103,7 +103,7 @@ for (const db of databases()) {
 
     describe("verifySeal", () => {
       it("reports an intact record valid without revealing content or account", async () => {
-        const response = await verify(t.url, quoteSeals[0]!);
+        const response = await verify(t.url, quoteSeals[0]);
         assert.equal(response.status, 200);
         const body = (await response.json()) as S["SealVerification"];
         assert.equal(body.valid, true);
@@ -154,11 +154,11 @@ for (const db of databases()) {
       });
 
       it("reports a tampered record content_mismatch with a 200", async () => {
-        await tamper(t.app.services.db, quoteSeals[0]!, { content: JSON.stringify({ trade: "forged" }) });
-        const response = await verify(t.url, quoteSeals[0]!);
+        await tamper(t.app.services.db, quoteSeals[0], { content: JSON.stringify({ trade: "forged" }) });
+        const response = await verify(t.url, quoteSeals[0]);
         assert.equal(response.status, 200);
         assert.deepEqual(await response.json().then((b) => [b.valid, b.status]), [false, "content_mismatch"]);
-        assert.equal(((await (await verify(t.url, quoteSeals[1]!)).json()) as { status: string }).status, "valid");
+        assert.equal(((await (await verify(t.url, quoteSeals[1])).json()) as { status: string }).status, "valid");
       });
 
       it("reports a record re-sealed after integration content_mismatch: the tree keeps its leaf hash", async () => {
@@ -205,7 +205,7 @@ for (const db of databases()) {
       const page = await client.GET("/api/audit/v1/records", { params: { query: { limit: 10, type: "quote" } } });
       conforms(page, 200);
       conforms(await createDispatchClient({ baseUrl: prism.url, retry: false }).GET("/api/audit/v1/records"), 401);
-      const seal = page.data!.items[0]!.seal;
+      const seal = page.data!.items[0].seal;
       const check = (s: string) => client.GET("/api/attest/verify/{seal}", { params: { path: { seal: s } } });
       conforms(await check(seal), 200);
       conforms(await check("seal_nope"), 400);

@@ -84,7 +84,7 @@ for (const db of databases()) {
         it(`serves ${period} with a window of that length`, async () => {
           const { data } = await client.GET("/api/dispatch/analytics/evals", { params: { query: { period } } });
           const days = (Date.parse(data!.window.end) - Date.parse(data!.window.start)) / 86_400_000;
-          assert.equal(days, Number(period.match(/\d+/)![0]));
+          assert.equal(days, Number(/\d+/.exec(period)![0]));
         });
       }
 

@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { createClient } from "@hey-api/openapi-ts";
 import { startTestServer } from "../helpers/server.js";
-import { startPrism, type PrismHandle } from "../../mocks/prism.js";
+import { startPrism } from "../../mocks/prism.js";
 import { responseExample } from "../helpers/contract-examples.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));

@@ -6,7 +6,10 @@ import { orderRequest } from "../fixtures/requests.js";
 import { oauthToken } from "../fixtures/orders.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 
-type Result = { response: Response; error?: unknown };
+interface Result {
+  response: Response;
+  error?: unknown;
+}
 
 function assertConforms({ response, error }: Result, status: number) {
   assert.equal(

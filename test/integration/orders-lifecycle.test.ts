@@ -48,7 +48,7 @@ for (const db of databases()) {
         assert.deepEqual(await (await getOrder(body.tracking.status_url, key)).json(), body);
       });
 
-      const invalid: Array<[string, string[], string]> = [
+      const invalid: [string, string[], string][] = [
         ["pending_dispatch", [], "en_route"],
         ["pending_dispatch", [], "completed"],
         ["dispatched", ["dispatched"], "on_site"],

@@ -116,9 +116,10 @@ for (const db of databases()) {
 
       it("answers 402 with the entitlement body to an OAuth token (Bearer or x-api-key) and to a quote-only key", async () => {
         const token = await oauthToken(t.url);
-        for (const headers of [{ authorization: `Bearer ${token}` }, { "x-api-key": token }] as Array<
-          Record<string, string>
-        >) {
+        for (const headers of [{ authorization: `Bearer ${token}` }, { "x-api-key": token }] as Record<
+          string,
+          string
+        >[]) {
           const response = await postOrder(t.url, headers, orderRequest);
           assert.equal(response.status, 402);
           assert.equal(response.headers.get("content-type"), "application/json; charset=utf-8");
@@ -132,7 +133,7 @@ for (const db of databases()) {
         assert.equal(body.error, "payment_required");
       });
 
-      const invalid: Array<[string, Record<string, unknown>]> = [
+      const invalid: [string, Record<string, unknown>][] = [
         ["/description", { description: "" }],
         ["/description", { description: "x".repeat(5001) }],
         ["/reference_id", { reference_id: "r".repeat(256) }],
@@ -246,7 +247,7 @@ for (const db of databases()) {
           1,
           answers.find((a) => a !== answers[0]),
         );
-        assert.match(answers[0]!, /^201 /);
+        assert.match(answers[0], /^201 /);
         assert.equal((await t.app.services.db("orders").where({ account: "racer" })).length, 1);
       });
     });

@@ -48,7 +48,7 @@ describe("probeStorefront against fixture storefronts (PROBE_ALLOW_PRIVATE=true)
       body.checks.every((c) => c.passed),
       JSON.stringify(body.checks),
     );
-    assert.match(byId(body).sitemap!.detail, /\/sitemaps\/main\.xml/); // the sitemap robots.txt names
+    assert.match(byId(body).sitemap.detail, /\/sitemaps\/main\.xml/); // the sitemap robots.txt names
     assert.ok(good.requests.includes("/sitemaps/main.xml"));
   });
 
@@ -66,10 +66,10 @@ describe("probeStorefront against fixture storefronts (PROBE_ALLOW_PRIVATE=true)
       product_schema: false,
       answer_engine_access: false,
     });
-    assert.match(checks.llms_txt!.detail, /forbidden/); // /llms.txt redirects to the metadata address
-    assert.match(checks.product_schema!.detail, /without an Offer/);
-    assert.match(checks.answer_engine_access!.detail, /GPTBot, .*ClaudeBot, PerplexityBot/);
-    assert.equal(checks.agent_card!.weight, 20);
+    assert.match(checks.llms_txt.detail, /forbidden/); // /llms.txt redirects to the metadata address
+    assert.match(checks.product_schema.detail, /without an Offer/);
+    assert.match(checks.answer_engine_access.detail, /GPTBot, .*ClaudeBot, PerplexityBot/);
+    assert.equal(checks.agent_card.weight, 20);
   });
 
   it("answers 400 invalid_url when the home page redirects to a forbidden address or scheme", async () => {
@@ -82,8 +82,8 @@ describe("probeStorefront against fixture storefronts (PROBE_ALLOW_PRIVATE=true)
   it("stops after 3 redirects", async () => {
     const { status, body } = await probe(t, { url: `${poor.url}/hop1` });
     assert.equal(status, 200);
-    assert.equal(byId(body).home_page!.passed, false);
-    assert.match(byId(body).home_page!.detail, /more than 3 redirects/);
+    assert.equal(byId(body).home_page.passed, false);
+    assert.match(byId(body).home_page.detail, /more than 3 redirects/);
   });
 
   it("answers 400 invalid_url (not 422) for a missing, non-string, too long or extra field", async () => {

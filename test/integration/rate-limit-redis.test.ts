@@ -17,9 +17,9 @@ describe("rate limit with Redis", function () {
 
   it("holds one key's limit across two instances on one Postgres and one Redis", async function () {
     if (!redisUrl || !pg) this.skip();
-    const a: TestServer = await startTestServer(pg!, { REDIS_URL: redisUrl! });
-    const b: TestServer = await startTestServer(pg!, {
-      REDIS_URL: redisUrl!,
+    const a: TestServer = await startTestServer(pg, { REDIS_URL: redisUrl });
+    const b: TestServer = await startTestServer(pg, {
+      REDIS_URL: redisUrl,
       DATABASE_URL: a.databaseUrl,
       DISPATCH_SEED_DEMO: "false",
     });

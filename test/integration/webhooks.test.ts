@@ -29,8 +29,8 @@ function assertSigned(deliveries: Delivery[], secret: string): void {
   }
   assert.throws(() =>
     new Webhook(`whsec_${Buffer.from("another-secret-entirely!").toString("base64")}`).verify(
-      deliveries[0]!.raw,
-      deliveries[0]!.headers as Record<string, string>,
+      deliveries[0].raw,
+      deliveries[0].headers as Record<string, string>,
     ),
   );
 }
@@ -39,7 +39,12 @@ function assertSigned(deliveries: Delivery[], secret: string): void {
 async function sharedDatabase(db: TestDatabase): Promise<{ url: string; drop(): Promise<void> }> {
   if (db.name !== "pglite") return db.create();
   const dir = mkdtempSync(join(tmpdir(), "dispatch-wh-"));
-  return { url: `pglite://${dir}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    url: `pglite://${dir}`,
+    drop: async () => {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 for (const db of databases()) {
@@ -209,7 +214,7 @@ for (const db of databases()) {
           await eventually(
             async () =>
               Number(
-                (await first!.app.services.db("webhook_outbox").where({ order_id: id }).max({ n: "attempts" }))[0]!.n,
+                (await first!.app.services.db("webhook_outbox").where({ order_id: id }).max({ n: "attempts" }))[0].n,
               ) >= 1,
           );
           await first.app.stop();

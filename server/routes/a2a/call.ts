@@ -31,7 +31,9 @@ const route: RouteFactory = (services) => {
         origin: originOf(request),
         receivedAt: request.info.received,
         requestedVersion: request.headers["a2a-version"] as string | undefined,
-        log: (error) => request.log(["error", "a2a"], error as object),
+        log: (error) => {
+          request.log(["error", "a2a"], error as object);
+        },
       }),
   };
 };

@@ -1,4 +1,5 @@
 import type { RouteFactory } from "../types.js";
+import { contractVersion } from "../../contract-version.js";
 
 const route: RouteFactory = () => ({
   method: "GET",

@@ -1,17 +1,13 @@
 import type { RouteFactory } from "../types.js";
-import { DomainError } from "../../services/errors.js";
+import { contractVersion } from "../../contract-version.js";
 
-const route: RouteFactory = ({ db }) => ({
+const route: RouteFactory = ({ health }) => ({
   method: "GET",
   path: "/readyz",
   options: { auth: false, tags: ["health"], plugins: { rateLimit: "none" } },
   handler: async () => {
-    try {
-      await db.raw("select 1");
-    } catch {
-      throw new DomainError("unavailable", "not_ready", "The database is unreachable.", { retryAfterSeconds: 5 });
-    }
-    return { status: "ok", version: "1.0.0", checks: { database: "ok" } };
+    await health.assertReady();
+    return { status: "ok", version: contractVersion, checks: { database: "ok" } };
   },
 });
 export default route;

@@ -46,7 +46,9 @@ const route: RouteFactory = (services) => {
         caller: callerOf(request),
         origin: originOf(request),
         receivedAt: request.info.received,
-        log: (error) => request.log(["error", "mcp"], error as object),
+        log: (error) => {
+          request.log(["error", "mcp"], error as object);
+        },
       });
       return h.abandon;
     },

@@ -20,7 +20,7 @@ const route: RouteFactory = ({ oauth }) => ({
       payload: validators.registerOAuthClient.payload.allow(null),
       options: { stripUnknown: true },
       failAction: (_r, _h, err) => {
-        throw new OAuthError(400, "invalid_client_metadata", (err as Error).message);
+        throw new OAuthError(400, "invalid_client_metadata", err!.message);
       },
     },
   },

@@ -24,7 +24,7 @@ function clientCredentials(authorization: string | undefined, form: Form) {
       "invalid_request",
       "Authenticate with HTTP Basic or with client_secret in the body, not both.",
     );
-  const decoded = Buffer.from(basic[1]!, "base64").toString("utf8");
+  const decoded = Buffer.from(basic[1], "base64").toString("utf8");
   const colon = decoded.indexOf(":");
   if (colon < 0) throw new OAuthError(401, "invalid_client", "Malformed Basic credentials.");
   return {

@@ -17,7 +17,7 @@ const route: RouteFactory = ({ probe }) => {
           throw new DomainError(
             "bad_request",
             "invalid_url",
-            (err as Error).message || 'Send {"url": "https://shop.example.com"}.',
+            err!.message || 'Send {"url": "https://shop.example.com"}.',
           );
         },
       },

@@ -2,6 +2,7 @@
 // capabilities, and served in its JSON form.
 import { A2A_PROTOCOL_VERSION, AgentCard, type AgentSkill, type SecurityRequirement } from "@a2a-js/sdk";
 import { capabilities } from "./capabilities.js";
+import { contractVersion } from "../../contract-version.js";
 
 const skillNames: Record<string, string> = {
   "agentic.readiness_probe": "Readiness probe",
@@ -41,9 +42,9 @@ const requirementsFor = {
 function skills(): AgentSkill[] {
   return capabilities.map((c) => ({
     id: c.id,
-    name: skillNames[c.id]!,
+    name: skillNames[c.id],
     description: `${c.purpose} ${accessNotes[c.access]} Send a data part {"skill": "${c.id}", "input": {…}}; input is the ${c.rest.operationId} request of /openapi.json.`,
-    tags: [c.id.split(".")[0]!, c.access, ...(c.mcp_tool ? ["mcp"] : [])],
+    tags: [c.id.split(".")[0], c.access, ...(c.mcp_tool ? ["mcp"] : [])],
     examples: [JSON.stringify({ skill: c.id, input: examples[c.id] })],
     inputModes: ["application/json"],
     outputModes: ["application/json"],
@@ -52,12 +53,13 @@ function skills(): AgentSkill[] {
 }
 
 /** The card for a deployment whose public base URL is `base` (no trailing slash). */
+// eslint-disable-next-line max-lines-per-function -- to split after the lifecycle rewrite of this file lands (issue 12)
 export function buildAgentCard(base: string): AgentCard {
   return {
     name: "Field-Service Dispatch",
     description:
       "Quotes, estimates and orders field-service work (plumbing, electrical, HVAC …) from a matched contractor pool. All published figures are self-reported.",
-    version: "1.0.0",
+    version: contractVersion,
     supportedInterfaces: [
       { url: `${base}/api/a2a`, protocolBinding: "JSONRPC", protocolVersion: A2A_PROTOCOL_VERSION, tenant: "" },
     ],

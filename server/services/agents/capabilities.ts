@@ -3,6 +3,7 @@ import { execSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { sha256Hex } from "../shared/ids.js";
+import { contractVersion } from "../../contract-version.js";
 
 export const capabilities = [
   {
@@ -69,7 +70,7 @@ export function capabilityIndex(buildHash: string) {
     generated_at: new Date().toISOString(),
     build_hash: buildHash,
     service: "dispatch",
-    contract_version: "1.0.0",
+    contract_version: contractVersion,
     capabilities: capabilities.map((c) => ({ ...c, rest: { ...c.rest } })),
     endpoints: {
       openapi_json: "/openapi.json",

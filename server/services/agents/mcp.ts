@@ -23,6 +23,7 @@ import {
   type InvokeContext,
 } from "./run-capability.js";
 import type { CapabilityId } from "./tool-schemas.js";
+import { contractVersion } from "../../contract-version.js";
 
 /**
  * JSON-RPC code for "credential not entitled to order" (product spec §4.7/§7). MCP revisions 2025-06-18 and
@@ -56,8 +57,8 @@ function listTools(invoker: CapabilityInvoker): Tool[] {
     .map((c) => ({
       name: c.mcp_tool!,
       description: `${c.purpose} ${toolNotes[c.id]}`,
-      inputSchema: invoker.schemas[c.id].input as Tool["inputSchema"],
-      outputSchema: invoker.schemas[c.id].output as Tool["outputSchema"],
+      inputSchema: invoker.schemas[c.id].input,
+      outputSchema: invoker.schemas[c.id].output,
       annotations: {
         readOnlyHint: c.id === "dispatch.evals" || c.id === "dispatch.index",
         destructiveHint: false,
@@ -129,9 +130,12 @@ export function createMcpService(services: Pick<Services, "quotes" | "evals" | "
   const invoker = createCapabilityInvoker(services);
   const tools = listTools(invoker);
 
+  // The low-level Server (deprecated for apps) is kept because tools are served from hand-built JSON schemas.
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
   function createMcpServer(ctx: McpContext): Server {
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above: McpServer requires zod schemas
     const server = new Server(
-      { name: "dispatch", title: "Field-Service Dispatch", version: "1.0.0" },
+      { name: "dispatch", title: "Field-Service Dispatch", version: contractVersion },
       { capabilities: { tools: {} } },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));

@@ -57,6 +57,11 @@ export function rankMatches(
 
 export type EtaTier = "within_1h" | "within_4h" | "same_day" | "next_business_day" | "scheduled" | "unavailable";
 
+/** The facts of a match that its audit record keeps (the contractor only by its masked ref). */
+export function matchFacts(match: Match) {
+  return { contractor_ref: match.contractor.ref, coverage: match.coverage, quoted_cost_cents: match.costCents };
+}
+
 export function etaTier(match: Match | undefined, urgency: Urgency): EtaTier {
   if (!match) return "unavailable";
   if (urgency === "scheduled") return "scheduled";

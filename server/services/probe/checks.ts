@@ -63,7 +63,7 @@ function agentCardCheck(doc: Fetched): ProbeCheck {
     "agent_card",
     ok,
     ok
-      ? `agent card "${card!.name as string}" found`
+      ? `agent card "${card.name as string}" found`
       : "/.well-known/agent-card.json is not an agent card (JSON with name and skills or interfaces)",
   );
 }
@@ -97,12 +97,15 @@ function jsonLdNodes(html: string): Record<string, unknown>[] {
   ];
   const nodes: Record<string, unknown>[] = [];
   const walk = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(walk);
+    if (Array.isArray(value)) {
+      value.forEach(walk);
+      return;
+    }
     if (!value || typeof value !== "object") return;
     nodes.push(value as Record<string, unknown>);
     walk((value as Record<string, unknown>)["@graph"]);
   };
-  for (const script of scripts) walk(parseJson(script[1]!));
+  for (const script of scripts) walk(parseJson(script[1]));
   return nodes;
 }
 

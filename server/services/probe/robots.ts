@@ -24,8 +24,8 @@ function parseGroups(text: string): Group[] {
   for (const raw of text.split(/\r?\n/)) {
     const match = /^\s*([A-Za-z-]+)\s*:\s*(.*?)\s*$/.exec(raw.replace(/#.*$/, ""));
     if (!match) continue;
-    const field = match[1]!.toLowerCase();
-    const value = match[2]!;
+    const field = match[1].toLowerCase();
+    const value = match[2];
     if (field === "user-agent") {
       if (!current || current.rules.length > 0) groups.push((current = { agents: [], rules: [] }));
       current.agents.push(value.toLowerCase());
@@ -38,7 +38,7 @@ function parseGroups(text: string): Group[] {
 
 /** Sitemap URLs listed in robots.txt. */
 export function sitemapsOf(text: string): string[] {
-  return [...text.matchAll(/^\s*sitemap\s*:\s*(\S+)/gim)].map((m) => m[1]!);
+  return [...text.matchAll(/^\s*sitemap\s*:\s*(\S+)/gim)].map((m) => m[1]);
 }
 
 /** True when the group that applies to `bot` (its own, else `*`) does not keep it away from "/". */

@@ -8,7 +8,7 @@ export function randomBase62(length: number): string {
   const out: string[] = [];
   while (out.length < length) {
     for (const byte of randomBytes(length * 2)) {
-      if (byte < 248 && out.length < length) out.push(alphabet[byte % 62]!);
+      if (byte < 248 && out.length < length) out.push(alphabet[byte % 62]);
     }
   }
   return out.join("");

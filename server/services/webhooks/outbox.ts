@@ -73,6 +73,7 @@ export async function claimDue(db: Knex, limit: number, leaseMs: number, busy: s
      returning id, message_id, order_id, account, url, payload, attempts`,
     [leaseMs, ...busy, limit],
   );
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- raw SQL: bigint ids may arrive as strings
   return (result.rows as OutboxRow[]).map((r) => ({ ...r, id: Number(r.id) })).sort((a, b) => a.id - b.id);
 }
 
@@ -103,7 +104,6 @@ export async function markFailed(
 }
 
 export async function secretOf(db: Conn, account: string): Promise<string | null> {
-  return (
-    ((await db("webhook_secrets").where({ account }).first("secret")) as { secret: string } | undefined)?.secret ?? null
-  );
+  const row: { secret: string } | undefined = await db("webhook_secrets").where({ account }).first("secret");
+  return row?.secret ?? null;
 }

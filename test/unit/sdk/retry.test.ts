@@ -1,19 +1,19 @@
 // Retry of 429/503 answers honouring Retry-After, with an injected fetch and small delays.
 import assert from "node:assert/strict";
-import { createDispatchClient } from "../../sdk/index.js";
-import { withRetry } from "../../sdk/retry.js";
+import { createDispatchClient } from "../../../sdk/index.js";
+import { withRetry } from "../../../sdk/retry.js";
 
 /** A fetch that answers from a script of responses, recording when each call arrived. */
-function scriptedFetch(script: Array<() => Response>) {
+function scriptedFetch(script: (() => Response)[]) {
   const calls: number[] = [];
   const bodies: string[] = [];
   const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     calls.push(Date.now());
     bodies.push(await new Request(input, init).text());
-    const next = script[Math.min(calls.length - 1, script.length - 1)]!;
+    const next = script[Math.min(calls.length - 1, script.length - 1)];
     return next();
   };
-  return { calls, bodies, fetch: fetch as typeof globalThis.fetch };
+  return { calls, bodies, fetch: fetch };
 }
 
 const status =
@@ -34,7 +34,7 @@ describe("sdk retry", () => {
   it("waits the Retry-After seconds before the next attempt", async () => {
     const { calls, fetch } = scriptedFetch([status(429, { "retry-after": "0.15" }), () => Response.json({})]);
     await withRetry(fetch, { baseDelayMs: 1 })("http://x.test/");
-    assert.ok(calls[1]! - calls[0]! >= 140, `waited ${calls[1]! - calls[0]!} ms`);
+    assert.ok(calls[1] - calls[0] >= 140, `waited ${calls[1] - calls[0]} ms`);
   });
 
   it("accepts an HTTP-date Retry-After", async () => {
@@ -47,7 +47,7 @@ describe("sdk retry", () => {
   it("caps a long Retry-After at maxDelayMs", async () => {
     const { calls, fetch } = scriptedFetch([status(429, { "retry-after": "3600" }), () => Response.json({})]);
     await withRetry(fetch, { maxDelayMs: 10 })("http://x.test/");
-    assert.ok(calls[1]! - calls[0]! < 1000);
+    assert.ok(calls[1] - calls[0] < 1000);
   });
 
   it("backs off exponentially without Retry-After and gives up after `retries`", async () => {
@@ -55,7 +55,7 @@ describe("sdk retry", () => {
     const response = await withRetry(fetch, { retries: 2, baseDelayMs: 20 })("http://x.test/");
     assert.equal(response.status, 503);
     assert.equal(calls.length, 3);
-    assert.ok(calls[2]! - calls[1]! >= calls[1]! - calls[0]! - 5);
+    assert.ok(calls[2] - calls[1] >= calls[1] - calls[0] - 5);
   });
 
   it("does not retry other statuses", async () => {

@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createFetcher } from "../../server/services/probe/fetch.js";
-import { createProbeService } from "../../server/services/probe/probe.js";
-import { fakeLookup } from "../fixtures/storefronts/fake-dns.js";
+import { createFetcher } from "../../../../server/services/probe/fetch.js";
+import { createProbeService } from "../../../../server/services/probe/probe.js";
+import { fakeLookup } from "../../../fixtures/storefronts/fake-dns.js";
 
 const publicAddress = "93.184.215.14"; // only ever returned to the pre-connect check, never connected to
 

@@ -1,8 +1,8 @@
 // probe-url: what counts as a probe target, and which addresses are refused (no network: DNS is a fake).
 import assert from "node:assert/strict";
-import type { Lookup } from "../../server/services/probe/url.js";
-import { fakeLookup } from "../fixtures/storefronts/fake-dns.js";
-import { assertPublicTarget, forbiddenRange, parseProbeUrl } from "../../server/services/probe/url.js";
+import type { Lookup } from "../../../../server/services/probe/url.js";
+import { fakeLookup } from "../../../fixtures/storefronts/fake-dns.js";
+import { assertPublicTarget, forbiddenRange, parseProbeUrl } from "../../../../server/services/probe/url.js";
 
 describe("probe-url", () => {
   describe("parseProbeUrl()", () => {
@@ -14,7 +14,9 @@ describe("probe-url", () => {
       ["HTTPS://Shop.Example.COM", "https://shop.example.com/"],
     ];
     for (const [input, href] of cases)
-      it(`reads ${JSON.stringify(input)} as ${href}`, () => assert.equal(parseProbeUrl(input).href, href));
+      it(`reads ${JSON.stringify(input)} as ${href}`, () => {
+        assert.equal(parseProbeUrl(input).href, href);
+      });
 
     for (const input of [
       "javascript:alert(1)",
@@ -26,8 +28,9 @@ describe("probe-url", () => {
       "http://exa mple.com",
       "ws://example.com",
     ]) {
-      it(`refuses ${input}`, () =>
-        assert.throws(() => parseProbeUrl(input), { code: "invalid_url", kind: "bad_request" }));
+      it(`refuses ${input}`, () => {
+        assert.throws(() => parseProbeUrl(input), { code: "invalid_url", kind: "bad_request" });
+      });
     }
   });
 
@@ -54,7 +57,9 @@ describe("probe-url", () => {
       ["not-an-ip", "invalid"],
     ];
     for (const [address, range] of cases)
-      it(`${address} -> ${range ?? "allowed"}`, () => assert.equal(forbiddenRange(address, false), range));
+      it(`${address} -> ${range ?? "allowed"}`, () => {
+        assert.equal(forbiddenRange(address, false), range);
+      });
     it("allows loopback, and only loopback, when private targets are allowed", () => {
       assert.equal(forbiddenRange("127.0.0.1", true), null);
       assert.equal(forbiddenRange("10.0.0.1", true), "private");
@@ -102,8 +107,9 @@ describe("probe-url", () => {
     });
 
     it("refuses a name that does not resolve", async () => {
-      const lookup = ((_h: string, _o: unknown, cb: (e: Error) => void) =>
-        cb(Object.assign(new Error("nope"), { code: "ENOTFOUND" }))) as unknown as Lookup;
+      const lookup = ((_h: string, _o: unknown, cb: (e: Error) => void) => {
+        cb(Object.assign(new Error("nope"), { code: "ENOTFOUND" }));
+      }) as unknown as Lookup;
       await assert.rejects(
         assertPublicTarget(new URL("https://gone.example.com"), { allowLoopback: false, lookup }),
         /does not resolve/,

@@ -1,6 +1,6 @@
 // unwrap() and createApiError(): every non-2xx becomes one DispatchApiError with status, type, code and request id.
 import assert from "node:assert/strict";
-import { createDispatchClient, DispatchApiError, unwrap } from "../../sdk/index.js";
+import { createDispatchClient, DispatchApiError, unwrap } from "../../../sdk/index.js";
 
 function answering(status: number, body: unknown, headers: Record<string, string> = {}) {
   const fetch = async () =>
@@ -8,7 +8,7 @@ function answering(status: number, body: unknown, headers: Record<string, string
       status,
       headers: { "content-type": "application/problem+json", ...headers },
     });
-  return createDispatchClient({ baseUrl: "http://x.test", fetch: fetch as typeof globalThis.fetch, retry: false });
+  return createDispatchClient({ baseUrl: "http://x.test", fetch: fetch, retry: false });
 }
 
 const problem = {
@@ -24,7 +24,7 @@ describe("sdk errors", () => {
   describe("unwrap()", () => {
     it("returns data on 2xx", async () => {
       const fetch = async () => Response.json({ trades: [] });
-      const client = createDispatchClient({ baseUrl: "http://x.test", fetch: fetch as typeof globalThis.fetch });
+      const client = createDispatchClient({ baseUrl: "http://x.test", fetch: fetch });
       assert.deepEqual(unwrap(await client.GET("/api/dispatch/index")), { trades: [] });
     });
 

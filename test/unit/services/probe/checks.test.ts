@@ -1,8 +1,8 @@
 // probe-checks and probe-robots: robots.txt groups, JSON-LD products, weights, score and grade boundaries.
 import assert from "node:assert/strict";
-import type { Fetched } from "../../server/services/probe/fetch.js";
-import { runChecks, scoreOf, weights, type ProbeCheck } from "../../server/services/probe/checks.js";
-import { mayCrawlRoot, sitemapsOf } from "../../server/services/probe/robots.js";
+import type { Fetched } from "../../../../server/services/probe/fetch.js";
+import { runChecks, scoreOf, weights, type ProbeCheck } from "../../../../server/services/probe/checks.js";
+import { mayCrawlRoot, sitemapsOf } from "../../../../server/services/probe/robots.js";
 
 const ok = (body: string, url = "http://shop.example/"): Fetched => ({
   ok: true,
@@ -29,18 +29,24 @@ describe("probe-robots", () => {
     ["PerplexityBot", true],
   ];
   for (const [bot, allowed] of cases)
-    it(`mayCrawlRoot(${bot}) is ${allowed}`, () => assert.equal(mayCrawlRoot(robots, bot), allowed));
-  it("falls back to the * group", () =>
-    assert.equal(mayCrawlRoot("User-agent: *\nDisallow: /\n", "OAI-SearchBot"), false));
-  it("lists sitemaps", () => assert.deepEqual(sitemapsOf(robots), ["https://shop.example/s.xml"]));
+    it(`mayCrawlRoot(${bot}) is ${allowed}`, () => {
+      assert.equal(mayCrawlRoot(robots, bot), allowed);
+    });
+  it("falls back to the * group", () => {
+    assert.equal(mayCrawlRoot("User-agent: *\nDisallow: /\n", "OAI-SearchBot"), false);
+  });
+  it("lists sitemaps", () => {
+    assert.deepEqual(sitemapsOf(robots), ["https://shop.example/s.xml"]);
+  });
 });
 
 describe("probe-checks", () => {
-  it("weights add up to 100", () =>
+  it("weights add up to 100", () => {
     assert.equal(
       Object.values(weights).reduce((a, b) => a + b, 0),
       100,
-    ));
+    );
+  });
 
   const grades: [number, string][] = [
     [100, "A"],
@@ -93,6 +99,6 @@ describe("probe-checks", () => {
       [],
     );
     assert.deepEqual(scoreOf(checks), { score: 0, grade: "F" });
-    assert.match(checks[0]!.detail, /ECONNREFUSED/);
+    assert.match(checks[0].detail, /ECONNREFUSED/);
   });
 });

@@ -1,6 +1,6 @@
 // createDispatchClient(): which credential goes to which path, and the User-Agent, with an injected fetch.
 import assert from "node:assert/strict";
-import { createDispatchClient, sdkVersion, type DispatchClientOptions } from "../../sdk/index.js";
+import { createDispatchClient, sdkVersion, type DispatchClientOptions } from "../../../sdk/index.js";
 
 /** A fetch that records every request and answers 200 `{}`. */
 function recordingFetch() {
@@ -9,7 +9,7 @@ function recordingFetch() {
     requests.push(new Request(input, init));
     return Response.json({});
   };
-  return { requests, fetch: fetch as typeof globalThis.fetch };
+  return { requests, fetch: fetch };
 }
 
 function clientWith(options: Partial<DispatchClientOptions>) {
@@ -30,36 +30,36 @@ describe("sdk client", () => {
     it("sends x-api-key (and no Authorization) to the dispatch API", async () => {
       const { client, requests } = clientWith({ apiKey: "dispatch_test_k1", adminToken: "adm" });
       await client.POST("/api/dispatch/v1/quote", { body });
-      assert.equal(requests[0]!.headers.get("x-api-key"), "dispatch_test_k1");
-      assert.equal(requests[0]!.headers.get("authorization"), null);
+      assert.equal(requests[0].headers.get("x-api-key"), "dispatch_test_k1");
+      assert.equal(requests[0].headers.get("authorization"), null);
     });
 
     it("sends an OAuth access token as a bearer when there is no API key", async () => {
       const { client, requests } = clientWith({ accessToken: "dat_abc" });
       await client.POST("/api/dispatch/v1/quote", { body });
-      assert.equal(requests[0]!.headers.get("authorization"), "Bearer dat_abc");
-      assert.equal(requests[0]!.headers.get("x-api-key"), null);
+      assert.equal(requests[0].headers.get("authorization"), "Bearer dat_abc");
+      assert.equal(requests[0].headers.get("x-api-key"), null);
     });
 
     it("sends the API key as a bearer to /api/mcp", async () => {
       const { client, requests } = clientWith({ apiKey: "dispatch_test_k1" });
       await client.POST("/api/mcp", { body: { jsonrpc: "2.0", id: 1, method: "tools/list" } });
-      assert.equal(requests[0]!.headers.get("authorization"), "Bearer dispatch_test_k1");
-      assert.equal(requests[0]!.headers.get("x-api-key"), null);
+      assert.equal(requests[0].headers.get("authorization"), "Bearer dispatch_test_k1");
+      assert.equal(requests[0].headers.get("x-api-key"), null);
     });
 
     it("sends the admin token as a bearer to /api/admin and never the API key", async () => {
       const { client, requests } = clientWith({ apiKey: "dispatch_test_k1", adminToken: "admin-secret" });
       await client.GET("/api/admin/v1/keys", {});
-      assert.equal(requests[0]!.headers.get("authorization"), "Bearer admin-secret");
-      assert.equal(requests[0]!.headers.get("x-api-key"), null);
+      assert.equal(requests[0].headers.get("authorization"), "Bearer admin-secret");
+      assert.equal(requests[0].headers.get("x-api-key"), null);
     });
 
     it("sends no credential to public operations when none is configured", async () => {
       const { client, requests } = clientWith({});
       await client.GET("/api/dispatch/index");
-      assert.equal(requests[0]!.headers.get("authorization"), null);
-      assert.equal(requests[0]!.headers.get("x-api-key"), null);
+      assert.equal(requests[0].headers.get("authorization"), null);
+      assert.equal(requests[0].headers.get("x-api-key"), null);
     });
   });
 
@@ -67,25 +67,25 @@ describe("sdk client", () => {
     it("names the SDK version and the Node version by default", async () => {
       const { client, requests } = clientWith({});
       await client.GET("/healthz");
-      assert.equal(requests[0]!.headers.get("user-agent"), `dispatch-sdk/${sdkVersion} node/${process.versions.node}`);
+      assert.equal(requests[0].headers.get("user-agent"), `dispatch-sdk/${sdkVersion} node/${process.versions.node}`);
     });
 
     it("uses the configured userAgent", async () => {
       const { client, requests } = clientWith({ userAgent: "acme-agent/2.1" });
       await client.GET("/healthz");
-      assert.equal(requests[0]!.headers.get("user-agent"), "acme-agent/2.1");
+      assert.equal(requests[0].headers.get("user-agent"), "acme-agent/2.1");
     });
 
     it("keeps a User-Agent given per request", async () => {
       const { client, requests } = clientWith({});
       await client.GET("/healthz", { headers: { "user-agent": "per-call/1" } });
-      assert.equal(requests[0]!.headers.get("user-agent"), "per-call/1");
+      assert.equal(requests[0].headers.get("user-agent"), "per-call/1");
     });
   });
 
   it("joins the base URL without a double slash", async () => {
     const { client, requests } = clientWith({});
     await client.GET("/api/dispatch/v1/orders/{id}", { params: { path: { id: "ord_1" } } });
-    assert.equal(requests[0]!.url, "http://dispatch.test/api/dispatch/v1/orders/ord_1");
+    assert.equal(requests[0].url, "http://dispatch.test/api/dispatch/v1/orders/ord_1");
   });
 });

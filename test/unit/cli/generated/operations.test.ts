@@ -1,7 +1,7 @@
 // The generated CLI command table mirrors the contract.
 import assert from "node:assert/strict";
-import { operations } from "../../cli/generated/operations.js";
-import { contractOperations, responseCodes } from "../helpers/contract-examples.js";
+import { operations } from "../../../../cli/generated/operations.js";
+import { contractOperations, responseCodes } from "../../../helpers/contract-examples.js";
 
 describe("cli command table", () => {
   it("has one command per operation that can succeed, with unique command words", () => {
