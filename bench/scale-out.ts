@@ -40,7 +40,7 @@ async function checkOneTree(databaseUrl: string, note: string, key: string): Pro
     );
     const total = await client.query("select count(*)::int as n from audit_records");
     const leaves = rows.map((r) => leafHashOfRow(r));
-    const sealsMatch = rows.every((r, i) => r.prev_hash !== null || r.seal === `seal_${leaves[i]!.toString("hex")}`);
+    const sealsMatch = rows.every((r, i) => r.prev_hash !== null || r.seal === `seal_${leaves[i].toString("hex")}`);
     const checkpoint = openCheckpoint(note, parseVerifierKey(key));
     const root = treeHashFrom(appendLeaves([], 0, leaves).frontier.map((n) => n.hash));
     const ok = sealsMatch && rows.length === total.rows[0].n && checkpoint.treeSize === rows.length;

@@ -102,7 +102,7 @@ export function resolveSettings(
   if (useProfile && !profile && (profileFlag || env.DISPATCH_PROFILE))
     throw usageError(`no profile "${name}" in ${configPath(env)}`);
   const settings: Profile = {};
-  for (const [key, variable] of Object.entries(configKeys) as Array<[ConfigKey, string]>) {
+  for (const [key, variable] of Object.entries(configKeys) as [ConfigKey, string][]) {
     const [value, source] =
       flags[key] !== undefined
         ? [flags[key], `--${key}`]

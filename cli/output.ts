@@ -28,14 +28,23 @@ export function resolveFormat(value: string | undefined): OutputFormat {
 
 export async function printData(data: unknown, format: OutputFormat): Promise<void> {
   if (data === undefined || data === null || data === "") return;
-  if (typeof data === "string") return writeOut(data.endsWith("\n") ? data : `${data}\n`);
-  if (format === "json") return writeOut(`${JSON.stringify(data, null, 2)}\n`);
+  if (typeof data === "string") {
+    writeOut(data.endsWith("\n") ? data : `${data}\n`);
+    return;
+  }
+  if (format === "json") {
+    writeOut(`${JSON.stringify(data, null, 2)}\n`);
+    return;
+  }
   // One compact JSON value per line: a list's items one by one, anything else as a single line.
-  if (format === "ndjson")
-    return writeOut((Array.isArray(data) ? data : [data]).map((item) => `${JSON.stringify(item)}\n`).join(""));
+  if (format === "ndjson") {
+    writeOut((Array.isArray(data) ? data : [data]).map((item) => `${JSON.stringify(item)}\n`).join(""));
+    return;
+  }
   if (format === "yaml") {
     const { stringify } = await import("./yaml.js");
-    return writeOut(stringify(data));
+    writeOut(stringify(data));
+    return;
   }
   const { renderTable } = await import("./table.js");
   writeOut(`${renderTable(data)}\n`);

@@ -6,7 +6,7 @@ import { parse } from "yaml";
 
 export const contractPath = fileURLToPath(new URL("../openapi.yaml", import.meta.url));
 
-export type JsonObject = { [key: string]: unknown };
+export type JsonObject = Record<string, unknown>;
 
 /** The contract as written ($refs left in place). */
 export function loadContract(path = contractPath): JsonObject {

@@ -140,7 +140,7 @@ function outputSchema(op: JsonObject): JsonObject {
     .filter(([status]) => /^2\d\d$/.test(status))
     .map(([, r]) => (r.content as Record<string, JsonObject> | undefined)?.["application/json"]?.schema)
     .filter((schema): schema is JsonObject => Boolean(schema));
-  return bodies.length === 1 ? bodies[0]! : { type: "object", oneOf: bodies };
+  return bodies.length === 1 ? bodies[0] : { type: "object", oneOf: bodies };
 }
 
 /** Every operation's tool-facing schemas; the capability registry picks the ones agents may call. */

@@ -27,11 +27,11 @@ const spkiPrefix = Buffer.from("302a300506032b6570032100", "hex");
 /** Parses `<name>+<hex key id>+<base64(0x01 ‖ key)>` and checks the id matches the key. */
 export function parseVerifierKey(text: string): VerifierKey {
   const match = /^([^+\s]+)\+([0-9a-f]{8})\+([A-Za-z0-9+/=]+)$/.exec(text.trim());
-  const raw = match ? Buffer.from(match[3]!, "base64") : Buffer.alloc(0);
+  const raw = match ? Buffer.from(match[3], "base64") : Buffer.alloc(0);
   if (!match || raw.length !== 33 || raw[0] !== 1) throw new Error("not an Ed25519 signed-note verifier key");
   const id = sha256(Buffer.from(`${match[1]}\n`), raw).subarray(0, 4);
   if (id.toString("hex") !== match[2]) throw new Error("verifier key id does not match its key");
-  return { name: match[1]!, keyId: id, publicKey: raw.subarray(1) };
+  return { name: match[1], keyId: id, publicKey: raw.subarray(1) };
 }
 
 /** Verifies a signed note's signature by `key`; returns the note text (without signatures) or throws. */
@@ -43,7 +43,7 @@ export function verifyNote(note: string, key: VerifierKey): string {
   for (const line of note.slice(split + 2).split("\n")) {
     const m = /^— (\S+) ([A-Za-z0-9+/=]+)$/.exec(line);
     if (!m || m[1] !== key.name) continue;
-    const sig = Buffer.from(m[2]!, "base64");
+    const sig = Buffer.from(m[2], "base64");
     if (!sig.subarray(0, 4).equals(key.keyId)) continue;
     if (verifySignature(null, Buffer.from(text), publicKey, sig.subarray(4))) return text;
   }
@@ -89,8 +89,8 @@ export function verifyConsistency(size1: number, size2: number, proof: Buffer[],
   let fn = size1 - 1;
   let sn = size2 - 1;
   while (fn % 2 === 1) [fn, sn] = [(fn - 1) / 2, Math.floor(sn / 2)];
-  let fr = path[0]!;
-  let sr = path[0]!;
+  let fr = path[0];
+  let sr = path[0];
   for (const c of path.slice(1)) {
     if (sn === 0) return false;
     if (fn % 2 === 1 || fn === sn) {

@@ -38,7 +38,7 @@ export class DispatchTimeoutError extends Error {
   }
 }
 
-type ErrorBody = {
+interface ErrorBody {
   type?: string;
   title?: string;
   detail?: string;
@@ -47,7 +47,7 @@ type ErrorBody = {
   error?: string;
   error_description?: string;
   message?: string;
-};
+}
 
 /** Builds a DispatchApiError from a failed response and its parsed body. */
 export function createApiError(response: Response, body: unknown): DispatchApiError {

@@ -16,7 +16,7 @@ export type ListPath = {
     : never;
 }[keyof paths];
 
-export type ListItem<P extends ListPath> = PageOf<P> extends { items: Array<infer I> } ? I : never;
+export type ListItem<P extends ListPath> = PageOf<P> extends { items: (infer I)[] } ? I : never;
 type ListParams<P extends ListPath> = Get<P> extends { parameters: infer Q } ? Q : never;
 
 type LooseGet = (

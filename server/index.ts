@@ -65,7 +65,9 @@ function logRedisOutages(redis: Redis | null, url: string | null, logger: Hapi.S
 }
 
 export async function createServer(config: Config): Promise<DispatchServer> {
-  const releaseDataDir = await lockDataDir(config.databaseUrl, (error) => console.error(`dispatch: ${error.message}`));
+  const releaseDataDir = await lockDataDir(config.databaseUrl, (error) => {
+    console.error(`dispatch: ${error.message}`);
+  });
   const db = createDb(config.databaseUrl);
   await migrate(db).catch(async (error: Error & { code?: string }) => {
     await db.destroy();
@@ -110,9 +112,13 @@ export async function createServer(config: Config): Promise<DispatchServer> {
   ]);
   logRedisOutages(redis, config.redisUrl, server.logger);
   server.route(await loadRoutes(services));
-  await services.auditLog.start((error) => server.log(["error", "audit"], error as Error));
+  await services.auditLog.start((error) => {
+    server.log(["error", "audit"], error as Error);
+  });
   services.webhooks.start(); // outbox delivery worker; stop() below waits for deliveries in flight
-  server.ext("onPostStart", () => services.sandbox.start(server.info.uri)); // the real port once listening
+  server.ext("onPostStart", () => {
+    services.sandbox.start(server.info.uri);
+  }); // the real port once listening
   services.eventStreams.start();
 
   return {

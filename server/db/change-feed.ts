@@ -21,7 +21,11 @@ export function createChangeFeed(databaseUrl: string): ChangeFeed {
   let client: pg.Client | null = null;
   let live = embedded;
   let stopped = false;
-  const announce = (table: string) => listeners.forEach((l) => l(table));
+  const announce = (table: string) => {
+    listeners.forEach((l) => {
+      l(table);
+    });
+  };
 
   const retry = () => {
     if (!stopped) setTimeout(() => void connect().catch(retry), 500);
@@ -29,7 +33,9 @@ export function createChangeFeed(databaseUrl: string): ChangeFeed {
 
   async function connect(): Promise<void> {
     const next = new pg.Client({ connectionString: databaseUrl });
-    next.on("notification", (n) => announce(n.payload ?? "*"));
+    next.on("notification", (n) => {
+      announce(n.payload ?? "*");
+    });
     next.on("error", () => {
       live = false;
       announce("*"); // anything may have changed while we could not hear

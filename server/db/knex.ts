@@ -21,6 +21,10 @@ export function createDb(databaseUrl: string): Db {
     return knex({ client: ClientPgLite, dialect: "postgres", connection: { filename: dir } } as Knex.Config);
   }
   // knex warns with a full stack on every failed connection attempt; the first line says all (boot names DATABASE_URL)
-  const log = { warn: (message: string) => console.warn(`knex: ${String(message).split("\n")[0]}`) };
+  const log = {
+    warn: (message: string) => {
+      console.warn(`knex: ${String(message).split("\n")[0]}`);
+    },
+  };
   return knex({ client: "pg", connection: databaseUrl, pool: { min: 0, max: 10 }, log });
 }

@@ -30,6 +30,6 @@ export function clientIpOf(request: Request, trusted: readonly string[]): string
     .split(",")
     .map((hop) => normalise(hop))
     .filter(Boolean);
-  for (let i = hops.length - 1; i >= 0; i--) if (!isTrustedProxy(hops[i]!, trusted)) return hops[i]!;
+  for (let i = hops.length - 1; i >= 0; i--) if (!isTrustedProxy(hops[i], trusted)) return hops[i];
   return hops[0] ?? peer;
 }

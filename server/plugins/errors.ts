@@ -153,7 +153,7 @@ function authDetail(error: Boom.Boom): string {
 function onPreResponse(request: Request, h: ResponseToolkit) {
   const response = request.response;
   if (!("isBoom" in response) || !response.isBoom) return h.continue;
-  const error = methodNotAllowed(request, response as Boom.Boom);
+  const error = methodNotAllowed(request, response);
   if (error instanceof EntitlementError) return h.response(error.body).code(402).type("application/json");
   if (error instanceof OAuthError) {
     const out = h

@@ -33,7 +33,7 @@ describe("cli scripting", function () {
     it("--paginate follows next_cursor and prints every page's items as one JSON array", async () => {
       const run = await cli(["admin", "keys", "list", "--account", account, "--limit", "1", "--paginate"]);
       assert.equal(run.code, 0, run.stderr);
-      assert.deepEqual((JSON.parse(run.stdout) as Array<{ id: string }>).map((k) => k.id).sort(), [...ids].sort());
+      assert.deepEqual((JSON.parse(run.stdout) as { id: string }[]).map((k) => k.id).sort(), [...ids].sort());
     });
 
     it("--paginate -o ndjson prints one item per line", async () => {
@@ -50,7 +50,7 @@ describe("cli scripting", function () {
         "ndjson",
       ]);
       assert.equal(run.code, 0, run.stderr);
-      const lines = ndjsonLines(run.stdout) as Array<{ id: string; account: string }>;
+      const lines = ndjsonLines(run.stdout) as { id: string; account: string }[];
       assert.equal(lines.length, 3);
       assert.ok(lines.every((k) => k.account === account));
     });

@@ -15,7 +15,7 @@ describe("cli settings validation", function () {
   });
   after(() => rm(tmp, { recursive: true, force: true }));
 
-  const cases: Array<{ name: string; args: string[]; env: Record<string, string>; source: RegExp }> = [
+  const cases: { name: string; args: string[]; env: Record<string, string>; source: RegExp }[] = [
     {
       name: "--base-url without a scheme",
       args: ["--base-url", "127.0.0.1:3000", "index"],

@@ -27,8 +27,8 @@ describe("cache invalidation across servers", function () {
   let b: TestServer;
   before(async function () {
     if (!pgDb) this.skip();
-    a = await startTestServer(pgDb!);
-    b = await startTestServer(pgDb!, { DATABASE_URL: a.databaseUrl });
+    a = await startTestServer(pgDb);
+    b = await startTestServer(pgDb, { DATABASE_URL: a.databaseUrl });
   });
   after(async () => {
     await b?.app.stop();

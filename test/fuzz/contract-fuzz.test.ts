@@ -32,7 +32,7 @@ function requestSchema(op: JsonObject): { contentType: string; schema: JsonObjec
 }
 
 function arbitraryRequest(entry: ContractOperation): fc.Arbitrary<Built> {
-  const op = entry.operation as JsonObject;
+  const op = entry.operation;
   const params = (op.parameters ?? []) as JsonObject[];
   const pathArbs = Object.fromEntries(
     params.filter((p) => p.in === "path").map((p) => [p.name as string, fc.stringMatching(/^[a-z0-9_]{1,30}$/)]),
@@ -135,7 +135,7 @@ describe("contract fuzzing", function () {
         );
       });
 
-      const body = requestSchema(entry.operation as JsonObject);
+      const body = requestSchema(entry.operation);
       if (!body || body.schema.type !== "object") return;
       it("refuses every invalid body with a documented 4xx in the documented format", async () => {
         const sample = fc.sample(valid(body.schema), { numRuns: 1, seed: 42 })[0] as Record<string, unknown>;

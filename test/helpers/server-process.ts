@@ -26,11 +26,17 @@ export function spawnServer(env: Record<string, string>, command = process.execP
     text += chunk.toString();
     for (const listener of listeners) listener();
   };
-  child.stdout!.on("data", append);
-  child.stderr!.on("data", append);
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  child.stdout.on("data", append);
+  child.stderr.on("data", append);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      resolve(code);
+    }),
+  );
   const guard = setTimeout(() => child.kill("SIGKILL"), 120_000); // bounded whatever the test does
-  void exited.then(() => clearTimeout(guard));
+  void exited.then(() => {
+    clearTimeout(guard);
+  });
   function waitFor(pattern: RegExp, limitMs = 60_000): Promise<string> {
     return new Promise((resolve, reject) => {
       const check = () => {

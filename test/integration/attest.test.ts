@@ -130,7 +130,7 @@ for (const db of databases()) {
           post(t.url, "/api/dispatch/v1/quote", key, quoteRequest),
         );
         assert.equal(quote.length, 1, quote.join("\n"));
-        assert.match(quote[0]!, /^with "quote" as \(insert into "quotes".*insert into "audit_records"/);
+        assert.match(quote[0], /^with "quote" as \(insert into "quotes".*insert into "audit_records"/);
         const order = await countStatements(t.app.services.db, () =>
           post(t.url, "/api/dispatch/v1/order", key, { ...orderRequest, reference_id: "stmt-count" }),
         );

@@ -165,11 +165,11 @@ for (const db of databases()) {
         const row = await t.app.services.db("audit_records").where({ seal: quoteSeals[1] }).first();
         const content = JSON.stringify({ trade: "forged" });
         const forged = `seal_${leafHashOfRow({ ...row, content }).toString("hex")}`;
-        await tamper(t.app.services.db, quoteSeals[1]!, { content, seal: forged });
-        assert.equal((await verify(t.url, quoteSeals[1]!)).status, 404);
+        await tamper(t.app.services.db, quoteSeals[1], { content, seal: forged });
+        assert.equal((await verify(t.url, quoteSeals[1])).status, 404);
         const result = (await (await verify(t.url, forged)).json()) as S["SealVerification"];
         assert.deepEqual([result.valid, result.status], [false, "content_mismatch"]);
-        assert.equal(((await (await verify(t.url, quoteSeals[2]!)).json()) as { status: string }).status, "valid");
+        assert.equal(((await (await verify(t.url, quoteSeals[2])).json()) as { status: string }).status, "valid");
       });
     });
   });

@@ -12,7 +12,7 @@ async function readEvents(url: string, key: string, count: number, lastEventId?:
   const response = await fetch(url, { headers, signal: controller.signal });
   assert.equal(response.headers.get("content-type")?.split(";")[0], "text/event-stream");
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const events: Array<{ id: string; type: string; data: { status: string } }> = [];
+  const events: { id: string; type: string; data: { status: string } }[] = [];
   let buffer = "";
   while (events.length < count) {
     const { value, done } = await reader.read();

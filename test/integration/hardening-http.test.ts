@@ -15,7 +15,9 @@ function getWithHost(
     const req = request(url, { headers: { host } }, (res) => {
       let body = "";
       res.on("data", (c) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      res.on("end", () => {
+        resolve({ status: res.statusCode ?? 0, body, headers: res.headers });
+      });
     });
     req.on("error", reject);
     req.end();
@@ -28,7 +30,14 @@ function stalled(port: number, head: string): { socket: Socket; closed: Promise<
   let answer = "";
   socket.on("data", (c) => (answer += c));
   socket.on("error", () => {});
-  return { socket, closed: new Promise((resolve) => socket.on("close", () => resolve(answer))) };
+  return {
+    socket,
+    closed: new Promise((resolve) =>
+      socket.on("close", () => {
+        resolve(answer);
+      }),
+    ),
+  };
 }
 
 describe("hardening: HTTP", function () {
@@ -73,8 +82,9 @@ describe("hardening: HTTP", function () {
       const answer = await getWithHost(`${t.url}/.well-known/agent-card.json`, `localhost:${port}`);
       assert.ok(answer.body.includes(`http://localhost:${port}`));
     });
-    it("refuses to start in production without PUBLIC_BASE_URL", () =>
-      assert.throws(() => loadConfig({ NODE_ENV: "production" }), /PUBLIC_BASE_URL/));
+    it("refuses to start in production without PUBLIC_BASE_URL", () => {
+      assert.throws(() => loadConfig({ NODE_ENV: "production" }), /PUBLIC_BASE_URL/);
+    });
   });
 
   describe("headers (item 13)", () => {

@@ -5,7 +5,10 @@ import { createDispatchClient, type DispatchClient } from "../../sdk/index.js";
 import { orderRequest } from "../fixtures/requests.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 
-type Result = { response: Response; error?: unknown };
+interface Result {
+  response: Response;
+  error?: unknown;
+}
 
 function assertConforms({ response, error }: Result, status: number) {
   const violations = response.headers.get("sl-violations");

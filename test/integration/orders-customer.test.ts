@@ -5,7 +5,12 @@ import { postOrder, recordEvent } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 
 const akOrder = { trade: "hvac", location: { state: "AK" }, urgency: "urgent", description: "No heat." } as const;
-type View = { id: string; status: string; cancellation: { by: string; reason: string } | null; events: unknown[] };
+interface View {
+  id: string;
+  status: string;
+  cancellation: { by: string; reason: string } | null;
+  events: unknown[];
+}
 
 for (const db of databases()) {
   describe(`customer order lifecycle (${db.name})`, function () {
@@ -118,7 +123,7 @@ for (const db of databases()) {
         const body = (await done.json()) as View & { final_cost_cents: number | null };
         assert.equal(done.status, 200);
         assert.deepEqual(
-          (body.events as Array<{ status: string }>).map((e) => e.status),
+          (body.events as { status: string }[]).map((e) => e.status),
           ["accepted_pending_fulfilment", "pending_dispatch", "dispatched", "en_route", "on_site", "completed"],
         );
         assert.ok(body.final_cost_cents! > 0);

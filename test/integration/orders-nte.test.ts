@@ -10,7 +10,10 @@ const job = {
   description: "Burst pipe in the utility room.",
 } as const;
 
-type QuoteBody = { estimated_cost_cents: number; nte: unknown };
+interface QuoteBody {
+  estimated_cost_cents: number;
+  nte: unknown;
+}
 
 async function quote(url: string, key: string, nte?: number): Promise<QuoteBody> {
   const response = await fetch(`${url}/api/dispatch/v1/quote`, {

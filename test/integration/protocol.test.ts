@@ -18,7 +18,9 @@ function rawRequest(url: string, bytes: string): Promise<string> {
     const socket = connect(Number(port), hostname, () => socket.end(bytes));
     let answer = "";
     socket.on("data", (chunk) => (answer += chunk.toString("utf8")));
-    socket.on("end", () => resolve(answer));
+    socket.on("end", () => {
+      resolve(answer);
+    });
     socket.on("error", reject);
   });
 }
@@ -143,8 +145,12 @@ describe("protocol details", function () {
         },
         body: JSON.stringify(init),
       });
-    it("accepts a request without Origin", async () => assert.equal((await post()).status, 200));
-    it("accepts an allow-listed Origin", async () => assert.equal((await post("https://agent.example")).status, 200));
+    it("accepts a request without Origin", async () => {
+      assert.equal((await post()).status, 200);
+    });
+    it("accepts an allow-listed Origin", async () => {
+      assert.equal((await post("https://agent.example")).status, 200);
+    });
     it("returns 403 problem for any other Origin", async () => {
       const response = await post("https://evil.example");
       assert.equal(response.status, 403);

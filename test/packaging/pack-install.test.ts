@@ -32,7 +32,7 @@ describe("packages", function () {
       ["pack", "-w", "@dispatch/sdk", "-w", "@dispatch/cli", "--pack-destination", dir, "--json"],
       root,
     );
-    for (const entry of JSON.parse(stdout.slice(stdout.search(/^\[/m))) as Array<{ name: string; filename: string }>)
+    for (const entry of JSON.parse(stdout.slice(stdout.search(/^\[/m))) as { name: string; filename: string }[])
       tarballs[entry.name] = join(dir, entry.filename);
     t = await startTestServer();
   });
@@ -44,7 +44,7 @@ describe("packages", function () {
   it("installs @dispatch/cli globally into an empty prefix, under 5 MB, with no server dependency", async () => {
     const prefix = join(dir, "prefix");
     await npm(
-      ["install", "-g", "--prefix", prefix, "--prefer-offline", "--no-audit", "--no-fund", tarballs["@dispatch/cli"]!],
+      ["install", "-g", "--prefix", prefix, "--prefer-offline", "--no-audit", "--no-fund", tarballs["@dispatch/cli"]],
       dir,
     );
     const installed = join(prefix, "lib", "node_modules");
@@ -64,7 +64,7 @@ describe("packages", function () {
     const project = join(dir, "app");
     await run("mkdir", ["-p", project]);
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
-    await npm(["install", "--prefer-offline", "--no-audit", "--no-fund", tarballs["@dispatch/sdk"]!], project);
+    await npm(["install", "--prefer-offline", "--no-audit", "--no-fund", tarballs["@dispatch/sdk"]], project);
     writeFileSync(
       join(project, "app.ts"),
       `import { createDispatchClient, paginate, unwrap, type Schemas } from "@dispatch/sdk";
@@ -94,6 +94,6 @@ export async function main(): Promise<void> {
     );
     const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
     const checked = await run(process.execPath, [tsc, "-p", project]).catch((err: { stdout: string }) => err);
-    assert.equal((checked as { stdout: string }).stdout, "");
+    assert.equal(checked.stdout, "");
   });
 });

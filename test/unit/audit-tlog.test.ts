@@ -17,7 +17,7 @@ const h = (...parts: Buffer[]) => parts.reduce((x, p) => x.update(p), createHash
 const k = (n: number) => 2 ** Math.ceil(Math.log2(n) - 1);
 function mth(d: Buffer[]): Buffer {
   if (d.length === 0) return h();
-  if (d.length === 1) return h(Buffer.from([0]), d[0]!);
+  if (d.length === 1) return h(Buffer.from([0]), d[0]);
   return h(Buffer.from([1]), mth(d.slice(0, k(d.length))), mth(d.slice(k(d.length))));
 }
 function path(m: number, d: Buffer[]): Buffer[] {
@@ -66,17 +66,17 @@ describe("audit tlog", () => {
         for (let m = 0; m < n; m++) {
           const proof = inclusionProof(m, 0, n, sub);
           assert.deepEqual(proof, path(m, data.slice(0, n)), `m=${m} n=${n}`);
-          assert.ok(verifyInclusion(leafOf(data[m]!), m, n, proof, mth(data.slice(0, n))), `m=${m} n=${n}`);
+          assert.ok(verifyInclusion(leafOf(data[m]), m, n, proof, mth(data.slice(0, n))), `m=${m} n=${n}`);
         }
     });
 
     it("fails verification for another leaf, index or root", () => {
       const proof = inclusionProof(5, 0, 20, sub);
       const root = mth(data.slice(0, 20));
-      assert.equal(verifyInclusion(leafOf(data[6]!), 5, 20, proof, root), false);
-      assert.equal(verifyInclusion(leafOf(data[5]!), 4, 20, proof, root), false);
-      assert.equal(verifyInclusion(leafOf(data[5]!), 5, 20, proof, mth(data.slice(0, 21))), false);
-      assert.equal(verifyInclusion(leafOf(data[5]!), 5, 20, proof.slice(1), root), false);
+      assert.equal(verifyInclusion(leafOf(data[6]), 5, 20, proof, root), false);
+      assert.equal(verifyInclusion(leafOf(data[5]), 4, 20, proof, root), false);
+      assert.equal(verifyInclusion(leafOf(data[5]), 5, 20, proof, mth(data.slice(0, 21))), false);
+      assert.equal(verifyInclusion(leafOf(data[5]), 5, 20, proof.slice(1), root), false);
     });
   });
 
@@ -114,7 +114,7 @@ describe("audit tlog", () => {
       );
       const [text, sigLine] = note.split("\n\n") as [string, string];
       assert.equal(text, `dispatch.example/audit\n37\n${mth(data).toString("base64")}`);
-      const sig = Buffer.from(sigLine.split(" ")[2]!.trim(), "base64");
+      const sig = Buffer.from(sigLine.split(" ")[2].trim(), "base64");
       assert.equal(sig.subarray(0, 4).toString("hex"), id);
       const spki = Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), raw.subarray(1)]);
       assert.ok(verify(null, Buffer.from(`${text}\n`), { key: spki, format: "der", type: "spki" }, sig.subarray(4)));

@@ -19,7 +19,7 @@ describe("cli table", () => {
 
     it("keeps the words of camelCase column names apart", () => {
       const out = renderTable([{ billedHourlyRateRoutineDollars: 1, trade_code: "hvac" }]);
-      assert.match(out.split("\n")[0]!, /^BILLED_HOURLY_RATE_ROUTINE_DOLLARS {2}TRADE_CODE$/);
+      assert.match(out.split("\n")[0], /^BILLED_HOURLY_RATE_ROUTINE_DOLLARS {2}TRADE_CODE$/);
     });
   });
 });

@@ -8,14 +8,18 @@ const request = (remoteAddress: string, forwarded?: string) =>
 
 describe("client-ip", () => {
   describe("clientIpOf()", () => {
-    it("ignores X-Forwarded-For from a peer that is not a trusted proxy", () =>
-      assert.equal(clientIpOf(request("198.51.100.1", "1.2.3.4"), ["10.0.0.1"]), "198.51.100.1"));
-    it("ignores it entirely when no proxy is configured", () =>
-      assert.equal(clientIpOf(request("198.51.100.1", "1.2.3.4"), []), "198.51.100.1"));
-    it("takes the nearest untrusted hop behind trusted proxies (a spoofed left part is ignored)", () =>
-      assert.equal(clientIpOf(request("10.0.0.1", "6.6.6.6, 203.0.113.5, 10.0.0.2"), ["10.0.0.0/24"]), "203.0.113.5"));
-    it("reads IPv4-mapped peers as IPv4", () =>
-      assert.equal(clientIpOf(request("::ffff:10.0.0.1", "203.0.113.5"), ["10.0.0.1"]), "203.0.113.5"));
+    it("ignores X-Forwarded-For from a peer that is not a trusted proxy", () => {
+      assert.equal(clientIpOf(request("198.51.100.1", "1.2.3.4"), ["10.0.0.1"]), "198.51.100.1");
+    });
+    it("ignores it entirely when no proxy is configured", () => {
+      assert.equal(clientIpOf(request("198.51.100.1", "1.2.3.4"), []), "198.51.100.1");
+    });
+    it("takes the nearest untrusted hop behind trusted proxies (a spoofed left part is ignored)", () => {
+      assert.equal(clientIpOf(request("10.0.0.1", "6.6.6.6, 203.0.113.5, 10.0.0.2"), ["10.0.0.0/24"]), "203.0.113.5");
+    });
+    it("reads IPv4-mapped peers as IPv4", () => {
+      assert.equal(clientIpOf(request("::ffff:10.0.0.1", "203.0.113.5"), ["10.0.0.1"]), "203.0.113.5");
+    });
   });
   describe("isTrustedProxy()", () => {
     it("matches addresses and CIDR ranges of the same family only", () => {

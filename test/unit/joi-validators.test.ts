@@ -8,7 +8,7 @@ const accepts = (value: unknown) => validators.createQuote.payload.validate(valu
 
 describe("joi validators", () => {
   describe("generated createQuote payload", () => {
-    const cases: Array<[string, unknown, boolean]> = [
+    const cases: [string, unknown, boolean][] = [
       ["an empty description (no minLength)", { ...quote, description: "" }, true],
       [
         "2000 astral characters (maxLength counts code points)",
@@ -28,7 +28,9 @@ describe("joi validators", () => {
       ["an unknown property (additionalProperties: false)", { ...quote, extra: 1 }, false],
     ];
     for (const [label, value, ok] of cases)
-      it(`${ok ? "accepts" : "refuses"} ${label}`, () => assert.equal(accepts(value), ok));
+      it(`${ok ? "accepts" : "refuses"} ${label}`, () => {
+        assert.equal(accepts(value), ok);
+      });
   });
 
   describe("joiOf()", () => {

@@ -14,7 +14,7 @@ const order = {
 describe("sdk client", () => {
   describe("order creation", () => {
     it("sends one generated Idempotency-Key and resends the same key on each retry", async () => {
-      const keys: Array<string | null> = [];
+      const keys: (string | null)[] = [];
       const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
         keys.push(new Request(input, init).headers.get("idempotency-key"));
         if (keys.length === 1) throw new TypeError("fetch failed");
@@ -48,7 +48,9 @@ describe("sdk client", () => {
       const fetch = (input: RequestInfo | URL, init?: RequestInit) =>
         new Promise<Response>((_, reject) => {
           const signal = new Request(input, init).signal;
-          signal.addEventListener("abort", () => reject(signal.reason));
+          signal.addEventListener("abort", () => {
+            reject(signal.reason);
+          });
         });
       const client = createDispatchClient({ baseUrl: "http://x.test", fetch, timeoutMs: 20, retry: false });
       await assert.rejects(client.GET("/api/dispatch/index"), DispatchTimeoutError);

@@ -21,10 +21,15 @@ const embedded: [string, string][] = [
 describe("ssrf guard", () => {
   describe("forbiddenRange()", () => {
     for (const [address, range] of embedded)
-      it(`${address} -> ${range}`, () => assert.equal(forbiddenRange(address, false), range));
-    it("judges an IPv4-compatible public address as public", () =>
-      assert.equal(forbiddenRange("::808:808", false), null));
-    it("keeps ordinary public IPv6 allowed", () => assert.equal(forbiddenRange("2606:4700::1111", false), null));
+      it(`${address} -> ${range}`, () => {
+        assert.equal(forbiddenRange(address, false), range);
+      });
+    it("judges an IPv4-compatible public address as public", () => {
+      assert.equal(forbiddenRange("::808:808", false), null);
+    });
+    it("keeps ordinary public IPv6 allowed", () => {
+      assert.equal(forbiddenRange("2606:4700::1111", false), null);
+    });
   });
 
   describe("refusalOf()", () => {
@@ -38,10 +43,9 @@ describe("ssrf guard", () => {
         );
       });
     it("refuses a host that does not resolve", async () => {
-      const lookup = ((_h: string, _o: unknown, cb: (e: Error) => void) =>
-        cb(Object.assign(new Error("nx"), { code: "ENOTFOUND" }))) as unknown as Parameters<
-        typeof refusalOf
-      >[1]["lookup"];
+      const lookup = ((_h: string, _o: unknown, cb: (e: Error) => void) => {
+        cb(Object.assign(new Error("nx"), { code: "ENOTFOUND" }));
+      }) as unknown as Parameters<typeof refusalOf>[1]["lookup"];
       assert.match(
         (await refusalOf(new URL("http://nx.example.com/"), { allowLoopback: false, lookup }))!,
         /does not resolve/,
@@ -57,10 +61,9 @@ describe("ssrf guard", () => {
       await assert.rejects(assertCallbackAllowed("http://metadata.google.internal/", false), {
         code: "validation_failed",
       });
-      const lookup = ((_h: string, _o: unknown, cb: (e: Error) => void) =>
-        cb(Object.assign(new Error("nx"), { code: "ENOTFOUND" }))) as unknown as Parameters<
-        typeof refusalOf
-      >[1]["lookup"];
+      const lookup = ((_h: string, _o: unknown, cb: (e: Error) => void) => {
+        cb(Object.assign(new Error("nx"), { code: "ENOTFOUND" }));
+      }) as unknown as Parameters<typeof refusalOf>[1]["lookup"];
       await assert.rejects(assertCallbackAllowed("http://nx.example.com/", false, lookup), {
         code: "validation_failed",
       });

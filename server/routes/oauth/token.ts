@@ -49,7 +49,7 @@ const route: RouteFactory = ({ oauth }) => ({
     validate: {
       payload: validators.createOAuthToken.payload.allow(null),
       failAction: (_r, _h, err) => {
-        throw new OAuthError(400, "invalid_request", (err as Error).message);
+        throw new OAuthError(400, "invalid_request", err!.message);
       },
     },
   },

@@ -43,7 +43,7 @@ export function createOAuthService(db: Db, tokenTtlSeconds: number) {
 
   return {
     async register(input: RegistrationMetadata) {
-      if (input.grant_types && input.grant_types.some((g) => g !== "client_credentials")) {
+      if (input.grant_types?.some((g) => g !== "client_credentials")) {
         throw new OAuthError(400, "invalid_client_metadata", 'grant_types must be ["client_credentials"].');
       }
       if (input.scope && input.scope !== oauthScope)

@@ -14,7 +14,7 @@ export type Caller = Exclude<Principal, { kind: "admin" }>;
 /** The token of an `Authorization: Bearer <token>` header, or null when the header is absent or another scheme. */
 export function bearerOf(authorization: unknown): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(typeof authorization === "string" ? authorization : "");
-  return match ? match[1]! : null;
+  return match ? match[1] : null;
 }
 
 /** The account a caller's orders and quotes belong to; OAuth clients have none. */

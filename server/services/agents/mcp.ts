@@ -112,10 +112,10 @@ export const mcpBatchLimit = 20;
 
 /** Each message of a batch costs a point (a batch of 100 tool calls is 100 requests, not one). */
 export function mcpCosts(payload: unknown): CapabilityCost[] {
-  const messages = (Array.isArray(payload) ? payload : [payload]) as Array<{
+  const messages = (Array.isArray(payload) ? payload : [payload]) as {
     method?: unknown;
     params?: { name?: unknown };
-  }>;
+  }[];
   const called = messages
     .filter((m) => m?.method === "tools/call")
     .map((m) => capabilities.find((c) => c.mcp_tool !== null && c.mcp_tool === m.params?.name)?.id ?? "");

@@ -44,7 +44,6 @@ export function capabilityById(id: string): Capability | undefined {
   return capabilities.find((c) => c.id === id);
 }
 
-// eslint-disable-next-line max-lines-per-function -- to split after the lifecycle rewrite of this file lands (issue 12)
 export function createCapabilityInvoker(services: CapabilityServices) {
   const schemas = deriveCapabilitySchemas();
   const validateInput = createInputValidator();

@@ -65,5 +65,5 @@ export async function appendAuditRows(db: Knex | Knex.Transaction, rows: AuditRo
 /** Appends one record and returns its seal. */
 export async function appendAudit(db: Knex | Knex.Transaction, entry: AuditEntry): Promise<string> {
   const [seal] = await appendAuditRows(db, [auditRow(entry)]);
-  return seal!;
+  return seal;
 }

@@ -18,7 +18,7 @@ export function createAuditLogService(db: Knex, config: Pick<Config, "audit">) {
       for (let attempt = 0; attempt < 200; attempt++) {
         await integrate();
         const left = await db("audit_pending").count<{ n: number }[]>("* as n");
-        if (Number(left[0]!.n) === 0) return;
+        if (Number(left[0].n) === 0) return;
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     },

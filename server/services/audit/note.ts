@@ -37,10 +37,10 @@ export function generateNoteKey(name: string): string {
 /** Parses a signed-note private key; throws naming what is wrong. */
 export function createNoteSigner(privateKeyText: string): NoteSigner {
   const match = /^PRIVATE\+KEY\+([^+\s]+)\+([0-9a-f]{8})\+([A-Za-z0-9+/=]+)$/.exec(privateKeyText.trim());
-  const raw = match ? Buffer.from(match[3]!, "base64") : Buffer.alloc(0);
+  const raw = match ? Buffer.from(match[3], "base64") : Buffer.alloc(0);
   if (!match || raw.length !== 33 || raw[0] !== ed25519)
     throw new Error("AUDIT_SIGNING_KEY is not a signed-note Ed25519 private key (PRIVATE+KEY+name+id+base64)");
-  const name = match[1]!;
+  const name = match[1];
   const seed = raw.subarray(1);
   const privateKey = createPrivateKey({ key: Buffer.concat([pkcs8Prefix, seed]), format: "der", type: "pkcs8" });
   const publicKey = rawPublicKey(privateKey);

@@ -24,7 +24,7 @@ async function frontierOf(trx: Knex.Transaction, size: number): Promise<HashedNo
       ["level", "idx"],
       coords.map((c) => [c.level, c.index]),
     )
-    .select("level", "idx", "hash")) as Array<{ level: number; idx: number | string; hash: string }>;
+    .select("level", "idx", "hash")) as { level: number; idx: number | string; hash: string }[];
   const byKey = new Map(rows.map((r) => [`${r.level}/${Number(r.idx)}`, Buffer.from(r.hash, "hex")]));
   return coords.map((c) => ({ ...c, hash: byKey.get(`${c.level}/${c.index}`)! }));
 }
@@ -33,7 +33,7 @@ async function insertChunks(trx: Knex.Transaction, table: string, rows: object[]
   for (let i = 0; i < rows.length; i += 1000) await trx(table).insert(rows.slice(i, i + 1000));
 }
 
-async function pendingBatch(trx: Knex.Transaction): Promise<Array<{ position: number | string; seal: string }>> {
+async function pendingBatch(trx: Knex.Transaction): Promise<{ position: number | string; seal: string }[]> {
   return trx("audit_pending as p")
     .join("audit_records as r", "r.position", "p.position")
     .orderBy("p.position")

@@ -49,7 +49,7 @@ export function completeSubtrees(lo: number, hi: number): NodeCoord[] {
 /** MTH(D[lo:hi]) from complete subtree hashes: fold the decomposition from the right. */
 export function treeHashFrom(nodes: Buffer[]): Buffer {
   let hash = nodes.at(-1)!;
-  for (let i = nodes.length - 2; i >= 0; i--) hash = nodeHash(nodes[i]!, hash);
+  for (let i = nodes.length - 2; i >= 0; i--) hash = nodeHash(nodes[i], hash);
   return hash;
 }
 
@@ -100,12 +100,12 @@ export function accessorFrom(nodes: Map<string, Buffer>): SubtreeHash {
 
 /** Appends leaves to a tree whose right edge is `frontier`; returns every new stored node and the new edge. */
 export function appendLeaves(
-  frontier: Array<NodeCoord & { hash: Buffer }>,
+  frontier: (NodeCoord & { hash: Buffer })[],
   size: number,
   leaves: Buffer[],
-): { nodes: Array<NodeCoord & { hash: Buffer }>; frontier: Array<NodeCoord & { hash: Buffer }> } {
+): { nodes: (NodeCoord & { hash: Buffer })[]; frontier: (NodeCoord & { hash: Buffer })[] } {
   const edge = [...frontier];
-  const nodes: Array<NodeCoord & { hash: Buffer }> = [];
+  const nodes: (NodeCoord & { hash: Buffer })[] = [];
   leaves.forEach((hash, i) => {
     let node = { level: 0, index: size + i, hash };
     nodes.push(node);

@@ -40,7 +40,7 @@ async function withNodes(db: Knex, proof: (sub: SubtreeHash) => Buffer[]): Promi
           ["level", "idx"],
           coords.map((c) => [c.level, c.index]),
         )
-        .select("level", "idx", "hash")) as Array<{ level: number; idx: number | string; hash: string }>)
+        .select("level", "idx", "hash")) as { level: number; idx: number | string; hash: string }[])
     : [];
   const nodes = new Map(rows.map((r) => [`${r.level}/${Number(r.idx)}`, Buffer.from(r.hash, "hex")]));
   return proof(accessorFrom(nodes)).map((h) => h.toString("base64"));

@@ -32,7 +32,7 @@ function percentile(sorted: number[], p: number): Metric {
       note: "No dispatched orders in the window.",
     };
   const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return { value: sorted[rank - 1]!, unit: "ms", provenance: "measurement", sample_size: sorted.length };
+  return { value: sorted[rank - 1], unit: "ms", provenance: "measurement", sample_size: sorted.length };
 }
 
 async function windowFacts(db: Db, since: Date) {

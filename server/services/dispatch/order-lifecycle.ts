@@ -171,7 +171,11 @@ function cancellationOf(input: OrderEventInput, now: Date): Cancellation {
   return { ...given, at: now.toISOString() };
 }
 
-type EventRecord = { note: string | null; human_override: boolean; final_cost_cents: number | null };
+interface EventRecord {
+  note: string | null;
+  human_override: boolean;
+  final_cost_cents: number | null;
+}
 
 /** The audit records and the webhook of one status change, inside its transaction. */
 async function recordSideEffects(

@@ -226,7 +226,7 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
       input,
       best ? matches : [], // a held order (over its NTE) records no match
     );
-    const seal = records[0]!.seal; // known before the insert, so the stored answer is written once
+    const seal = records[0].seal; // known before the insert, so the stored answer is written once
     const base = config.publicBaseUrl ?? ctx.origin;
     const tracking = { status_url: statusUrl(base, id), auth: trackingAuth };
     const body = best

@@ -22,7 +22,7 @@ const sequence = ["accepted_pending_fulfilment", "pending_dispatch", "dispatched
 const simulatedName = "Sandbox contractor (simulated)";
 
 function inputFor(row: Row): OrderEventInput {
-  const status = next[row.status]!;
+  const status = next[row.status];
   if (status === "en_route")
     return { status, note: `Sandbox: en route, ETA ${row.estimated_response_minutes ?? 30} minutes.` };
   if (status === "completed")
@@ -56,7 +56,7 @@ export function createSandboxService(db: Db, contractors: ContractorService, con
     const best = rankMatches(await contractors.candidates(row.trade, row.state), job)[0];
     if (best) return best;
     const stand = { ...(await simulatedContractor()), service_areas: [{ state: row.state as string }] };
-    return rankMatches([stand], job)[0]!;
+    return rankMatches([stand], job)[0];
   }
 
   async function step(row: Row) {
@@ -82,7 +82,9 @@ export function createSandboxService(db: Db, contractors: ContractorService, con
       () => {
         ticking = tick()
           .catch(() => {}) // a failed poll (database restarting) is retried on the next one
-          .finally(() => (timer ? schedule() : undefined));
+          .finally(() => {
+            timer ? schedule() : undefined;
+          });
       },
       Math.min(config.sandboxStepMs, 1000),
     );

@@ -48,7 +48,9 @@ export function createEventStreams(db: Db, options: StreamOptions) {
     timer = setTimeout(() => {
       polling = poll()
         .catch(() => {}) // the database may be restarting; the next poll catches up from `low`
-        .finally(() => (timer ? schedule() : undefined));
+        .finally(() => {
+          timer ? schedule() : undefined;
+        });
     }, options.pollMs);
   }
 

@@ -50,7 +50,8 @@ function exchange(url: URL, req: OutboundRequest, options: http.RequestOptions):
         const contentType = String(response.headers["content-type"] ?? "");
         if (status >= 300 && status < 400 && response.headers.location) {
           response.resume();
-          return resolve({ status, location: response.headers.location, contentType, body: "" });
+          resolve({ status, location: response.headers.location, contentType, body: "" });
+          return;
         }
         const chunks: Buffer[] = [];
         let size = 0;
@@ -59,7 +60,9 @@ function exchange(url: URL, req: OutboundRequest, options: http.RequestOptions):
           if (size > req.maxBytes) request.destroy(new FetchFailure("too_large", `larger than ${req.maxBytes} bytes`));
           else chunks.push(chunk);
         });
-        response.on("end", () => resolve({ status, contentType, body: Buffer.concat(chunks).toString("utf8") }));
+        response.on("end", () => {
+          resolve({ status, contentType, body: Buffer.concat(chunks).toString("utf8") });
+        });
         response.on("error", reject);
       },
     );

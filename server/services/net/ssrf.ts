@@ -30,7 +30,7 @@ const internalNames = [
 function compatibleIpv4(ip: ipaddr.IPv6): ipaddr.IPv4 | null {
   const p = ip.parts;
   if (p.slice(0, 6).some((part) => part !== 0)) return null;
-  return new ipaddr.IPv4([p[6]! >> 8, p[6]! & 255, p[7]! >> 8, p[7]! & 255]);
+  return new ipaddr.IPv4([p[6] >> 8, p[6] & 255, p[7] >> 8, p[7] & 255]);
 }
 
 /**
@@ -50,9 +50,9 @@ export function forbiddenRange(address: string, allowLoopback: boolean): string 
 
 function resolveAll(host: string, lookup: Lookup): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) => {
-    lookup(host, { all: true, verbatim: true } satisfies LookupAllOptions, (error, addresses) =>
-      error ? reject(error) : resolve(addresses),
-    );
+    lookup(host, { all: true, verbatim: true } satisfies LookupAllOptions, (error, addresses) => {
+      error ? reject(error) : resolve(addresses);
+    });
   });
 }
 
@@ -95,11 +95,19 @@ export function guardedLookup(policy: TargetPolicy): Lookup {
     resolveAll(host, lookup).then(
       (addresses) => {
         const bad = addresses.find(({ address }) => forbiddenRange(address, policy.allowLoopback));
-        if (bad) return callback(new Error(`${host} resolves to ${bad.address}, which is not allowed`));
-        if (options?.all) return callback(null, addresses);
-        callback(null, addresses[0]!.address, addresses[0]!.family);
+        if (bad) {
+          callback(new Error(`${host} resolves to ${bad.address}, which is not allowed`));
+          return;
+        }
+        if (options?.all) {
+          callback(null, addresses);
+          return;
+        }
+        callback(null, addresses[0].address, addresses[0].family);
       },
-      (error: unknown) => callback(error),
+      (error: unknown) => {
+        callback(error);
+      },
     );
   }) as unknown as Lookup;
 }

@@ -27,7 +27,7 @@ function failureOf(url: URL, error: unknown): Fetched {
   if (error instanceof FetchFailure) return { ok: false, url: url.href, reason: error.reason, detail: error.message };
   if (error instanceof DomainError) return { ok: false, url: url.href, reason: "forbidden", detail: error.message };
   const e = error as Error & { code?: string };
-  if (/is not allowed/.test(e.message))
+  if (e.message.includes("is not allowed"))
     return { ok: false, url: url.href, reason: "forbidden", detail: `${url.host} connects to a forbidden address.` };
   if (e.name === "AbortError" || e.name === "TimeoutError" || e.code === "ABORT_ERR")
     return { ok: false, url: url.href, reason: "timeout", detail: "no answer in time" };
