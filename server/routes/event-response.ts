@@ -1,15 +1,21 @@
 // listEvents / listOrderEvents answer: a JSON page, or with Accept: text/event-stream the live SSE stream.
+import Accept from "@hapi/accept";
 import type { Request, ResponseToolkit } from "@hapi/hapi";
 import type { Services } from "../services/index.js";
 import { eventPage, seqOf, type EventScope } from "../services/events/feed.js";
 import { originOf } from "./origin.js";
 
+/** The stream only when the client prefers it (RFC 9110 §12.5.1): `application/json, text/event-stream` gets JSON. */
+function wantsStream(accept: string | undefined): boolean {
+  const preferred = Accept.mediaTypes(accept).filter((t) => ["application/json", "text/event-stream"].includes(t));
+  return preferred[0] === "text/event-stream";
+}
+
 export async function answerEvents(services: Services, request: Request, h: ResponseToolkit, scope: EventScope) {
   const base = services.config.publicBaseUrl ?? originOf(request);
   const query = request.query as { after?: string; limit: number };
   const resume = (request.headers["last-event-id"] as string | undefined) ?? query.after;
-  if (!String(request.headers.accept ?? "").includes("text/event-stream"))
-    return eventPage(services.db, seqOf(query.after), scope, query.limit, base);
+  if (!wantsStream(request.headers.accept as string | undefined)) return eventPage(services.db, seqOf(query.after), scope, query.limit, base);
   const stream = await services.eventStreams.open(scope, resume ? seqOf(resume) : undefined, base);
   request.raw.req.on("close", () => stream.destroy());
   return h

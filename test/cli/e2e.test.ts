@@ -139,10 +139,17 @@ describe("cli", function () {
       assert.ok(oneLine(missing.stderr));
     });
 
-    it("attest verify and audit list", async () => {
-      const verified = await cli(["attest", "verify", seal]);
+    it("attest verify (offline, against the served key) and audit list", async () => {
+      const logKey = (await (await fetch(`${t.url}/api/attest/key`)).text()).trim();
+      let verified = await cli(["attest", "verify", seal, "--key", logKey]);
+      // The sequencer integrates records at most every second: a fresh seal is pending until then.
+      for (let i = 0; i < 20 && verified.code !== 0 && verified.stderr.includes("pending"); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        verified = await cli(["attest", "verify", seal, "--key", logKey]);
+      }
       assert.equal(verified.code, 0, verified.stderr);
-      assert.equal(verified.json().valid, true);
+      assert.equal(verified.json().status, "valid");
+      assert.equal(verified.json().verified_offline, true);
       const records = await cli(["audit", "list", "--limit", "5"], { DISPATCH_API_KEY: key });
       assert.equal(records.code, 0, records.stderr);
       assert.ok(records.json().items.length > 0);
@@ -202,6 +209,35 @@ describe("cli", function () {
           .length > 0,
       );
       assert.equal((await cli(["admin", "contractors", "update", id, "--no-active"], admin)).json().active, false);
+    });
+
+    it("orders list, events, sandbox advance, orders cancel", async () => {
+      const env = { DISPATCH_API_KEY: key };
+      const listed = await cli(["orders", "list", "--limit", "10"], env);
+      assert.ok(
+        listed.json().items.some((o: { id: string }) => o.id === orderId),
+        listed.stderr,
+      );
+      assert.ok((await cli(["events", "list"], env)).json().items.length > 0);
+      assert.ok((await cli(["orders", "events", orderId], env)).json().items.length > 0);
+      const advanced = await cli(["sandbox", "advance", orderId], env);
+      assert.equal(advanced.code, 0, advanced.stderr);
+      const cancelled = await cli(["orders", "cancel", orderId, "--reason", "customer_request"], env);
+      assert.equal(cancelled.code, 0, cancelled.stderr);
+      assert.equal(cancelled.json().status, "cancelled");
+    });
+
+    it("attest checkpoint, key and consistency; discovery protected-resource-mcp", async () => {
+      const checkpoint = await cli(["attest", "checkpoint"]);
+      assert.equal(checkpoint.code, 0, checkpoint.stderr);
+      const size = Number(checkpoint.stdout.split("\n")[1]);
+      assert.ok(size >= 1, checkpoint.stdout);
+      assert.match((await cli(["attest", "key"])).stdout, /\+[0-9a-f]{8}\+/);
+      const proof = await cli(["attest", "consistency", "--first", "1", "--second", String(size)]);
+      assert.equal(proof.code, 0, proof.stderr);
+      assert.equal(proof.json().second, size);
+      const metadata = await cli(["discovery", "protected-resource-mcp"]);
+      assert.match(metadata.json().resource, /\/api\/mcp$/);
     });
 
     it("admin keys revoke, after which the key exits 4", async () => {
