@@ -15,7 +15,8 @@ export async function answerEvents(services: Services, request: Request, h: Resp
   const base = services.config.publicBaseUrl ?? originOf(request);
   const query = request.query as { after?: string; limit: number };
   const resume = (request.headers["last-event-id"] as string | undefined) ?? query.after;
-  if (!wantsStream(request.headers.accept as string | undefined)) return eventPage(services.db, seqOf(query.after), scope, query.limit, base);
+  if (!wantsStream(request.headers.accept as string | undefined))
+    return eventPage(services.db, seqOf(query.after), scope, query.limit, base);
   const stream = await services.eventStreams.open(scope, resume ? seqOf(resume) : undefined, base);
   request.raw.req.on("close", () => stream.destroy());
   return h
