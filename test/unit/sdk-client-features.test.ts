@@ -49,7 +49,7 @@ describe("sdk client", () => {
         new Promise<Response>((_, reject) => {
           const signal = new Request(input, init).signal;
           signal.addEventListener("abort", () => {
-            reject(signal.reason);
+            reject(signal.reason as Error);
           });
         });
       const client = createDispatchClient({ baseUrl: "http://x.test", fetch, timeoutMs: 20, retry: false });
