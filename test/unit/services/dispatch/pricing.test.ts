@@ -72,7 +72,7 @@ describe("pricing", () => {
 
     it("returns a copy: changing it leaves the shared model untouched", () => {
       const copy = modelAssumptions();
-      copy.urgency_multipliers.emergency = 99;
+      (copy.urgency_multipliers as Record<Urgency, number>).emergency = 99;
       assert.equal(pricingModel.urgency_multipliers.emergency, 2);
     });
   });
