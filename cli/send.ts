@@ -46,9 +46,9 @@ function apiFailure(response: Response, error: unknown): CliError {
 
 /** A fetch that records the request instead of sending it (`--dry-run`). */
 function captureFetch(sink: { request?: Request }): typeof fetch {
-  return async (input, init) => {
+  return (input, init) => {
     sink.request = new Request(input, init);
-    return new Response(null, { status: 204 });
+    return Promise.resolve(new Response(null, { status: 204 }));
   };
 }
 

@@ -36,7 +36,7 @@ function checkBounds(flag: FlagSpec, value: unknown): string | null {
   if (flag.enum && !flag.enum.includes(value as string)) return `${label(flag)} must be one of ${flag.enum.join(", ")}`;
   if (typeof value === "string") {
     const { minLength: min, maxLength: max } = flag;
-    const length = [...value].length; // code points, as JSON Schema counts
+    const length = Array.from(value).length; // code points, as JSON Schema counts
     if (min !== undefined && min === max && length !== min) return `${label(flag)} must be exactly ${min} characters`;
     if (min !== undefined && length < min) return `${label(flag)} must be at least ${min} characters`;
     if (max !== undefined && length > max) return `${label(flag)} must be at most ${max} characters`;

@@ -42,7 +42,7 @@ export function verifyNote(note: string, key: VerifierKey): string {
   const publicKey = createPublicKey({ key: Buffer.concat([spkiPrefix, key.publicKey]), format: "der", type: "spki" });
   for (const line of note.slice(split + 2).split("\n")) {
     const m = /^— (\S+) ([A-Za-z0-9+/=]+)$/.exec(line);
-    if (!m || m[1] !== key.name) continue;
+    if (m?.[1] !== key.name) continue;
     const sig = Buffer.from(m[2], "base64");
     if (!sig.subarray(0, 4).equals(key.keyId)) continue;
     if (verifySignature(null, Buffer.from(text), publicKey, sig.subarray(4))) return text;

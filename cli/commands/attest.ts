@@ -95,10 +95,12 @@ export function addAttestCommands(root: Command, run: RunAction): void {
   const verify = attest?.commands.find((c) => c.name() === "verify");
   if (!attest || !verify) return;
   verify.option("--key <verifier-key>", "pinned log key (default: the one pinned in the config directory)");
-  verify.action(async (seal: string) => run(verify, (ctx) => verifyOffline(ctx, seal, verify.opts().key)));
+  verify.action(async (seal: string) =>
+    run(verify, (ctx) => verifyOffline(ctx, seal, verify.opts<{ key?: string }>().key)),
+  );
   const watch = attest
     .command("monitor")
     .summary("Check the log only grows: remember the last checkpoint, prove the new one extends it")
     .option("--key <verifier-key>", "pinned log key (default: the one pinned in the config directory)");
-  watch.action(async () => run(watch, (ctx) => monitor(ctx, watch.opts().key)));
+  watch.action(async () => run(watch, (ctx) => monitor(ctx, watch.opts<{ key?: string }>().key)));
 }

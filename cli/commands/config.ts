@@ -7,13 +7,19 @@ import type { RunAction } from "./operation.js";
 
 const keyList = Object.keys(configKeys).join(", ");
 
-// eslint-disable-next-line max-lines-per-function -- to split after the packages/firstuse rewrite of this file lands (issue 12)
+type ProfileOf = (command: Command) => string | undefined;
+
 export function addConfigCommands(root: Command, run: RunAction): void {
   const config = root
     .command("config")
     .description("Named profiles in $DISPATCH_CONFIG or ~/.config/dispatch/config.json (mode 0600)");
-  const profileOf = (command: Command) => command.optsWithGlobals<{ profile?: string }>().profile;
+  const profileOf: ProfileOf = (command) => command.optsWithGlobals<{ profile?: string }>().profile;
+  addSetCommand(config, run, profileOf);
+  addGetCommand(config, run, profileOf);
+  addListCommand(config, run);
+}
 
+function addSetCommand(config: Command, run: RunAction, profileOf: ProfileOf): void {
   const set = config
     .command("set")
     .summary("Set a profile value")
@@ -37,7 +43,9 @@ export function addConfigCommands(root: Command, run: RunAction): void {
       { settings: false },
     ),
   );
+}
 
+function addGetCommand(config: Command, run: RunAction, profileOf: ProfileOf): void {
   const get = config.command("get").summary("Print one profile value").argument("<key>", `one of: ${keyList}`);
   get.addHelpText("after", examplesHelp(["dispatch config get base-url --profile mock"]));
   get.action(async (key: string) =>
@@ -52,7 +60,9 @@ export function addConfigCommands(root: Command, run: RunAction): void {
       { settings: false },
     ),
   );
+}
 
+function addListCommand(config: Command, run: RunAction): void {
   const list = config.command("list").summary("Print all profiles (secrets masked)");
   list.addHelpText("after", examplesHelp(["dispatch config list --output yaml"]));
   list.action(async () => run(list, async () => (await import("../config.js")).listProfiles(), { settings: false }));

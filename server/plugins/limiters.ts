@@ -52,7 +52,8 @@ function makePolicy(redis: Redis | null, name: string, s: PolicySettings): Limit
   return { settings: s, primary, burst, bursty: new BurstyRateLimiter(primary, burst) };
 }
 
-function headers(name: string, s: PolicySettings, remaining: number, resetSeconds: number) {
+/** The RateLimit and RateLimit-Policy header values (draft-ietf-httpapi-ratelimit-headers) for one policy. */
+export function headers(name: string, s: PolicySettings, remaining: number, resetSeconds: number) {
   return {
     "RateLimit-Policy": `"${name}";q=${s.points + s.burst};w=${s.duration}`,
     RateLimit: `"${name}";r=${Math.max(0, remaining)};t=${remaining > 0 ? 0 : resetSeconds}`,

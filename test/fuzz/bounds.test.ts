@@ -16,7 +16,7 @@ const units = ["x", "\u{1D49C}", "中", "e\u0301"];
 
 /** A string of exactly `max` code points built from one unit (padded with "x" when the unit does not divide). */
 function fill(unit: string, max: number): string {
-  const per = [...unit].length;
+  const per = Array.from(unit).length;
   return unit.repeat(Math.floor(max / per)) + "x".repeat(max % per);
 }
 
@@ -28,7 +28,7 @@ function boundString(s: JsonObject): fc.Arbitrary<string> {
   if (free) return fc.constantFrom(...units.map((u) => fill(u, max)), fill("x", Math.max(min, 1)));
   return fc
     .stringMatching(new RegExp(pattern))
-    .filter((v) => [...v].length >= min && [...v].length <= max)
+    .filter((v) => Array.from(v).length >= min && Array.from(v).length <= max)
     .map((v) => v);
 }
 

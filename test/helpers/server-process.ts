@@ -45,10 +45,20 @@ export function spawnServer(env: Record<string, string>, command = process.execP
         cleanup();
         resolve(match[0]);
       };
-      const timer = setTimeout(() => (cleanup(), reject(new Error(`no ${pattern} in: ${text}`))), limitMs);
-      const cleanup = () => (clearTimeout(timer), listeners.delete(check));
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`no ${pattern} in: ${text}`));
+      }, limitMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        listeners.delete(check);
+      };
       listeners.add(check);
-      void exited.then(() => (cleanup(), pattern.test(text) ? resolve(text) : reject(new Error(`exited: ${text}`))));
+      void exited.then(() => {
+        cleanup();
+        if (pattern.test(text)) resolve(text);
+        else reject(new Error(`exited: ${text}`));
+      });
       check();
     });
   }

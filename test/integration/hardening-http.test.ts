@@ -14,7 +14,7 @@ function getWithHost(
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { host } }, (res) => {
       let body = "";
-      res.on("data", (c) => (body += c));
+      res.on("data", (c: Buffer) => (body += c.toString()));
       res.on("end", () => {
         resolve({ status: res.statusCode ?? 0, body, headers: res.headers });
       });
@@ -28,7 +28,7 @@ function getWithHost(
 function stalled(port: number, head: string): { socket: Socket; closed: Promise<string> } {
   const socket = connect(port, "127.0.0.1", () => socket.write(head));
   let answer = "";
-  socket.on("data", (c) => (answer += c));
+  socket.on("data", (c: Buffer) => (answer += c.toString()));
   socket.on("error", () => {});
   return {
     socket,

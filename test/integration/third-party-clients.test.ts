@@ -102,7 +102,8 @@ describe("third-party clients", function () {
   });
 
   describe("oauth4webapi", () => {
-    const insecure = { [oauth.allowInsecureRequests]: true }; // plain http, but loopback only
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- deprecated only as a warning marker; the test server is plain-http loopback
+    const insecure = { [oauth.allowInsecureRequests]: true };
     it("discovers (RFC 8414), registers with token_endpoint_auth_method (RFC 7591) and gets a token", async () => {
       const issuer = new URL(t.url);
       const as = await oauth.processDiscoveryResponse(
@@ -152,8 +153,8 @@ describe("third-party clients", function () {
       const compilerOptions = { strict: true, skipLibCheck: true, target: "ES2022", module: "NodeNext", types: [] };
       const tsconfig = { compilerOptions: { ...compilerOptions, lib: ["ES2023", "DOM", "DOM.Iterable"] } };
       await writeFile(`${dir}/tsconfig.json`, JSON.stringify({ ...tsconfig, files: ["client.ts"] }));
-      await run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", dir]).catch(
-        (e: { stdout: string }) => assert.fail(e.stdout),
+      await run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", dir]).catch((e: unknown) =>
+        assert.fail((e as { stdout: string }).stdout),
       );
       const generated = (await import(pathToFileURL(`${dir}/client.js`).href)) as {
         getTradeIndex(): Promise<{ status: number; data: { trades: unknown[] } }>;

@@ -93,7 +93,9 @@ export async function main(): Promise<void> {
       }),
     );
     const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-    const checked = await run(process.execPath, [tsc, "-p", project]).catch((err: { stdout: string }) => err);
+    const checked = await run(process.execPath, [tsc, "-p", project]).catch(
+      (err: unknown) => err as { stdout: string },
+    );
     assert.equal(checked.stdout, "");
   });
 });

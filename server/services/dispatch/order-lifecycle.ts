@@ -111,7 +111,7 @@ export function webhookData(row: Row, previousStatus: string | null, base: strin
   };
 }
 
-function assertTransition(row: Row, input: OrderEventInput): void {
+export function assertTransition(row: Row, input: OrderEventInput): void {
   const allowed = transitions[row.status] ?? [];
   if (!allowed.includes(input.status)) {
     throw new DomainError(
@@ -153,7 +153,7 @@ async function matchFor(contractors: ContractorService, row: Row, contractorId: 
 
 const customerCancellable = ["accepted_pending_fulfilment", "pending_dispatch", "dispatched", "en_route"];
 
-function assertCustomerCancellable(row: Row): void {
+export function assertCustomerCancellable(row: Row): void {
   if (!customerCancellable.includes(row.status))
     throw new DomainError(
       "conflict",
@@ -162,7 +162,7 @@ function assertCustomerCancellable(row: Row): void {
     );
 }
 
-function cancellationOf(input: OrderEventInput, now: Date): Cancellation {
+export function cancellationOf(input: OrderEventInput, now: Date): Cancellation {
   const given = input.cancellation ?? {
     reason: "operator_decision",
     note: input.note ?? null,

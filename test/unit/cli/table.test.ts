@@ -1,6 +1,6 @@
 // cli/table.ts: tables keep identifiers whole and column headers readable.
 import assert from "node:assert/strict";
-import { renderTable } from "../../cli/table.js";
+import { renderTable } from "../../../cli/table.js";
 
 describe("cli table", () => {
   describe("renderTable()", () => {

@@ -1,7 +1,7 @@
 // The joi generated from the contract keeps JSON Schema's meaning (scripts/joi-validators.ts).
 import assert from "node:assert/strict";
-import { joiOf } from "../../scripts/joi-validators.js";
-import { validators } from "../../server/generated/validators.js";
+import { joiOf } from "../../../scripts/joi-validators.js";
+import { validators } from "../../../server/generated/validators.js";
 
 const quote = { trade: "plumbing", location: { state: "TX" } };
 const accepts = (value: unknown) => validators.createQuote.payload.validate(value).error === undefined;

@@ -1,9 +1,9 @@
 // The one SSRF guard (issue 13 item 9): IPv6 forms that carry a non-public IPv4 address are refused, and the
 // probe and the callback guard agree on every case.
 import assert from "node:assert/strict";
-import { assertCallbackAllowed } from "../../server/services/net/callback-guard.js";
-import { forbiddenRange, refusalOf } from "../../server/services/net/ssrf.js";
-import { fakeLookup } from "../fixtures/storefronts/fake-dns.js";
+import { assertCallbackAllowed } from "../../../../server/services/net/callback-guard.js";
+import { forbiddenRange, refusalOf } from "../../../../server/services/net/ssrf.js";
+import { fakeLookup } from "../../../fixtures/storefronts/fake-dns.js";
 
 const embedded: [string, string][] = [
   ["::127.0.0.1", "loopback"],

@@ -1,8 +1,8 @@
 // SDK: idempotency keys kept across retries, safe network retries, timeouts, paginate() and verifyWebhook().
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
-import { createDispatchClient, DispatchTimeoutError, paginate } from "../../sdk/index.js";
-import { verifyWebhook, WebhookVerificationError } from "../../sdk/webhooks.js";
+import { createDispatchClient, DispatchTimeoutError, paginate } from "../../../sdk/index.js";
+import { verifyWebhook, WebhookVerificationError } from "../../../sdk/webhooks.js";
 
 const order = {
   trade: "plumbing",
@@ -49,7 +49,7 @@ describe("sdk client", () => {
         new Promise<Response>((_, reject) => {
           const signal = new Request(input, init).signal;
           signal.addEventListener("abort", () => {
-            reject(signal.reason);
+            reject(signal.reason as Error);
           });
         });
       const client = createDispatchClient({ baseUrl: "http://x.test", fetch, timeoutMs: 20, retry: false });

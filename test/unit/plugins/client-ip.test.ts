@@ -1,7 +1,7 @@
 // Trusted proxies (issue 13 item 3): X-Forwarded-For is believed only from a configured proxy.
 import assert from "node:assert/strict";
 import type { Request } from "@hapi/hapi";
-import { clientIpOf, isTrustedProxy } from "../../server/plugins/client-ip.js";
+import { clientIpOf, isTrustedProxy } from "../../../server/plugins/client-ip.js";
 
 const request = (remoteAddress: string, forwarded?: string) =>
   ({ info: { remoteAddress }, headers: forwarded ? { "x-forwarded-for": forwarded } : {} }) as unknown as Request;

@@ -1,0 +1,189 @@
+import { strict as assert } from "node:assert";
+import Hapi from "@hapi/hapi";
+import Joi from "joi";
+import { errorsPlugin } from "../../../server/plugins/errors.js";
+import { requestIdPlugin } from "../../../server/plugins/request-id.js";
+import { validationFailAction } from "../../../server/plugins/validation.js";
+import { DomainError, EntitlementError, OAuthError, type ErrorKind } from "../../../server/services/errors.js";
+
+/** An error carrying a driver code (Postgres SQLSTATE or Node errno), as pg and PGlite raise them. */
+const coded = (code: string, message = "driver error") => Object.assign(new Error(message), { code });
+
+interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  code: string;
+  detail?: string;
+  instance: string;
+  request_id: string;
+  errors?: { pointer: string; message: string }[];
+  retry_after_seconds?: number;
+}
+
+/** A Hapi server with only the errors plugin and one route that throws `thrown` (no socket: server.inject). */
+async function serverThrowing(thrown: () => unknown): Promise<Hapi.Server> {
+  const server = Hapi.server();
+  await server.register([requestIdPlugin, errorsPlugin]);
+  server.route({
+    method: "GET",
+    path: "/boom",
+    handler: () => {
+      throw thrown();
+    },
+  });
+  server.route({
+    method: "POST",
+    path: "/validated",
+    options: {
+      validate: {
+        payload: Joi.object({ name: Joi.string().max(3).required(), count: Joi.number().integer() }),
+        failAction: validationFailAction,
+        options: { abortEarly: false },
+      },
+    },
+    handler: () => ({ ok: true }),
+  });
+  return server;
+}
+
+async function problemOf(thrown: () => unknown, init: Hapi.ServerInjectOptions = { url: "/boom" }) {
+  const server = await serverThrowing(thrown);
+  const res = await server.inject(init);
+  return { res, body: JSON.parse(res.payload) as Problem };
+}
+
+describe("errors plugin", () => {
+  describe("DomainError kinds", () => {
+    const cases: [ErrorKind, number, string][] = [
+      ["bad_request", 400, "Bad Request"],
+      ["unauthorized", 401, "Unauthorized"],
+      ["forbidden", 403, "Forbidden"],
+      ["not_found", 404, "Not Found"],
+      ["conflict", 409, "Conflict"],
+      ["validation", 422, "Validation failed"],
+      ["rate_limited", 429, "Too Many Requests"],
+      ["unavailable", 503, "Service Unavailable"],
+    ];
+    for (const [kind, status, title] of cases) {
+      it(`answers kind ${kind} with ${status} problem+json carrying the stable code`, async () => {
+        const { res, body } = await problemOf(() => new DomainError(kind, "some_code", "what happened"));
+        assert.equal(res.statusCode, status);
+        assert.match(String(res.headers["content-type"]), /^application\/problem\+json/);
+        assert.deepEqual(
+          { status: body.status, title: body.title, code: body.code, detail: body.detail, type: body.type },
+          {
+            status,
+            title,
+            code: "some_code",
+            detail: "what happened",
+            type: "https://dispatch.example/problems/some-code",
+          },
+        );
+        assert.equal(body.instance, "/boom");
+        assert.match(body.request_id, /^req_/);
+      });
+    }
+
+    it("carries retry_after_seconds into the body and the Retry-After header", async () => {
+      const { res, body } = await problemOf(
+        () => new DomainError("rate_limited", "too_many", "slow down", { retryAfterSeconds: 7 }),
+      );
+      assert.equal(body.retry_after_seconds, 7);
+      assert.equal(res.headers["retry-after"], "7");
+    });
+  });
+
+  describe("joi validation (validationFailAction)", () => {
+    const cases: [string, object, number, string, string[]][] = [
+      ["one field too long", { name: "abcd" }, 422, "validation_failed", ["/name"]],
+      ["two failing fields", { name: 5, count: 1.5 }, 422, "validation_failed", ["/name", "/count"]],
+      ["a missing required field", {}, 422, "validation_failed", ["/name"]],
+      ["an array instead of an object", [1], 400, "malformed_body", []],
+    ];
+    for (const [name, payload, status, code, pointers] of cases) {
+      it(`answers ${name} with ${status} ${code}`, async () => {
+        const { res, body } = await problemOf(() => null, { method: "POST", url: "/validated", payload });
+        assert.equal(res.statusCode, status);
+        assert.equal(body.code, code);
+        assert.deepEqual(
+          (body.errors ?? []).map((e) => e.pointer),
+          pointers,
+        );
+      });
+    }
+  });
+
+  describe("database and driver errors", () => {
+    const cases: [string, () => Error, number, string][] = [
+      ["unique violation 23505", () => coded("23505"), 409, "conflict"],
+      ["admin shutdown 57P01", () => coded("57P01"), 503, "database_unavailable"],
+      ["cannot connect now 57P03", () => coded("57P03"), 503, "database_unavailable"],
+      ["connection failure 08006", () => coded("08006"), 503, "database_unavailable"],
+      ["ECONNREFUSED", () => coded("ECONNREFUSED"), 503, "database_unavailable"],
+      ["a pool timeout message", () => new Error("Knex: Timeout acquiring a connection"), 503, "database_unavailable"],
+      [
+        "'Connection terminated' message",
+        () => new Error("Connection terminated unexpectedly"),
+        503,
+        "database_unavailable",
+      ],
+      ["another SQLSTATE (23503 foreign key)", () => coded("23503"), 500, "internal_error"],
+      ["a plain bug", () => new TypeError("x is undefined"), 500, "internal_error"],
+    ];
+    for (const [name, thrown, status, code] of cases) {
+      it(`maps ${name} to ${status} ${code}`, async () => {
+        const { res, body } = await problemOf(thrown);
+        assert.equal(res.statusCode, status);
+        assert.equal(body.code, code);
+        if (status === 503) assert.equal(res.headers["retry-after"], "5");
+        if (status === 500) assert.doesNotMatch(res.payload, /undefined|driver error/);
+      });
+    }
+  });
+
+  describe("Hapi's own errors", () => {
+    it("answers an unknown path with 404 not_found", async () => {
+      const { res, body } = await problemOf(() => null, { url: "/nowhere" });
+      assert.equal(res.statusCode, 404);
+      assert.equal(body.code, "not_found");
+    });
+
+    it("answers a wrong method on a routed path with 405 and Allow", async () => {
+      const { res, body } = await problemOf(() => null, { method: "DELETE", url: "/boom" });
+      assert.equal(res.statusCode, 405);
+      assert.equal(body.code, "method_not_allowed");
+      assert.equal(res.headers.allow, "GET, HEAD");
+    });
+
+    it("answers an unparseable JSON body with 400 malformed_body", async () => {
+      const init = { method: "POST", url: "/validated", payload: "{", headers: { "content-type": "application/json" } };
+      const { res, body } = await problemOf(() => null, init);
+      assert.equal(res.statusCode, 400);
+      assert.equal(body.code, "malformed_body");
+    });
+  });
+
+  describe("non-problem formats", () => {
+    it("answers EntitlementError with the fixed 402 body", async () => {
+      const entitlement = {
+        error: "payment_required" as const,
+        message: "no",
+        entitled_credential: "key",
+        provisioning_contact: "ops@example.test",
+        free_alternatives: [],
+      };
+      const { res } = await problemOf(() => new EntitlementError(entitlement));
+      assert.equal(res.statusCode, 402);
+      assert.deepEqual(JSON.parse(res.payload), entitlement);
+    });
+
+    it("answers OAuthError 401 in the RFC 6749 format with WWW-Authenticate and no-store", async () => {
+      const { res } = await problemOf(() => new OAuthError(401, "invalid_client", "bad secret"));
+      assert.equal(res.statusCode, 401);
+      assert.deepEqual(JSON.parse(res.payload), { error: "invalid_client", error_description: "bad secret" });
+      assert.equal(res.headers["cache-control"], "no-store");
+      assert.match(String(res.headers["www-authenticate"]), /^Basic /);
+    });
+  });
+});
