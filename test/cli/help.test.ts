@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { operations } from "../../cli/generated/operations.js";
+import { plainText } from "../../cli/help.js";
 import { runCli, startRecorder, type Recorder } from "./run-cli.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
@@ -84,6 +85,35 @@ describe("cli", function () {
         assert.equal(run.code, 0, commands[i].join(" "));
         assert.match(run.stdout, /\nExamples:\n {2}\$ dispatch /, commands[i].join(" "));
       });
+    });
+
+    it("shows the contract's markdown as plain text and commands instead of operationIds", async () => {
+      const groups = [...new Set(operations.map((o) => o.command.slice(0, -1).join(" ")).filter(Boolean))];
+      const commands = [[], ...groups.map((g) => g.split(" ")), ...operations.map((o) => [...o.command])];
+      const runs = await Promise.all(commands.map((words) => runCli([...words, "--help"])));
+      const ids = new RegExp(`\\b(${operations.map((o) => o.operationId).join("|")})\\b`);
+      runs.forEach((run, i) => {
+        const name = `dispatch ${commands[i].join(" ")} --help`;
+        assert.equal(run.code, 0, name);
+        assert.doesNotMatch(run.stdout, /`|(?<!\*)\*\*(?!\*)|\]\(/, name);
+        assert.doesNotMatch(run.stdout, ids, name);
+      });
+      const events = runs[commands.findIndex((c) => c.join(" ") === "orders events")].stdout;
+      assert.match(events.replace(/\s+/g, " "), /Like dispatch events list, for one order/);
+    });
+
+    it("renders emphasis, code spans, links and list markers as plain text", () => {
+      assert.equal(
+        plainText(
+          "**Idempotency:** `reference_id` is *unique*; see [RFC 9457](https://www.rfc-editor.org/rfc/rfc9457)",
+        ),
+        "Idempotency: reference_id is unique; see RFC 9457 (https://www.rfc-editor.org/rfc/rfc9457)",
+      );
+      assert.equal(
+        plainText("### Notes\n* one `listOrders`\n* keys print as ****"),
+        "Notes\n- one dispatch orders list\n- keys print as ****",
+      );
+      assert.equal(plainText("snake_case_name and 2 * 3 * 4"), "snake_case_name and 2 * 3 * 4");
     });
 
     it("lists the commands and the exit codes at the top level", async () => {
