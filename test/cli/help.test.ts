@@ -1,10 +1,16 @@
 // Output formats, --help, --version and completion scripts.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { parse } from "yaml";
 import { operations } from "../../cli/generated/operations.js";
 import { plainText } from "../../cli/help.js";
 import { runCli, startRecorder, type Recorder } from "./run-cli.js";
+
+const execFileAsync = promisify(execFile);
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -144,6 +150,56 @@ describe("cli", function () {
         assert.match(run.stdout, /"admin keys"\) echo "list create revoke /);
       });
     }
+
+    for (const shell of ["bash", "zsh"])
+      it(`names the values of enum flags in the ${shell} script`, async () => {
+        const run = await runCli(["completion", shell]);
+        assert.match(run.stdout, /"quote --urgency"\) echo "emergency urgent routine scheduled"/);
+        assert.match(run.stdout, /"estimate --trade"\) echo "plumbing electrical hvac .*appliance_repair"/);
+        assert.match(run.stdout, /"quote --state"\) echo "AL AK .* MP"/);
+      });
+
+    describe("the bash script under bash -c", () => {
+      let dir: string;
+      let script: string;
+      before(async () => {
+        dir = mkdtempSync(join(tmpdir(), "dispatch-completion-"));
+        writeFileSync(join(dir, "order.json"), "{}");
+        writeFileSync(join(dir, "other.txt"), "");
+        script = join(dir, "dispatch.bash");
+        writeFileSync(script, (await runCli(["completion", "bash"])).stdout);
+      });
+      after(() => {
+        rmSync(dir, { recursive: true, force: true });
+      });
+      /** The candidates bash offers for the words typed so far (the last word is the one being completed). */
+      const candidates = async (...words: string[]) => {
+        const line = `source ${script}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${String(words.length - 1)}; _dispatch; printf '%s\\n' "\${COMPREPLY[@]}"`;
+        const { stdout } = await execFileAsync("bash", ["-c", line], { cwd: dir });
+        return stdout.split("\n").filter(Boolean);
+      };
+
+      it("offers an enum flag's values", async () => {
+        assert.deepEqual(await candidates("dispatch", "quote", "--urgency", ""), [
+          "emergency",
+          "urgent",
+          "routine",
+          "scheduled",
+        ]);
+        assert.deepEqual(await candidates("dispatch", "quote", "--trade", "hvac", "--state", "T"), ["TN", "TX"]);
+        assert.deepEqual(await candidates("dispatch", "orders", "get", "-o", "y"), ["yaml"]);
+      });
+
+      it("offers files after @ for --data, also when the shell split the @ off", async () => {
+        assert.deepEqual(await candidates("dispatch", "order", "--data", "@or"), ["@order.json"]);
+        assert.deepEqual(await candidates("dispatch", "order", "--data", "@", "or"), ["order.json"]);
+      });
+
+      it("still offers subcommands and flags elsewhere", async () => {
+        assert.deepEqual(await candidates("dispatch", "orders", "ge"), ["get"]);
+        assert.ok((await candidates("dispatch", "quote", "--urg")).includes("--urgency"));
+      });
+    });
 
     it("exits 2 for an unknown shell", async () => {
       const run = await runCli(["completion", "fish"]);
