@@ -1,14 +1,14 @@
 // Output formats, --help, --version and completion scripts.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { parse } from "yaml";
 import { operations } from "../../cli/generated/operations.js";
 import { plainText } from "../../cli/help.js";
-import { runCli, startRecorder, type Recorder } from "./run-cli.js";
+import { bin, runCli, startRecorder, type Recorder } from "./run-cli.js";
 
 const execFileAsync = promisify(execFile);
 
@@ -53,6 +53,37 @@ describe("cli", function () {
       assert.ok(lines.some((l) => /^location\.state\s+TX$/.test(l)));
       assert.ok(lines.includes("EVENTS:"));
       assert.ok(lines.some((l) => /^dispatched\s+t2$/.test(l)));
+    });
+
+    describe("tables and the terminal width", () => {
+      const long = { id: "ord_1", seal: `seal_${"ab".repeat(32)}`, description: "word ".repeat(30).trim() };
+      before(() => {
+        server.answer = { status: 200, body: long };
+      });
+      after(() => {
+        server.answer = { status: 200, body: answer };
+      });
+
+      it("never shortens or wraps a table when stdout is piped", async () => {
+        const run = await runCli(["orders", "get", "ord_1", "--base-url", server.url, "-o", "table"]);
+        assert.ok(run.stdout.split("\n").includes(`description  ${long.description}`), run.stdout);
+      });
+
+      it("wraps to the columns of a terminal (util-linux script), keeping the seal whole", async function () {
+        if (!existsSync("/usr/bin/script")) this.skip();
+        const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DISPATCH_")));
+        const command = `stty cols 50; ${process.execPath} ${bin} orders get ord_1 --base-url ${server.url}`;
+        const { stdout } = await execFileAsync("script", ["-qec", command, "/dev/null"], {
+          env: { ...env, DISPATCH_CONFIG: join(tmpdir(), "dispatch-no-such-config.json") },
+        });
+        const lines = stdout.split(/\r?\n/).filter(Boolean);
+        assert.ok(lines.includes(`seal         ${long.seal}`), stdout);
+        assert.ok(
+          lines.filter((l) => !l.includes(long.seal)).every((l) => l.length <= 50),
+          stdout,
+        );
+        assert.ok(lines.filter((l) => l.includes("word")).length > 1, stdout);
+      });
     });
 
     it("takes the format from DISPATCH_OUTPUT", async () => {
