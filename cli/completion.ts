@@ -1,5 +1,17 @@
 // `dispatch completion bash|zsh`: a completion script generated from the command tree.
 import type { Command } from "commander";
+import { operations } from "./generated/operations.js";
+import { outputFormats } from "./output.js";
+
+/** `case` arms naming the values of enum flags: "quote --urgency" for one command, * --output for every one. */
+function valueCases(): string {
+  const arms = operations.flatMap((spec) =>
+    spec.flags
+      .filter((f) => f.enum && f.in !== "path")
+      .map((f) => `    "${spec.command.join(" ")} --${f.flag}") echo "${(f.enum ?? []).join(" ")}" ;;`),
+  );
+  return [...new Set(arms), `    *" --output"|*" -o") echo "${outputFormats.join(" ")}" ;;`].join("\n");
+}
 
 /** Every command path ("" for the root, "orders get" …) with the words that may follow it. */
 function collectWords(command: Command, path: string[] = []): [string, string[]][] {
@@ -22,12 +34,26 @@ _dispatch_words() {
 ${cases}
   esac
 }
+_dispatch_values() {
+  case "$1 $2" in
+${valueCases()}
+  esac
+}
 _dispatch() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" path="" next i
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" path="" next i values
   for ((i = 1; i < COMP_CWORD; i++)); do
     next="\${path:+$path }\${COMP_WORDS[i]}"
     if [[ -n "$(_dispatch_words "$next")" ]]; then path="$next"; fi
   done
+  # --data @file: files after the @, whether or not the shell split the @ off as its own word.
+  if [[ "$prev" == "--data" && "$cur" == @* ]]; then
+    local IFS=$'\\n'; COMPREPLY=($(compgen -f -- "\${cur#@}")); COMPREPLY=("\${COMPREPLY[@]/#/@}"); return
+  fi
+  if [[ "$prev" == "@" && COMP_CWORD -ge 2 && "\${COMP_WORDS[COMP_CWORD-2]}" == "--data" ]]; then
+    local IFS=$'\\n'; COMPREPLY=($(compgen -f -- "$cur")); return
+  fi
+  values="$(_dispatch_values "$path" "$prev")"
+  if [[ -n "$values" ]]; then COMPREPLY=($(compgen -W "$values" -- "$cur")); return; fi
   COMPREPLY=($(compgen -W "$(_dispatch_words "$path")" -- "$cur"))
 }
 complete -F _dispatch dispatch

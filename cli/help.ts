@@ -1,4 +1,6 @@
-// The Examples section of `--help`, built from the contract's request example.
+// `--help` text: the Examples section built from the contract's request example, and the contract's markdown as plain text.
+import { Help } from "commander";
+import { operations } from "./generated/operations.js";
 import type { OperationSpec } from "./operation-spec.js";
 import { overrideFor } from "./overrides.js";
 
@@ -51,3 +53,37 @@ export function buildExamples(spec: OperationSpec): string[] {
 export function examplesHelp(examples: string[]): string {
   return `\nExamples:\n${examples.map((e) => `  $ ${e}`).join("\n")}\n`;
 }
+
+// operationIds are the contract's names; the terminal knows the commands (`listEvents` → `dispatch events list`).
+const commandOf = new Map(operations.map((o) => [o.operationId, `dispatch ${o.command.join(" ")}`]));
+const operationIdPattern = new RegExp(`\\b(${[...commandOf.keys()].join("|")})\\b`, "g");
+
+/** The contract's CommonMark as plain terminal text: no emphasis marks, backticks or link syntax. */
+export function plainText(markdown: string): string {
+  return markdown
+    .replace(/\[([^\]\n]+)\]\(([^)\s]+)\)/g, (_, text: string, url: string) =>
+      url.startsWith("#") ? text : `${text} (${url})`,
+    )
+    .replace(/`([^`\n]+)`/g, "$1")
+    .replace(/(\*\*|__)(?=\S)([^\n]*?\S)\1/g, "$2")
+    .replace(/(^|[\s(])\*(?=\S)([^*\n]*?\S)\*(?=[\s.,;:)]|$)/gm, "$1$2")
+    .replace(/^#{1,6}\s+/gm, "")
+    .replace(/^(\s*)\* /gm, "$1- ")
+    .replace(operationIdPattern, (id: string) => commandOf.get(id) ?? id);
+}
+
+/** `configureHelp` hooks that pass every description commander prints through plainText. */
+export const plainHelp: Partial<Help> = {
+  commandDescription(command) {
+    return plainText(Help.prototype.commandDescription.call(this, command));
+  },
+  subcommandDescription(command) {
+    return plainText(Help.prototype.subcommandDescription.call(this, command));
+  },
+  optionDescription(option) {
+    return plainText(Help.prototype.optionDescription.call(this, option));
+  },
+  argumentDescription(argument) {
+    return plainText(Help.prototype.argumentDescription.call(this, argument));
+  },
+};

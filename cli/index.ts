@@ -10,6 +10,7 @@ import { addMcpCommands } from "./commands/mcp.js";
 import { addOperationCommand, type RunAction } from "./commands/operation.js";
 import { contextFrom } from "./context.js";
 import { CliError, ExitCode } from "./errors.js";
+import { plainHelp } from "./help.js";
 import { operations } from "./generated/operations.js";
 import { overrideFor } from "./overrides.js";
 import { outputFormats, printData, printError, printText, writeErr, writeOut } from "./output.js";
@@ -60,7 +61,7 @@ export function buildProgram(version: string, run: RunAction): Command {
     .version(version, "-V, --version", "print the version")
     .exitOverride()
     .configureOutput({ writeOut, writeErr, outputError: () => undefined /* cli/output.ts prints errors */ })
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false, ...plainHelp })
     .showSuggestionAfterError(true);
   addGlobalOptions(program);
   program.addHelpText("after", exitCodesHelp);

@@ -47,7 +47,7 @@ export async function printData(data: unknown, format: OutputFormat): Promise<vo
     return;
   }
   const { renderTable } = await import("./table.js");
-  writeOut(`${renderTable(data)}\n`);
+  writeOut(`${renderTable(data, process.stdout.isTTY ? process.stdout.columns : undefined)}\n`);
 }
 
 /** Plain text for humans (config values, completion scripts). */

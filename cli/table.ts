@@ -1,15 +1,27 @@
-// Renders API answers as plain-text tables for humans (`--output table`).
+// Renders API answers as plain-text tables for humans (`--output table`), fitted to the terminal's width.
 
 type Row = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Row => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** Shortens only prose: a value without spaces (id, URL, seal) is printed whole so it can be copied. */
-function cell(value: unknown, max = 60): string {
+/** One line of text; nothing is ever cut, so ids, URLs and seals can always be copied whole. */
+function cell(value: unknown): string {
   if (value === null || value === undefined) return "";
   const text = typeof value === "object" ? JSON.stringify(value) : String(value); // eslint-disable-line @typescript-eslint/no-base-to-string -- objects took the branch before;
-  const flat = text.replace(/\s+/g, " ");
-  return flat.length > max && flat.includes(" ") ? `${flat.slice(0, max - 1)}…` : flat;
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** Greedy word wrap; a word longer than the width (an id, a URL) gets a line of its own, whole. */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let current = "";
+  for (const word of text.split(" ")) {
+    if (current && current.length + 1 + word.length > width) {
+      lines.push(current);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  return [...lines, current];
 }
 
 /** Column header: camelCase and snake_case words kept apart (`billedHourlyRate` -> `BILLED_HOURLY_RATE`). */
@@ -23,22 +35,47 @@ function listKeyOf(data: Row): string | null {
   return keys.length === 1 ? keys[0] : null;
 }
 
-function rowsTable(rows: Row[]): string {
+const gap = "  ";
+
+/** Rows side by side when they fit the width; otherwise each row as a vertical KEY value block. */
+function rowsTable(rows: Row[], width: number | undefined): string {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  return grid(
-    columns.map(headerOf),
-    rows.map((r) => columns.map((c) => cell(r[c], 40))),
-  );
+  const header = columns.map(headerOf);
+  const cells = rows.map((r) => columns.map((c) => cell(r[c])));
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i].length)));
+  const total = widths.reduce((sum, w) => sum + w, 0) + gap.length * (widths.length - 1);
+  if (width === undefined || total <= width) return grid(header, cells, widths);
+  return cells
+    .map((r) =>
+      pairs(
+        header.map((h, i) => [h, r[i]]),
+        width,
+      ),
+    )
+    .join("\n\n");
 }
 
-function grid(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+function grid(header: string[], rows: string[][], widths: number[]): string {
   const line = (cells: string[]) =>
     cells
       .map((c, i) => c.padEnd(widths[i]))
-      .join("  ")
+      .join(gap)
       .trimEnd();
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
+}
+
+/** KEY  value lines, the values wrapped at spaces into the width left after the key column. */
+function pairs(entries: [string, string][], width: number | undefined): string {
+  const keyWidth = Math.max(...entries.map(([k]) => k.length));
+  const room = width === undefined ? Number.MAX_SAFE_INTEGER : Math.max(width - keyWidth - gap.length, 20);
+  const indent = " ".repeat(keyWidth + gap.length);
+  return entries
+    .map(([key, value]) =>
+      wrap(value, room)
+        .map((text, i) => `${i === 0 ? key.padEnd(keyWidth) + gap : indent}${text}`.trimEnd())
+        .join("\n"),
+    )
+    .join("\n");
 }
 
 /** Flattens nested objects into dotted keys (`availability.matched_contractors`). */
@@ -49,19 +86,16 @@ function flatten(value: Row, prefix = ""): [string, unknown][] {
   });
 }
 
-export function renderTable(data: unknown): string {
+/** `width`: the terminal's columns; undefined (output piped) prints every line whole, however long. */
+export function renderTable(data: unknown, width?: number): string {
   if (typeof data === "string") return data;
-  if (isRowList(data)) return rowsTable(data);
-  if (!isObject(data)) return cell(data, Number.MAX_SAFE_INTEGER);
+  if (isRowList(data)) return rowsTable(data, width);
+  if (!isObject(data)) return cell(data);
   // An object holding one list: its other fields as FIELD/VALUE, then the list as a table.
   const listKey = listKeyOf(data);
   const { [listKey ?? ""]: list, ...fields } = data;
-  const fieldGrid = Object.keys(fields).length
-    ? grid(
-        ["FIELD", "VALUE"],
-        flatten(listKey ? fields : data).map(([k, v]) => [k, cell(v)]),
-      )
-    : "";
+  const entries = flatten(listKey ? fields : data).map(([k, v]): [string, string] => [k, cell(v)]);
+  const fieldGrid = entries.length ? pairs([["FIELD", "VALUE"], ...entries], width) : "";
   if (!listKey) return fieldGrid;
-  return [fieldGrid, `${listKey.toUpperCase()}:\n${rowsTable(list as Row[])}`].filter(Boolean).join("\n\n");
+  return [fieldGrid, `${listKey.toUpperCase()}:\n${rowsTable(list as Row[], width)}`].filter(Boolean).join("\n\n");
 }

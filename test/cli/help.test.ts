@@ -1,9 +1,16 @@
 // Output formats, --help, --version and completion scripts.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { parse } from "yaml";
 import { operations } from "../../cli/generated/operations.js";
-import { runCli, startRecorder, type Recorder } from "./run-cli.js";
+import { plainText } from "../../cli/help.js";
+import { bin, runCli, startRecorder, type Recorder } from "./run-cli.js";
+
+const execFileAsync = promisify(execFile);
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -48,6 +55,37 @@ describe("cli", function () {
       assert.ok(lines.some((l) => /^dispatched\s+t2$/.test(l)));
     });
 
+    describe("tables and the terminal width", () => {
+      const long = { id: "ord_1", seal: `seal_${"ab".repeat(32)}`, description: "word ".repeat(30).trim() };
+      before(() => {
+        server.answer = { status: 200, body: long };
+      });
+      after(() => {
+        server.answer = { status: 200, body: answer };
+      });
+
+      it("never shortens or wraps a table when stdout is piped", async () => {
+        const run = await runCli(["orders", "get", "ord_1", "--base-url", server.url, "-o", "table"]);
+        assert.ok(run.stdout.split("\n").includes(`description  ${long.description}`), run.stdout);
+      });
+
+      it("wraps to the columns of a terminal (util-linux script), keeping the seal whole", async function () {
+        if (!existsSync("/usr/bin/script")) this.skip();
+        const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DISPATCH_")));
+        const command = `stty cols 50; ${process.execPath} ${bin} orders get ord_1 --base-url ${server.url}`;
+        const { stdout } = await execFileAsync("script", ["-qec", command, "/dev/null"], {
+          env: { ...env, DISPATCH_CONFIG: join(tmpdir(), "dispatch-no-such-config.json") },
+        });
+        const lines = stdout.split(/\r?\n/).filter(Boolean);
+        assert.ok(lines.includes(`seal         ${long.seal}`), stdout);
+        assert.ok(
+          lines.filter((l) => !l.includes(long.seal)).every((l) => l.length <= 50),
+          stdout,
+        );
+        assert.ok(lines.filter((l) => l.includes("word")).length > 1, stdout);
+      });
+    });
+
     it("takes the format from DISPATCH_OUTPUT", async () => {
       const run = await runCli(["orders", "get", "ord_1", "--base-url", server.url], {
         env: { DISPATCH_OUTPUT: "yaml" },
@@ -86,6 +124,35 @@ describe("cli", function () {
       });
     });
 
+    it("shows the contract's markdown as plain text and commands instead of operationIds", async () => {
+      const groups = [...new Set(operations.map((o) => o.command.slice(0, -1).join(" ")).filter(Boolean))];
+      const commands = [[], ...groups.map((g) => g.split(" ")), ...operations.map((o) => [...o.command])];
+      const runs = await Promise.all(commands.map((words) => runCli([...words, "--help"])));
+      const ids = new RegExp(`\\b(${operations.map((o) => o.operationId).join("|")})\\b`);
+      runs.forEach((run, i) => {
+        const name = `dispatch ${commands[i].join(" ")} --help`;
+        assert.equal(run.code, 0, name);
+        assert.doesNotMatch(run.stdout, /`|(?<!\*)\*\*(?!\*)|\]\(/, name);
+        assert.doesNotMatch(run.stdout, ids, name);
+      });
+      const events = runs[commands.findIndex((c) => c.join(" ") === "orders events")].stdout;
+      assert.match(events.replace(/\s+/g, " "), /Like dispatch events list, for one order/);
+    });
+
+    it("renders emphasis, code spans, links and list markers as plain text", () => {
+      assert.equal(
+        plainText(
+          "**Idempotency:** `reference_id` is *unique*; see [RFC 9457](https://www.rfc-editor.org/rfc/rfc9457)",
+        ),
+        "Idempotency: reference_id is unique; see RFC 9457 (https://www.rfc-editor.org/rfc/rfc9457)",
+      );
+      assert.equal(
+        plainText("### Notes\n* one `listOrders`\n* keys print as ****"),
+        "Notes\n- one dispatch orders list\n- keys print as ****",
+      );
+      assert.equal(plainText("snake_case_name and 2 * 3 * 4"), "snake_case_name and 2 * 3 * 4");
+    });
+
     it("lists the commands and the exit codes at the top level", async () => {
       const run = await runCli(["--help"]);
       assert.match(run.stdout, /Commands:\n {2}probe \[options\] <url>/);
@@ -114,6 +181,56 @@ describe("cli", function () {
         assert.match(run.stdout, /"admin keys"\) echo "list create revoke /);
       });
     }
+
+    for (const shell of ["bash", "zsh"])
+      it(`names the values of enum flags in the ${shell} script`, async () => {
+        const run = await runCli(["completion", shell]);
+        assert.match(run.stdout, /"quote --urgency"\) echo "emergency urgent routine scheduled"/);
+        assert.match(run.stdout, /"estimate --trade"\) echo "plumbing electrical hvac .*appliance_repair"/);
+        assert.match(run.stdout, /"quote --state"\) echo "AL AK .* MP"/);
+      });
+
+    describe("the bash script under bash -c", () => {
+      let dir: string;
+      let script: string;
+      before(async () => {
+        dir = mkdtempSync(join(tmpdir(), "dispatch-completion-"));
+        writeFileSync(join(dir, "order.json"), "{}");
+        writeFileSync(join(dir, "other.txt"), "");
+        script = join(dir, "dispatch.bash");
+        writeFileSync(script, (await runCli(["completion", "bash"])).stdout);
+      });
+      after(() => {
+        rmSync(dir, { recursive: true, force: true });
+      });
+      /** The candidates bash offers for the words typed so far (the last word is the one being completed). */
+      const candidates = async (...words: string[]) => {
+        const line = `source ${script}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${String(words.length - 1)}; _dispatch; printf '%s\\n' "\${COMPREPLY[@]}"`;
+        const { stdout } = await execFileAsync("bash", ["-c", line], { cwd: dir });
+        return stdout.split("\n").filter(Boolean);
+      };
+
+      it("offers an enum flag's values", async () => {
+        assert.deepEqual(await candidates("dispatch", "quote", "--urgency", ""), [
+          "emergency",
+          "urgent",
+          "routine",
+          "scheduled",
+        ]);
+        assert.deepEqual(await candidates("dispatch", "quote", "--trade", "hvac", "--state", "T"), ["TN", "TX"]);
+        assert.deepEqual(await candidates("dispatch", "orders", "get", "-o", "y"), ["yaml"]);
+      });
+
+      it("offers files after @ for --data, also when the shell split the @ off", async () => {
+        assert.deepEqual(await candidates("dispatch", "order", "--data", "@or"), ["@order.json"]);
+        assert.deepEqual(await candidates("dispatch", "order", "--data", "@", "or"), ["order.json"]);
+      });
+
+      it("still offers subcommands and flags elsewhere", async () => {
+        assert.deepEqual(await candidates("dispatch", "orders", "ge"), ["get"]);
+        assert.ok((await candidates("dispatch", "quote", "--urg")).includes("--urgency"));
+      });
+    });
 
     it("exits 2 for an unknown shell", async () => {
       const run = await runCli(["completion", "fish"]);

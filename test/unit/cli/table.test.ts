@@ -1,4 +1,4 @@
-// cli/table.ts: tables keep identifiers whole and column headers readable.
+// cli/table.ts: tables keep identifiers whole, fit the terminal's width and keep column headers readable.
 import assert from "node:assert/strict";
 import { renderTable } from "../../../cli/table.js";
 
@@ -13,8 +13,45 @@ describe("cli table", () => {
       assert.doesNotMatch(out, /…/);
     });
 
-    it("still shortens long prose", () => {
-      assert.match(renderTable({ description: "word ".repeat(40) }), /…/);
+    it("prints every value whole on one line when there is no width (output piped)", () => {
+      const description = "word ".repeat(40).trim();
+      const out = renderTable({ description, rows: [{ id: "ord_1", note: description }] });
+      assert.equal(out.split(description).length - 1, 2);
+      assert.doesNotMatch(out, /…/);
+    });
+
+    it("wraps long prose at spaces to fit the terminal width", () => {
+      const description = Array.from({ length: 40 }, (_, i) => `word${String(i)}`).join(" ");
+      const lines = renderTable({ id: "ord_1", description }, 50).split("\n");
+      assert.ok(lines.length > 3);
+      assert.ok(
+        lines.every((l) => l.length <= 50),
+        lines.join("\n"),
+      );
+      assert.equal(lines[1], "id           ord_1");
+      const text = lines.slice(2).map((l) => l.replace(/^description {2}|^ {13}/, ""));
+      assert.equal(text.join(" "), description);
+    });
+
+    it("keeps the side-by-side table when it fits the width", () => {
+      const out = renderTable([{ id: "ord_1", status: "dispatched" }], 80).split("\n");
+      assert.match(out[0], /^ID {5}STATUS$/);
+      assert.match(out[2], /^ord_1 {2}dispatched$/);
+    });
+
+    it("drops rows wider than the terminal to KEY value blocks, never cutting ids, URLs or seals", () => {
+      const seal = `seal_${"ab".repeat(32)}`;
+      const url = `http://127.0.0.1:3000/api/dispatch/v1/orders/ord_${"X".repeat(26)}`;
+      const rows = [1, 2].map((n) => ({ id: `ord_${String(n)}`, status_url: url, seal, note: "call before arriving" }));
+      const out = renderTable({ items: rows }, 60);
+      const lines = out.split("\n");
+      assert.ok(lines.includes(`SEAL        ${seal}`), out);
+      assert.ok(lines.includes(`STATUS_URL  ${url}`), out);
+      assert.ok(lines.includes("ID          ord_2"), out);
+      assert.ok(
+        lines.filter((l) => !l.includes(seal) && !l.includes(url)).every((l) => l.length <= 60),
+        out,
+      );
     });
 
     it("keeps the words of camelCase column names apart", () => {

@@ -1,0 +1,84 @@
+// The README's walkthrough works as written: the ```sh blocks between its markers run with bash against a fresh server.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { root, spawnServer, type ServerProcess } from "../helpers/server-process.js";
+
+const run = promisify(execFile);
+
+/** The ```sh blocks between `<!-- walkthrough:start -->` and `<!-- walkthrough:end -->`, in order. */
+export function walkthroughBlocks(markdown: string): string[] {
+  const section = /<!-- walkthrough:start -->([\s\S]*?)<!-- walkthrough:end -->/.exec(markdown)?.[1];
+  if (section === undefined) throw new Error("README.md has no walkthrough markers");
+  return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? "");
+}
+
+/** The environment a new user's second terminal has: PATH with `dispatch`, no DISPATCH_* settings, a clean HOME. */
+function userEnv(dir: string, port: number): NodeJS.ProcessEnv {
+  const bin = join(dir, "bin");
+  mkdirSync(bin);
+  symlinkSync(join(root, "cli/bin/dispatch.js"), join(bin, "dispatch"));
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DISPATCH_")));
+  return {
+    ...inherited,
+    PATH: `${bin}:${process.env.PATH ?? ""}`,
+    HOME: dir,
+    XDG_CONFIG_HOME: join(dir, "config"),
+    PORT: String(port),
+  };
+}
+
+describe("README walkthrough", function () {
+  this.timeout(180_000);
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const blocks = walkthroughBlocks(readme);
+  let dir: string;
+  let server: ServerProcess | undefined;
+
+  before(async () => {
+    if (!existsSync(join(root, "cli/dist/dispatch.js"))) await run("npm", ["run", "build"], { cwd: root });
+    dir = mkdtempSync(join(tmpdir(), "dispatch-walkthrough-"));
+  });
+  after(async () => {
+    server?.child.kill("SIGTERM");
+    await server?.exited;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("covers key, index, estimate, quote, order from a file and reading the order back", () => {
+    const script = blocks.join("\n");
+    for (const step of ["/api/admin/v1/keys", "export DISPATCH_API_KEY=", "dispatch index", "dispatch estimate "])
+      assert.ok(script.includes(step), `walkthrough lacks ${step}`);
+    for (const step of [
+      "dispatch quote ",
+      "cat > order.json <<",
+      "dispatch order --data @order.json",
+      "dispatch orders get",
+    ])
+      assert.ok(script.includes(step), `walkthrough lacks ${step}`);
+  });
+
+  it("runs with bash -euo pipefail and the order it prints is readable", async () => {
+    const token = /export DISPATCH_ADMIN_TOKEN=(\S+)/.exec(blocks.join("\n"))?.[1];
+    assert.ok(token, "the walkthrough exports the server's admin token");
+    server = spawnServer({ DISPATCH_ADMIN_TOKEN: token, PORT: "0", DATABASE_URL: `pglite://${join(dir, "data")}` });
+    const line = await server.waitFor(/dispatch listening[^\n]*/);
+    const port = Number(/127\.0\.0\.1:(\d+)/.exec(line)?.[1] ?? /"port":(\d+)/.exec(line)?.[1]);
+    assert.ok(port > 0, `no port in: ${line}`);
+    const work = join(dir, "work");
+    mkdirSync(work);
+    const script = `set -euo pipefail\n${blocks.join("\n")}`;
+    const { stdout } = await run("bash", ["-c", script], { cwd: work, env: userEnv(dir, port), timeout: 120_000 });
+    const orderId = /^(ord_\w+)$/m.exec(stdout)?.[1];
+    assert.ok(orderId, `no order id printed in:\n${stdout}`);
+    const key = (JSON.parse(readFileSync(join(work, "key.json"), "utf8")) as { key: string }).key;
+    const response = await fetch(`http://127.0.0.1:${String(port)}/api/dispatch/v1/orders/${orderId}`, {
+      headers: { "x-api-key": key },
+    });
+    assert.equal(response.status, 200);
+    assert.equal(((await response.json()) as { id: string }).id, orderId);
+  });
+});
