@@ -3,10 +3,12 @@ import type { Command } from "commander";
 
 const descriptions: Record<string, string> = {
   orders: "Tracked work orders",
+  events: "Your account's order events (a page, or a live stream)",
+  sandbox: "Move test-key orders by hand",
   mcp: "Model Context Protocol endpoint (tools/list, tools/call)",
   auth: "Self-serve OAuth client credentials (quote only)",
   a2a: "Agent-to-agent JSON-RPC endpoint",
-  attest: "Audit-trail seals",
+  attest: "Audit-log seals, checkpoints and offline verification",
   audit: "Your account's audit trail",
   discovery: "Agent card, capability index and the contract",
   health: "Liveness and readiness",
