@@ -32,7 +32,9 @@ describe("sdk/README.md", () => {
     assert.ok(blocks.length >= 3, "the README shows at least three examples");
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    blocks.forEach((code, i) => writeFileSync(join(dir, `example-${i + 1}.ts`), withAmbient(code)));
+    blocks.forEach((code, i) => {
+      writeFileSync(join(dir, `example-${i + 1}.ts`), withAmbient(code));
+    });
     const options = { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", noEmit: true };
     const types = ["node"];
     writeFileSync(
@@ -42,7 +44,9 @@ describe("sdk/README.md", () => {
     writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
     const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
     const output = await new Promise<string>((resolve) => {
-      execFile(process.execPath, [tsc, "-p", dir], (error, stdout) => resolve(error ? stdout || error.message : ""));
+      execFile(process.execPath, [tsc, "-p", dir], (error, stdout) => {
+        resolve(error ? stdout || error.message : "");
+      });
     });
     assert.equal(output, "", output);
   });
