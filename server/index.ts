@@ -119,6 +119,9 @@ export async function createServer(config: Config, options: { logStream?: Writab
   await services.auditLog.start((error) => {
     logBackgroundError(server.logger, "audit", error as Error, backgroundThrottle);
   });
+  services.oauthPurger.start((error) => {
+    logBackgroundError(server.logger, "oauth-purge", error as Error, backgroundThrottle);
+  });
   services.webhooks.start(); // outbox delivery worker; stop() below waits for deliveries in flight
   server.ext("onPostStart", () => {
     services.sandbox.start(server.info.uri);
@@ -133,6 +136,7 @@ export async function createServer(config: Config, options: { logStream?: Writab
       await services.eventStreams.stop(); // ends open SSE streams so the server does not wait on them
       await server.stop({ timeout: 5000 });
       await services.sandbox.stop();
+      services.oauthPurger.stop();
       await services.webhooks.stop();
       await services.auditLog.stop();
       await services.changes.stop();
