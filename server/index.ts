@@ -8,8 +8,10 @@ import { createDb } from "./db/knex.js";
 import { migrate } from "./db/migrate.js";
 import { seedDemoContractors } from "./db/seeds/demo-contractors.js";
 import { authPlugin } from "./plugins/auth.js";
-import { errorsPlugin } from "./plugins/errors.js";
+import { errorsPlugin, logBackgroundError } from "./plugins/errors.js";
+import type { Writable } from "node:stream";
 import { loggingPlugin } from "./plugins/logging.js";
+import { createLogThrottle } from "./plugins/log-throttle.js";
 import { mediaTypePlugin } from "./plugins/media-type.js";
 import { originCheckPlugin } from "./plugins/origin-check.js";
 import { createLimiters } from "./plugins/limiters.js";
@@ -64,7 +66,8 @@ function logRedisOutages(redis: Redis | null, url: string | null, logger: Hapi.S
   });
 }
 
-export async function createServer(config: Config): Promise<DispatchServer> {
+/** `logStream` (tests) receives the pino lines instead of stdout. */
+export async function createServer(config: Config, options: { logStream?: Writable } = {}): Promise<DispatchServer> {
   const releaseDataDir = await lockDataDir(config.databaseUrl, (error) => {
     console.error(`dispatch: ${error.message}`);
   });
@@ -98,7 +101,7 @@ export async function createServer(config: Config): Promise<DispatchServer> {
     { plugin: requestIdPlugin },
     { plugin: errorsPlugin },
     { plugin: securityHeadersPlugin },
-    { plugin: loggingPlugin, options: { level: config.logLevel } },
+    { plugin: loggingPlugin, options: { level: config.logLevel, stream: options.logStream } },
     { plugin: mediaTypePlugin },
     {
       plugin: originCheckPlugin,
@@ -112,8 +115,12 @@ export async function createServer(config: Config): Promise<DispatchServer> {
   ]);
   logRedisOutages(redis, config.redisUrl, server.logger);
   server.route(await loadRoutes(services));
+  const backgroundThrottle = createLogThrottle(60_000);
   await services.auditLog.start((error) => {
-    server.log(["error", "audit"], error as Error);
+    logBackgroundError(server.logger, "audit", error as Error, backgroundThrottle);
+  });
+  services.oauthPurger.start((error) => {
+    logBackgroundError(server.logger, "oauth-purge", error as Error, backgroundThrottle);
   });
   services.webhooks.start(); // outbox delivery worker; stop() below waits for deliveries in flight
   server.ext("onPostStart", () => {
@@ -129,6 +136,7 @@ export async function createServer(config: Config): Promise<DispatchServer> {
       await services.eventStreams.stop(); // ends open SSE streams so the server does not wait on them
       await server.stop({ timeout: 5000 });
       await services.sandbox.stop();
+      services.oauthPurger.stop();
       await services.webhooks.stop();
       await services.auditLog.stop();
       await services.changes.stop();

@@ -1,10 +1,12 @@
 // The one place where errors become HTTP: problem+json (RFC 9457), the fixed 402 body, RFC 6749 OAuth bodies.
 import type { Server as HttpServer } from "node:http";
 import type { Duplex } from "node:stream";
+import type { Logger } from "pino";
 import type { Plugin, Request, ResponseToolkit } from "@hapi/hapi";
 import Boom from "@hapi/boom";
 import { DomainError, EntitlementError, OAuthError, type ErrorKind, type FieldError } from "../services/errors.js";
 import { randomBase62 } from "../services/shared/ids.js";
+import { createLogThrottle, type LogThrottle } from "./log-throttle.js";
 import { requestIdOf } from "./request-id.js";
 
 const statusOf: Record<ErrorKind, number> = {
@@ -66,6 +68,25 @@ function problem(request: Request, init: ProblemInit) {
   };
 }
 
+/** An outage of the database (connection refused, terminated, starting up...), as opposed to a bug. */
+export function isDatabaseUnavailable(error: Error & { code?: unknown }): boolean {
+  return (
+    (typeof error.code === "string" && (unavailableSqlStates.has(error.code) || unavailableErrnos.has(error.code))) ||
+    /Connection terminated|timeout acquiring a connection|not queryable|connection error|the database system is (starting up|shutting down)/i.test(
+      error.message,
+    )
+  );
+}
+
+/** Logs a background job's failure: an outage as one warn line, a bug with its stack; once per cause per window. */
+export function logBackgroundError(logger: Logger, job: string, error: Error, throttle: LogThrottle): void {
+  const taken = throttle.take(`${job}:${error.message.slice(0, 200)}`);
+  if (!taken) return;
+  const extra = taken.suppressed ? { suppressed: taken.suppressed } : {};
+  if (isDatabaseUnavailable(error)) logger.warn({ job, cause: error.message, ...extra }, `${job}: ${error.message}`);
+  else logger.error({ job, err: error, ...extra }, `${job}: ${error.message}`);
+}
+
 function classify(
   request: Request,
   error: Boom.Boom & { code?: string; errno?: string },
@@ -81,12 +102,7 @@ function classify(
   }
   if (typeof error.code === "string" && error.code === "23505")
     return { status: 409, code: "conflict", detail: "The resource already exists." };
-  if (
-    (typeof error.code === "string" && (unavailableSqlStates.has(error.code) || unavailableErrnos.has(error.code))) ||
-    /Connection terminated|timeout acquiring a connection|not queryable|connection error|the database system is (starting up|shutting down)/i.test(
-      error.message,
-    )
-  ) {
+  if (isDatabaseUnavailable(error)) {
     return {
       status: 503,
       code: "database_unavailable",
@@ -150,7 +166,20 @@ function authDetail(error: Boom.Boom): string {
   return message;
 }
 
-function onPreResponse(request: Request, h: ResponseToolkit) {
+/**
+ * Logs a 5xx once per cause per 10 s (see log-throttle.ts): an unreachable database is one warn line without a
+ * stack (it is an outage, not a bug); an unexpected error is one error line with its stack.
+ */
+function logProblem(request: Request, level: "warn" | "error", error: Error, code: string, throttle: LogThrottle) {
+  const cause = `${code}:${error.message.slice(0, 200)}`;
+  const taken = throttle.take(cause);
+  if (!taken) return;
+  const extra = taken.suppressed ? { suppressed: taken.suppressed } : {};
+  if (level === "warn") request.logger.warn({ code, cause: error.message, ...extra }, `${code}: ${error.message}`);
+  else request.logger.error({ code, err: error, ...extra }, `${code}: ${error.message}`);
+}
+
+function onPreResponse(request: Request, h: ResponseToolkit, throttle: LogThrottle) {
   const response = request.response;
   if (!("isBoom" in response) || !response.isBoom) return h.continue;
   const error = methodNotAllowed(request, response);
@@ -164,7 +193,7 @@ function onPreResponse(request: Request, h: ResponseToolkit) {
     return error.status === 401 ? out.header("www-authenticate", 'Basic realm="dispatch-oauth"') : out;
   }
   const init = classify(request, error);
-  if (init.log) request.log([init.log], error);
+  if (init.log) logProblem(request, init.log, error, init.code, throttle);
   const out = h.response(problem(request, init)).code(init.status).type("application/problem+json");
   for (const [name, value] of Object.entries(init.headers ?? {})) out.header(name, value);
   if (init.retryAfterSeconds !== undefined) out.header("retry-after", String(init.retryAfterSeconds));
@@ -197,7 +226,8 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
 export const errorsPlugin: Plugin<void> = {
   name: "dispatch-errors",
   register(server) {
-    server.ext("onPreResponse", onPreResponse);
+    const throttle = createLogThrottle(10_000);
+    server.ext("onPreResponse", (request, h) => onPreResponse(request, h, throttle));
     const listener: HttpServer = server.listener;
     listener.removeAllListeners("clientError");
     listener.on("clientError", answerClientError);

@@ -7,7 +7,7 @@ import { createContractorService } from "./dispatch/contractors.js";
 import { createEvalsService } from "./dispatch/evals.js";
 import { createHealthService } from "./health/readiness.js";
 import { createKeyService } from "./access/keys.js";
-import { createOAuthService } from "./access/oauth.js";
+import { createOAuthPurger, createOAuthService } from "./access/oauth.js";
 import { createPrincipalResolver } from "./access/principal.js";
 import { createOrderLifecycleService } from "./dispatch/order-lifecycle.js";
 import { createOrderService } from "./dispatch/orders.js";
@@ -35,6 +35,7 @@ export function createServices(db: Db, config: Config) {
     quotes: createQuoteService(db, contractors, config),
     evals: createEvalsService(db),
     oauth,
+    oauthPurger: createOAuthPurger(db),
     orders: createOrderService(db, contractors, config),
     orderLifecycle: createOrderLifecycleService(db, contractors),
     customerOrders: createCustomerOrderService(db, config),

@@ -70,8 +70,8 @@ for (const db of databases()) {
       const body = artifactData(estimate);
       assert.equal(body.urgency, "routine");
       assert.ok(body.wage_basis && body.billed_estimate);
-      const stored = await client.getTask({ tenant: "", id: estimate.id, historyLength: undefined });
-      assert.equal(stored.status?.state, TaskState.TASK_STATE_COMPLETED);
+      // Anonymous tasks live for their own request only (the answer carries the whole task): not kept for GetTask.
+      await assert.rejects(client.getTask({ tenant: "", id: estimate.id, historyLength: undefined }), /not found/i);
     });
 
     it("fails a task with field errors on invalid input and rejects an unknown or missing skill", async () => {

@@ -6,6 +6,10 @@ import { newId, randomBase62, sha256Hex } from "../shared/ids.js";
 
 export const oauthScope = "dispatch.quote";
 const clientLifetimeDays = 365;
+/** Expired tokens are kept this long as the record of a client's last use, then purged; a client older than
+ * this with no token left has been idle that long and is purged too (its secret cannot mint quota forever). */
+const idleDays = 30;
+const purgeEveryMs = 3_600_000;
 
 export interface OAuthPrincipal {
   clientId: string;
@@ -104,6 +108,44 @@ export function createOAuthService(db: Db, tokenTtlSeconds: number) {
         .where("expires_at", ">", new Date())
         .first();
       return row ? { clientId: row.client_id, scope: row.scope } : null;
+    },
+  };
+}
+
+/** A delete's row count: pg answers a number, knex-pglite its result object. */
+const deleted = (result: unknown): number =>
+  typeof result === "number" ? result : ((result as { rowCount?: number } | null)?.rowCount ?? 0);
+
+/** Deletes tokens expired over `idleDays` ago, then clients expired or registered over `idleDays` ago with no token. */
+export async function purgeOAuth(db: Db, now = new Date()): Promise<{ tokens: number; clients: number }> {
+  const cutoff = new Date(now.getTime() - idleDays * 86_400_000);
+  const tokens = await db("oauth_tokens").where("expires_at", "<", cutoff).delete();
+  const idle = db("oauth_clients")
+    .where("created_at", "<", cutoff)
+    .whereNotExists(db("oauth_tokens").whereRaw("oauth_tokens.client_id = oauth_clients.client_id"));
+  const expired = db("oauth_clients").where("expires_at", "<=", now).select("client_id");
+  await db("oauth_tokens").whereIn("client_id", expired).delete();
+  const clients = await db("oauth_clients")
+    .whereIn("client_id", idle.select("client_id"))
+    .orWhere("expires_at", "<=", now)
+    .delete();
+  return { tokens: deleted(tokens), clients: deleted(clients) };
+}
+
+/** Runs purgeOAuth hourly (and once at start); failures wait for the next round (the database may be down). */
+export function createOAuthPurger(db: Db) {
+  let timer: NodeJS.Timeout | null = null;
+  return {
+    start(onError: (error: unknown) => void): void {
+      if (timer) return;
+      const run = () => purgeOAuth(db).catch(onError);
+      void run();
+      timer = setInterval(() => void run(), purgeEveryMs);
+      timer.unref();
+    },
+    stop(): void {
+      if (timer) clearInterval(timer);
+      timer = null;
     },
   };
 }

@@ -51,27 +51,47 @@ export async function enqueueStatusChange(trx: Knex.Transaction, change: StatusC
   });
 }
 
+/** An endpoint is its scheme and authority: varying the path or query on one host never buys more slots. */
+export function endpointOf(url: string): string {
+  return /^[^:]+:\/\/[^/?#]+/.exec(url)?.[0].toLowerCase() ?? url;
+}
+
+/** What the claim must skip: endpoints in flight or circuit-open, and accounts at their in-flight cap. */
+export interface ClaimSkip {
+  endpoints: string[];
+  accounts: string[];
+}
+
 /**
  * Claims due messages, at most one per order and only an order's oldest pending one (so each order's
- * events arrive in order), and at most one per endpoint, skipping `busy` endpoints (in flight or circuit
- * open): a slow receiver never takes the slots other endpoints need. Leased for `leaseMs`; SKIP LOCKED
- * lets several servers share the outbox. `attempts` counts finished attempts: it moves with the outcome, so a
- * row whose attempt is counted always has that attempt's result recorded.
+ * events arrive in order), at most one per endpoint and one per account per claim, skipping busy endpoints
+ * and accounts: a slow receiver (or a tenant with many) never takes the slots other tenants need. Leased for
+ * `leaseMs`; SKIP LOCKED-style re-checks let several servers share the outbox. `attempts` counts finished
+ * attempts: it moves with the outcome, so a counted attempt always has its result recorded.
  */
-export async function claimDue(db: Knex, limit: number, leaseMs: number, busy: string[] = []): Promise<OutboxRow[]> {
-  const skip = busy.length ? `and o.url not in (${busy.map(() => "?").join(", ")})` : "";
+export async function claimDue(
+  db: Knex,
+  limit: number,
+  leaseMs: number,
+  skip: ClaimSkip = { endpoints: [], accounts: [] },
+): Promise<OutboxRow[]> {
+  const endpoint = "lower(substring(o.url from '^[^:]+://[^/\\?#]+'))"; // \\? : a literal ?, not a knex binding
+  const list = (n: number) => Array.from({ length: n }, () => "?").join(", ");
+  const skipEndpoints = skip.endpoints.length ? `and ${endpoint} not in (${list(skip.endpoints.length)})` : "";
+  const skipAccounts = skip.accounts.length ? `and o.account not in (${list(skip.accounts.length)})` : "";
   const result = await db.raw(
     `update webhook_outbox set next_attempt_at = now() + (? * interval '1 millisecond')
      where id in (
        select id from (
-         select o.id, row_number() over (partition by o.url order by o.id) as nth from webhook_outbox o
-         where o.status = 'pending' and o.next_attempt_at <= now() ${skip}
+         select o.id, row_number() over (partition by ${endpoint} order by o.id) as nth,
+           row_number() over (partition by o.account order by o.id) as nth_account from webhook_outbox o
+         where o.status = 'pending' and o.next_attempt_at <= now() ${skipEndpoints} ${skipAccounts}
            and not exists (select 1 from webhook_outbox p where p.order_id = o.order_id and p.status = 'pending' and p.id < o.id)
        ) ranked
-       where nth = 1 order by id limit ?)
+       where nth = 1 and nth_account = 1 order by id limit ?)
        and status = 'pending' and next_attempt_at <= now() -- re-checked after a concurrent claim
      returning id, message_id, order_id, account, url, payload, attempts`,
-    [leaseMs, ...busy, limit],
+    [leaseMs, ...skip.endpoints, ...skip.accounts, limit],
   );
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- raw SQL: bigint ids may arrive as strings
   return (result.rows as OutboxRow[]).map((r) => ({ ...r, id: Number(r.id) })).sort((a, b) => a.id - b.id);

@@ -1,12 +1,21 @@
 // Webhook delivery worker over the transactional outbox: a bounded pool of deliveries (no batch barrier), at
-// most one in flight per endpoint, and a per-endpoint circuit breaker, so a dead receiver only slows itself.
+// most one in flight per endpoint (scheme + host + port), at most `perAccount` per account, and a per-endpoint
+// circuit breaker, so a dead receiver (or a tenant with many) only slows itself.
 // The outbox (not pg-boss/graphile-worker) stays: rows are written in the order's own transaction, already
 // shared by every instance through SKIP LOCKED-style leases, and a queue library would add a second store.
 import type { Knex } from "knex";
 import { Webhook } from "standardwebhooks";
 import type { Config } from "../../config.js";
 import { createOutboundClient } from "../net/http.js";
-import { claimDue, ensureWebhookSecret, markDelivered, markFailed, secretOf, type OutboxRow } from "./outbox.js";
+import {
+  claimDue,
+  endpointOf,
+  ensureWebhookSecret,
+  markDelivered,
+  markFailed,
+  secretOf,
+  type OutboxRow,
+} from "./outbox.js";
 
 export interface WebhookSettings {
   pollMs: number;
@@ -17,6 +26,8 @@ export interface WebhookSettings {
 
 /** Deliveries in flight per process. */
 const concurrency = 16;
+/** Deliveries in flight per account: one tenant's hung receivers on many hosts leave the other slots free. */
+const perAccount = 4;
 /** Consecutive failures after which an endpoint's circuit opens (it is skipped until the cool-down ends). */
 const tripAfter = 3;
 
@@ -37,7 +48,7 @@ export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllo
   const settings = config.webhook;
   const client = createOutboundClient({ allowLoopback: false, allowPrivate: config.webhookAllowPrivate });
   const breaker = createBreaker(settings.backoffMs);
-  const inFlight = new Map<number, { url: string; done: Promise<void> }>();
+  const inFlight = new Map<number, { endpoint: string; account: string; done: Promise<void> }>();
   let timer: NodeJS.Timeout | null = null;
   let claiming = false;
   let stopped = true;
@@ -67,12 +78,23 @@ export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllo
   async function deliver(row: OutboxRow): Promise<void> {
     try {
       await send(row);
-      breaker.record(row.url, true);
+      breaker.record(endpointOf(row.url), true);
       await markDelivered(db, row.id);
     } catch (error) {
-      breaker.record(row.url, false);
+      breaker.record(endpointOf(row.url), false);
       await markFailed(db, row, (error as Error).message, settings).catch(() => {}); // the lease retries it
     }
+  }
+
+  /** Endpoints in flight or circuit-open, and accounts at their in-flight cap. */
+  function busy(): { endpoints: string[]; accounts: string[] } {
+    const flights = [...inFlight.values()];
+    const perAccountCount = new Map<string, number>();
+    for (const f of flights) perAccountCount.set(f.account, (perAccountCount.get(f.account) ?? 0) + 1);
+    return {
+      endpoints: [...new Set([...flights.map((f) => f.endpoint), ...breaker.open(Date.now())])],
+      accounts: [...perAccountCount].filter(([, n]) => n >= perAccount).map(([account]) => account),
+    };
   }
 
   /** Fills free slots with due rows of endpoints that are neither busy nor tripped. */
@@ -81,15 +103,14 @@ export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllo
     claiming = true;
     let claimed = 0;
     try {
-      const busy = [...new Set([...[...inFlight.values()].map((d) => d.url), ...breaker.open(Date.now())])];
-      const rows = await claimDue(db, concurrency - inFlight.size, settings.timeoutMs + 5_000, busy);
+      const rows = await claimDue(db, concurrency - inFlight.size, settings.timeoutMs + 5_000, busy());
       claimed = rows.length;
       for (const row of rows) {
         const done = deliver(row).finally(() => {
           inFlight.delete(row.id);
           void pump();
         });
-        inFlight.set(row.id, { url: row.url, done });
+        inFlight.set(row.id, { endpoint: endpointOf(row.url), account: row.account, done });
       }
     } catch {
       // The database may be briefly unreachable; the rows stay in the outbox and the next poll retries.

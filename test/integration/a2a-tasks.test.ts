@@ -1,0 +1,83 @@
+// A2A tasks are private to their caller (issue 13, item 7): another caller can neither list nor get them, and
+// anonymous callers' tasks are never kept past their own request.
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { Message, TaskState, type SendMessageResult, type Task } from "@a2a-js/sdk";
+import { ClientFactory, JsonRpcTransportFactory, type Client } from "@a2a-js/sdk/client";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+
+function clientFor(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const fetchImpl: typeof fetch = (input, init) => {
+    const merged = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+    return fetch(input, { ...init, headers: merged });
+  };
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- the SDK types plain options as a class
+  return new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl })] }).createFromUrl(url);
+}
+
+async function estimate(client: Client, state: string): Promise<Task> {
+  const input = { trade: "electrical", location: { state } };
+  const message = Message.fromJSON({
+    messageId: randomUUID(),
+    role: "ROLE_USER",
+    parts: [{ data: { skill: "dispatch.estimate", input } }],
+  });
+  const result: SendMessageResult = await client.sendMessage({
+    tenant: "",
+    message,
+    configuration: undefined,
+    metadata: undefined,
+  });
+  assert.ok("status" in result, "expected a task");
+  return result;
+}
+
+const listIds = async (client: Client) =>
+  (
+    await client.listTasks({
+      tenant: "",
+      contextId: "",
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageSize: 100,
+      includeArtifacts: true,
+    } as Parameters<Client["listTasks"]>[0])
+  ).tasks.map((t) => t.id);
+const get = (client: Client, id: string) => client.getTask({ tenant: "", id, historyLength: undefined });
+
+describe("A2A task isolation", function () {
+  this.timeout(60_000);
+  let t: TestServer;
+  let a: Client;
+  let b: Client;
+  before(async () => {
+    t = await startTestServer();
+    a = await clientFor(t.url, { "x-api-key": (await t.issueKey({ account: "a2a-tenant-a" })).key });
+    b = await clientFor(t.url, { "x-api-key": (await t.issueKey({ account: "a2a-tenant-b" })).key });
+  });
+  after(() => t?.stop());
+
+  it("lets the owner get and list its task, and another caller neither", async () => {
+    const task = await estimate(a, "CA");
+    assert.equal((await get(a, task.id)).id, task.id);
+    assert.ok((await listIds(a)).includes(task.id));
+    assert.deepEqual(await listIds(b), []);
+    await assert.rejects(get(b, task.id), /not found/i);
+  });
+
+  it("keeps no anonymous task: a stranger's ListTasks is empty and GetTask is not found", async () => {
+    const first = await clientFor(t.url);
+    const task = await estimate(first, "TX");
+    const stranger = await clientFor(t.url);
+    assert.deepEqual(await listIds(stranger), []);
+    await assert.rejects(get(stranger, task.id), /not found/i);
+    await assert.rejects(get(first, task.id), /not found/i);
+  });
+
+  it("keeps a caller's task through another caller's flood of messages", async () => {
+    const task = await estimate(a, "NY");
+    const anonymous = await clientFor(t.url);
+    for (let i = 0; i < 40; i++) await estimate(i % 2 ? anonymous : b, "WA");
+    assert.equal((await get(a, task.id)).id, task.id);
+  });
+});
