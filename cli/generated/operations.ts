@@ -1452,7 +1452,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/a2a",
     "summary": "A2A JSON-RPC endpoint",
-    "description": "A2A v1.0 JSON-RPC binding (methods such as `SendMessage`, `GetTask`). Skills are the six capabilities;\na message names its skill in a data part `{ \"skill\": \"dispatch.quote\", \"input\": { … } }`. Keyed skills use\n`x-api-key` (or an OAuth bearer token for `dispatch.quote`).",
+    "description": "A2A v1.0 JSON-RPC binding (methods such as `SendMessage`, `GetTask`). Skills are the eight capabilities;\na message names its skill in a data part `{ \"skill\": \"dispatch.quote\", \"input\": { … } }`. Keyed skills use\n`x-api-key` (or an OAuth bearer token for `dispatch.quote`).",
     "security": [
       "ApiKey",
       "OAuthToken"

@@ -377,7 +377,7 @@ export interface paths {
         put?: never;
         /**
          * A2A JSON-RPC endpoint
-         * @description A2A v1.0 JSON-RPC binding (methods such as `SendMessage`, `GetTask`). Skills are the six capabilities;
+         * @description A2A v1.0 JSON-RPC binding (methods such as `SendMessage`, `GetTask`). Skills are the eight capabilities;
          *     a message names its skill in a data part `{ "skill": "dispatch.quote", "input": { … } }`. Keyed skills use
          *     `x-api-key` (or an OAuth bearer token for `dispatch.quote`).
          */
@@ -2617,7 +2617,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Agent card (A2A v1.0) listing the six capabilities as skills. */
+            /** @description Agent card (A2A v1.0) listing the capabilities as skills. */
             200: {
                 headers: {
                     [name: string]: unknown;
