@@ -12,18 +12,16 @@ interface ListenOptions {
   forwardTo: string;
   events?: string[];
   secret?: string;
-  account?: string;
 }
 
-/** --secret (or DISPATCH_WEBHOOK_SECRET), else the account's secret through the admin API. */
+/** --secret (or DISPATCH_WEBHOOK_SECRET), else the key's account's secret (getAccountWebhookSecret). */
 async function signingSecret(ctx: CliContext, options: ListenOptions): Promise<string> {
   const given = options.secret ?? process.env.DISPATCH_WEBHOOK_SECRET;
   if (given) return given;
-  const admin = ctx.settings["admin-token"];
-  if (!options.account || !admin)
-    throw usageError("listen needs --secret whsec_… (or DISPATCH_WEBHOOK_SECRET), or --account with an admin token");
-  const path = `/api/admin/v1/accounts/${encodeURIComponent(options.account)}/webhook-secret`;
-  const response = await fetch(ctx.settings["base-url"] + path, { headers: { authorization: `Bearer ${admin}` } });
+  const key = ctx.settings["api-key"];
+  if (!key) throw usageError("listen needs an API key (--api-key or DISPATCH_API_KEY), or --secret whsec_…");
+  const path = "/api/dispatch/v1/webhooks/secret";
+  const response = await fetch(ctx.settings["base-url"] + path, { headers: { "x-api-key": key } });
   if (!response.ok) throw new CliError(`GET ${path}: HTTP ${response.status}`, exitCodeForStatus(response.status));
   return ((await response.json()) as { secret: string }).secret;
 }
@@ -77,8 +75,7 @@ export function addListenCommand(root: Command, run: RunAction): void {
     .summary("Forward the account's live events to a local URL, signed like webhooks")
     .requiredOption("--forward-to <url>", "local URL each event is POSTed to")
     .option("--events <types...>", "only these event types (order.created, order.status_changed, order.cancelled)")
-    .option("--secret <whsec>", "signing secret (env DISPATCH_WEBHOOK_SECRET)")
-    .option("--account <account>", "fetch the account's secret with the admin token instead of --secret");
+    .option("--secret <whsec>", "signing secret (env DISPATCH_WEBHOOK_SECRET; default: the key's account's secret)");
   command.addHelpText(
     "after",
     "\nRuns until interrupted; reconnects after a drop and resumes after the last event seen.\n" +

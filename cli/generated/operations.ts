@@ -822,6 +822,29 @@ export const operations: readonly OperationSpec[] = [
     ]
   },
   {
+    "operationId": "getAccountWebhookSecret",
+    "command": [
+      "webhooks",
+      "secret"
+    ],
+    "method": "get",
+    "path": "/api/dispatch/v1/webhooks/secret",
+    "summary": "Read the key's account's webhook signing secret",
+    "description": "The Standard Webhooks secret that signs every webhook of the key's account's orders (the same secret\n`getWebhookSecret` gives operators); created on first use. Verify deliveries with it, or hand it to\n`dispatch listen --forward-to` to sign forwarded events.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [],
+    "example": null,
+    "responses": [
+      "200",
+      "401",
+      "429"
+    ]
+  },
+  {
     "operationId": "listEvents",
     "command": [
       "events",
