@@ -159,9 +159,11 @@ describe("cli", function () {
     it("mcp tools / mcp call and a2a call", async () => {
       const tools = await cli(["mcp", "tools"], { DISPATCH_API_KEY: key });
       assert.deepEqual((tools.json().tools as { name: string }[]).map((x) => x.name).sort(), [
+        "dispatch.cancel_order",
         "dispatch.evals",
         "dispatch.index",
         "dispatch.order",
+        "dispatch.order_status",
         "dispatch.quote",
       ]);
       const call = await cli(["mcp", "call", "dispatch.index"], { DISPATCH_API_KEY: key });
