@@ -13,6 +13,8 @@ export const ExitCode = {
   clientError: 8,
   rateLimited: 9,
   serverError: 10,
+  /** `orders watch`: the order ended cancelled. */
+  cancelled: 11,
 } as const;
 
 export interface ApiErrorDetails {

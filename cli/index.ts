@@ -6,8 +6,10 @@ import { Argument, Command, CommanderError, Option } from "commander";
 import { addApiCommand } from "./commands/api.js";
 import { addConfigCommands } from "./commands/config.js";
 import { addAttestCommands } from "./commands/attest.js";
+import { addListenCommand } from "./commands/listen.js";
 import { addMcpCommands } from "./commands/mcp.js";
 import { addOperationCommand, type RunAction } from "./commands/operation.js";
+import { addWatchCommand } from "./commands/watch.js";
 import { contextFrom } from "./context.js";
 import { CliError, ExitCode } from "./errors.js";
 import { plainHelp } from "./help.js";
@@ -26,7 +28,7 @@ function readVersion(): string {
 
 const exitCodesHelp = `
 Exit codes: 0 ok, 1 unexpected, 2 usage/validation (nothing sent), 3 network error, 4 401, 5 402,
-  6 404, 7 409, 8 422 and other 4xx, 9 429, 10 5xx.
+  6 404, 7 409, 8 422 and other 4xx, 9 429, 10 5xx, 11 order cancelled ('orders watch').
 Settings: flag, then environment (DISPATCH_BASE_URL, DISPATCH_API_KEY, DISPATCH_TOKEN, DISPATCH_ADMIN_TOKEN,
   DISPATCH_OUTPUT, DISPATCH_PROFILE), then the profile in the config file (see 'dispatch config').
 `;
@@ -70,6 +72,8 @@ export function buildProgram(version: string, run: RunAction): Command {
     else addOperationCommand(program, spec, run);
   }
   addAttestCommands(program, run);
+  addWatchCommand(program, run);
+  addListenCommand(program, run);
   addApiCommand(program, run);
   addConfigCommands(program, run);
   const completion = program

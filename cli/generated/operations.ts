@@ -822,6 +822,29 @@ export const operations: readonly OperationSpec[] = [
     ]
   },
   {
+    "operationId": "getAccountWebhookSecret",
+    "command": [
+      "webhooks",
+      "secret"
+    ],
+    "method": "get",
+    "path": "/api/dispatch/v1/webhooks/secret",
+    "summary": "Read the key's account's webhook signing secret",
+    "description": "The Standard Webhooks secret that signs every webhook of the key's account's orders (the same secret\n`getWebhookSecret` gives operators); created on first use. Verify deliveries with it, or hand it to\n`dispatch listen --forward-to` to sign forwarded events.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [],
+    "example": null,
+    "responses": [
+      "200",
+      "401",
+      "429"
+    ]
+  },
+  {
     "operationId": "listEvents",
     "command": [
       "events",
@@ -1452,7 +1475,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/a2a",
     "summary": "A2A JSON-RPC endpoint",
-    "description": "A2A v1.0 JSON-RPC binding (methods such as `SendMessage`, `GetTask`). Skills are the six capabilities;\na message names its skill in a data part `{ \"skill\": \"dispatch.quote\", \"input\": { … } }`. Keyed skills use\n`x-api-key` (or an OAuth bearer token for `dispatch.quote`).",
+    "description": "A2A v1.0 JSON-RPC binding (methods such as `SendMessage`, `GetTask`). Skills are the eight capabilities;\na message names its skill in a data part `{ \"skill\": \"dispatch.quote\", \"input\": { … } }`. Keyed skills use\n`x-api-key` (or an OAuth bearer token for `dispatch.quote`).",
     "security": [
       "ApiKey",
       "OAuthToken"

@@ -152,6 +152,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dispatch/v1/webhooks/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the key's account's webhook signing secret
+         * @description The Standard Webhooks secret that signs every webhook of the key's account's orders (the same secret
+         *     `getWebhookSecret` gives operators); created on first use. Verify deliveries with it, or hand it to
+         *     `dispatch listen --forward-to` to sign forwarded events.
+         */
+        get: operations["getAccountWebhookSecret"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dispatch/v1/events": {
         parameters: {
             query?: never;
@@ -377,7 +399,7 @@ export interface paths {
         put?: never;
         /**
          * A2A JSON-RPC endpoint
-         * @description A2A v1.0 JSON-RPC binding (methods such as `SendMessage`, `GetTask`). Skills are the six capabilities;
+         * @description A2A v1.0 JSON-RPC binding (methods such as `SendMessage`, `GetTask`). Skills are the eight capabilities;
          *     a message names its skill in a data part `{ "skill": "dispatch.quote", "input": { … } }`. Keyed skills use
          *     `x-api-key` (or an OAuth bearer token for `dispatch.quote`).
          */
@@ -2078,6 +2100,31 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    getAccountWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's signing secret. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -2617,7 +2664,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Agent card (A2A v1.0) listing the six capabilities as skills. */
+            /** @description Agent card (A2A v1.0) listing the capabilities as skills. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -133,7 +133,9 @@ describe("cli", function () {
         admin,
       );
       assert.equal(event.json().status, "dispatched");
-      assert.match((await cli(["admin", "webhook-secret", "acme-cli"], admin)).json().secret, /^whsec_/);
+      const secret = (await cli(["admin", "webhook-secret", "acme-cli"], admin)).json().secret;
+      assert.match(secret, /^whsec_/);
+      assert.equal((await cli(["webhooks", "secret"], { DISPATCH_API_KEY: key })).json().secret, secret);
       const missing = await cli(["orders", "get", "ord_00000000000000000000000000"], { DISPATCH_API_KEY: key });
       assert.equal(missing.code, 6, missing.stderr);
       assert.ok(oneLine(missing.stderr));
@@ -164,9 +166,11 @@ describe("cli", function () {
     it("mcp tools / mcp call and a2a call", async () => {
       const tools = await cli(["mcp", "tools"], { DISPATCH_API_KEY: key });
       assert.deepEqual((tools.json().tools as { name: string }[]).map((x) => x.name).sort(), [
+        "dispatch.cancel_order",
         "dispatch.evals",
         "dispatch.index",
         "dispatch.order",
+        "dispatch.order_status",
         "dispatch.quote",
       ]);
       const call = await cli(["mcp", "call", "dispatch.index"], { DISPATCH_API_KEY: key });

@@ -28,6 +28,7 @@ export const operationCalls = {
       params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },
       headers,
     }),
+  getAccountWebhookSecret: (c, headers) => c.GET("/api/dispatch/v1/webhooks/secret", { headers }),
   cancelOrder: (c, headers) =>
     c.POST("/api/dispatch/v1/orders/{id}/cancel", {
       params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },

@@ -46,7 +46,7 @@ for (const db of databases()) {
     });
     after(() => t?.stop());
 
-    it("resolves the card and lists the six capabilities as skills on a v1.0 JSON-RPC interface", async () => {
+    it("resolves the card and lists every capability of the registry as a skill on a v1.0 JSON-RPC interface", async () => {
       const card = await (await clientFor(t.url)).getAgentCard();
       assert.deepEqual(
         card.skills.map((s) => s.id),
@@ -101,6 +101,26 @@ for (const db of databases()) {
       );
       assert.equal(order.status?.state, TaskState.TASK_STATE_COMPLETED);
       assert.match((artifactData(order).order as { id: string }).id, /^ord_/);
+    });
+
+    it("reads and cancels the key's own order with dispatch.order_status / dispatch.cancel_order; another account's is not found", async () => {
+      const keyed = await clientFor(t.url, { "x-api-key": key });
+      const input = { trade: "plumbing", location: { state: "TX", zip: "78701" }, description: "Dripping tap." };
+      const id = (artifactData(asTask(await ask(keyed, "dispatch.order", input))).order as { id: string }).id;
+      const status = asTask(await ask(keyed, "dispatch.order_status", { id }));
+      assert.equal(artifactData(status).id, id);
+      const other = await clientFor(t.url, { "x-api-key": (await t.issueKey({ account: "a2a-other" })).key });
+      for (const [skill, args] of [
+        ["dispatch.order_status", { id }],
+        ["dispatch.cancel_order", { id, reason: "duplicate" }],
+      ] as const) {
+        const task = asTask(await ask(other, skill, args));
+        assert.equal(task.status?.state, TaskState.TASK_STATE_FAILED, skill);
+        assert.equal(statusData(task).error, "not_found", skill);
+      }
+      const cancelled = asTask(await ask(keyed, "dispatch.cancel_order", { id, reason: "resolved_elsewhere" }));
+      assert.equal(cancelled.status?.state, TaskState.TASK_STATE_COMPLETED);
+      assert.equal(artifactData(cancelled).status, "cancelled");
     });
 
     it("accepts an OAuth token as Bearer for dispatch.quote and rejects dispatch.order with the entitlement body", async () => {

@@ -45,6 +45,13 @@ async function rejection(promise: Promise<unknown>): Promise<McpError> {
   return error;
 }
 
+const idSchema = {
+  type: "string",
+  minLength: 1,
+  maxLength: 100,
+  description: "Order id (`ord_…`; over MCP the handle `dispatch-ord_…` is accepted too).",
+};
+
 const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
 
 for (const db of databases()) {
@@ -58,7 +65,7 @@ for (const db of databases()) {
     });
     after(() => t?.stop());
 
-    it("initializes statelessly and lists the four tools with the contract's schemas", async () => {
+    it("initializes statelessly and lists the six tools with the contract's schemas and all four hints", async () => {
       const client = await connect(t.url);
       assert.equal(client.getServerVersion()?.name, "dispatch");
       const { tools } = await client.listTools();
@@ -87,6 +94,18 @@ for (const db of databases()) {
           schema("Evals"),
         ],
         "dispatch.index": [{ type: "object", properties: {}, additionalProperties: false }, schema("TradeIndex")],
+        "dispatch.order_status": [
+          { type: "object", properties: { id: idSchema }, additionalProperties: false, required: ["id"] },
+          schema("OrderStatus"),
+        ],
+        "dispatch.cancel_order": [
+          {
+            ...(schema("CancelRequest") as object),
+            properties: { id: idSchema, ...(schema("CancelRequest") as { properties: object }).properties },
+            required: ["id", ...(schema("CancelRequest") as { required: string[] }).required],
+          },
+          schema("OrderStatus"),
+        ],
       };
       assert.deepEqual(tools.map((tool) => tool.name).sort(), Object.keys(expected).sort());
       for (const tool of tools)
@@ -96,7 +115,49 @@ for (const db of databases()) {
           `${tool.name} drifted from openapi.yaml`,
         );
       assert.match(tools.find((tool) => tool.name === "dispatch.order")!.description!, /-32002.*resources\/read/s);
+      for (const tool of tools)
+        for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const)
+          assert.equal(typeof tool.annotations?.[hint], "boolean", `${tool.name} ${hint}`);
+      const hints = (name: string) => tools.find((tool) => tool.name === name)!.annotations!;
+      assert.equal(hints("dispatch.order_status").readOnlyHint, true);
+      assert.equal(hints("dispatch.cancel_order").destructiveHint, true);
+      assert.equal(hints("dispatch.cancel_order").idempotentHint, true);
       await client.close();
+    });
+
+    it("reads and cancels the key's own order with order_status and cancel_order; another account's is not found", async () => {
+      const client = await connect(t.url, key);
+      const created = (await client.callTool({ name: "dispatch.order", arguments: orderArgs })) as CallToolResult;
+      const handle = (created.structuredContent as { order: { id: string } }).order.id;
+      const status = (await client.callTool({
+        name: "dispatch.order_status",
+        arguments: { id: handle },
+      })) as CallToolResult;
+      assert.equal((status.structuredContent as { id: string }).id, handle.replace(/^dispatch-/, ""));
+      const other = await connect(t.url, (await t.issueKey({ account: "mcp-other" })).key);
+      for (const [name, args] of [
+        ["dispatch.order_status", { id: handle }],
+        ["dispatch.cancel_order", { id: handle, reason: "duplicate" }],
+      ] as const) {
+        const result = (await other.callTool({ name, arguments: args })) as CallToolResult;
+        assert.equal(result.isError, true, name);
+        assert.equal((JSON.parse(text(result)) as { code: string }).code, "not_found", name);
+      }
+      for (let i = 0; i < 2; i++) {
+        const cancelled = (await client.callTool({
+          name: "dispatch.cancel_order",
+          arguments: { id: handle, reason: "duplicate", note: "placed twice" },
+        })) as CallToolResult;
+        const order = cancelled.structuredContent as { status: string; cancellation: { by: string; reason: string } };
+        assert.equal(order.status, "cancelled");
+        assert.deepEqual([order.cancellation.by, order.cancellation.reason], ["customer", "duplicate"]);
+      }
+      const bad = (await client.callTool({
+        name: "dispatch.cancel_order",
+        arguments: { id: handle },
+      })) as CallToolResult;
+      assert.equal((JSON.parse(text(bad)) as { code: string }).code, "validation_failed");
+      await Promise.all([client.close(), other.close()]);
     });
 
     it("answers the public tools without a credential, with structuredContent and a text copy", async () => {

@@ -1,5 +1,5 @@
-// The A2A agent executor: a user message carries a data part {skill, input}; the skill (one of the six
-// capabilities) runs and the task completes with a data artifact, or ends rejected/failed with the reason.
+// The A2A agent executor: a user message carries a data part {skill, input}; the skill (one of the
+// registry's capabilities) runs and the task completes with a data artifact, or ends rejected/failed with the reason.
 import { randomUUID } from "node:crypto";
 import { Role, TaskState, type Message, type Part } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";

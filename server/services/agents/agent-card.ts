@@ -1,30 +1,8 @@
-// The A2A agent card: built as the SDK's AgentCard type (so tsc checks it against A2A v1.0) from the six
-// capabilities, and served in its JSON form.
+// The A2A agent card: built as the SDK's AgentCard type (so tsc checks it against A2A v1.0) from the
+// capability registry, and served in its JSON form.
 import { A2A_PROTOCOL_VERSION, AgentCard, type AgentSkill, type SecurityRequirement } from "@a2a-js/sdk";
 import { capabilities } from "./capabilities.js";
 import { contractVersion } from "../../contract-version.js";
-
-const skillNames: Record<string, string> = {
-  "agentic.readiness_probe": "Readiness probe",
-  "dispatch.quote": "Quote",
-  "dispatch.estimate": "Estimate",
-  "dispatch.order": "Order",
-  "dispatch.evals": "Evals",
-  "dispatch.index": "Trade index",
-};
-
-const examples: Record<string, object> = {
-  "agentic.readiness_probe": { url: "shop.example.com" },
-  "dispatch.quote": { trade: "plumbing", location: { state: "TX", zip: "78701" }, urgency: "urgent" },
-  "dispatch.estimate": { trade: "electrical", location: { state: "CA" } },
-  "dispatch.order": {
-    trade: "plumbing",
-    location: { state: "TX", zip: "78701" },
-    description: "Leaking water heater.",
-  },
-  "dispatch.evals": { period: "rolling_30d" },
-  "dispatch.index": {},
-};
 
 const accessNotes = {
   public: "Public.",
@@ -42,10 +20,10 @@ const requirementsFor = {
 function skills(): AgentSkill[] {
   return capabilities.map((c) => ({
     id: c.id,
-    name: skillNames[c.id],
+    name: c.name,
     description: `${c.purpose} ${accessNotes[c.access]} Send a data part {"skill": "${c.id}", "input": {…}}; input is the ${c.rest.operationId} request of /openapi.json.`,
     tags: [c.id.split(".")[0], c.access, ...(c.mcp_tool ? ["mcp"] : [])],
-    examples: [JSON.stringify({ skill: c.id, input: examples[c.id] })],
+    examples: [JSON.stringify({ skill: c.id, input: c.example })],
     inputModes: ["application/json"],
     outputModes: ["application/json"],
     securityRequirements: requirementsFor[c.access],

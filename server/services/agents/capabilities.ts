@@ -1,52 +1,105 @@
-// The six capabilities, their REST operations and MCP tools: one list for the index, agent card, MCP and A2A.
+// The capability registry: one list for the capability index, the agent card, MCP and A2A.
 import { execSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { sha256Hex } from "../shared/ids.js";
 import { contractVersion } from "../../contract-version.js";
 
+// Per capability: REST operation, MCP tool (with its hints and note) and A2A skill (name, example). The agent
+// card, the MCP tools, the A2A skills and the capability index all read this one list (issue 12).
+const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const keyNote = "Needs `Authorization: Bearer <API_KEY>` (a provisioned key); other accounts' orders are not found.";
+
 export const capabilities = [
   {
     id: "agentic.readiness_probe",
+    name: "Readiness probe",
     purpose: "Free multi-surface readiness snapshot of a storefront; not an attested grade.",
     access: "public",
     rest: { method: "POST", path: "/api/agentic-commerce/probe", operationId: "probeStorefront" },
     mcp_tool: null,
+    tool_note: "",
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    example: { url: "shop.example.com" },
   },
   {
     id: "dispatch.quote",
+    name: "Quote",
     purpose: "Quote for a job: availability, estimated cost, ETA tier, validity.",
     access: "key_or_token",
     rest: { method: "POST", path: "/api/dispatch/v1/quote", operationId: "createQuote" },
     mcp_tool: "dispatch.quote",
+    tool_note:
+      "Needs `Authorization: Bearer <API_KEY>` (a provisioned key) or a self-serve OAuth access token as Bearer.",
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    example: { trade: "plumbing", location: { state: "TX", zip: "78701" }, urgency: "urgent" },
   },
   {
     id: "dispatch.estimate",
+    name: "Estimate",
     purpose: "Public modeled price estimate from cited national wage statistics and disclosed model assumptions.",
     access: "public",
     rest: { method: "POST", path: "/api/dispatch/v1/estimate", operationId: "createEstimate" },
     mcp_tool: null,
+    tool_note: "",
+    annotations: readOnly,
+    example: { trade: "electrical", location: { state: "CA" } },
   },
   {
     id: "dispatch.order",
+    name: "Order",
     purpose: "Create a tracked work order; the contractor is auto-matched and returned as a masked reference.",
     access: "key",
     rest: { method: "POST", path: "/api/dispatch/v1/order", operationId: "createOrder" },
     mcp_tool: "dispatch.order",
+    tool_note:
+      'Needs `Authorization: Bearer <API_KEY>` with the order scope. The order handle is `dispatch-{id}`. A credential that is not entitled to order (an OAuth token, a quote-only key) gets JSON-RPC error -32002 with the entitlement body (error, message, entitled_credential, provisioning_contact, free_alternatives) as error.data; the product spec assigns -32002 to this, although MCP 2025-06-18/2025-11-25 also use -32002 for resources/read "resource not found".',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    example: { trade: "plumbing", location: { state: "TX", zip: "78701" }, description: "Leaking water heater." },
+  },
+  {
+    id: "dispatch.order_status",
+    name: "Order status",
+    purpose: "An order's lifecycle status and history (`id`: ord_… or the MCP handle dispatch-ord_…).",
+    access: "key",
+    rest: { method: "GET", path: "/api/dispatch/v1/orders/{id}", operationId: "getOrder" },
+    mcp_tool: "dispatch.order_status",
+    tool_note: keyNote,
+    annotations: readOnly,
+    example: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" },
+  },
+  {
+    id: "dispatch.cancel_order",
+    name: "Cancel order",
+    purpose: "Cancel an order until the contractor is on site; a repeat answers the same cancelled order.",
+    access: "key",
+    rest: { method: "POST", path: "/api/dispatch/v1/orders/{id}/cancel", operationId: "cancelOrder" },
+    mcp_tool: "dispatch.cancel_order",
+    tool_note: keyNote,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    example: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1", reason: "duplicate" },
   },
   {
     id: "dispatch.evals",
+    name: "Evals",
     purpose: "Self-reported evaluation document for a rolling window; not an independent audit.",
     access: "public",
     rest: { method: "GET", path: "/api/dispatch/analytics/evals", operationId: "getEvals" },
     mcp_tool: "dispatch.evals",
+    tool_note: "Public.",
+    annotations: readOnly,
+    example: { period: "rolling_30d" },
   },
   {
     id: "dispatch.index",
+    name: "Trade index",
     purpose: "Catalog of 8 trade verticals with wage and billed-rate figures.",
     access: "public",
     rest: { method: "GET", path: "/api/dispatch/index", operationId: "getTradeIndex" },
     mcp_tool: "dispatch.index",
+    tool_note: "Public.",
+    annotations: readOnly,
+    example: {},
   },
 ] as const;
 
@@ -71,7 +124,13 @@ export function capabilityIndex(buildHash: string) {
     build_hash: buildHash,
     service: "dispatch",
     contract_version: contractVersion,
-    capabilities: capabilities.map((c) => ({ ...c, rest: { ...c.rest } })),
+    capabilities: capabilities.map((c) => ({
+      id: c.id,
+      purpose: c.purpose,
+      access: c.access,
+      rest: { ...c.rest },
+      mcp_tool: c.mcp_tool,
+    })),
     endpoints: {
       openapi_json: "/openapi.json",
       openapi_yaml: "/openapi.yaml",

@@ -1,4 +1,4 @@
-// The MCP endpoint: a stateless Streamable HTTP server (fresh server + transport per request) with four tools
+// The MCP endpoint: a stateless Streamable HTTP server (fresh server + transport per request) with the registry's tools
 // whose input/output schemas are the contract's. Keyed tools take `Authorization: Bearer <API_KEY>` (an OAuth
 // access token is accepted for dispatch.quote; dispatch.order refuses it with -32002).
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -42,28 +42,15 @@ class JsonRpcError extends Error {
   }
 }
 
-const toolNotes: Record<string, string> = {
-  "dispatch.quote":
-    "Needs `Authorization: Bearer <API_KEY>` (a provisioned key) or a self-serve OAuth access token as Bearer.",
-  "dispatch.order":
-    'Needs `Authorization: Bearer <API_KEY>` with the order scope. The order handle is `dispatch-{id}`. A credential that is not entitled to order (an OAuth token, a quote-only key) gets JSON-RPC error -32002 with the entitlement body (error, message, entitled_credential, provisioning_contact, free_alternatives) as error.data; the product spec assigns -32002 to this, although MCP 2025-06-18/2025-11-25 also use -32002 for resources/read "resource not found".',
-  "dispatch.evals": "Public.",
-  "dispatch.index": "Public.",
-};
-
 function listTools(invoker: CapabilityInvoker): Tool[] {
   return capabilities
     .filter((c) => c.mcp_tool)
     .map((c) => ({
       name: c.mcp_tool!,
-      description: `${c.purpose} ${toolNotes[c.id]}`,
+      description: `${c.purpose} ${c.tool_note}`,
       inputSchema: invoker.schemas[c.id].input,
       outputSchema: invoker.schemas[c.id].output,
-      annotations: {
-        readOnlyHint: c.id === "dispatch.evals" || c.id === "dispatch.index",
-        destructiveHint: false,
-        openWorldHint: false,
-      },
+      annotations: { ...c.annotations },
     }));
 }
 
@@ -126,7 +113,7 @@ export interface McpContext extends InvokeContext {
   log(error: unknown): void;
 }
 
-export function createMcpService(services: Pick<Services, "quotes" | "evals" | "orders" | "probe">) {
+export function createMcpService(services: Pick<Services, "quotes" | "evals" | "orders" | "probe" | "customerOrders">) {
   const invoker = createCapabilityInvoker(services);
   const tools = listTools(invoker);
 

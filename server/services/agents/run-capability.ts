@@ -8,6 +8,7 @@ import { estimate, tradeIndex } from "../dispatch/pricing.js";
 import type { QuoteInput } from "../dispatch/quotes.js";
 import { createInputValidator, deriveCapabilitySchemas, type CapabilityId } from "./tool-schemas.js";
 import type { EvalPeriod } from "../dispatch/evals.js";
+import type { CancelReason } from "../dispatch/customer-orders.js";
 import { accountOf, type Caller } from "../access/principal.js";
 
 export type { Caller } from "../access/principal.js";
@@ -38,42 +39,63 @@ export function costsOf(messages: number, called: readonly string[]): Capability
   if (probes) costs.push({ policy: "probe", points: probes });
   return costs;
 }
-type CapabilityServices = Pick<Services, "quotes" | "evals" | "orders" | "probe">;
+type CapabilityServices = Pick<Services, "quotes" | "evals" | "orders" | "probe" | "customerOrders">;
+
+/** `ord_…`, or the MCP order handle `dispatch-ord_…` that dispatch.order answers with. */
+const orderIdOf = (input: Record<string, unknown>) => String(input.id).replace(/^dispatch-/, "");
+
+/** dispatch.order_status and dispatch.cancel_order: the account's own orders, as GET and cancel over REST. */
+async function runOrderTool(
+  services: CapabilityServices,
+  id: "dispatch.order_status" | "dispatch.cancel_order",
+  input: Record<string, unknown>,
+  origin: string,
+  caller: Caller,
+): Promise<Record<string, unknown>> {
+  if (id === "dispatch.order_status") return { ...(await services.orders.get(caller, orderIdOf(input), origin)) };
+  const body = { reason: input.reason as CancelReason, ...(input.note ? { note: input.note as string } : {}) };
+  return { ...(await services.customerOrders.cancel(caller, orderIdOf(input), body, origin)) };
+}
 
 export function capabilityById(id: string): Capability | undefined {
   return capabilities.find((c) => c.id === id);
 }
 
+/** One capability on validated input. */
+async function run(
+  services: CapabilityServices,
+  id: CapabilityId,
+  input: Record<string, unknown>,
+  ctx: InvokeContext,
+  caller: Caller | null,
+): Promise<Record<string, unknown>> {
+  switch (id) {
+    case "dispatch.index":
+      return tradeIndex();
+    case "dispatch.evals":
+      return services.evals.document(input.period as EvalPeriod);
+    case "dispatch.estimate":
+      return estimate(input as Parameters<typeof estimate>[0]);
+    case "dispatch.quote":
+      return services.quotes.create({ id: caller!.id, account: accountOf(caller!) }, input as unknown as QuoteInput);
+    case "dispatch.order":
+      return (
+        await services.orders.create(caller!, input as unknown as OrderInput, {
+          origin: ctx.origin,
+          receivedAt: ctx.receivedAt,
+        })
+      ).body;
+    case "dispatch.order_status":
+    case "dispatch.cancel_order":
+      return runOrderTool(services, id, input, ctx.origin, caller!);
+    case "agentic.readiness_probe":
+      return { ...(await services.probe.probe(input.url as string)) };
+  }
+}
+
 export function createCapabilityInvoker(services: CapabilityServices) {
   const schemas = deriveCapabilitySchemas();
   const validateInput = createInputValidator();
-
-  async function run(
-    id: CapabilityId,
-    input: Record<string, unknown>,
-    ctx: InvokeContext,
-    caller: Caller | null,
-  ): Promise<Record<string, unknown>> {
-    switch (id) {
-      case "dispatch.index":
-        return tradeIndex();
-      case "dispatch.evals":
-        return services.evals.document(input.period as EvalPeriod);
-      case "dispatch.estimate":
-        return estimate(input as Parameters<typeof estimate>[0]);
-      case "dispatch.quote":
-        return services.quotes.create({ id: caller!.id, account: accountOf(caller!) }, input as unknown as QuoteInput);
-      case "dispatch.order":
-        return (
-          await services.orders.create(caller!, input as unknown as OrderInput, {
-            origin: ctx.origin,
-            receivedAt: ctx.receivedAt,
-          })
-        ).body;
-      case "agentic.readiness_probe":
-        return { ...(await services.probe.probe(input.url as string)) };
-    }
-  }
 
   return {
     schemas,
@@ -86,7 +108,7 @@ export function createCapabilityInvoker(services: CapabilityServices) {
       const capability = capabilityById(id)!;
       if (capability.access !== "public" && !ctx.caller)
         throw new DomainError("unauthorized", "missing_credential", `${id} needs a credential.`);
-      return run(id, validateInput(id, rawInput), ctx, ctx.caller);
+      return run(services, id, validateInput(id, rawInput), ctx, ctx.caller);
     },
   };
 }

@@ -1,0 +1,178 @@
+// `dispatch orders watch` and `dispatch listen` against the real server with the sandbox walking a test order,
+// through a proxy the test cuts once so both commands must resume with Last-Event-ID.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createTcpServer, connect, type Socket } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { orderRequest } from "../fixtures/requests.js";
+import { postOrder, webhookSecret } from "../fixtures/orders.js";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+import { bin, runCli } from "./run-cli.js";
+
+interface Received {
+  id: string;
+  type: string;
+  data: { order_id: string; status: string };
+}
+
+/** A TCP proxy to the server whose open connections the test can cut (a network drop). */
+async function startProxy(target: URL) {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((client) => {
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on("close", () => sockets.delete(s));
+      s.on("error", () => s.destroy());
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const cut = () => {
+    for (const s of sockets) s.destroy();
+  };
+  const stop = () =>
+    new Promise<void>(
+      (resolve) => (
+        cut(),
+        server.close(() => {
+          resolve();
+        })
+      ),
+    );
+  return { url, cut, stop };
+}
+
+/** A local webhook receiver that verifies every signature with the standardwebhooks library. */
+async function startReceiver(secret: string) {
+  const verifier = new Webhook(secret);
+  const received: Received[] = [];
+  const rejected: string[] = [];
+  const server: Server = createHttpServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      try {
+        received.push(verifier.verify(body, req.headers as Record<string, string>) as Received);
+        res.writeHead(204).end();
+      } catch (error) {
+        rejected.push((error as Error).message);
+        res.writeHead(400).end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`;
+  return {
+    url,
+    received,
+    rejected,
+    stop: () =>
+      new Promise<void>((resolve) =>
+        server.close(() => {
+          resolve();
+        }),
+      ),
+  };
+}
+
+/** Polls (bounded) until `done()` holds. */
+async function until(done: () => boolean, what: string) {
+  for (let i = 0; i < 600 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.ok(done(), `timed out waiting for ${what}`);
+}
+
+const sandboxStatuses = ["pending_dispatch", "dispatched", "en_route", "on_site", "completed"];
+
+describe("cli live commands", function () {
+  this.timeout(180_000);
+  let t: TestServer;
+  let proxy: Awaited<ReturnType<typeof startProxy>>;
+
+  before(async () => {
+    t = await startTestServer(undefined, { SANDBOX_STEP_MS: "300" });
+    proxy = await startProxy(new URL(t.url));
+  });
+  after(async () => {
+    await proxy?.stop();
+    await t?.stop();
+  });
+
+  describe("listen and orders watch", () => {
+    it("forward every event signed, once each, and watch exits 0 at completed across a dropped connection", async () => {
+      const { key, account } = await t.issueKey({ account: "live-cli" });
+      const receiver = await startReceiver(await webhookSecret(t.url, account));
+      const env = { DISPATCH_API_KEY: key, DISPATCH_BASE_URL: proxy.url };
+      const args = ["listen", "--forward-to", receiver.url]; // no --secret: fetched with the key (self-serve)
+      const listen = spawn(process.execPath, [bin, ...args, "--output", "ndjson"], { env: { ...process.env, ...env } });
+      let listenErr = "";
+      let listenOut = "";
+      listen.stderr.on("data", (c: Buffer) => (listenErr += c.toString()));
+      listen.stdout.on("data", (c: Buffer) => (listenOut += c.toString()));
+      try {
+        await until(() => listenErr.includes("ready"), "listen to connect");
+        const order = (await (await postOrder(t.url, { "x-api-key": key }, orderRequest)).json()) as {
+          order: { id: string };
+        };
+        const watch = runCli(["orders", "watch", order.order.id, "--output", "ndjson"], { env });
+        await until(() => receiver.received.length >= 2, "the first forwarded events");
+        proxy.cut(); // both streams drop; each must resume after the last event it saw
+        const watched = await watch;
+        assert.equal(watched.code, 0, watched.stderr);
+        const lines = watched.stdout
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l) as Received);
+        assert.equal(lines.at(-1)?.data.status, "completed");
+        assert.equal(new Set(lines.map((e) => e.id)).size, lines.length, "watch printed an event twice");
+        await until(() => receiver.received.some((e) => e.data.status === "completed"), "the completed event");
+        const statuses = receiver.received.map((e) => e.data.status);
+        for (const status of sandboxStatuses)
+          assert.equal(statuses.filter((s) => s === status).length, 1, `${status} in ${statuses.join(",")}`);
+        assert.deepEqual(receiver.rejected, []);
+        assert.equal(new Set(receiver.received.map((e) => e.id)).size, receiver.received.length);
+        assert.match(listenErr, /reconnecting/);
+        assert.equal(listenOut.trim().split("\n").length, receiver.received.length);
+      } finally {
+        listen.kill("SIGTERM");
+        await receiver.stop();
+      }
+    });
+  });
+
+  describe("orders watch", () => {
+    it("exits 11 when the order is cancelled", async () => {
+      const { key } = await t.issueKey({ account: "live-cli-cancel", environment: "live" });
+      const order = (await (await postOrder(t.url, { "x-api-key": key }, orderRequest)).json()) as {
+        order: { id: string };
+      };
+      const watch = runCli(["orders", "watch", order.order.id, "--output", "ndjson"], {
+        env: { DISPATCH_API_KEY: key, DISPATCH_BASE_URL: t.url },
+      });
+      const cancel = await fetch(`${t.url}/api/dispatch/v1/orders/${order.order.id}/cancel`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: JSON.stringify({ reason: "duplicate" }),
+      });
+      assert.equal(cancel.status, 200);
+      const watched = await watch;
+      assert.equal(watched.code, 11, watched.stderr);
+      assert.match(watched.stderr, /cancelled/);
+      assert.equal(watched.stdout.trim().split("\n").at(-1)?.includes('"order.cancelled"'), true);
+    });
+
+    it("exits 6 for another account's order", async () => {
+      const { key } = await t.issueKey({ account: "live-cli-owner" });
+      const other = (await t.issueKey({ account: "live-cli-other" })).key;
+      const order = (await (await postOrder(t.url, { "x-api-key": key }, orderRequest)).json()) as {
+        order: { id: string };
+      };
+      const watched = await runCli(["orders", "watch", order.order.id], {
+        env: { DISPATCH_API_KEY: other, DISPATCH_BASE_URL: t.url },
+      });
+      assert.equal(watched.code, 6, watched.stderr);
+    });
+  });
+});
