@@ -71,7 +71,7 @@ const schema = Joi.object({
   RATE_LIMIT_POINTS: Joi.number().integer().min(1).default(100),
   RATE_LIMIT_BURST: Joi.number().integer().min(0).default(100),
   TRUSTED_PROXIES: Joi.string()
-    .pattern(/^[0-9A-Fa-f:.\/]+(,\s*[0-9A-Fa-f:.\/]+)*$/, "comma-separated addresses or CIDR ranges")
+    .pattern(/^[0-9A-Fa-f:./]+(,\s*[0-9A-Fa-f:./]+)*$/, "comma-separated addresses or CIDR ranges")
     .allow(""),
   WEBHOOK_POLL_MS: Joi.number().integer().min(10).default(1000),
   WEBHOOK_BACKOFF_MS: Joi.number().integer().min(1).default(10_000),

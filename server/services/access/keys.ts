@@ -34,7 +34,8 @@ function checksumBase62(body: string): string {
 /** Cheap structural check before touching the database: format and checksum. */
 export function looksLikeApiKey(value: string): boolean {
   const match = keyPattern.exec(value);
-  return Boolean(match && checksumBase62(`${match[1]}_${match[2]}`) === match[3]);
+  if (!match) return false;
+  return checksumBase62(`${match[1]}_${match[2]}`) === match[3];
 }
 
 function toRecord(row: Record<string, unknown>): ApiKeyRecord {
