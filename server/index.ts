@@ -12,7 +12,7 @@ import { errorsPlugin } from "./plugins/errors.js";
 import { loggingPlugin } from "./plugins/logging.js";
 import { mediaTypePlugin } from "./plugins/media-type.js";
 import { originCheckPlugin } from "./plugins/origin-check.js";
-import { createLimiters } from "./plugins/limiters.js";
+import { createLimiters, type Limiters } from "./plugins/limiters.js";
 import { rateLimitPlugin } from "./plugins/rate-limit.js";
 import { requestIdPlugin } from "./plugins/request-id.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
@@ -64,12 +64,16 @@ function logRedisOutages(redis: Redis | null, url: string | null, logger: Hapi.S
   });
 }
 
-export async function createServer(config: Config): Promise<DispatchServer> {
+type DbError = Error & { code?: string };
+
+/** Locks the data directory, opens the database and migrates it; on failure releases both and names DATABASE_URL. */
+async function openDatabase(config: Config) {
   const releaseDataDir = await lockDataDir(config.databaseUrl, (error) => {
     console.error(`dispatch: ${error.message}`);
   });
   const db = createDb(config.databaseUrl);
-  await migrate(db).catch(async (error: Error & { code?: string }) => {
+  await migrate(db).catch(async (caught: unknown) => {
+    const error = caught as DbError;
     await db.destroy();
     await releaseDataDir();
     const reason = error.message || error.code || String(error);
@@ -77,13 +81,11 @@ export async function createServer(config: Config): Promise<DispatchServer> {
       cause: error,
     });
   });
-  const services = createServices(db, config);
-  await services.changes.start();
-  if (config.seedDemo) await seedDemoContractors(services.contractors);
-  const redis = connectRedis(config.redisUrl);
-  const limiters = createLimiters(redis, config.rateLimit);
+  return { db, releaseDataDir };
+}
 
-  const server = Hapi.server({
+function createHapi(config: Config): Hapi.Server {
+  return Hapi.server({
     listener: createListener(config.requestTimeoutMs),
     host: config.host,
     port: config.port,
@@ -94,6 +96,14 @@ export async function createServer(config: Config): Promise<DispatchServer> {
     },
     router: { stripTrailingSlash: true },
   });
+}
+
+async function registerPlugins(
+  server: Hapi.Server,
+  config: Config,
+  deps: { services: Services; redis: Redis | null; limiters: Limiters },
+): Promise<void> {
+  const { services, redis, limiters } = deps;
   await server.register([
     { plugin: requestIdPlugin },
     { plugin: errorsPlugin },
@@ -110,16 +120,32 @@ export async function createServer(config: Config): Promise<DispatchServer> {
       options: { redis, ...config.rateLimit, trustedProxies: config.trustedProxies, limiters },
     },
   ]);
-  logRedisOutages(redis, config.redisUrl, server.logger);
-  server.route(await loadRoutes(services));
+}
+
+/** Background workers: audit integration, webhook outbox, sandbox walker (needs the real port), SSE streams. */
+async function startWorkers(server: Hapi.Server, services: Services): Promise<void> {
   await services.auditLog.start((error) => {
     server.log(["error", "audit"], error as Error);
   });
-  services.webhooks.start(); // outbox delivery worker; stop() below waits for deliveries in flight
+  services.webhooks.start(); // outbox delivery worker; stop() waits for deliveries in flight
   server.ext("onPostStart", () => {
     services.sandbox.start(server.info.uri);
   }); // the real port once listening
   services.eventStreams.start();
+}
+
+export async function createServer(config: Config): Promise<DispatchServer> {
+  const { db, releaseDataDir } = await openDatabase(config);
+  const services = createServices(db, config);
+  await services.changes.start();
+  if (config.seedDemo) await seedDemoContractors(services.contractors);
+  const redis = connectRedis(config.redisUrl);
+  const limiters = createLimiters(redis, config.rateLimit);
+  const server = createHapi(config);
+  await registerPlugins(server, config, { services, redis, limiters });
+  logRedisOutages(redis, config.redisUrl, server.logger);
+  server.route(await loadRoutes(services));
+  await startWorkers(server, services);
 
   return {
     server,
@@ -142,7 +168,8 @@ export async function createServer(config: Config): Promise<DispatchServer> {
 /** Reads the environment, starts listening, and stops cleanly on SIGINT/SIGTERM. */
 export async function start(env: NodeJS.ProcessEnv = process.env): Promise<DispatchServer> {
   const app = await createServer(loadConfig(env));
-  await app.server.start().catch(async (error: Error & { code?: string }) => {
+  await app.server.start().catch(async (caught: unknown) => {
+    const error = caught as DbError;
     await app.stop();
     const which = error.code === "EADDRINUSE" ? "PORT" : "HOST";
     throw new Error(`${which}: cannot listen on ${app.config.host}:${app.config.port}: ${error.message}`, {
