@@ -66,35 +66,25 @@ function problem(request: Request, init: ProblemInit) {
   };
 }
 
-function classify(
-  request: Request,
-  error: Boom.Boom & { code?: string; errno?: string },
-): ProblemInit & { log?: "warn" | "error"; headers?: Record<string, string> } {
-  if (error instanceof DomainError) {
-    return {
-      status: statusOf[error.kind],
-      code: error.code,
-      detail: error.message,
-      errors: error.extra.errors,
-      retryAfterSeconds: error.extra.retryAfterSeconds,
-    };
-  }
-  if (typeof error.code === "string" && error.code === "23505")
-    return { status: 409, code: "conflict", detail: "The resource already exists." };
-  if (
-    (typeof error.code === "string" && (unavailableSqlStates.has(error.code) || unavailableErrnos.has(error.code))) ||
-    /Connection terminated|timeout acquiring a connection|not queryable|connection error|the database system is (starting up|shutting down)/i.test(
-      error.message,
-    )
-  ) {
-    return {
-      status: 503,
-      code: "database_unavailable",
-      detail: "The database is unreachable; retry shortly.",
-      retryAfterSeconds: 5,
-      log: "warn",
-    };
-  }
+type Classified = ProblemInit & { log?: "warn" | "error"; headers?: Record<string, string> };
+type RawError = Boom.Boom & { code?: string; errno?: string };
+
+const domainProblem = (error: DomainError): Classified => ({
+  status: statusOf[error.kind],
+  code: error.code,
+  detail: error.message,
+  errors: error.extra.errors,
+  retryAfterSeconds: error.extra.retryAfterSeconds,
+});
+
+/** A lost or starting database (by SQLSTATE, errno or driver message) is a 503 to retry, not a 500. */
+const isDatabaseUnavailable = (error: RawError): boolean =>
+  (typeof error.code === "string" && (unavailableSqlStates.has(error.code) || unavailableErrnos.has(error.code))) ||
+  /Connection terminated|timeout acquiring a connection|not queryable|connection error|the database system is (starting up|shutting down)/i.test(
+    error.message,
+  );
+
+function boomProblem(request: Request, error: RawError): Classified {
   const status = error.output.statusCode;
   if (status >= 500)
     return {
@@ -113,6 +103,22 @@ function classify(
           ? mediaTypeDetail(request)
           : error.output.payload.message;
   return { status, code: boomCodes[status] ?? "client_error", detail, headers };
+}
+
+function classify(request: Request, error: RawError): Classified {
+  if (error instanceof DomainError) return domainProblem(error);
+  if (typeof error.code === "string" && error.code === "23505")
+    return { status: 409, code: "conflict", detail: "The resource already exists." };
+  if (isDatabaseUnavailable(error)) {
+    return {
+      status: 503,
+      code: "database_unavailable",
+      detail: "The database is unreachable; retry shortly.",
+      retryAfterSeconds: 5,
+      log: "warn",
+    };
+  }
+  return boomProblem(request, error);
 }
 
 const probedMethods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;

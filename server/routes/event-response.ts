@@ -8,7 +8,8 @@ export async function answerEvents(services: Services, request: Request, h: Resp
   const base = services.config.publicBaseUrl ?? originOf(request);
   const query = request.query as { after?: string; limit: number };
   const resume = (request.headers["last-event-id"] as string | undefined) ?? query.after;
-  if (!String(request.headers.accept ?? "").includes("text/event-stream"))
+  const accept: unknown = request.headers.accept;
+  if (typeof accept !== "string" || !accept.includes("text/event-stream"))
     return eventPage(services.db, seqOf(query.after), scope, query.limit, base);
   const stream = await services.eventStreams.open(scope, resume ? seqOf(resume) : undefined, base);
   request.raw.req.on("close", () => stream.destroy());
