@@ -3,9 +3,8 @@
 // per instance whatever the number of streams, and sees rows committed by any instance sharing the database.
 import { PassThrough } from "node:stream";
 import type { Db } from "../../db/knex.js";
-import { eventRows, toEvent, type DispatchEvent, type EventScope } from "./feed.js";
+import { eventRows, toEvent, type DispatchEvent, type EventRow, type EventScope } from "./feed.js";
 
-type Row = Record<string, any>;
 interface Subscriber {
   scope: EventScope;
   base: string;
@@ -30,13 +29,13 @@ interface Hub {
   polling: Promise<void> | null;
 }
 
-const matches = (scope: EventScope, row: Row) =>
+const matches = (scope: EventScope, row: EventRow) =>
   (!scope.account || scope.account === row.account) && (!scope.orderId || scope.orderId === row.order_id);
 
 /** Fans out rows in id order and only past contiguous ids, so a resume point never skips a late commit. */
 async function poll(db: Db, hub: Hub, gapMs: number): Promise<void> {
   hub.low ??= Number((await db("order_events").max({ max: "id" }))[0]?.max ?? 0);
-  const rows: Row[] = await eventRows(db, hub.low, {}).limit(500);
+  const rows: EventRow[] = await eventRows(db, hub.low, {}).limit(500);
   for (const row of rows) {
     const seq = Number(row.id);
     if (seq !== hub.low + 1 && (hub.gapSince ??= Date.now()) > Date.now() - gapMs) break;
