@@ -19,7 +19,9 @@ export default tseslint.config(
   ...tseslint.configs.stylisticTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ["*.js", "cli/bin/*.js", "test/helpers/*.cjs"] } },
+      parserOptions: {
+        projectService: { allowDefaultProject: ["*.js", "scripts/*.js", "cli/bin/*.js", "test/helpers/*.cjs"] },
+      },
     },
     rules: {
       "@typescript-eslint/no-explicit-any": "error",

@@ -50,7 +50,7 @@ function arrayJoi(s: JsonObject): string {
 }
 
 function singleJoi(s: JsonObject, type: string | undefined): string {
-  if (s.allOf) return joiOf(Object.assign({}, ...(s.allOf as JsonObject[])));
+  if (s.allOf) return joiOf((s.allOf as JsonObject[]).reduce<JsonObject>((all, part) => ({ ...all, ...part }), {}));
   switch (type) {
     case "string":
       return stringJoi(s);

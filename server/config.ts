@@ -71,7 +71,7 @@ const schema = Joi.object({
   RATE_LIMIT_POINTS: Joi.number().integer().min(1).default(100),
   RATE_LIMIT_BURST: Joi.number().integer().min(0).default(100),
   TRUSTED_PROXIES: Joi.string()
-    .pattern(/^[0-9A-Fa-f:.\/]+(,\s*[0-9A-Fa-f:.\/]+)*$/, "comma-separated addresses or CIDR ranges")
+    .pattern(/^[0-9A-Fa-f:./]+(,\s*[0-9A-Fa-f:./]+)*$/, "comma-separated addresses or CIDR ranges")
     .allow(""),
   WEBHOOK_POLL_MS: Joi.number().integer().min(10).default(1000),
   WEBHOOK_BACKOFF_MS: Joi.number().integer().min(1).default(10_000),
@@ -85,7 +85,10 @@ const schema = Joi.object({
   SANDBOX_STEP_MS: Joi.number().integer().min(0).max(86_400_000).default(5000),
 }).unknown(true);
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+const listOf = (csv: string): string[] => csv.split(",").map((item) => item.trim());
+
+/** Validates the environment against the schema; the first failure names its variable. */
+function validatedEnv(env: NodeJS.ProcessEnv) {
   const { value, error } = schema.validate(env, { abortEarly: true, convert: true });
   if (error) {
     const variable = error.details[0]?.path.join(".") ?? "environment";
@@ -94,6 +97,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Behind a proxy the Host header is the only other source of absolute URLs, and it is the caller's to forge.
   if (value.NODE_ENV === "production" && !value.PUBLIC_BASE_URL)
     throw new Error("Invalid configuration: PUBLIC_BASE_URL: required when NODE_ENV=production.");
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const value = validatedEnv(env);
   return {
     host: value.HOST,
     port: value.PORT,
@@ -110,12 +118,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     escalationContact: value.ESCALATION_CONTACT,
     oauthTokenTtlSeconds: value.OAUTH_TOKEN_TTL_SECONDS,
     buildHash: value.BUILD_HASH || null,
-    mcpAllowedOrigins: value.MCP_ALLOWED_ORIGINS
-      ? (value.MCP_ALLOWED_ORIGINS as string).split(",").map((origin) => origin.trim())
-      : null,
+    mcpAllowedOrigins: value.MCP_ALLOWED_ORIGINS ? listOf(value.MCP_ALLOWED_ORIGINS) : null,
     rateLimit: { points: value.RATE_LIMIT_POINTS, burst: value.RATE_LIMIT_BURST },
     requestTimeoutMs: value.HTTP_REQUEST_TIMEOUT_MS,
-    trustedProxies: value.TRUSTED_PROXIES ? (value.TRUSTED_PROXIES as string).split(",").map((s) => s.trim()) : [],
+    trustedProxies: value.TRUSTED_PROXIES ? listOf(value.TRUSTED_PROXIES) : [],
     webhook: {
       pollMs: value.WEBHOOK_POLL_MS,
       backoffMs: value.WEBHOOK_BACKOFF_MS,

@@ -10,11 +10,11 @@ import { seedDemoContractors } from "./db/seeds/demo-contractors.js";
 import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin, logBackgroundError } from "./plugins/errors.js";
 import type { Writable } from "node:stream";
-import { loggingPlugin } from "./plugins/logging.js";
 import { createLogThrottle } from "./plugins/log-throttle.js";
+import { loggingPlugin } from "./plugins/logging.js";
 import { mediaTypePlugin } from "./plugins/media-type.js";
 import { originCheckPlugin } from "./plugins/origin-check.js";
-import { createLimiters } from "./plugins/limiters.js";
+import { createLimiters, type Limiters } from "./plugins/limiters.js";
 import { rateLimitPlugin } from "./plugins/rate-limit.js";
 import { requestIdPlugin } from "./plugins/request-id.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
@@ -66,13 +66,16 @@ function logRedisOutages(redis: Redis | null, url: string | null, logger: Hapi.S
   });
 }
 
-/** `logStream` (tests) receives the pino lines instead of stdout. */
-export async function createServer(config: Config, options: { logStream?: Writable } = {}): Promise<DispatchServer> {
+type DbError = Error & { code?: string };
+
+/** Locks the data directory, opens the database and migrates it; on failure releases both and names DATABASE_URL. */
+async function openDatabase(config: Config) {
   const releaseDataDir = await lockDataDir(config.databaseUrl, (error) => {
     console.error(`dispatch: ${error.message}`);
   });
   const db = createDb(config.databaseUrl);
-  await migrate(db).catch(async (error: Error & { code?: string }) => {
+  await migrate(db).catch(async (caught: unknown) => {
+    const error = caught as DbError;
     await db.destroy();
     await releaseDataDir();
     const reason = error.message || error.code || String(error);
@@ -80,13 +83,11 @@ export async function createServer(config: Config, options: { logStream?: Writab
       cause: error,
     });
   });
-  const services = createServices(db, config);
-  await services.changes.start();
-  if (config.seedDemo) await seedDemoContractors(services.contractors);
-  const redis = connectRedis(config.redisUrl);
-  const limiters = createLimiters(redis, config.rateLimit);
+  return { db, releaseDataDir };
+}
 
-  const server = Hapi.server({
+function createHapi(config: Config): Hapi.Server {
+  return Hapi.server({
     listener: createListener(config.requestTimeoutMs),
     host: config.host,
     port: config.port,
@@ -97,11 +98,19 @@ export async function createServer(config: Config, options: { logStream?: Writab
     },
     router: { stripTrailingSlash: true },
   });
+}
+
+async function registerPlugins(
+  server: Hapi.Server,
+  config: Config,
+  deps: { services: Services; redis: Redis | null; limiters: Limiters; logStream?: Writable },
+): Promise<void> {
+  const { services, redis, limiters, logStream } = deps;
   await server.register([
     { plugin: requestIdPlugin },
     { plugin: errorsPlugin },
     { plugin: securityHeadersPlugin },
-    { plugin: loggingPlugin, options: { level: config.logLevel, stream: options.logStream } },
+    { plugin: loggingPlugin, options: { level: config.logLevel, stream: logStream } },
     { plugin: mediaTypePlugin },
     {
       plugin: originCheckPlugin,
@@ -113,20 +122,37 @@ export async function createServer(config: Config, options: { logStream?: Writab
       options: { redis, ...config.rateLimit, trustedProxies: config.trustedProxies, limiters },
     },
   ]);
-  logRedisOutages(redis, config.redisUrl, server.logger);
-  server.route(await loadRoutes(services));
-  const backgroundThrottle = createLogThrottle(60_000);
+}
+
+/** Background workers: audit integration, webhook outbox, sandbox walker (needs the real port), SSE streams. */
+async function startWorkers(server: Hapi.Server, services: Services): Promise<void> {
+  const backgroundThrottle = createLogThrottle(60_000); // one line per cause per minute during an outage
   await services.auditLog.start((error) => {
     logBackgroundError(server.logger, "audit", error as Error, backgroundThrottle);
   });
   services.oauthPurger.start((error) => {
     logBackgroundError(server.logger, "oauth-purge", error as Error, backgroundThrottle);
   });
-  services.webhooks.start(); // outbox delivery worker; stop() below waits for deliveries in flight
+  services.webhooks.start(); // outbox delivery worker; stop() waits for deliveries in flight
   server.ext("onPostStart", () => {
     services.sandbox.start(server.info.uri);
   }); // the real port once listening
   services.eventStreams.start();
+}
+
+/** `logStream` (tests) receives the pino lines instead of stdout. */
+export async function createServer(config: Config, options: { logStream?: Writable } = {}): Promise<DispatchServer> {
+  const { db, releaseDataDir } = await openDatabase(config);
+  const services = createServices(db, config);
+  await services.changes.start();
+  if (config.seedDemo) await seedDemoContractors(services.contractors);
+  const redis = connectRedis(config.redisUrl);
+  const limiters = createLimiters(redis, config.rateLimit);
+  const server = createHapi(config);
+  await registerPlugins(server, config, { services, redis, limiters, logStream: options.logStream });
+  logRedisOutages(redis, config.redisUrl, server.logger);
+  server.route(await loadRoutes(services));
+  await startWorkers(server, services);
 
   return {
     server,
@@ -136,8 +162,8 @@ export async function createServer(config: Config, options: { logStream?: Writab
       await services.eventStreams.stop(); // ends open SSE streams so the server does not wait on them
       await server.stop({ timeout: 5000 });
       await services.sandbox.stop();
-      services.oauthPurger.stop();
       await services.webhooks.stop();
+      services.oauthPurger.stop();
       await services.auditLog.stop();
       await services.changes.stop();
       redis?.disconnect();
@@ -150,7 +176,8 @@ export async function createServer(config: Config, options: { logStream?: Writab
 /** Reads the environment, starts listening, and stops cleanly on SIGINT/SIGTERM. */
 export async function start(env: NodeJS.ProcessEnv = process.env): Promise<DispatchServer> {
   const app = await createServer(loadConfig(env));
-  await app.server.start().catch(async (error: Error & { code?: string }) => {
+  await app.server.start().catch(async (caught: unknown) => {
+    const error = caught as DbError;
     await app.stop();
     const which = error.code === "EADDRINUSE" ? "PORT" : "HOST";
     throw new Error(`${which}: cannot listen on ${app.config.host}:${app.config.port}: ${error.message}`, {

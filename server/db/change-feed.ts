@@ -15,43 +15,54 @@ export interface ChangeFeed {
 
 const channel = "dispatch_cache";
 
-export function createChangeFeed(databaseUrl: string): ChangeFeed {
-  const listeners: ChangeListener[] = [];
-  const embedded = databaseUrl.startsWith("pglite://");
-  let client: pg.Client | null = null;
-  let live = embedded;
-  let stopped = false;
-  const announce = (table: string) => {
-    listeners.forEach((l) => {
-      l(table);
-    });
-  };
+/** Closing an already broken connection may fail too; nothing is left to do about it. */
+const ignoreError = (): void => undefined;
 
+interface FeedState {
+  client: pg.Client | null;
+  live: boolean;
+  stopped: boolean;
+}
+
+/** LISTENs on the channel; on a connection error announces "*" and reconnects every 500 ms until stopped. */
+function notificationListener(databaseUrl: string, state: FeedState, announce: (table: string) => void) {
   const retry = () => {
-    if (!stopped) setTimeout(() => void connect().catch(retry), 500);
+    if (!state.stopped) setTimeout(() => void connect().catch(retry), 500);
   };
-
   async function connect(): Promise<void> {
     const next = new pg.Client({ connectionString: databaseUrl });
     next.on("notification", (n) => {
       announce(n.payload ?? "*");
     });
     next.on("error", () => {
-      live = false;
+      state.live = false;
       announce("*"); // anything may have changed while we could not hear
-      void next.end().catch(() => {});
+      void next.end().catch(ignoreError);
       retry();
     });
     await next.connect();
     await next.query(`LISTEN ${channel}`);
-    client = next;
-    live = true;
+    state.client = next;
+    state.live = true;
     announce("*");
   }
+  return connect;
+}
+
+export function createChangeFeed(databaseUrl: string): ChangeFeed {
+  const listeners: ChangeListener[] = [];
+  const embedded = databaseUrl.startsWith("pglite://");
+  const state: FeedState = { client: null, live: embedded, stopped: false };
+  const announce = (table: string) => {
+    listeners.forEach((l) => {
+      l(table);
+    });
+  };
+  const connect = notificationListener(databaseUrl, state, announce);
 
   return {
     get live() {
-      return live;
+      return state.live;
     },
     on: (listener) => void listeners.push(listener),
     announce,
@@ -59,9 +70,9 @@ export function createChangeFeed(databaseUrl: string): ChangeFeed {
       if (!embedded) await connect();
     },
     async stop() {
-      stopped = true;
-      live = false;
-      await client?.end().catch(() => {});
+      state.stopped = true;
+      state.live = false;
+      await state.client?.end().catch(ignoreError);
     },
   };
 }

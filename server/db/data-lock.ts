@@ -20,7 +20,7 @@ export async function lockDataDir(
   staleMs = 10_000,
 ): Promise<() => Promise<void>> {
   const dir = pgliteDataDir(databaseUrl);
-  if (!dir) return async () => {};
+  if (!dir) return () => Promise.resolve(); // Postgres: nothing to lock
   mkdirSync(dir, { recursive: true });
   const lockPath = `${dir}.lock`;
   try {

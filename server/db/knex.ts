@@ -23,7 +23,7 @@ export function createDb(databaseUrl: string): Db {
   // knex warns with a full stack on every failed connection attempt; the first line says all (boot names DATABASE_URL)
   const log = {
     warn: (message: string) => {
-      console.warn(`knex: ${String(message).split("\n")[0]}`);
+      console.warn(`knex: ${message.split("\n")[0]}`);
     },
   };
   return knex({ client: "pg", connection: databaseUrl, pool: { min: 0, max: 10 }, log });

@@ -26,7 +26,8 @@ export function isTrustedProxy(address: string, trusted: readonly string[]): boo
 export function clientIpOf(request: Request, trusted: readonly string[]): string {
   const peer = normalise(request.info.remoteAddress);
   if (!isTrustedProxy(peer, trusted)) return peer;
-  const hops = String(request.headers["x-forwarded-for"] ?? "")
+  const forwarded: unknown = request.headers["x-forwarded-for"];
+  const hops = (typeof forwarded === "string" ? forwarded : "")
     .split(",")
     .map((hop) => normalise(hop))
     .filter(Boolean);

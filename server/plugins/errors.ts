@@ -68,15 +68,23 @@ function problem(request: Request, init: ProblemInit) {
   };
 }
 
-/** An outage of the database (connection refused, terminated, starting up...), as opposed to a bug. */
-export function isDatabaseUnavailable(error: Error & { code?: unknown }): boolean {
-  return (
-    (typeof error.code === "string" && (unavailableSqlStates.has(error.code) || unavailableErrnos.has(error.code))) ||
-    /Connection terminated|timeout acquiring a connection|not queryable|connection error|the database system is (starting up|shutting down)/i.test(
-      error.message,
-    )
+type Classified = ProblemInit & { log?: "warn" | "error"; headers?: Record<string, string> };
+type RawError = Boom.Boom & { code?: string; errno?: string };
+
+const domainProblem = (error: DomainError): Classified => ({
+  status: statusOf[error.kind],
+  code: error.code,
+  detail: error.message,
+  errors: error.extra.errors,
+  retryAfterSeconds: error.extra.retryAfterSeconds,
+});
+
+/** A lost or starting database (by SQLSTATE, errno or driver message) is a 503 to retry, not a 500. */
+export const isDatabaseUnavailable = (error: Error & { code?: unknown }): boolean =>
+  (typeof error.code === "string" && (unavailableSqlStates.has(error.code) || unavailableErrnos.has(error.code))) ||
+  /Connection terminated|timeout acquiring a connection|not queryable|connection error|the database system is (starting up|shutting down)/i.test(
+    error.message,
   );
-}
 
 /** Logs a background job's failure: an outage as one warn line, a bug with its stack; once per cause per window. */
 export function logBackgroundError(logger: Logger, job: string, error: Error, throttle: LogThrottle): void {
@@ -87,30 +95,7 @@ export function logBackgroundError(logger: Logger, job: string, error: Error, th
   else logger.error({ job, err: error, ...extra }, `${job}: ${error.message}`);
 }
 
-function classify(
-  request: Request,
-  error: Boom.Boom & { code?: string; errno?: string },
-): ProblemInit & { log?: "warn" | "error"; headers?: Record<string, string> } {
-  if (error instanceof DomainError) {
-    return {
-      status: statusOf[error.kind],
-      code: error.code,
-      detail: error.message,
-      errors: error.extra.errors,
-      retryAfterSeconds: error.extra.retryAfterSeconds,
-    };
-  }
-  if (typeof error.code === "string" && error.code === "23505")
-    return { status: 409, code: "conflict", detail: "The resource already exists." };
-  if (isDatabaseUnavailable(error)) {
-    return {
-      status: 503,
-      code: "database_unavailable",
-      detail: "The database is unreachable; retry shortly.",
-      retryAfterSeconds: 5,
-      log: "warn",
-    };
-  }
+function boomProblem(request: Request, error: RawError): Classified {
   const status = error.output.statusCode;
   if (status >= 500)
     return {
@@ -129,6 +114,22 @@ function classify(
           ? mediaTypeDetail(request)
           : error.output.payload.message;
   return { status, code: boomCodes[status] ?? "client_error", detail, headers };
+}
+
+function classify(request: Request, error: RawError): Classified {
+  if (error instanceof DomainError) return domainProblem(error);
+  if (typeof error.code === "string" && error.code === "23505")
+    return { status: 409, code: "conflict", detail: "The resource already exists." };
+  if (isDatabaseUnavailable(error)) {
+    return {
+      status: 503,
+      code: "database_unavailable",
+      detail: "The database is unreachable; retry shortly.",
+      retryAfterSeconds: 5,
+      log: "warn",
+    };
+  }
+  return boomProblem(request, error);
 }
 
 const probedMethods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;

@@ -13,7 +13,7 @@ export interface OriginCheckOptions {
 function checkOrigin(options: OriginCheckOptions) {
   return (request: Request, h: ResponseToolkit) => {
     const origin = request.headers.origin as string | undefined;
-    const wanted = (request.route.settings.plugins as { checkOrigin?: boolean } | undefined)?.checkOrigin;
+    const wanted = (request.route.settings.plugins as { checkOrigin?: boolean }).checkOrigin;
     if (!wanted || origin === undefined) return h.continue;
     const allowed = options.allowedOrigins ?? [new URL(baseUrlOf(request, options.publicBaseUrl)).origin];
     if (allowed.includes(origin)) return h.continue;

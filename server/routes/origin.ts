@@ -6,7 +6,7 @@ const loopbackNames = ["localhost", "127.0.0.1", "[::1]"];
 
 export const originOf = (request: Request): string => {
   const { protocol, host, port, uri } = request.server.info;
-  const presented = String(request.info.host ?? "").toLowerCase();
+  const presented = (request.info.host ?? "").toLowerCase();
   const trusted = [host, ...loopbackNames].map((name) => `${name}:${port}`);
   return trusted.includes(presented) ? `${protocol}://${presented}` : uri;
 };

@@ -17,7 +17,7 @@ const route: RouteFactory = (services) => {
       payload: {
         allow: "application/json",
         failAction: (_request, h, error) => {
-          if (!isParseError(error)) throw error;
+          if (!isParseError(error)) throw error!; // Hapi always passes the error to failAction
           return h
             .response({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } })
             .code(400)

@@ -1,5 +1,4 @@
 import type { RouteFactory } from "../types.js";
-import { contractVersion } from "../../contract-version.js";
 
 const route: RouteFactory = () => ({
   method: "GET",

@@ -1,4 +1,4 @@
-import type { Request } from "@hapi/hapi";
+import type { Lifecycle, Request } from "@hapi/hapi";
 import { callerOf } from "../../plugins/auth.js";
 import { isParseError } from "../../plugins/errors.js";
 import { requestIdOf } from "../../plugins/request-id.js";
@@ -12,6 +12,15 @@ const isJsonRpcShape = (payload: unknown) =>
 
 const invalid = (message: string) => ({ jsonrpc: "2.0", id: null, error: { code: -32600, message } });
 
+/** Malformed JSON is a JSON-RPC parse error (-32700); any other payload failure stays a problem. */
+const parseFailAction: Lifecycle.Method = (_request, h, error) => {
+  if (!isParseError(error)) throw error!; // Hapi always passes the error to failAction
+  return h
+    .response({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: Invalid JSON" } })
+    .code(400)
+    .takeover();
+};
+
 const route: RouteFactory = (services) => {
   const mcp = createMcpService(services);
   return {
@@ -23,13 +32,7 @@ const route: RouteFactory = (services) => {
       plugins: { rateLimit: (request: Request) => mcpCosts(request.payload), checkOrigin: true },
       payload: {
         allow: "application/json",
-        failAction: (_request, h, error) => {
-          if (!isParseError(error)) throw error;
-          return h
-            .response({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: Invalid JSON" } })
-            .code(400)
-            .takeover();
-        },
+        failAction: parseFailAction,
       },
     },
     handler: async (request, h) => {

@@ -12,7 +12,7 @@ const route: RouteFactory = ({ oauth }) => ({
     plugins: { rateLimit: "oauth-register" },
     payload: {
       failAction: (_request, _h, error) => {
-        if (!isParseError(error)) throw error;
+        if (!isParseError(error)) throw error!; // Hapi always passes the error to failAction
         throw new OAuthError(400, "invalid_client_metadata", "The body must be a JSON object.");
       },
     },

@@ -42,7 +42,7 @@ const route: RouteFactory = ({ oauth }) => ({
     payload: {
       allow: ["application/x-www-form-urlencoded"],
       failAction: (_request, _h, error) => {
-        if (isTooLarge(error)) throw error;
+        if (isTooLarge(error)) throw error!; // Hapi always passes the error to failAction
         throw new OAuthError(400, "invalid_request", "Send a form-encoded body (application/x-www-form-urlencoded).");
       },
     },

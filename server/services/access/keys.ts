@@ -34,7 +34,8 @@ function checksumBase62(body: string): string {
 /** Cheap structural check before touching the database: format and checksum. */
 export function looksLikeApiKey(value: string): boolean {
   const match = keyPattern.exec(value);
-  return Boolean(match && checksumBase62(`${match[1]}_${match[2]}`) === match[3]);
+  if (!match) return false;
+  return checksumBase62(`${match[1]}_${match[2]}`) === match[3];
 }
 
 function toRecord(row: Record<string, unknown>): ApiKeyRecord {
@@ -50,34 +51,66 @@ function toRecord(row: Record<string, unknown>): ApiKeyRecord {
   };
 }
 
+interface IssueInput {
+  account: string;
+  environment: "test" | "live";
+  label?: string;
+  scopes?: KeyScope[];
+}
+
+/** Mints a key (shown once), stores only its hash, and audits the issue. */
+async function issueKey(db: Db, input: IssueInput) {
+  const body = `${input.environment}_${randomBase62(32)}`;
+  const key = `dispatch_${body}${checksumBase62(body)}`;
+  const row = {
+    id: newId("key"),
+    account: input.account,
+    environment: input.environment,
+    prefix: key.slice(0, "dispatch_live_".length + 4),
+    key_hash: sha256Hex(key),
+    label: input.label ?? null,
+    scopes: JSON.stringify(input.scopes ?? ["quote", "order"]),
+  };
+  const stored = await db.transaction(async (trx) => {
+    const [inserted] = await trx("api_keys").insert(row).returning("*");
+    await appendAudit(trx, {
+      type: "key_issued",
+      account: row.account,
+      subject: row.id,
+      content: { environment: row.environment, prefix: row.prefix, scopes: input.scopes ?? ["quote", "order"] },
+    });
+    return inserted;
+  });
+  return { ...toRecord(stored), key };
+}
+
+/** Revokes once (audited); revoking again returns the already revoked key. */
+async function revokeKey(db: Db, feed: ChangeFeed | null, id: string): Promise<ApiKeyRecord> {
+  const row = await db.transaction(async (trx) => {
+    const revoked = await trx("api_keys")
+      .where({ id })
+      .whereNull("revoked_at")
+      .update({ revoked_at: trx.fn.now() })
+      .returning("*");
+    if (revoked[0])
+      await appendAudit(trx, {
+        type: "key_revoked",
+        account: revoked[0].account,
+        subject: id,
+        content: { prefix: revoked[0].prefix },
+      });
+    return revoked[0] ?? (await trx("api_keys").where({ id }).first());
+  });
+  feed?.announce("api_keys");
+  if (!row) throw new DomainError("not_found", "not_found", `No API key ${id}.`);
+  return toRecord(row);
+}
+
 export function createKeyService(db: Db, feed: ChangeFeed | null = null) {
   // Active keys by hash; a revocation anywhere clears every instance's cache through the change feed.
   const active = createInvalidatedCache<ApiKeyRecord>(feed, "api_keys", 60_000);
   return {
-    async issue(input: { account: string; environment: "test" | "live"; label?: string; scopes?: KeyScope[] }) {
-      const body = `${input.environment}_${randomBase62(32)}`;
-      const key = `dispatch_${body}${checksumBase62(body)}`;
-      const row = {
-        id: newId("key"),
-        account: input.account,
-        environment: input.environment,
-        prefix: key.slice(0, "dispatch_live_".length + 4),
-        key_hash: sha256Hex(key),
-        label: input.label ?? null,
-        scopes: JSON.stringify(input.scopes ?? ["quote", "order"]),
-      };
-      const stored = await db.transaction(async (trx) => {
-        const [inserted] = await trx("api_keys").insert(row).returning("*");
-        await appendAudit(trx, {
-          type: "key_issued",
-          account: row.account,
-          subject: row.id,
-          content: { environment: row.environment, prefix: row.prefix, scopes: input.scopes ?? ["quote", "order"] },
-        });
-        return inserted;
-      });
-      return { ...toRecord(stored), key };
-    },
+    issue: (input: IssueInput) => issueKey(db, input),
 
     /** The active key for a presented secret, or null (unknown, malformed or revoked). */
     async authenticate(presented: string): Promise<ApiKeyRecord | null> {
@@ -100,26 +133,7 @@ export function createKeyService(db: Db, feed: ChangeFeed | null = null) {
       return { items: page, next_cursor: rows.length > filter.limit ? page.at(-1)!.id : null };
     },
 
-    async revoke(id: string): Promise<ApiKeyRecord> {
-      const row = await db.transaction(async (trx) => {
-        const revoked = await trx("api_keys")
-          .where({ id })
-          .whereNull("revoked_at")
-          .update({ revoked_at: trx.fn.now() })
-          .returning("*");
-        if (revoked[0])
-          await appendAudit(trx, {
-            type: "key_revoked",
-            account: revoked[0].account,
-            subject: id,
-            content: { prefix: revoked[0].prefix },
-          });
-        return revoked[0] ?? (await trx("api_keys").where({ id }).first());
-      });
-      feed?.announce("api_keys");
-      if (!row) throw new DomainError("not_found", "not_found", `No API key ${id}.`);
-      return toRecord(row);
-    },
+    revoke: (id: string) => revokeKey(db, feed, id),
   };
 }
 

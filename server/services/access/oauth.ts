@@ -36,69 +36,81 @@ const echoed = (input: RegistrationMetadata) =>
 
 const sameHash = (a: string, b: string) => timingSafeEqual(Buffer.from(a, "hex"), Buffer.from(b, "hex"));
 
-export function createOAuthService(db: Db, tokenTtlSeconds: number) {
-  async function authenticateClient(clientId: string, secret: string) {
-    const client = await db("oauth_clients").where({ client_id: clientId }).first();
-    if (!client || !sameHash(client.secret_hash, sha256Hex(secret)) || new Date(client.expires_at) <= new Date()) {
-      throw new OAuthError(401, "invalid_client", "Unknown client, wrong secret or expired registration.");
-    }
-    return client;
+async function authenticateClient(db: Db, clientId: string, secret: string) {
+  const client = await db("oauth_clients").where({ client_id: clientId }).first();
+  if (!client || !sameHash(client.secret_hash, sha256Hex(secret)) || new Date(client.expires_at) <= new Date()) {
+    throw new OAuthError(401, "invalid_client", "Unknown client, wrong secret or expired registration.");
   }
+  return client;
+}
 
+/** RFC 7591 registration: client_credentials only, one scope; the secret is shown once and stored hashed. */
+async function registerClient(db: Db, input: RegistrationMetadata) {
+  if (input.grant_types?.some((g) => g !== "client_credentials")) {
+    throw new OAuthError(400, "invalid_client_metadata", 'grant_types must be ["client_credentials"].');
+  }
+  if (input.scope && input.scope !== oauthScope)
+    throw new OAuthError(400, "invalid_client_metadata", `The only scope is ${oauthScope}.`);
+  const clientId = newId("dcl");
+  const secret = `dcs_${randomBase62(40)}`;
+  const issued = new Date();
+  const expires = new Date(issued.getTime() + clientLifetimeDays * 86_400_000);
+  await db("oauth_clients").insert({
+    client_id: clientId,
+    secret_hash: sha256Hex(secret),
+    client_name: input.client_name ?? null,
+    scope: oauthScope,
+    created_at: issued,
+    expires_at: expires,
+  });
   return {
-    async register(input: RegistrationMetadata) {
-      if (input.grant_types?.some((g) => g !== "client_credentials")) {
-        throw new OAuthError(400, "invalid_client_metadata", 'grant_types must be ["client_credentials"].');
-      }
-      if (input.scope && input.scope !== oauthScope)
-        throw new OAuthError(400, "invalid_client_metadata", `The only scope is ${oauthScope}.`);
-      const clientId = newId("dcl");
-      const secret = `dcs_${randomBase62(40)}`;
-      const issued = new Date();
-      const expires = new Date(issued.getTime() + clientLifetimeDays * 86_400_000);
-      await db("oauth_clients").insert({
-        client_id: clientId,
-        secret_hash: sha256Hex(secret),
-        client_name: input.client_name ?? null,
-        scope: oauthScope,
-        created_at: issued,
-        expires_at: expires,
-      });
-      return {
-        client_id: clientId,
-        client_secret: secret,
-        client_id_issued_at: Math.floor(issued.getTime() / 1000),
-        client_secret_expires_at: Math.floor(expires.getTime() / 1000),
-        ...echoed(input),
-        grant_types: ["client_credentials"],
-        token_endpoint_auth_method: input.token_endpoint_auth_method ?? "client_secret_basic",
-        scope: oauthScope,
-      };
-    },
+    client_id: clientId,
+    client_secret: secret,
+    client_id_issued_at: Math.floor(issued.getTime() / 1000),
+    client_secret_expires_at: Math.floor(expires.getTime() / 1000),
+    ...echoed(input),
+    grant_types: ["client_credentials"],
+    token_endpoint_auth_method: input.token_endpoint_auth_method ?? "client_secret_basic",
+    scope: oauthScope,
+  };
+}
 
-    async issueToken(input: { grantType?: string; clientId?: string; clientSecret?: string; scope?: string }) {
-      if (!input.grantType) throw new OAuthError(400, "invalid_request", "grant_type is required.");
-      if (!input.clientId || !input.clientSecret)
-        throw new OAuthError(
-          401,
-          "invalid_client",
-          "Client authentication is required (HTTP Basic or client_id/client_secret).",
-        );
-      const client = await authenticateClient(input.clientId, input.clientSecret);
-      if (input.grantType !== "client_credentials")
-        throw new OAuthError(400, "unsupported_grant_type", "Only grant_type=client_credentials is supported.");
-      const requested = input.scope?.split(" ").filter(Boolean) ?? [oauthScope];
-      if (requested.some((s) => s !== oauthScope))
-        throw new OAuthError(400, "invalid_scope", `The only scope is ${oauthScope}.`);
-      const token = `dat_${randomBase62(40)}`;
-      await db("oauth_tokens").insert({
-        token_hash: sha256Hex(token),
-        client_id: client.client_id,
-        scope: oauthScope,
-        expires_at: new Date(Date.now() + tokenTtlSeconds * 1000),
-      });
-      return { access_token: token, token_type: "Bearer" as const, expires_in: tokenTtlSeconds, scope: oauthScope };
-    },
+interface TokenRequest {
+  grantType?: string;
+  clientId?: string;
+  clientSecret?: string;
+  scope?: string;
+}
+
+/** client_credentials grant: checks are ordered as RFC 6749 reports them (request, client, grant, scope). */
+async function issueToken(db: Db, tokenTtlSeconds: number, input: TokenRequest) {
+  if (!input.grantType) throw new OAuthError(400, "invalid_request", "grant_type is required.");
+  if (!input.clientId || !input.clientSecret)
+    throw new OAuthError(
+      401,
+      "invalid_client",
+      "Client authentication is required (HTTP Basic or client_id/client_secret).",
+    );
+  const client = await authenticateClient(db, input.clientId, input.clientSecret);
+  if (input.grantType !== "client_credentials")
+    throw new OAuthError(400, "unsupported_grant_type", "Only grant_type=client_credentials is supported.");
+  const requested = input.scope?.split(" ").filter(Boolean) ?? [oauthScope];
+  if (requested.some((s) => s !== oauthScope))
+    throw new OAuthError(400, "invalid_scope", `The only scope is ${oauthScope}.`);
+  const token = `dat_${randomBase62(40)}`;
+  await db("oauth_tokens").insert({
+    token_hash: sha256Hex(token),
+    client_id: client.client_id,
+    scope: oauthScope,
+    expires_at: new Date(Date.now() + tokenTtlSeconds * 1000),
+  });
+  return { access_token: token, token_type: "Bearer" as const, expires_in: tokenTtlSeconds, scope: oauthScope };
+}
+
+export function createOAuthService(db: Db, tokenTtlSeconds: number) {
+  return {
+    register: (input: RegistrationMetadata) => registerClient(db, input),
+    issueToken: (input: TokenRequest) => issueToken(db, tokenTtlSeconds, input),
 
     /** The principal behind a live access token, or null (unknown or expired). */
     async verifyToken(token: string): Promise<OAuthPrincipal | null> {

@@ -44,13 +44,10 @@ function skillRequest(message: Message): { skill: string; input: unknown } | nul
   return null;
 }
 
-// eslint-disable-next-line max-lines-per-function -- to split after the lifecycle rewrite of this file lands (issue 12)
-async function runSkill(
-  invoker: CapabilityInvoker,
-  message: Message,
-  ctx: InvokeContext & { log(e: unknown): void },
-): Promise<Outcome> {
-  const request = skillRequest(message);
+type SkillContext = InvokeContext & { log(e: unknown): void };
+
+/** A rejection when the message names no known skill, or the skill needs a credential the caller lacks. */
+function refusal(request: ReturnType<typeof skillRequest>, caller: unknown): Outcome | null {
   const skills = capabilities.map((c) => c.id);
   if (!request)
     return {
@@ -65,17 +62,44 @@ async function runSkill(
       text: `Unknown skill ${request.skill}; skills: ${skills.join(", ")}.`,
       data: { error: "unknown_skill", skills },
     };
-  if (capability.access !== "public" && !ctx.caller) {
-    const how =
-      capability.access === "key_or_token"
-        ? "a provisioned key in x-api-key or an OAuth access token as Authorization: Bearer"
-        : "a provisioned key in x-api-key";
+  if (capability.access === "public" || caller) return null;
+  const how =
+    capability.access === "key_or_token"
+      ? "a provisioned key in x-api-key or an OAuth access token as Authorization: Bearer"
+      : "a provisioned key in x-api-key";
+  return {
+    state: TaskState.TASK_STATE_REJECTED,
+    text: `${capability.id} needs a credential: send ${how}.`,
+    data: { error: "missing_credential" },
+  };
+}
+
+/** Entitlement refusals reject the task; domain errors fail it with their code; anything else is logged. */
+function failure(error: unknown, ctx: SkillContext): Outcome {
+  if (isEntitlementError(error)) return { state: TaskState.TASK_STATE_REJECTED, text: error.message, data: error.body };
+  if (isDomainError(error))
     return {
-      state: TaskState.TASK_STATE_REJECTED,
-      text: `${capability.id} needs a credential: send ${how}.`,
-      data: { error: "missing_credential" },
+      state: TaskState.TASK_STATE_FAILED,
+      text: error.message,
+      data: {
+        error: error.code,
+        message: error.message,
+        ...(error.extra.errors ? { errors: error.extra.errors } : {}),
+      },
     };
-  }
+  ctx.log(error);
+  return {
+    state: TaskState.TASK_STATE_FAILED,
+    text: "Internal error; it has been logged.",
+    data: { error: "internal_error" },
+  };
+}
+
+async function runSkill(invoker: CapabilityInvoker, message: Message, ctx: SkillContext): Promise<Outcome> {
+  const request = skillRequest(message);
+  const refused = refusal(request, ctx.caller);
+  if (refused || !request) return refused!;
+  const capability = capabilityById(request.skill)!;
   try {
     return {
       state: TaskState.TASK_STATE_COMPLETED,
@@ -84,24 +108,7 @@ async function runSkill(
       skill: capability.id,
     };
   } catch (error) {
-    if (isEntitlementError(error))
-      return { state: TaskState.TASK_STATE_REJECTED, text: error.message, data: error.body };
-    if (isDomainError(error))
-      return {
-        state: TaskState.TASK_STATE_FAILED,
-        text: error.message,
-        data: {
-          error: error.code,
-          message: error.message,
-          ...(error.extra.errors ? { errors: error.extra.errors } : {}),
-        },
-      };
-    ctx.log(error);
-    return {
-      state: TaskState.TASK_STATE_FAILED,
-      text: "Internal error; it has been logged.",
-      data: { error: "internal_error" },
-    };
+    return failure(error, ctx);
   }
 }
 

@@ -30,8 +30,39 @@ function skills(): AgentSkill[] {
   }));
 }
 
+/** x-api-key for provisioned keys; OAuth client credentials (self-serve, quote-only) for tokens. */
+function securitySchemes(base: string): AgentCard["securitySchemes"] {
+  return {
+    apiKey: {
+      scheme: {
+        $case: "apiKeySecurityScheme",
+        value: { description: "Provisioned integration key.", location: "header", name: "x-api-key" },
+      },
+    },
+    oauthToken: {
+      scheme: {
+        $case: "oauth2SecurityScheme",
+        value: {
+          description:
+            "Self-serve client credentials (register at /api/mcp/oauth/register); tokens are valid for dispatch.quote only.",
+          flows: {
+            flow: {
+              $case: "clientCredentials",
+              value: {
+                tokenUrl: `${base}/api/mcp/oauth/token`,
+                refreshUrl: "",
+                scopes: { "dispatch.quote": "Quote jobs." },
+              },
+            },
+          },
+          oauth2MetadataUrl: "",
+        },
+      },
+    },
+  };
+}
+
 /** The card for a deployment whose public base URL is `base` (no trailing slash). */
-// eslint-disable-next-line max-lines-per-function -- to split after the lifecycle rewrite of this file lands (issue 12)
 export function buildAgentCard(base: string): AgentCard {
   return {
     name: "Field-Service Dispatch",
@@ -44,34 +75,7 @@ export function buildAgentCard(base: string): AgentCard {
     provider: { organization: "Dispatch", url: base },
     documentationUrl: `${base}/openapi.json`,
     capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] },
-    securitySchemes: {
-      apiKey: {
-        scheme: {
-          $case: "apiKeySecurityScheme",
-          value: { description: "Provisioned integration key.", location: "header", name: "x-api-key" },
-        },
-      },
-      oauthToken: {
-        scheme: {
-          $case: "oauth2SecurityScheme",
-          value: {
-            description:
-              "Self-serve client credentials (register at /api/mcp/oauth/register); tokens are valid for dispatch.quote only.",
-            flows: {
-              flow: {
-                $case: "clientCredentials",
-                value: {
-                  tokenUrl: `${base}/api/mcp/oauth/token`,
-                  refreshUrl: "",
-                  scopes: { "dispatch.quote": "Quote jobs." },
-                },
-              },
-            },
-            oauth2MetadataUrl: "",
-          },
-        },
-      },
-    },
+    securitySchemes: securitySchemes(base),
     securityRequirements: [],
     defaultInputModes: ["application/json"],
     defaultOutputModes: ["application/json"],

@@ -17,7 +17,7 @@ export function createAuditLogService(db: Knex, config: Pick<Config, "audit">) {
     async flush(): Promise<void> {
       for (let attempt = 0; attempt < 200; attempt++) {
         await integrate();
-        const left = await db("audit_pending").count<{ n: number }[]>("* as n");
+        const left = await db("audit_pending").count<{ n: number | string }[]>("* as n");
         if (Number(left[0].n) === 0) return;
         await new Promise((resolve) => setTimeout(resolve, 25));
       }

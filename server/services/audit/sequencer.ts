@@ -19,12 +19,12 @@ async function treeSize(trx: Knex.Transaction): Promise<number> {
 async function frontierOf(trx: Knex.Transaction, size: number): Promise<HashedNode[]> {
   const coords = completeSubtrees(0, size);
   if (coords.length === 0) return [];
-  const rows = (await trx("audit_nodes")
+  const rows = await trx("audit_nodes")
     .whereIn(
       ["level", "idx"],
       coords.map((c) => [c.level, c.index]),
     )
-    .select("level", "idx", "hash")) as { level: number; idx: number | string; hash: string }[];
+    .select<{ level: number; idx: number | string; hash: string }[]>("level", "idx", "hash");
   const byKey = new Map(rows.map((r) => [`${r.level}/${Number(r.idx)}`, Buffer.from(r.hash, "hex")]));
   return coords.map((c) => ({ ...c, hash: byKey.get(`${c.level}/${c.index}`)! }));
 }

@@ -9,6 +9,6 @@ export async function loadNoteSigner(db: Knex, configured: string | null, origin
     .insert({ id: 1, private_key: generateNoteKey(origin) })
     .onConflict("id")
     .ignore();
-  const row = (await db("audit_signing_keys").where({ id: 1 }).first("private_key")) as { private_key: string };
+  const row = await db("audit_signing_keys").where({ id: 1 }).first<{ private_key: string }>("private_key");
   return createNoteSigner(row.private_key);
 }

@@ -35,12 +35,12 @@ export async function latestCheckpoint(db: Knex): Promise<Checkpoint | null> {
 async function withNodes(db: Knex, proof: (sub: SubtreeHash) => Buffer[]): Promise<string[]> {
   const coords = nodesNeeded(proof);
   const rows = coords.length
-    ? ((await db("audit_nodes")
+    ? await db("audit_nodes")
         .whereIn(
           ["level", "idx"],
           coords.map((c) => [c.level, c.index]),
         )
-        .select("level", "idx", "hash")) as { level: number; idx: number | string; hash: string }[])
+        .select<{ level: number; idx: number | string; hash: string }[]>("level", "idx", "hash")
     : [];
   const nodes = new Map(rows.map((r) => [`${r.level}/${Number(r.idx)}`, Buffer.from(r.hash, "hex")]));
   return proof(accessorFrom(nodes)).map((h) => h.toString("base64"));

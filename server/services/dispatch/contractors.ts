@@ -44,6 +44,20 @@ function toRow(input: Partial<ContractorInput>) {
 const serves = (c: Contractor, trade: TradeCode, state: string) =>
   c.trades.includes(trade) && c.service_areas.some((a) => a.state === state);
 
+/** A page of contractors by id; trade and state filter on the jsonb columns. */
+async function listContractors(db: Db, filter: { trade?: string; state?: string; limit: number; cursor?: string }) {
+  const query = db("contractors")
+    .orderBy("id")
+    .limit(filter.limit + 1);
+  if (filter.trade) query.whereRaw("trades @> ?::jsonb", [JSON.stringify([filter.trade])]);
+  if (filter.state)
+    query.whereRaw("service_areas @> ?::jsonb", [JSON.stringify([{ state: filter.state.toUpperCase() }])]);
+  if (filter.cursor) query.where("id", ">", filter.cursor);
+  const rows = (await query).map(toContractor);
+  const page = rows.slice(0, filter.limit);
+  return { items: page, next_cursor: rows.length > filter.limit ? page.at(-1)!.id : null };
+}
+
 export function createContractorService(db: Db, feed: ChangeFeed | null = null) {
   // The active pool, held in memory; any contractor change anywhere clears it through the change feed.
   const pool = createInvalidatedCache<Contractor[]>(feed, "contractors", 60_000, 1);
@@ -66,18 +80,7 @@ export function createContractorService(db: Db, feed: ChangeFeed | null = null) 
       return toContractor(row);
     },
 
-    async list(filter: { trade?: string; state?: string; limit: number; cursor?: string }) {
-      const query = db("contractors")
-        .orderBy("id")
-        .limit(filter.limit + 1);
-      if (filter.trade) query.whereRaw("trades @> ?::jsonb", [JSON.stringify([filter.trade])]);
-      if (filter.state)
-        query.whereRaw("service_areas @> ?::jsonb", [JSON.stringify([{ state: filter.state.toUpperCase() }])]);
-      if (filter.cursor) query.where("id", ">", filter.cursor);
-      const rows = (await query).map(toContractor);
-      const page = rows.slice(0, filter.limit);
-      return { items: page, next_cursor: rows.length > filter.limit ? page.at(-1)!.id : null };
-    },
+    list: (filter: Parameters<typeof listContractors>[1]) => listContractors(db, filter),
 
     /** Active contractors of a trade that serve a state (from the in-memory pool). */
     async candidates(trade: TradeCode, state: string): Promise<Contractor[]> {

@@ -47,58 +47,70 @@ async function windowFacts(db: Db, since: Date) {
   return { orders, overriddenOrders: Number(overridden[0]?.count ?? 0) };
 }
 
+type WindowOrders = Awaited<ReturnType<typeof windowFacts>>["orders"];
+
+const methodology =
+  "Computed at request time from this service's order and order-event records created in the window. goal_fulfillment_rate: orders with an assigned contractor / orders. completion_rate: completed / (completed + cancelled). nte_accuracy_rate: completed orders with an NTE whose final cost is at or under it / such orders. dispatch latency: order receipt to contractor assignment, nearest-rank percentiles. human_override_rate: orders with an event marked human_override / orders. cancellation_rate: cancelled orders (by customer or operator) / orders. Metrics without records are null and marked unavailable.";
+
+/** Published targets and audit facts: constant, stated beside the measured metrics. */
+const trustSignals = {
+  audit_trail: "append-only hash chain; seals verifiable at /api/attest/verify/{seal}",
+  audit_retention_years: 7,
+  independent_audit: false,
+  published_targets: {
+    quote_turnaround: "under 2 hours",
+    completion_rate: "90%",
+    dispatch_latency_p50: "340 ms",
+    human_override_rate: "3%",
+  },
+};
+
+/** The measured metrics over a window's orders; a metric without records is null and marked unavailable. */
+function metricsOf(orders: WindowOrders, overriddenOrders: number) {
+  const closed = orders.filter((o) => o.status === "completed" || o.status === "cancelled");
+  const completed = orders.filter((o) => o.status === "completed");
+  const completedWithNte = completed.filter((o) => o.nte_cents !== null && o.final_cost_cents !== null);
+  const latencies = orders
+    .map((o) => o.dispatch_latency_ms)
+    .filter((v): v is number => v !== null)
+    .sort((a, b) => a - b);
+  return {
+    goal_fulfillment_rate: ratio(orders.filter((o) => o.contractor_id !== null).length, orders.length),
+    completion_rate: ratio(completed.length, closed.length),
+    nte_accuracy_rate: ratio(
+      completedWithNte.filter((o) => o.final_cost_cents <= o.nte_cents).length,
+      completedWithNte.length,
+    ),
+    dispatch_latency_p50_ms: percentile(latencies, 50),
+    dispatch_latency_p95_ms: percentile(latencies, 95),
+    human_override_rate: ratio(overriddenOrders, orders.length),
+    cancellation_rate: ratio(orders.filter((o) => o.status === "cancelled").length, orders.length),
+    quote_turnaround_minutes: {
+      value: 120,
+      unit: "minutes",
+      provenance: "self_reported_estimate",
+      sample_size: 0,
+      note: "Published target (under 2 hours), not measured.",
+    } satisfies Metric,
+  };
+}
+
 export function createEvalsService(db: Db) {
   return {
     async document(period: EvalPeriod) {
       const end = new Date();
       const start = new Date(end.getTime() - evalPeriods[period] * 86_400_000);
       const { orders, overriddenOrders } = await windowFacts(db, start);
-      const closed = orders.filter((o) => o.status === "completed" || o.status === "cancelled");
-      const completed = orders.filter((o) => o.status === "completed");
-      const completedWithNte = completed.filter((o) => o.nte_cents !== null && o.final_cost_cents !== null);
-      const latencies = orders
-        .map((o) => o.dispatch_latency_ms)
-        .filter((v): v is number => v !== null)
-        .sort((a, b) => a - b);
-      const metrics = {
-        goal_fulfillment_rate: ratio(orders.filter((o) => o.contractor_id !== null).length, orders.length),
-        completion_rate: ratio(completed.length, closed.length),
-        nte_accuracy_rate: ratio(
-          completedWithNte.filter((o) => o.final_cost_cents <= o.nte_cents).length,
-          completedWithNte.length,
-        ),
-        dispatch_latency_p50_ms: percentile(latencies, 50),
-        dispatch_latency_p95_ms: percentile(latencies, 95),
-        human_override_rate: ratio(overriddenOrders, orders.length),
-        cancellation_rate: ratio(orders.filter((o) => o.status === "cancelled").length, orders.length),
-        quote_turnaround_minutes: {
-          value: 120,
-          unit: "minutes",
-          provenance: "self_reported_estimate",
-          sample_size: 0,
-          note: "Published target (under 2 hours), not measured.",
-        } satisfies Metric,
-      };
+      const metrics = metricsOf(orders, overriddenOrders);
       const provenance = Object.fromEntries(Object.entries(metrics).map(([name, m]) => [name, m.provenance]));
       return {
         period,
         window: { start: start.toISOString(), end: end.toISOString() },
         generated_at: end.toISOString(),
         estimated: Object.values(metrics).some((m) => m.provenance === "self_reported_estimate"),
-        methodology:
-          "Computed at request time from this service's order and order-event records created in the window. goal_fulfillment_rate: orders with an assigned contractor / orders. completion_rate: completed / (completed + cancelled). nte_accuracy_rate: completed orders with an NTE whose final cost is at or under it / such orders. dispatch latency: order receipt to contractor assignment, nearest-rank percentiles. human_override_rate: orders with an event marked human_override / orders. cancellation_rate: cancelled orders (by customer or operator) / orders. Metrics without records are null and marked unavailable.",
+        methodology,
         metrics,
-        trust_signals: {
-          audit_trail: "append-only hash chain; seals verifiable at /api/attest/verify/{seal}",
-          audit_retention_years: 7,
-          independent_audit: false,
-          published_targets: {
-            quote_turnaround: "under 2 hours",
-            completion_rate: "90%",
-            dispatch_latency_p50: "340 ms",
-            human_override_rate: "3%",
-          },
-        },
+        trust_signals: trustSignals,
         provenance,
         disclaimer: "Self-reported; not an independent audit or a service-level guarantee.",
       };

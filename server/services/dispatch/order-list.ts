@@ -42,9 +42,11 @@ export async function listOrders(db: Db, account: string, filter: OrderListFilte
   if (filter.created_before) query.where("created_at", "<", new Date(filter.created_before));
   if (filter.cursor) {
     const { at, id } = decodeCursor(filter.cursor);
-    query.where((q) =>
-      q.where("created_at", "<", at).orWhere((q2) => q2.where("created_at", "=", at).where("id", "<", id)),
-    );
+    query.where((q) => {
+      void q.where("created_at", "<", at).orWhere((q2) => {
+        void q2.where("created_at", "=", at).where("id", "<", id);
+      });
+    });
   }
   const rows = await query;
   const page = rows.slice(0, filter.limit);

@@ -169,95 +169,117 @@ function orderAuditRows(
   return records;
 }
 
-export function createOrderService(db: Db, contractors: ContractorService, config: Config) {
-  const noContractorDetail = (input: OrderInput) =>
-    `No active ${input.trade} contractor serves ${input.location.state}${input.urgency === "emergency" ? " for emergencies" : ""}. The order is kept and an operator will source one.`;
-  const escalation = (input: OrderInput, overNte?: Match) => ({
-    assigned: false,
-    ...(overNte
-      ? {
-          reason: "over_nte",
-          detail: `The best price (${overNte.costCents} cents) is over the not-to-exceed of ${input.nte_cents} cents. The order is held for approval; order again with a higher nte_cents and a new reference_id to dispatch.`,
-        }
-      : { reason: "no_contractor_in_area", detail: noContractorDetail(input) }),
-    escalation_contact: config.escalationContact,
-  });
+const noContractorDetail = (input: OrderInput) =>
+  `No active ${input.trade} contractor serves ${input.location.state}${input.urgency === "emergency" ? " for emergencies" : ""}. The order is kept and an operator will source one.`;
 
-  /** Inserts the order, its first event, audit records and webhook in one transaction; 23505 if a retry won. */
-  async function insert(
-    trx: Knex.Transaction,
-    account: string,
-    keyId: string,
-    input: OrderInput,
-    ctx: OrderContext & { requestHash: string },
-    matches: Match[],
-  ): Promise<OrderAnswer> {
-    const priced = matches[0];
-    const best = nteCheck(input, priced)?.fits === false ? undefined : priced;
-    const id = newId("ord");
-    const now = new Date();
-    const order = summaryOf(id, input, priced, best, now);
-    const row = {
-      id,
-      account,
-      key_id: keyId,
-      reference_id: input.reference_id ?? null,
-      idempotency_key: ctx.idempotencyKey ?? null,
-      request_hash: ctx.requestHash,
-      status: order.status,
-      trade: input.trade,
-      state: input.location.state,
-      location: JSON.stringify(input.location),
-      urgency: input.urgency,
-      description: input.description,
-      nte_cents: input.nte_cents ?? null,
-      quoted_cost_cents: order.quoted_cost_cents,
-      contractor_id: best?.contractor.id ?? null,
-      estimated_response_minutes: order.estimated_response_minutes,
-      callback_url: input.callback_url ?? null,
-      dispatch_latency_ms: best ? Math.max(0, now.getTime() - ctx.receivedAt) : null,
-      response_status: (best ? 201 : 202) as 201 | 202,
-      response_body: "{}",
-      created_at: now,
-      updated_at: now,
-    };
-    const records = orderAuditRows(
-      { id, account, keyId, status: order.status, row, requestHash: ctx.requestHash },
-      input,
-      best ? matches : [], // a held order (over its NTE) records no match
-    );
-    const seal = records[0].seal; // known before the insert, so the stored answer is written once
-    const base = config.publicBaseUrl ?? ctx.origin;
-    const tracking = { status_url: statusUrl(base, id), auth: trackingAuth };
-    const body = best
-      ? { created: true, accepted: true, fulfilled: true, order, tracking, seal }
-      : {
-          created: true,
-          accepted: true,
-          fulfilled: false,
-          order,
-          fulfilment: escalation(input, priced),
-          tracking,
-          seal,
-        };
-    await trx("orders").insert({ ...row, response_body: JSON.stringify(body) });
-    await trx("order_events").insert({
-      order_id: id,
-      status: order.status,
-      note: best ? "Auto-matched from the active pool." : priced ? "Held: price over NTE." : "No contractor in area.",
-      at: now,
+const escalation = (config: Config, input: OrderInput, overNte?: Match) => ({
+  assigned: false,
+  ...(overNte
+    ? {
+        reason: "over_nte",
+        detail: `The best price (${overNte.costCents} cents) is over the not-to-exceed of ${input.nte_cents} cents. The order is held for approval; order again with a higher nte_cents and a new reference_id to dispatch.`,
+      }
+    : { reason: "no_contractor_in_area", detail: noContractorDetail(input) }),
+  escalation_contact: config.escalationContact,
+});
+
+type InsertContext = OrderContext & { requestHash: string; account: string; keyId: string };
+type Summary = ReturnType<typeof summaryOf>;
+
+function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, best: Match | undefined, now: Date) {
+  return {
+    id: order.id,
+    account: ctx.account,
+    key_id: ctx.keyId,
+    reference_id: input.reference_id ?? null,
+    idempotency_key: ctx.idempotencyKey ?? null,
+    request_hash: ctx.requestHash,
+    status: order.status,
+    trade: input.trade,
+    state: input.location.state,
+    location: JSON.stringify(input.location),
+    urgency: input.urgency,
+    description: input.description,
+    nte_cents: input.nte_cents ?? null,
+    quoted_cost_cents: order.quoted_cost_cents,
+    contractor_id: best?.contractor.id ?? null,
+    estimated_response_minutes: order.estimated_response_minutes,
+    callback_url: input.callback_url ?? null,
+    dispatch_latency_ms: best ? Math.max(0, now.getTime() - ctx.receivedAt) : null,
+    response_status: best ? (201 as const) : (202 as const),
+    response_body: "{}",
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+interface OrderWrite {
+  input: OrderInput;
+  row: ReturnType<typeof orderRow>;
+  body: unknown;
+  records: AuditRow[];
+  base: string;
+  note: string;
+}
+
+/** The order row with its stored answer, its first event, audit records and the status webhook. */
+async function writeOrder(trx: Knex.Transaction, w: OrderWrite): Promise<void> {
+  const { input, row } = w;
+  await trx("orders").insert({ ...row, response_body: JSON.stringify(w.body) });
+  await trx("order_events").insert({ order_id: row.id, status: row.status, note: w.note, at: row.created_at });
+  await appendAuditRows(trx, w.records);
+  if (input.callback_url)
+    await enqueueStatusChange(trx, {
+      orderId: row.id,
+      account: row.account,
+      url: input.callback_url,
+      data: webhookData({ ...row, location: input.location }, null, w.base),
     });
-    await appendAuditRows(trx, records);
-    if (input.callback_url)
-      await enqueueStatusChange(trx, {
-        orderId: id,
-        account,
-        url: input.callback_url,
-        data: webhookData({ ...row, location: input.location }, null, base),
-      });
-    return { status: row.response_status, body };
-  }
+}
 
+/** Inserts the order, its first event, audit records and webhook in one transaction; 23505 if a retry won. */
+async function insert(
+  trx: Knex.Transaction,
+  config: Config,
+  input: OrderInput,
+  ctx: InsertContext,
+  matches: Match[],
+): Promise<OrderAnswer> {
+  const priced = matches[0];
+  const best = nteCheck(input, priced)?.fits === false ? undefined : priced;
+  const now = new Date();
+  const order = summaryOf(newId("ord"), input, priced, best, now);
+  const { id } = order;
+  const row = orderRow(input, ctx, order, best, now);
+  const records = orderAuditRows(
+    { id, account: ctx.account, keyId: ctx.keyId, status: order.status, row, requestHash: ctx.requestHash },
+    input,
+    best ? matches : [], // a held order (over its NTE) records no match
+  );
+  const seal = records[0].seal; // known before the insert, so the stored answer is written once
+  const base = config.publicBaseUrl ?? ctx.origin;
+  const tracking = { status_url: statusUrl(base, id), auth: trackingAuth };
+  const body = best
+    ? { created: true, accepted: true, fulfilled: true, order, tracking, seal }
+    : {
+        created: true,
+        accepted: true,
+        fulfilled: false,
+        order,
+        fulfilment: escalation(config, input, priced),
+        tracking,
+        seal,
+      };
+  const note = best
+    ? "Auto-matched from the active pool."
+    : priced
+      ? "Held: price over NTE."
+      : "No contractor in area.";
+  await writeOrder(trx, { input, row, body, records, base, note });
+  return { status: row.response_status, body };
+}
+
+export function createOrderService(db: Db, contractors: ContractorService, config: Config) {
   return {
     /** createOrder: 402 unless an order-scoped key, 503 when dispatch is off, replay/409 on a repeated key. */
     async create(principal: OrderPrincipal, payload: OrderInput, ctx: OrderContext): Promise<OrderAnswer> {
@@ -272,7 +294,7 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
       const matches = rankMatches(await contractors.candidates(input.trade, input.location.state), input);
       try {
         return await db.transaction((trx) =>
-          insert(trx, principal.account, principal.id, input, { ...ctx, requestHash }, matches),
+          insert(trx, config, input, { ...ctx, requestHash, account: principal.account, keyId: principal.id }, matches),
         );
       } catch (error) {
         if ((error as { code?: string }).code !== "23505") throw error;

@@ -19,78 +19,99 @@ export interface QuoteInput {
 
 const validForMinutes: Record<Urgency, number> = { emergency: 15, urgent: 30, routine: 60, scheduled: 240 };
 
+type Matches = ReturnType<typeof rankMatches>;
+interface QuotePrincipal {
+  id: string;
+  account: string | null;
+}
+
+const nteFit = (nteCents: number | undefined, cost: number | null) =>
+  nteCents === undefined
+    ? null
+    : {
+        nte_cents: nteCents,
+        fits: cost !== null && cost <= nteCents,
+        headroom_cents: cost === null ? 0 : nteCents - cost,
+      };
+
+/** The quote body: best match's cost and ETA, a -20%/+25% range, and how it sits against the caller's NTE. */
+function buildQuote(input: QuoteInput, location: JobLocation, matches: Matches, now: Date) {
+  const best = matches[0];
+  const cost = best?.costCents ?? null;
+  return {
+    quote_id: newId("qt"),
+    trade: input.trade,
+    location,
+    urgency: input.urgency,
+    availability: {
+      available: Boolean(best),
+      matched_contractors: matches.length,
+      coverage: best?.coverage ?? "none",
+      best_match_ref: best?.contractor.ref ?? null,
+    },
+    estimated_cost_cents: cost,
+    estimated_cost_usd: cost === null ? null : usd(cost),
+    cost_range_cents: cost === null ? null : { low: Math.round(cost * 0.8), high: Math.round(cost * 1.25) },
+    eta_tier: etaTier(best, input.urgency),
+    estimated_response_minutes: best?.responseMinutes ?? null,
+    nte: nteFit(input.nte_cents, cost),
+    valid_for_minutes: validForMinutes[input.urgency],
+    expires_at: new Date(now.getTime() + validForMinutes[input.urgency] * 60_000).toISOString(),
+    created_at: now.toISOString(),
+  };
+}
+type Quote = ReturnType<typeof buildQuote>;
+
+const quoteAudit = (principal: QuotePrincipal, quote: Quote) =>
+  auditRow({
+    type: "quote",
+    account: principal.account,
+    subject: quote.quote_id,
+    content: {
+      principal: principal.id,
+      trade: quote.trade,
+      state: quote.location.state,
+      urgency: quote.urgency,
+      available: quote.availability.available,
+      best_match_ref: quote.availability.best_match_ref,
+      estimated_cost_cents: quote.estimated_cost_cents,
+      nte: quote.nte,
+    },
+  });
+
+/** The quote row and its audit record in one statement: atomic, one round trip. */
+async function storeQuote(db: Db, principal: QuotePrincipal, quote: Quote, started: number) {
+  const record = quoteAudit(principal, quote);
+  await db
+    .with(
+      "quote",
+      db("quotes").insert({
+        id: quote.quote_id,
+        principal: principal.id,
+        trade: quote.trade,
+        state: quote.location.state,
+        urgency: quote.urgency,
+        available: quote.availability.available,
+        estimated_cost_cents: quote.estimated_cost_cents,
+        matched_contractors: quote.availability.matched_contractors,
+        latency_ms: Math.round(performance.now() - started),
+      }),
+    )
+    .insert(record)
+    .into("audit_records");
+  return record.seal;
+}
+
 export function createQuoteService(db: Db, contractors: ContractorService, config: Config) {
   return {
-    async create(principal: { id: string; account: string | null }, input: QuoteInput) {
+    async create(principal: QuotePrincipal, input: QuoteInput) {
       const started = performance.now();
       await assertDispatchConfigured(config, contractors);
       const location = { ...input.location, state: input.location.state.toUpperCase() };
       const matches = rankMatches(await contractors.candidates(input.trade, location.state), { ...input, location });
-      const best = matches[0];
-      const cost = best?.costCents ?? null;
-      const now = new Date();
-      const quote = {
-        quote_id: newId("qt"),
-        trade: input.trade,
-        location,
-        urgency: input.urgency,
-        availability: {
-          available: Boolean(best),
-          matched_contractors: matches.length,
-          coverage: best?.coverage ?? "none",
-          best_match_ref: best?.contractor.ref ?? null,
-        },
-        estimated_cost_cents: cost,
-        estimated_cost_usd: cost === null ? null : usd(cost),
-        cost_range_cents: cost === null ? null : { low: Math.round(cost * 0.8), high: Math.round(cost * 1.25) },
-        eta_tier: etaTier(best, input.urgency),
-        estimated_response_minutes: best?.responseMinutes ?? null,
-        nte:
-          input.nte_cents === undefined
-            ? null
-            : {
-                nte_cents: input.nte_cents,
-                fits: cost !== null && cost <= input.nte_cents,
-                headroom_cents: cost === null ? 0 : input.nte_cents - cost,
-              },
-        valid_for_minutes: validForMinutes[input.urgency],
-        expires_at: new Date(now.getTime() + validForMinutes[input.urgency] * 60_000).toISOString(),
-        created_at: now.toISOString(),
-      };
-      const record = auditRow({
-        type: "quote",
-        account: principal.account,
-        subject: quote.quote_id,
-        content: {
-          principal: principal.id,
-          trade: input.trade,
-          state: location.state,
-          urgency: input.urgency,
-          available: quote.availability.available,
-          best_match_ref: quote.availability.best_match_ref,
-          estimated_cost_cents: cost,
-          nte: quote.nte,
-        },
-      });
-      // The quote row and its audit record in one statement: atomic, one round trip.
-      await db
-        .with(
-          "quote",
-          db("quotes").insert({
-            id: quote.quote_id,
-            principal: principal.id,
-            trade: input.trade,
-            state: location.state,
-            urgency: input.urgency,
-            available: quote.availability.available,
-            estimated_cost_cents: cost,
-            matched_contractors: matches.length,
-            latency_ms: Math.round(performance.now() - started),
-          }),
-        )
-        .insert(record)
-        .into("audit_records");
-      return { ...quote, seal: record.seal };
+      const quote = buildQuote(input, location, matches, new Date());
+      const seal = await storeQuote(db, principal, quote, started);
+      return { ...quote, seal };
     },
   };
 }

@@ -30,101 +30,115 @@ function inputFor(row: Row): OrderEventInput {
   return { status, note: `Sandbox: ${status.replace("_", " ")}.` };
 }
 
-export function createSandboxService(db: Db, contractors: ContractorService, config: Config) {
-  let timer: NodeJS.Timeout | null = null;
-  let ticking: Promise<void> | null = null;
-  let base = config.publicBaseUrl ?? `http://${config.host}:${config.port}`;
+interface Walker {
+  db: Db;
+  contractors: ContractorService;
+  config: Config;
+  timer: NodeJS.Timeout | null;
+  ticking: Promise<void> | null;
+  base: string;
+}
 
-  /** An inactive pool member that never matches live orders: the stand-in when nobody covers a test order. */
-  async function simulatedContractor(): Promise<Contractor> {
-    const found = await db("contractors").where({ name: simulatedName, active: false }).first("id");
-    const existing = found ? await contractors.get(found.id as string) : null;
-    if (existing) return existing;
-    const trades = [...tradeCodes];
-    const input = {
-      name: simulatedName,
-      trades,
-      service_areas: [],
-      hourly_rate_cents: 9000,
-      base_response_minutes: 60,
-    };
-    return contractors.create({ ...input, active: false, emergency_capable: true });
-  }
+/** An inactive pool member that never matches live orders: the stand-in when nobody covers a test order. */
+async function simulatedContractor(w: Walker): Promise<Contractor> {
+  const found = await w.db("contractors").where({ name: simulatedName, active: false }).first("id");
+  const existing = found ? await w.contractors.get(found.id as string) : null;
+  if (existing) return existing;
+  const trades = [...tradeCodes];
+  const input = { name: simulatedName, trades, service_areas: [], hourly_rate_cents: 9000, base_response_minutes: 60 };
+  return w.contractors.create({ ...input, active: false, emergency_capable: true });
+}
 
-  async function matchFor(row: Row): Promise<Match> {
-    const job = { trade: row.trade, location: row.location, urgency: row.urgency };
-    const best = rankMatches(await contractors.candidates(row.trade, row.state), job)[0];
-    if (best) return best;
-    const stand = { ...(await simulatedContractor()), service_areas: [{ state: row.state as string }] };
-    return rankMatches([stand], job)[0];
-  }
+async function matchFor(w: Walker, row: Row): Promise<Match> {
+  const job = { trade: row.trade, location: row.location, urgency: row.urgency };
+  const best = rankMatches(await w.contractors.candidates(row.trade, row.state), job)[0];
+  if (best) return best;
+  const stand = { ...(await simulatedContractor(w)), service_areas: [{ state: row.state as string }] };
+  return rankMatches([stand], job)[0];
+}
 
-  async function step(row: Row) {
-    const match = row.status === "accepted_pending_fulfilment" ? await matchFor(row) : null;
-    return db.transaction((trx) => applyEvent(trx, row.id as string, inputFor(row), match, base));
-  }
+async function step(w: Walker, row: Row) {
+  const match = row.status === "accepted_pending_fulfilment" ? await matchFor(w, row) : null;
+  return w.db.transaction((trx) => applyEvent(trx, row.id as string, inputFor(row), match, w.base));
+}
 
-  /** Moves every test-key order whose last step is SANDBOX_STEP_MS old; another instance's step wins (409). */
-  async function tick() {
-    const due: Row[] = await db("orders")
-      .join("api_keys", "api_keys.id", "orders.key_id")
-      .where("api_keys.environment", "test")
-      .whereIn("orders.status", Object.keys(next))
-      .where("orders.updated_at", "<=", new Date(Date.now() - config.sandboxStepMs))
-      .orderBy("orders.updated_at")
-      .limit(50)
-      .select("orders.*");
-    for (const row of due) await step(row).catch(ignoreLostRace);
-  }
+/** Moves every test-key order whose last step is SANDBOX_STEP_MS old; another instance's step wins (409). */
+async function tick(w: Walker) {
+  const due: Row[] = await w
+    .db("orders")
+    .join("api_keys", "api_keys.id", "orders.key_id")
+    .where("api_keys.environment", "test")
+    .whereIn("orders.status", Object.keys(next))
+    .where("orders.updated_at", "<=", new Date(Date.now() - w.config.sandboxStepMs))
+    .orderBy("orders.updated_at")
+    .limit(50)
+    .select("orders.*");
+  for (const row of due) await step(w, row).catch(ignoreLostRace);
+}
 
-  function schedule() {
-    timer = setTimeout(
-      () => {
-        ticking = tick()
-          .catch(() => {}) // a failed poll (database restarting) is retried on the next one
-          .finally(() => {
-            timer ? schedule() : undefined;
-          });
-      },
-      Math.min(config.sandboxStepMs, 1000),
+/** A failed poll (database restarting) is retried on the next one. */
+const retryNextTick = (): void => undefined;
+
+function schedule(w: Walker) {
+  w.timer = setTimeout(
+    () => {
+      w.ticking = tick(w)
+        .catch(retryNextTick)
+        .finally(() => {
+          if (w.timer) schedule(w);
+        });
+    },
+    Math.min(w.config.sandboxStepMs, 1000),
+  );
+}
+
+/** advanceSandboxOrder: 403 for live keys; one step, or the steps up to `to`. */
+async function advance(w: Walker, principal: OrderPrincipal, id: string, to: SandboxStatus | undefined) {
+  if (principal.kind !== "key") throw liveKey();
+  const key = await w.db("api_keys").where({ id: principal.id }).first();
+  if (key?.environment !== "test") throw liveKey();
+  let row: Row | undefined = await w
+    .db("orders")
+    .join("api_keys", "api_keys.id", "orders.key_id")
+    .where({ "orders.id": id, "orders.account": principal.account })
+    .first("orders.*", "api_keys.environment");
+  if (!row) throw orderNotFound(id);
+  if (row.environment !== "test") throw liveKey(); // a live order of the same account never moves by itself
+  const target = to ?? next[row.status];
+  if (!target || !next[row.status] || sequence.indexOf(target) <= sequence.indexOf(row.status))
+    throw new DomainError(
+      "conflict",
+      "invalid_transition",
+      `Order ${id} is ${row.status}; ${to ?? "no step"} is not ahead.`,
     );
-  }
+  let view;
+  do {
+    view = await step(w, row);
+    row = await w.db("orders").where({ id }).first();
+  } while (row && row.status !== target);
+  return view;
+}
 
+export function createSandboxService(db: Db, contractors: ContractorService, config: Config) {
+  const w: Walker = {
+    db,
+    contractors,
+    config,
+    timer: null,
+    ticking: null,
+    base: config.publicBaseUrl ?? `http://${config.host}:${config.port}`,
+  };
   return {
     start(origin: string) {
-      base = config.publicBaseUrl ?? origin;
-      if (config.sandboxStepMs > 0 && !timer) schedule();
+      w.base = config.publicBaseUrl ?? origin;
+      if (config.sandboxStepMs > 0 && !w.timer) schedule(w);
     },
     async stop() {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await ticking;
+      if (w.timer) clearTimeout(w.timer);
+      w.timer = null;
+      await w.ticking;
     },
-    /** advanceSandboxOrder: 403 for live keys; one step, or the steps up to `to`. */
-    async advance(principal: OrderPrincipal, id: string, to: SandboxStatus | undefined) {
-      if (principal.kind !== "key") throw liveKey();
-      const key = await db("api_keys").where({ id: principal.id }).first();
-      if (key?.environment !== "test") throw liveKey();
-      let row: Row | undefined = await db("orders")
-        .join("api_keys", "api_keys.id", "orders.key_id")
-        .where({ "orders.id": id, "orders.account": principal.account })
-        .first("orders.*", "api_keys.environment");
-      if (!row) throw orderNotFound(id);
-      if (row.environment !== "test") throw liveKey(); // a live order of the same account never moves by itself
-      const target = to ?? next[row.status];
-      if (!target || !next[row.status] || sequence.indexOf(target) <= sequence.indexOf(row.status))
-        throw new DomainError(
-          "conflict",
-          "invalid_transition",
-          `Order ${id} is ${row.status}; ${to ?? "no step"} is not ahead.`,
-        );
-      let view;
-      do {
-        view = await step(row);
-        row = await db("orders").where({ id }).first();
-      } while (row && row.status !== target);
-      return view;
-    },
+    advance: (principal: OrderPrincipal, id: string, to: SandboxStatus | undefined) => advance(w, principal, id, to),
   };
 }
 

@@ -3,7 +3,19 @@ import type { Knex } from "knex";
 import { maskRef } from "../shared/ids.js";
 import { statusUrl } from "../dispatch/order-lifecycle.js";
 
-type Row = Record<string, any>;
+/** The columns eventRows() selects (ids may arrive as strings: bigint over raw SQL). */
+export interface EventRow {
+  id: number | string;
+  order_id: string;
+  status: string;
+  at: Date | string;
+  final_cost_cents: number | null;
+  account: string;
+  reference_id: string | null;
+  contractor_id: string | null;
+  quoted_cost_cents: number | null;
+  previous_status: string | null;
+}
 type Conn = Knex | Knex.Transaction;
 export interface DispatchEvent {
   id: string;
@@ -45,7 +57,7 @@ export function eventRows(db: Conn, afterSeq: number, scope: EventScope) {
 }
 
 /** One row as the event customers see; `data` is the order webhook's payload. */
-export function toEvent(row: Row, base: string): DispatchEvent {
+export function toEvent(row: EventRow, base: string): DispatchEvent {
   const at = new Date(row.at).toISOString();
   const unassigned = row.status === "accepted_pending_fulfilment";
   return {
@@ -73,6 +85,6 @@ export function toEvent(row: Row, base: string): DispatchEvent {
 
 /** listEvents / listOrderEvents as JSON. */
 export async function eventPage(db: Conn, afterSeq: number, scope: EventScope, limit: number, base: string) {
-  const items = (await eventRows(db, afterSeq, scope).limit(limit)).map((row: Row) => toEvent(row, base));
+  const items = (await eventRows(db, afterSeq, scope).limit(limit)).map((row: EventRow) => toEvent(row, base));
   return { items, next_after: items.at(-1)?.id ?? null };
 }

@@ -3,9 +3,8 @@
 // per instance whatever the number of streams, and sees rows committed by any instance sharing the database.
 import { PassThrough } from "node:stream";
 import type { Db } from "../../db/knex.js";
-import { eventRows, toEvent, type DispatchEvent, type EventScope } from "./feed.js";
+import { eventRows, toEvent, type DispatchEvent, type EventRow, type EventScope } from "./feed.js";
 
-type Row = Record<string, any>;
 interface Subscriber {
   scope: EventScope;
   base: string;
@@ -20,80 +19,114 @@ export interface StreamOptions {
 
 const frame = (event: DispatchEvent) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 
+interface Hub {
+  subscribers: Set<Subscriber>;
+  streams: Set<PassThrough>;
+  /** Every id <= low has been fanned out (or skipped as a rolled-back gap). */
+  low: number | null;
+  gapSince: number | null;
+  timer: NodeJS.Timeout | null;
+  polling: Promise<void> | null;
+}
+
+const matches = (scope: EventScope, row: EventRow) =>
+  (!scope.account || scope.account === row.account) && (!scope.orderId || scope.orderId === row.order_id);
+
+/** Fans out rows in id order and only past contiguous ids, so a resume point never skips a late commit. */
+async function poll(db: Db, hub: Hub, gapMs: number): Promise<void> {
+  hub.low ??= Number((await db("order_events").max({ max: "id" }))[0]?.max ?? 0);
+  const rows: EventRow[] = await eventRows(db, hub.low, {}).limit(500);
+  for (const row of rows) {
+    const seq = Number(row.id);
+    if (seq !== hub.low + 1 && (hub.gapSince ??= Date.now()) > Date.now() - gapMs) break;
+    hub.gapSince = null;
+    hub.low = seq;
+    for (const sub of hub.subscribers) if (matches(sub.scope, row)) sub.send(toEvent(row, sub.base));
+  }
+}
+
+/** The database may be restarting; the next poll catches up from `low`. */
+const retryNextPoll = (): void => undefined;
+
+function schedule(db: Db, hub: Hub, options: StreamOptions): void {
+  hub.timer = setTimeout(() => {
+    hub.polling = poll(db, hub, options.gapMs)
+      .catch(retryNextPoll)
+      .finally(() => {
+        if (hub.timer) schedule(db, hub, options);
+      });
+  }, options.pollMs);
+}
+
+/** Writes each event once, in order: live events queue while the table replay runs, then drain. */
+function subscribe(hub: Hub, stream: PassThrough, scope: EventScope, base: string, afterSeq: number) {
+  const queue: DispatchEvent[] = [];
+  let replaying = true;
+  let last = afterSeq;
+  const write = (event: DispatchEvent) => {
+    const seq = Number(event.id.slice(4));
+    if (seq <= last) return;
+    last = seq;
+    stream.write(frame(event));
+  };
+  const sub: Subscriber = {
+    scope,
+    base,
+    send: (event) => {
+      if (replaying) queue.push(event);
+      else write(event);
+    },
+  };
+  hub.subscribers.add(sub);
+  hub.streams.add(stream);
+  const live = () => {
+    replaying = false;
+    for (const event of queue.splice(0)) write(event);
+  };
+  return { sub, write, live };
+}
+
+/** An SSE body: the events after `afterSeq` from the table, then live ones, each exactly once. */
+async function open(db: Db, hub: Hub, options: StreamOptions, at: { scope: EventScope; after?: number; base: string }) {
+  const { scope, base } = at;
+  if (hub.low === null) await poll(db, hub, options.gapMs);
+  const afterSeq = at.after ?? (scope.orderId ? 0 : hub.low!); // no resume point: an order's history, else new events
+  const stream = new PassThrough();
+  const { sub, write, live } = subscribe(hub, stream, scope, base, afterSeq);
+  const upto = hub.low!;
+  const heartbeat = setInterval(() => stream.write(": heartbeat\n\n"), options.heartbeatMs);
+  stream.on("close", () => {
+    clearInterval(heartbeat);
+    hub.subscribers.delete(sub);
+    hub.streams.delete(stream);
+  });
+  stream.write(": stream open\n\n");
+  for (const row of await eventRows(db, afterSeq, scope).where("e.id", "<=", upto)) write(toEvent(row, base));
+  live();
+  return stream;
+}
+
 export function createEventStreams(db: Db, options: StreamOptions) {
-  const subscribers = new Set<Subscriber>();
-  const streams = new Set<PassThrough>();
-  let low: number | null = null; // every id <= low has been fanned out (or skipped as a rolled-back gap)
-  let gapSince: number | null = null;
-  let timer: NodeJS.Timeout | null = null;
-  let polling: Promise<void> | null = null;
-
-  const matches = (scope: EventScope, row: Row) =>
-    (!scope.account || scope.account === row.account) && (!scope.orderId || scope.orderId === row.order_id);
-
-  /** Fans out rows in id order and only past contiguous ids, so a resume point never skips a late commit. */
-  async function poll() {
-    if (low === null) low = Number((await db("order_events").max({ max: "id" }))[0]?.max ?? 0);
-    const rows: Row[] = await eventRows(db, low, {}).limit(500);
-    for (const row of rows) {
-      const seq = Number(row.id);
-      if (seq !== low + 1 && (gapSince ??= Date.now()) > Date.now() - options.gapMs) break;
-      gapSince = null;
-      low = seq;
-      for (const sub of subscribers) if (matches(sub.scope, row)) sub.send(toEvent(row, sub.base));
-    }
-  }
-
-  function schedule() {
-    timer = setTimeout(() => {
-      polling = poll()
-        .catch(() => {}) // the database may be restarting; the next poll catches up from `low`
-        .finally(() => {
-          timer ? schedule() : undefined;
-        });
-    }, options.pollMs);
-  }
-
+  const hub: Hub = {
+    subscribers: new Set(),
+    streams: new Set(),
+    low: null,
+    gapSince: null,
+    timer: null,
+    polling: null,
+  };
   return {
     start() {
-      if (!timer) schedule();
+      if (!hub.timer) schedule(db, hub, options);
     },
     async stop() {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await polling;
-      for (const stream of streams) stream.end();
+      if (hub.timer) clearTimeout(hub.timer);
+      hub.timer = null;
+      await hub.polling;
+      for (const stream of hub.streams) stream.end();
     },
-    /** An SSE body: the events after `afterSeq` from the table, then live ones, each exactly once. */
-    async open(scope: EventScope, after: number | undefined, base: string): Promise<PassThrough> {
-      if (low === null) await poll();
-      const afterSeq = after ?? (scope.orderId ? 0 : low!); // no resume point: an order's history, else new events
-      const stream = new PassThrough();
-      const queue: DispatchEvent[] = [];
-      let replaying = true;
-      let last = afterSeq;
-      const write = (event: DispatchEvent) => {
-        const seq = Number(event.id.slice(4));
-        if (seq <= last) return;
-        last = seq;
-        stream.write(frame(event));
-      };
-      const sub: Subscriber = { scope, base, send: (event) => (replaying ? queue.push(event) : write(event)) };
-      subscribers.add(sub);
-      streams.add(stream);
-      const upto = low!;
-      const heartbeat = setInterval(() => stream.write(": heartbeat\n\n"), options.heartbeatMs);
-      stream.on("close", () => {
-        clearInterval(heartbeat);
-        subscribers.delete(sub);
-        streams.delete(stream);
-      });
-      stream.write(": stream open\n\n");
-      for (const row of await eventRows(db, afterSeq, scope).where("e.id", "<=", upto)) write(toEvent(row, base));
-      replaying = false;
-      for (const event of queue.splice(0)) write(event);
-      return stream;
-    },
+    open: (scope: EventScope, after: number | undefined, base: string): Promise<PassThrough> =>
+      open(db, hub, options, { scope, after, base }),
   };
 }
 

@@ -47,7 +47,7 @@ function exchange(url: URL, req: OutboundRequest, options: http.RequestOptions):
       { ...options, method: req.method, headers: req.headers, signal: AbortSignal.any(signals) },
       (response) => {
         const status = response.statusCode ?? 0;
-        const contentType = String(response.headers["content-type"] ?? "");
+        const contentType = response.headers["content-type"] ?? "";
         if (status >= 300 && status < 400 && response.headers.location) {
           response.resume();
           resolve({ status, location: response.headers.location, contentType, body: "" });

@@ -51,7 +51,8 @@ export function forbiddenRange(address: string, allowLoopback: boolean): string 
 function resolveAll(host: string, lookup: Lookup): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) => {
     lookup(host, { all: true, verbatim: true } satisfies LookupAllOptions, (error, addresses) => {
-      error ? reject(error) : resolve(addresses);
+      if (error) reject(error);
+      else resolve(addresses);
     });
   });
 }
