@@ -8,7 +8,7 @@ export default tseslint.config(
     ignores: [
       "**/generated/**",
       "node_modules/**",
-      "dist/**",
+      "**/dist/**",
       ".data/**",
       "test/tmp/**",
       "test/fixtures/storefronts/**",

@@ -1,4 +1,5 @@
 // Order lifecycle: the status view, the allowed transitions, and recording an event (audited, webhooked).
+import type { OrderRow } from "./order-row.js";
 import type { Knex } from "knex";
 import type { Db } from "../../db/knex.js";
 import { appendAudit } from "../audit/chain.js";
@@ -31,7 +32,7 @@ export interface Cancellation {
   by: "customer" | "operator" | "sandbox";
   at: string;
 }
-type Row = Record<string, any>;
+type Row = OrderRow;
 type Conn = Knex | Knex.Transaction;
 
 const transitions: Record<string, readonly string[]> = {

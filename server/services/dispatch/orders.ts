@@ -1,4 +1,5 @@
 // Orders: entitlement, idempotent creation with auto-matching (audited, webhooked), and the status view.
+import type { OrderRow } from "./order-row.js";
 import type { Principal } from "../access/principal.js";
 import type { Knex } from "knex";
 import type { Config } from "../../config.js";
@@ -39,7 +40,7 @@ export interface OrderAnswer {
   replayed?: boolean;
   body: { tracking: { status_url: string } } & Record<string, unknown>;
 }
-type Row = Record<string, any>;
+type Row = OrderRow;
 
 function assertEntitled(
   principal: OrderPrincipal,

@@ -1,4 +1,5 @@
 // Sandbox: orders made with a dispatch_test_ key walk the lifecycle by themselves, or on demand.
+import type { OrderRow } from "./order-row.js";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/knex.js";
 import { DomainError } from "../errors.js";
@@ -8,7 +9,7 @@ import { applyEvent, orderNotFound, type OrderEventInput } from "./order-lifecyc
 import type { OrderPrincipal } from "./orders.js";
 import { tradeCodes } from "./trades.js";
 
-type Row = Record<string, any>;
+type Row = OrderRow;
 export type SandboxStatus = "pending_dispatch" | "dispatched" | "en_route" | "on_site" | "completed";
 
 const next: Record<string, SandboxStatus> = {

@@ -44,103 +44,125 @@ function createBreaker(backoffMs: number) {
   };
 }
 
+interface Worker {
+  db: Knex;
+  settings: Config["webhook"];
+  client: ReturnType<typeof createOutboundClient>;
+  breaker: ReturnType<typeof createBreaker>;
+  inFlight: Map<number, { endpoint: string; account: string; done: Promise<void> }>;
+  timer: NodeJS.Timeout | null;
+  claiming: boolean;
+  stopped: boolean;
+}
+
+async function send(w: Worker, row: OutboxRow): Promise<void> {
+  const secret = await secretOf(w.db, row.account);
+  if (!secret) throw new Error(`no webhook secret for account ${row.account}`);
+  const body = JSON.stringify(row.payload);
+  const now = new Date(); // one instant for both the signature and its header
+  const headers = {
+    "content-type": "application/json",
+    "user-agent": "dispatch-webhooks/1",
+    "webhook-id": row.message_id,
+    "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+    "webhook-signature": new Webhook(secret).sign(row.message_id, now, body),
+  };
+  const response = await w.client.request(new URL(row.url), {
+    method: "POST",
+    headers,
+    body,
+    timeoutMs: w.settings.timeoutMs,
+    maxBytes: 65_536,
+  });
+  if (response.status < 200 || response.status >= 300) throw new Error(`receiver answered ${response.status}`);
+}
+
+/** A failed mark is left to the lease: the row is claimed again once it expires. */
+const leaveToLease = (): void => undefined;
+
+async function deliver(w: Worker, row: OutboxRow): Promise<void> {
+  try {
+    await send(w, row);
+    w.breaker.record(endpointOf(row.url), true);
+    await markDelivered(w.db, row.id);
+  } catch (error) {
+    w.breaker.record(endpointOf(row.url), false);
+    await markFailed(w.db, row, (error as Error).message, w.settings).catch(leaveToLease);
+  }
+}
+
+/** Endpoints in flight or circuit-open, and accounts at their in-flight cap. */
+function busy(w: Worker): { endpoints: string[]; accounts: string[] } {
+  const flights = [...w.inFlight.values()];
+  const perAccountCount = new Map<string, number>();
+  for (const f of flights) perAccountCount.set(f.account, (perAccountCount.get(f.account) ?? 0) + 1);
+  return {
+    endpoints: [...new Set([...flights.map((f) => f.endpoint), ...w.breaker.open(Date.now())])],
+    accounts: [...perAccountCount].filter(([, n]) => n >= perAccount).map(([account]) => account),
+  };
+}
+
+/** Fills free slots with due rows of endpoints that are neither busy nor tripped. */
+async function pump(w: Worker): Promise<void> {
+  if (w.stopped || w.claiming || w.inFlight.size >= concurrency) return;
+  w.claiming = true;
+  let claimed = 0;
+  try {
+    const rows = await claimDue(w.db, concurrency - w.inFlight.size, w.settings.timeoutMs + 5_000, busy(w));
+    claimed = rows.length;
+    for (const row of rows) {
+      const done = deliver(w, row).finally(() => {
+        w.inFlight.delete(row.id);
+        void pump(w);
+      });
+      w.inFlight.set(row.id, { endpoint: endpointOf(row.url), account: row.account, done });
+    }
+  } catch {
+    // The database may be briefly unreachable; the rows stay in the outbox and the next poll retries.
+  } finally {
+    w.claiming = false;
+  }
+  if (claimed) void pump(w);
+}
+
+function schedule(w: Worker): void {
+  if (w.stopped) return;
+  w.timer = setTimeout(
+    () =>
+      void pump(w).finally(() => {
+        schedule(w);
+      }),
+    w.settings.pollMs,
+  );
+}
+
 export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllowPrivate" | "webhook">) {
-  const settings = config.webhook;
-  const client = createOutboundClient({ allowLoopback: false, allowPrivate: config.webhookAllowPrivate });
-  const breaker = createBreaker(settings.backoffMs);
-  const inFlight = new Map<number, { endpoint: string; account: string; done: Promise<void> }>();
-  let timer: NodeJS.Timeout | null = null;
-  let claiming = false;
-  let stopped = true;
-
-  async function send(row: OutboxRow): Promise<void> {
-    const secret = await secretOf(db, row.account);
-    if (!secret) throw new Error(`no webhook secret for account ${row.account}`);
-    const body = JSON.stringify(row.payload);
-    const now = new Date(); // one instant for both the signature and its header
-    const headers = {
-      "content-type": "application/json",
-      "user-agent": "dispatch-webhooks/1",
-      "webhook-id": row.message_id,
-      "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-      "webhook-signature": new Webhook(secret).sign(row.message_id, now, body),
-    };
-    const response = await client.request(new URL(row.url), {
-      method: "POST",
-      headers,
-      body,
-      timeoutMs: settings.timeoutMs,
-      maxBytes: 65_536,
-    });
-    if (response.status < 200 || response.status >= 300) throw new Error(`receiver answered ${response.status}`);
-  }
-
-  async function deliver(row: OutboxRow): Promise<void> {
-    try {
-      await send(row);
-      breaker.record(endpointOf(row.url), true);
-      await markDelivered(db, row.id);
-    } catch (error) {
-      breaker.record(endpointOf(row.url), false);
-      await markFailed(db, row, (error as Error).message, settings).catch(() => {}); // the lease retries it
-    }
-  }
-
-  /** Endpoints in flight or circuit-open, and accounts at their in-flight cap. */
-  function busy(): { endpoints: string[]; accounts: string[] } {
-    const flights = [...inFlight.values()];
-    const perAccountCount = new Map<string, number>();
-    for (const f of flights) perAccountCount.set(f.account, (perAccountCount.get(f.account) ?? 0) + 1);
-    return {
-      endpoints: [...new Set([...flights.map((f) => f.endpoint), ...breaker.open(Date.now())])],
-      accounts: [...perAccountCount].filter(([, n]) => n >= perAccount).map(([account]) => account),
-    };
-  }
-
-  /** Fills free slots with due rows of endpoints that are neither busy nor tripped. */
-  async function pump(): Promise<void> {
-    if (stopped || claiming || inFlight.size >= concurrency) return;
-    claiming = true;
-    let claimed = 0;
-    try {
-      const rows = await claimDue(db, concurrency - inFlight.size, settings.timeoutMs + 5_000, busy());
-      claimed = rows.length;
-      for (const row of rows) {
-        const done = deliver(row).finally(() => {
-          inFlight.delete(row.id);
-          void pump();
-        });
-        inFlight.set(row.id, { endpoint: endpointOf(row.url), account: row.account, done });
-      }
-    } catch {
-      // The database may be briefly unreachable; the rows stay in the outbox and the next poll retries.
-    } finally {
-      claiming = false;
-    }
-    if (claimed) void pump();
-  }
-
-  function schedule(): void {
-    if (stopped) return;
-    timer = setTimeout(() => void pump().finally(schedule), settings.pollMs);
-  }
-
+  const w: Worker = {
+    db,
+    settings: config.webhook,
+    client: createOutboundClient({ allowLoopback: false, allowPrivate: config.webhookAllowPrivate }),
+    breaker: createBreaker(config.webhook.backoffMs),
+    inFlight: new Map(),
+    timer: null,
+    claiming: false,
+    stopped: true,
+  };
   return {
     /** The account's signing secret, created on first use (also created by its first order with a callback_url). */
     secretFor: (account: string) => ensureWebhookSecret(db, account),
     start(): void {
-      if (!stopped) return;
-      stopped = false;
-      void pump();
-      schedule();
+      if (!w.stopped) return;
+      w.stopped = false;
+      void pump(w);
+      schedule(w);
     },
     /** Stops polling and waits for the deliveries in flight to be recorded. */
     async stop(): Promise<void> {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      while (claiming || inFlight.size)
-        await Promise.race([...[...inFlight.values()].map((d) => d.done), new Promise((r) => setTimeout(r, 10))]);
-      client.destroy();
+      w.stopped = true;
+      if (w.timer) clearTimeout(w.timer);
+      while (w.claiming || w.inFlight.size)
+        await Promise.race([...[...w.inFlight.values()].map((d) => d.done), new Promise((r) => setTimeout(r, 10))]);
+      w.client.destroy();
     },
   };
 }
