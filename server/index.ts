@@ -133,7 +133,9 @@ async function startWorkers(server: Hapi.Server, services: Services): Promise<vo
   services.oauthPurger.start((error) => {
     logBackgroundError(server.logger, "oauth-purge", error as Error, backgroundThrottle);
   });
-  services.webhooks.start(); // outbox delivery worker; stop() waits for deliveries in flight
+  services.webhooks.start((error) => {
+    logBackgroundError(server.logger, "webhooks", error as Error, backgroundThrottle);
+  }); // outbox delivery worker; stop() waits for deliveries in flight
   server.ext("onPostStart", () => {
     services.sandbox.start(server.info.uri);
   }); // the real port once listening

@@ -2,7 +2,7 @@
 import Accept from "@hapi/accept";
 import type { Request, ResponseToolkit } from "@hapi/hapi";
 import type { Services } from "../services/index.js";
-import { eventPage, seqOf, type EventScope } from "../services/events/feed.js";
+import { seqOf, type EventScope } from "../services/events/feed.js";
 import { originOf } from "./origin.js";
 
 /** The stream only when the client prefers it (RFC 9110 §12.5.1): `application/json, text/event-stream` gets JSON. */
@@ -16,7 +16,7 @@ export async function answerEvents(services: Services, request: Request, h: Resp
   const query = request.query as { after?: string; limit: number };
   const resume = (request.headers["last-event-id"] as string | undefined) ?? query.after;
   if (!wantsStream(request.headers.accept as string | undefined))
-    return eventPage(services.db, seqOf(query.after), scope, query.limit, base);
+    return services.eventFeed.page(seqOf(query.after), scope, query.limit, base);
   const stream = await services.eventStreams.open(scope, resume ? seqOf(resume) : undefined, base);
   request.raw.req.on("close", () => stream.destroy());
   return h

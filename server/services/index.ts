@@ -3,6 +3,8 @@ import type { Config } from "../config.js";
 import { createChangeFeed } from "../db/change-feed.js";
 import type { Db } from "../db/knex.js";
 import { createAuditLogService } from "./audit/log.js";
+import { listAuditRecords, type AuditRecordQuery } from "./audit/records.js";
+import { eventPage, type EventScope } from "./events/feed.js";
 import { createContractorService } from "./dispatch/contractors.js";
 import { createEvalsService } from "./dispatch/evals.js";
 import { createHealthService } from "./health/readiness.js";
@@ -27,6 +29,10 @@ export function createServices(db: Db, config: Config) {
     db,
     config,
     auditLog: createAuditLogService(db, config),
+    auditRecords: { list: (account: string | null, query: AuditRecordQuery) => listAuditRecords(db, account, query) },
+    eventFeed: {
+      page: (after: number, scope: EventScope, limit: number, base: string) => eventPage(db, after, scope, limit, base),
+    },
     changes,
     health: createHealthService(db),
     keys,

@@ -1,9 +1,9 @@
 import { validators } from "../../generated/validators.js";
 import { principalOf } from "../../plugins/auth.js";
-import { listAuditRecords, type AuditRecordQuery } from "../../services/audit/records.js";
+import type { AuditRecordQuery } from "../../services/audit/records.js";
 import type { RouteFactory } from "../types.js";
 
-const route: RouteFactory = ({ db }) => ({
+const route: RouteFactory = ({ auditRecords }) => ({
   method: "GET",
   path: "/api/audit/v1/records",
   options: {
@@ -13,8 +13,7 @@ const route: RouteFactory = ({ db }) => ({
   },
   handler: (request) => {
     const principal = principalOf(request);
-    return listAuditRecords(
-      db,
+    return auditRecords.list(
       principal.kind === "key" ? principal.account : null,
       request.query as unknown as AuditRecordQuery,
     );

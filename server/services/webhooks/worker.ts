@@ -53,6 +53,8 @@ interface Worker {
   timer: NodeJS.Timeout | null;
   claiming: boolean;
   stopped: boolean;
+  /** Where a failed poll is reported (the server logs it, throttled); a failed delivery is kept on its outbox row. */
+  onError: (error: unknown) => void;
 }
 
 async function send(w: Worker, row: OutboxRow): Promise<void> {
@@ -77,7 +79,7 @@ async function send(w: Worker, row: OutboxRow): Promise<void> {
   if (response.status < 200 || response.status >= 300) throw new Error(`receiver answered ${response.status}`);
 }
 
-/** A failed mark is left to the lease: the row is claimed again once it expires. */
+/** Nothing to do: a failed mark is left to the lease (the row is claimed again once it expires). */
 const leaveToLease = (): void => undefined;
 
 async function deliver(w: Worker, row: OutboxRow): Promise<void> {
@@ -117,8 +119,8 @@ async function pump(w: Worker): Promise<void> {
       });
       w.inFlight.set(row.id, { endpoint: endpointOf(row.url), account: row.account, done });
     }
-  } catch {
-    // The database may be briefly unreachable; the rows stay in the outbox and the next poll retries.
+  } catch (error) {
+    w.onError(error); // the rows stay in the outbox and the next poll retries
   } finally {
     w.claiming = false;
   }
@@ -146,12 +148,14 @@ export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllo
     timer: null,
     claiming: false,
     stopped: true,
+    onError: leaveToLease,
   };
   return {
     /** The account's signing secret, created on first use (also created by its first order with a callback_url). */
     secretFor: (account: string) => ensureWebhookSecret(db, account),
-    start(): void {
+    start(onError: (error: unknown) => void = leaveToLease): void {
       if (!w.stopped) return;
+      w.onError = onError;
       w.stopped = false;
       void pump(w);
       schedule(w);
