@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import Hapi from "@hapi/hapi";
 import Joi from "joi";
 import { errorsPlugin } from "../../../server/plugins/errors.js";
+import { loggingPlugin } from "../../../server/plugins/logging.js";
 import { requestIdPlugin } from "../../../server/plugins/request-id.js";
 import { validationFailAction } from "../../../server/plugins/validation.js";
 import { DomainError, EntitlementError, OAuthError, type ErrorKind } from "../../../server/services/errors.js";
@@ -21,9 +22,11 @@ interface Problem {
   retry_after_seconds?: number;
 }
 
-/** A Hapi server with only the errors plugin and one route that throws `thrown` (no socket: server.inject). */
+/** A Hapi server with the errors plugin (and a silent logger) and one route that throws `thrown` (no socket: server.inject). */
 async function serverThrowing(thrown: () => unknown): Promise<Hapi.Server> {
   const server = Hapi.server();
+  // hapi-pino (silent) gives requests the logger the errors plugin writes to, as in the real server
+  await server.register({ plugin: loggingPlugin, options: { level: "silent" } });
   await server.register([requestIdPlugin, errorsPlugin]);
   server.route({
     method: "GET",
