@@ -190,7 +190,7 @@ events, audit records, COMMIT = 5 statements) plus 1 replay look-up when a refer
 API keys and the contractor pool are cached in memory and dropped on every instance by Postgres LISTEN/NOTIFY.
 No request takes a lock for the audit log: records are plain INSERTs and a sequencer (one instance at a time,
 pg_try_advisory_xact_lock) integrates them into the Merkle tree at most a second later.
-Load: the machine's 2 cores were shared with seven other engineers' work while this ran (see load average above).
+Load: see the load average above; client, servers and databases share the machine's cores.
 These are single-machine figures for comparing the layers with each other, not capacity claims.
 `;
   // The committed report changes only when asked (`npm run bench -- --write`); otherwise the tree stays clean.
