@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { A2A_PROTOCOL_VERSION, Message, TaskState, type SendMessageResult, type Task } from "@a2a-js/sdk";
 import { ClientFactory, JsonRpcTransportFactory, type Client } from "@a2a-js/sdk/client";
 import { capabilities } from "../../server/services/agents/capabilities.js";
+import { oauthToken } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 
 /** A client whose every request carries `headers` (injected fetch, no global patching). */
@@ -124,20 +125,7 @@ for (const db of databases()) {
     });
 
     it("accepts an OAuth token as Bearer for dispatch.quote and rejects dispatch.order with the entitlement body", async () => {
-      const reg = await (
-        await fetch(`${t.url}/api/mcp/oauth/register`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: "{}",
-        })
-      ).json();
-      const form = new URLSearchParams({
-        grant_type: "client_credentials",
-        client_id: reg.client_id,
-        client_secret: reg.client_secret,
-      });
-      const token = (await (await fetch(`${t.url}/api/mcp/oauth/token`, { method: "POST", body: form })).json())
-        .access_token;
+      const token = await oauthToken(t.url);
       const client = await clientFor(t.url, { authorization: `Bearer ${token}` });
       assert.equal(
         asTask(await ask(client, "dispatch.quote", { trade: "hvac", location: { state: "CA" } })).status?.state,

@@ -1,6 +1,7 @@
 // Quote, keys and limits of the server core (spec §4.2, §5, §7, §8) on every test database.
 import assert from "node:assert/strict";
 import { createDispatchClient } from "../../sdk/index.js";
+import { oauthToken } from "../fixtures/orders.js";
 import { quoteRequest } from "../fixtures/requests.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 
@@ -97,20 +98,8 @@ for (const db of databases()) {
       });
 
       it("accepts an OAuth access token as Bearer", async () => {
-        const client = await (
-          await fetch(`${t.url}/api/mcp/oauth/register`, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: "{}",
-          })
-        ).json();
-        const form = new URLSearchParams({
-          grant_type: "client_credentials",
-          client_id: client.client_id,
-          client_secret: client.client_secret,
-        });
-        const token = await (await fetch(`${t.url}/api/mcp/oauth/token`, { method: "POST", body: form })).json();
-        assert.equal((await quote(t.url, { authorization: `Bearer ${token.access_token}` })).status, 200);
+        const token = await oauthToken(t.url);
+        assert.equal((await quote(t.url, { authorization: `Bearer ${token}` })).status, 200);
       });
 
       it("answers 422 for out-of-bound fields", async () => {

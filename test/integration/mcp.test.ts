@@ -4,6 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { loadResolvedContract, type JsonObject } from "../../scripts/contract.js";
+import { oauthToken } from "../fixtures/orders.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 
 const quoteArgs = { trade: "plumbing", location: { state: "TX", zip: "78701" }, urgency: "urgent" };
@@ -18,22 +19,6 @@ async function connect(url: string, bearer?: string): Promise<Client> {
   const headers: Record<string, string> = bearer ? { authorization: `Bearer ${bearer}` } : {};
   await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), { requestInit: { headers } }));
   return client;
-}
-
-async function oauthToken(url: string): Promise<string> {
-  const client = await (
-    await fetch(`${url}/api/mcp/oauth/register`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: "{}",
-    })
-  ).json();
-  const form = new URLSearchParams({
-    grant_type: "client_credentials",
-    client_id: client.client_id,
-    client_secret: client.client_secret,
-  });
-  return (await (await fetch(`${url}/api/mcp/oauth/token`, { method: "POST", body: form })).json()).access_token;
 }
 
 async function rejection(promise: Promise<unknown>): Promise<McpError> {
