@@ -86,13 +86,25 @@ export const isDatabaseUnavailable = (error: Error & { code?: unknown }): boolea
     error.message,
   );
 
-/** Logs a background job's failure: an outage as one warn line, a bug with its stack; once per cause per window. */
-export function logBackgroundError(logger: Logger, job: string, error: Error, throttle: LogThrottle): void {
-  const taken = throttle.take(`${job}:${error.message.slice(0, 200)}`);
+/** One line per cause (`label` + message) per throttle window: a warn without stack, or an error with it. */
+function logThrottled(
+  logger: Logger,
+  level: "warn" | "error",
+  fields: { job: string } | { code: string },
+  error: Error,
+  throttle: LogThrottle,
+) {
+  const label = "job" in fields ? fields.job : fields.code;
+  const taken = throttle.take(`${label}:${error.message.slice(0, 200)}`);
   if (!taken) return;
   const extra = taken.suppressed ? { suppressed: taken.suppressed } : {};
-  if (isDatabaseUnavailable(error)) logger.warn({ job, cause: error.message, ...extra }, `${job}: ${error.message}`);
-  else logger.error({ job, err: error, ...extra }, `${job}: ${error.message}`);
+  if (level === "warn") logger.warn({ ...fields, cause: error.message, ...extra }, `${label}: ${error.message}`);
+  else logger.error({ ...fields, err: error, ...extra }, `${label}: ${error.message}`);
+}
+
+/** Logs a background job's failure: an outage as one warn line, a bug with its stack; once per cause per window. */
+export function logBackgroundError(logger: Logger, job: string, error: Error, throttle: LogThrottle): void {
+  logThrottled(logger, isDatabaseUnavailable(error) ? "warn" : "error", { job }, error, throttle);
 }
 
 function boomProblem(request: Request, error: RawError): Classified {
@@ -171,14 +183,6 @@ function authDetail(error: Boom.Boom): string {
  * Logs a 5xx once per cause per 10 s (see log-throttle.ts): an unreachable database is one warn line without a
  * stack (it is an outage, not a bug); an unexpected error is one error line with its stack.
  */
-function logProblem(request: Request, level: "warn" | "error", error: Error, code: string, throttle: LogThrottle) {
-  const cause = `${code}:${error.message.slice(0, 200)}`;
-  const taken = throttle.take(cause);
-  if (!taken) return;
-  const extra = taken.suppressed ? { suppressed: taken.suppressed } : {};
-  if (level === "warn") request.logger.warn({ code, cause: error.message, ...extra }, `${code}: ${error.message}`);
-  else request.logger.error({ code, err: error, ...extra }, `${code}: ${error.message}`);
-}
 
 function onPreResponse(request: Request, h: ResponseToolkit, throttle: LogThrottle) {
   const response = request.response;
@@ -194,7 +198,7 @@ function onPreResponse(request: Request, h: ResponseToolkit, throttle: LogThrott
     return error.status === 401 ? out.header("www-authenticate", 'Basic realm="dispatch-oauth"') : out;
   }
   const init = classify(request, error);
-  if (init.log) logProblem(request, init.log, error, init.code, throttle);
+  if (init.log) logThrottled(request.logger, init.log, { code: init.code }, error, throttle);
   const out = h.response(problem(request, init)).code(init.status).type("application/problem+json");
   for (const [name, value] of Object.entries(init.headers ?? {})) out.header(name, value);
   if (init.retryAfterSeconds !== undefined) out.header("retry-after", String(init.retryAfterSeconds));
