@@ -1,29 +1,14 @@
 // Two server processes on one Postgres: combined quote throughput, then every seal from both checked in one tree
 // (each record's leaf hash recomputed, all leaves folded into the root the signed checkpoint carries).
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
 import pg from "pg";
-import { freePort } from "../mocks/prism.js";
 import { openCheckpoint, parseVerifierKey } from "../sdk/attest.js";
 import { leafHashOfRow } from "../server/services/audit/chain.js";
 import { appendLeaves, treeHashFrom } from "../server/services/audit/tlog.js";
 import { quoteRequest } from "../test/fixtures/requests.js";
+import { startReadyServer } from "../test/helpers/server-process.js";
 import { adminToken, postgresDatabase } from "../test/helpers/server.js";
-
-async function startProcess(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" },
-    stdio: "ignore",
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
-    if ((await fetch(`${url}/readyz`).catch(() => null))?.status === 200) return { url, child };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill();
-  throw new Error("server process did not become ready");
-}
 
 /** Every record is a leaf whose hash is its own, and the leaves fold into the signed root. */
 async function checkOneTree(databaseUrl: string, note: string, key: string): Promise<{ seals: number; ok: boolean }> {
@@ -66,9 +51,9 @@ export async function measureScaleOut(seconds: number, connections: number): Pro
   const env = { DATABASE_URL: database.url, DISPATCH_ADMIN_TOKEN: adminToken, RATE_LIMIT_POINTS: "1000000000" };
   const procs: ChildProcess[] = [];
   try {
-    const a = await startProcess(env);
+    const a = await startReadyServer(env);
     procs.push(a.child);
-    const b = await startProcess(env);
+    const b = await startReadyServer(env);
     procs.push(b.child);
     const key = await issueKey(a.url);
     const load = (url: string) =>

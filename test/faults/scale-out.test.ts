@@ -1,26 +1,11 @@
 // Scale-out: two server processes on one Postgres and one Redis. One key's rate limit holds across both,
 // and concurrent retries of one order spread over both create exactly one order.
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import pg from "pg";
-import { freePort } from "../../mocks/prism.js";
 import { orderRequest, quoteRequest } from "../fixtures/requests.js";
+import { startReadyServer } from "../helpers/server-process.js";
 import { adminToken, postgresDatabase } from "../helpers/server.js";
-
-async function startProcess(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent", SANDBOX_STEP_MS: "0" },
-    stdio: "ignore",
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
-    if ((await fetch(`${url}/readyz`).catch(() => null))?.status === 200) return { url, child };
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill();
-  throw new Error("server process did not become ready");
-}
 
 describe("scale-out: two server processes", function () {
   this.timeout(120_000);
@@ -35,9 +20,14 @@ describe("scale-out: two server processes", function () {
   before(async function () {
     if (!pgDb || !redisUrl) this.skip();
     database = await pgDb.create();
-    const env = { DATABASE_URL: database.url, REDIS_URL: redisUrl, DISPATCH_ADMIN_TOKEN: adminToken };
-    const first = await startProcess(env); // migrates and seeds before the second starts
-    const second = await startProcess(env);
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL: redisUrl,
+      DISPATCH_ADMIN_TOKEN: adminToken,
+      SANDBOX_STEP_MS: "0",
+    };
+    const first = await startReadyServer(env); // migrates and seeds before the second starts
+    const second = await startReadyServer(env);
     procs.push(first.child, second.child);
     [a, b] = [first.url, second.url];
     const issued = await fetch(`${a}/api/admin/v1/keys`, {

@@ -1,6 +1,7 @@
 // Runs the server's entry point (`npm start`'s) as a child process, for boot errors, logs, locks and signals.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../../mocks/prism.js";
 
 export const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -63,4 +64,21 @@ export function spawnServer(env: Record<string, string>, command = process.execP
     });
   }
   return { child, output: () => text, waitFor, exited };
+}
+
+/** A silent server process on a free loopback port, resolved once `/readyz` answers 200 (at most 30 s). */
+export async function startReadyServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" },
+    stdio: "ignore",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 150; i++) {
+    if ((await fetch(`${url}/readyz`).catch(() => null))?.status === 200) return { url, child };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill();
+  throw new Error("server process did not become ready");
 }
