@@ -124,6 +124,28 @@ for (const db of databases()) {
     });
 
     describe("statements per call", () => {
+      it("quotes that arrive together share statements (group commit), and every seal verifies", async () => {
+        const answers: Response[] = [];
+        const sql = await countStatements(t.app.services.db, async () => {
+          answers.push(
+            ...(await Promise.all(
+              Array.from({ length: 40 }, () => post(t.url, "/api/dispatch/v1/quote", key, quoteRequest)),
+            )),
+          );
+        });
+        const seals = await Promise.all(answers.map(async (r) => ((await r.json()) as { seal: string }).seal));
+        assert.deepEqual(new Set(answers.map((r) => r.status)), new Set([200]));
+        assert.equal(new Set(seals).size, 40);
+        const inserts = sql.filter((s) => s.startsWith('with "quote" as (insert into "quotes"'));
+        assert.ok(inserts.length >= 1 && inserts.length < 40, `${inserts.length} statements for 40 quotes`);
+        await t.app.services.auditLog.flush();
+        for (const seal of seals) {
+          const result = await verify(t.url, seal);
+          assert.equal(result.status, "valid", seal);
+          verifySealProof(seal, result, pinned);
+        }
+      });
+
       it("a quote is one statement (quote row and audit record together); an order six (replay look-up + a transaction)", async () => {
         await post(t.url, "/api/dispatch/v1/quote", key, quoteRequest); // warms the key and pool caches
         const quote = await countStatements(t.app.services.db, () =>

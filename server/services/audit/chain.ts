@@ -44,6 +44,16 @@ export function leafHashOfRow(row: Omit<AuditRow, "seal"> & { recorded_at: strin
   return leafHash(canonicalize(fields)!);
 }
 
+/**
+ * The same RFC 8785 text as leafHashOfRow's, built from content that is canonical already (JCS output parses and
+ * re-serialises to itself), members in JCS order: account, content, recorded_at, subject, type. Fresh records
+ * are hashed on every request; parsing back what was just serialised is the cost this avoids.
+ */
+function recordText(row: Omit<AuditRow, "seal">): string {
+  const text = (value: string | null) => canonicalize(value)!;
+  return `{"account":${text(row.account)},"content":${row.content},"recorded_at":${text(row.recorded_at)},"subject":${text(row.subject)},"type":${text(row.type)}}`;
+}
+
 /** The row to insert for an entry, with its seal computed up front (callers may batch rows into one INSERT). */
 export function auditRow(entry: AuditEntry, recordedAt = new Date()): AuditRow {
   const base = {
@@ -53,7 +63,7 @@ export function auditRow(entry: AuditEntry, recordedAt = new Date()): AuditRow {
     content: canonicalize(entry.content)!,
     recorded_at: recordedAt.toISOString(),
   };
-  return { ...base, seal: `seal_${leafHashOfRow(base).toString("hex")}` };
+  return { ...base, seal: `seal_${leafHash(recordText(base)).toString("hex")}` };
 }
 
 /** Appends records in one INSERT inside the caller's transaction (or as one autocommit statement); returns seals. */

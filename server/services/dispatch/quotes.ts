@@ -1,8 +1,9 @@
 // Quotes: match the pool, price the best match, say whether it fits the NTE, record the quote.
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/knex.js";
+import { createGroupCommit } from "../../db/group-commit.js";
 import { assertDispatchConfigured } from "./availability.js";
-import { auditRow } from "../audit/chain.js";
+import { auditRow, type AuditRow } from "../audit/chain.js";
 import type { ContractorService } from "./contractors.js";
 import { newId } from "../shared/ids.js";
 import { etaTier, rankMatches, type JobLocation } from "./matching.js";
@@ -79,30 +80,35 @@ const quoteAudit = (principal: QuotePrincipal, quote: Quote) =>
     },
   });
 
-/** The quote row and its audit record in one statement: atomic, one round trip. */
-async function storeQuote(db: Db, principal: QuotePrincipal, quote: Quote, started: number) {
-  const record = quoteAudit(principal, quote);
-  await db
-    .with(
-      "quote",
-      db("quotes").insert({
-        id: quote.quote_id,
-        principal: principal.id,
-        trade: quote.trade,
-        state: quote.location.state,
-        urgency: quote.urgency,
-        available: quote.availability.available,
-        estimated_cost_cents: quote.estimated_cost_cents,
-        matched_contractors: quote.availability.matched_contractors,
-        latency_ms: Math.round(performance.now() - started),
-      }),
-    )
-    .insert(record)
-    .into("audit_records");
-  return record.seal;
+interface QuoteWrite {
+  quote: Record<string, unknown>;
+  record: AuditRow;
 }
 
+/** Quote rows and their audit records in one statement: atomic, one round trip for every quote waiting. */
+function createQuoteWriter(db: Db) {
+  return createGroupCommit<QuoteWrite>(async (writes) => {
+    await db
+      .with("quote", db("quotes").insert(writes.map((w) => w.quote)))
+      .insert(writes.map((w) => w.record))
+      .into("audit_records");
+  });
+}
+
+const quoteRow = (principal: QuotePrincipal, quote: Quote, started: number) => ({
+  id: quote.quote_id,
+  principal: principal.id,
+  trade: quote.trade,
+  state: quote.location.state,
+  urgency: quote.urgency,
+  available: quote.availability.available,
+  estimated_cost_cents: quote.estimated_cost_cents,
+  matched_contractors: quote.availability.matched_contractors,
+  latency_ms: Math.round(performance.now() - started),
+});
+
 export function createQuoteService(db: Db, contractors: ContractorService, config: Config) {
+  const writer = createQuoteWriter(db);
   return {
     async create(principal: QuotePrincipal, input: QuoteInput) {
       const started = performance.now();
@@ -110,8 +116,9 @@ export function createQuoteService(db: Db, contractors: ContractorService, confi
       const location = { ...input.location, state: input.location.state.toUpperCase() };
       const matches = rankMatches(await contractors.candidates(input.trade, location.state), { ...input, location });
       const quote = buildQuote(input, location, matches, new Date());
-      const seal = await storeQuote(db, principal, quote, started);
-      return { ...quote, seal };
+      const record = quoteAudit(principal, quote);
+      await writer.write({ quote: quoteRow(principal, quote, started), record });
+      return { ...quote, seal: record.seal };
     },
   };
 }

@@ -31,6 +31,18 @@ describe("ids", () => {
       while (Date.now() < later.getTime()); // bounded: waits at most ~1 ms for the clock to tick
       assert.ok(newId("x").slice(2, 12) > first);
     });
+
+    it("never repeats a random part across refills of the random pool (10,000 ids, 40 refills)", () => {
+      const parts = new Set(Array.from({ length: 10_000 }, () => newId("x").slice(12)));
+      assert.equal(parts.size, 10_000);
+    });
+
+    it("uses every base32 character about equally often (within 15% over 160,000 draws)", () => {
+      const counts = new Map<string, number>();
+      for (let i = 0; i < 10_000; i++) for (const c of newId("x").slice(12)) counts.set(c, (counts.get(c) ?? 0) + 1);
+      assert.equal(counts.size, 32);
+      for (const n of counts.values()) assert.ok(Math.abs(n - 5000) < 750, `a character was drawn ${n} times`);
+    });
   });
 
   describe("randomBase62()", () => {
