@@ -1,4 +1,5 @@
-// An idempotent replay of createOrder is marked with Idempotent-Replayed: true; a new order is not.
+// An idempotent replay of createOrder is marked with Idempotent-Replayed: true; a new order is not. Orders sent
+// together share one write (group commit): a reference_id repeated inside one batch still makes one order.
 import assert from "node:assert/strict";
 import { orderRequest } from "../fixtures/requests.js";
 import { postOrder } from "../fixtures/orders.js";
@@ -25,6 +26,28 @@ for (const db of databases()) {
         assert.equal(second.headers.get("idempotent-replayed"), "true");
         assert.equal(second.status, first.status);
         assert.equal(await second.text(), await first.text());
+      });
+
+      it("orders sent at once: distinct ones are all created, a repeated reference_id makes one order", async () => {
+        const headers = { "x-api-key": key };
+        const sends = [
+          ...Array.from({ length: 12 }, (_, i) => ({ ...orderRequest, reference_id: `batch-distinct-${i}` })),
+          ...Array.from({ length: 8 }, () => ({ ...orderRequest, reference_id: "batch-same" })),
+        ].map((body) => postOrder(t.url, headers, body));
+        const answers = await Promise.all(sends);
+        const bodies = (await Promise.all(answers.map((r) => r.json()))) as { order: { id: string } }[];
+        const distinct = bodies.slice(0, 12).map((b) => b.order.id);
+        assert.equal(new Set(distinct).size, 12);
+        assert.ok(answers.slice(0, 12).every((r) => r.status === 201 && !r.headers.has("idempotent-replayed")));
+        const same = answers.slice(12);
+        assert.equal(
+          new Set(bodies.slice(12).map((b) => b.order.id)).size,
+          1,
+          "one order for the repeated reference_id",
+        );
+        assert.equal(same.filter((r) => r.headers.get("idempotent-replayed") === "true").length, 7);
+        const stored = await t.app.services.db("orders").where({ reference_id: "batch-same" }).count({ n: "*" });
+        assert.equal(Number(stored[0].n), 1);
       });
     });
   });

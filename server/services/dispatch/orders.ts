@@ -1,11 +1,10 @@
 // Orders: entitlement, idempotent creation with auto-matching (audited, webhooked), and the status view.
 import type { OrderRow } from "./order-row.js";
 import type { Principal } from "../access/principal.js";
-import type { Knex } from "knex";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/knex.js";
 import { assertDispatchConfigured } from "./availability.js";
-import { appendAuditRows, auditRow, type AuditRow } from "../audit/chain.js";
+import { auditRow, type AuditRow } from "../audit/chain.js";
 import type { ContractorService } from "./contractors.js";
 import { DomainError, EntitlementError } from "../errors.js";
 import { canonicalJson, newId, sha256Hex } from "../shared/ids.js";
@@ -13,7 +12,7 @@ import { rankMatches, type Match } from "./matching.js";
 import { orderNotFound, statusUrl, statusView, trackingAuth, webhookData } from "./order-lifecycle.js";
 import { usd } from "./pricing.js";
 import type { TradeCode, Urgency } from "./trades.js";
-import { enqueueStatusChange } from "../webhooks/outbox.js";
+import { createOrderWriter, type NewOrder } from "./order-writer.js";
 import { assertCallbackAllowed } from "../net/callback-guard.js";
 
 export interface OrderInput {
@@ -214,38 +213,37 @@ function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, best: M
   };
 }
 
-interface OrderWrite {
-  input: OrderInput;
-  row: ReturnType<typeof orderRow>;
-  body: unknown;
-  records: AuditRow[];
-  base: string;
-  note: string;
+/** The first `order.status_changed` message when the order has a callback_url. */
+function webhookOf(input: OrderInput, row: ReturnType<typeof orderRow>, base: string): NewOrder["webhook"] {
+  if (!input.callback_url) return null;
+  const data = webhookData({ ...row, location: input.location }, null, base);
+  return { orderId: row.id, account: row.account, url: input.callback_url, data };
 }
 
-/** The order row with its stored answer, its first event, audit records and the status webhook. */
-async function writeOrder(trx: Knex.Transaction, w: OrderWrite): Promise<void> {
-  const { input, row } = w;
-  await trx("orders").insert({ ...row, response_body: JSON.stringify(w.body) });
-  await trx("order_events").insert({ order_id: row.id, status: row.status, note: w.note, at: row.created_at });
-  await appendAuditRows(trx, w.records);
-  if (input.callback_url)
-    await enqueueStatusChange(trx, {
-      orderId: row.id,
-      account: row.account,
-      url: input.callback_url,
-      data: webhookData({ ...row, location: input.location }, null, w.base),
-    });
+/** The 201/202 body (with an escalation when no contractor was assigned) and the first event's note. */
+function answerOf(
+  config: Config,
+  input: OrderInput,
+  a: { order: Summary; priced?: Match; best?: Match; tracking: { status_url: string }; seal: string },
+) {
+  const { order, tracking, seal } = a;
+  if (a.best)
+    return {
+      body: { created: true, accepted: true, fulfilled: true, order, tracking, seal },
+      note: "Auto-matched from the active pool.",
+    };
+  const fulfilment = escalation(config, input, a.priced);
+  const body = { created: true, accepted: true, fulfilled: false, order, fulfilment, tracking, seal };
+  return { body, note: a.priced ? "Held: price over NTE." : "No contractor in area." };
 }
 
-/** Inserts the order, its first event, audit records and webhook in one transaction; 23505 if a retry won. */
-async function insert(
-  trx: Knex.Transaction,
+/** The order's answer and what to write for it (row with the stored answer, first event, audit, webhook). */
+function prepare(
   config: Config,
   input: OrderInput,
   ctx: InsertContext,
   matches: Match[],
-): Promise<OrderAnswer> {
+): { answer: OrderAnswer; write: NewOrder } {
   const priced = matches[0];
   const best = nteCheck(input, priced)?.fits === false ? undefined : priced;
   const now = new Date();
@@ -260,27 +258,18 @@ async function insert(
   const seal = records[0].seal; // known before the insert, so the stored answer is written once
   const base = config.publicBaseUrl ?? ctx.origin;
   const tracking = { status_url: statusUrl(base, id), auth: trackingAuth };
-  const body = best
-    ? { created: true, accepted: true, fulfilled: true, order, tracking, seal }
-    : {
-        created: true,
-        accepted: true,
-        fulfilled: false,
-        order,
-        fulfilment: escalation(config, input, priced),
-        tracking,
-        seal,
-      };
-  const note = best
-    ? "Auto-matched from the active pool."
-    : priced
-      ? "Held: price over NTE."
-      : "No contractor in area.";
-  await writeOrder(trx, { input, row, body, records, base, note });
-  return { status: row.response_status, body };
+  const { body, note } = answerOf(config, input, { order, priced, best, tracking, seal });
+  const write = {
+    row: { ...row, response_body: JSON.stringify(body) },
+    note,
+    records,
+    webhook: webhookOf(input, row, base),
+  };
+  return { answer: { status: row.response_status, body }, write };
 }
 
 export function createOrderService(db: Db, contractors: ContractorService, config: Config) {
+  const writer = createOrderWriter(db);
   return {
     /** createOrder: 402 unless an order-scoped key, 503 when dispatch is off, replay/409 on a repeated key. */
     async create(principal: OrderPrincipal, payload: OrderInput, ctx: OrderContext): Promise<OrderAnswer> {
@@ -293,10 +282,11 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
       if (prior) return replay(prior, requestHash);
       await assertCallbackAllowed(input.callback_url, config.webhookAllowPrivate);
       const matches = rankMatches(await contractors.candidates(input.trade, input.location.state), input);
+      const insertContext = { ...ctx, requestHash, account: principal.account, keyId: principal.id };
+      const { answer, write } = prepare(config, input, insertContext, matches);
       try {
-        return await db.transaction((trx) =>
-          insert(trx, config, input, { ...ctx, requestHash, account: principal.account, keyId: principal.id }, matches),
-        );
+        await writer.write(write);
+        return answer;
       } catch (error) {
         if ((error as { code?: string }).code !== "23505") throw error;
         const winner = await findPrior(db, ...keys); // a concurrent retry committed first: answer as it did

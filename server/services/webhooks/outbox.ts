@@ -34,21 +34,26 @@ export async function ensureWebhookSecret(
   return { account: row.account, secret: row.secret, created_at: new Date(row.created_at).toISOString() };
 }
 
-/** Writes one `order.status_changed` message; call inside the transaction that changes the status. */
-export async function enqueueStatusChange(trx: Knex.Transaction, change: StatusChange): Promise<void> {
-  await ensureWebhookSecret(trx, change.account);
+/** The outbox row of one `order.status_changed` message (for callers that write it in a statement of their own). */
+export function statusChangeMessage(change: StatusChange) {
   const payload = {
     type: "order.status_changed",
     timestamp: new Date().toISOString(),
     data: { order_id: change.orderId, ...change.data },
   };
-  await trx("webhook_outbox").insert({
+  return {
     message_id: newId("msg"),
     order_id: change.orderId,
     account: change.account,
     url: change.url,
     payload: JSON.stringify(payload),
-  });
+  };
+}
+
+/** Writes one `order.status_changed` message; call inside the transaction that changes the status. */
+export async function enqueueStatusChange(trx: Knex.Transaction, change: StatusChange): Promise<void> {
+  await ensureWebhookSecret(trx, change.account);
+  await trx("webhook_outbox").insert(statusChangeMessage(change));
 }
 
 /** An endpoint is its scheme and authority: varying the path or query on one host never buys more slots. */

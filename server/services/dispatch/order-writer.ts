@@ -1,0 +1,36 @@
+// New orders are written in ONE statement: the order row with its stored answer, its first event, its audit
+// records and (with a callback_url) its webhook message, as data-modifying CTEs — atomic without BEGIN/COMMIT,
+// and orders that arrive together share the statement (group commit). A reference_id or Idempotency-Key taken
+// meanwhile fails the batch; group commit then writes each order alone, so only that order sees the 23505.
+// An order with a callback_url first makes sure its account has a webhook secret (idempotent; a secret left by an
+// order that then failed is the one the account would get anyway).
+import type { Db } from "../../db/knex.js";
+import { createGroupCommit } from "../../db/group-commit.js";
+import type { AuditRow } from "../audit/chain.js";
+import { ensureWebhookSecret, statusChangeMessage } from "../webhooks/outbox.js";
+
+export interface NewOrder {
+  row: Record<string, unknown> & { id: string; status: string; created_at: Date };
+  /** The first event's note. */
+  note: string;
+  records: AuditRow[];
+  webhook: Parameters<typeof statusChangeMessage>[0] | null;
+}
+
+export function createOrderWriter(db: Db) {
+  return createGroupCommit<NewOrder>(async (orders) => {
+    const events = orders.map((o) => ({
+      order_id: o.row.id,
+      status: o.row.status,
+      note: o.note,
+      at: o.row.created_at,
+    }));
+    const messages = orders.flatMap((o) => (o.webhook ? [statusChangeMessage(o.webhook)] : []));
+    for (const account of new Set(messages.map((m) => m.account))) await ensureWebhookSecret(db, account);
+    let statement = db
+      .with("new_orders", db("orders").insert(orders.map((o) => o.row)))
+      .with("first_events", db("order_events").insert(events));
+    if (messages.length > 0) statement = statement.with("webhooks", db("webhook_outbox").insert(messages));
+    await statement.insert(orders.flatMap((o) => o.records)).into("audit_records");
+  });
+}
