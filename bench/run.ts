@@ -184,9 +184,11 @@ CLI start: \`dispatch --help\` median ${fmt(cli)} ms over 15 runs; \`node -e 0\`
 
 ${scaleOut}
 
-Statements per call (pinned by test/integration/attest.test.ts with a knex 'query' counter): quote 1 (the quote row
-and its audit record in one INSERT … WITH statement); order 4 round trips in one transaction (BEGIN, orders, order
-events, audit records, COMMIT = 5 statements) plus 1 replay look-up when a reference_id or Idempotency-Key is sent.
+Statements per call (pinned by test/integration/attest.test.ts with a knex 'query' counter): a quote is 1 statement
+(the quote row and its audit record in one INSERT … WITH); an order is 1 statement (order row, first event, audit
+records and, with a callback_url, the webhook message as data-modifying CTEs: atomic without BEGIN/COMMIT) plus 1
+replay look-up when a reference_id or Idempotency-Key is sent. Group commit: quotes (and orders) that arrive while a
+write is in flight share the next statement, so under load a statement carries several calls.
 API keys and the contractor pool are cached in memory and dropped on every instance by Postgres LISTEN/NOTIFY.
 No request takes a lock for the audit log: records are plain INSERTs and a sequencer (one instance at a time,
 pg_try_advisory_xact_lock) integrates them into the Merkle tree at most a second later.
