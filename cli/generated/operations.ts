@@ -406,7 +406,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/order",
     "summary": "Create a tracked work order",
-    "description": "Creates a work order and auto-matches a contractor from the active pool. 201 when a contractor was\nassigned (`fulfilled: true`, status `pending_dispatch`); 202 when the order is accepted but no\ncontractor covers it yet (`fulfilled: false`, status `accepted_pending_fulfilment`, `fulfilment` present).\n\nProvisioned keys go in `x-api-key`; an API key sent as `Authorization: Bearer` is refused with 401\n(bearer keys are for MCP only). A self-serve OAuth token (as Bearer or in `x-api-key`) authenticates but\nis not entitled to order: 402 with the fixed entitlement body. So is a key issued without the `order` scope.\n\n**Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same\nsemantics. Repeating a request with the same key and the same body replays the original answer\n(same status, same order, marked with `Idempotent-Replayed: true`); the same key with a different body is\nrefused with 409.\n\n**Not-to-exceed:** with `nte_cents`, the best match's price is checked exactly as `createQuote` does and the\nresult is in `order.nte`. When it is over the budget no contractor is assigned: the order is held as 202\n(`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval; to go ahead, order again\nwith a higher `nte_cents` and a new `reference_id`. An order is never dispatched above its NTE.\n\n**Webhooks:** with a `callback_url`, every status change of the order (creation included) is POSTed\nthere as a Standard Webhook (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers; body\n`OrderWebhook`), in order and retried with exponential backoff until the\nreceiver answers 2xx. The signing secret (`whsec_…`, one per account) is handed out by the operator\n(`getWebhookSecret`); see the `orderStatusChanged` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at\nevery delivery.",
+    "description": "Creates a work order and auto-matches a contractor from the active pool. 201 when a contractor was\nassigned (`fulfilled: true`, status `pending_dispatch`); 202 when the order is accepted but no\ncontractor covers it yet (`fulfilled: false`, status `accepted_pending_fulfilment`, `fulfilment` present).\n\nProvisioned keys go in `x-api-key`; an API key sent as `Authorization: Bearer` is refused with 401\n(bearer keys are for MCP only). A self-serve OAuth token (as Bearer or in `x-api-key`) authenticates but\nis not entitled to order: 402 with the fixed entitlement body. So is a key issued without the `order` scope.\n\n**Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same\nsemantics. Repeating a request with the same key and the same body replays the original answer\n(same status, same order, marked with `Idempotent-Replayed: true`); the same key with a different body is\nrefused with 409.\n\n**Not-to-exceed:** with `nte_cents`, the best match's price is checked exactly as `createQuote` does and the\nresult is in `order.nte`. When it is over the budget no contractor is assigned: the order is held as 202\n(`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval; to go ahead, order again\nwith a higher `nte_cents` and a new `reference_id`. An order is never dispatched above its NTE.\n\n**Ordering a quote:** with the `quote_id` of one of the account's quotes (`createQuote`), the order keeps the\nquote's contractor while that contractor is still active and serves the job (otherwise it is matched as usual)\nand the quote's price (`quoted_cost_cents`, checked against `nte_cents` as above); `quote_id` is shown on\nthe order. An unknown quote, or one made by another account (or with an OAuth token), is 404; a `trade` or\n`location.state` that differs from the quote's is 422 `quote_mismatch`; ordering after the quote's\n`expires_at` is 409 `quote_expired` (quote again). A replayed request answers as the first time, even after\nthe quote has expired.\n\n**Webhooks:** with a `callback_url`, every status change of the order (creation included) is POSTed\nthere as a Standard Webhook (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers; body\n`OrderWebhook`), in order and retried with exponential backoff until the\nreceiver answers 2xx. The signing secret (`whsec_…`, one per account) is handed out by the operator\n(`getWebhookSecret`); see the `orderStatusChanged` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at\nevery delivery.",
     "security": [
       "ApiKey",
       "OAuthToken"
@@ -633,6 +633,19 @@ export const operations: readonly OperationSpec[] = [
         "description": "Your reference; unique per account and used as an idempotency key.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 255
+      },
+      {
+        "flag": "quote-id",
+        "in": "body",
+        "target": [
+          "quote_id"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Order this quote of the account (its contractor and price); trade and state must be the quote's, and it must not have expired.",
+        "pattern": "^qt_[0-9A-HJKMNP-TV-Z]{26}$",
+        "minLength": 29,
+        "maxLength": 29
       }
     ],
     "example": {
@@ -656,6 +669,7 @@ export const operations: readonly OperationSpec[] = [
       "400",
       "401",
       "402",
+      "404",
       "409",
       "413",
       "415",

@@ -96,6 +96,14 @@ export interface paths {
          *     (`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval; to go ahead, order again
          *     with a higher `nte_cents` and a new `reference_id`. An order is never dispatched above its NTE.
          *
+         *     **Ordering a quote:** with the `quote_id` of one of the account's quotes (`createQuote`), the order keeps the
+         *     quote's contractor while that contractor is still active and serves the job (otherwise it is matched as usual)
+         *     and the quote's price (`quoted_cost_cents`, checked against `nte_cents` as above); `quote_id` is shown on
+         *     the order. An unknown quote, or one made by another account (or with an OAuth token), is 404; a `trade` or
+         *     `location.state` that differs from the quote's is 422 `quote_mismatch`; ordering after the quote's
+         *     `expires_at` is 409 `quote_expired` (quote again). A replayed request answers as the first time, even after
+         *     the quote has expired.
+         *
          *     **Webhooks:** with a `callback_url`, every status change of the order (creation included) is POSTed
          *     there as a Standard Webhook (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers; body
          *     `OrderWebhook`), in order and retried with exponential backoff until the
@@ -910,10 +918,17 @@ export interface components {
             callback_url?: string;
             /** @description Your reference; unique per account and used as an idempotency key. */
             reference_id?: string;
+            /** @description Order this quote of the account (its contractor and price); trade and state must be the quote's, and it must not have expired. */
+            quote_id?: components["schemas"]["QuoteId"];
         };
+        /**
+         * @description Quote identifier (`qt_` + 26 Crockford base32 characters).
+         * @example qt_01JD8X7K2M4Q9R3T5V7W9Y1A2B
+         */
+        QuoteId: string;
         Quote: {
-            /** @description Quote identifier (`qt_…`). */
-            quote_id: string;
+            /** @description Quote identifier (`qt_…`); order it with `createOrder`'s `quote_id` until `expires_at`. */
+            quote_id: components["schemas"]["QuoteId"];
             /** @description Audit seal of the quote decision: `seal_` + hex of its RFC 9162 leaf hash (verify at `/api/attest/verify/{seal}`). */
             seal?: string;
             trade: components["schemas"]["TradeCode"];
@@ -1035,6 +1050,8 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             reference_id?: string | null;
+            /** @description The quote this order was made from (`createOrder`'s `quote_id`); null when none. */
+            quote_id: string | null;
         };
         /** @description The not-to-exceed check (as in a quote); null when no `nte_cents` was given. */
         NteCheck: {
@@ -1117,6 +1134,8 @@ export interface components {
             assigned_contractor_ref: string | null;
             estimated_response_minutes: number | null;
             reference_id: string | null;
+            /** @description The quote the order was made from; null when none. */
+            quote_id: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2022,10 +2041,35 @@ export interface operations {
                     "application/json": components["schemas"]["EntitlementError"];
                 };
             };
-            409: components["responses"]["Conflict"];
+            /** @description `quote_id` names no quote of the key's account (unknown, another account's, or made with an OAuth token). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The idempotency key or `reference_id` was used with another body (`idempotency_conflict`), or the quote has expired (`quote_expired`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description Validation failed (`validation_failed`, `errors` lists each field), or the order's trade or state differs from its quote's (`quote_mismatch`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["DispatchUnavailable"];
         };

@@ -147,6 +147,28 @@ for (const db of databases()) {
           order.join("\n"),
         );
       });
+
+      it("an order of a quote costs one statement more: the quote look-up", async () => {
+        const { quote_id } = (await (await post(t.url, "/api/dispatch/v1/quote", key, quoteRequest)).json()) as {
+          quote_id: string;
+        };
+        const body = { ...orderRequest, reference_id: "stmt-count-quote", quote_id };
+        const order = await countStatements(t.app.services.db, () => post(t.url, "/api/dispatch/v1/order", key, body));
+        assert.deepEqual(
+          order.map((sql) => sql.split(" ").slice(0, 3).join(" ")),
+          [
+            'select "id", "request_hash",',
+            'select "id", "trade",',
+            "BEGIN;",
+            'insert into "orders"',
+            'insert into "order_events"',
+            'insert into "audit_records"',
+            "COMMIT;",
+          ],
+          order.join("\n"),
+        );
+        assert.match(order[1], /from "quotes" where "id" = \S+ and "account" = \S+ limit/);
+      });
     });
   });
 }

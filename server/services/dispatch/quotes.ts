@@ -79,8 +79,15 @@ const quoteAudit = (principal: QuotePrincipal, quote: Quote) =>
     },
   });
 
-/** The quote row and its audit record in one statement: atomic, one round trip. */
-async function storeQuote(db: Db, principal: QuotePrincipal, quote: Quote, started: number) {
+/** The quote row and its audit record in one statement: atomic, one round trip. The row keeps what ordering the
+ * quote needs (its account, best match, price and expiry). */
+async function storeQuote(
+  db: Db,
+  principal: QuotePrincipal,
+  quote: Quote,
+  best: Matches[number] | undefined,
+  started: number,
+) {
   const record = quoteAudit(principal, quote);
   await db
     .with(
@@ -88,11 +95,14 @@ async function storeQuote(db: Db, principal: QuotePrincipal, quote: Quote, start
       db("quotes").insert({
         id: quote.quote_id,
         principal: principal.id,
+        account: principal.account,
         trade: quote.trade,
         state: quote.location.state,
         urgency: quote.urgency,
         available: quote.availability.available,
         estimated_cost_cents: quote.estimated_cost_cents,
+        contractor_id: best?.contractor.id ?? null,
+        expires_at: quote.expires_at,
         matched_contractors: quote.availability.matched_contractors,
         latency_ms: Math.round(performance.now() - started),
       }),
@@ -110,7 +120,7 @@ export function createQuoteService(db: Db, contractors: ContractorService, confi
       const location = { ...input.location, state: input.location.state.toUpperCase() };
       const matches = rankMatches(await contractors.candidates(input.trade, location.state), { ...input, location });
       const quote = buildQuote(input, location, matches, new Date());
-      const seal = await storeQuote(db, principal, quote, started);
+      const seal = await storeQuote(db, principal, quote, matches[0], started);
       return { ...quote, seal };
     },
   };
