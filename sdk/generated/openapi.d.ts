@@ -108,7 +108,8 @@ export interface paths {
          *     there as a Standard Webhook (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers; body
          *     `OrderWebhook`), in order and retried with exponential backoff until the
          *     receiver answers 2xx. The signing secret (`whsec_…`, one per account) is handed out by the operator
-         *     (`getWebhookSecret`); see the `orderStatusChanged` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at
+         *     (`getWebhookSecret`) and to the account's keys (`getAccountWebhookSecret`, rotated with
+         *     `rotateWebhookSecret`); see the `orderStatusChanged` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at
          *     every delivery.
          */
         post: operations["createOrder"];
@@ -171,11 +172,36 @@ export interface paths {
          * Read the key's account's webhook signing secret
          * @description The Standard Webhooks secret that signs every webhook of the key's account's orders (the same secret
          *     `getWebhookSecret` gives operators); created on first use. Verify deliveries with it, or hand it to
-         *     `dispatch listen --forward-to` to sign forwarded events.
+         *     `dispatch listen --forward-to` to sign forwarded events. After `rotateWebhookSecret` this is the new secret.
          */
         get: operations["getAccountWebhookSecret"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/webhooks/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the key's account's webhook signing secret
+         * @description Makes a new signing secret the account's secret and answers it. The secret it replaces keeps signing beside
+         *     the new one for 24 hours (until `previous_expires_at`): meanwhile every delivery's `webhook-signature`
+         *     carries one `v1,<signature>` per unexpired secret, space-separated as Standard Webhooks allows, so a
+         *     receiver verifying with either secret accepts it while it switches over. At most four secrets sign at once
+         *     (rotating again inside the window keeps the three newest previous ones). An account without a secret gets
+         *     its first one (`previous_expires_at: null`). No request body.
+         */
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1234,6 +1260,21 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        WebhookSecretRotation: {
+            account: string;
+            /** @description The new secret: `whsec_` + base64 of 24 random bytes. */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description When the new secret was made.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Until when the replaced secret still signs beside the new one (24 h after the rotation); null when the account had no secret.
+             */
+            previous_expires_at: string | null;
+        };
         EntitlementError: {
             /** @constant */
             error: "payment_required";
@@ -2163,6 +2204,31 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new signing secret, and until when the one it replaced still signs. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotation"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -108,7 +108,7 @@ describe("cli", function () {
       assert.equal(paid.code, 5, "402 exits 5");
     });
 
-    it("order, orders get, admin orders event, admin webhook-secret", async () => {
+    it("order, orders get, admin orders event, admin webhook-secret, webhooks secret / rotate", async () => {
       const order = await cli(
         [
           "order",
@@ -136,6 +136,10 @@ describe("cli", function () {
       const secret = (await cli(["admin", "webhook-secret", "acme-cli"], admin)).json().secret;
       assert.match(secret, /^whsec_/);
       assert.equal((await cli(["webhooks", "secret"], { DISPATCH_API_KEY: key })).json().secret, secret);
+      const rotated = (await cli(["webhooks", "rotate"], { DISPATCH_API_KEY: key })).json();
+      assert.notEqual(rotated.secret, secret);
+      assert.ok(Date.parse(rotated.previous_expires_at) > Date.now(), rotated.previous_expires_at);
+      assert.equal((await cli(["webhooks", "secret"], { DISPATCH_API_KEY: key })).json().secret, rotated.secret);
       const missing = await cli(["orders", "get", "ord_00000000000000000000000000"], { DISPATCH_API_KEY: key });
       assert.equal(missing.code, 6, missing.stderr);
       assert.ok(oneLine(missing.stderr));

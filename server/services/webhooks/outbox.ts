@@ -1,8 +1,8 @@
 // Transactional outbox of order webhooks: rows are written in the transaction of the status change and
 // claimed by the delivery worker (server/services/webhooks/worker.ts). All state lives in the database.
 import type { Knex } from "knex";
-import { randomBytes } from "node:crypto";
 import { newId } from "../shared/ids.js";
+import { ensureWebhookSecret } from "./secrets.js";
 
 export interface OutboxRow {
   id: number;
@@ -19,19 +19,6 @@ export interface StatusChange {
   account: string;
   url: string;
   data: Record<string, unknown>;
-}
-
-type Conn = Knex | Knex.Transaction;
-
-/** The account's signing secret (Standard Webhooks `whsec_` + base64 of 24 random bytes), created on first use. */
-export async function ensureWebhookSecret(
-  db: Conn,
-  account: string,
-): Promise<{ account: string; secret: string; created_at: string }> {
-  const secret = `whsec_${randomBytes(24).toString("base64")}`;
-  await db("webhook_secrets").insert({ account, secret }).onConflict("account").ignore();
-  const row = await db("webhook_secrets").where({ account }).first();
-  return { account: row.account, secret: row.secret, created_at: new Date(row.created_at).toISOString() };
 }
 
 /** Writes one `order.status_changed` message; call inside the transaction that changes the status. */
@@ -121,9 +108,4 @@ export async function markFailed(
       last_error: error.slice(0, 500),
       next_attempt_at: db.raw("now() + (? * interval '1 millisecond')", [dead ? 0 : delayMs]),
     });
-}
-
-export async function secretOf(db: Conn, account: string): Promise<string | null> {
-  const row: { secret: string } | undefined = await db("webhook_secrets").where({ account }).first("secret");
-  return row?.secret ?? null;
 }

@@ -7,15 +7,8 @@ import type { Knex } from "knex";
 import { Webhook } from "standardwebhooks";
 import type { Config } from "../../config.js";
 import { createOutboundClient } from "../net/http.js";
-import {
-  claimDue,
-  endpointOf,
-  ensureWebhookSecret,
-  markDelivered,
-  markFailed,
-  secretOf,
-  type OutboxRow,
-} from "./outbox.js";
+import { claimDue, endpointOf, markDelivered, markFailed, type OutboxRow } from "./outbox.js";
+import { ensureWebhookSecret, rotateWebhookSecret, signingSecrets } from "./secrets.js";
 
 export interface WebhookSettings {
   pollMs: number;
@@ -58,8 +51,8 @@ interface Worker {
 }
 
 async function send(w: Worker, row: OutboxRow): Promise<void> {
-  const secret = await secretOf(w.db, row.account);
-  if (!secret) throw new Error(`no webhook secret for account ${row.account}`);
+  const secrets = await signingSecrets(w.db, row.account);
+  if (!secrets.length) throw new Error(`no webhook secret for account ${row.account}`);
   const body = JSON.stringify(row.payload);
   const now = new Date(); // one instant for both the signature and its header
   const headers = {
@@ -67,7 +60,8 @@ async function send(w: Worker, row: OutboxRow): Promise<void> {
     "user-agent": "dispatch-webhooks/1",
     "webhook-id": row.message_id,
     "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-    "webhook-signature": new Webhook(secret).sign(row.message_id, now, body),
+    // One signature per signing secret (a rotated secret signs beside the new one), space-separated.
+    "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(row.message_id, now, body)).join(" "),
   };
   const response = await w.client.request(new URL(row.url), {
     method: "POST",
@@ -153,6 +147,7 @@ export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllo
   return {
     /** The account's signing secret, created on first use (also created by its first order with a callback_url). */
     secretFor: (account: string) => ensureWebhookSecret(db, account),
+    rotateSecret: (account: string) => rotateWebhookSecret(db, account),
     start(onError: (error: unknown) => void = leaveToLease): void {
       if (!w.stopped) return;
       w.onError = onError;
