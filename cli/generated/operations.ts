@@ -882,6 +882,125 @@ export const operations: readonly OperationSpec[] = [
     ]
   },
   {
+    "operationId": "listWebhookDeliveries",
+    "command": [
+      "webhooks",
+      "deliveries"
+    ],
+    "method": "get",
+    "path": "/api/dispatch/v1/webhooks/deliveries",
+    "summary": "List the account's webhook deliveries, newest first",
+    "description": "Every webhook of the key's account's orders (one per status change of an order with a `callback_url`),\nnewest first, with where its delivery stands: `pending` (its next attempt is due at `next_attempt_at`),\n`delivered` (the receiver answered 2xx) or `dead` (the attempts ran out; `redeliverWebhookDelivery` queues\nit again). Filtered by order and state; pages with `limit` and the opaque `next_cursor`, the next page also\nlinked in an RFC 8288 `Link: <…>; rel=\"next\"` header, as in `listOrders`.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "order-id",
+        "in": "query",
+        "target": [
+          "order_id"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Only the deliveries of this order.",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "minLength": 1,
+        "maxLength": 100
+      },
+      {
+        "flag": "state",
+        "in": "query",
+        "target": [
+          "state"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Only deliveries in this state.",
+        "enum": [
+          "pending",
+          "delivered",
+          "dead"
+        ]
+      },
+      {
+        "flag": "limit",
+        "in": "query",
+        "target": [
+          "limit"
+        ],
+        "type": "integer",
+        "required": false,
+        "description": "Page size.",
+        "default": 50,
+        "minimum": 1,
+        "maximum": 200
+      },
+      {
+        "flag": "cursor",
+        "in": "query",
+        "target": [
+          "cursor"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Opaque cursor from a previous page's `next_cursor`.",
+        "pattern": "^[A-Za-z0-9_-]+$",
+        "minLength": 1,
+        "maxLength": 200
+      }
+    ],
+    "example": null,
+    "responses": [
+      "200",
+      "400",
+      "401",
+      "422",
+      "429"
+    ]
+  },
+  {
+    "operationId": "redeliverWebhookDelivery",
+    "command": [
+      "webhooks",
+      "redeliver"
+    ],
+    "method": "post",
+    "path": "/api/dispatch/v1/webhooks/deliveries/{id}/redeliver",
+    "summary": "Queue a webhook delivery again, for an attempt now",
+    "description": "Queues the delivery again whatever its state: it becomes `pending` with its next attempt due now. The\nmessage keeps its `webhook-id`, body and URL and is signed anew when sent (with every secret that signs\nthen). From there it follows the usual retries: a delivery that had used up its attempts gets this one\nattempt (failing, it is `dead` again); a delivered one may be delivered twice, so receivers should\nde-duplicate by `webhook-id`. As always, an order's webhooks go out in order, so an older webhook queued\nagain is sent before the order's later pending ones. Answers 202 with the delivery as queued; another\naccount's or an unknown delivery is 404. No request body.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "id",
+        "in": "path",
+        "target": [
+          "id"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Webhook delivery id (`dlv_…`).",
+        "pattern": "^dlv_[0-9]{1,18}$",
+        "minLength": 5,
+        "maxLength": 22
+      }
+    ],
+    "example": null,
+    "responses": [
+      "202",
+      "401",
+      "404",
+      "422",
+      "429"
+    ]
+  },
+  {
     "operationId": "listEvents",
     "command": [
       "events",

@@ -208,6 +208,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dispatch/v1/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's webhook deliveries, newest first
+         * @description Every webhook of the key's account's orders (one per status change of an order with a `callback_url`),
+         *     newest first, with where its delivery stands: `pending` (its next attempt is due at `next_attempt_at`),
+         *     `delivered` (the receiver answered 2xx) or `dead` (the attempts ran out; `redeliverWebhookDelivery` queues
+         *     it again). Filtered by order and state; pages with `limit` and the opaque `next_cursor`, the next page also
+         *     linked in an RFC 8288 `Link: <…>; rel="next"` header, as in `listOrders`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/webhooks/deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a webhook delivery again, for an attempt now
+         * @description Queues the delivery again whatever its state: it becomes `pending` with its next attempt due now. The
+         *     message keeps its `webhook-id`, body and URL and is signed anew when sent (with every secret that signs
+         *     then). From there it follows the usual retries: a delivery that had used up its attempts gets this one
+         *     attempt (failing, it is `dead` again); a delivered one may be delivered twice, so receivers should
+         *     de-duplicate by `webhook-id`. As always, an order's webhooks go out in order, so an older webhook queued
+         *     again is sent before the order's later pending ones. Answers 202 with the delivery as queued; another
+         *     account's or an unknown delivery is 404. No request body.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dispatch/v1/events": {
         parameters: {
             query?: never;
@@ -1260,6 +1310,45 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /**
+         * @description `pending` (an attempt is due at `next_attempt_at`), `delivered` (answered 2xx) or `dead` (attempts used up).
+         * @enum {string}
+         */
+        WebhookDeliveryState: "pending" | "delivered" | "dead";
+        WebhookDelivery: {
+            /** @description Delivery id (`dlv_…`). */
+            id: string;
+            /** @description The message id (`msg_…`), sent as `webhook-id` on every attempt. */
+            event_id: string;
+            /**
+             * @description The webhook's `type`.
+             * @enum {string}
+             */
+            event_type: "order.status_changed";
+            order_id: string;
+            state: components["schemas"]["WebhookDeliveryState"];
+            /** @description Attempts made so far. */
+            attempts: number;
+            /** @description HTTP status the receiver answered the last attempt with; null before the first attempt or when it got no answer (refused, timed out). */
+            last_status_code: number | null;
+            /** @description Why the last attempt failed; null once delivered. */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due while `pending`; null once delivered or dead.
+             */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the status change queued the webhook.
+             */
+            created_at: string;
+        };
+        WebhookDeliveryPage: {
+            items: components["schemas"]["WebhookDelivery"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
         WebhookSecretRotation: {
             account: string;
             /** @description The new secret: `whsec_` + base64 of 24 random bytes. */
@@ -1877,6 +1966,8 @@ export interface components {
     parameters: {
         /** @description Order id (`ord_…`). */
         OrderId: string;
+        /** @description Webhook delivery id (`dlv_…`). */
+        DeliveryId: string;
         /** @description Only events after this event id (exclusive). */
         EventAfter: string;
         /** @description Page size (JSON only). */
@@ -2232,6 +2323,71 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only the deliveries of this order. */
+                order_id?: string;
+                /** @description Only deliveries in this state. */
+                state?: components["schemas"]["WebhookDeliveryState"];
+                /** @description Page size. */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's `next_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook delivery id (`dlv_…`). */
+                id: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; the delivery as it now stands. */
+            202: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -1,6 +1,8 @@
 // `dispatch` against the real server (embedded PGlite in memory): every command of the CLI, in one story.
 import assert from "node:assert/strict";
 import { operations } from "../../cli/generated/operations.js";
+import { freePort } from "../../mocks/prism.js";
+import { eventually, startReceiver } from "../fixtures/orders.js";
 import { adminToken, startTestServer, type TestServer } from "../helpers/server.js";
 import { oneLine, runCli } from "./run-cli.js";
 
@@ -20,7 +22,7 @@ describe("cli", function () {
   let orderId: string;
   let seal: string;
 
-  before(async () => (t = await startTestServer()));
+  before(async () => (t = await startTestServer(undefined, { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_POLL_MS: "20" })));
   after(async () => t?.stop());
 
   describe("e2e against the real server", () => {
@@ -246,6 +248,58 @@ describe("cli", function () {
       assert.equal(proof.json().second, size);
       const metadata = await cli(["discovery", "protected-resource-mcp"]);
       assert.match(metadata.json().resource, /\/api\/mcp$/);
+    });
+
+    it("webhooks deliveries (--paginate, --order-id) and webhooks redeliver", async () => {
+      const env = { DISPATCH_API_KEY: key };
+      const port = await freePort();
+      const receiver = await startReceiver(port);
+      try {
+        const orderIds: string[] = [];
+        for (const ref of ["cli-hook-1", "cli-hook-2", "cli-hook-3"]) {
+          const args = [
+            "order",
+            "--trade",
+            "hvac",
+            "--state",
+            "TX",
+            "--description",
+            "No cooling.",
+            "--reference-id",
+            ref,
+          ];
+          const made = await cli([...args, "--callback-url", `http://127.0.0.1:${port}/hooks`], env);
+          assert.equal(made.code, 0, made.stderr);
+          orderIds.push(made.json().order.id);
+        }
+        await eventually(() => receiver.deliveries.length === 3);
+        const all = await cli(["webhooks", "deliveries", "--limit", "1", "--paginate"], env);
+        assert.equal(all.code, 0, all.stderr);
+        const items = all.json() as { id: string; order_id: string; state: string }[];
+        assert.deepEqual(
+          items.map((d) => d.order_id),
+          [...orderIds].reverse(),
+        );
+        await eventually(
+          async () =>
+            ((await cli(["webhooks", "deliveries", "--state", "delivered"], env)).json().items as unknown[]).length ===
+            3,
+        );
+        const one = await cli(["webhooks", "deliveries", "--order-id", orderIds[0]], env);
+        assert.deepEqual(
+          one.json().items.map((d: { id: string }) => d.id),
+          [items[2].id],
+        );
+        const redelivered = await cli(["webhooks", "redeliver", items[2].id], env);
+        assert.equal(redelivered.code, 0, redelivered.stderr);
+        assert.deepEqual([redelivered.json().id, redelivered.json().state], [items[2].id, "pending"]);
+        await eventually(() => receiver.deliveries.length === 4);
+        assert.equal(receiver.deliveries[3].headers["webhook-id"], receiver.deliveries[0].headers["webhook-id"]);
+        const missing = await cli(["webhooks", "redeliver", "dlv_999999999"], env);
+        assert.equal(missing.code, 6, missing.stderr);
+      } finally {
+        await receiver.stop();
+      }
     });
 
     it("admin keys revoke, after which the key exits 4", async () => {

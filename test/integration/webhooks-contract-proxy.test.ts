@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { startPrism, type PrismHandle } from "../../mocks/prism.js";
 import { createDispatchClient, type DispatchClient } from "../../sdk/index.js";
+import { orderRequest } from "../fixtures/requests.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 
 interface Result {
@@ -46,6 +47,30 @@ for (const db of databases()) {
       assertConforms(current, 200);
       assert.equal(current.data!.secret, rotated.data!.secret);
       assertConforms(await anonymous.POST("/api/dispatch/v1/webhooks/secret/rotate"), 401);
+    });
+
+    it("listWebhookDeliveries: 200 with a Link header, 422, 401; redeliverWebhookDelivery: 202, 404, 422", async () => {
+      for (const reference_id of ["hooks-1", "hooks-2"]) {
+        const body = { ...orderRequest, reference_id, callback_url: "http://127.0.0.1:9/hooks" }; // refused
+        await keyed.POST("/api/dispatch/v1/order", { body });
+      }
+      const page = await keyed.GET("/api/dispatch/v1/webhooks/deliveries", { params: { query: { limit: 1 } } });
+      assertConforms(page, 200);
+      assert.match(page.response.headers.get("link") ?? "", /rel="next"$/);
+      const [delivery] = page.data!.items;
+      const filtered = await keyed.GET("/api/dispatch/v1/webhooks/deliveries", {
+        params: { query: { order_id: delivery.order_id, state: "pending", cursor: page.data!.next_cursor! } },
+      });
+      assertConforms(filtered, 200);
+      const query = { cursor: "bm9wZQ" };
+      assertConforms(await keyed.GET("/api/dispatch/v1/webhooks/deliveries", { params: { query } }), 422);
+      assertConforms(await anonymous.GET("/api/dispatch/v1/webhooks/deliveries"), 401);
+      const path = (id: string) => ({ params: { path: { id } } });
+      const queued = await keyed.POST("/api/dispatch/v1/webhooks/deliveries/{id}/redeliver", path(delivery.id));
+      assertConforms(queued, 202);
+      assert.equal(queued.data!.state, "pending");
+      assertConforms(await keyed.POST("/api/dispatch/v1/webhooks/deliveries/{id}/redeliver", path("dlv_0")), 404);
+      assertConforms(await keyed.POST("/api/dispatch/v1/webhooks/deliveries/{id}/redeliver", path("nope")), 422);
     });
   });
 }

@@ -84,17 +84,23 @@ export async function claimDue(
   return (result.rows as OutboxRow[]).map((r) => ({ ...r, id: Number(r.id) })).sort((a, b) => a.id - b.id);
 }
 
-export async function markDelivered(db: Knex, id: number): Promise<void> {
+export async function markDelivered(db: Knex, id: number, statusCode: number): Promise<void> {
   await db("webhook_outbox")
     .where({ id })
-    .update({ status: "delivered", delivered_at: db.fn.now(), last_error: null, attempts: db.raw("attempts + 1") });
+    .update({
+      status: "delivered",
+      delivered_at: db.fn.now(),
+      last_error: null,
+      last_status_code: statusCode,
+      attempts: db.raw("attempts + 1"),
+    });
 }
 
 /** Schedules the next attempt with exponential backoff, or gives up (`dead`) after `maxAttempts`. */
 export async function markFailed(
   db: Knex,
   row: OutboxRow,
-  error: string,
+  failure: { message: string; status: number | null },
   policy: { backoffMs: number; maxAttempts: number },
 ): Promise<void> {
   const attempts = row.attempts + 1; // row.attempts is the count before this attempt
@@ -105,7 +111,8 @@ export async function markFailed(
     .update({
       status: dead ? "dead" : "pending",
       attempts,
-      last_error: error.slice(0, 500),
+      last_error: failure.message.slice(0, 500),
+      last_status_code: failure.status,
       next_attempt_at: db.raw("now() + (? * interval '1 millisecond')", [dead ? 0 : delayMs]),
     });
 }
