@@ -110,6 +110,22 @@ describe("cli", function () {
       assert.equal(paid.code, 5, "402 exits 5");
     });
 
+    it("order --quote-id keeps the quote's contractor and price; a quote of another state exits 8 (422)", async () => {
+      const env = { DISPATCH_API_KEY: key };
+      const quote = (await cli(["quote", "--trade", "locksmith", "--state", "NY", "--city", "Buffalo"], env)).json();
+      const job = ["--trade", "locksmith", "--description", "Locked out.", "--quote-id", quote.quote_id];
+      const order = await cli(["order", "--state", "NY", ...job], env);
+      assert.equal(order.code, 0, order.stderr);
+      const summary = order.json().order;
+      assert.deepEqual(
+        [summary.quote_id, summary.assigned_contractor_ref, summary.quoted_cost_cents],
+        [quote.quote_id, quote.availability.best_match_ref, quote.estimated_cost_cents],
+      );
+      const mismatch = await cli(["order", "--state", "NJ", ...job], env);
+      assert.equal(mismatch.code, 8, mismatch.stderr);
+      assert.match(mismatch.stderr, /quote_mismatch|differs from quote/);
+    });
+
     it("order, orders get, admin orders event, admin webhook-secret, webhooks secret / rotate", async () => {
       const order = await cli(
         [
