@@ -70,10 +70,10 @@ export function rotateWebhookSecret(db: Knex, account: string) {
 export async function signingSecrets(db: Conn, account: string): Promise<string[]> {
   const result = await db.raw(
     `select secret from (
-       select secret, 0 as rank, null::timestamptz as retired_at from webhook_secrets where account = ?
+       select secret, 0 as rank, 0::bigint as seq from webhook_secrets where account = ?
        union all
-       select secret, 1, retired_at from webhook_retired_secrets where account = ? and expires_at > now()
-     ) signing order by rank, retired_at desc limit ?`,
+       select secret, 1, id from webhook_retired_secrets where account = ? and expires_at > now()
+     ) signing order by rank, seq desc limit ?`,
     [account, account, maxSigning],
   );
   return (result.rows as { secret: string }[]).map((r) => r.secret);
