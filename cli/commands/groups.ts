@@ -5,6 +5,7 @@ const descriptions: Record<string, string> = {
   orders: "Tracked work orders",
   events: "Your account's order events (a page, or a live stream)",
   sandbox: "Move test-key orders by hand",
+  webhooks: "Your account's webhook signing secret (read, rotate) and deliveries (list, redeliver)",
   mcp: "Model Context Protocol endpoint (tools/list, tools/call)",
   auth: "Self-serve OAuth client credentials (quote only)",
   a2a: "Agent-to-agent JSON-RPC endpoint",

@@ -406,7 +406,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/order",
     "summary": "Create a tracked work order",
-    "description": "Creates a work order and auto-matches a contractor from the active pool. 201 when a contractor was\nassigned (`fulfilled: true`, status `pending_dispatch`); 202 when the order is accepted but no\ncontractor covers it yet (`fulfilled: false`, status `accepted_pending_fulfilment`, `fulfilment` present).\n\nProvisioned keys go in `x-api-key`; an API key sent as `Authorization: Bearer` is refused with 401\n(bearer keys are for MCP only). A self-serve OAuth token (as Bearer or in `x-api-key`) authenticates but\nis not entitled to order: 402 with the fixed entitlement body. So is a key issued without the `order` scope.\n\n**Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same\nsemantics. Repeating a request with the same key and the same body replays the original answer\n(same status, same order, marked with `Idempotent-Replayed: true`); the same key with a different body is\nrefused with 409.\n\n**Not-to-exceed:** with `nte_cents`, the best match's price is checked exactly as `createQuote` does and the\nresult is in `order.nte`. When it is over the budget no contractor is assigned: the order is held as 202\n(`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval; to go ahead, order again\nwith a higher `nte_cents` and a new `reference_id`. An order is never dispatched above its NTE.\n\n**Webhooks:** with a `callback_url`, every status change of the order (creation included) is POSTed\nthere as a Standard Webhook (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers; body\n`OrderWebhook`), in order and retried with exponential backoff until the\nreceiver answers 2xx. The signing secret (`whsec_…`, one per account) is handed out by the operator\n(`getWebhookSecret`); see the `orderStatusChanged` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at\nevery delivery.",
+    "description": "Creates a work order and auto-matches a contractor from the active pool. 201 when a contractor was\nassigned (`fulfilled: true`, status `pending_dispatch`); 202 when the order is accepted but no\ncontractor covers it yet (`fulfilled: false`, status `accepted_pending_fulfilment`, `fulfilment` present).\n\nProvisioned keys go in `x-api-key`; an API key sent as `Authorization: Bearer` is refused with 401\n(bearer keys are for MCP only). A self-serve OAuth token (as Bearer or in `x-api-key`) authenticates but\nis not entitled to order: 402 with the fixed entitlement body. So is a key issued without the `order` scope.\n\n**Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same\nsemantics. Repeating a request with the same key and the same body replays the original answer\n(same status, same order, marked with `Idempotent-Replayed: true`); the same key with a different body is\nrefused with 409.\n\n**Not-to-exceed:** with `nte_cents`, the best match's price is checked exactly as `createQuote` does and the\nresult is in `order.nte`. When it is over the budget no contractor is assigned: the order is held as 202\n(`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval; to go ahead, order again\nwith a higher `nte_cents` and a new `reference_id`. An order is never dispatched above its NTE.\n\n**Ordering a quote:** with the `quote_id` of one of the account's quotes (`createQuote`), the order keeps the\nquote's contractor while that contractor is still active and serves the job (otherwise it is matched as usual)\nand the quote's price (`quoted_cost_cents`, checked against `nte_cents` as above); `quote_id` is shown on\nthe order. An unknown quote, or one made by another account (or with an OAuth token), is 404; a `trade` or\n`location.state` that differs from the quote's is 422 `quote_mismatch`; ordering after the quote's\n`expires_at` is 409 `quote_expired` (quote again). A replayed request answers as the first time, even after\nthe quote has expired.\n\n**Webhooks:** with a `callback_url`, every status change of the order (creation included) is POSTed\nthere as a Standard Webhook (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers; body\n`OrderWebhook`), in order and retried with exponential backoff until the\nreceiver answers 2xx. The signing secret (`whsec_…`, one per account) is handed out by the operator\n(`getWebhookSecret`) and to the account's keys (`getAccountWebhookSecret`, rotated with\n`rotateWebhookSecret`); see the `orderStatusChanged` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at\nevery delivery.",
     "security": [
       "ApiKey",
       "OAuthToken"
@@ -633,6 +633,19 @@ export const operations: readonly OperationSpec[] = [
         "description": "Your reference; unique per account and used as an idempotency key.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
         "maxLength": 255
+      },
+      {
+        "flag": "quote-id",
+        "in": "body",
+        "target": [
+          "quote_id"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Order this quote of the account (its contractor and price); trade and state must be the quote's, and it must not have expired.",
+        "pattern": "^qt_[0-9A-HJKMNP-TV-Z]{26}$",
+        "minLength": 29,
+        "maxLength": 29
       }
     ],
     "example": {
@@ -656,6 +669,7 @@ export const operations: readonly OperationSpec[] = [
       "400",
       "401",
       "402",
+      "404",
       "409",
       "413",
       "415",
@@ -830,7 +844,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "get",
     "path": "/api/dispatch/v1/webhooks/secret",
     "summary": "Read the key's account's webhook signing secret",
-    "description": "The Standard Webhooks secret that signs every webhook of the key's account's orders (the same secret\n`getWebhookSecret` gives operators); created on first use. Verify deliveries with it, or hand it to\n`dispatch listen --forward-to` to sign forwarded events.",
+    "description": "The Standard Webhooks secret that signs every webhook of the key's account's orders (the same secret\n`getWebhookSecret` gives operators); created on first use. Verify deliveries with it, or hand it to\n`dispatch listen --forward-to` to sign forwarded events. After `rotateWebhookSecret` this is the new secret.",
     "security": [
       "ApiKey"
     ],
@@ -841,6 +855,148 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "401",
+      "429"
+    ]
+  },
+  {
+    "operationId": "rotateWebhookSecret",
+    "command": [
+      "webhooks",
+      "rotate"
+    ],
+    "method": "post",
+    "path": "/api/dispatch/v1/webhooks/secret/rotate",
+    "summary": "Rotate the key's account's webhook signing secret",
+    "description": "Makes a new signing secret the account's secret and answers it. The secret it replaces keeps signing beside\nthe new one for 24 hours (until `previous_expires_at`): meanwhile every delivery's `webhook-signature`\ncarries one `v1,<signature>` per unexpired secret, space-separated as Standard Webhooks allows, so a\nreceiver verifying with either secret accepts it while it switches over. At most four secrets sign at once\n(rotating again inside the window keeps the three newest previous ones). An account without a secret gets\nits first one (`previous_expires_at: null`). No request body.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [],
+    "example": null,
+    "responses": [
+      "200",
+      "401",
+      "429"
+    ]
+  },
+  {
+    "operationId": "listWebhookDeliveries",
+    "command": [
+      "webhooks",
+      "deliveries"
+    ],
+    "method": "get",
+    "path": "/api/dispatch/v1/webhooks/deliveries",
+    "summary": "List the account's webhook deliveries, newest first",
+    "description": "Every webhook of the key's account's orders (one per status change of an order with a `callback_url`),\nnewest first, with where its delivery stands: `pending` (its next attempt is due at `next_attempt_at`),\n`delivered` (the receiver answered 2xx) or `dead` (the attempts ran out; `redeliverWebhookDelivery` queues\nit again). Filtered by order and state; pages with `limit` and the opaque `next_cursor`, the next page also\nlinked in an RFC 8288 `Link: <…>; rel=\"next\"` header, as in `listOrders`.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "order-id",
+        "in": "query",
+        "target": [
+          "order_id"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Only the deliveries of this order.",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "minLength": 1,
+        "maxLength": 100
+      },
+      {
+        "flag": "state",
+        "in": "query",
+        "target": [
+          "state"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Only deliveries in this state.",
+        "enum": [
+          "pending",
+          "delivered",
+          "dead"
+        ]
+      },
+      {
+        "flag": "limit",
+        "in": "query",
+        "target": [
+          "limit"
+        ],
+        "type": "integer",
+        "required": false,
+        "description": "Page size.",
+        "default": 50,
+        "minimum": 1,
+        "maximum": 200
+      },
+      {
+        "flag": "cursor",
+        "in": "query",
+        "target": [
+          "cursor"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Opaque cursor from a previous page's `next_cursor`.",
+        "pattern": "^[A-Za-z0-9_-]+$",
+        "minLength": 1,
+        "maxLength": 200
+      }
+    ],
+    "example": null,
+    "responses": [
+      "200",
+      "400",
+      "401",
+      "422",
+      "429"
+    ]
+  },
+  {
+    "operationId": "redeliverWebhookDelivery",
+    "command": [
+      "webhooks",
+      "redeliver"
+    ],
+    "method": "post",
+    "path": "/api/dispatch/v1/webhooks/deliveries/{id}/redeliver",
+    "summary": "Queue a webhook delivery again, for an attempt now",
+    "description": "Queues the delivery again whatever its state: it becomes `pending` with its next attempt due now. The\nmessage keeps its `webhook-id`, body and URL and is signed anew when sent (with every secret that signs\nthen). From there it follows the usual retries: a delivery that had used up its attempts gets this one\nattempt (failing, it is `dead` again); a delivered one may be delivered twice, so receivers should\nde-duplicate by `webhook-id`. As always, an order's webhooks go out in order, so an older webhook queued\nagain is sent before the order's later pending ones. Answers 202 with the delivery as queued; another\naccount's or an unknown delivery is 404. No request body.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "id",
+        "in": "path",
+        "target": [
+          "id"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Webhook delivery id (`dlv_…`).",
+        "pattern": "^dlv_[0-9]{1,18}$",
+        "minLength": 5,
+        "maxLength": 22
+      }
+    ],
+    "example": null,
+    "responses": [
+      "202",
+      "401",
+      "404",
+      "422",
       "429"
     ]
   },

@@ -96,11 +96,20 @@ export interface paths {
          *     (`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval; to go ahead, order again
          *     with a higher `nte_cents` and a new `reference_id`. An order is never dispatched above its NTE.
          *
+         *     **Ordering a quote:** with the `quote_id` of one of the account's quotes (`createQuote`), the order keeps the
+         *     quote's contractor while that contractor is still active and serves the job (otherwise it is matched as usual)
+         *     and the quote's price (`quoted_cost_cents`, checked against `nte_cents` as above); `quote_id` is shown on
+         *     the order. An unknown quote, or one made by another account (or with an OAuth token), is 404; a `trade` or
+         *     `location.state` that differs from the quote's is 422 `quote_mismatch`; ordering after the quote's
+         *     `expires_at` is 409 `quote_expired` (quote again). A replayed request answers as the first time, even after
+         *     the quote has expired.
+         *
          *     **Webhooks:** with a `callback_url`, every status change of the order (creation included) is POSTed
          *     there as a Standard Webhook (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers; body
          *     `OrderWebhook`), in order and retried with exponential backoff until the
          *     receiver answers 2xx. The signing secret (`whsec_…`, one per account) is handed out by the operator
-         *     (`getWebhookSecret`); see the `orderStatusChanged` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at
+         *     (`getWebhookSecret`) and to the account's keys (`getAccountWebhookSecret`, rotated with
+         *     `rotateWebhookSecret`); see the `orderStatusChanged` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at
          *     every delivery.
          */
         post: operations["createOrder"];
@@ -163,11 +172,86 @@ export interface paths {
          * Read the key's account's webhook signing secret
          * @description The Standard Webhooks secret that signs every webhook of the key's account's orders (the same secret
          *     `getWebhookSecret` gives operators); created on first use. Verify deliveries with it, or hand it to
-         *     `dispatch listen --forward-to` to sign forwarded events.
+         *     `dispatch listen --forward-to` to sign forwarded events. After `rotateWebhookSecret` this is the new secret.
          */
         get: operations["getAccountWebhookSecret"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/webhooks/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the key's account's webhook signing secret
+         * @description Makes a new signing secret the account's secret and answers it. The secret it replaces keeps signing beside
+         *     the new one for 24 hours (until `previous_expires_at`): meanwhile every delivery's `webhook-signature`
+         *     carries one `v1,<signature>` per unexpired secret, space-separated as Standard Webhooks allows, so a
+         *     receiver verifying with either secret accepts it while it switches over. At most four secrets sign at once
+         *     (rotating again inside the window keeps the three newest previous ones). An account without a secret gets
+         *     its first one (`previous_expires_at: null`). No request body.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's webhook deliveries, newest first
+         * @description Every webhook of the key's account's orders (one per status change of an order with a `callback_url`),
+         *     newest first, with where its delivery stands: `pending` (its next attempt is due at `next_attempt_at`),
+         *     `delivered` (the receiver answered 2xx) or `dead` (the attempts ran out; `redeliverWebhookDelivery` queues
+         *     it again). Filtered by order and state; pages with `limit` and the opaque `next_cursor`, the next page also
+         *     linked in an RFC 8288 `Link: <…>; rel="next"` header, as in `listOrders`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/webhooks/deliveries/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a webhook delivery again, for an attempt now
+         * @description Queues the delivery again whatever its state: it becomes `pending` with its next attempt due now. The
+         *     message keeps its `webhook-id`, body and URL and is signed anew when sent (with every secret that signs
+         *     then). From there it follows the usual retries: a delivery that had used up its attempts gets this one
+         *     attempt (failing, it is `dead` again); a delivered one may be delivered twice, so receivers should
+         *     de-duplicate by `webhook-id`. As always, an order's webhooks go out in order, so an older webhook queued
+         *     again is sent before the order's later pending ones. Answers 202 with the delivery as queued; another
+         *     account's or an unknown delivery is 404. No request body.
+         */
+        post: operations["redeliverWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -910,10 +994,17 @@ export interface components {
             callback_url?: string;
             /** @description Your reference; unique per account and used as an idempotency key. */
             reference_id?: string;
+            /** @description Order this quote of the account (its contractor and price); trade and state must be the quote's, and it must not have expired. */
+            quote_id?: components["schemas"]["QuoteId"];
         };
+        /**
+         * @description Quote identifier (`qt_` + 26 Crockford base32 characters).
+         * @example qt_01JD8X7K2M4Q9R3T5V7W9Y1A2B
+         */
+        QuoteId: string;
         Quote: {
-            /** @description Quote identifier (`qt_…`). */
-            quote_id: string;
+            /** @description Quote identifier (`qt_…`); order it with `createOrder`'s `quote_id` until `expires_at`. */
+            quote_id: components["schemas"]["QuoteId"];
             /** @description Audit seal of the quote decision: `seal_` + hex of its RFC 9162 leaf hash (verify at `/api/attest/verify/{seal}`). */
             seal?: string;
             trade: components["schemas"]["TradeCode"];
@@ -1035,6 +1126,8 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             reference_id?: string | null;
+            /** @description The quote this order was made from (`createOrder`'s `quote_id`); null when none. */
+            quote_id: string | null;
         };
         /** @description The not-to-exceed check (as in a quote); null when no `nte_cents` was given. */
         NteCheck: {
@@ -1117,6 +1210,8 @@ export interface components {
             assigned_contractor_ref: string | null;
             estimated_response_minutes: number | null;
             reference_id: string | null;
+            /** @description The quote the order was made from; null when none. */
+            quote_id: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1214,6 +1309,60 @@ export interface components {
             secret: string;
             /** Format: date-time */
             created_at: string;
+        };
+        /**
+         * @description `pending` (an attempt is due at `next_attempt_at`), `delivered` (answered 2xx) or `dead` (attempts used up).
+         * @enum {string}
+         */
+        WebhookDeliveryState: "pending" | "delivered" | "dead";
+        WebhookDelivery: {
+            /** @description Delivery id (`dlv_…`). */
+            id: string;
+            /** @description The message id (`msg_…`), sent as `webhook-id` on every attempt. */
+            event_id: string;
+            /**
+             * @description The webhook's `type`.
+             * @enum {string}
+             */
+            event_type: "order.status_changed";
+            order_id: string;
+            state: components["schemas"]["WebhookDeliveryState"];
+            /** @description Attempts made so far. */
+            attempts: number;
+            /** @description HTTP status the receiver answered the last attempt with; null before the first attempt or when it got no answer (refused, timed out). */
+            last_status_code: number | null;
+            /** @description Why the last attempt failed; null once delivered. */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due while `pending`; null once delivered or dead.
+             */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the status change queued the webhook.
+             */
+            created_at: string;
+        };
+        WebhookDeliveryPage: {
+            items: components["schemas"]["WebhookDelivery"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        WebhookSecretRotation: {
+            account: string;
+            /** @description The new secret: `whsec_` + base64 of 24 random bytes. */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description When the new secret was made.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Until when the replaced secret still signs beside the new one (24 h after the rotation); null when the account had no secret.
+             */
+            previous_expires_at: string | null;
         };
         EntitlementError: {
             /** @constant */
@@ -1817,6 +1966,8 @@ export interface components {
     parameters: {
         /** @description Order id (`ord_…`). */
         OrderId: string;
+        /** @description Webhook delivery id (`dlv_…`). */
+        DeliveryId: string;
         /** @description Only events after this event id (exclusive). */
         EventAfter: string;
         /** @description Page size (JSON only). */
@@ -2022,10 +2173,35 @@ export interface operations {
                     "application/json": components["schemas"]["EntitlementError"];
                 };
             };
-            409: components["responses"]["Conflict"];
+            /** @description `quote_id` names no quote of the key's account (unknown, another account's, or made with an OAuth token). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The idempotency key or `reference_id` was used with another body (`idempotency_conflict`), or the quote has expired (`quote_expired`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailed"];
+            /** @description Validation failed (`validation_failed`, `errors` lists each field), or the order's trade or state differs from its quote's (`quote_mismatch`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["DispatchUnavailable"];
         };
@@ -2122,6 +2298,96 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new signing secret, and until when the one it replaced still signs. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRotation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only the deliveries of this order. */
+                order_id?: string;
+                /** @description Only deliveries in this state. */
+                state?: components["schemas"]["WebhookDeliveryState"];
+                /** @description Page size. */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's `next_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook delivery id (`dlv_…`). */
+                id: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; the delivery as it now stands. */
+            202: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -44,6 +44,11 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
   listOrders: { args: ["orders", "list", "--status", "pending_dispatch", "--limit", "10"] },
   listEvents: { args: ["events", "list", "--limit", "10"] },
   getAccountWebhookSecret: { args: ["webhooks", "secret"] },
+  rotateWebhookSecret: { args: ["webhooks", "rotate"] },
+  listWebhookDeliveries: {
+    args: ["webhooks", "deliveries", "--order-id", orderId, "--state", "dead", "--limit", "10"],
+  },
+  redeliverWebhookDelivery: { args: ["webhooks", "redeliver", "dlv_1207"], code: "202" },
   listOrderEvents: { args: ["orders", "events", orderId] },
   cancelOrder: { args: ["orders", "cancel", orderId, "--reason", "duplicate", "--note", "Raised twice."] },
   advanceSandboxOrder: { args: ["sandbox", "advance", orderId, "--to", "en_route"] },

@@ -1,6 +1,8 @@
 // `dispatch` against the real server (embedded PGlite in memory): every command of the CLI, in one story.
 import assert from "node:assert/strict";
 import { operations } from "../../cli/generated/operations.js";
+import { freePort } from "../../mocks/prism.js";
+import { eventually, startReceiver } from "../fixtures/orders.js";
 import { adminToken, startTestServer, type TestServer } from "../helpers/server.js";
 import { oneLine, runCli } from "./run-cli.js";
 
@@ -20,7 +22,7 @@ describe("cli", function () {
   let orderId: string;
   let seal: string;
 
-  before(async () => (t = await startTestServer()));
+  before(async () => (t = await startTestServer(undefined, { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_POLL_MS: "20" })));
   after(async () => t?.stop());
 
   describe("e2e against the real server", () => {
@@ -108,7 +110,23 @@ describe("cli", function () {
       assert.equal(paid.code, 5, "402 exits 5");
     });
 
-    it("order, orders get, admin orders event, admin webhook-secret", async () => {
+    it("order --quote-id keeps the quote's contractor and price; a quote of another state exits 8 (422)", async () => {
+      const env = { DISPATCH_API_KEY: key };
+      const quote = (await cli(["quote", "--trade", "locksmith", "--state", "NY", "--city", "Buffalo"], env)).json();
+      const job = ["--trade", "locksmith", "--description", "Locked out.", "--quote-id", quote.quote_id];
+      const order = await cli(["order", "--state", "NY", ...job], env);
+      assert.equal(order.code, 0, order.stderr);
+      const summary = order.json().order;
+      assert.deepEqual(
+        [summary.quote_id, summary.assigned_contractor_ref, summary.quoted_cost_cents],
+        [quote.quote_id, quote.availability.best_match_ref, quote.estimated_cost_cents],
+      );
+      const mismatch = await cli(["order", "--state", "NJ", ...job], env);
+      assert.equal(mismatch.code, 8, mismatch.stderr);
+      assert.match(mismatch.stderr, /quote_mismatch|differs from quote/);
+    });
+
+    it("order, orders get, admin orders event, admin webhook-secret, webhooks secret / rotate", async () => {
       const order = await cli(
         [
           "order",
@@ -136,6 +154,10 @@ describe("cli", function () {
       const secret = (await cli(["admin", "webhook-secret", "acme-cli"], admin)).json().secret;
       assert.match(secret, /^whsec_/);
       assert.equal((await cli(["webhooks", "secret"], { DISPATCH_API_KEY: key })).json().secret, secret);
+      const rotated = (await cli(["webhooks", "rotate"], { DISPATCH_API_KEY: key })).json();
+      assert.notEqual(rotated.secret, secret);
+      assert.ok(Date.parse(rotated.previous_expires_at) > Date.now(), rotated.previous_expires_at);
+      assert.equal((await cli(["webhooks", "secret"], { DISPATCH_API_KEY: key })).json().secret, rotated.secret);
       const missing = await cli(["orders", "get", "ord_00000000000000000000000000"], { DISPATCH_API_KEY: key });
       assert.equal(missing.code, 6, missing.stderr);
       assert.ok(oneLine(missing.stderr));
@@ -242,6 +264,58 @@ describe("cli", function () {
       assert.equal(proof.json().second, size);
       const metadata = await cli(["discovery", "protected-resource-mcp"]);
       assert.match(metadata.json().resource, /\/api\/mcp$/);
+    });
+
+    it("webhooks deliveries (--paginate, --order-id) and webhooks redeliver", async () => {
+      const env = { DISPATCH_API_KEY: key };
+      const port = await freePort();
+      const receiver = await startReceiver(port);
+      try {
+        const orderIds: string[] = [];
+        for (const ref of ["cli-hook-1", "cli-hook-2", "cli-hook-3"]) {
+          const args = [
+            "order",
+            "--trade",
+            "hvac",
+            "--state",
+            "TX",
+            "--description",
+            "No cooling.",
+            "--reference-id",
+            ref,
+          ];
+          const made = await cli([...args, "--callback-url", `http://127.0.0.1:${port}/hooks`], env);
+          assert.equal(made.code, 0, made.stderr);
+          orderIds.push(made.json().order.id);
+        }
+        await eventually(() => receiver.deliveries.length === 3);
+        const all = await cli(["webhooks", "deliveries", "--limit", "1", "--paginate"], env);
+        assert.equal(all.code, 0, all.stderr);
+        const items = all.json() as { id: string; order_id: string; state: string }[];
+        assert.deepEqual(
+          items.map((d) => d.order_id),
+          [...orderIds].reverse(),
+        );
+        await eventually(
+          async () =>
+            ((await cli(["webhooks", "deliveries", "--state", "delivered"], env)).json().items as unknown[]).length ===
+            3,
+        );
+        const one = await cli(["webhooks", "deliveries", "--order-id", orderIds[0]], env);
+        assert.deepEqual(
+          one.json().items.map((d: { id: string }) => d.id),
+          [items[2].id],
+        );
+        const redelivered = await cli(["webhooks", "redeliver", items[2].id], env);
+        assert.equal(redelivered.code, 0, redelivered.stderr);
+        assert.deepEqual([redelivered.json().id, redelivered.json().state], [items[2].id, "pending"]);
+        await eventually(() => receiver.deliveries.length === 4);
+        assert.equal(receiver.deliveries[3].headers["webhook-id"], receiver.deliveries[0].headers["webhook-id"]);
+        const missing = await cli(["webhooks", "redeliver", "dlv_999999999"], env);
+        assert.equal(missing.code, 6, missing.stderr);
+      } finally {
+        await receiver.stop();
+      }
     });
 
     it("admin keys revoke, after which the key exits 4", async () => {

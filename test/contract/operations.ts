@@ -29,6 +29,14 @@ export const operationCalls = {
       headers,
     }),
   getAccountWebhookSecret: (c, headers) => c.GET("/api/dispatch/v1/webhooks/secret", { headers }),
+  rotateWebhookSecret: (c, headers) => c.POST("/api/dispatch/v1/webhooks/secret/rotate", { headers }),
+  listWebhookDeliveries: (c, headers) =>
+    c.GET("/api/dispatch/v1/webhooks/deliveries", {
+      params: { query: { order_id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1", state: "dead", limit: 10 } },
+      headers,
+    }),
+  redeliverWebhookDelivery: (c, headers) =>
+    c.POST("/api/dispatch/v1/webhooks/deliveries/{id}/redeliver", { params: { path: { id: "dlv_1207" } }, headers }),
   cancelOrder: (c, headers) =>
     c.POST("/api/dispatch/v1/orders/{id}/cancel", {
       params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },

@@ -166,6 +166,20 @@ for (const db of databases()) {
         );
         assert.match(order[1], /"first_events" as \(insert into "order_events".*insert into "audit_records"/);
       });
+
+      it("an order of a quote costs one statement more: the quote look-up", async () => {
+        const { quote_id } = (await (await post(t.url, "/api/dispatch/v1/quote", key, quoteRequest)).json()) as {
+          quote_id: string;
+        };
+        const body = { ...orderRequest, reference_id: "stmt-count-quote", quote_id };
+        const order = await countStatements(t.app.services.db, () => post(t.url, "/api/dispatch/v1/order", key, body));
+        assert.deepEqual(
+          order.map((sql) => sql.split(" ").slice(0, 3).join(" ")),
+          ['select "id", "request_hash",', 'select "id", "trade",', 'with "new_orders" as'],
+          order.join("\n"),
+        );
+        assert.match(order[1], /from "quotes" where "id" = \S+ and "account" = \S+ limit/);
+      });
     });
   });
 }

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { startPrism, type PrismHandle } from "../../mocks/prism.js";
 import { createDispatchClient, type DispatchClient } from "../../sdk/index.js";
-import { orderRequest } from "../fixtures/requests.js";
+import { orderRequest, quoteRequest } from "../fixtures/requests.js";
 import { oauthToken } from "../fixtures/orders.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 
@@ -77,6 +77,31 @@ for (const db of databases()) {
         ),
         401,
       );
+    });
+
+    it("createOrder with a quote_id: 201 (quote_id shown), 404, 422 quote_mismatch, 409 quote_expired", async () => {
+      const { quote_id } = (await keyed.POST("/api/dispatch/v1/quote", { body: quoteRequest })).data!;
+      const body = { ...orderRequest, quote_id, reference_id: "proxy-quote" };
+      const created = await keyed.POST("/api/dispatch/v1/order", { body });
+      assertConforms(created, 201);
+      assert.equal(created.data!.order.quote_id, quote_id);
+      assertConforms(
+        await keyed.GET("/api/dispatch/v1/orders/{id}", { params: { path: { id: created.data!.order.id } } }),
+        200,
+      );
+      const unknown = { ...body, quote_id: "qt_01JD8X7K2M4Q9R3T5V7W9Y1A2B", reference_id: "proxy-quote-404" };
+      assertConforms(await keyed.POST("/api/dispatch/v1/order", { body: unknown }), 404);
+      const elsewhere = { ...body, location: { state: "CA" as const }, reference_id: "proxy-quote-422" };
+      const mismatch = await keyed.POST("/api/dispatch/v1/order", { body: elsewhere });
+      assertConforms(mismatch, 422);
+      assert.equal((mismatch.error as { code: string }).code, "quote_mismatch");
+      await t.app.services
+        .db("quotes")
+        .where({ id: quote_id })
+        .update({ expires_at: new Date(Date.now() - 1000) });
+      const late = await keyed.POST("/api/dispatch/v1/order", { body: { ...body, reference_id: "proxy-quote-409" } });
+      assertConforms(late, 409);
+      assert.equal((late.error as { code: string }).code, "quote_expired");
     });
 
     it("getOrder and recordOrderEvent: 200, 201, 409, 422, 404", async () => {

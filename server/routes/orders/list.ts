@@ -2,6 +2,7 @@ import { validators } from "../../generated/validators.js";
 import { principalOf } from "../../plugins/auth.js";
 import type { OrderListFilter } from "../../services/dispatch/order-list.js";
 import type { RouteFactory } from "../types.js";
+import { linkNext } from "../next-link.js";
 import { originOf } from "../origin.js";
 
 const route: RouteFactory = ({ customerOrders }) => ({
@@ -15,13 +16,7 @@ const route: RouteFactory = ({ customerOrders }) => ({
   handler: async (request, h) => {
     const filter = request.query as unknown as OrderListFilter;
     const page = await customerOrders.list(principalOf(request), filter, originOf(request));
-    const response = h.response(page);
-    if (page.next_cursor) {
-      const next = new URL(request.url.pathname + request.url.search, originOf(request));
-      next.searchParams.set("cursor", page.next_cursor);
-      response.header("link", `<${next.toString()}>; rel="next"`);
-    }
-    return response;
+    return linkNext(request, h.response(page), page.next_cursor);
   },
 });
 export default route;

@@ -66,6 +66,7 @@ function viewOf(row: Row, events: Row[], base: string) {
     assigned_contractor_ref: row.contractor_id ? maskRef(row.contractor_id) : null,
     estimated_response_minutes: row.estimated_response_minutes ?? null,
     reference_id: row.reference_id ?? null,
+    quote_id: row.quote_id ?? null,
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
     events: events.map((e: Row) => ({

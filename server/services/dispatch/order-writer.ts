@@ -7,7 +7,8 @@
 import type { Db } from "../../db/knex.js";
 import { createGroupCommit } from "../../db/group-commit.js";
 import type { AuditRow } from "../audit/chain.js";
-import { ensureWebhookSecret, statusChangeMessage } from "../webhooks/outbox.js";
+import { statusChangeMessage } from "../webhooks/outbox.js";
+import { ensureWebhookSecret } from "../webhooks/secrets.js";
 
 export interface NewOrder {
   row: Record<string, unknown> & { id: string; status: string; created_at: Date };

@@ -8,12 +8,13 @@ import { auditRow, type AuditRow } from "../audit/chain.js";
 import type { ContractorService } from "./contractors.js";
 import { DomainError, EntitlementError } from "../errors.js";
 import { canonicalJson, newId, sha256Hex } from "../shared/ids.js";
-import { rankMatches, type Match } from "./matching.js";
+import { matchFacts, rankMatches, type Match } from "./matching.js";
 import { orderNotFound, statusUrl, statusView, trackingAuth, webhookData } from "./order-lifecycle.js";
 import { usd } from "./pricing.js";
 import type { TradeCode, Urgency } from "./trades.js";
 import { createOrderWriter, type NewOrder } from "./order-writer.js";
 import { assertCallbackAllowed } from "../net/callback-guard.js";
+import { quotedMatches, quoteForOrder } from "./quoted-order.js";
 
 export interface OrderInput {
   trade: TradeCode;
@@ -23,6 +24,7 @@ export interface OrderInput {
   description: string;
   callback_url?: string;
   reference_id?: string;
+  quote_id?: string;
 }
 /** Who is ordering: any principal; only keys with the order scope are entitled. */
 export type OrderPrincipal = Principal;
@@ -124,6 +126,7 @@ function summaryOf(id: string, input: OrderInput, priced: Match | undefined, ass
     nte: nteCheck(input, priced),
     created_at: at.toISOString(),
     reference_id: input.reference_id ?? null,
+    quote_id: input.quote_id ?? null,
   };
 }
 
@@ -148,6 +151,7 @@ function orderAuditRows(
         nte_cents: o.row.nte_cents,
         reference_id: o.row.reference_id,
         request_hash: o.requestHash,
+        ...(input.quote_id ? { quote_id: input.quote_id } : {}),
       },
     }),
   ];
@@ -157,13 +161,7 @@ function orderAuditRows(
         type: "match",
         account: o.account,
         subject: o.id,
-        content: {
-          contractor_ref: best.contractor.ref,
-          coverage: best.coverage,
-          quoted_cost_cents: best.costCents,
-          estimated_response_minutes: best.responseMinutes,
-          candidates: matches.length,
-        },
+        content: { ...matchFacts(best), estimated_response_minutes: best.responseMinutes, candidates: matches.length },
       }),
     );
   return records;
@@ -192,6 +190,7 @@ function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, best: M
     account: ctx.account,
     key_id: ctx.keyId,
     reference_id: input.reference_id ?? null,
+    quote_id: input.quote_id ?? null,
     idempotency_key: ctx.idempotencyKey ?? null,
     request_hash: ctx.requestHash,
     status: order.status,
@@ -281,7 +280,10 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
       const prior = await findPrior(db, ...keys);
       if (prior) return replay(prior, requestHash);
       await assertCallbackAllowed(input.callback_url, config.webhookAllowPrivate);
-      const matches = rankMatches(await contractors.candidates(input.trade, input.location.state), input);
+      const candidates = await contractors.candidates(input.trade, input.location.state);
+      const matches = input.quote_id // the one extra statement of a quoted order: its quote
+        ? quotedMatches(candidates, input, await quoteForOrder(db, principal.account, input.quote_id, input))
+        : rankMatches(candidates, input);
       const insertContext = { ...ctx, requestHash, account: principal.account, keyId: principal.id };
       const { answer, write } = prepare(config, input, insertContext, matches);
       try {

@@ -95,14 +95,18 @@ function createQuoteWriter(db: Db) {
   });
 }
 
-const quoteRow = (principal: QuotePrincipal, quote: Quote, started: number) => ({
+/** The stored quote keeps what ordering it needs: its account, best match, price and expiry. */
+const quoteRow = (principal: QuotePrincipal, quote: Quote, best: Matches[number] | undefined, started: number) => ({
   id: quote.quote_id,
   principal: principal.id,
+  account: principal.account,
   trade: quote.trade,
   state: quote.location.state,
   urgency: quote.urgency,
   available: quote.availability.available,
   estimated_cost_cents: quote.estimated_cost_cents,
+  contractor_id: best?.contractor.id ?? null,
+  expires_at: quote.expires_at,
   matched_contractors: quote.availability.matched_contractors,
   latency_ms: Math.round(performance.now() - started),
 });
@@ -117,7 +121,7 @@ export function createQuoteService(db: Db, contractors: ContractorService, confi
       const matches = rankMatches(await contractors.candidates(input.trade, location.state), { ...input, location });
       const quote = buildQuote(input, location, matches, new Date());
       const record = quoteAudit(principal, quote);
-      await writer.write({ quote: quoteRow(principal, quote, started), record });
+      await writer.write({ quote: quoteRow(principal, quote, matches[0], started), record });
       return { ...quote, seal: record.seal };
     },
   };

@@ -1,8 +1,8 @@
 // Transactional outbox of order webhooks: rows are written in the transaction of the status change and
 // claimed by the delivery worker (server/services/webhooks/worker.ts). All state lives in the database.
 import type { Knex } from "knex";
-import { randomBytes } from "node:crypto";
 import { newId } from "../shared/ids.js";
+import { ensureWebhookSecret } from "./secrets.js";
 
 export interface OutboxRow {
   id: number;
@@ -19,19 +19,6 @@ export interface StatusChange {
   account: string;
   url: string;
   data: Record<string, unknown>;
-}
-
-type Conn = Knex | Knex.Transaction;
-
-/** The account's signing secret (Standard Webhooks `whsec_` + base64 of 24 random bytes), created on first use. */
-export async function ensureWebhookSecret(
-  db: Conn,
-  account: string,
-): Promise<{ account: string; secret: string; created_at: string }> {
-  const secret = `whsec_${randomBytes(24).toString("base64")}`;
-  await db("webhook_secrets").insert({ account, secret }).onConflict("account").ignore();
-  const row = await db("webhook_secrets").where({ account }).first();
-  return { account: row.account, secret: row.secret, created_at: new Date(row.created_at).toISOString() };
 }
 
 /** The outbox row of one `order.status_changed` message (for callers that write it in a statement of their own). */
@@ -102,17 +89,23 @@ export async function claimDue(
   return (result.rows as OutboxRow[]).map((r) => ({ ...r, id: Number(r.id) })).sort((a, b) => a.id - b.id);
 }
 
-export async function markDelivered(db: Knex, id: number): Promise<void> {
+export async function markDelivered(db: Knex, id: number, statusCode: number): Promise<void> {
   await db("webhook_outbox")
     .where({ id })
-    .update({ status: "delivered", delivered_at: db.fn.now(), last_error: null, attempts: db.raw("attempts + 1") });
+    .update({
+      status: "delivered",
+      delivered_at: db.fn.now(),
+      last_error: null,
+      last_status_code: statusCode,
+      attempts: db.raw("attempts + 1"),
+    });
 }
 
 /** Schedules the next attempt with exponential backoff, or gives up (`dead`) after `maxAttempts`. */
 export async function markFailed(
   db: Knex,
   row: OutboxRow,
-  error: string,
+  failure: { message: string; status: number | null },
   policy: { backoffMs: number; maxAttempts: number },
 ): Promise<void> {
   const attempts = row.attempts + 1; // row.attempts is the count before this attempt
@@ -123,12 +116,8 @@ export async function markFailed(
     .update({
       status: dead ? "dead" : "pending",
       attempts,
-      last_error: error.slice(0, 500),
+      last_error: failure.message.slice(0, 500),
+      last_status_code: failure.status,
       next_attempt_at: db.raw("now() + (? * interval '1 millisecond')", [dead ? 0 : delayMs]),
     });
-}
-
-export async function secretOf(db: Conn, account: string): Promise<string | null> {
-  const row: { secret: string } | undefined = await db("webhook_secrets").where({ account }).first("secret");
-  return row?.secret ?? null;
 }

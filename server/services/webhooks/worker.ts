@@ -7,15 +7,9 @@ import type { Knex } from "knex";
 import { Webhook } from "standardwebhooks";
 import type { Config } from "../../config.js";
 import { createOutboundClient } from "../net/http.js";
-import {
-  claimDue,
-  endpointOf,
-  ensureWebhookSecret,
-  markDelivered,
-  markFailed,
-  secretOf,
-  type OutboxRow,
-} from "./outbox.js";
+import { claimDue, endpointOf, markDelivered, markFailed, type OutboxRow } from "./outbox.js";
+import { ensureWebhookSecret, rotateWebhookSecret, signingSecrets } from "./secrets.js";
+import { listDeliveries, redeliver, type DeliveryFilter } from "./deliveries.js";
 
 export interface WebhookSettings {
   pollMs: number;
@@ -57,9 +51,17 @@ interface Worker {
   onError: (error: unknown) => void;
 }
 
-async function send(w: Worker, row: OutboxRow): Promise<void> {
-  const secret = await secretOf(w.db, row.account);
-  if (!secret) throw new Error(`no webhook secret for account ${row.account}`);
+/** A receiver's answer other than 2xx; its status is kept on the outbox row. */
+class ReceiverRefused extends Error {
+  constructor(readonly status: number) {
+    super(`receiver answered ${status}`);
+  }
+}
+
+/** Sends one attempt; resolves with the receiver's 2xx status. */
+async function send(w: Worker, row: OutboxRow): Promise<number> {
+  const secrets = await signingSecrets(w.db, row.account);
+  if (!secrets.length) throw new Error(`no webhook secret for account ${row.account}`);
   const body = JSON.stringify(row.payload);
   const now = new Date(); // one instant for both the signature and its header
   const headers = {
@@ -67,7 +69,8 @@ async function send(w: Worker, row: OutboxRow): Promise<void> {
     "user-agent": "dispatch-webhooks/1",
     "webhook-id": row.message_id,
     "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-    "webhook-signature": new Webhook(secret).sign(row.message_id, now, body),
+    // One signature per signing secret (a rotated secret signs beside the new one), space-separated.
+    "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(row.message_id, now, body)).join(" "),
   };
   const response = await w.client.request(new URL(row.url), {
     method: "POST",
@@ -76,7 +79,8 @@ async function send(w: Worker, row: OutboxRow): Promise<void> {
     timeoutMs: w.settings.timeoutMs,
     maxBytes: 65_536,
   });
-  if (response.status < 200 || response.status >= 300) throw new Error(`receiver answered ${response.status}`);
+  if (response.status < 200 || response.status >= 300) throw new ReceiverRefused(response.status);
+  return response.status;
 }
 
 /** Nothing to do: a failed mark is left to the lease (the row is claimed again once it expires). */
@@ -84,12 +88,13 @@ const leaveToLease = (): void => undefined;
 
 async function deliver(w: Worker, row: OutboxRow): Promise<void> {
   try {
-    await send(w, row);
+    const status = await send(w, row);
     w.breaker.record(endpointOf(row.url), true);
-    await markDelivered(w.db, row.id);
+    await markDelivered(w.db, row.id, status);
   } catch (error) {
     w.breaker.record(endpointOf(row.url), false);
-    await markFailed(w.db, row, (error as Error).message, w.settings).catch(leaveToLease);
+    const status = error instanceof ReceiverRefused ? error.status : null; // null: no answer at all
+    await markFailed(w.db, row, { message: (error as Error).message, status }, w.settings).catch(leaveToLease);
   }
 }
 
@@ -153,6 +158,14 @@ export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllo
   return {
     /** The account's signing secret, created on first use (also created by its first order with a callback_url). */
     secretFor: (account: string) => ensureWebhookSecret(db, account),
+    rotateSecret: (account: string) => rotateWebhookSecret(db, account),
+    deliveries: (account: string, filter: DeliveryFilter) => listDeliveries(db, account, filter),
+    /** Queues a delivery again and wakes the worker (when it runs) so the attempt starts now. */
+    async redeliver(account: string, id: string) {
+      const delivery = await redeliver(db, account, id);
+      void pump(w);
+      return delivery;
+    },
     start(onError: (error: unknown) => void = leaveToLease): void {
       if (!w.stopped) return;
       w.onError = onError;

@@ -1,0 +1,19 @@
+import { validators } from "../../generated/validators.js";
+import { principalOf } from "../../plugins/auth.js";
+import type { RouteFactory } from "../types.js";
+
+// redeliverWebhookDelivery: queue one of the account's deliveries again, for an attempt now.
+const route: RouteFactory = ({ webhooks }) => ({
+  method: "POST",
+  path: "/api/dispatch/v1/webhooks/deliveries/{id}/redeliver",
+  options: {
+    tags: ["orders"],
+    auth: "api-key",
+    validate: validators.redeliverWebhookDelivery,
+  },
+  handler: async (request, h) => {
+    const { account } = principalOf(request) as { account: string };
+    return h.response(await webhooks.redeliver(account, request.params.id as string)).code(202);
+  },
+});
+export default route;

@@ -1,0 +1,70 @@
+// Ordering a quote (createOrder's quote_id): the account's unexpired quote for the same job, and the match it keeps.
+import type { Db } from "../../db/knex.js";
+import type { Contractor } from "./contractors.js";
+import { DomainError } from "../errors.js";
+import { rankMatches, type JobLocation, type Match } from "./matching.js";
+import type { TradeCode, Urgency } from "./trades.js";
+
+/** What an order keeps of its quote. */
+export interface OrderedQuote {
+  id: string;
+  contractor_id: string | null;
+  estimated_cost_cents: number | null;
+}
+interface QuoteRow extends OrderedQuote {
+  trade: string;
+  state: string;
+  expires_at: Date | string | null;
+}
+interface Job {
+  trade: TradeCode;
+  location: JobLocation;
+  urgency: Urgency;
+}
+
+function assertSameJob(quote: QuoteRow, job: Job): void {
+  const differences = [
+    { pointer: "/trade", field: "trade", given: job.trade, quoted: quote.trade },
+    { pointer: "/location/state", field: "location.state", given: job.location.state, quoted: quote.state },
+  ].filter((d) => d.given !== d.quoted);
+  if (!differences.length) return;
+  const errors = differences.map((d) => ({
+    pointer: d.pointer,
+    message: `${d.field} is ${d.given}, the quote's is ${d.quoted}.`,
+  }));
+  throw new DomainError(
+    "validation",
+    "quote_mismatch",
+    `The order differs from quote ${quote.id}: ${errors.map((e) => e.message).join(" ")}`,
+    { errors },
+  );
+}
+
+/** One SELECT: 404 unless the account's quote, 422 `quote_mismatch` for another trade or state, 409 once expired. */
+export async function quoteForOrder(db: Db, account: string, quoteId: string, job: Job): Promise<OrderedQuote> {
+  const quote: QuoteRow | undefined = await db("quotes")
+    .where({ id: quoteId, account })
+    .first("id", "trade", "state", "contractor_id", "estimated_cost_cents", "expires_at");
+  if (!quote) throw new DomainError("not_found", "not_found", `No quote ${quoteId} for this account.`);
+  assertSameJob(quote, job);
+  const expiresAt = quote.expires_at === null ? null : new Date(quote.expires_at);
+  if (!expiresAt || expiresAt.getTime() <= Date.now())
+    throw new DomainError(
+      "conflict",
+      "quote_expired",
+      `Quote ${quoteId} expired${expiresAt ? ` at ${expiresAt.toISOString()}` : ""}; quote again.`,
+    );
+  return quote;
+}
+
+/**
+ * The order's matches: the quoted contractor first while the pool still has it for this job (active, trade,
+ * state, urgency), else the usual ranking; the first match carries the quote's price whenever the quote had one.
+ */
+export function quotedMatches(candidates: Contractor[], job: Job, quote: OrderedQuote): Match[] {
+  const ranked = rankMatches(candidates, job);
+  const best = ranked.find((m) => m.contractor.id === quote.contractor_id) ?? ranked[0];
+  if (!best) return [];
+  const priced = { ...best, costCents: quote.estimated_cost_cents ?? best.costCents };
+  return [priced, ...ranked.filter((m) => m !== best)];
+}

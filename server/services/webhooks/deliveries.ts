@@ -1,0 +1,73 @@
+// The account's view of its webhook deliveries (outbox rows): list them, and queue one again.
+import type { Knex } from "knex";
+import { DomainError } from "../errors.js";
+import { newestFirst, pageOf } from "../shared/keyset.js";
+
+export type DeliveryState = "pending" | "delivered" | "dead";
+export interface DeliveryFilter {
+  order_id?: string;
+  state?: DeliveryState;
+  limit: number;
+  cursor?: string;
+}
+interface DeliveryRow {
+  id: number | string;
+  message_id: string;
+  event_type: string;
+  order_id: string;
+  status: DeliveryState;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: Date | string;
+  created_at: Date | string;
+}
+
+const deliveryId = (id: number | string) => `dlv_${id}`;
+const columns = (db: Knex) => [
+  "id",
+  "message_id",
+  db.raw("payload->>'type' as event_type"),
+  "order_id",
+  "status",
+  "attempts",
+  "last_status_code",
+  "last_error",
+  "next_attempt_at",
+  "created_at",
+];
+
+/** WebhookDelivery of the contract. */
+function viewOf(row: DeliveryRow) {
+  return {
+    id: deliveryId(row.id),
+    event_id: row.message_id,
+    event_type: row.event_type,
+    order_id: row.order_id,
+    state: row.status,
+    attempts: row.attempts,
+    last_status_code: row.last_status_code ?? null,
+    last_error: row.last_error ?? null,
+    next_attempt_at: row.status === "pending" ? new Date(row.next_attempt_at).toISOString() : null,
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}
+
+/** listWebhookDeliveries: the account's deliveries newest first, keyset-paged like listOrders. */
+export async function listDeliveries(db: Knex, account: string, filter: DeliveryFilter) {
+  const query = newestFirst(db("webhook_outbox").where({ account }).select(columns(db)), filter, /^\d{1,18}$/);
+  if (filter.order_id) query.where({ order_id: filter.order_id });
+  if (filter.state) query.where({ status: filter.state });
+  const { page, next_cursor } = pageOf((await query) as DeliveryRow[], filter.limit);
+  return { items: page.map(viewOf), next_cursor };
+}
+
+/** redeliverWebhookDelivery: pending again with an attempt due now; 404 for another account's or an unknown id. */
+export async function redeliver(db: Knex, account: string, id: string) {
+  const [row] = await db("webhook_outbox")
+    .where({ id: id.replace(/^dlv_/, ""), account })
+    .update({ status: "pending", next_attempt_at: db.fn.now() })
+    .returning<DeliveryRow[]>(columns(db));
+  if (!row) throw new DomainError("not_found", "not_found", `No webhook delivery ${id} for this account.`);
+  return viewOf(row);
+}
