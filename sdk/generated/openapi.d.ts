@@ -99,8 +99,9 @@ export interface paths {
          *     **Ordering a quote:** with the `quote_id` of one of the account's quotes (`createQuote`), the order keeps the
          *     quote's contractor while that contractor is still active and serves the job (otherwise it is matched as usual)
          *     and the quote's price (`quoted_cost_cents`, checked against `nte_cents` as above); `quote_id` is shown on
-         *     the order. An unknown quote, or one made by another account (or with an OAuth token), is 404; a `trade` or
-         *     `location.state` that differs from the quote's is 422 `quote_mismatch`; ordering after the quote's
+         *     the order. An unknown quote, or one made by another account (or with an OAuth token), is 404; a `trade`,
+         *     `location.state` or `urgency` that differs from the quote's (its price was made for them) is 422
+         *     `quote_mismatch`; ordering after the quote's
          *     `expires_at` is 409 `quote_expired` (quote again). A replayed request answers as the first time, even after
          *     the quote has expired.
          *
@@ -2193,7 +2194,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Validation failed (`validation_failed`, `errors` lists each field), or the order's trade or state differs from its quote's (`quote_mismatch`). */
+            /** @description Validation failed (`validation_failed`, `errors` lists each field), or the order's trade, state or urgency differs from its quote's (`quote_mismatch`). */
             422: {
                 headers: {
                     [name: string]: unknown;

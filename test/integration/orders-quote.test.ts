@@ -148,12 +148,13 @@ for (const db of databases()) {
       );
     });
 
-    it("answers 422 quote_mismatch when the trade or state differs from the quote's", async () => {
+    it("answers 422 quote_mismatch when the trade, state or urgency differs from the quote's", async () => {
       const q = await quote(roofing);
       const cases = [
         { body: { ...roofing, location: { state: "TX" } }, pointers: ["/location/state"] },
         { body: { ...roofing, trade: "plumbing" }, pointers: ["/trade"] },
         { body: { ...roofing, trade: "plumbing", location: { state: "TX" } }, pointers: ["/trade", "/location/state"] },
+        { body: { ...roofing, urgency: "emergency" }, pointers: ["/urgency"] },
       ];
       for (const { body, pointers } of cases) {
         const answer = await order({ ...body, quote_id: q.quote_id });

@@ -14,6 +14,7 @@ export interface OrderedQuote {
 interface QuoteRow extends OrderedQuote {
   trade: string;
   state: string;
+  urgency: string;
   expires_at: Date | string | null;
 }
 interface Job {
@@ -26,6 +27,8 @@ function assertSameJob(quote: QuoteRow, job: Job): void {
   const differences = [
     { pointer: "/trade", field: "trade", given: job.trade, quoted: quote.trade },
     { pointer: "/location/state", field: "location.state", given: job.location.state, quoted: quote.state },
+    // the quote's price was made for its urgency: an emergency must not be ordered at a routine quote's price
+    { pointer: "/urgency", field: "urgency", given: job.urgency, quoted: quote.urgency },
   ].filter((d) => d.given !== d.quoted);
   if (!differences.length) return;
   const errors = differences.map((d) => ({
@@ -40,11 +43,12 @@ function assertSameJob(quote: QuoteRow, job: Job): void {
   );
 }
 
-/** One SELECT: 404 unless the account's quote, 422 `quote_mismatch` for another trade or state, 409 once expired. */
+/** One SELECT: 404 unless the account's quote, 422 `quote_mismatch` for another trade, state or urgency, 409 once
+ * expired. */
 export async function quoteForOrder(db: Db, account: string, quoteId: string, job: Job): Promise<OrderedQuote> {
   const quote: QuoteRow | undefined = await db("quotes")
     .where({ id: quoteId, account })
-    .first("id", "trade", "state", "contractor_id", "estimated_cost_cents", "expires_at");
+    .first("id", "trade", "state", "urgency", "contractor_id", "estimated_cost_cents", "expires_at");
   if (!quote) throw new DomainError("not_found", "not_found", `No quote ${quoteId} for this account.`);
   assertSameJob(quote, job);
   const expiresAt = quote.expires_at === null ? null : new Date(quote.expires_at);
