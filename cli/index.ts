@@ -1,7 +1,4 @@
 // `dispatch`: assembles the program from the generated command table and runs it; exit codes in cli/errors.ts.
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Argument, Command, CommanderError, Option } from "commander";
 import { addApiCommand } from "./commands/api.js";
 import { addConfigCommands } from "./commands/config.js";
@@ -12,19 +9,11 @@ import { addOperationCommand, type RunAction } from "./commands/operation.js";
 import { addWatchCommand } from "./commands/watch.js";
 import { contextFrom } from "./context.js";
 import { CliError, ExitCode } from "./errors.js";
+import { cliVersion } from "./generated/version.js";
 import { plainHelp } from "./help.js";
 import { operations } from "./generated/operations.js";
 import { overrideFor } from "./overrides.js";
 import { outputFormats, printData, printError, printText, writeErr, writeOut } from "./output.js";
-
-/** The package version, from the nearest package.json (works from cli/ and from dist/cli/). */
-function readVersion(): string {
-  for (let dir = dirname(fileURLToPath(import.meta.url)), i = 0; i < 4; dir = dirname(dir), i++) {
-    const file = join(dir, "package.json");
-    if (existsSync(file)) return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
-  }
-  return "0.0.0";
-}
 
 const exitCodesHelp = `
 Exit codes: 0 ok, 1 unexpected, 2 usage/validation (nothing sent), 3 network error, 4 401, 5 402,
@@ -109,10 +98,9 @@ function jsonErrorsRequested(argv: readonly string[]): boolean {
 
 /** Runs `dispatch` with process-style argv and returns the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
-  const version = readVersion();
   let jsonErrors = jsonErrorsRequested(argv);
   const run: RunAction = async (command, action, { settings = true } = {}) => {
-    const ctx = contextFrom(command, version, settings);
+    const ctx = contextFrom(command, cliVersion, settings);
     jsonErrors = ctx.jsonErrors;
     const filter = ctx.query === undefined ? undefined : await import("./query.js");
     filter?.checkQuery(ctx.query!);
@@ -121,7 +109,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     await printData(filter && typeof data !== "string" ? filter.applyQuery(data, ctx.query!) : data, ctx.format);
   };
   try {
-    await buildProgram(version, run).parseAsync([...argv]);
+    await buildProgram(cliVersion, run).parseAsync([...argv]);
     return ExitCode.ok;
   } catch (err) {
     if (err instanceof CommanderError) return commanderExit(err);
