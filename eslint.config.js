@@ -20,7 +20,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ["*.js", "scripts/*.js", "cli/bin/*.js", "test/helpers/*.cjs"] },
+        projectService: { allowDefaultProject: ["*.js", "scripts/*.js", "cli/bin/*.cjs", "test/helpers/*.cjs"] },
       },
     },
     rules: {
@@ -77,7 +77,14 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
     rules: { ...tseslint.configs.disableTypeChecked.rules, "@typescript-eslint/no-require-imports": "off" },
     languageOptions: {
-      globals: { process: "readonly", URL: "readonly", console: "readonly", require: "readonly", module: "writable" },
+      globals: {
+        process: "readonly",
+        URL: "readonly",
+        console: "readonly",
+        require: "readonly",
+        module: "writable",
+        __dirname: "readonly",
+      },
     },
   },
   prettier,

@@ -125,7 +125,7 @@ async function measureBaselines(floors: Map<string, Figures>, mocks: Map<string,
 
 /** `dispatch --help` (the bundled bin) against `node -e 0`: medians of 15; the target is a ratio of at most 1.3. */
 function measureCliStart(): { cli: number; node: number } {
-  const cliBin = "cli/bin/dispatch.js";
+  const cliBin = "cli/bin/dispatch.cjs";
   const node = medianMs(process.execPath, ["-e", "0"]);
   const cli = existsSync(cliBin) ? medianMs(process.execPath, [cliBin, "--help"]) : NaN;
   console.log(

@@ -2,17 +2,9 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { configKeys, type ConfigKey } from "./config-keys.js";
 import { usageError } from "./errors.js";
 
-/** Keys a profile may hold; each is also a global flag (`--base-url`) and an environment variable. */
-export const configKeys = {
-  "base-url": "DISPATCH_BASE_URL",
-  "api-key": "DISPATCH_API_KEY",
-  token: "DISPATCH_TOKEN",
-  "admin-token": "DISPATCH_ADMIN_TOKEN",
-  output: "DISPATCH_OUTPUT",
-} as const;
-export type ConfigKey = keyof typeof configKeys;
 type Profile = Partial<Record<ConfigKey, string>>;
 interface ConfigFile {
   profiles: Record<string, Profile>;

@@ -55,11 +55,17 @@ export function examplesHelp(examples: string[]): string {
 }
 
 // operationIds are the contract's names; the terminal knows the commands (`listEvents` → `dispatch events list`).
-const commandOf = new Map(operations.map((o) => [o.operationId, `dispatch ${o.command.join(" ")}`]));
-const operationIdPattern = new RegExp(`\\b(${[...commandOf.keys()].join("|")})\\b`, "g");
+// Built on first use, not at import: most runs print no help.
+let operationIds: { commandOf: Map<string, string>; pattern: RegExp } | undefined;
+function operationIdNames() {
+  if (operationIds) return operationIds;
+  const commandOf = new Map(operations.map((o) => [o.operationId, `dispatch ${o.command.join(" ")}`]));
+  return (operationIds = { commandOf, pattern: new RegExp(`\\b(${[...commandOf.keys()].join("|")})\\b`, "g") });
+}
 
 /** The contract's CommonMark as plain terminal text: no emphasis marks, backticks or link syntax. */
 export function plainText(markdown: string): string {
+  const { commandOf, pattern } = operationIdNames();
   return markdown
     .replace(/\[([^\]\n]+)\]\(([^)\s]+)\)/g, (_, text: string, url: string) =>
       url.startsWith("#") ? text : `${text} (${url})`,
@@ -69,7 +75,7 @@ export function plainText(markdown: string): string {
     .replace(/(^|[\s(])\*(?=\S)([^*\n]*?\S)\*(?=[\s.,;:)]|$)/gm, "$1$2")
     .replace(/^#{1,6}\s+/gm, "")
     .replace(/^(\s*)\* /gm, "$1- ")
-    .replace(operationIdPattern, (id: string) => commandOf.get(id) ?? id);
+    .replace(pattern, (id: string) => commandOf.get(id) ?? id);
 }
 
 /** `configureHelp` hooks that pass every description commander prints through plainText. */

@@ -1,4 +1,6 @@
-// Entry of the bundled `dispatch` (cli/dist/dispatch.js): runs the CLI with the process arguments.
+// Entry of the bundled `dispatch` (cli/dist/dispatch.cjs): runs the CLI with the process arguments.
 import { main } from "./index.js";
 
-process.exitCode = await main(process.argv);
+void main(process.argv).then((code) => {
+  process.exitCode = code;
+});

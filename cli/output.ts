@@ -4,13 +4,16 @@ import { CliError, ExitCode, usageError } from "./errors.js";
 export const outputFormats = ["json", "ndjson", "table", "yaml"] as const;
 export type OutputFormat = (typeof outputFormats)[number];
 
-// A closed pipe (`dispatch … | head`) ends the command quietly, as other Unix tools do.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(0);
-  throw error;
-});
+let watchingStdout = false;
 
 export function writeOut(text: string): void {
+  // A closed pipe (`dispatch … | head`) ends the command quietly, as other Unix tools do.
+  if (!watchingStdout)
+    process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE") process.exit(0);
+      throw error;
+    });
+  watchingStdout = true;
   process.stdout.write(text);
 }
 

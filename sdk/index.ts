@@ -1,12 +1,15 @@
 // Typed client for the dispatch API: openapi-fetch over the generated types, plus auth, User-Agent and retry.
 import createClient, { type Client, type Middleware } from "openapi-fetch";
 import type { components, paths } from "./generated/openapi.js";
+import { sdkVersion } from "./generated/version.js";
 import { withRetry, type RetryOptions } from "./retry.js";
 
 export type { components, paths, operations } from "./generated/openapi.js";
 export { DispatchApiError, DispatchTimeoutError, createApiError, unwrap } from "./errors.js";
 export { paginate, type ListItem, type ListPath } from "./paginate.js";
 export type { RetryOptions } from "./retry.js";
+/** This package's version (sdk/package.json, through `npm run generate`), sent in the default User-Agent. */
+export { sdkVersion };
 
 export type Schemas = components["schemas"];
 export type DispatchClient = Client<paths>;
@@ -28,8 +31,6 @@ export interface DispatchClientOptions {
   userAgent?: string;
   headers?: Record<string, string>;
 }
-
-export const sdkVersion = "1.0.0";
 
 function authMiddleware(options: DispatchClientOptions): Middleware {
   return {

@@ -1,8 +1,9 @@
 // `dispatch config set|get|list`: named profiles in the config file.
 import type { Command } from "commander";
-import { configKeys } from "../config.js";
+import { configKeys } from "../config-keys.js";
 import { examplesHelp } from "../help.js";
 import { printText } from "../output.js";
+import { ensureGroup } from "./groups.js";
 import type { RunAction } from "./operation.js";
 
 const keyList = Object.keys(configKeys).join(", ");
@@ -10,9 +11,7 @@ const keyList = Object.keys(configKeys).join(", ");
 type ProfileOf = (command: Command) => string | undefined;
 
 export function addConfigCommands(root: Command, run: RunAction): void {
-  const config = root
-    .command("config")
-    .description("Named profiles in $DISPATCH_CONFIG or ~/.config/dispatch/config.json (mode 0600)");
+  const config = ensureGroup(root, ["config"]);
   const profileOf: ProfileOf = (command) => command.optsWithGlobals<{ profile?: string }>().profile;
   addSetCommand(config, run, profileOf);
   addGetCommand(config, run, profileOf);

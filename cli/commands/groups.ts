@@ -17,6 +17,7 @@ const descriptions: Record<string, string> = {
   "admin keys": "API keys",
   "admin contractors": "Contractor pool",
   "admin orders": "Order lifecycle events",
+  config: "Named profiles in $DISPATCH_CONFIG or ~/.config/dispatch/config.json (mode 0600)",
 };
 
 /** Finds or creates the command for `words` under `root`, creating groups on the way. */

@@ -1,11 +1,11 @@
 // `dispatch listen --forward-to <url>`: like `stripe listen`, follows the account's events (listEvents as SSE) and
 // POSTs each to a local URL signed with the account's webhook secret (Standard Webhooks headers), one line per event.
 import type { Command } from "commander";
-import { Webhook } from "standardwebhooks";
+import type { Webhook } from "standardwebhooks";
 import type { CliContext } from "../context.js";
 import { CliError, exitCodeForStatus, usageError } from "../errors.js";
 import { writeErr, writeOut } from "../output.js";
-import { follow, type LiveEvent } from "./live-stream.js";
+import type { LiveEvent } from "./live-stream.js";
 import type { RunAction } from "./operation.js";
 
 interface ListenOptions {
@@ -49,6 +49,7 @@ async function listen(ctx: CliContext, options: ListenOptions): Promise<undefine
   if (!URL.canParse(options.forwardTo))
     throw usageError("--forward-to must be a URL such as http://127.0.0.1:8080/webhooks");
   const url = new URL(options.forwardTo).href;
+  const [{ Webhook }, { follow }] = await Promise.all([import("standardwebhooks"), import("./live-stream.js")]);
   const signer = new Webhook(await signingSecret(ctx, options));
   const wanted = options.events?.flatMap((e) => e.split(",")).filter(Boolean);
   const ready = () => {

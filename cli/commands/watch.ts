@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import type { CliContext } from "../context.js";
 import { CliError, ExitCode } from "../errors.js";
 import { writeOut } from "../output.js";
-import { follow, type LiveEvent } from "./live-stream.js";
+import type { LiveEvent } from "./live-stream.js";
 import type { RunAction } from "./operation.js";
 
 const finalStatuses = new Set(["completed", "cancelled"]);
@@ -18,6 +18,7 @@ export function eventLine(event: LiveEvent, format: CliContext["format"]): strin
 }
 
 async function watchOrder(ctx: CliContext, id: string): Promise<undefined> {
+  const { follow } = await import("./live-stream.js");
   let final = "";
   await follow(ctx, `/api/dispatch/v1/orders/${encodeURIComponent(id)}/events`, (event) => {
     writeOut(eventLine(event, ctx.format));

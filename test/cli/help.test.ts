@@ -12,7 +12,7 @@ import { bin, runCli, startRecorder, type Recorder } from "./run-cli.js";
 
 const execFileAsync = promisify(execFile);
 
-const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+const { version } = JSON.parse(readFileSync(new URL("../../cli/package.json", import.meta.url), "utf8")) as {
   version: string;
 };
 
@@ -167,7 +167,7 @@ describe("cli", function () {
     });
   });
 
-  it("prints the package version with --version", async () => {
+  it("prints the version of cli/package.json with --version", async () => {
     const run = await runCli(["--version"]);
     assert.deepEqual([run.code, run.stdout], [0, `${version}\n`]);
   });

@@ -4,7 +4,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-export const bin = `${root}cli/bin/dispatch.js`;
+export const bin = `${root}cli/bin/dispatch.cjs`;
 
 export interface CliRun {
   code: number | null;

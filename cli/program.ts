@@ -1,0 +1,99 @@
+// The `dispatch` command tree from the generated command table and the hand-written commands. Only the branch the
+// command line runs is built in full; every other top-level command gets its name and summary, which is all the
+// top-level help shows, so `dispatch --help` builds a few commands instead of every operation's flags.
+import { Argument, Command, Option } from "commander";
+import { commandWord } from "./command-word.js";
+import { addApiCommand } from "./commands/api.js";
+import { addAttestCommands } from "./commands/attest.js";
+import { addConfigCommands } from "./commands/config.js";
+import { ensureGroup } from "./commands/groups.js";
+import { addListenCommand } from "./commands/listen.js";
+import { addMcpCommands } from "./commands/mcp.js";
+import { addOperationCommand, type RunAction } from "./commands/operation.js";
+import { addWatchCommand } from "./commands/watch.js";
+import { operations } from "./generated/operations.js";
+import { plainHelp } from "./help.js";
+import { overrideFor } from "./overrides.js";
+import { outputFormats, printText, writeErr, writeOut } from "./output.js";
+
+const exitCodesHelp = `
+Exit codes: 0 ok, 1 unexpected, 2 usage/validation (nothing sent), 3 network error, 4 401, 5 402,
+  6 404, 7 409, 8 422 and other 4xx, 9 429, 10 5xx, 11 order cancelled ('orders watch').
+Settings: flag, then environment (DISPATCH_BASE_URL, DISPATCH_API_KEY, DISPATCH_TOKEN, DISPATCH_ADMIN_TOKEN,
+  DISPATCH_OUTPUT, DISPATCH_PROFILE), then the profile in the config file (see 'dispatch config').
+`;
+
+function addGlobalOptions(program: Command): void {
+  program
+    .option("--base-url <url>", "API base URL (env DISPATCH_BASE_URL; default http://127.0.0.1:3000)")
+    .option("--api-key <key>", "provisioned API key, sent as x-api-key (env DISPATCH_API_KEY)")
+    .option("--token <token>", "OAuth access token, sent as a bearer (env DISPATCH_TOKEN)")
+    .option("--admin-token <token>", "operator token for admin commands (env DISPATCH_ADMIN_TOKEN)")
+    .option("--profile <name>", 'named profile from the config file (env DISPATCH_PROFILE; default "default")')
+    .addOption(
+      new Option(
+        "-o, --output <format>",
+        `output format: ${outputFormats.join(", ")} (default: json when piped, table on a terminal)`,
+      ),
+    )
+    .option(
+      "-H, --header <header>",
+      "extra request header 'Name: value' (repeatable)",
+      (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
+    )
+    .addOption(new Option("--retries <n>", "retries of 429/503 answers, honouring Retry-After (default 0)"))
+    .option("-q, --query <jmespath>", "JMESPath expression applied to the result, e.g. 'items[].id'")
+    .option("--dry-run", "print the request as a curl command and send nothing")
+    .option("--show-secrets", "with --dry-run, print keys and tokens instead of ****");
+}
+
+function addCompletionCommand(program: Command): void {
+  const completion = program
+    .command("completion")
+    .summary("Print a shell completion script")
+    .addArgument(new Argument("<shell>").choices(["bash", "zsh"]));
+  completion.addHelpText(
+    "after",
+    '\nExamples:\n  $ source <(dispatch completion bash)\n  $ dispatch completion zsh > "${fpath[1]}/_dispatch"\n',
+  );
+  completion.action(async (shell: string) => {
+    printText((await import("./completion.js")).completionScript(program, shell));
+  });
+}
+
+/** Operation commands; a group that `inFull` leaves out is only named (`orders`), without its subcommands. */
+function addOperationCommands(program: Command, run: RunAction, inFull: (word: string) => boolean): void {
+  for (const spec of operations) {
+    const [word] = spec.command;
+    if (spec.command.length > 1 && !inFull(word)) ensureGroup(program, [word]);
+    else if (overrideFor(spec.operationId).custom) addMcpCommands(program, spec, run);
+    else addOperationCommand(program, spec, run);
+  }
+}
+
+/**
+ * The program. With `argv`, only the top-level command it runs is built in full (every one for `completion`);
+ * without, all of them.
+ */
+export function buildProgram(version: string, run: RunAction, argv?: readonly string[]): Command {
+  const program = new Command("dispatch")
+    .description("Quote, estimate and order field-service work from the dispatch API.")
+    .version(version, "-V, --version", "print the version")
+    .exitOverride()
+    .configureOutput({ writeOut, writeErr, outputError: () => undefined /* cli/output.ts prints errors */ })
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false, ...plainHelp })
+    .showSuggestionAfterError(true);
+  addGlobalOptions(program);
+  program.addHelpText("after", exitCodesHelp);
+  const word = argv && commandWord(program, argv);
+  const inFull = (name: string) => argv === undefined || word === "completion" || word === name;
+  addOperationCommands(program, run, inFull);
+  if (inFull("attest")) addAttestCommands(program, run);
+  if (inFull("orders")) addWatchCommand(program, run);
+  addListenCommand(program, run);
+  addApiCommand(program, run);
+  if (inFull("config")) addConfigCommands(program, run);
+  else ensureGroup(program, ["config"]);
+  addCompletionCommand(program);
+  return program;
+}
