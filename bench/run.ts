@@ -13,6 +13,7 @@ import { measureScaleOut } from "./scale-out.js";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const warmUpSeconds = 1;
 
 interface Call {
   name: string;
@@ -36,15 +37,19 @@ interface Figures {
   non2xx: number;
 }
 
+/** One cell: a discarded warm-up second (JIT, connection pools), then `seconds` of measured load. */
 async function measure(url: string, call: Call, headers: Record<string, string>): Promise<Figures> {
-  const result = await autocannon({
-    url: url + call.path,
-    method: call.method,
-    connections,
-    duration: seconds,
-    headers: { "content-type": "application/json", ...headers },
-    body: call.body ? JSON.stringify(call.body) : undefined,
-  });
+  const load = (duration: number) =>
+    autocannon({
+      url: url + call.path,
+      method: call.method,
+      connections,
+      duration,
+      headers: { "content-type": "application/json", ...headers },
+      body: call.body ? JSON.stringify(call.body) : undefined,
+    });
+  await load(warmUpSeconds);
+  const result = await load(seconds);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
 }
 
@@ -169,7 +174,8 @@ Machine: ${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}, load average ${load
     .join(
       " / ",
     )}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} GiB free), ${osType()} ${release()}, Node ${process.version}.
-Load: autocannon, ${connections} connections, ${seconds} s per cell, from the same machine (client and server share the cores).
+Load: autocannon, ${connections} connections, ${seconds} s per cell after a discarded ${warmUpSeconds} s warm-up (the same for the server, bare
+Hapi and Prism), from the same machine (client and server share the cores).
 Server: the reference server on embedded PGlite (in memory, one connection) and, when \`TEST_DATABASE_URL\` is set,
 on the local Postgres 15 (pool of 10); logging silent, rate limit raised for the run (\`RATE_LIMIT_POINTS=1e9\`; the
 limiter still runs on every request). Order requests carry no reference_id, so

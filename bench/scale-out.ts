@@ -56,15 +56,16 @@ export async function measureScaleOut(seconds: number, connections: number): Pro
     const b = await startReadyServer(env);
     procs.push(b.child);
     const key = await issueKey(a.url);
-    const load = (url: string) =>
+    const load = (url: string, duration = seconds) =>
       autocannon({
         url: `${url}/api/dispatch/v1/quote`,
         method: "POST",
         connections: Math.max(1, Math.floor(connections / 2)),
-        duration: seconds,
+        duration,
         headers: { "content-type": "application/json", "x-api-key": key },
         body: JSON.stringify(quoteRequest),
       });
+    await Promise.all([load(a.url, 1), load(b.url, 1)]); // warm-up, as for every cell of the main table
     const [ra, rb] = await Promise.all([load(a.url), load(b.url)]);
     await new Promise((r) => setTimeout(r, 1500)); // one sequencer batch interval and a margin
     const note = await (await fetch(`${b.url}/api/attest/checkpoint`)).text();
