@@ -1,23 +1,9 @@
 // The server core's answers pass through `prism proxy openapi.yaml <server> --errors` without violations.
-import assert from "node:assert/strict";
+import { assertConforms } from "../helpers/prism-conformance.js";
 import { startPrism, type PrismHandle } from "../../mocks/prism.js";
 import { createDispatchClient, type DispatchClient } from "../../sdk/index.js";
 import { contractorInput, estimateRequest, quoteRequest } from "../fixtures/requests.js";
 import { adminToken, startTestServer, type TestServer } from "../helpers/server.js";
-
-interface Result {
-  response: Response;
-  error?: unknown;
-}
-
-function assertConforms({ response, error }: Result, status: number) {
-  assert.equal(
-    response.headers.get("sl-violations"),
-    null,
-    `contract violation: ${response.headers.get("sl-violations")}`,
-  );
-  assert.equal(response.status, status, JSON.stringify(error));
-}
 
 describe("server core through the Prism validating proxy", function () {
   this.timeout(120_000);

@@ -3,18 +3,8 @@ import assert from "node:assert/strict";
 import { startPrism, type PrismHandle } from "../../mocks/prism.js";
 import { createDispatchClient, type DispatchClient } from "../../sdk/index.js";
 import { orderRequest } from "../fixtures/requests.js";
+import { assertConforms } from "../helpers/prism-conformance.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
-
-interface Result {
-  response: Response;
-  error?: unknown;
-}
-
-function assertConforms({ response, error }: Result, status: number) {
-  const violations = response.headers.get("sl-violations");
-  assert.equal(violations, null, `contract violation: ${violations}`);
-  assert.equal(response.status, status, JSON.stringify(error));
-}
 
 for (const db of databases()) {
   describe(`customer lifecycle through the Prism validating proxy (${db.name})`, function () {

@@ -4,21 +4,8 @@ import { startPrism, type PrismHandle } from "../../mocks/prism.js";
 import { createDispatchClient, type DispatchClient } from "../../sdk/index.js";
 import { orderRequest, quoteRequest } from "../fixtures/requests.js";
 import { oauthToken } from "../fixtures/orders.js";
+import { assertConforms } from "../helpers/prism-conformance.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
-
-interface Result {
-  response: Response;
-  error?: unknown;
-}
-
-function assertConforms({ response, error }: Result, status: number) {
-  assert.equal(
-    response.headers.get("sl-violations"),
-    null,
-    `contract violation: ${response.headers.get("sl-violations")}`,
-  );
-  assert.equal(response.status, status, JSON.stringify(error));
-}
 
 for (const db of databases()) {
   describe(`orders through the Prism validating proxy (${db.name})`, function () {
