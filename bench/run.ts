@@ -10,6 +10,7 @@ import { startPrism } from "../mocks/prism.js";
 import { estimateRequest, orderRequest, quoteRequest } from "../test/fixtures/requests.js";
 import { databases, startTestServer, type TestDatabase } from "../test/helpers/server.js";
 import { measureScaleOut } from "./scale-out.js";
+import { targetLines, type Cell } from "./targets.js";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -79,7 +80,7 @@ async function measureServer(
   label: string,
   floors: Map<string, Figures>,
   mocks: Map<string, Figures>,
-  rows: string[],
+  out: { rows: string[]; cells: Cell[] },
 ) {
   const server = await startTestServer(db, { RATE_LIMIT_POINTS: "1000000000", RATE_LIMIT_BURST: "0" });
   try {
@@ -91,7 +92,8 @@ async function measureServer(
       console.log(
         `${call.name} (${label}): server ${fmt(real.rps)} req/s p50 ${real.p50} ms p99 ${real.p99} ms | bare ${fmt(floor.rps)} | prism ${fmt(mock.rps)}`,
       );
-      rows.push(
+      out.cells.push({ call: call.name, database: db.name, ratio: real.rps / floor.rps, p99: real.p99 });
+      out.rows.push(
         `| ${call.name} | ${label} | ${fmt(real.rps)} | ${real.p50} / ${real.p99} | ${real.non2xx} | ${fmt(floor.rps)} | ${floor.p50} / ${floor.p99} | ${fmt(mock.rps)} | ${mock.p50} / ${mock.p99} | ${(real.rps / floor.rps).toFixed(3)} | ${(real.rps / mock.rps).toFixed(2)} |`,
       );
     }
@@ -148,13 +150,20 @@ async function main() {
   const floors = new Map<string, Figures>();
   const mocks = new Map<string, Figures>();
   await measureBaselines(floors, mocks);
-  const rows: string[] = [];
+  const out = { rows: [] as string[], cells: [] as Cell[] };
   for (const db of databases())
-    await measureServer(db, db.name === "pglite" ? "PGlite (embedded)" : "Postgres 15", floors, mocks, rows);
+    await measureServer(db, db.name === "pglite" ? "PGlite (embedded)" : "Postgres 15", floors, mocks, out);
   const start = measureCliStart();
   const scaleOut = (await measureScaleOut(seconds, connections)) ?? "Two-process run skipped: TEST_DATABASE_URL unset.";
   console.log(scaleOut);
-  writeReport(rows, start.cli, start.node, scaleOut);
+  const targets = targetLines(out.cells, start.cli / start.node);
+  console.log(targets.join("\n"));
+  writeReport(
+    out.rows,
+    start.cli,
+    start.node,
+    [scaleOut, "", "Targets (issues 14 and 16), from this run:", ...targets].join("\n"),
+  );
 }
 
 function writeReport(rows: string[], cli: number, node: number, scaleOut: string) {
