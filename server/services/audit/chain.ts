@@ -1,5 +1,6 @@
 // Audit log appends: a record is one INSERT (no lock); its seal is `seal_` + its RFC 9162 leaf hash, known at once.
 // The sequencer (sequencer.ts) later gives it a leaf index in the Merkle tree.
+import { hash } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { Knex } from "knex";
 import { leafHash } from "./tlog.js";
@@ -44,14 +45,15 @@ export function leafHashOfRow(row: Omit<AuditRow, "seal"> & { recorded_at: strin
   return leafHash(canonicalize(fields)!);
 }
 
+const canonicalText = (value: string | null) => canonicalize(value)!;
+
 /**
  * The same RFC 8785 text as leafHashOfRow's, built from content that is canonical already (JCS output parses and
  * re-serialises to itself), members in JCS order: account, content, recorded_at, subject, type. Fresh records
  * are hashed on every request; parsing back what was just serialised is the cost this avoids.
  */
 function recordText(row: Omit<AuditRow, "seal">): string {
-  const text = (value: string | null) => canonicalize(value)!;
-  return `{"account":${text(row.account)},"content":${row.content},"recorded_at":${text(row.recorded_at)},"subject":${text(row.subject)},"type":${text(row.type)}}`;
+  return `{"account":${canonicalText(row.account)},"content":${row.content},"recorded_at":${canonicalText(row.recorded_at)},"subject":${canonicalText(row.subject)},"type":${canonicalText(row.type)}}`;
 }
 
 /** The row to insert for an entry, with its seal computed up front (callers may batch rows into one INSERT). */
@@ -63,7 +65,8 @@ export function auditRow(entry: AuditEntry, recordedAt = new Date()): AuditRow {
     content: canonicalize(entry.content)!,
     recorded_at: recordedAt.toISOString(),
   };
-  return { ...base, seal: `seal_${leafHash(recordText(base)).toString("hex")}` };
+  // SHA-256(0x00 ‖ UTF-8 text) in one call: the leaf hash of RFC 9162 as hex, as leafHashOfRow computes it.
+  return { ...base, seal: `seal_${hash("sha256", `\u0000${recordText(base)}`, "hex")}` };
 }
 
 /** Appends records in one INSERT inside the caller's transaction (or as one autocommit statement); returns seals. */

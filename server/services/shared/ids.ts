@@ -1,5 +1,5 @@
 // Identifiers, secrets and hashes.
-import { createHash, randomFillSync } from "node:crypto";
+import { hash, randomFillSync } from "node:crypto";
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -40,7 +40,7 @@ export function newId(prefix: string): string {
 }
 
 export function sha256Hex(value: string): string {
-  return createHash("sha256").update(value).digest("hex");
+  return hash("sha256", value, "hex"); // one-shot: no Hash object per call (keys are hashed on every request)
 }
 
 /** Masked reference shown instead of a contractor's identity. */
