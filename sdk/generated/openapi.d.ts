@@ -101,9 +101,9 @@ export interface paths {
          *     and the quote's price (`quoted_cost_cents`, checked against `nte_cents` as above); `quote_id` is shown on
          *     the order. An unknown quote, or one made by another account (or with an OAuth token), is 404; a `trade`,
          *     `location.state` or `urgency` that differs from the quote's (its price was made for them) is 422
-         *     `quote_mismatch`; ordering after the quote's
-         *     `expires_at` is 409 `quote_expired` (quote again). A replayed request answers as the first time, even after
-         *     the quote has expired.
+         *     `quote_mismatch`; ordering after the quote's `expires_at` is 409 `quote_expired` (quote again). A quote may
+         *     be ordered more than once until it expires (each order is a job of its own at the quoted price). A replayed
+         *     request answers as the first time, even after the quote has expired.
          *
          *     **Webhooks:** with a `callback_url`, every status change of the order (creation included) is POSTed
          *     there as a Standard Webhook (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers; body
