@@ -22,7 +22,7 @@ export interface GroupCommit<T> {
  * again on its own, so one bad item (a unique key taken, say) fails only its own call.
  */
 export function createGroupCommit<T>(writeAll: (items: T[]) => Promise<void>, maxBatch = 64): GroupCommit<T> {
-  let queue: Waiting<T>[] = [];
+  const queue: Waiting<T>[] = [];
   let writing = false;
   const attempt = (items: T[]) => Promise.resolve(items).then(writeAll); // a synchronous throw becomes a rejection
 
@@ -43,9 +43,7 @@ export function createGroupCommit<T>(writeAll: (items: T[]) => Promise<void>, ma
 
   async function drain(): Promise<void> {
     while (queue.length > 0) {
-      const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
-      queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
-      await commit(batch);
+      await commit(queue.splice(0, maxBatch));
     }
     writing = false;
   }
