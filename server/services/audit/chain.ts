@@ -1,6 +1,5 @@
 // Audit log appends: a record is one INSERT (no lock); its seal is `seal_` + its RFC 9162 leaf hash, known at once.
 // The sequencer (sequencer.ts) later gives it a leaf index in the Merkle tree.
-import { hash } from "node:crypto";
 import canonicalize from "canonicalize";
 import type { Knex } from "knex";
 import { leafHash } from "./tlog.js";
@@ -65,8 +64,7 @@ export function auditRow(entry: AuditEntry, recordedAt = new Date()): AuditRow {
     content: canonicalize(entry.content)!,
     recorded_at: recordedAt.toISOString(),
   };
-  // SHA-256(0x00 ‖ UTF-8 text) in one call: the leaf hash of RFC 9162 as hex, as leafHashOfRow computes it.
-  return { ...base, seal: `seal_${hash("sha256", `\u0000${recordText(base)}`, "hex")}` };
+  return { ...base, seal: `seal_${leafHash(recordText(base)).toString("hex")}` };
 }
 
 /** Appends records in one INSERT inside the caller's transaction (or as one autocommit statement); returns seals. */

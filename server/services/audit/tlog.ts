@@ -1,6 +1,6 @@
 // Merkle tree hashing and proofs per RFC 9162 §2.1, as plain functions over a subtree-hash accessor.
 // Written by hand (after golang/mod sumdb/tlog): no maintained npm package produces RFC 9162 proofs from stored nodes.
-import { createHash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 
 /** The hash of the subtree over leaves [lo, hi), supplied by the caller (stored nodes or a test's leaf list). */
 export type SubtreeHash = (lo: number, hi: number) => Buffer;
@@ -10,12 +10,11 @@ export interface NodeCoord {
   index: number;
 }
 
-/** MTH({d}) = SHA-256(0x00 ‖ d). */
+const leafPrefix = Buffer.from([0]);
+
+/** MTH({d}) = SHA-256(0x00 ‖ d), a string as its UTF-8 bytes; one-shot, as every new record is hashed on a request. */
 export function leafHash(data: Buffer | string): Buffer {
-  return createHash("sha256")
-    .update(Buffer.from([0]))
-    .update(data)
-    .digest();
+  return hash("sha256", typeof data === "string" ? `\u0000${data}` : Buffer.concat([leafPrefix, data]), "buffer");
 }
 
 /** Interior node: SHA-256(0x01 ‖ left ‖ right). */
