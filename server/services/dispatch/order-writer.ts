@@ -2,13 +2,12 @@
 // records and (with a callback_url) its webhook message, as data-modifying CTEs — atomic without BEGIN/COMMIT,
 // and orders that arrive together share the statement (group commit). A reference_id or Idempotency-Key taken
 // meanwhile fails the batch; group commit then writes each order alone, so only that order sees the 23505.
-// An order with a callback_url first makes sure its account has a webhook secret (idempotent; a secret left by an
-// order that then failed is the one the account would get anyway).
+// With a callback_url the same statement gives the account its webhook secret if it has none yet.
 import type { Db } from "../../db/knex.js";
 import { createGroupCommit } from "../../db/group-commit.js";
 import type { AuditRow } from "../audit/chain.js";
 import { statusChangeMessage } from "../webhooks/outbox.js";
-import { ensureWebhookSecret } from "../webhooks/secrets.js";
+import { insertMissingSecrets } from "../webhooks/secrets.js";
 
 export interface NewOrder {
   row: Record<string, unknown> & { id: string; status: string; created_at: Date };
@@ -27,11 +26,13 @@ export function createOrderWriter(db: Db) {
       at: o.row.created_at,
     }));
     const messages = orders.flatMap((o) => (o.webhook ? [statusChangeMessage(o.webhook)] : []));
-    for (const account of new Set(messages.map((m) => m.account))) await ensureWebhookSecret(db, account);
     let statement = db
       .with("new_orders", db("orders").insert(orders.map((o) => o.row)))
       .with("first_events", db("order_events").insert(events));
-    if (messages.length > 0) statement = statement.with("webhooks", db("webhook_outbox").insert(messages));
+    if (messages.length > 0)
+      statement = statement
+        .with("secrets", insertMissingSecrets(db, [...new Set(messages.map((m) => m.account))]))
+        .with("webhooks", db("webhook_outbox").insert(messages));
     await statement.insert(orders.flatMap((o) => o.records)).into("audit_records");
   });
 }

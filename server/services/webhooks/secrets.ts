@@ -22,9 +22,17 @@ const viewOf = (row: { account: string; secret: string; created_at: Date | strin
   created_at: new Date(row.created_at).toISOString(),
 });
 
+/** An INSERT giving each account without a signing secret a new one (usable as a CTE of a larger statement). */
+export function insertMissingSecrets(db: Conn, accounts: string[]) {
+  return db("webhook_secrets")
+    .insert(accounts.map((account) => ({ account, secret: newSecret() })))
+    .onConflict("account")
+    .ignore();
+}
+
 /** The account's signing secret, created on first use. */
 export async function ensureWebhookSecret(db: Conn, account: string): Promise<WebhookSecret> {
-  await db("webhook_secrets").insert({ account, secret: newSecret() }).onConflict("account").ignore();
+  await insertMissingSecrets(db, [account]);
   return viewOf(await db("webhook_secrets").where({ account }).first());
 }
 
