@@ -206,7 +206,6 @@ function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, best: M
     callback_url: input.callback_url ?? null,
     dispatch_latency_ms: best ? Math.max(0, now.getTime() - ctx.receivedAt) : null,
     response_status: best ? (201 as const) : (202 as const),
-    response_body: "{}",
     created_at: now,
     updated_at: now,
   };
