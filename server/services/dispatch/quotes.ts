@@ -2,6 +2,7 @@
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/knex.js";
 import { createGroupCommit } from "../../db/group-commit.js";
+import { insertJsonRows } from "../../db/json-rows.js";
 import { assertDispatchConfigured } from "./availability.js";
 import { auditRow, type AuditRow } from "../audit/chain.js";
 import type { ContractorService } from "./contractors.js";
@@ -81,17 +82,41 @@ const quoteAudit = (principal: QuotePrincipal, quote: Quote) =>
   });
 
 interface QuoteWrite {
-  quote: Record<string, unknown>;
+  quote: QuoteRow;
   record: AuditRow;
 }
+
+const quoteColumns = [
+  "id",
+  "principal",
+  "account",
+  "trade",
+  "state",
+  "urgency",
+  "available",
+  "estimated_cost_cents",
+  "contractor_id",
+  "expires_at",
+  "matched_contractors",
+  "latency_ms",
+] as const satisfies readonly (keyof QuoteRow)[];
+const auditColumns = [
+  "type",
+  "account",
+  "subject",
+  "content",
+  "recorded_at",
+  "seal",
+] as const satisfies readonly (keyof AuditRow)[];
+const writeQuotes = `with "quote" as (${insertJsonRows("quotes", quoteColumns)}) ${insertJsonRows("audit_records", auditColumns)}`;
 
 /** Quote rows and their audit records in one statement: atomic, one round trip for every quote waiting. */
 function createQuoteWriter(db: Db) {
   return createGroupCommit<QuoteWrite>(async (writes) => {
-    await db
-      .with("quote", db("quotes").insert(writes.map((w) => w.quote)))
-      .insert(writes.map((w) => w.record))
-      .into("audit_records");
+    await db.raw(writeQuotes, [
+      JSON.stringify(writes.map((w) => w.quote)),
+      JSON.stringify(writes.map((w) => w.record)),
+    ]);
   });
 }
 
@@ -110,6 +135,8 @@ const quoteRow = (principal: QuotePrincipal, quote: Quote, best: Matches[number]
   matched_contractors: quote.availability.matched_contractors,
   latency_ms: Math.round(performance.now() - started),
 });
+
+type QuoteRow = ReturnType<typeof quoteRow>;
 
 export function createQuoteService(db: Db, contractors: ContractorService, config: Config) {
   const writer = createQuoteWriter(db);
