@@ -3,13 +3,27 @@
 import type { Request } from "@hapi/hapi";
 import ipaddr from "ipaddr.js";
 
-function normalise(address: string): string {
+function parseAndPrint(address: string): string {
   try {
-    const parsed = ipaddr.process(address.trim());
-    return parsed.toString();
+    return ipaddr.process(address.trim()).toString();
   } catch {
     return address.trim();
   }
+}
+
+// Every request of a connection (and of a proxy) repeats the same address: parse each one once. Bounded: the
+// map is emptied when full, so forged X-Forwarded-For values cannot grow it.
+const normalised = new Map<string, string>();
+const normalisedLimit = 10_000;
+
+function normalise(address: string): string {
+  let text = normalised.get(address);
+  if (text === undefined) {
+    text = parseAndPrint(address);
+    if (normalised.size >= normalisedLimit) normalised.clear();
+    normalised.set(address, text);
+  }
+  return text;
 }
 
 /** True when `address` matches an entry of `trusted` (an address or a CIDR range). */

@@ -20,6 +20,17 @@ describe("client-ip", () => {
     it("reads IPv4-mapped peers as IPv4", () => {
       assert.equal(clientIpOf(request("::ffff:10.0.0.1", "203.0.113.5"), ["10.0.0.1"]), "203.0.113.5");
     });
+    it("answers the same for a repeated address, also after 25,000 distinct forged hops have filled its memo", () => {
+      const peer = request("::ffff:198.51.100.7");
+      assert.equal(clientIpOf(peer, []), "198.51.100.7");
+      for (let i = 0; i < 25_000; i++) {
+        const forged = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}, 2001:db8::1:${i.toString(16)}`;
+        assert.equal(clientIpOf(request("10.0.0.1", forged), ["10.0.0.0/8"]), `2001:db8::1:${i.toString(16)}`);
+      }
+      assert.equal(clientIpOf(peer, []), "198.51.100.7");
+      assert.equal(clientIpOf(request(" 198.51.100.7 "), []), "198.51.100.7");
+      assert.equal(clientIpOf(request("not-an-address"), []), "not-an-address");
+    });
   });
   describe("isTrustedProxy()", () => {
     it("matches addresses and CIDR ranges of the same family only", () => {
