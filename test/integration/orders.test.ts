@@ -48,6 +48,12 @@ for (const db of databases()) {
         assert.equal(body.fulfilment, undefined);
         const row = await t.app.services.db("orders").where({ id: body.order.id }).first();
         assert.ok(Number.isInteger(row.dispatch_latency_ms) && row.dispatch_latency_ms >= 0);
+        // The batch goes to Postgres as json: the location must land as a jsonb object, not as JSON text.
+        const stored = await t.app.services.db.raw("select jsonb_typeof(location) as kind from orders where id = ?", [
+          body.order.id,
+        ]);
+        assert.equal(stored.rows[0].kind, "object");
+        assert.deepEqual(row.location, { ...orderRequest.location, state: orderRequest.location.state.toUpperCase() });
         const audit = await t.app.services.db("audit_records").where({ subject: body.order.id }).orderBy("position");
         assert.deepEqual(
           audit.map((r: { type: string }) => r.type),

@@ -55,6 +55,16 @@ function recordText(row: Omit<AuditRow, "seal">): string {
   return `{"account":${canonicalText(row.account)},"content":${row.content},"recorded_at":${canonicalText(row.recorded_at)},"subject":${canonicalText(row.subject)},"type":${canonicalText(row.type)}}`;
 }
 
+/** The columns an AuditRow fills (batch writers insert exactly these). */
+export const auditRowColumns = [
+  "type",
+  "account",
+  "subject",
+  "content",
+  "recorded_at",
+  "seal",
+] as const satisfies readonly (keyof AuditRow)[];
+
 /** The row to insert for an entry, with its seal computed up front (callers may batch rows into one INSERT). */
 export function auditRow(entry: AuditEntry, recordedAt = new Date()): AuditRow {
   const base = {

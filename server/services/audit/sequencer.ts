@@ -1,7 +1,9 @@
 // The sequencer: one instance at a time (a try-lock held only by its own transaction, never by a request)
 // gives pending records leaf indices, stores the new node hashes and signs a checkpoint, at most every second.
 import { createHash } from "node:crypto";
+import { setImmediate } from "node:timers/promises";
 import type { Knex } from "knex";
+import { insertJsonRows } from "../../db/json-rows.js";
 import { checkpointText, type NoteSigner } from "./note.js";
 import { appendLeaves, completeSubtrees, treeHashFrom, type NodeCoord } from "./tlog.js";
 
@@ -29,8 +31,9 @@ async function frontierOf(trx: Knex.Transaction, size: number): Promise<HashedNo
   return coords.map((c) => ({ ...c, hash: byKey.get(`${c.level}/${c.index}`)! }));
 }
 
-async function insertChunks(trx: Knex.Transaction, table: string, rows: object[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 1000) await trx(table).insert(rows.slice(i, i + 1000));
+/** All rows in one statement with one json parameter (no per-value binding work while requests wait). */
+async function insertAll(trx: Knex.Transaction, table: string, columns: string[], rows: object[]): Promise<void> {
+  if (rows.length > 0) await trx.raw(insertJsonRows(table, columns), [JSON.stringify(rows)]);
 }
 
 async function pendingBatch(trx: Knex.Transaction): Promise<{ position: number | string; seal: string }[]> {
@@ -39,6 +42,24 @@ async function pendingBatch(trx: Knex.Transaction): Promise<{ position: number |
     .orderBy("p.position")
     .limit(batchLimit)
     .select("r.position", "r.seal");
+}
+
+const leavesPerStep = 256;
+
+/**
+ * appendLeaves over a whole batch, a step of leaves at a time with the event loop free in between: a second's
+ * worth of records is thousands of hashes, which in one go would hold every request waiting for tens of ms.
+ */
+async function appendInSteps(start: HashedNode[], size: number, leaves: Buffer[]) {
+  let frontier = start;
+  const nodes: { level: number; idx: number; hash: string }[] = [];
+  for (let i = 0; i < leaves.length; i += leavesPerStep) {
+    if (i > 0) await setImmediate();
+    const step = appendLeaves(frontier, size + i, leaves.slice(i, i + leavesPerStep));
+    frontier = step.frontier;
+    for (const n of step.nodes) nodes.push({ level: n.level, idx: n.index, hash: n.hash.toString("hex") });
+  }
+  return { nodes, frontier };
 }
 
 /** Integrates up to one batch; returns how many records got leaf indices (0 when another instance holds the lock). */
@@ -52,25 +73,20 @@ export async function integratePending(db: Knex, signer: NoteSigner, origin: str
     if (pending.length === 0 && Number(latest?.size ?? -1) === size) return 0;
     // A new record's seal is its leaf hash; verification recomputes it from the content.
     const leaves = pending.map((p) => Buffer.from(p.seal.slice(5), "hex"));
-    const { nodes, frontier } = appendLeaves(await frontierOf(trx, size), size, leaves);
+    const { nodes, frontier } = await appendInSteps(await frontierOf(trx, size), size, leaves);
     const newSize = size + leaves.length;
-    await insertChunks(
+    await insertAll(
       trx,
       "audit_leaves",
+      ["leaf_index", "position"],
       pending.map((p, i) => ({ leaf_index: size + i, position: p.position })),
     );
-    await insertChunks(
-      trx,
-      "audit_nodes",
-      nodes.map((n) => ({ level: n.level, idx: n.index, hash: n.hash.toString("hex") })),
-    );
+    await insertAll(trx, "audit_nodes", ["level", "idx", "hash"], nodes);
     if (pending.length > 0)
-      await trx("audit_pending")
-        .whereIn(
-          "position",
-          pending.map((p) => p.position),
-        )
-        .delete();
+      await trx.raw(
+        "delete from audit_pending where position in (select value::bigint from json_array_elements_text(?::json))",
+        [JSON.stringify(pending.map((p) => String(p.position)))],
+      );
     const root = newSize === 0 ? emptyTreeHash : treeHashFrom(frontier.map((n) => n.hash));
     const note = signer.sign(checkpointText(origin, newSize, root));
     await trx("audit_checkpoints")

@@ -1,6 +1,6 @@
 // Merkle tree hashing and proofs per RFC 9162 §2.1, as plain functions over a subtree-hash accessor.
 // Written by hand (after golang/mod sumdb/tlog): no maintained npm package produces RFC 9162 proofs from stored nodes.
-import { createHash, hash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /** The hash of the subtree over leaves [lo, hi), supplied by the caller (stored nodes or a test's leaf list). */
 export type SubtreeHash = (lo: number, hi: number) => Buffer;
@@ -17,13 +17,11 @@ export function leafHash(data: Buffer | string): Buffer {
   return hash("sha256", typeof data === "string" ? `\u0000${data}` : Buffer.concat([leafPrefix, data]), "buffer");
 }
 
-/** Interior node: SHA-256(0x01 ‖ left ‖ right). */
+const nodePrefix = Buffer.from([1]);
+
+/** Interior node: SHA-256(0x01 ‖ left ‖ right), one-shot (the sequencer hashes about one per new record). */
 export function nodeHash(left: Buffer, right: Buffer): Buffer {
-  return createHash("sha256")
-    .update(Buffer.from([1]))
-    .update(left)
-    .update(right)
-    .digest();
+  return hash("sha256", Buffer.concat([nodePrefix, left, right], 65), "buffer");
 }
 
 /** The largest power of two smaller than n (n > 1): the RFC's split point k. */

@@ -5,7 +5,8 @@
 // With a callback_url the same statement gives the account its webhook secret if it has none yet.
 import type { Db } from "../../db/knex.js";
 import { createGroupCommit } from "../../db/group-commit.js";
-import type { AuditRow } from "../audit/chain.js";
+import { columnList, insertJsonRows, selectJsonRows } from "../../db/json-rows.js";
+import { auditRowColumns, type AuditRow } from "../audit/chain.js";
 import { statusChangeMessage } from "../webhooks/outbox.js";
 import { insertMissingSecrets } from "../webhooks/secrets.js";
 
@@ -17,6 +18,8 @@ export interface NewOrder {
   webhook: Parameters<typeof statusChangeMessage>[0] | null;
 }
 
+const eventColumns = ["order_id", "status", "note", "at"] as const;
+
 export function createOrderWriter(db: Db) {
   return createGroupCommit<NewOrder>(async (orders) => {
     const events = orders.map((o) => ({
@@ -26,13 +29,17 @@ export function createOrderWriter(db: Db) {
       at: o.row.created_at,
     }));
     const messages = orders.flatMap((o) => (o.webhook ? [statusChangeMessage(o.webhook)] : []));
+    const orderColumns = Object.keys(orders[0].row); // every row comes from the same builder (orders.ts)
+    const json = (rows: unknown[]) => JSON.stringify(rows);
     let statement = db
-      .with("new_orders", db("orders").insert(orders.map((o) => o.row)))
-      .with("first_events", db("order_events").insert(events));
+      .with("new_orders", db.raw(insertJsonRows("orders", orderColumns), [json(orders.map((o) => o.row))]))
+      .with("first_events", db.raw(insertJsonRows("order_events", eventColumns), [json(events)]));
     if (messages.length > 0)
       statement = statement
         .with("secrets", insertMissingSecrets(db, [...new Set(messages.map((m) => m.account))]))
         .with("webhooks", db("webhook_outbox").insert(messages));
-    await statement.insert(orders.flatMap((o) => o.records)).into("audit_records");
+    await statement
+      .into(db.raw(`"audit_records" (${columnList(auditRowColumns)})`))
+      .insert(db.raw(selectJsonRows("audit_records", auditRowColumns), [json(orders.flatMap((o) => o.records))]));
   });
 }

@@ -196,7 +196,7 @@ function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, best: M
     status: order.status,
     trade: input.trade,
     state: input.location.state,
-    location: JSON.stringify(input.location),
+    location: input.location, // an object: the json batch writes it to the jsonb column as is
     urgency: input.urgency,
     description: input.description,
     nte_cents: input.nte_cents ?? null,

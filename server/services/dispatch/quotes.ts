@@ -4,7 +4,7 @@ import type { Db } from "../../db/knex.js";
 import { createGroupCommit } from "../../db/group-commit.js";
 import { insertJsonRows } from "../../db/json-rows.js";
 import { assertDispatchConfigured } from "./availability.js";
-import { auditRow, type AuditRow } from "../audit/chain.js";
+import { auditRow, auditRowColumns, type AuditRow } from "../audit/chain.js";
 import type { ContractorService } from "./contractors.js";
 import { newId } from "../shared/ids.js";
 import { etaTier, rankMatches, type JobLocation } from "./matching.js";
@@ -100,15 +100,7 @@ const quoteColumns = [
   "matched_contractors",
   "latency_ms",
 ] as const satisfies readonly (keyof QuoteRow)[];
-const auditColumns = [
-  "type",
-  "account",
-  "subject",
-  "content",
-  "recorded_at",
-  "seal",
-] as const satisfies readonly (keyof AuditRow)[];
-const writeQuotes = `with "quote" as (${insertJsonRows("quotes", quoteColumns)}) ${insertJsonRows("audit_records", auditColumns)}`;
+const writeQuotes = `with "quote" as (${insertJsonRows("quotes", quoteColumns)}) ${insertJsonRows("audit_records", auditRowColumns)}`;
 
 /** Quote rows and their audit records in one statement: atomic, one round trip for every quote waiting. */
 function createQuoteWriter(db: Db) {
