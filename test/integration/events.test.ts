@@ -87,5 +87,29 @@ for (const db of databases()) {
       assert.deepEqual(statuses, ["pending_dispatch", "dispatched", "en_route", "on_site", "completed"]);
       assert.equal(new Set([...before, ...after].map((e) => e.id)).size, 5);
     });
+
+    it("reads no events while no stream is open, and a stream opened later (no resume point) gets only new ones", async () => {
+      await new Promise((r) => setTimeout(r, 500)); // the streams of the tests above have closed
+      const reads: string[] = [];
+      const listener = (q: { sql: string }) => {
+        if (q.sql.includes('from "order_events" as "e"')) reads.push(q.sql);
+      };
+      t.app.services.db.on("query", listener);
+      try {
+        for (const ref of ["idle-1", "idle-2", "idle-3"])
+          await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: ref });
+        await new Promise((r) => setTimeout(r, 700)); // three poll intervals
+        assert.deepEqual(reads, []);
+      } finally {
+        t.app.services.db.removeListener("query", listener);
+      }
+      const reading = readEvents(`${t.url}/api/dispatch/v1/events`, key, 1);
+      await new Promise((r) => setTimeout(r, 300)); // the stream is open before the next order
+      const fresh = await (
+        await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "after-open" })
+      ).json();
+      const [event] = await reading;
+      assert.equal((event.data as { order_id?: string }).order_id, fresh.order.id);
+    });
   });
 }

@@ -27,6 +27,8 @@ interface Hub {
   gapSince: number | null;
   timer: NodeJS.Timeout | null;
   polling: Promise<void> | null;
+  /** Streams between their first poll and their subscription (the hub must not go idle under them). */
+  opening: number;
 }
 
 const matches = (scope: EventScope, row: EventRow) =>
@@ -48,13 +50,20 @@ async function poll(db: Db, hub: Hub, gapMs: number): Promise<void> {
 /** The database may be restarting; the next poll catches up from `low`. */
 const retryNextPoll = (): void => undefined;
 
+/** Nobody listens: read nothing (a busy instance makes thousands of events a second); the next stream to open
+ * starts from the newest id again, as a first stream does. */
+function idle(hub: Hub): boolean {
+  if (hub.subscribers.size > 0 || hub.opening > 0) return false;
+  hub.low = null;
+  hub.gapSince = null;
+  return true;
+}
+
 function schedule(db: Db, hub: Hub, options: StreamOptions): void {
   hub.timer = setTimeout(() => {
-    hub.polling = poll(db, hub, options.gapMs)
-      .catch(retryNextPoll)
-      .finally(() => {
-        if (hub.timer) schedule(db, hub, options);
-      });
+    hub.polling = (idle(hub) ? Promise.resolve() : poll(db, hub, options.gapMs)).catch(retryNextPoll).finally(() => {
+      if (hub.timer) schedule(db, hub, options);
+    });
   }, options.pollMs);
 }
 
@@ -86,13 +95,29 @@ function subscribe(hub: Hub, stream: PassThrough, scope: EventScope, base: strin
   return { sub, write, live };
 }
 
+/** The first poll (when the hub is idle) and the subscription, with the hub held awake in between. */
+async function join(db: Db, hub: Hub, options: StreamOptions, stream: PassThrough, at: OpenAt) {
+  hub.opening++;
+  try {
+    if (hub.low === null) await poll(db, hub, options.gapMs);
+    const afterSeq = at.after ?? (at.scope.orderId ? 0 : hub.low!); // no resume point: an order's history, else new events
+    return { afterSeq, ...subscribe(hub, stream, at.scope, at.base, afterSeq) };
+  } finally {
+    hub.opening--;
+  }
+}
+
+interface OpenAt {
+  scope: EventScope;
+  after?: number;
+  base: string;
+}
+
 /** An SSE body: the events after `afterSeq` from the table, then live ones, each exactly once. */
-async function open(db: Db, hub: Hub, options: StreamOptions, at: { scope: EventScope; after?: number; base: string }) {
+async function open(db: Db, hub: Hub, options: StreamOptions, at: OpenAt) {
   const { scope, base } = at;
-  if (hub.low === null) await poll(db, hub, options.gapMs);
-  const afterSeq = at.after ?? (scope.orderId ? 0 : hub.low!); // no resume point: an order's history, else new events
   const stream = new PassThrough();
-  const { sub, write, live } = subscribe(hub, stream, scope, base, afterSeq);
+  const { afterSeq, sub, write, live } = await join(db, hub, options, stream, at);
   const upto = hub.low!;
   const heartbeat = setInterval(() => stream.write(": heartbeat\n\n"), options.heartbeatMs);
   stream.on("close", () => {
@@ -114,6 +139,7 @@ export function createEventStreams(db: Db, options: StreamOptions) {
     gapSince: null,
     timer: null,
     polling: null,
+    opening: 0,
   };
   return {
     start() {
