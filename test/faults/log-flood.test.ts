@@ -91,7 +91,8 @@ describe("fault: log flood", function () {
       socket.destroy();
     }
     await new Promise((r) => setTimeout(r, 200));
-    const lines = logs.lines.slice(before);
+    // The database is still down (previous test): the background jobs' own once-a-minute warnings may land here.
+    const lines = logs.lines.slice(before).filter((l) => !("job" in l));
     console.error(`      ${lines.length} log lines: ${lines.map((l) => `${l.level} ${l.msg ?? ""}`).join(" | ")}`);
     assert.ok(
       lines.every((l) => l.level < 40),
