@@ -1,6 +1,7 @@
-// Two server processes on one Postgres: combined quote throughput, then every seal from both checked in one tree
+// Server processes on one Postgres: quote throughput of one, then of two (combined), then every seal from both checked in one tree
 // (each record's leaf hash recomputed, all leaves folded into the root the signed checkpoint carries).
 import type { ChildProcess } from "node:child_process";
+import { cpus } from "node:os";
 import autocannon from "autocannon";
 import pg from "pg";
 import { openCheckpoint, parseVerifierKey } from "../sdk/attest.js";
@@ -53,18 +54,21 @@ export async function measureScaleOut(seconds: number, connections: number): Pro
   try {
     const a = await startReadyServer(env);
     procs.push(a.child);
-    const b = await startReadyServer(env);
-    procs.push(b.child);
     const key = await issueKey(a.url);
-    const load = (url: string, duration = seconds) =>
+    const load = (url: string, duration = seconds, share = 2) =>
       autocannon({
         url: `${url}/api/dispatch/v1/quote`,
         method: "POST",
-        connections: Math.max(1, Math.floor(connections / 2)),
+        connections: Math.max(1, Math.floor(connections / share)),
         duration,
         headers: { "content-type": "application/json", "x-api-key": key },
         body: JSON.stringify(quoteRequest),
       });
+    // The same harness with one process first, so the two-process figure has its like-for-like reference.
+    await load(a.url, 1, 1);
+    const alone = await load(a.url, seconds, 1);
+    const b = await startReadyServer(env);
+    procs.push(b.child);
     await Promise.all([load(a.url, 1), load(b.url, 1)]); // warm-up, as for every cell of the main table
     const [ra, rb] = await Promise.all([load(a.url), load(b.url)]);
     await new Promise((r) => setTimeout(r, 1500)); // one sequencer batch interval and a margin
@@ -73,7 +77,9 @@ export async function measureScaleOut(seconds: number, connections: number): Pro
     const tree = await checkOneTree(database.url, note, verifier);
     const combined = ra.requests.average + rb.requests.average;
     return (
-      `Two server processes on one Postgres 15 (quote, ${connections} connections split evenly): ` +
+      `Server processes on one Postgres 15 (quote; ${cpus().length} cores shared by the load generator, the servers and Postgres): ` +
+      `one process ${alone.requests.average.toFixed(0)} req/s (p99 ${alone.latency.p99} ms, ${connections} connections); ` +
+      `two processes (${connections} connections split evenly) ` +
       `${combined.toFixed(0)} req/s combined (${ra.requests.average.toFixed(0)} + ${rb.requests.average.toFixed(0)}), ` +
       `p99 ${ra.latency.p99} / ${rb.latency.p99} ms, non-2xx ${ra.non2xx + rb.non2xx}; ` +
       `${tree.seals} records from both in one tree: ${tree.ok ? "every seal verified against the signed checkpoint" : "VERIFICATION FAILED"}.`
