@@ -230,7 +230,7 @@ database; "Prism" is \`prism mock openapi.yaml\` answering the same call from th
 |---|---|---|---|---|---|---|---|---|---|---|
 ${rows.join("\n")}
 
-CLI start: \`dispatch --help\` median ${fmt(cli)} ms over 15 runs; \`node -e 0\` median ${fmt(node)} ms (the two taking turns) (ratio ${(cli / node).toFixed(2)}).
+CLI start: \`dispatch --help\` median ${fmt(cli)} ms over 15 runs; \`node -e 0\` median ${fmt(node)} ms, the two taking turns (ratio ${(cli / node).toFixed(2)}).
 
 ${scaleOut}
 

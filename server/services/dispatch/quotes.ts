@@ -86,28 +86,15 @@ interface QuoteWrite {
   record: AuditRow;
 }
 
-const quoteColumns = [
-  "id",
-  "principal",
-  "account",
-  "trade",
-  "state",
-  "urgency",
-  "available",
-  "estimated_cost_cents",
-  "contractor_id",
-  "expires_at",
-  "matched_contractors",
-  "latency_ms",
-] as const satisfies readonly (keyof QuoteRow)[];
-const writeQuotes = `with "quote" as (${insertJsonRows("quotes", quoteColumns)}) ${insertJsonRows("audit_records", auditRowColumns)}`;
-
 /** Quote rows and their audit records in one statement: atomic, one round trip for every quote waiting. */
 function createQuoteWriter(db: Db) {
   return createGroupCommit<QuoteWrite>(async (writes) => {
+    // Every row comes from quoteRow, so the columns (and the statement's text) are the same for every batch.
+    const columns = Object.keys(writes[0].quote);
+    const sql = `with "quote" as (${insertJsonRows("quotes", columns)}) ${insertJsonRows("audit_records", auditRowColumns)}`;
     const rows = [JSON.stringify(writes.map((w) => w.quote)), JSON.stringify(writes.map((w) => w.record))];
     // Named: node-postgres prepares it once per connection, so Postgres stops parsing and planning it per batch.
-    await db.raw(writeQuotes, rows).options({ name: "dispatch_write_quotes" });
+    await db.raw(sql, rows).options({ name: "dispatch_write_quotes" });
   });
 }
 

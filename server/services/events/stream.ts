@@ -52,7 +52,7 @@ const retryNextPoll = (): void => undefined;
 
 /** Nobody listens: read nothing (a busy instance makes thousands of events a second); the next stream to open
  * starts from the newest id again, as a first stream does. */
-function idle(hub: Hub): boolean {
+function restWhenUnwatched(hub: Hub): boolean {
   if (hub.subscribers.size > 0 || hub.opening > 0) return false;
   hub.low = null;
   hub.gapSince = null;
@@ -61,9 +61,11 @@ function idle(hub: Hub): boolean {
 
 function schedule(db: Db, hub: Hub, options: StreamOptions): void {
   hub.timer = setTimeout(() => {
-    hub.polling = (idle(hub) ? Promise.resolve() : poll(db, hub, options.gapMs)).catch(retryNextPoll).finally(() => {
-      if (hub.timer) schedule(db, hub, options);
-    });
+    hub.polling = (restWhenUnwatched(hub) ? Promise.resolve() : poll(db, hub, options.gapMs))
+      .catch(retryNextPoll)
+      .finally(() => {
+        if (hub.timer) schedule(db, hub, options);
+      });
   }, options.pollMs);
 }
 
