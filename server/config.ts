@@ -31,6 +31,8 @@ export interface Config {
   audit: { origin: string; signingKey: string | null; batchMs: number };
   /** Sandbox: ms between the automatic steps of a test-key order; 0 = only advanceSandboxOrder moves them. */
   sandboxStepMs: number;
+  /** How long an evals document is served before it is computed again (0: every call). */
+  evalsCacheMs: number;
 }
 
 const bool = Joi.boolean().truthy("1", "yes").falsy("0", "no", "");
@@ -83,6 +85,7 @@ const schema = Joi.object({
   AUDIT_SIGNING_KEY: Joi.string().allow(""),
   AUDIT_BATCH_MS: Joi.number().integer().min(10).max(1000).default(1000),
   SANDBOX_STEP_MS: Joi.number().integer().min(0).max(86_400_000).default(5000),
+  EVALS_CACHE_MS: Joi.number().integer().min(0).max(3_600_000).default(30_000),
 }).unknown(true);
 
 const listOf = (csv: string): string[] => csv.split(",").map((item) => item.trim());
@@ -134,5 +137,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       batchMs: value.AUDIT_BATCH_MS,
     },
     sandboxStepMs: value.SANDBOX_STEP_MS,
+    evalsCacheMs: value.EVALS_CACHE_MS,
   };
 }
