@@ -632,6 +632,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Your reference; unique per account and used as an idempotency key.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "minLength": 1,
         "maxLength": 255
       },
       {
