@@ -13,6 +13,7 @@ import type { Writable } from "node:stream";
 import { createLogThrottle } from "./plugins/log-throttle.js";
 import { loggingPlugin } from "./plugins/logging.js";
 import { mediaTypePlugin } from "./plugins/media-type.js";
+import { oauthClientThrottlePlugin } from "./plugins/oauth-client-throttle.js";
 import { originCheckPlugin } from "./plugins/origin-check.js";
 import { createLimiters, type Limiters } from "./plugins/limiters.js";
 import { rateLimitPlugin } from "./plugins/rate-limit.js";
@@ -117,6 +118,7 @@ async function registerPlugins(
       options: { allowedOrigins: config.mcpAllowedOrigins, publicBaseUrl: config.publicBaseUrl },
     },
     { plugin: authPlugin, options: { services, limiters, trustedProxies: config.trustedProxies } },
+    { plugin: oauthClientThrottlePlugin, options: { limiters, trustedProxies: config.trustedProxies } },
     {
       plugin: rateLimitPlugin,
       options: { redis, ...config.rateLimit, trustedProxies: config.trustedProxies, limiters },

@@ -1549,7 +1549,7 @@ export interface components {
         };
         OAuthError: {
             /** @enum {string} */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "invalid_client_metadata";
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "invalid_client_metadata" | "slow_down";
             error_description?: string;
         };
         SealVerification: {
@@ -2748,7 +2748,25 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Too many attempts. After 20 failed authentications of one `client_id` from one client address
+             *     (an IPv6 client by its /64), or 200 failed credentials of any kind from the address, within 5 minutes,
+             *     the endpoint answers `slow_down` in its RFC 6749 shape (the token endpoint's registered code for
+             *     this, RFC 8628 §3.5) without checking the secret until `Retry-After` seconds have passed; a client
+             *     whose secret was accepted from that address in the last 15 minutes is still served past the
+             *     address's bound. The per-address request rate limit answers a problem document.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     callA2a: {
