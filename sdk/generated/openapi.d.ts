@@ -347,7 +347,9 @@ export interface paths {
          *     `en_route` with an ETA → `on_site` → `completed` at the quoted cost), one step every `SANDBOX_STEP_MS`
          *     (default 5000; 0 = only through this endpoint). This endpoint takes the next step now, or with `to`
          *     walks the steps up to that status; each step is evented, audited and webhooked exactly like an
-         *     operator's. 403 `live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of the order.
+         *     operator's. An order held over its NTE (`fulfilment.reason: over_nte`) is never dispatched, so the
+         *     sandbox never moves it. 403 `live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of
+         *     the order, 409 `held_over_nte` for an order held over its NTE.
          */
         post: operations["advanceSandboxOrder"];
         delete?: never;
@@ -2535,7 +2537,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description `to` is not ahead of the order (`invalid_transition`), or the order is held over its NTE (`held_over_nte`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
