@@ -42,56 +42,54 @@ function evict(oldestFirst: () => Iterable<Kept>, fits: () => boolean, spare: Ke
     }
 }
 
-/** Every authenticated caller's tasks, in first-saved order, with their byte counts. */
-function createLedger(limits: TaskStoreLimits) {
-  const all = new Map<string, Kept>(); // `${owner}\0${id}`, oldest first across callers
-  const byOwner = new Map<string, { tasks: Map<string, Kept>; bytes: number }>();
-  let total = 0;
-  const keyOf = (owner: string, id: string) => `${owner}\0${id}`;
+const keyOf = (owner: string, id: string) => `${owner}\0${id}`;
 
-  function remove(kept: Kept) {
-    const own = byOwner.get(kept.owner)!;
-    all.delete(keyOf(kept.owner, kept.task.id));
-    own.tasks.delete(kept.task.id);
-    own.bytes -= kept.bytes;
-    total -= kept.bytes;
-    if (own.tasks.size === 0) byOwner.delete(kept.owner);
-  }
+/** Every authenticated caller's tasks in first-saved order (across callers in `all`), with their byte counts. */
+interface Ledger {
+  all: Map<string, Kept>;
+  byOwner: Map<string, { tasks: Map<string, Kept>; bytes: number }>;
+  total: number;
+}
 
-  function put(owner: string, task: Task) {
-    const kept = { owner, task: structuredClone(task), bytes: Buffer.byteLength(JSON.stringify(task)) };
-    const own = byOwner.get(owner) ?? { tasks: new Map<string, Kept>(), bytes: 0 };
-    byOwner.set(owner, own);
-    const previous = own.tasks.get(task.id)?.bytes ?? 0;
-    own.tasks.set(task.id, kept); // a re-saved task keeps its place in both orders
-    all.set(keyOf(owner, task.id), kept);
-    own.bytes += kept.bytes - previous;
-    total += kept.bytes - previous;
-    evict(
-      () => own.tasks.values(),
-      () => own.bytes <= limits.callerBytes,
-      kept,
-      remove,
-    );
-    evict(
-      () => all.values(),
-      () => total <= limits.totalBytes,
-      kept,
-      remove,
-    );
-  }
+function remove(ledger: Ledger, kept: Kept) {
+  const own = ledger.byOwner.get(kept.owner)!;
+  ledger.all.delete(keyOf(kept.owner, kept.task.id));
+  own.tasks.delete(kept.task.id);
+  own.bytes -= kept.bytes;
+  ledger.total -= kept.bytes;
+  if (own.tasks.size === 0) ledger.byOwner.delete(kept.owner);
+}
 
-  return {
-    put,
-    get: (owner: string, id: string) => byOwner.get(owner)?.tasks.get(id)?.task,
-    tasksOf: (owner: string) => [...(byOwner.get(owner)?.tasks.values() ?? [])].map((kept) => kept.task),
-    /** Bytes kept for one caller (or, without one, for all). */
-    bytes: (owner?: string) => (owner === undefined ? total : (byOwner.get(owner)?.bytes ?? 0)),
+/** Keeps a copy of `task` for `owner`, then evicts down to the caller's bound and to the total. */
+function put(ledger: Ledger, limits: TaskStoreLimits, owner: string, task: Task) {
+  const kept = { owner, task: structuredClone(task), bytes: Buffer.byteLength(JSON.stringify(task)) };
+  const own = ledger.byOwner.get(owner) ?? { tasks: new Map<string, Kept>(), bytes: 0 };
+  ledger.byOwner.set(owner, own);
+  const growth = kept.bytes - (own.tasks.get(task.id)?.bytes ?? 0);
+  own.tasks.set(task.id, kept); // a re-saved task keeps its place in both orders
+  ledger.all.set(keyOf(owner, task.id), kept);
+  own.bytes += growth;
+  ledger.total += growth;
+  const drop = (old: Kept) => {
+    remove(ledger, old);
   };
+  evict(
+    () => own.tasks.values(),
+    () => own.bytes <= limits.callerBytes,
+    kept,
+    drop,
+  );
+  evict(
+    () => ledger.all.values(),
+    () => ledger.total <= limits.totalBytes,
+    kept,
+    drop,
+  );
 }
 
 export function createBoundedTaskStore(limits: TaskStoreLimits = defaultTaskStoreLimits) {
-  const ledger = createLedger(limits);
+  const ledger: Ledger = { all: new Map(), byOwner: new Map(), total: 0 };
+  const keptOf = (owner: string) => ledger.byOwner.get(owner)?.tasks;
   const anonymous = new WeakMap<ServerCallContext, Map<string, Task>>(); // dies with the request's context
   const ownerOf = (context: ServerCallContext) => (context.user?.isAuthenticated ? context.user.userName : null);
   const anonymousOf = (context: ServerCallContext) => {
@@ -104,19 +102,24 @@ export function createBoundedTaskStore(limits: TaskStoreLimits = defaultTaskStor
     save(task: Task, context: ServerCallContext) {
       const owner = ownerOf(context);
       if (owner === null) anonymousOf(context).set(task.id, structuredClone(task));
-      else ledger.put(owner, task);
+      else put(ledger, limits, owner, task);
       return Promise.resolve();
     },
     load(taskId: string, context: ServerCallContext) {
       const owner = ownerOf(context);
-      const task = owner === null ? anonymous.get(context)?.get(taskId) : ledger.get(owner, taskId);
+      const task = owner === null ? anonymous.get(context)?.get(taskId) : keptOf(owner)?.get(taskId)?.task;
       return Promise.resolve(task && structuredClone(task));
     },
     list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
       const owner = ownerOf(context);
-      const tasks = owner === null ? (anonymous.get(context)?.values() ?? []) : ledger.tasksOf(owner);
+      const tasks =
+        owner === null
+          ? (anonymous.get(context)?.values() ?? [])
+          : [...(keptOf(owner)?.values() ?? [])].map((kept) => kept.task);
       return Promise.resolve(listTasks(tasks, params));
     },
   };
-  return Object.assign(store, { bytes: ledger.bytes });
+  /** Bytes kept for one caller (or, without one, for all). */
+  const bytes = (owner?: string) => (owner === undefined ? ledger.total : (ledger.byOwner.get(owner)?.bytes ?? 0));
+  return Object.assign(store, { bytes });
 }
