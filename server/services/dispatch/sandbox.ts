@@ -39,12 +39,12 @@ const isHeldOverNte = (row: Row) =>
   row.nte_cents != null &&
   row.quoted_cost_cents != null &&
   Number(row.quoted_cost_cents) > Number(row.nte_cents);
-const heldOverNte = (q: Knex.QueryBuilder) =>
-  q
-    .where("orders.status", "accepted_pending_fulfilment")
+function heldOverNte(q: Knex.QueryBuilder): void {
+  q.where("orders.status", "accepted_pending_fulfilment")
     .whereNotNull("orders.nte_cents")
     .whereNotNull("orders.quoted_cost_cents")
     .whereRaw("orders.quoted_cost_cents > orders.nte_cents");
+}
 
 interface Walker {
   db: Db;
