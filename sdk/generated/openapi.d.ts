@@ -2639,7 +2639,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not a JSON-RPC message. */
+            /**
+             * @description Not a JSON-RPC message: malformed JSON (-32700), or an Invalid Request (-32600): not an object or
+             *     non-empty batch, a batch of more than 20 messages, or objects and arrays nested more than 64 levels deep
+             *     (the body itself is level 1), refused before the SDK reads it.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2801,7 +2805,10 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcResponse"];
                 };
             };
-            /** @description Not a JSON-RPC message. */
+            /**
+             * @description Not a JSON-RPC message: malformed JSON (-32700), or objects and arrays nested more than 64 levels deep
+             *     (the body itself is level 1), an Invalid Request (-32600) refused before the SDK reads it.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
