@@ -228,6 +228,7 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "401",
+      "403",
       "413",
       "415",
       "422",
@@ -794,6 +795,7 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "401",
+      "403",
       "422",
       "429"
     ]
@@ -832,6 +834,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "401",
+      "403",
       "404",
       "429"
     ]
@@ -856,6 +859,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "401",
+      "403",
       "429"
     ]
   },
@@ -879,6 +883,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "401",
+      "403",
       "429"
     ]
   },
@@ -958,6 +963,7 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "401",
+      "403",
       "422",
       "429"
     ]
@@ -996,6 +1002,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "202",
       "401",
+      "403",
       "404",
       "422",
       "429"
@@ -1059,6 +1066,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "401",
+      "403",
       "422",
       "429"
     ]
@@ -1134,6 +1142,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "401",
+      "403",
       "404",
       "422",
       "429"
@@ -1207,6 +1216,7 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "401",
+      "403",
       "404",
       "409",
       "413",
@@ -1902,6 +1912,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "401",
+      "403",
       "422",
       "429"
     ]
@@ -2255,10 +2266,13 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": false,
-        "description": "What the key may do; default both. Quoting is allowed for every key; a key without `order` gets 402 on order creation.",
+        "description": "What the key may do (see ApiKeyScope); default every scope. A quote-only key is `[quote]`.",
         "default": [
           "quote",
-          "order"
+          "order",
+          "orders:read",
+          "webhooks",
+          "audit"
         ]
       }
     ],
@@ -2806,7 +2820,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "get",
     "path": "/api/admin/v1/accounts/{account}/webhook-secret",
     "summary": "Read an account's webhook signing secret",
-    "description": "The Standard Webhooks secret that signs every webhook of the account's orders; created on first use\n(this call or the account's first order with a `callback_url`). Hand it to the customer with their key.",
+    "description": "The Standard Webhooks secret that signs every webhook of the account's orders in one environment (live\nunless `environment=test`); created on first use (this call or the first order with a `callback_url`).\nHand it to the customer with their key of that environment.",
     "security": [
       "AdminToken"
     ],
@@ -2825,6 +2839,20 @@ export const operations: readonly OperationSpec[] = [
         "pattern": "^[a-z0-9][a-z0-9._-]*$",
         "minLength": 1,
         "maxLength": 100
+      },
+      {
+        "flag": "environment",
+        "in": "query",
+        "target": [
+          "environment"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Which of the account's two secrets (test and live never share one).",
+        "enum": [
+          "test",
+          "live"
+        ]
       }
     ],
     "example": null,

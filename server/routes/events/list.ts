@@ -1,5 +1,5 @@
 import { validators } from "../../generated/validators.js";
-import { principalOf } from "../../plugins/auth.js";
+import { keyTenantOf } from "../../plugins/auth.js";
 import type { RouteFactory } from "../types.js";
 import { answerEvents } from "../event-response.js";
 
@@ -8,10 +8,7 @@ const route: RouteFactory = (services) => ({
   path: "/api/dispatch/v1/events",
   options: { tags: ["orders"], auth: "api-key", validate: validators.listEvents },
   handler: (request, h) => {
-    const principal = principalOf(request);
-    // credentials without an account (OAuth) own no orders: an account id no key can have
-    const account = principal.kind === "key" ? principal.account : "\u0000none";
-    return answerEvents(services, request, h, { account });
+    return answerEvents(services, request, h, keyTenantOf(request));
   },
 });
 export default route;

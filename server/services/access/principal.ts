@@ -1,11 +1,19 @@
 // Who is calling: the one principal type and the one credential resolver behind REST, MCP and A2A.
 import type { KeyService } from "./keys.js";
 import type { OAuthService } from "./oauth.js";
+import type { KeyScope } from "../../generated/security.js";
+
+export type Environment = "test" | "live";
+/** Who owns data: an account in one environment. Test and live of one account share nothing. */
+export interface Tenant {
+  account: string;
+  environment: Environment;
+}
 
 /** A provisioned key, a self-serve OAuth client's token, or the operator. */
 export type Principal =
-  | { kind: "key"; id: string; account: string; scopes: string[] }
-  | { kind: "oauth"; id: string; clientId: string; scopes: string[] }
+  | ({ kind: "key"; id: string; scopes: readonly KeyScope[] } & Tenant)
+  | { kind: "oauth"; id: string; clientId: string; scopes: readonly KeyScope[] }
   | { kind: "admin"; id: "admin" };
 
 /** A principal that can call capabilities (everything but the operator). */
@@ -17,8 +25,9 @@ export function bearerOf(authorization: unknown): string | null {
   return match ? match[1] : null;
 }
 
-/** The account a caller's orders and quotes belong to; OAuth clients have none. */
-export const accountOf = (caller: Caller): string | null => (caller.kind === "key" ? caller.account : null);
+/** The tenant a caller's orders and quotes belong to; OAuth clients have none. */
+export const tenantOf = (caller: Caller): Tenant | null =>
+  caller.kind === "key" ? { account: caller.account, environment: caller.environment } : null;
 
 export function createPrincipalResolver(
   keys: Pick<KeyService, "authenticate">,
@@ -28,7 +37,8 @@ export function createPrincipalResolver(
     /** A provisioned key (when `accept.keys`), or a live OAuth access token; null when neither. */
     async resolve(secret: string, accept: { keys: boolean }): Promise<Caller | null> {
       const key = accept.keys ? await keys.authenticate(secret) : null;
-      if (key) return { kind: "key", id: key.id, account: key.account, scopes: key.scopes };
+      if (key)
+        return { kind: "key", id: key.id, account: key.account, environment: key.environment, scopes: key.scopes };
       const token = await oauth.verifyToken(secret);
       return token
         ? { kind: "oauth", id: `oauth:${token.clientId}`, clientId: token.clientId, scopes: ["quote"] }

@@ -11,6 +11,7 @@ export interface EventRow {
   at: Date | string;
   final_cost_cents: number | null;
   account: string;
+  environment: "test" | "live";
   reference_id: string | null;
   contractor_id: string | null;
   quoted_cost_cents: number | null;
@@ -25,6 +26,7 @@ export interface DispatchEvent {
 }
 export interface EventScope {
   account?: string;
+  environment?: "test" | "live";
   orderId?: string;
 }
 
@@ -44,6 +46,7 @@ export function eventRows(db: Conn, afterSeq: number, scope: EventScope) {
       "e.at",
       "e.final_cost_cents",
       "o.account",
+      "o.environment",
       "o.reference_id",
       "o.contractor_id",
       "o.quoted_cost_cents",
@@ -52,6 +55,7 @@ export function eventRows(db: Conn, afterSeq: number, scope: EventScope) {
       ),
     );
   if (scope.account) query.where("o.account", scope.account);
+  if (scope.environment) query.where("o.environment", scope.environment);
   if (scope.orderId) query.where("e.order_id", scope.orderId);
   return query;
 }

@@ -32,7 +32,9 @@ interface Hub {
 }
 
 const matches = (scope: EventScope, row: EventRow) =>
-  (!scope.account || scope.account === row.account) && (!scope.orderId || scope.orderId === row.order_id);
+  (!scope.account || scope.account === row.account) &&
+  (!scope.environment || scope.environment === row.environment) &&
+  (!scope.orderId || scope.orderId === row.order_id);
 
 /** Fans out rows in id order and only past contiguous ids, so a resume point never skips a late commit. */
 async function poll(db: Db, hub: Hub, gapMs: number): Promise<void> {
