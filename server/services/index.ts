@@ -15,6 +15,7 @@ import { createOrderLifecycleService } from "./dispatch/order-lifecycle.js";
 import { createOrderService } from "./dispatch/orders.js";
 import { createCustomerOrderService } from "./dispatch/customer-orders.js";
 import { createSandboxService } from "./dispatch/sandbox.js";
+import { createFeedSequencer } from "./events/sequencer.js";
 import { createEventStreams } from "./events/stream.js";
 import { createProbeService } from "./probe/probe.js";
 import { createQuoteService } from "./dispatch/quotes.js";
@@ -25,13 +26,18 @@ export function createServices(db: Db, config: Config) {
   const contractors = createContractorService(db, changes);
   const keys = createKeyService(db, changes);
   const oauth = createOAuthService(db, config.oauthTokenTtlSeconds);
+  const eventSequencer = createFeedSequencer(db, { intervalMs: 100, sweepMs: 2000 });
   return {
     db,
     config,
     auditLog: createAuditLogService(db, config),
     auditRecords: { list: (account: string | null, query: AuditRecordQuery) => listAuditRecords(db, account, query) },
+    eventSequencer,
     eventFeed: {
-      page: (after: number, scope: EventScope, limit: number, base: string) => eventPage(db, after, scope, limit, base),
+      async page(after: number, scope: EventScope, limit: number, base: string) {
+        await eventSequencer.sequenceNow(); // the caller's own writes are on the page
+        return eventPage(db, after, scope, limit, base);
+      },
     },
     changes,
     health: createHealthService(db),
@@ -46,7 +52,18 @@ export function createServices(db: Db, config: Config) {
     orderLifecycle: createOrderLifecycleService(db, contractors),
     customerOrders: createCustomerOrderService(db, config),
     sandbox: createSandboxService(db, contractors, config),
-    eventStreams: createEventStreams(db, { pollMs: 200, heartbeatMs: 15_000, gapMs: 5000 }),
+    eventStreams: createEventStreams(
+      { db, sequencer: eventSequencer, revokedKeys: keys.revokedAmong, changes },
+      {
+        pollMs: 200,
+        heartbeatMs: 15_000,
+        keyCheckMs: 2000,
+        perKey: config.eventStreams.perKey,
+        maxMs: config.eventStreams.maxSeconds * 1000,
+        maxBufferedBytes: 1024 * 1024,
+        endGraceMs: 10_000,
+      },
+    ),
     webhooks: createWebhookService(db, config),
     probe: createProbeService({ allowPrivate: config.probeAllowPrivate }),
   };

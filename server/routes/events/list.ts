@@ -9,9 +9,12 @@ const route: RouteFactory = (services) => ({
   options: { tags: ["orders"], auth: "api-key", validate: validators.listEvents },
   handler: (request, h) => {
     const principal = principalOf(request);
-    // credentials without an account (OAuth) own no orders: an account id no key can have
-    const account = principal.kind === "key" ? principal.account : "\u0000none";
-    return answerEvents(services, request, h, { account });
+    // credentials without an account (OAuth) own no orders: a tenant no key can have
+    const tenant =
+      principal.kind === "key"
+        ? { account: principal.account, environment: principal.environment }
+        : { account: "\u0000none", environment: "test" as const };
+    return answerEvents(services, request, h, tenant);
   },
 });
 export default route;

@@ -16,7 +16,8 @@ const route: RouteFactory = (services) => ({
     const principal = principalOf(request);
     const id = request.params.id as string;
     await services.orders.get(principal, id, originOf(request)); // 404 unless the caller's own order
-    return answerEvents(services, request, h, { account: (principal as { account: string }).account, orderId: id });
+    const { account, environment } = principal as Extract<typeof principal, { kind: "key" }>;
+    return answerEvents(services, request, h, { account, environment, orderId: id });
   },
 });
 export default route;

@@ -4,7 +4,7 @@ import type { OAuthService } from "./oauth.js";
 
 /** A provisioned key, a self-serve OAuth client's token, or the operator. */
 export type Principal =
-  | { kind: "key"; id: string; account: string; scopes: string[] }
+  | { kind: "key"; id: string; account: string; environment: "test" | "live"; scopes: string[] }
   | { kind: "oauth"; id: string; clientId: string; scopes: string[] }
   | { kind: "admin"; id: "admin" };
 
@@ -28,7 +28,8 @@ export function createPrincipalResolver(
     /** A provisioned key (when `accept.keys`), or a live OAuth access token; null when neither. */
     async resolve(secret: string, accept: { keys: boolean }): Promise<Caller | null> {
       const key = accept.keys ? await keys.authenticate(secret) : null;
-      if (key) return { kind: "key", id: key.id, account: key.account, scopes: key.scopes };
+      if (key)
+        return { kind: "key", id: key.id, account: key.account, environment: key.environment, scopes: key.scopes };
       const token = await oauth.verifyToken(secret);
       return token
         ? { kind: "oauth", id: `oauth:${token.clientId}`, clientId: token.clientId, scopes: ["quote"] }
