@@ -34,9 +34,9 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
   });
   const ended = (async () => {
     if (!response.body) return;
-    const decoder = new TextDecoder();
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     try {
-      for await (const chunk of response.body) parser.feed(decoder.decode(chunk as Uint8Array, { stream: true }));
+      for (let next = await reader.read(); !next.done; next = await reader.read()) parser.feed(next.value);
     } catch {
       // aborted by close(), or the server cut the connection
     }

@@ -96,9 +96,7 @@ for (const db of databases()) {
             headers: { "x-api-key": key, accept: "text/event-stream" },
             signal: controller.signal,
           })
-            .then(async (response) => {
-              for await (const chunk of response.body!) void chunk;
-            })
+            .then((response) => response.arrayBuffer())
             .catch(() => undefined);
         }),
       );
