@@ -33,6 +33,8 @@ export interface Config {
   eventStreams: { perKey: number; maxSeconds: number };
   /** Sandbox: ms between the automatic steps of a test-key order; 0 = only advanceSandboxOrder moves them. */
   sandboxStepMs: number;
+  /** How long an evals document is served before it is computed again (0: every call). */
+  evalsCacheMs: number;
 }
 
 const bool = Joi.boolean().truthy("1", "yes").falsy("0", "no", "");
@@ -87,6 +89,7 @@ const schema = Joi.object({
   EVENT_STREAMS_PER_KEY: Joi.number().integer().min(1).max(1000).default(10),
   EVENT_STREAM_MAX_SECONDS: Joi.number().integer().min(1).max(86_400).default(3600),
   SANDBOX_STEP_MS: Joi.number().integer().min(0).max(86_400_000).default(5000),
+  EVALS_CACHE_MS: Joi.number().integer().min(0).max(3_600_000).default(30_000),
 }).unknown(true);
 
 const listOf = (csv: string): string[] => csv.split(",").map((item) => item.trim());
@@ -139,5 +142,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     eventStreams: { perKey: value.EVENT_STREAMS_PER_KEY, maxSeconds: value.EVENT_STREAM_MAX_SECONDS },
     sandboxStepMs: value.SANDBOX_STEP_MS,
+    evalsCacheMs: value.EVALS_CACHE_MS,
   };
 }

@@ -7,6 +7,7 @@ import { lockDataDir } from "./db/data-lock.js";
 import { createDb } from "./db/knex.js";
 import { migrate } from "./db/migrate.js";
 import { seedDemoContractors } from "./db/seeds/demo-contractors.js";
+import { accessPlugin } from "./plugins/access.js";
 import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin, logBackgroundError } from "./plugins/errors.js";
 import type { Writable } from "node:stream";
@@ -117,6 +118,7 @@ async function registerPlugins(
       options: { allowedOrigins: config.mcpAllowedOrigins, publicBaseUrl: config.publicBaseUrl },
     },
     { plugin: authPlugin, options: { services, limiters, trustedProxies: config.trustedProxies } },
+    { plugin: accessPlugin, options: { config } },
     {
       plugin: rateLimitPlugin,
       options: { redis, ...config.rateLimit, trustedProxies: config.trustedProxies, limiters },

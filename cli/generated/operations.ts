@@ -228,6 +228,7 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "401",
+      "403",
       "413",
       "415",
       "422",
@@ -793,6 +794,7 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "401",
+      "403",
       "422",
       "429"
     ]
@@ -831,6 +833,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "401",
+      "403",
       "404",
       "429"
     ]
@@ -855,6 +858,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "401",
+      "403",
       "429"
     ]
   },
@@ -878,6 +882,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "401",
+      "403",
       "429"
     ]
   },
@@ -957,6 +962,7 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "401",
+      "403",
       "422",
       "429"
     ]
@@ -995,6 +1001,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "202",
       "401",
+      "403",
       "404",
       "422",
       "429"
@@ -1058,6 +1065,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "401",
+      "403",
       "422",
       "429"
     ]
@@ -1133,6 +1141,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "401",
+      "403",
       "404",
       "422",
       "429"
@@ -1206,6 +1215,7 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "401",
+      "403",
       "404",
       "409",
       "413",
@@ -1901,6 +1911,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "401",
+      "403",
       "422",
       "429"
     ]
@@ -2254,10 +2265,13 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": false,
-        "description": "What the key may do; default both. Quoting is allowed for every key; a key without `order` gets 402 on order creation.",
+        "description": "What the key may do (see ApiKeyScope); default every scope. A quote-only key is `[quote]`.",
         "default": [
           "quote",
-          "order"
+          "order",
+          "orders:read",
+          "webhooks",
+          "audit"
         ]
       }
     ],
@@ -2805,7 +2819,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "get",
     "path": "/api/admin/v1/accounts/{account}/webhook-secret",
     "summary": "Read an account's webhook signing secret",
-    "description": "The Standard Webhooks secret that signs every webhook of the account's orders; created on first use\n(this call or the account's first order with a `callback_url`). Hand it to the customer with their key.",
+    "description": "The Standard Webhooks secret that signs every webhook of the account's orders in one environment (live\nunless `environment=test`); created on first use (this call or the first order with a `callback_url`).\nHand it to the customer with their key of that environment.",
     "security": [
       "AdminToken"
     ],
@@ -2824,6 +2838,20 @@ export const operations: readonly OperationSpec[] = [
         "pattern": "^[a-z0-9][a-z0-9._-]*$",
         "minLength": 1,
         "maxLength": 100
+      },
+      {
+        "flag": "environment",
+        "in": "query",
+        "target": [
+          "environment"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Which of the account's two secrets (test and live never share one).",
+        "enum": [
+          "test",
+          "live"
+        ]
       }
     ],
     "example": null,

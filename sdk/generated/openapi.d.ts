@@ -904,8 +904,9 @@ export interface paths {
         };
         /**
          * Read an account's webhook signing secret
-         * @description The Standard Webhooks secret that signs every webhook of the account's orders; created on first use
-         *     (this call or the account's first order with a `callback_url`). Hand it to the customer with their key.
+         * @description The Standard Webhooks secret that signs every webhook of the account's orders in one environment (live
+         *     unless `environment=test`); created on first use (this call or the first order with a `callback_url`).
+         *     Hand it to the customer with their key of that environment.
          */
         get: operations["getWebhookSecret"];
         put?: never;
@@ -1306,6 +1307,8 @@ export interface components {
         };
         WebhookSecret: {
             account: string;
+            /** @description Whose webhooks it signs: the account's test orders or its live ones (each environment has its own secret). */
+            environment: components["schemas"]["ApiKeyEnvironment"];
             /** @description Standard Webhooks secret: `whsec_` + base64 of 24 random bytes. */
             secret: string;
             /** Format: date-time */
@@ -1352,6 +1355,8 @@ export interface components {
         };
         WebhookSecretRotation: {
             account: string;
+            /** @description The environment whose secret was rotated (the calling key's). */
+            environment: components["schemas"]["ApiKeyEnvironment"];
             /** @description The new secret: `whsec_` + base64 of 24 random bytes. */
             secret: string;
             /**
@@ -1700,17 +1705,30 @@ export interface components {
         };
         /** @enum {string} */
         ApiKeyEnvironment: "test" | "live";
-        /** @enum {string} */
-        ApiKeyScope: "quote" | "order";
+        /**
+         * @description What a key may do. Each keyed operation names the one scope it needs in its `security` requirement; a key
+         *     without it gets 403 `insufficient_scope` (402 `payment_required` on createOrder, as for every credential not
+         *     entitled to order).
+         *     - `quote`: createQuote (and the dispatch.quote tool over MCP and A2A).
+         *     - `order`: createOrder, cancelOrder, advanceSandboxOrder (and the dispatch.order and dispatch.cancel_order tools).
+         *     - `orders:read`: listOrders, getOrder, listEvents, listOrderEvents (and the dispatch.order_status tool).
+         *     - `webhooks`: getAccountWebhookSecret, rotateWebhookSecret, listWebhookDeliveries, redeliverWebhookDelivery.
+         *     - `audit`: listAuditRecords.
+         * @enum {string}
+         */
+        ApiKeyScope: "quote" | "order" | "orders:read" | "webhooks" | "audit";
         ApiKeyCreateRequest: {
             account: string;
             environment: components["schemas"]["ApiKeyEnvironment"];
             label?: string;
             /**
-             * @description What the key may do; default both. Quoting is allowed for every key; a key without `order` gets 402 on order creation.
+             * @description What the key may do (see ApiKeyScope); default every scope. A quote-only key is `[quote]`.
              * @default [
              *       "quote",
-             *       "order"
+             *       "order",
+             *       "orders:read",
+             *       "webhooks",
+             *       "audit"
              *     ]
              */
             scopes?: components["schemas"]["ApiKeyScope"][];
@@ -1850,9 +1868,20 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The credential may not do this (a live key on a sandbox-only endpoint). */
+        /** @description The credential may not do this (a live key on a sandbox-only endpoint, or a key without the operation's scope). */
         Forbidden: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The key was issued without the scope this operation needs (named in `WWW-Authenticate: ApiKey error="insufficient_scope", scope="…"`, RFC 6750 §3.1 style). Scopes are fixed when a key is issued; issue another key with the scope. */
+        InsufficientScope: {
+            headers: {
+                /** @description `ApiKey realm="dispatch", error="insufficient_scope", scope="<the scope needed>"`. */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -2083,6 +2112,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -2245,6 +2275,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -2273,6 +2304,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -2299,6 +2331,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2324,6 +2357,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -2359,6 +2393,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -2387,6 +2422,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -2425,6 +2461,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -2465,6 +2502,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -2499,6 +2537,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2918,6 +2957,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -3374,7 +3414,10 @@ export interface operations {
     };
     getWebhookSecret: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Which of the account's two secrets (test and live never share one). */
+                environment?: components["schemas"]["ApiKeyEnvironment"];
+            };
             header?: never;
             path: {
                 /** @description Account name, as in `createApiKey`. */

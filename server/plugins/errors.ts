@@ -77,6 +77,7 @@ const domainProblem = (error: DomainError): Classified => ({
   detail: error.message,
   errors: error.extra.errors,
   retryAfterSeconds: error.extra.retryAfterSeconds,
+  ...(error.extra.challenge ? { headers: { "www-authenticate": error.extra.challenge } } : {}),
 });
 
 /** A lost or starting database (by SQLSTATE, errno or driver message) is a 503 to retry, not a 500. */

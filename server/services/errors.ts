@@ -21,7 +21,12 @@ export class DomainError extends Error {
     readonly kind: ErrorKind,
     readonly code: string,
     message: string,
-    readonly extra: { errors?: FieldError[]; retryAfterSeconds?: number } = {},
+    readonly extra: {
+      errors?: FieldError[];
+      retryAfterSeconds?: number;
+      /** A `WWW-Authenticate` challenge to send with a 401 or 403. */
+      challenge?: string;
+    } = {},
   ) {
     super(message);
     this.name = "DomainError";

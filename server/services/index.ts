@@ -10,7 +10,7 @@ import { createEvalsService } from "./dispatch/evals.js";
 import { createHealthService } from "./health/readiness.js";
 import { createKeyService } from "./access/keys.js";
 import { createOAuthPurger, createOAuthService } from "./access/oauth.js";
-import { createPrincipalResolver } from "./access/principal.js";
+import { createPrincipalResolver, type Tenant } from "./access/principal.js";
 import { createOrderLifecycleService } from "./dispatch/order-lifecycle.js";
 import { createOrderService } from "./dispatch/orders.js";
 import { createCustomerOrderService } from "./dispatch/customer-orders.js";
@@ -31,7 +31,7 @@ export function createServices(db: Db, config: Config) {
     db,
     config,
     auditLog: createAuditLogService(db, config),
-    auditRecords: { list: (account: string | null, query: AuditRecordQuery) => listAuditRecords(db, account, query) },
+    auditRecords: { list: (tenant: Tenant, query: AuditRecordQuery) => listAuditRecords(db, tenant, query) },
     eventSequencer,
     eventFeed: {
       async page(after: number, scope: EventScope, limit: number, base: string) {
@@ -45,7 +45,7 @@ export function createServices(db: Db, config: Config) {
     principals: createPrincipalResolver(keys, oauth),
     contractors,
     quotes: createQuoteService(db, contractors, config),
-    evals: createEvalsService(db),
+    evals: createEvalsService(db, config.evalsCacheMs),
     oauth,
     oauthPurger: createOAuthPurger(db),
     orders: createOrderService(db, contractors, config),

@@ -86,6 +86,7 @@ export async function startTestServer(
     DATABASE_URL: database.url,
     DISPATCH_ADMIN_TOKEN: adminToken,
     SANDBOX_STEP_MS: "0", // test-key orders stay put unless a suite asks the sandbox to move them
+    EVALS_CACHE_MS: "0", // evals reflect each suite's orders at once; the cache has its own test
     ...env,
   });
   const app = await createServer(config);

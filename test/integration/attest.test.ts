@@ -118,7 +118,12 @@ for (const db of databases()) {
         await t.app.services.auditLog.flush();
         const before = await checkpoint(t.url, pinned);
         const rows = Array.from({ length: 700 }, (_, i) =>
-          auditRow({ type: "quote", account: "attest", subject: `qt_bulk_${i}`, content: { i } }),
+          auditRow({
+            type: "quote",
+            tenant: { account: "attest", environment: "live" },
+            subject: `qt_bulk_${i}`,
+            content: { i },
+          }),
         );
         await appendAuditRows(t.app.services.db, rows);
         await t.app.services.auditLog.flush();

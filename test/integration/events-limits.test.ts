@@ -84,10 +84,9 @@ for (const db of databases()) {
       assert.equal(rest.items.length, 2);
     });
 
-    it("leaves no subscriber, slot or timer behind streams dropped while opening or replaying", async () => {
+    it("leaves no subscriber or slot behind streams dropped while opening or replaying", async () => {
       const { key } = await t.issueKey({ account: "dropped" });
       await makeOrders(t, key, "dropped", 20);
-      const before = timers();
       await Promise.all(
         Array.from({ length: 30 }, async (_, i) => {
           const controller = new AbortController();
@@ -102,7 +101,6 @@ for (const db of databases()) {
       );
       await eventually(() => t.app.services.eventStreams.stats().slots === 0, 10_000);
       assert.deepEqual(t.app.services.eventStreams.stats(), { streams: 0, opening: 0, slots: 0 });
-      assert.ok(timers() <= before + 2, `timers ${before} -> ${timers()}`);
     });
 
     it("answers opens that fail before the first byte with a problem and keeps nothing of them", async () => {

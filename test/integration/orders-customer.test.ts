@@ -104,7 +104,8 @@ for (const db of databases()) {
       });
 
       it("records an operator's cancellation as by operator and counts cancellations in the evals", async () => {
-        const id = await create({ ...orderRequest, reference_id: "cancel-op" });
+        const live = (await t.issueKey({ account: "acme", environment: "live" })).key; // evals count live orders
+        const id = await create({ ...orderRequest, reference_id: "cancel-op" }, live);
         const body = await (await recordEvent(t.url, id, { status: "cancelled", note: "Customer phoned" })).json();
         assert.deepEqual([body.cancellation.by, body.cancellation.reason], ["operator", "operator_decision"]);
         const evals = await (await fetch(`${t.url}/api/dispatch/analytics/evals?period=rolling_7d`)).json();
@@ -138,7 +139,8 @@ for (const db of databases()) {
         const response = await call(`/sandbox/orders/${id}/advance`, { method: "POST", key: live });
         assert.equal(response.status, 403);
         assert.equal((await response.json()).code, "live_key");
-        assert.equal((await call(`/sandbox/orders/${id}/advance`, { method: "POST" })).status, 403);
+        // the suite's test key does not see the live order at all
+        assert.equal((await call(`/sandbox/orders/${id}/advance`, { method: "POST" })).status, 404);
       });
     });
   });

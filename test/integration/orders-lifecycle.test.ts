@@ -117,7 +117,7 @@ for (const db of databases()) {
       it("completion, NTE accuracy, latency and override rates follow the recorded events", async () => {
         const fresh = await startTestServer(db);
         try {
-          const k = (await fresh.issueKey({ account: "evals" })).key;
+          const k = (await fresh.issueKey({ account: "evals", environment: "live" })).key;
           const make = async (body: unknown) =>
             (await (await postOrder(fresh.url, { "x-api-key": k }, body)).json()).order.id as string;
           const metrics = async () =>

@@ -169,12 +169,14 @@ for (const db of databases()) {
           const rows = s.app.services.db;
           await rows("webhook_secrets").insert({
             account: "acme",
+            environment: "test",
             secret: `whsec_${Buffer.from("0123456789abcdef01234567").toString("base64")}`,
           });
           await rows("webhook_outbox").insert({
             message_id: "msg_rebound",
             order_id: id,
             account: "acme",
+            environment: "test",
             url: `http://127.0.0.1:${port}/`,
             payload: JSON.stringify({ type: "order.status_changed", timestamp: new Date().toISOString(), data: {} }),
           });

@@ -16,8 +16,8 @@ export async function up(db: Knex): Promise<void> {
   // leaves every resume point a client holds valid; new rows continue above the largest.
   await db.raw(`
     update order_events e
-       set seq = e.id, account = o.account, environment = k.environment
-      from orders o join api_keys k on k.id = o.key_id
+       set seq = e.id, account = o.account, environment = o.environment
+      from orders o
      where o.id = e.order_id`);
 }
 

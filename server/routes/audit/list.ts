@@ -1,5 +1,5 @@
 import { validators } from "../../generated/validators.js";
-import { principalOf } from "../../plugins/auth.js";
+import { keyTenantOf } from "../../plugins/auth.js";
 import type { AuditRecordQuery } from "../../services/audit/records.js";
 import type { RouteFactory } from "../types.js";
 
@@ -12,11 +12,7 @@ const route: RouteFactory = ({ auditRecords }) => ({
     validate: validators.listAuditRecords,
   },
   handler: (request) => {
-    const principal = principalOf(request);
-    return auditRecords.list(
-      principal.kind === "key" ? principal.account : null,
-      request.query as unknown as AuditRecordQuery,
-    );
+    return auditRecords.list(keyTenantOf(request), request.query as unknown as AuditRecordQuery);
   },
 });
 export default route;

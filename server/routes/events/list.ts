@@ -1,5 +1,5 @@
 import { validators } from "../../generated/validators.js";
-import { principalOf } from "../../plugins/auth.js";
+import { keyTenantOf } from "../../plugins/auth.js";
 import type { RouteFactory } from "../types.js";
 import { answerEvents } from "../event-response.js";
 
@@ -8,13 +8,7 @@ const route: RouteFactory = (services) => ({
   path: "/api/dispatch/v1/events",
   options: { tags: ["orders"], auth: "api-key", validate: validators.listEvents },
   handler: (request, h) => {
-    const principal = principalOf(request);
-    // credentials without an account (OAuth) own no orders: a tenant no key can have
-    const tenant =
-      principal.kind === "key"
-        ? { account: principal.account, environment: principal.environment }
-        : { account: "\u0000none", environment: "test" as const };
-    return answerEvents(services, request, h, tenant);
+    return answerEvents(services, request, h, keyTenantOf(request));
   },
 });
 export default route;

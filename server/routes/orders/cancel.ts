@@ -1,5 +1,5 @@
 import { validators } from "../../generated/validators.js";
-import { principalOf } from "../../plugins/auth.js";
+import { keyTenantOf } from "../../plugins/auth.js";
 import type { CancelInput } from "../../services/dispatch/customer-orders.js";
 import type { RouteFactory } from "../types.js";
 import { originOf } from "../origin.js";
@@ -14,7 +14,7 @@ const route: RouteFactory = ({ customerOrders }) => ({
   },
   handler: (request) =>
     customerOrders.cancel(
-      principalOf(request),
+      keyTenantOf(request),
       request.params.id as string,
       request.payload as CancelInput,
       originOf(request),

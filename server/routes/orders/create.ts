@@ -1,5 +1,5 @@
 import { validators } from "../../generated/validators.js";
-import { principalOf } from "../../plugins/auth.js";
+import { callerOf } from "../../plugins/auth.js";
 import type { OrderInput } from "../../services/dispatch/orders.js";
 import type { RouteFactory } from "../types.js";
 import { originOf } from "../origin.js";
@@ -13,7 +13,7 @@ const route: RouteFactory = ({ orders }) => ({
     validate: validators.createOrder,
   },
   handler: async (request, h) => {
-    const { status, body, replayed } = await orders.create(principalOf(request), request.payload as OrderInput, {
+    const { status, body, replayed } = await orders.create(callerOf(request)!, request.payload as OrderInput, {
       idempotencyKey: request.headers["idempotency-key"] as string | undefined,
       origin: originOf(request),
       receivedAt: request.info.received,

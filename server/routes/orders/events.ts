@@ -1,5 +1,5 @@
 import { validators } from "../../generated/validators.js";
-import { principalOf } from "../../plugins/auth.js";
+import { keyTenantOf } from "../../plugins/auth.js";
 import type { RouteFactory } from "../types.js";
 import { answerEvents } from "../event-response.js";
 import { originOf } from "../origin.js";
@@ -13,11 +13,10 @@ const route: RouteFactory = (services) => ({
     validate: validators.listOrderEvents,
   },
   handler: async (request, h) => {
-    const principal = principalOf(request);
+    const tenant = keyTenantOf(request);
     const id = request.params.id as string;
-    await services.orders.get(principal, id, originOf(request)); // 404 unless the caller's own order
-    const { account, environment } = principal as Extract<typeof principal, { kind: "key" }>;
-    return answerEvents(services, request, h, { account, environment, orderId: id });
+    await services.orders.get(tenant, id, originOf(request)); // 404 unless the tenant's own order
+    return answerEvents(services, request, h, { ...tenant, orderId: id });
   },
 });
 export default route;

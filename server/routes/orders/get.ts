@@ -1,5 +1,5 @@
 import { validators } from "../../generated/validators.js";
-import { principalOf } from "../../plugins/auth.js";
+import { keyTenantOf } from "../../plugins/auth.js";
 import type { RouteFactory } from "../types.js";
 import { originOf } from "../origin.js";
 
@@ -11,6 +11,6 @@ const route: RouteFactory = ({ orders }) => ({
     auth: "api-key",
     validate: validators.getOrder,
   },
-  handler: (request) => orders.get(principalOf(request), request.params.id as string, originOf(request)),
+  handler: (request) => orders.get(keyTenantOf(request), request.params.id as string, originOf(request)),
 });
 export default route;

@@ -1,5 +1,5 @@
 import { validators } from "../../generated/validators.js";
-import { principalOf } from "../../plugins/auth.js";
+import { keyTenantOf } from "../../plugins/auth.js";
 import type { OrderListFilter } from "../../services/dispatch/order-list.js";
 import type { RouteFactory } from "../types.js";
 import { linkNext } from "../next-link.js";
@@ -15,7 +15,7 @@ const route: RouteFactory = ({ customerOrders }) => ({
   },
   handler: async (request, h) => {
     const filter = request.query as unknown as OrderListFilter;
-    const page = await customerOrders.list(principalOf(request), filter, originOf(request));
+    const page = await customerOrders.listOrders(keyTenantOf(request), filter, originOf(request));
     return linkNext(request, h.response(page), page.next_cursor);
   },
 });

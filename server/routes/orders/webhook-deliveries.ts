@@ -1,5 +1,5 @@
 import { validators } from "../../generated/validators.js";
-import { principalOf } from "../../plugins/auth.js";
+import { keyTenantOf } from "../../plugins/auth.js";
 import type { DeliveryFilter } from "../../services/webhooks/deliveries.js";
 import type { RouteFactory } from "../types.js";
 import { linkNext } from "../next-link.js";
@@ -14,8 +14,7 @@ const route: RouteFactory = ({ webhooks }) => ({
     validate: validators.listWebhookDeliveries,
   },
   handler: async (request, h) => {
-    const { account } = principalOf(request) as { account: string };
-    const page = await webhooks.deliveries(account, request.query as unknown as DeliveryFilter);
+    const page = await webhooks.deliveries(keyTenantOf(request), request.query as unknown as DeliveryFilter);
     return linkNext(request, h.response(page), page.next_cursor);
   },
 });

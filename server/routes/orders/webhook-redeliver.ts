@@ -1,5 +1,5 @@
 import { validators } from "../../generated/validators.js";
-import { principalOf } from "../../plugins/auth.js";
+import { keyTenantOf } from "../../plugins/auth.js";
 import type { RouteFactory } from "../types.js";
 
 // redeliverWebhookDelivery: queue one of the account's deliveries again, for an attempt now.
@@ -12,8 +12,7 @@ const route: RouteFactory = ({ webhooks }) => ({
     validate: validators.redeliverWebhookDelivery,
   },
   handler: async (request, h) => {
-    const { account } = principalOf(request) as { account: string };
-    return h.response(await webhooks.redeliver(account, request.params.id as string)).code(202);
+    return h.response(await webhooks.redeliver(keyTenantOf(request), request.params.id as string)).code(202);
   },
 });
 export default route;

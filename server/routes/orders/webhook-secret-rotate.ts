@@ -1,7 +1,7 @@
-import { principalOf } from "../../plugins/auth.js";
+import { keyTenantOf } from "../../plugins/auth.js";
 import type { RouteFactory } from "../types.js";
 
-// rotateWebhookSecret: a new signing secret for the key's account; the replaced one still signs for 24 h.
+// rotateWebhookSecret: a new signing secret for the key's account and environment; the replaced one still signs for 24 h.
 const route: RouteFactory = ({ webhooks }) => ({
   method: "POST",
   path: "/api/dispatch/v1/webhooks/secret/rotate",
@@ -10,8 +10,7 @@ const route: RouteFactory = ({ webhooks }) => ({
     auth: "api-key",
   },
   handler: async (request, h) => {
-    const { account } = principalOf(request) as { account: string };
-    return h.response(await webhooks.rotateSecret(account)).header("cache-control", "no-store");
+    return h.response(await webhooks.rotateSecret(keyTenantOf(request))).header("cache-control", "no-store");
   },
 });
 export default route;

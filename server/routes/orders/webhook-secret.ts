@@ -1,4 +1,4 @@
-import { principalOf } from "../../plugins/auth.js";
+import { keyTenantOf } from "../../plugins/auth.js";
 import type { RouteFactory } from "../types.js";
 
 // getAccountWebhookSecret: the key's own account's signing secret (self-serve twin of the admin getWebhookSecret).
@@ -10,8 +10,7 @@ const route: RouteFactory = ({ webhooks }) => ({
     auth: "api-key",
   },
   handler: async (request, h) => {
-    const { account } = principalOf(request) as { account: string };
-    return h.response(await webhooks.secretFor(account)).header("cache-control", "no-store");
+    return h.response(await webhooks.secretFor(keyTenantOf(request))).header("cache-control", "no-store");
   },
 });
 export default route;

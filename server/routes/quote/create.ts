@@ -1,5 +1,6 @@
 import { validators } from "../../generated/validators.js";
-import { principalOf } from "../../plugins/auth.js";
+import { callerOf } from "../../plugins/auth.js";
+import { tenantOf } from "../../services/access/principal.js";
 import type { RouteFactory } from "../types.js";
 
 const route: RouteFactory = ({ quotes }) => ({
@@ -11,9 +12,9 @@ const route: RouteFactory = ({ quotes }) => ({
     validate: validators.createQuote,
   },
   handler: (request) => {
-    const principal = principalOf(request);
+    const caller = callerOf(request)!;
     return quotes.create(
-      { id: principal.id, account: principal.kind === "key" ? principal.account : null },
+      { id: caller.id, tenant: tenantOf(caller) },
       request.payload as Parameters<typeof quotes.create>[1],
     );
   },

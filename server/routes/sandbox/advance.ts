@@ -1,5 +1,5 @@
 import { validators } from "../../generated/validators.js";
-import { principalOf } from "../../plugins/auth.js";
+import { keyTenantOf } from "../../plugins/auth.js";
 import type { SandboxStatus } from "../../services/dispatch/sandbox.js";
 import type { RouteFactory } from "../types.js";
 
@@ -13,7 +13,7 @@ const route: RouteFactory = ({ sandbox }) => ({
   },
   handler: (request) => {
     const to = (request.payload as { to?: SandboxStatus } | null)?.to;
-    return sandbox.advance(principalOf(request), request.params.id as string, to);
+    return sandbox.advance(keyTenantOf(request), request.params.id as string, to);
   },
 });
 export default route;

@@ -5,8 +5,9 @@ import { appendAudit } from "../audit/chain.js";
 import { DomainError } from "../errors.js";
 import { createInvalidatedCache } from "../shared/cache.js";
 import { newId, randomBase62, sha256Hex } from "../shared/ids.js";
+import { defaultKeyScopes, type KeyScope } from "../../generated/security.js";
 
-export type KeyScope = "quote" | "order";
+export type { KeyScope } from "../../generated/security.js";
 export interface ApiKeyRecord {
   id: string;
   account: string;
@@ -69,15 +70,15 @@ async function issueKey(db: Db, input: IssueInput) {
     prefix: key.slice(0, "dispatch_live_".length + 4),
     key_hash: sha256Hex(key),
     label: input.label ?? null,
-    scopes: JSON.stringify(input.scopes ?? ["quote", "order"]),
+    scopes: JSON.stringify(input.scopes ?? defaultKeyScopes),
   };
   const stored = await db.transaction(async (trx) => {
     const [inserted] = await trx("api_keys").insert(row).returning("*");
     await appendAudit(trx, {
       type: "key_issued",
-      account: row.account,
+      tenant: { account: row.account, environment: row.environment },
       subject: row.id,
-      content: { environment: row.environment, prefix: row.prefix, scopes: input.scopes ?? ["quote", "order"] },
+      content: { environment: row.environment, prefix: row.prefix, scopes: input.scopes ?? defaultKeyScopes },
     });
     return inserted;
   });
@@ -95,7 +96,7 @@ async function revokeKey(db: Db, feed: ChangeFeed | null, id: string): Promise<A
     if (revoked[0])
       await appendAudit(trx, {
         type: "key_revoked",
-        account: revoked[0].account,
+        tenant: { account: revoked[0].account, environment: revoked[0].environment },
         subject: id,
         content: { prefix: revoked[0].prefix },
       });

@@ -1,11 +1,19 @@
 // Who is calling: the one principal type and the one credential resolver behind REST, MCP and A2A.
 import type { KeyService } from "./keys.js";
 import type { OAuthService } from "./oauth.js";
+import type { KeyScope } from "../../generated/security.js";
+
+export type Environment = "test" | "live";
+/** Who owns data: an account in one environment. Test and live of one account share nothing. */
+export interface Tenant {
+  account: string;
+  environment: Environment;
+}
 
 /** A provisioned key, a self-serve OAuth client's token, or the operator. */
 export type Principal =
-  | { kind: "key"; id: string; account: string; environment: "test" | "live"; scopes: string[] }
-  | { kind: "oauth"; id: string; clientId: string; scopes: string[] }
+  | ({ kind: "key"; id: string; scopes: readonly KeyScope[] } & Tenant)
+  | { kind: "oauth"; id: string; clientId: string; scopes: readonly KeyScope[] }
   | { kind: "admin"; id: "admin" };
 
 /** A principal that can call capabilities (everything but the operator). */
@@ -17,8 +25,9 @@ export function bearerOf(authorization: unknown): string | null {
   return match ? match[1] : null;
 }
 
-/** The account a caller's orders and quotes belong to; OAuth clients have none. */
-export const accountOf = (caller: Caller): string | null => (caller.kind === "key" ? caller.account : null);
+/** The tenant a caller's orders and quotes belong to; OAuth clients have none. */
+export const tenantOf = (caller: Caller): Tenant | null =>
+  caller.kind === "key" ? { account: caller.account, environment: caller.environment } : null;
 
 export function createPrincipalResolver(
   keys: Pick<KeyService, "authenticate">,

@@ -113,7 +113,9 @@ export interface McpContext extends InvokeContext {
   log(error: unknown): void;
 }
 
-export function createMcpService(services: Pick<Services, "quotes" | "evals" | "orders" | "probe" | "customerOrders">) {
+export function createMcpService(
+  services: Pick<Services, "quotes" | "evals" | "orders" | "probe" | "customerOrders" | "config">,
+) {
   const invoker = createCapabilityInvoker(services);
   const tools = listTools(invoker);
 

@@ -9,7 +9,9 @@ import type { QuoteInput } from "../dispatch/quotes.js";
 import { createInputValidator, deriveCapabilitySchemas, type CapabilityId } from "./tool-schemas.js";
 import type { EvalPeriod } from "../dispatch/evals.js";
 import type { CancelReason } from "../dispatch/customer-orders.js";
-import { accountOf, type Caller } from "../access/principal.js";
+import { tenantOf, type Caller } from "../access/principal.js";
+import { accessOfOperation, assertMayCall } from "../access/operation-access.js";
+import { notEntitledToOrder } from "../dispatch/entitlement.js";
 
 export type { Caller } from "../access/principal.js";
 
@@ -39,7 +41,7 @@ export function costsOf(messages: number, called: readonly string[]): Capability
   if (probes) costs.push({ policy: "probe", points: probes });
   return costs;
 }
-type CapabilityServices = Pick<Services, "quotes" | "evals" | "orders" | "probe" | "customerOrders">;
+type CapabilityServices = Pick<Services, "quotes" | "evals" | "orders" | "probe" | "customerOrders" | "config">;
 
 /** `ord_…`, or the MCP order handle `dispatch-ord_…` that dispatch.order answers with. */
 const orderIdOf = (input: Record<string, unknown>) => String(input.id).replace(/^dispatch-/, "");
@@ -52,9 +54,10 @@ async function runOrderTool(
   origin: string,
   caller: Caller,
 ): Promise<Record<string, unknown>> {
-  if (id === "dispatch.order_status") return { ...(await services.orders.get(caller, orderIdOf(input), origin)) };
+  const tenant = tenantOf(caller)!; // the access check admits keys only to these tools
+  if (id === "dispatch.order_status") return { ...(await services.orders.get(tenant, orderIdOf(input), origin)) };
   const body = { reason: input.reason as CancelReason, ...(input.note ? { note: input.note as string } : {}) };
-  return { ...(await services.customerOrders.cancel(caller, orderIdOf(input), body, origin)) };
+  return { ...(await services.customerOrders.cancel(tenant, orderIdOf(input), body, origin)) };
 }
 
 export function capabilityById(id: string): Capability | undefined {
@@ -77,7 +80,7 @@ async function run(
     case "dispatch.estimate":
       return estimate(input as Parameters<typeof estimate>[0]);
     case "dispatch.quote":
-      return services.quotes.create({ id: caller!.id, account: accountOf(caller!) }, input as unknown as QuoteInput);
+      return services.quotes.create({ id: caller!.id, tenant: tenantOf(caller!) }, input as unknown as QuoteInput);
     case "dispatch.order":
       return (
         await services.orders.create(caller!, input as unknown as OrderInput, {
@@ -94,6 +97,7 @@ async function run(
 }
 
 export function createCapabilityInvoker(services: CapabilityServices) {
+  const { provisioningContact } = services.config;
   const schemas = deriveCapabilitySchemas();
   const validateInput = createInputValidator();
 
@@ -108,6 +112,10 @@ export function createCapabilityInvoker(services: CapabilityServices) {
       const capability = capabilityById(id)!;
       if (capability.access !== "public" && !ctx.caller)
         throw new DomainError("unauthorized", "missing_credential", `${id} needs a credential.`);
+      const access = accessOfOperation(capability.rest.operationId);
+      const caller = ctx.caller;
+      if (caller && access && !access.anonymous)
+        assertMayCall(caller, access, () => notEntitledToOrder(caller, provisioningContact));
       return run(services, id, validateInput(id, rawInput), ctx, ctx.caller);
     },
   };

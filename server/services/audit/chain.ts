@@ -3,13 +3,14 @@
 import canonicalize from "canonicalize";
 import type { Knex } from "knex";
 import { leafHash } from "./tlog.js";
+import type { Environment, Tenant } from "../access/principal.js";
 
 export const auditTypes = ["quote", "order", "match", "order_status", "key_issued", "key_revoked"] as const;
 export type AuditType = (typeof auditTypes)[number];
 export interface AuditEntry {
   type: AuditType;
-  /** Owning account, or null for operator-level records. */
-  account: string | null;
+  /** Owning account and environment, or null for records without one (an OAuth client's quote). */
+  tenant: Tenant | null;
   /** What the decision is about (order id, key id, quote id). */
   subject: string;
   content: Record<string, unknown>;
@@ -18,6 +19,8 @@ export interface AuditEntry {
 export interface AuditRow {
   type: string;
   account: string | null;
+  /** Which world the record belongs to, for listing; not sealed (the leaf format predates environments). */
+  environment: Environment | null;
   subject: string;
   content: string;
   recorded_at: string;
@@ -33,7 +36,7 @@ function parseStored(content: string): unknown {
 }
 
 /** SHA-256(0x00 ‖ JCS({type, account, subject, content, recorded_at})) of a stored row. */
-export function leafHashOfRow(row: Omit<AuditRow, "seal"> & { recorded_at: string | Date }): Buffer {
+export function leafHashOfRow(row: Omit<AuditRow, "seal" | "environment"> & { recorded_at: string | Date }): Buffer {
   const fields = {
     type: row.type,
     account: row.account,
@@ -51,7 +54,7 @@ const canonicalText = (value: string | null) => canonicalize(value)!;
  * re-serialises to itself), members in JCS order: account, content, recorded_at, subject, type. Fresh records
  * are hashed on every request; parsing back what was just serialised is the cost this avoids.
  */
-function recordText(row: Omit<AuditRow, "seal">): string {
+function recordText(row: Omit<AuditRow, "seal" | "environment">): string {
   return `{"account":${canonicalText(row.account)},"content":${row.content},"recorded_at":${canonicalText(row.recorded_at)},"subject":${canonicalText(row.subject)},"type":${canonicalText(row.type)}}`;
 }
 
@@ -59,6 +62,7 @@ function recordText(row: Omit<AuditRow, "seal">): string {
 export const auditRowColumns = [
   "type",
   "account",
+  "environment",
   "subject",
   "content",
   "recorded_at",
@@ -69,12 +73,13 @@ export const auditRowColumns = [
 export function auditRow(entry: AuditEntry, recordedAt = new Date()): AuditRow {
   const base = {
     type: entry.type,
-    account: entry.account,
+    account: entry.tenant?.account ?? null,
     subject: entry.subject,
     content: canonicalize(entry.content)!,
     recorded_at: recordedAt.toISOString(),
   };
-  return { ...base, seal: `seal_${leafHash(recordText(base)).toString("hex")}` };
+  const seal = `seal_${leafHash(recordText(base)).toString("hex")}`;
+  return { ...base, environment: entry.tenant?.environment ?? null, seal };
 }
 
 /** Appends records in one INSERT inside the caller's transaction (or as one autocommit statement); returns seals. */

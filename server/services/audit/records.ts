@@ -2,6 +2,7 @@
 import type { Knex } from "knex";
 import type { AuditType } from "./chain.js";
 import { DomainError } from "../errors.js";
+import type { Tenant } from "../access/principal.js";
 
 export interface AuditRecordView {
   seal: string;
@@ -50,16 +51,15 @@ function toView(row: Record<string, unknown>): AuditRecordView {
   };
 }
 
-/** Records owned by `account` (none for credentials without an account). */
+/** Records owned by the tenant: its account's records of one environment. */
 export async function listAuditRecords(
   db: Knex,
-  account: string | null,
+  tenant: Tenant,
   query: AuditRecordQuery,
 ): Promise<{ items: AuditRecordView[]; next_cursor: string | null }> {
   const before = query.cursor === undefined ? null : decodeCursor(query.cursor);
-  if (!account) return { items: [], next_cursor: null };
   const rows = await db("audit_records")
-    .where({ account })
+    .where(tenant)
     .modify((q) => {
       if (query.type) q.where({ type: query.type });
       if (before !== null) q.where("position", "<", before);

@@ -1,4 +1,7 @@
-// The evals document: metrics computed from the order records of a rolling window, each with provenance.
+// The evals document: metrics computed from the live order records of a rolling window, each with provenance.
+// Evals are public and unlimited, so a document is computed at most once per period per `cacheSeconds` and
+// concurrent callers share that one computation: its cost no longer grows with callers times order volume.
+import { LRUCache } from "lru-cache";
 import type { Db } from "../../db/knex.js";
 
 export const evalPeriods = { rolling_7d: 7, rolling_30d: 30, rolling_90d: 90 } as const;
@@ -37,10 +40,12 @@ function percentile(sorted: number[], p: number): Metric {
 
 async function windowFacts(db: Db, since: Date) {
   const orders = await db("orders")
+    .where("environment", "live")
     .where("created_at", ">=", since)
     .select("id", "status", "contractor_id", "nte_cents", "final_cost_cents", "dispatch_latency_ms");
   const overridden = await db("order_events")
     .join("orders", "orders.id", "order_events.order_id")
+    .where("orders.environment", "live")
     .where("orders.created_at", ">=", since)
     .where("order_events.human_override", true)
     .countDistinct({ count: "order_events.order_id" });
@@ -50,7 +55,7 @@ async function windowFacts(db: Db, since: Date) {
 type WindowOrders = Awaited<ReturnType<typeof windowFacts>>["orders"];
 
 const methodology =
-  "Computed at request time from this service's order and order-event records created in the window. goal_fulfillment_rate: orders with an assigned contractor / orders. completion_rate: completed / (completed + cancelled). nte_accuracy_rate: completed orders with an NTE whose final cost is at or under it / such orders. dispatch latency: order receipt to contractor assignment, nearest-rank percentiles. human_override_rate: orders with an event marked human_override / orders. cancellation_rate: cancelled orders (by customer or operator) / orders. Metrics without records are null and marked unavailable.";
+  "Computed from this service's live order and order-event records created in the window (sandbox orders, made with dispatch_test_ keys, are never counted), at most once per period per cache interval (30 s by default): generated_at says when. goal_fulfillment_rate: orders with an assigned contractor / orders. completion_rate: completed / (completed + cancelled). nte_accuracy_rate: completed orders with an NTE whose final cost is at or under it / such orders. dispatch latency: order receipt to contractor assignment, nearest-rank percentiles. human_override_rate: orders with an event marked human_override / orders. cancellation_rate: cancelled orders (by customer or operator) / orders. Metrics without records are null and marked unavailable.";
 
 /** Published targets and audit facts: constant, stated beside the measured metrics. */
 const trustSignals = {
@@ -95,25 +100,37 @@ function metricsOf(orders: WindowOrders, overriddenOrders: number) {
   };
 }
 
-export function createEvalsService(db: Db) {
+async function computeDocument(db: Db, period: EvalPeriod) {
+  const end = new Date();
+  const start = new Date(end.getTime() - evalPeriods[period] * 86_400_000);
+  const { orders, overriddenOrders } = await windowFacts(db, start);
+  const metrics = metricsOf(orders, overriddenOrders);
+  const provenance = Object.fromEntries(Object.entries(metrics).map(([name, m]) => [name, m.provenance]));
   return {
-    async document(period: EvalPeriod) {
-      const end = new Date();
-      const start = new Date(end.getTime() - evalPeriods[period] * 86_400_000);
-      const { orders, overriddenOrders } = await windowFacts(db, start);
-      const metrics = metricsOf(orders, overriddenOrders);
-      const provenance = Object.fromEntries(Object.entries(metrics).map(([name, m]) => [name, m.provenance]));
-      return {
-        period,
-        window: { start: start.toISOString(), end: end.toISOString() },
-        generated_at: end.toISOString(),
-        estimated: Object.values(metrics).some((m) => m.provenance === "self_reported_estimate"),
-        methodology,
-        metrics,
-        trust_signals: trustSignals,
-        provenance,
-        disclaimer: "Self-reported; not an independent audit or a service-level guarantee.",
-      };
+    period,
+    window: { start: start.toISOString(), end: end.toISOString() },
+    generated_at: end.toISOString(),
+    estimated: Object.values(metrics).some((m) => m.provenance === "self_reported_estimate"),
+    methodology,
+    metrics,
+    trust_signals: trustSignals,
+    provenance,
+    disclaimer: "Self-reported; not an independent audit or a service-level guarantee.",
+  };
+}
+
+type EvalsDocument = Awaited<ReturnType<typeof computeDocument>>;
+
+/** `cacheMs` 0 computes every call (tests); otherwise callers within the interval share one computation. */
+export function createEvalsService(db: Db, cacheMs: number) {
+  const documents = new LRUCache<EvalPeriod, EvalsDocument>({
+    max: Object.keys(evalPeriods).length,
+    ttl: Math.max(1, cacheMs),
+    fetchMethod: (period) => computeDocument(db, period),
+  });
+  return {
+    async document(period: EvalPeriod): Promise<EvalsDocument> {
+      return cacheMs === 0 ? computeDocument(db, period) : (await documents.fetch(period))!;
     },
   };
 }

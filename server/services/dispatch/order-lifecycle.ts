@@ -186,10 +186,11 @@ async function recordSideEffects(
   base: string,
 ) {
   const { row, updated, event, match, cancellation } = change;
+  const tenant = { account: row.account, environment: row.environment };
   if (match)
     await appendAudit(trx, {
       type: "match",
-      account: row.account,
+      tenant,
       subject: row.id,
       content: {
         contractor_ref: match.contractor.ref,
@@ -200,14 +201,14 @@ async function recordSideEffects(
     });
   await appendAudit(trx, {
     type: "order_status",
-    account: row.account,
+    tenant,
     subject: row.id,
     content: { from: row.status, to: updated.status, ...event, ...(cancellation ? { cancellation } : {}) },
   });
   if (row.callback_url)
     await enqueueStatusChange(trx, {
       orderId: row.id,
-      account: row.account,
+      tenant,
       url: row.callback_url,
       data: webhookData(updated, row.status, base),
     });

@@ -1,5 +1,6 @@
-// listOrders: an account's orders newest first, filtered, keyset-paged with an opaque cursor.
+// listOrders: a tenant's orders newest first, filtered, keyset-paged with an opaque cursor.
 import type { Db } from "../../db/knex.js";
+import type { Tenant } from "../access/principal.js";
 import { newestFirst, pageOf } from "../shared/keyset.js";
 import { statusViews } from "./order-lifecycle.js";
 
@@ -13,8 +14,8 @@ export interface OrderListFilter {
   cursor?: string;
 }
 
-export async function listOrders(db: Db, account: string, filter: OrderListFilter, base: string) {
-  const query = newestFirst(db("orders").where({ account }), filter);
+export async function listOrders(db: Db, tenant: Tenant, filter: OrderListFilter, base: string) {
+  const query = newestFirst(db("orders").where(tenant), filter);
   if (filter.status?.length) query.whereIn("status", filter.status);
   if (filter.trade) query.where({ trade: filter.trade });
   if (filter.reference_id) query.where({ reference_id: filter.reference_id });

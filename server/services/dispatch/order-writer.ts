@@ -4,6 +4,7 @@
 // meanwhile fails the batch; group commit then writes each order alone, so only that order sees the 23505.
 // With a callback_url the same statement gives the account its webhook secret if it has none yet.
 import type { Db } from "../../db/knex.js";
+import type { Environment, Tenant } from "../access/principal.js";
 import { createGroupCommit } from "../../db/group-commit.js";
 import { columnList, insertJsonRows, selectJsonRows } from "../../db/json-rows.js";
 import { auditRowColumns, type AuditRow } from "../audit/chain.js";
@@ -19,6 +20,12 @@ export interface NewOrder {
 }
 
 const eventColumns = ["order_id", "status", "note", "at"] as const;
+
+/** Each tenant of a batch's webhook messages once. */
+function tenantsOf(messages: { account: string; environment: Environment }[]): Tenant[] {
+  const seen = new Map(messages.map((m) => [`${m.environment}:${m.account}`, m]));
+  return [...seen.values()].map(({ account, environment }) => ({ account, environment }));
+}
 
 export function createOrderWriter(db: Db) {
   return createGroupCommit<NewOrder>(async (orders) => {
@@ -36,7 +43,7 @@ export function createOrderWriter(db: Db) {
       .with("first_events", db.raw(insertJsonRows("order_events", eventColumns), [json(events)]));
     if (messages.length > 0)
       statement = statement
-        .with("secrets", insertMissingSecrets(db, [...new Set(messages.map((m) => m.account))]))
+        .with("secrets", insertMissingSecrets(db, tenantsOf(messages)))
         .with("webhooks", db("webhook_outbox").insert(messages));
     await statement
       .into(db.raw(`"audit_records" (${columnList(auditRowColumns)})`))

@@ -1,12 +1,13 @@
 // Orders: entitlement, idempotent creation with auto-matching (audited, webhooked), and the status view.
 import type { OrderRow } from "./order-row.js";
-import type { Principal } from "../access/principal.js";
+import { tenantOf, type Caller, type Principal, type Tenant } from "../access/principal.js";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/knex.js";
 import { assertDispatchConfigured } from "./availability.js";
 import { auditRow, type AuditRow } from "../audit/chain.js";
 import type { ContractorService } from "./contractors.js";
-import { DomainError, EntitlementError } from "../errors.js";
+import { DomainError } from "../errors.js";
+import { notEntitledToOrder } from "./entitlement.js";
 import { canonicalJson, newId, sha256Hex } from "../shared/ids.js";
 import { matchFacts, rankMatches, type Match } from "./matching.js";
 import { orderNotFound, statusUrl, statusView, trackingAuth, webhookData } from "./order-lifecycle.js";
@@ -26,8 +27,8 @@ export interface OrderInput {
   reference_id?: string;
   quote_id?: string;
 }
-/** Who is ordering: any principal; only keys with the order scope are entitled. */
-export type OrderPrincipal = Principal;
+/** Who is ordering: a key or an OAuth client; only keys with the order scope are entitled. */
+export type OrderPrincipal = Caller;
 export interface OrderContext {
   idempotencyKey?: string;
   /** Base of absolute URLs when PUBLIC_BASE_URL is unset: the request's own origin. */
@@ -47,34 +48,19 @@ function assertEntitled(
   principal: OrderPrincipal,
   config: Config,
 ): asserts principal is Extract<Principal, { kind: "key" }> {
-  if (principal.kind === "key" && principal.account && principal.scopes.includes("order")) return;
-  throw new EntitlementError({
-    error: "payment_required",
-    message:
-      principal.kind === "key"
-        ? "This key can quote but was issued without the order scope."
-        : "This credential can quote but is not entitled to create orders.",
-    entitled_credential: "A provisioned integration key (x-api-key) with the order scope.",
-    provisioning_contact: config.provisioningContact,
-    free_alternatives: [
-      "dispatch.quote",
-      "dispatch.estimate",
-      "dispatch.index",
-      "dispatch.evals",
-      "agentic.readiness_probe",
-    ],
-  });
+  if (principal.kind === "key" && principal.scopes.includes("order")) return;
+  throw notEntitledToOrder(principal, config.provisioningContact);
 }
 
 async function findPrior(
   db: Db,
-  account: string,
+  tenant: Tenant,
   referenceId: string | null,
   idempotencyKey: string | null,
 ): Promise<Row | undefined> {
   if (!referenceId && !idempotencyKey) return undefined;
   return db("orders")
-    .where({ account })
+    .where(tenant)
     .andWhere((q) => {
       if (referenceId) q.orWhere({ reference_id: referenceId });
       if (idempotencyKey) q.orWhere({ idempotency_key: idempotencyKey });
@@ -132,7 +118,7 @@ function summaryOf(id: string, input: OrderInput, priced: Match | undefined, ass
 
 /** The order's audit records (the order decision, and the match when one was made), seals computed up front. */
 function orderAuditRows(
-  o: { id: string; account: string; keyId: string; status: string; requestHash: string; row: Row },
+  o: { id: string; tenant: Tenant; keyId: string; status: string; requestHash: string; row: Row },
   input: OrderInput,
   matches: Match[],
 ): AuditRow[] {
@@ -140,7 +126,7 @@ function orderAuditRows(
   const records = [
     auditRow({
       type: "order",
-      account: o.account,
+      tenant: o.tenant,
       subject: o.id,
       content: {
         key_id: o.keyId,
@@ -159,7 +145,7 @@ function orderAuditRows(
     records.push(
       auditRow({
         type: "match",
-        account: o.account,
+        tenant: o.tenant,
         subject: o.id,
         content: { ...matchFacts(best), estimated_response_minutes: best.responseMinutes, candidates: matches.length },
       }),
@@ -181,13 +167,14 @@ const escalation = (config: Config, input: OrderInput, overNte?: Match) => ({
   escalation_contact: config.escalationContact,
 });
 
-type InsertContext = OrderContext & { requestHash: string; account: string; keyId: string };
+type InsertContext = OrderContext & { requestHash: string; tenant: Tenant; keyId: string };
 type Summary = ReturnType<typeof summaryOf>;
 
 function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, best: Match | undefined, now: Date) {
   return {
     id: order.id,
-    account: ctx.account,
+    account: ctx.tenant.account,
+    environment: ctx.tenant.environment,
     key_id: ctx.keyId,
     reference_id: input.reference_id ?? null,
     quote_id: input.quote_id ?? null,
@@ -215,7 +202,8 @@ function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, best: M
 function webhookOf(input: OrderInput, row: ReturnType<typeof orderRow>, base: string): NewOrder["webhook"] {
   if (!input.callback_url) return null;
   const data = webhookData({ ...row, location: input.location }, null, base);
-  return { orderId: row.id, account: row.account, url: input.callback_url, data };
+  const tenant = { account: row.account, environment: row.environment };
+  return { orderId: row.id, tenant, url: input.callback_url, data };
 }
 
 /** The 201/202 body (with an escalation when no contractor was assigned) and the first event's note. */
@@ -249,7 +237,7 @@ function prepare(
   const { id } = order;
   const row = orderRow(input, ctx, order, best, now);
   const records = orderAuditRows(
-    { id, account: ctx.account, keyId: ctx.keyId, status: order.status, row, requestHash: ctx.requestHash },
+    { id, tenant: ctx.tenant, keyId: ctx.keyId, status: order.status, row, requestHash: ctx.requestHash },
     input,
     best ? matches : [], // a held order (over its NTE) records no match
   );
@@ -275,15 +263,16 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
       await assertDispatchConfigured(config, contractors);
       const input = { ...payload, location: { ...payload.location, state: payload.location.state.toUpperCase() } };
       const requestHash = sha256Hex(canonicalJson(payload));
-      const keys = [principal.account, input.reference_id ?? null, ctx.idempotencyKey ?? null] as const;
+      const tenant = tenantOf(principal)!;
+      const keys = [tenant, input.reference_id ?? null, ctx.idempotencyKey ?? null] as const;
       const prior = await findPrior(db, ...keys);
       if (prior) return replay(prior, requestHash);
       await assertCallbackAllowed(input.callback_url, config.webhookAllowPrivate);
       const candidates = await contractors.candidates(input.trade, input.location.state);
       const matches = input.quote_id // the one extra statement of a quoted order: its quote
-        ? quotedMatches(candidates, input, await quoteForOrder(db, principal.account, input.quote_id, input))
+        ? quotedMatches(candidates, input, await quoteForOrder(db, tenant, input.quote_id, input))
         : rankMatches(candidates, input);
-      const insertContext = { ...ctx, requestHash, account: principal.account, keyId: principal.id };
+      const insertContext = { ...ctx, requestHash, tenant, keyId: principal.id };
       const { answer, write } = prepare(config, input, insertContext, matches);
       try {
         await writer.write(write);
@@ -296,12 +285,14 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
       }
     },
 
-    /** getOrder: the account's own order with its history; other accounts' orders are not found. */
-    async get(principal: OrderPrincipal, id: string, origin: string) {
-      const row =
-        principal.kind === "key" && principal.account
-          ? await db("orders").where({ id, account: principal.account }).first()
-          : undefined;
+    /** getOrder: the tenant's own order with its history; other tenants' orders (the other environment's
+     * included) are not found. */
+    async get(tenant: Tenant | null, id: string, origin: string) {
+      const row = tenant
+        ? await db("orders")
+            .where({ id, ...tenant })
+            .first()
+        : undefined;
       if (!row) throw orderNotFound(id);
       return statusView(db, row, config.publicBaseUrl ?? origin);
     },

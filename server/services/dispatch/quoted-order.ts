@@ -1,4 +1,5 @@
 // Ordering a quote (createOrder's quote_id): the account's unexpired quote for the same job, and the match it keeps.
+import type { Tenant } from "../access/principal.js";
 import type { Db } from "../../db/knex.js";
 import type { Contractor } from "./contractors.js";
 import { DomainError } from "../errors.js";
@@ -45,9 +46,9 @@ function assertSameJob(quote: QuoteRow, job: Job): void {
 
 /** One SELECT: 404 unless the account's quote, 422 `quote_mismatch` for another trade, state or urgency, 409 once
  * expired. */
-export async function quoteForOrder(db: Db, account: string, quoteId: string, job: Job): Promise<OrderedQuote> {
+export async function quoteForOrder(db: Db, tenant: Tenant, quoteId: string, job: Job): Promise<OrderedQuote> {
   const quote: QuoteRow | undefined = await db("quotes")
-    .where({ id: quoteId, account })
+    .where({ id: quoteId, ...tenant })
     .first("id", "trade", "state", "urgency", "contractor_id", "estimated_cost_cents", "expires_at");
   if (!quote) throw new DomainError("not_found", "not_found", `No quote ${quoteId} for this account.`);
   assertSameJob(quote, job);

@@ -1,4 +1,5 @@
 // Quotes: match the pool, price the best match, say whether it fits the NTE, record the quote.
+import type { Tenant } from "../access/principal.js";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/knex.js";
 import { createGroupCommit } from "../../db/group-commit.js";
@@ -22,9 +23,10 @@ export interface QuoteInput {
 const validForMinutes: Record<Urgency, number> = { emergency: 15, urgent: 30, routine: 60, scheduled: 240 };
 
 type Matches = ReturnType<typeof rankMatches>;
-interface QuotePrincipal {
+/** Who quotes: a key (its tenant) or an OAuth client (no tenant: its quotes cannot be ordered). */
+export interface QuotePrincipal {
   id: string;
-  account: string | null;
+  tenant: Tenant | null;
 }
 
 const nteFit = (nteCents: number | undefined, cost: number | null) =>
@@ -67,7 +69,7 @@ type Quote = ReturnType<typeof buildQuote>;
 const quoteAudit = (principal: QuotePrincipal, quote: Quote) =>
   auditRow({
     type: "quote",
-    account: principal.account,
+    tenant: principal.tenant,
     subject: quote.quote_id,
     content: {
       principal: principal.id,
@@ -102,7 +104,8 @@ function createQuoteWriter(db: Db) {
 const quoteRow = (principal: QuotePrincipal, quote: Quote, best: Matches[number] | undefined, started: number) => ({
   id: quote.quote_id,
   principal: principal.id,
-  account: principal.account,
+  account: principal.tenant?.account ?? null,
+  environment: principal.tenant?.environment ?? null,
   trade: quote.trade,
   state: quote.location.state,
   urgency: quote.urgency,

@@ -6,7 +6,7 @@ import { DomainError } from "../errors.js";
 import type { Contractor, ContractorService } from "./contractors.js";
 import { rankMatches, type Match } from "./matching.js";
 import { applyEvent, orderNotFound, type OrderEventInput } from "./order-lifecycle.js";
-import type { OrderPrincipal } from "./orders.js";
+import type { Tenant } from "../access/principal.js";
 import { tradeCodes } from "./trades.js";
 
 type Row = OrderRow;
@@ -67,8 +67,7 @@ async function step(w: Walker, row: Row) {
 async function tick(w: Walker) {
   const due: Row[] = await w
     .db("orders")
-    .join("api_keys", "api_keys.id", "orders.key_id")
-    .where("api_keys.environment", "test")
+    .where("orders.environment", "test")
     .whereIn("orders.status", Object.keys(next))
     .where("orders.updated_at", "<=", new Date(Date.now() - w.config.sandboxStepMs))
     .orderBy("orders.updated_at")
@@ -94,17 +93,13 @@ function schedule(w: Walker) {
 }
 
 /** advanceSandboxOrder: 403 for live keys; one step, or the steps up to `to`. */
-async function advance(w: Walker, principal: OrderPrincipal, id: string, to: SandboxStatus | undefined) {
-  if (principal.kind !== "key") throw liveKey();
-  const key = await w.db("api_keys").where({ id: principal.id }).first();
-  if (key?.environment !== "test") throw liveKey();
+async function advance(w: Walker, tenant: Tenant, id: string, to: SandboxStatus | undefined) {
+  if (tenant.environment !== "test") throw liveKey();
   let row: Row | undefined = await w
     .db("orders")
-    .join("api_keys", "api_keys.id", "orders.key_id")
-    .where({ "orders.id": id, "orders.account": principal.account })
-    .first("orders.*", "api_keys.environment");
+    .where({ id, ...tenant })
+    .first(); // test orders only
   if (!row) throw orderNotFound(id);
-  if (row.environment !== "test") throw liveKey(); // a live order of the same account never moves by itself
   const target = to ?? next[row.status];
   if (!target || !next[row.status] || sequence.indexOf(target) <= sequence.indexOf(row.status))
     throw new DomainError(
@@ -139,7 +134,7 @@ export function createSandboxService(db: Db, contractors: ContractorService, con
       w.timer = null;
       await w.ticking;
     },
-    advance: (principal: OrderPrincipal, id: string, to: SandboxStatus | undefined) => advance(w, principal, id, to),
+    advance: (tenant: Tenant, id: string, to: SandboxStatus | undefined) => advance(w, tenant, id, to),
   };
 }
 

@@ -12,7 +12,7 @@ export interface EventRow {
   at: Date | string;
   final_cost_cents: number | null;
   account: string;
-  environment: string;
+  environment: "test" | "live";
   reference_id: string | null;
   contractor_id: string | null;
   quoted_cost_cents: number | null;

@@ -23,11 +23,11 @@ const batchLimit = 1000;
 
 const sequenceBatch = `
   update order_events e
-     set seq = top.seq + batch.n, account = o.account, environment = k.environment
+     set seq = top.seq + batch.n, account = o.account, environment = o.environment
     from (select id, row_number() over (order by id) as n
             from (select id from order_events where seq is null order by id limit ?) pending) batch,
          (select coalesce(max(seq), 0) as seq from order_events) top,
-         orders o join api_keys k on k.id = o.key_id
+         orders o
    where e.id = batch.id and o.id = e.order_id`;
 
 /**

@@ -1,4 +1,5 @@
 // The account's view of its webhook deliveries (outbox rows): list them, and queue one again.
+import type { Tenant } from "../access/principal.js";
 import type { Knex } from "knex";
 import { DomainError } from "../errors.js";
 import { newestFirst, pageOf } from "../shared/keyset.js";
@@ -53,19 +54,19 @@ function viewOf(row: DeliveryRow) {
   };
 }
 
-/** listWebhookDeliveries: the account's deliveries newest first, keyset-paged like listOrders. */
-export async function listDeliveries(db: Knex, account: string, filter: DeliveryFilter) {
-  const query = newestFirst(db("webhook_outbox").where({ account }).select(columns(db)), filter, /^\d{1,18}$/);
+/** listWebhookDeliveries: the tenant's deliveries newest first, keyset-paged like listOrders. */
+export async function listDeliveries(db: Knex, tenant: Tenant, filter: DeliveryFilter) {
+  const query = newestFirst(db("webhook_outbox").where(tenant).select(columns(db)), filter, /^\d{1,18}$/);
   if (filter.order_id) query.where({ order_id: filter.order_id });
   if (filter.state) query.where({ status: filter.state });
   const { page, next_cursor } = pageOf((await query) as DeliveryRow[], filter.limit);
   return { items: page.map(viewOf), next_cursor };
 }
 
-/** redeliverWebhookDelivery: pending again with an attempt due now; 404 for another account's or an unknown id. */
-export async function redeliver(db: Knex, account: string, id: string) {
+/** redeliverWebhookDelivery: pending again with an attempt due now; 404 for another tenant's or an unknown id. */
+export async function redeliver(db: Knex, tenant: Tenant, id: string) {
   const [row] = await db("webhook_outbox")
-    .where({ id: id.replace(/^dlv_/, ""), account })
+    .where({ id: id.replace(/^dlv_/, ""), ...tenant })
     .update({ status: "pending", next_attempt_at: db.fn.now() })
     .returning<DeliveryRow[]>(columns(db));
   if (!row) throw new DomainError("not_found", "not_found", `No webhook delivery ${id} for this account.`);

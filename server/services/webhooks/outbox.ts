@@ -3,12 +3,14 @@
 import type { Knex } from "knex";
 import { newId } from "../shared/ids.js";
 import { ensureWebhookSecret } from "./secrets.js";
+import type { Environment, Tenant } from "../access/principal.js";
 
 export interface OutboxRow {
   id: number;
   message_id: string;
   order_id: string;
   account: string;
+  environment: Environment;
   url: string;
   payload: { type: string; timestamp: string; data: Record<string, unknown> };
   attempts: number;
@@ -16,7 +18,7 @@ export interface OutboxRow {
 
 export interface StatusChange {
   orderId: string;
-  account: string;
+  tenant: Tenant;
   url: string;
   data: Record<string, unknown>;
 }
@@ -31,7 +33,8 @@ export function statusChangeMessage(change: StatusChange) {
   return {
     message_id: newId("msg"),
     order_id: change.orderId,
-    account: change.account,
+    account: change.tenant.account,
+    environment: change.tenant.environment,
     url: change.url,
     payload: JSON.stringify(payload),
   };
@@ -39,7 +42,7 @@ export function statusChangeMessage(change: StatusChange) {
 
 /** Writes one `order.status_changed` message; call inside the transaction that changes the status. */
 export async function enqueueStatusChange(trx: Knex.Transaction, change: StatusChange): Promise<void> {
-  await ensureWebhookSecret(trx, change.account);
+  await ensureWebhookSecret(trx, change.tenant);
   await trx("webhook_outbox").insert(statusChangeMessage(change));
 }
 
@@ -82,7 +85,7 @@ export async function claimDue(
        ) ranked
        where nth = 1 and nth_account = 1 order by id limit ?)
        and status = 'pending' and next_attempt_at <= now() -- re-checked after a concurrent claim
-     returning id, message_id, order_id, account, url, payload, attempts`,
+     returning id, message_id, order_id, account, environment, url, payload, attempts`,
     [leaseMs, ...skip.endpoints, ...skip.accounts, limit],
   );
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- raw SQL: bigint ids may arrive as strings

@@ -3,6 +3,7 @@
 // circuit breaker, so a dead receiver (or a tenant with many) only slows itself.
 // The outbox (not pg-boss/graphile-worker) stays: rows are written in the order's own transaction, already
 // shared by every instance through SKIP LOCKED-style leases, and a queue library would add a second store.
+import type { Tenant } from "../access/principal.js";
 import type { Knex } from "knex";
 import { Webhook } from "standardwebhooks";
 import type { Config } from "../../config.js";
@@ -60,8 +61,8 @@ class ReceiverRefused extends Error {
 
 /** Sends one attempt; resolves with the receiver's 2xx status. */
 async function send(w: Worker, row: OutboxRow): Promise<number> {
-  const secrets = await signingSecrets(w.db, row.account);
-  if (!secrets.length) throw new Error(`no webhook secret for account ${row.account}`);
+  const secrets = await signingSecrets(w.db, { account: row.account, environment: row.environment });
+  if (!secrets.length) throw new Error(`no ${row.environment} webhook secret for account ${row.account}`);
   const body = JSON.stringify(row.payload);
   const now = new Date(); // one instant for both the signature and its header
   const headers = {
@@ -156,13 +157,13 @@ export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllo
     onError: leaveToLease,
   };
   return {
-    /** The account's signing secret, created on first use (also created by its first order with a callback_url). */
-    secretFor: (account: string) => ensureWebhookSecret(db, account),
-    rotateSecret: (account: string) => rotateWebhookSecret(db, account),
-    deliveries: (account: string, filter: DeliveryFilter) => listDeliveries(db, account, filter),
+    /** The tenant's signing secret, created on first use (also created by its first order with a callback_url). */
+    secretFor: (tenant: Tenant) => ensureWebhookSecret(db, tenant),
+    rotateSecret: (tenant: Tenant) => rotateWebhookSecret(db, tenant),
+    deliveries: (tenant: Tenant, filter: DeliveryFilter) => listDeliveries(db, tenant, filter),
     /** Queues a delivery again and wakes the worker (when it runs) so the attempt starts now. */
-    async redeliver(account: string, id: string) {
-      const delivery = await redeliver(db, account, id);
+    async redeliver(tenant: Tenant, id: string) {
+      const delivery = await redeliver(db, tenant, id);
       void pump(w);
       return delivery;
     },

@@ -17,7 +17,10 @@ describe("audit chain: seals", () => {
         fc.dictionary(text, jsonValue),
         fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }),
         (type, account, subject, content, at) => {
-          const row = auditRow({ type, account, subject, content }, at);
+          const row = auditRow(
+            { type, tenant: account === null ? null : { account, environment: "live" }, subject, content },
+            at,
+          );
           assert.equal(row.seal, `seal_${leafHashOfRow(row).toString("hex")}`);
         },
       ),
@@ -26,7 +29,12 @@ describe("audit chain: seals", () => {
   });
 
   it("a record whose stored content was altered no longer matches its seal", () => {
-    const row = auditRow({ type: "quote", account: "acme", subject: "qt_1", content: { cents: 100 } });
+    const row = auditRow({
+      type: "quote",
+      tenant: { account: "acme", environment: "test" },
+      subject: "qt_1",
+      content: { cents: 100 },
+    });
     assert.notEqual(row.seal, `seal_${leafHashOfRow({ ...row, content: '{"cents":101}' }).toString("hex")}`);
   });
 });
