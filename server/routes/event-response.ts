@@ -17,7 +17,10 @@ function closedSignal(request: Request): AbortSignal {
   const controller = new AbortController();
   const res = request.raw.res;
   if (res.closed || res.destroyed) controller.abort();
-  else res.once("close", () => controller.abort());
+  else
+    res.once("close", () => {
+      controller.abort();
+    });
   return controller.signal;
 }
 

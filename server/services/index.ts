@@ -4,7 +4,7 @@ import { createChangeFeed } from "../db/change-feed.js";
 import type { Db } from "../db/knex.js";
 import { createAuditLogService } from "./audit/log.js";
 import { listAuditRecords, type AuditRecordQuery } from "./audit/records.js";
-import { eventPage, type EventScope } from "./events/feed.js";
+import { createEventServices } from "./events/service.js";
 import { createContractorService } from "./dispatch/contractors.js";
 import { createEvalsService } from "./dispatch/evals.js";
 import { createHealthService } from "./health/readiness.js";
@@ -15,8 +15,6 @@ import { createOrderLifecycleService } from "./dispatch/order-lifecycle.js";
 import { createOrderService } from "./dispatch/orders.js";
 import { createCustomerOrderService } from "./dispatch/customer-orders.js";
 import { createSandboxService } from "./dispatch/sandbox.js";
-import { createFeedSequencer } from "./events/sequencer.js";
-import { createEventStreams } from "./events/stream.js";
 import { createProbeService } from "./probe/probe.js";
 import { createQuoteService } from "./dispatch/quotes.js";
 import { createWebhookService } from "./webhooks/worker.js";
@@ -26,19 +24,12 @@ export function createServices(db: Db, config: Config) {
   const contractors = createContractorService(db, changes);
   const keys = createKeyService(db, changes);
   const oauth = createOAuthService(db, config.oauthTokenTtlSeconds);
-  const eventSequencer = createFeedSequencer(db, { intervalMs: 100, sweepMs: 2000 });
   return {
     db,
     config,
     auditLog: createAuditLogService(db, config),
     auditRecords: { list: (tenant: Tenant, query: AuditRecordQuery) => listAuditRecords(db, tenant, query) },
-    eventSequencer,
-    eventFeed: {
-      async page(after: number, scope: EventScope, limit: number, base: string) {
-        await eventSequencer.sequenceNow(); // the caller's own writes are on the page
-        return eventPage(db, after, scope, limit, base);
-      },
-    },
+    ...createEventServices(db, config, { keys, changes }),
     changes,
     health: createHealthService(db),
     keys,
@@ -52,18 +43,6 @@ export function createServices(db: Db, config: Config) {
     orderLifecycle: createOrderLifecycleService(db, contractors),
     customerOrders: createCustomerOrderService(db, config),
     sandbox: createSandboxService(db, contractors, config),
-    eventStreams: createEventStreams(
-      { db, sequencer: eventSequencer, revokedKeys: keys.revokedAmong, changes },
-      {
-        pollMs: 200,
-        heartbeatMs: 15_000,
-        keyCheckMs: 2000,
-        perKey: config.eventStreams.perKey,
-        maxMs: config.eventStreams.maxSeconds * 1000,
-        maxBufferedBytes: 1024 * 1024,
-        endGraceMs: 10_000,
-      },
-    ),
     webhooks: createWebhookService(db, config),
     probe: createProbeService({ allowPrivate: config.probeAllowPrivate }),
   };

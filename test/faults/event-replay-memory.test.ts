@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { orderRequest } from "../fixtures/requests.js";
 import { postOrder } from "../fixtures/orders.js";
 import { startReadyServer } from "../helpers/server-process.js";
-import { adminToken, databases, startTestServer, type TestDatabase } from "../helpers/server.js";
+import { databases, startTestServer, type TestDatabase } from "../helpers/server.js";
 
 const backlog = 1500;
 const clients = 40;
@@ -106,7 +106,7 @@ async function eventsRead(url: string, key: string): Promise<number> {
 }
 
 async function stopProcess(child: ChildProcess | null): Promise<void> {
-  if (!child || child.exitCode !== null) return;
+  if (child?.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");
   await exited;

@@ -47,6 +47,8 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
     events,
     comments,
     ended,
-    close: () => controller.abort(),
+    close: () => {
+      controller.abort();
+    },
   };
 }

@@ -42,7 +42,7 @@ async function insertEvent(db: Db, orderId: string): Promise<number> {
 async function hole(db: Db, orderId: string): Promise<void> {
   await db
     .transaction(async (trx) => {
-      await insertEvent(trx as unknown as Db, orderId);
+      await insertEvent(trx, orderId);
       throw new Error("rolled back");
     })
     .catch(() => undefined);
@@ -63,7 +63,7 @@ for (const target of databases()) {
     const old: number[] = [];
     before(async () => {
       const created = await target.create();
-      drop = created.drop;
+      drop = () => created.drop();
       db = createDb(created.url);
       await migrateThrough(db, lastBefore);
       await db("orders").insert([order("ord_a", "acme", "test"), order("ord_b", "bolt", "live")]);
@@ -102,7 +102,7 @@ for (const target of databases()) {
       it("leaves a row uncommitted at the pass for a later pass, after the rows committed before it", async () => {
         const trx = await db.transaction();
         try {
-          const late = await insertEvent(trx as unknown as Db, "ord_a"); // smaller id, commits last
+          const late = await insertEvent(trx, "ord_a"); // smaller id, commits last
           const early = await insertEvent(db, "ord_b");
           assert.equal(await sequencePending(db, false), 1);
           await trx.commit();

@@ -5,7 +5,7 @@ import type { Knex } from "knex";
 
 export async function up(db: Knex): Promise<void> {
   await db.schema.alterTable("order_events", (t) => {
-    t.bigInteger("seq").unique("order_events_seq_unique"); // null until sequenced
+    t.bigInteger("seq").unique({ indexName: "order_events_seq_unique" }); // null until sequenced
     t.string("account", 100);
     t.string("environment", 8);
     t.index(["account", "environment", "seq"], "order_events_tenant_seq_idx");

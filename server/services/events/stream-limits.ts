@@ -49,7 +49,7 @@ export type Ending = Map<PassThrough, number>;
 const cut = (stream: PassThrough, why: string) => stream.destroy(new Error(why));
 
 /** Ends the stream gracefully, and cuts it if the client has not taken the end within the grace period. */
-export function endSoon(sub: Subscriber, reason: string, ending: Ending, limits: StreamLimits, now: number): void {
+function endSoon(sub: Subscriber, reason: string, ending: Ending, limits: StreamLimits, now: number): void {
   endWith(sub, reason);
   if (!sub.stream.destroyed) ending.set(sub.stream, now + limits.endGraceMs);
 }

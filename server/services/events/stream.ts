@@ -105,12 +105,16 @@ function subscribe(deps: StreamDeps, hub: Hub, at: OpenAt, release: () => void):
     },
   };
   hub.subscribers.add(sub);
-  const abort = () => stream.destroy();
+  const abort = () => {
+    stream.destroy();
+  };
   stream.on("close", () => {
     sub.release();
     at.signal.removeEventListener("abort", abort);
   });
-  stream.on("error", () => sub.release());
+  stream.on("error", () => {
+    sub.release(); // a cut stream errors before Hapi may have attached its own listener
+  });
   at.signal.addEventListener("abort", abort);
   if (at.signal.aborted) abort();
   writeComment(sub, "stream open");

@@ -14,45 +14,49 @@ export interface BackgroundJob {
   stop(): Promise<void>;
 }
 
-/** `run` answers how much it did: 0 is idle, so the next run waits idleMs unless nudged meanwhile. */
+interface JobState {
+  timer: NodeJS.Timeout | null;
+  dueAt: number;
+  running: Promise<void> | null;
+  /** Nudged during a run: the run's snapshot may predate the nudge's write, so go again soon. */
+  nudged: boolean;
+  stopped: boolean;
+}
+
+/** `run` answers how much it did: 0 is idle (as is a failure), so the next run waits idleMs unless nudged. */
 export function startBackgroundJob(
   run: () => Promise<number>,
   timing: JobTiming,
   onError: (error: unknown) => void,
 ): BackgroundJob {
-  let timer: NodeJS.Timeout | null = null;
-  let dueAt = 0;
-  let running: Promise<void> | null = null;
-  let nudged = false; // during a run: its snapshot may predate the nudge's write, so go again soon
-  let stopped = false;
+  const job: JobState = { timer: null, dueAt: 0, running: null, nudged: false, stopped: false };
   const schedule = (delayMs: number) => {
-    if (stopped) return;
-    if (timer) clearTimeout(timer);
-    dueAt = Date.now() + delayMs;
-    timer = setTimeout(tick, delayMs);
+    if (job.stopped) return;
+    if (job.timer) clearTimeout(job.timer);
+    job.dueAt = Date.now() + delayMs;
+    job.timer = setTimeout(tick, delayMs);
   };
   const tick = () => {
-    timer = null;
-    nudged = false;
-    let did = 1;
-    running = run()
+    Object.assign(job, { timer: null, nudged: false });
+    let did = 0;
+    job.running = run()
       .then((count) => void (did = count), onError)
       .finally(() => {
-        running = null;
-        schedule(did > 0 || nudged ? timing.intervalMs : (timing.idleMs ?? timing.intervalMs));
+        job.running = null;
+        schedule(did > 0 || job.nudged ? timing.intervalMs : (timing.idleMs ?? timing.intervalMs));
       });
   };
   schedule(timing.intervalMs);
   return {
     nudge() {
-      if (running) nudged = true;
-      else if (timer && dueAt > Date.now() + timing.intervalMs) schedule(timing.intervalMs);
+      if (job.running) job.nudged = true;
+      else if (job.timer && job.dueAt > Date.now() + timing.intervalMs) schedule(timing.intervalMs);
     },
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await running;
+      job.stopped = true;
+      if (job.timer) clearTimeout(job.timer);
+      job.timer = null;
+      await job.running;
     },
   };
 }
