@@ -93,7 +93,9 @@ function subscribe(deps: StreamDeps, hub: Hub, at: OpenAt, release: () => void):
   const stream = new PassThrough();
   const now = Date.now();
   const sub: Subscriber = {
-    ...at,
+    scope: at.scope,
+    base: at.base,
+    keyId: at.keyId,
     stream,
     openedAt: now,
     lastWriteAt: now,
