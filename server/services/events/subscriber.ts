@@ -21,7 +21,7 @@ export interface Subscriber {
 }
 
 /** Rows per replay query: a client that never reads costs one page plus the stream's buffer, not the backlog. */
-export const replayPageRows = 200;
+export const replayPageRows = 100;
 
 const frame = (event: DispatchEvent) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 const seqOfEvent = (event: DispatchEvent) => Number(event.id.slice(4));

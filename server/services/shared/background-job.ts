@@ -18,6 +18,8 @@ interface JobState {
   timer: NodeJS.Timeout | null;
   dueAt: number;
   running: Promise<void> | null;
+  /** From the moment a run starts (its synchronous part included) until it has ended. */
+  busy: boolean;
   /** Nudged during a run: the run's snapshot may predate the nudge's write, so go again soon. */
   nudged: boolean;
   stopped: boolean;
@@ -29,7 +31,7 @@ export function startBackgroundJob(
   timing: JobTiming,
   onError: (error: unknown) => void,
 ): BackgroundJob {
-  const job: JobState = { timer: null, dueAt: 0, running: null, nudged: false, stopped: false };
+  const job: JobState = { timer: null, dueAt: 0, running: null, busy: false, nudged: false, stopped: false };
   const schedule = (delayMs: number) => {
     if (job.stopped) return;
     if (job.timer) clearTimeout(job.timer);
@@ -37,19 +39,19 @@ export function startBackgroundJob(
     job.timer = setTimeout(tick, delayMs);
   };
   const tick = () => {
-    Object.assign(job, { timer: null, nudged: false });
+    Object.assign(job, { timer: null, nudged: false, busy: true });
     let did = 0;
     job.running = run()
       .then((count) => void (did = count), onError)
       .finally(() => {
-        job.running = null;
+        Object.assign(job, { running: null, busy: false });
         schedule(did > 0 || job.nudged ? timing.intervalMs : (timing.idleMs ?? timing.intervalMs));
       });
   };
   schedule(timing.intervalMs);
   return {
     nudge() {
-      if (job.running) job.nudged = true;
+      if (job.busy) job.nudged = true;
       else if (job.timer && job.dueAt > Date.now() + timing.intervalMs) schedule(timing.intervalMs);
     },
     async stop() {
