@@ -35,6 +35,8 @@ export interface Config {
   sandboxStepMs: number;
   /** How long an evals document is served before it is computed again (0: every call). */
   evalsCacheMs: number;
+  /** A2A task memory: bytes of task JSON kept per authenticated caller and in all (oldest finished go first). */
+  a2aTasks: { callerBytes: number; totalBytes: number };
 }
 
 const bool = Joi.boolean().truthy("1", "yes").falsy("0", "no", "");
@@ -90,6 +92,8 @@ const schema = Joi.object({
   EVENT_STREAM_MAX_SECONDS: Joi.number().integer().min(1).max(86_400).default(3600),
   SANDBOX_STEP_MS: Joi.number().integer().min(0).max(86_400_000).default(5000),
   EVALS_CACHE_MS: Joi.number().integer().min(0).max(3_600_000).default(30_000),
+  A2A_TASK_BYTES_PER_CALLER: Joi.number().integer().min(65_536).max(1_073_741_824).default(2_097_152),
+  A2A_TASK_BYTES: Joi.number().integer().min(65_536).max(17_179_869_184).default(67_108_864),
 }).unknown(true);
 
 const listOf = (csv: string): string[] => csv.split(",").map((item) => item.trim());
@@ -143,5 +147,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventStreams: { perKey: value.EVENT_STREAMS_PER_KEY, maxSeconds: value.EVENT_STREAM_MAX_SECONDS },
     sandboxStepMs: value.SANDBOX_STEP_MS,
     evalsCacheMs: value.EVALS_CACHE_MS,
+    a2aTasks: { callerBytes: value.A2A_TASK_BYTES_PER_CALLER, totalBytes: value.A2A_TASK_BYTES },
   };
 }
