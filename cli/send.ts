@@ -1,8 +1,9 @@
 // Sends one operation through the SDK and turns the answer into data or a CliError.
-import { createApiError, createDispatchClient } from "../sdk/index.js";
+import { createApiError, createDispatchClient, formatDeprecationNotice } from "../sdk/index.js";
 import type { CliContext } from "./context.js";
 import { CliError, ExitCode, exitCodeForStatus, networkError, usageError } from "./errors.js";
 import type { OperationSpec } from "./operation-spec.js";
+import { writeErr } from "./output.js";
 import type { RequestParts } from "./validate.js";
 
 /** What a request needs from its operation; `dispatch api` builds one from its arguments. */
@@ -62,6 +63,9 @@ function clientFor(ctx: CliContext, fetch: typeof globalThis.fetch | undefined) 
     fetch,
     retry: ctx.retries > 0 && !fetch ? { retries: ctx.retries, maxDelayMs: 10_000 } : false,
     userAgent: `dispatch-cli/${ctx.version} node/${process.versions.node}`,
+    onDeprecation: (notice) => {
+      writeErr(`${formatDeprecationNotice(notice)}\n`);
+    },
   });
 }
 

@@ -2,12 +2,14 @@
 import createClient, { type Client, type Middleware } from "openapi-fetch";
 import type { components, paths } from "./generated/openapi.js";
 import { sdkVersion } from "./generated/version.js";
+import { deprecationMiddleware, type DeprecationNotice } from "./deprecation.js";
 import { withRetry, type RetryOptions } from "./retry.js";
 
 export type { components, paths, operations } from "./generated/openapi.js";
 export { DispatchApiError, DispatchTimeoutError, createApiError, unwrap } from "./errors.js";
 export { paginate, type ListItem, type ListPath } from "./paginate.js";
 export type { RetryOptions } from "./retry.js";
+export { formatDeprecationNotice, type DeprecationNotice } from "./deprecation.js";
 /** This package's version (sdk/package.json, through `npm run generate`), sent in the default User-Agent. */
 export { sdkVersion };
 
@@ -30,6 +32,8 @@ export interface DispatchClientOptions {
   timeoutMs?: number;
   userAgent?: string;
   headers?: Record<string, string>;
+  /** Called once per process for the first answer carrying `Deprecation` (default: one line on stderr). */
+  onDeprecation?: (notice: DeprecationNotice) => void;
 }
 
 function authMiddleware(options: DispatchClientOptions): Middleware {
@@ -74,6 +78,6 @@ export function createDispatchClient(options: DispatchClientOptions): DispatchCl
     fetch: withRetry(baseFetch, options.retry === false ? { retries: 0 } : options.retry, options.timeoutMs),
     headers: options.headers,
   });
-  client.use(authMiddleware(options), idempotencyMiddleware);
+  client.use(authMiddleware(options), idempotencyMiddleware, deprecationMiddleware(options.onDeprecation));
   return client;
 }

@@ -37,7 +37,8 @@ export const operations: readonly OperationSpec[] = [
       "400",
       "413",
       "415",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -233,7 +234,8 @@ export const operations: readonly OperationSpec[] = [
       "415",
       "422",
       "429",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -396,7 +398,8 @@ export const operations: readonly OperationSpec[] = [
       "413",
       "415",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -676,7 +679,8 @@ export const operations: readonly OperationSpec[] = [
       "415",
       "422",
       "429",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -796,7 +800,8 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "403",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -835,7 +840,8 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "403",
       "404",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -859,7 +865,8 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "401",
       "403",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -883,7 +890,8 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "401",
       "403",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -964,7 +972,8 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "403",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1004,7 +1013,8 @@ export const operations: readonly OperationSpec[] = [
       "403",
       "404",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1067,7 +1077,8 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "403",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1144,7 +1155,8 @@ export const operations: readonly OperationSpec[] = [
       "403",
       "404",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1220,7 +1232,8 @@ export const operations: readonly OperationSpec[] = [
       "409",
       "413",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1282,7 +1295,8 @@ export const operations: readonly OperationSpec[] = [
       "409",
       "413",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1318,7 +1332,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "422"
+      "422",
+      "default"
     ]
   },
   {
@@ -1337,7 +1352,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1416,7 +1432,8 @@ export const operations: readonly OperationSpec[] = [
       "403",
       "413",
       "415",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1550,7 +1567,8 @@ export const operations: readonly OperationSpec[] = [
       "400",
       "413",
       "415",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1629,7 +1647,8 @@ export const operations: readonly OperationSpec[] = [
       "400",
       "401",
       "413",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1721,7 +1740,8 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "413",
       "415",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1757,7 +1777,8 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "404",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1777,7 +1798,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1797,7 +1819,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1844,7 +1867,8 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1913,7 +1937,8 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "403",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1933,7 +1958,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1953,7 +1979,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1973,7 +2000,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1993,7 +2021,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -2013,7 +2042,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -2033,7 +2063,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -2053,7 +2084,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -2073,7 +2105,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -2093,7 +2126,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -2113,7 +2147,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -2134,7 +2169,8 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "429",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -2198,7 +2234,8 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "401",
       "422",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -2287,7 +2324,8 @@ export const operations: readonly OperationSpec[] = [
       "413",
       "415",
       "422",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -2325,7 +2363,8 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "401",
       "404",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -2464,7 +2503,8 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "401",
       "422",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -2582,7 +2622,8 @@ export const operations: readonly OperationSpec[] = [
       "413",
       "415",
       "422",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -2693,7 +2734,8 @@ export const operations: readonly OperationSpec[] = [
       "413",
       "415",
       "422",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -2807,7 +2849,8 @@ export const operations: readonly OperationSpec[] = [
       "413",
       "415",
       "422",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -2859,7 +2902,8 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "401",
       "422",
-      "503"
+      "503",
+      "default"
     ]
   }
 ];

@@ -1565,8 +1565,13 @@ export interface components {
              * @enum {string}
              */
             status: "valid" | "pending" | "content_mismatch";
-            /** @description Storage position of the record (not its leaf index). */
+            /**
+             * @deprecated
+             * @description Deprecated: read `log_position` (same value).
+             */
             chain_position: number;
+            /** @description Storage position of the record in the log (not its leaf index); the `listAuditRecords` cursor counts by it. */
+            log_position: number;
             record_type: components["schemas"]["AuditRecordType"];
             /** Format: date-time */
             recorded_at: string;
@@ -1594,7 +1599,13 @@ export interface components {
         AuditRecordType: "quote" | "order" | "match" | "order_status" | "key_issued" | "key_revoked";
         AuditRecord: {
             seal: string;
+            /**
+             * @deprecated
+             * @description Deprecated: read `log_position` (same value).
+             */
             chain_position: number;
+            /** @description Storage position of the record in the log. */
+            log_position: number;
             type: components["schemas"]["AuditRecordType"];
             /** @description What the decision is about, e.g. an order id. */
             subject: string;
@@ -1798,7 +1809,7 @@ export interface components {
             items: components["schemas"]["Contractor"][];
             next_cursor: string | null;
         };
-        /** @description RFC 9457 problem details. */
+        /** @description RFC 9457 problem details; `code` is stable across releases, branch on it (not on `title` or `detail`). */
         Problem: {
             /**
              * Format: uri-reference
@@ -1810,7 +1821,7 @@ export interface components {
             detail?: string;
             instance?: string;
             /** @description Stable machine-readable code. */
-            code?: string;
+            code: string;
             request_id?: string;
             errors?: {
                 /** @description JSON pointer into the request (`/location/state`) or `#/query/period`. */
@@ -1983,6 +1994,18 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /**
+         * @description Any other error (RFC 9457 problem details with a stable `code`), for example a 500 `internal_error`, which
+         *     carries no details beyond its `request_id`. Generated clients get a typed error for every status.
+         */
+        UnexpectedError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Not ready (for example the database is unreachable). */
         NotReady: {
             headers: {
@@ -2047,6 +2070,21 @@ export interface components {
          */
         Link: string;
         /**
+         * @description RFC 9745: the answer involves a deprecated operation, parameter or field (here `chain_position`); `@` + Unix seconds of its deprecation.
+         * @example @1795478400
+         */
+        Deprecation: string;
+        /**
+         * @description RFC 8594: HTTP-date after which the deprecated item may stop working.
+         * @example Wed, 24 Nov 2027 00:00:00 GMT
+         */
+        Sunset: string;
+        /**
+         * @description RFC 8288 link to the documentation of what is deprecated (`rel="deprecation"`, RFC 9745).
+         * @example </docs#operation/listAuditRecords>; rel="deprecation"; type="text/html"
+         */
+        DeprecationLink: string;
+        /**
          * @description Always `no-store`.
          * @example no-store
          */
@@ -2084,6 +2122,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createQuote: {
@@ -2118,6 +2157,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["DispatchUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createEstimate: {
@@ -2149,6 +2189,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createOrder: {
@@ -2235,6 +2276,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["DispatchUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listOrders: {
@@ -2278,6 +2320,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getOrder: {
@@ -2307,6 +2350,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getAccountWebhookSecret: {
@@ -2333,6 +2377,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     rotateWebhookSecret: {
@@ -2359,6 +2404,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listWebhookDeliveries: {
@@ -2396,6 +2442,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     redeliverWebhookDelivery: {
@@ -2426,6 +2473,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listEvents: {
@@ -2464,6 +2512,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listOrderEvents: {
@@ -2506,6 +2555,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     cancelOrder: {
@@ -2543,6 +2593,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     advanceSandboxOrder: {
@@ -2578,6 +2629,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getEvals: {
@@ -2602,6 +2654,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getTradeIndex: {
@@ -2625,6 +2678,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     openMcpStream: {
@@ -2637,6 +2691,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             405: components["responses"]["MethodNotAllowed"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     callMcp: {
@@ -2691,6 +2746,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     deleteMcpSession: {
@@ -2703,6 +2759,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             405: components["responses"]["MethodNotAllowed"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     registerOAuthClient: {
@@ -2740,6 +2797,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createOAuthToken: {
@@ -2788,6 +2846,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     callA2a: {
@@ -2825,6 +2884,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     verifySeal: {
@@ -2842,6 +2902,9 @@ export interface operations {
             /** @description Verification result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["DeprecationLink"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2851,6 +2914,7 @@ export interface operations {
             400: components["responses"]["MalformedSeal"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getCheckpoint: {
@@ -2872,6 +2936,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getLogKey: {
@@ -2893,6 +2958,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getConsistencyProof: {
@@ -2929,6 +2995,7 @@ export interface operations {
             };
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listAuditRecords: {
@@ -2950,6 +3017,9 @@ export interface operations {
             /** @description A page of audit records. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["DeprecationLink"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2960,6 +3030,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getAgentCard: {
@@ -2981,6 +3052,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getProtectedResourceMetadata: {
@@ -3002,6 +3074,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getMcpProtectedResourceMetadata: {
@@ -3023,6 +3096,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getAuthorizationServerMetadata: {
@@ -3044,6 +3118,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getCapabilityIndex: {
@@ -3065,6 +3140,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getOpenApiJson: {
@@ -3086,6 +3162,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getOpenApiYaml: {
@@ -3107,6 +3184,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getDocs: {
@@ -3128,6 +3206,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getDocsBundle: {
@@ -3149,6 +3228,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getHealth: {
@@ -3170,6 +3250,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getReadiness: {
@@ -3192,6 +3273,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["NotReady"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listApiKeys: {
@@ -3222,6 +3304,7 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createApiKey: {
@@ -3253,6 +3336,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     revokeApiKey: {
@@ -3279,6 +3363,7 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
             503: components["responses"]["AdminDisabled"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listContractors: {
@@ -3311,6 +3396,7 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createContractor: {
@@ -3341,6 +3427,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     updateContractor: {
@@ -3375,6 +3462,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     recordOrderEvent: {
@@ -3410,6 +3498,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getWebhookSecret: {
@@ -3440,6 +3529,7 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
 }

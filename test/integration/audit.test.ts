@@ -116,6 +116,7 @@ for (const db of databases()) {
           "inclusion_proof",
           "leaf_hash",
           "leaf_index",
+          "log_position",
           "record_type",
           "recorded_at",
           "seal",
