@@ -10,6 +10,10 @@ import { promisify } from "node:util";
 import { createClient as heyApi } from "@hey-api/openapi-ts";
 import openapiTS, { astToString } from "openapi-typescript";
 import { generate as orval } from "orval";
+import { build as kubb } from "@kubb/core";
+import { pluginOas } from "@kubb/plugin-oas";
+import { pluginTs } from "@kubb/plugin-ts";
+import { pluginClient } from "@kubb/plugin-client";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -120,6 +124,32 @@ export async function run(_baseUrl: string, key: string) {
 }
 `,
   },
+  {
+    name: "kubb (plugin-client, fetch)",
+    async generate(dir) {
+      const { error } = await kubb({
+        config: {
+          root: dir,
+          input: { path: contract },
+          // Node's module resolution wants the emitted .js names in relative imports.
+          output: { path: "./client", clean: true, extension: { ".ts": ".js" } },
+          plugins: [pluginOas(), pluginTs(), pluginClient({ client: "fetch", dataReturnType: "full" })],
+        },
+      });
+      if (error) throw error;
+    },
+    snippet: `import { createQuote, createOrder, type CreateQuote422 } from "./client/index.js";
+export async function run(baseURL: string, key: string) {
+  const config = { baseURL, headers: { "x-api-key": key } };
+  const quote = (await createQuote(${quoteBody}, config)).data;
+  const order = (await createOrder(${orderBody("quote.quote_id")}, undefined, config)).data;${narrow}
+  // Kubb's fetch client resolves error answers too and types data as the success body: the 422 type is named.
+  const bad = await createQuote(${badQuote} as never, config);
+  const problemPointer = bad.status === 422 ? (bad.data as unknown as CreateQuote422).errors?.[0]?.pointer : undefined;
+  return ${outcome};
+}
+`,
+  },
 ];
 
 const tsconfig = {
@@ -174,7 +204,7 @@ describe("generator matrix: clients generated from openapi.yaml", function () {
 
       it("quotes, orders the quote (201, fulfilled) and reads a 422 problem's errors against the real server", async () => {
         const { run } = (await import(pathToFileURL(`${dirOf(i)}/use.js`).href)) as {
-          run(baseUrl: string, key: string): Promise<Outcome>;
+          run: (baseUrl: string, key: string) => Promise<Outcome>;
         };
         const result = await run(t.url, key);
         assert.match(result.quoteId, /^qt_/);
