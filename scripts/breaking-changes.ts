@@ -8,11 +8,13 @@
 // (and pulls telemetry clients in); oasdiff and pb33f's openapi-changes are Go binaries whose npm wrappers
 // download them at install time, which CI cannot.
 //
-// Two rules are added on top, each where the library's classification is known to be wrong for us:
+// Three rules are added on top, each where the library's classification is known to be wrong for us:
 // - a response field's `type` replaced by one that is not a subset of the old one is breaking (the library
 //   reverses its request-side "replace" classification for responses, which makes any retype non-breaking);
 // - a value added to a response enum that the released contract marks `x-extensible-enum: true` is not
 //   breaking (clients were told to accept unknown values), while any other response enum growth stays breaking.
+// - a response field that becomes required is not breaking (the answer promises more; the library judges it
+//   as it would a request field).
 // Changes seen only under `components` are not judged there: they are judged where an operation uses them.
 import { apiCompare, type Diff } from "api-smart-diff";
 import type { JsonObject } from "./contract.js";
@@ -86,6 +88,13 @@ function classifyEnumGrowth(diff: Diff, before: JsonObject, after: JsonObject): 
   return old.enum.every((v) => now.enum!.includes(v)) ? "non-breaking" : null;
 }
 
+/** Our rule on top: a response property made required only strengthens what the answer promises. */
+function classifyResponseRequired(diff: Diff): ChangeClass | null {
+  const at = diff.path.length - 2;
+  const required = diff.action === "add" && diff.path[at] === "required" && diff.path[at - 1] !== "properties";
+  return required && isResponse(diff.path) ? "non-breaking" : null;
+}
+
 function changeId(diff: Diff): string {
   const [, path, method, ...rest] = diff.path;
   const value: unknown = diff.action === "add" ? diff.after : diff.before;
@@ -108,7 +117,10 @@ export function compareContracts(before: JsonObject, after: JsonObject): Contrac
   for (const diff of diffs) {
     if (diff.path[0] !== "paths") continue;
     const type =
-      classifyTypeChange(diff, before, after) ?? classifyEnumGrowth(diff, before, after) ?? (diff.type);
+      classifyTypeChange(diff, before, after) ??
+      classifyEnumGrowth(diff, before, after) ??
+      classifyResponseRequired(diff) ??
+      diff.type;
     const change = { id: changeId(diff), type, description: diff.description ?? diff.action };
     const key = `${change.type} ${change.id}`;
     if (seen.has(key)) continue;

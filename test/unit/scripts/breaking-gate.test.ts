@@ -89,9 +89,10 @@ describe("breaking-change gate", function () {
     assert.equal(result.ok, true);
   });
 
-  it("passes a widened request bound and a narrowed response type", () => {
+  it("passes a widened request bound, a narrowed response type and a response field made required", () => {
     const result = gate((_, s) => {
       s.QuoteRequest.properties.description.maxLength = 4000;
+      s.Problem.required!.push("code");
       s.OrderSummary.properties.reference_id.type = "string";
     });
     assert.deepEqual(result.unaccepted, []);
