@@ -10,15 +10,12 @@ import { promisify } from "node:util";
 import { createClient as heyApi } from "@hey-api/openapi-ts";
 import openapiTS, { astToString } from "openapi-typescript";
 import { generate as orval } from "orval";
-import { build as kubb } from "@kubb/core";
-import { pluginOas } from "@kubb/plugin-oas";
-import { pluginTs } from "@kubb/plugin-ts";
-import { pluginClient } from "@kubb/plugin-client";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const contract = `${root}openapi.yaml`;
 const workDir = `${root}test/tmp/generators-${process.pid}`;
+const run = promisify(execFile);
 
 /** What every snippet returns after quoting, ordering that quote and sending an invalid quote. */
 interface Outcome {
@@ -127,16 +124,7 @@ export async function run(_baseUrl: string, key: string) {
   {
     name: "kubb (plugin-client, fetch)",
     async generate(dir) {
-      const { error } = await kubb({
-        config: {
-          root: dir,
-          input: { path: contract },
-          // Node's module resolution wants the emitted .js names in relative imports.
-          output: { path: "./client", clean: true, extension: { ".ts": ".js" } },
-          plugins: [pluginOas(), pluginTs(), pluginClient({ client: "fetch", dataReturnType: "full" })],
-        },
-      });
-      if (error) throw error;
+      await run(process.execPath, ["--import", "tsx", `${root}test/helpers/kubb-generate.ts`, contract], { cwd: dir });
     },
     snippet: `import { createQuote, createOrder, type CreateQuote422 } from "./client/index.js";
 export async function run(baseURL: string, key: string) {
@@ -186,7 +174,7 @@ describe("generator matrix: clients generated from openapi.yaml", function () {
     );
     await writeFile(`${workDir}/package.json`, JSON.stringify({ type: "module" }));
     await writeFile(`${workDir}/tsconfig.json`, JSON.stringify(tsconfig));
-    await promisify(execFile)(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", workDir], {
+    await run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", workDir], {
       maxBuffer: 16 * 1024 * 1024,
     }).catch((e: unknown) => (diagnostics = (e as { stdout: string }).stdout));
   });
