@@ -57,7 +57,7 @@ for (const db of databases()) {
           page.items.map((r) => r.type),
           ["quote", "quote", "quote", "key_issued"],
         );
-        const positions = page.items.map((r) => r.chain_position);
+        const positions = page.items.map((r) => r.log_position);
         assert.deepEqual(
           positions,
           [...positions].sort((a, b) => b - a),

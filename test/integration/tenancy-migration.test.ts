@@ -66,7 +66,7 @@ for (const target of databases()) {
     let db: Db;
     before(async () => {
       const created = await target.create();
-      drop = created.drop;
+      drop = () => created.drop();
       db = createDb(created.url);
       await migrateThrough(db, lastBeforeTenancy);
       await seedOldWorld(db);
