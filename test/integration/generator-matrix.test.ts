@@ -10,6 +10,7 @@ import { promisify } from "node:util";
 import { createClient as heyApi } from "@hey-api/openapi-ts";
 import openapiTS, { astToString } from "openapi-typescript";
 import { generate as orval } from "orval";
+import { generateApi } from "swagger-typescript-api";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -134,6 +135,28 @@ export async function run(baseURL: string, key: string) {
   // Kubb's fetch client resolves error answers too and types data as the success body: the 422 type is named.
   const bad = await createQuote(${badQuote} as never, config);
   const problemPointer = bad.status === 422 ? (bad.data as unknown as CreateQuote422).errors?.[0]?.pointer : undefined;
+  return ${outcome};
+}
+`,
+  },
+  {
+    name: "swagger-typescript-api (fetch)",
+    async generate(dir) {
+      await generateApi({ input: contract, output: dir, fileName: "api.ts", httpClientType: "fetch", silent: true });
+    },
+    snippet: `import { Api, type HttpResponse, type OrderAccepted, type Problem } from "./api.js";
+export async function run(baseUrl: string, key: string) {
+  const api = new Api({ baseUrl, baseApiParams: { headers: { "x-api-key": key } } });
+  const quote = (await api.api.createQuote(${quoteBody})).data;
+  const created = (await api.api.createOrder(${orderBody("quote.quote_id")})).data;
+  // The tool types a call by its first 2xx response only (201): the 202 body has to be added by hand.
+  const order: typeof created | OrderAccepted = created;${narrow}
+  let problemPointer: string | undefined;
+  try {
+    await api.api.createQuote(${badQuote} as never);
+  } catch (failed) {
+    problemPointer = (failed as HttpResponse<unknown, Problem>).error.errors?.[0]?.pointer;
+  }
   return ${outcome};
 }
 `,
