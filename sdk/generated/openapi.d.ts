@@ -1159,10 +1159,16 @@ export interface components {
             created: true;
             /** @constant */
             accepted: true;
-            /** @constant */
+            /**
+             * @constant
+             * @enum {boolean}
+             */
             fulfilled: true;
             order: components["schemas"]["OrderSummary"] & {
-                /** @constant */
+                /**
+                 * @constant
+                 * @enum {string}
+                 */
                 status?: "pending_dispatch";
             };
             tracking: components["schemas"]["Tracking"];
@@ -1175,10 +1181,16 @@ export interface components {
             created: true;
             /** @constant */
             accepted: true;
-            /** @constant */
+            /**
+             * @constant
+             * @enum {boolean}
+             */
             fulfilled: false;
             order: components["schemas"]["OrderSummary"] & {
-                /** @constant */
+                /**
+                 * @constant
+                 * @enum {string}
+                 */
                 status?: "accepted_pending_fulfilment";
             };
             fulfilment: components["schemas"]["Fulfilment"];

@@ -4,13 +4,15 @@
 // compiles every client.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { createClient as heyApi } from "@hey-api/openapi-ts";
 import openapiTS, { astToString } from "openapi-typescript";
 import { generate as orval } from "orval";
 import { generateApi } from "swagger-typescript-api";
+import { generateZodClientFromOpenAPI } from "openapi-zod-client";
+import { parse } from "yaml";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -157,6 +159,33 @@ export async function run(baseUrl: string, key: string) {
   } catch (failed) {
     problemPointer = (failed as HttpResponse<unknown, Problem>).error.errors?.[0]?.pointer;
   }
+  return ${outcome};
+}
+`,
+  },
+  {
+    name: "openapi-zod-client (fetch template)",
+    async generate(dir) {
+      await generateZodClientFromOpenAPI({
+        openApiDoc: parse(await readFile(contract, "utf8")) as Parameters<
+          typeof generateZodClientFromOpenAPI
+        >[0]["openApiDoc"],
+        distPath: `${dir}/client.ts`,
+        templatePath: `${root}test/fixtures/generators/zod-fetch-client.hbs`,
+        options: { withAlias: true, withAllResponses: true, isMediaTypeAllowed: (type) => type.includes("json") },
+      });
+    },
+    snippet: `import { call } from "./client.js";
+export async function run(baseUrl: string, key: string) {
+  const headers = { "x-api-key": key };
+  const quoted = await call(baseUrl, "createQuote", { body: ${quoteBody}, headers });
+  if (quoted.status !== "200") throw new Error("quote failed");
+  const quote = quoted.data;
+  const ordered = await call(baseUrl, "createOrder", { body: ${orderBody("quote.quote_id")}, headers });
+  if (ordered.status !== "201" && ordered.status !== "202") throw new Error("order failed");
+  const order = ordered.data;${narrow}
+  const bad = await call(baseUrl, "createQuote", { body: ${badQuote}, headers });
+  const problemPointer = bad.status === "422" ? bad.data.errors?.[0]?.pointer : undefined;
   return ${outcome};
 }
 `,
