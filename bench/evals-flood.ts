@@ -3,7 +3,8 @@
 // thousand live orders. Measured with the evals cache on (the default) and off (every call computed), same run.
 import autocannon from "autocannon";
 import { estimateRequest, orderRequest } from "../test/fixtures/requests.js";
-import { databases, startTestServer } from "../test/helpers/server.js";
+import { adminToken, databases } from "../test/helpers/server.js";
+import { startReadyServer } from "../test/helpers/server-process.js";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const seededOrders = 3000;
@@ -41,11 +42,27 @@ export interface FloodFigures {
   evalsRps: number;
 }
 
+async function liveKey(url: string): Promise<string> {
+  const response = await fetch(`${url}/api/admin/v1/keys`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ account: "bench-evals", environment: "live" }),
+  });
+  return ((await response.json()) as { key: string }).key;
+}
+
+/** The server in a process of its own: the load generator must not share the server's event loop. */
 async function measureOne(cacheMs: number): Promise<FloodFigures> {
-  const db = databases().at(-1)!; // Postgres when available, where order volume makes the window read costly
-  const server = await startTestServer(db, { EVALS_CACHE_MS: String(cacheMs), RATE_LIMIT_POINTS: "1000000000" });
+  const database = await databases().at(-1)!.create(); // Postgres when available: a real window read
+  const server = await startReadyServer({
+    DATABASE_URL: database.url,
+    DISPATCH_ADMIN_TOKEN: adminToken,
+    EVALS_CACHE_MS: String(cacheMs),
+    RATE_LIMIT_POINTS: "1000000000",
+    SANDBOX_STEP_MS: "0",
+  });
   try {
-    await seed(server.url, (await server.issueKey({ account: "bench-evals", environment: "live" })).key);
+    await seed(server.url, await liveKey(server.url));
     await estimate(server.url, 1); // warm-up
     const idle = await estimate(server.url, seconds);
     const [flooded, flood] = await Promise.all([estimate(server.url, seconds), evalsFlood(server.url, seconds)]);
@@ -58,7 +75,9 @@ async function measureOne(cacheMs: number): Promise<FloodFigures> {
       evalsRps: flood.requests.average,
     };
   } finally {
-    await server.stop();
+    server.child.kill("SIGTERM");
+    await new Promise((resolve) => server.child.once("exit", resolve));
+    await database.drop();
   }
 }
 

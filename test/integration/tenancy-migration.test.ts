@@ -62,11 +62,10 @@ async function seedOldWorld(db: Db): Promise<void> {
 for (const target of databases()) {
   describe(`tenancy migration (${target.name})`, function () {
     this.timeout(60_000);
-    let drop: () => Promise<void>;
+    let created: Awaited<ReturnType<typeof target.create>>;
     let db: Db;
     before(async () => {
-      const created = await target.create();
-      drop = () => created.drop();
+      created = await target.create();
       db = createDb(created.url);
       await migrateThrough(db, lastBeforeTenancy);
       await seedOldWorld(db);
@@ -74,7 +73,7 @@ for (const target of databases()) {
     });
     after(async () => {
       await db.destroy();
-      await drop();
+      await created.drop();
     });
 
     it("gives rows their key's environment", async () => {
