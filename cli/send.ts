@@ -1,5 +1,5 @@
 // Sends one operation through the SDK and turns the answer into data or a CliError.
-import { createApiError, createDispatchClient, formatDeprecationNotice } from "../sdk/index.js";
+import { createApiError, createDispatchClient, formatDeprecationNotice, type DeprecationNotice } from "../sdk/index.js";
 import type { CliContext } from "./context.js";
 import { CliError, ExitCode, exitCodeForStatus, networkError, usageError } from "./errors.js";
 import type { OperationSpec } from "./operation-spec.js";
@@ -45,6 +45,11 @@ function apiFailure(response: Response, error: unknown): CliError {
   return new CliError(`${err.message}${suffix}`, exitCodeForStatus(err.status), api);
 }
 
+/** The CLI's one line for an answer carrying `Deprecation` (once per process; the SDK keeps count). */
+export function reportDeprecation(notice: DeprecationNotice): void {
+  writeErr(`${formatDeprecationNotice(notice)}\n`);
+}
+
 /** A fetch that records the request instead of sending it (`--dry-run`). */
 function captureFetch(sink: { request?: Request }): typeof fetch {
   return (input, init) => {
@@ -63,9 +68,7 @@ function clientFor(ctx: CliContext, fetch: typeof globalThis.fetch | undefined) 
     fetch,
     retry: ctx.retries > 0 && !fetch ? { retries: ctx.retries, maxDelayMs: 10_000 } : false,
     userAgent: `dispatch-cli/${ctx.version} node/${process.versions.node}`,
-    onDeprecation: (notice) => {
-      writeErr(`${formatDeprecationNotice(notice)}\n`);
-    },
+    onDeprecation: reportDeprecation,
   });
 }
 

@@ -30,22 +30,26 @@ function deprecationLink(response: Response): string | null {
   return match ? new URL(match[1], response.url || undefined).href : null;
 }
 
-/** Reports the first response of the process that carries `Deprecation`, through `report` (default: stderr). */
+/** Reports `response` through `report` (default: stderr) when it carries `Deprecation` and none did before. */
+export function noticeDeprecation(
+  method: string,
+  url: string,
+  response: Response,
+  report?: (notice: DeprecationNotice) => void,
+): void {
+  const deprecation = response.headers.get("deprecation");
+  if (!deprecation || warned) return;
+  warned = true;
+  const notice = { method, url, deprecation, sunset: response.headers.get("sunset"), link: deprecationLink(response) };
+  if (report) report(notice);
+  else process.stderr.write(`${formatDeprecationNotice(notice)}\n`);
+}
+
+/** The SDK's middleware: every answer goes through noticeDeprecation. */
 export function deprecationMiddleware(report?: (notice: DeprecationNotice) => void): Middleware {
   return {
     onResponse({ request, response }) {
-      const deprecation = response.headers.get("deprecation");
-      if (!deprecation || warned) return undefined;
-      warned = true;
-      const notice = {
-        method: request.method,
-        url: request.url,
-        deprecation,
-        sunset: response.headers.get("sunset"),
-        link: deprecationLink(response),
-      };
-      if (report) report(notice);
-      else process.stderr.write(`${formatDeprecationNotice(notice)}\n`);
+      noticeDeprecation(request.method, request.url, response, report);
       return undefined;
     },
   };

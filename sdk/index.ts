@@ -9,7 +9,7 @@ export type { components, paths, operations } from "./generated/openapi.js";
 export { DispatchApiError, DispatchTimeoutError, createApiError, unwrap } from "./errors.js";
 export { paginate, type ListItem, type ListPath } from "./paginate.js";
 export type { RetryOptions } from "./retry.js";
-export { formatDeprecationNotice, type DeprecationNotice } from "./deprecation.js";
+export { formatDeprecationNotice, noticeDeprecation, type DeprecationNotice } from "./deprecation.js";
 /** This package's version (sdk/package.json, through `npm run generate`), sent in the default User-Agent. */
 export { sdkVersion };
 

@@ -9,10 +9,12 @@ import {
   verifySealProof,
   type VerifierKey,
 } from "../../sdk/attest.js";
+import { noticeDeprecation } from "../../sdk/deprecation.js";
 import { configPath } from "../config.js";
 import type { CliContext } from "../context.js";
 import { CliError, ExitCode } from "../errors.js";
 import { writeErr } from "../output.js";
+import { reportDeprecation } from "../send.js";
 
 interface AttestState {
   key?: string;
@@ -28,7 +30,9 @@ function writeState(state: AttestState): void {
 const failure = (message: string) => new CliError(`attest: ${message}`, ExitCode.clientError);
 
 async function getText(ctx: CliContext, path: string): Promise<string> {
-  const response = await fetch(ctx.settings["base-url"] + path, { headers: ctx.headers });
+  const url = ctx.settings["base-url"] + path;
+  const response = await fetch(url, { headers: ctx.headers });
+  noticeDeprecation("GET", url, response, reportDeprecation);
   if (!response.ok) throw new CliError(`GET ${path}: HTTP ${response.status}`, ExitCode.clientError);
   return response.text();
 }

@@ -4,6 +4,7 @@ import { freePort, startPrism, type PrismHandle } from "../../mocks/prism.js";
 import { operations } from "../../cli/generated/operations.js";
 import { responseExample } from "../helpers/contract-examples.js";
 import { oneLine, runCli } from "./run-cli.js";
+import { operationDeprecations } from "../../server/generated/deprecations.js";
 
 const orderId = "ord_01JD8XB3C5D7E9F1G3H5J7K9M1";
 
@@ -160,6 +161,8 @@ const statusCases: { status: number; exit: number; args: string[] }[] = [
   { status: 503, exit: 10, args: invocations.getReadiness.args },
 ];
 
+const deprecatedAnswers = new Set(Object.values(operationDeprecations).map((d) => d.operationId));
+
 describe("cli", function () {
   this.timeout(120_000);
   let prism: PrismHandle;
@@ -182,6 +185,9 @@ describe("cli", function () {
         const run = await runCli([...args, "--header", `Prefer: code=${code}`], { env });
         // createOrder alone adds its next step on stderr; data stays alone on stdout.
         if (spec.operationId === "createOrder") assert.match(run.stderr, /^next: dispatch orders get ord_\w+\n$/);
+        // The mock answers the documented Deprecation header where the contract deprecates a returned field.
+        else if (deprecatedAnswers.has(spec.operationId))
+          assert.match(run.stderr, /^dispatch: GET .* deprecated since/);
         else assert.equal(run.stderr, "");
         assert.equal(run.code, 0);
         const example = pick(responseExample(spec.operationId, code));
