@@ -46,7 +46,9 @@ function evalsFlood(url: string, seconds: number): Promise<number> {
   let out = "";
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
   return new Promise((resolve) =>
-    child.once("exit", () => { resolve((JSON.parse(out) as { requests: { average: number } }).requests.average); }),
+    child.once("exit", () => {
+      resolve((JSON.parse(out) as { requests: { average: number } }).requests.average);
+    }),
   );
 }
 
