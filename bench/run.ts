@@ -2,7 +2,7 @@
 // Hapi route and the Prism mock answering the same call, plus the CLI's start time; writes BENCHMARKS.md.
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpus, freemem, loadavg, release, tmpdir, totalmem, type as osType } from "node:os";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import Hapi from "@hapi/hapi";
@@ -256,8 +256,17 @@ These are single-machine figures for comparing the layers with each other, not c
 `;
   // The committed report changes only when asked (`npm run bench -- --write`); otherwise the tree stays clean.
   const target = process.argv.includes("--write") ? "BENCHMARKS.md" : join(tmpdir(), "dispatch-BENCHMARKS.md");
-  writeFileSync(target, report);
+  writeFileSync(target, report + keptSections());
   console.log(`wrote ${target}`);
+}
+
+/** What follows this line in BENCHMARKS.md was measured by the fault tests or an --only run: a full rewrite keeps it. */
+const keptMarker = "<!-- measured by the fault tests and --only runs; kept by npm run bench -- --write -->";
+
+function keptSections(): string {
+  const current = existsSync("BENCHMARKS.md") ? readFileSync("BENCHMARKS.md", "utf8") : "";
+  const at = current.indexOf(keptMarker);
+  return at < 0 ? "" : `\n${current.slice(at)}`;
 }
 
 await main();

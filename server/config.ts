@@ -29,6 +29,8 @@ export interface Config {
   webhook: { pollMs: number; backoffMs: number; maxAttempts: number; timeoutMs: number };
   /** Audit log: checkpoint origin line, signed-note private key (null = generated and kept in the database), batch interval. */
   audit: { origin: string; signingKey: string | null; batchMs: number };
+  /** SSE streams: concurrent streams one key may hold (per instance), and a stream's lifetime. */
+  eventStreams: { perKey: number; maxSeconds: number };
   /** Sandbox: ms between the automatic steps of a test-key order; 0 = only advanceSandboxOrder moves them. */
   sandboxStepMs: number;
   /** How long an evals document is served before it is computed again (0: every call). */
@@ -86,6 +88,8 @@ const schema = Joi.object({
     .default("dispatch.example/audit"),
   AUDIT_SIGNING_KEY: Joi.string().allow(""),
   AUDIT_BATCH_MS: Joi.number().integer().min(10).max(1000).default(1000),
+  EVENT_STREAMS_PER_KEY: Joi.number().integer().min(1).max(1000).default(10),
+  EVENT_STREAM_MAX_SECONDS: Joi.number().integer().min(1).max(86_400).default(3600),
   SANDBOX_STEP_MS: Joi.number().integer().min(0).max(86_400_000).default(5000),
   EVALS_CACHE_MS: Joi.number().integer().min(0).max(3_600_000).default(30_000),
   A2A_TASK_BYTES_PER_CALLER: Joi.number().integer().min(65_536).max(1_073_741_824).default(2_097_152),
@@ -140,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signingKey: value.AUDIT_SIGNING_KEY || null,
       batchMs: value.AUDIT_BATCH_MS,
     },
+    eventStreams: { perKey: value.EVENT_STREAMS_PER_KEY, maxSeconds: value.EVENT_STREAM_MAX_SECONDS },
     sandboxStepMs: value.SANDBOX_STEP_MS,
     evalsCacheMs: value.EVALS_CACHE_MS,
     a2aTasks: { callerBytes: value.A2A_TASK_BYTES_PER_CALLER, totalBytes: value.A2A_TASK_BYTES },

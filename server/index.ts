@@ -130,7 +130,8 @@ async function registerPlugins(
   ]);
 }
 
-/** Background workers: audit integration, webhook outbox, sandbox walker (needs the real port), SSE streams. */
+/** Background workers: audit integration, webhook outbox, sandbox walker (needs the real port), the event feed's
+ * sequencer and SSE streams. */
 async function startWorkers(server: Hapi.Server, services: Services): Promise<void> {
   const backgroundThrottle = createLogThrottle(60_000); // one line per cause per minute during an outage
   await services.auditLog.start((error) => {
@@ -145,6 +146,9 @@ async function startWorkers(server: Hapi.Server, services: Services): Promise<vo
   server.ext("onPostStart", () => {
     services.sandbox.start(server.info.uri);
   }); // the real port once listening
+  services.eventSequencer.start((error) => {
+    logBackgroundError(server.logger, "event-sequencer", error as Error, backgroundThrottle);
+  });
   services.eventStreams.start();
 }
 
@@ -173,6 +177,7 @@ export async function createServer(config: Config, options: { logStream?: Writab
       await services.webhooks.stop();
       services.oauthPurger.stop();
       await services.auditLog.stop();
+      await services.eventSequencer.stop();
       await services.changes.stop();
       redis?.disconnect();
       await db.destroy();

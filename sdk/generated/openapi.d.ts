@@ -277,6 +277,12 @@ export interface paths {
          *     every 15 s keeps proxies from closing it, and a client that reconnects with `Last-Event-ID` (or `after`)
          *     gets every event after that one exactly once, then the new ones. Events written by any server instance
          *     sharing the database are delivered.
+         *
+         *     Streams are bounded: a key holds at most `EVENT_STREAMS_PER_KEY` (10) streams at once on an instance (one
+         *     more is a 429 `too_many_streams` with `Retry-After`); a stream ends after `EVENT_STREAM_MAX_SECONDS`
+         *     (3600) with a last comment, and a client reconnects with `Last-Event-ID`; it ends within seconds of its
+         *     key being revoked; and a client that stops reading is cut once about 1 MiB waits for it. The backlog is
+         *     replayed as fast as the client reads it.
          */
         get: operations["listEvents"];
         put?: never;
@@ -1989,6 +1995,18 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description Rate limit exceeded, or (with `Accept: text/event-stream`) the key already holds as many event streams as it may. */
+        TooManyRequestsOrStreams: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Dispatch is not configured on this server (disabled, or no contractor pool). */
         DispatchUnavailable: {
             headers: {
@@ -2525,7 +2543,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["TooManyRequestsOrStreams"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2568,7 +2586,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["TooManyRequestsOrStreams"];
             default: components["responses"]["UnexpectedError"];
         };
     };

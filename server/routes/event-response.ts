@@ -1,6 +1,7 @@
 // listEvents / listOrderEvents answer: a JSON page, or with Accept: text/event-stream the live SSE stream.
 import Accept from "@hapi/accept";
 import type { Request, ResponseToolkit } from "@hapi/hapi";
+import { principalOf } from "../plugins/auth.js";
 import type { Services } from "../services/index.js";
 import { seqOf, type EventScope } from "../services/events/feed.js";
 import { originOf } from "./origin.js";
@@ -11,14 +12,31 @@ function wantsStream(accept: string | undefined): boolean {
   return preferred[0] === "text/event-stream";
 }
 
+/** Aborted once the response's connection closes: set up before the stream opens, so no exit is missed. */
+function closedSignal(request: Request): AbortSignal {
+  const controller = new AbortController();
+  const res = request.raw.res;
+  if (res.closed || res.destroyed) controller.abort();
+  else
+    res.once("close", () => {
+      controller.abort();
+    });
+  return controller.signal;
+}
+
 export async function answerEvents(services: Services, request: Request, h: ResponseToolkit, scope: EventScope) {
   const base = services.config.publicBaseUrl ?? originOf(request);
   const query = request.query as { after?: string; limit: number };
   const resume = (request.headers["last-event-id"] as string | undefined) ?? query.after;
   if (!wantsStream(request.headers.accept as string | undefined))
     return services.eventFeed.page(seqOf(query.after), scope, query.limit, base);
-  const stream = await services.eventStreams.open(scope, resume ? seqOf(resume) : undefined, base);
-  request.raw.req.on("close", () => stream.destroy());
+  const stream = await services.eventStreams.open({
+    scope,
+    after: resume ? seqOf(resume) : undefined,
+    base,
+    keyId: principalOf(request).id,
+    signal: closedSignal(request),
+  });
   return h
     .response(stream)
     .type("text/event-stream")

@@ -4,7 +4,7 @@ import { createChangeFeed } from "../db/change-feed.js";
 import type { Db } from "../db/knex.js";
 import { createAuditLogService } from "./audit/log.js";
 import { listAuditRecords, type AuditRecordQuery } from "./audit/records.js";
-import { eventPage, type EventScope } from "./events/feed.js";
+import { createEventServices } from "./events/service.js";
 import { createContractorService } from "./dispatch/contractors.js";
 import { createEvalsService } from "./dispatch/evals.js";
 import { createHealthService } from "./health/readiness.js";
@@ -15,7 +15,6 @@ import { createOrderLifecycleService } from "./dispatch/order-lifecycle.js";
 import { createOrderService } from "./dispatch/orders.js";
 import { createCustomerOrderService } from "./dispatch/customer-orders.js";
 import { createSandboxService } from "./dispatch/sandbox.js";
-import { createEventStreams } from "./events/stream.js";
 import { createProbeService } from "./probe/probe.js";
 import { createQuoteService } from "./dispatch/quotes.js";
 import { createWebhookService } from "./webhooks/worker.js";
@@ -30,9 +29,7 @@ export function createServices(db: Db, config: Config) {
     config,
     auditLog: createAuditLogService(db, config),
     auditRecords: { list: (tenant: Tenant, query: AuditRecordQuery) => listAuditRecords(db, tenant, query) },
-    eventFeed: {
-      page: (after: number, scope: EventScope, limit: number, base: string) => eventPage(db, after, scope, limit, base),
-    },
+    ...createEventServices(db, config, { keys, changes }),
     changes,
     health: createHealthService(db),
     keys,
@@ -46,7 +43,6 @@ export function createServices(db: Db, config: Config) {
     orderLifecycle: createOrderLifecycleService(db, contractors),
     customerOrders: createCustomerOrderService(db, config),
     sandbox: createSandboxService(db, contractors, config),
-    eventStreams: createEventStreams(db, { pollMs: 200, heartbeatMs: 15_000, gapMs: 5000 }),
     webhooks: createWebhookService(db, config),
     probe: createProbeService({ allowPrivate: config.probeAllowPrivate }),
   };

@@ -66,8 +66,11 @@ export function spawnServer(env: Record<string, string>, command = process.execP
   return { child, output: () => text, waitFor, exited };
 }
 
-/** A silent server process on a free loopback port, resolved once `/readyz` answers 200 (at most 30 s). */
-export async function startReadyServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+/** A silent server process on a free loopback port, resolved once `/readyz` answers 200 (at most `limitMs`). */
+export async function startReadyServer(
+  env: Record<string, string>,
+  limitMs = 30_000,
+): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     cwd: root,
@@ -75,7 +78,7 @@ export async function startReadyServer(env: Record<string, string>): Promise<{ u
     stdio: "ignore",
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
+  for (let i = 0; i < limitMs / 200; i++) {
     if ((await fetch(`${url}/readyz`).catch(() => null))?.status === 200) return { url, child };
     await new Promise((r) => setTimeout(r, 200));
   }

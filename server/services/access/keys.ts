@@ -136,6 +136,12 @@ export function createKeyService(db: Db, feed: ChangeFeed | null = null) {
     },
 
     revoke: (id: string) => revokeKey(db, feed, id),
+
+    /** Which of these key ids are revoked: one query for every open event stream's key. */
+    async revokedAmong(ids: string[]): Promise<Set<string>> {
+      const rows = await db("api_keys").whereIn("id", ids).whereNotNull("revoked_at").select<{ id: string }[]>("id");
+      return new Set(rows.map((row) => row.id));
+    },
   };
 }
 

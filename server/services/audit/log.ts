@@ -2,13 +2,14 @@
 import type { Knex } from "knex";
 import type { Config } from "../../config.js";
 import type { NoteSigner } from "./note.js";
-import { integratePending, startSequencer } from "./sequencer.js";
+import { startBackgroundJob, type BackgroundJob } from "../shared/background-job.js";
+import { integratePending } from "./sequencer.js";
 import { loadNoteSigner } from "./signing-key.js";
 import { consistency, latestCheckpoint, verifySeal } from "./verify.js";
 
 export function createAuditLogService(db: Knex, config: Pick<Config, "audit">) {
   let signer: Promise<NoteSigner> | null = null;
-  let sequencer: { stop(): Promise<void> } | null = null;
+  let sequencer: BackgroundJob | null = null;
   const getSigner = () => (signer ??= loadNoteSigner(db, config.audit.signingKey, config.audit.origin));
   const integrate = async () => integratePending(db, await getSigner(), config.audit.origin);
   return {
@@ -31,7 +32,7 @@ export function createAuditLogService(db: Knex, config: Pick<Config, "audit">) {
     async start(onError: (error: unknown) => void): Promise<void> {
       await getSigner();
       await integrate(); // integrates migrated records and signs the first checkpoint before serving
-      sequencer = startSequencer(integrate, config.audit.batchMs, onError);
+      sequencer = startBackgroundJob(integrate, { intervalMs: config.audit.batchMs }, onError);
     },
     async stop(): Promise<void> {
       await sequencer?.stop();

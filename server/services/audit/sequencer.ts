@@ -96,24 +96,3 @@ export async function integratePending(db: Knex, signer: NoteSigner, origin: str
     return pending.length;
   });
 }
-
-/** Runs integratePending every `intervalMs` until stopped; errors are logged and retried on the next tick. */
-export function startSequencer(run: () => Promise<number>, intervalMs: number, onError: (error: unknown) => void) {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    running = run()
-      .catch(onError)
-      .finally(() => {
-        if (timer) timer = setTimeout(tick, intervalMs);
-      });
-  };
-  timer = setTimeout(tick, intervalMs);
-  return {
-    async stop() {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      await running;
-    },
-  };
-}

@@ -1,11 +1,12 @@
-// The event feed: order_events rows as webhook-shaped events (`evt_<row id>`), oldest first, per account or order.
+// The event feed: order_events rows as webhook-shaped events (`evt_<seq>`, see sequencer.ts), oldest first,
+// per tenant or per order.
 import type { Knex } from "knex";
 import { maskRef } from "../shared/ids.js";
 import { statusUrl } from "../dispatch/order-lifecycle.js";
 
-/** The columns eventRows() selects (ids may arrive as strings: bigint over raw SQL). */
+/** The columns feed queries select (bigints may arrive as strings over raw SQL). */
 export interface EventRow {
-  id: number | string;
+  seq: number | string;
   order_id: string;
   status: string;
   at: Date | string;
@@ -24,29 +25,31 @@ export interface DispatchEvent {
   timestamp: string;
   data: Record<string, unknown>;
 }
+/** Whose events: always one tenant (account and environment); only the stream hub reads across tenants. */
 export interface EventScope {
-  account?: string;
-  environment?: "test" | "live";
+  account: string;
+  environment: "test" | "live";
   orderId?: string;
 }
 
 export const eventId = (seq: number) => `evt_${seq}`;
 export const seqOf = (id: string | undefined) => (id ? Number(/^evt_(\d{1,18})$/.exec(id)?.[1] ?? 0) : 0);
 
-/** Rows with everything an event needs; the contractor and quote are fixed once assigned, so they are exact. */
-export function eventRows(db: Conn, afterSeq: number, scope: EventScope) {
-  const query = db("order_events as e")
+/** Sequenced rows after `afterSeq` in feed order, with everything an event needs (contractor and quote are
+ * fixed once assigned, so they are exact). Unsequenced rows (seq null) are not in the feed yet. */
+function sequencedRows(db: Conn, afterSeq: number) {
+  return db("order_events as e")
     .join("orders as o", "o.id", "e.order_id")
-    .where("e.id", ">", afterSeq)
-    .orderBy("e.id")
+    .where("e.seq", ">", afterSeq)
+    .orderBy("e.seq")
     .select(
-      "e.id",
+      "e.seq",
       "e.order_id",
       "e.status",
       "e.at",
       "e.final_cost_cents",
-      "o.account",
-      "o.environment",
+      "e.account",
+      "e.environment",
       "o.reference_id",
       "o.contractor_id",
       "o.quoted_cost_cents",
@@ -54,10 +57,22 @@ export function eventRows(db: Conn, afterSeq: number, scope: EventScope) {
         "(select p.status from order_events p where p.order_id = e.order_id and p.id < e.id order by p.id desc limit 1) as previous_status",
       ),
     );
-  if (scope.account) query.where("o.account", scope.account);
-  if (scope.environment) query.where("o.environment", scope.environment);
+}
+
+/** One tenant's rows (the (account, environment, seq) index), optionally one order's, up to `uptoSeq`. */
+export function tenantRows(db: Conn, afterSeq: number, scope: EventScope, uptoSeq?: number) {
+  const query = sequencedRows(db, afterSeq).where({ "e.account": scope.account, "e.environment": scope.environment });
   if (scope.orderId) query.where("e.order_id", scope.orderId);
+  if (uptoSeq !== undefined) query.where("e.seq", "<=", uptoSeq);
   return query;
+}
+
+/** Every tenant's rows: for the stream hub's poller only, which hands each row to its own tenant's streams. */
+export const feedRows = (db: Conn, afterSeq: number) => sequencedRows(db, afterSeq);
+
+/** The largest seq given so far (0 for an empty feed). */
+export async function latestSeq(db: Conn): Promise<number> {
+  return Number((await db("order_events").max({ max: "seq" }))[0]?.max ?? 0);
 }
 
 /** One row as the event customers see; `data` is the order webhook's payload. */
@@ -65,7 +80,7 @@ export function toEvent(row: EventRow, base: string): DispatchEvent {
   const at = new Date(row.at).toISOString();
   const unassigned = row.status === "accepted_pending_fulfilment";
   return {
-    id: eventId(Number(row.id)),
+    id: eventId(Number(row.seq)),
     type:
       row.previous_status === null
         ? "order.created"
@@ -89,6 +104,6 @@ export function toEvent(row: EventRow, base: string): DispatchEvent {
 
 /** listEvents / listOrderEvents as JSON. */
 export async function eventPage(db: Conn, afterSeq: number, scope: EventScope, limit: number, base: string) {
-  const items = (await eventRows(db, afterSeq, scope).limit(limit)).map((row: EventRow) => toEvent(row, base));
+  const items = (await tenantRows(db, afterSeq, scope).limit(limit)).map((row: EventRow) => toEvent(row, base));
   return { items, next_after: items.at(-1)?.id ?? null };
 }

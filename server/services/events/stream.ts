@@ -1,162 +1,178 @@
-// Live events: one poller per instance reads new order_events rows and fans them out to open SSE streams.
-// Polling, not LISTEN/NOTIFY: it works the same on PGlite and Postgres, costs one indexed query per interval
-// per instance whatever the number of streams, and sees rows committed by any instance sharing the database.
+// Live events: one poller per instance reads newly sequenced order_events rows and fans them out to open SSE
+// streams. Polling, not LISTEN/NOTIFY: it works the same on PGlite and Postgres, costs one indexed query per
+// interval per instance whatever the number of streams, and sees rows committed by any instance sharing the
+// database. It reads by `seq`, which has no holes (sequencer.ts), so it never waits for anything.
 import { PassThrough } from "node:stream";
 import type { Db } from "../../db/knex.js";
-import { eventRows, toEvent, type DispatchEvent, type EventRow, type EventScope } from "./feed.js";
+import type { ChangeFeed } from "../../db/change-feed.js";
+import { feedRows, latestSeq, type EventRow, type EventScope } from "./feed.js";
+import type { FeedSequencer } from "./sequencer.js";
+import { endRevoked, reserveSlot, resumeHint, sweepStreams, type Ending, type StreamLimits } from "./stream-limits.js";
+import { endWith, offerLive, replay, writeComment, type Subscriber } from "./subscriber.js";
 
-interface Subscriber {
-  scope: EventScope;
-  base: string;
-  send(event: DispatchEvent): void;
-}
-export interface StreamOptions {
+export interface StreamOptions extends StreamLimits {
   pollMs: number;
-  heartbeatMs: number;
-  /** How long an id gap may stay open (a transaction still committing) before it is taken as rolled back. */
-  gapMs: number;
+  /** Open streams' keys are checked against revocation at least this often (and at once on a change notice). */
+  keyCheckMs: number;
 }
-
-const frame = (event: DispatchEvent) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+export interface StreamDeps {
+  db: Db;
+  sequencer: Pick<FeedSequencer, "sequenceNow">;
+  /** Which of these key ids are revoked now. */
+  revokedKeys(ids: string[]): Promise<Set<string>>;
+  changes: Pick<ChangeFeed, "on">;
+}
 
 interface Hub {
   subscribers: Set<Subscriber>;
-  streams: Set<PassThrough>;
-  /** Every id <= low has been fanned out (or skipped as a rolled-back gap). */
+  perKey: Map<string, number>;
+  ending: Ending;
+  /** Every seq <= low has been fanned out. */
   low: number | null;
-  gapSince: number | null;
   timer: NodeJS.Timeout | null;
   polling: Promise<void> | null;
-  /** Streams between their first poll and their subscription (the hub must not go idle under them). */
+  /** Streams between their reservation and their subscription (the hub must not go idle under them). */
   opening: number;
+  keysCheckedAt: number;
 }
 
-const matches = (scope: EventScope, row: EventRow) =>
-  (!scope.account || scope.account === row.account) &&
-  (!scope.environment || scope.environment === row.environment) &&
-  (!scope.orderId || scope.orderId === row.order_id);
-
-/** Fans out rows in id order and only past contiguous ids, so a resume point never skips a late commit. */
-async function poll(db: Db, hub: Hub, gapMs: number): Promise<void> {
-  hub.low ??= Number((await db("order_events").max({ max: "id" }))[0]?.max ?? 0);
-  const rows: EventRow[] = await eventRows(db, hub.low, {}).limit(500);
+/** Fans out rows in seq order; a stream hands each row on only if it is for its tenant and already live. */
+async function poll(db: Db, hub: Hub): Promise<void> {
+  hub.low ??= await latestSeq(db);
+  const rows: EventRow[] = await feedRows(db, hub.low).limit(500);
   for (const row of rows) {
-    const seq = Number(row.id);
-    if (seq !== hub.low + 1 && (hub.gapSince ??= Date.now()) > Date.now() - gapMs) break;
-    hub.gapSince = null;
-    hub.low = seq;
-    for (const sub of hub.subscribers) if (matches(sub.scope, row)) sub.send(toEvent(row, sub.base));
+    hub.low = Number(row.seq);
+    for (const sub of hub.subscribers) offerLive(sub, row);
   }
 }
 
-/** The database may be restarting; the next poll catches up from `low`. */
-const retryNextPoll = (): void => undefined;
-
-/** Nobody listens: read nothing (a busy instance makes thousands of events a second); the next stream to open
- * starts from the newest id again, as a first stream does. */
-function restWhenUnwatched(hub: Hub): boolean {
-  if (hub.subscribers.size > 0 || hub.opening > 0) return false;
-  hub.low = null;
-  hub.gapSince = null;
-  return true;
+async function checkKeys(deps: StreamDeps, hub: Hub, options: StreamOptions): Promise<void> {
+  hub.keysCheckedAt = Date.now();
+  const ids = [...new Set([...hub.subscribers].map((sub) => sub.keyId))];
+  if (ids.length === 0) return;
+  endRevoked(hub.subscribers, await deps.revokedKeys(ids), hub.ending, options, Date.now());
 }
 
-function schedule(db: Db, hub: Hub, options: StreamOptions): void {
+/** One tick: streams' limits, revoked keys when due, then new events. Nobody listening: no query at all (a
+ * busy instance makes thousands of events a second), and the next stream starts from the newest seq again. */
+async function tick(deps: StreamDeps, hub: Hub, options: StreamOptions): Promise<void> {
+  sweepStreams(hub.subscribers, hub.ending, options, Date.now());
+  if (hub.subscribers.size === 0 && hub.opening === 0) {
+    hub.low = null;
+    return;
+  }
+  if (Date.now() - hub.keysCheckedAt >= options.keyCheckMs) await checkKeys(deps, hub, options);
+  await poll(deps.db, hub);
+}
+
+/** The database may be restarting; the next tick catches up from `low`. */
+const retryNextTick = (): void => undefined;
+
+function schedule(deps: StreamDeps, hub: Hub, options: StreamOptions): void {
   hub.timer = setTimeout(() => {
-    hub.polling = (restWhenUnwatched(hub) ? Promise.resolve() : poll(db, hub, options.gapMs))
-      .catch(retryNextPoll)
+    hub.polling = tick(deps, hub, options)
+      .catch(retryNextTick)
       .finally(() => {
-        if (hub.timer) schedule(db, hub, options);
+        if (hub.timer) schedule(deps, hub, options);
       });
   }, options.pollMs);
 }
 
-/** Writes each event once, in order: live events queue while the table replay runs, then drain. */
-function subscribe(hub: Hub, stream: PassThrough, scope: EventScope, base: string, afterSeq: number) {
-  const queue: DispatchEvent[] = [];
-  let replaying = true;
-  let last = afterSeq;
-  const write = (event: DispatchEvent) => {
-    const seq = Number(event.id.slice(4));
-    if (seq <= last) return;
-    last = seq;
-    stream.write(frame(event));
-  };
+export interface OpenAt {
+  scope: EventScope;
+  /** The resume point (Last-Event-ID or `after`); none: an order's whole history, else only new events. */
+  after?: number;
+  base: string;
+  keyId: string;
+  /** Aborted when the client goes away (before or after the stream is handed to it). */
+  signal: AbortSignal;
+}
+
+/** Puts the stream in the hub (freed again on close, error or abort), replaying before it turns live. */
+function subscribe(deps: StreamDeps, hub: Hub, at: OpenAt, release: () => void): PassThrough {
+  const stream = new PassThrough();
+  const now = Date.now();
   const sub: Subscriber = {
-    scope,
-    base,
-    send: (event) => {
-      if (replaying) queue.push(event);
-      else write(event);
+    scope: at.scope,
+    base: at.base,
+    keyId: at.keyId,
+    stream,
+    openedAt: now,
+    lastWriteAt: now,
+    live: false,
+    through: at.after ?? (at.scope.orderId ? 0 : hub.low!),
+    release: () => {
+      hub.subscribers.delete(sub);
+      release();
     },
   };
   hub.subscribers.add(sub);
-  hub.streams.add(stream);
-  const live = () => {
-    replaying = false;
-    for (const event of queue.splice(0)) write(event);
+  const abort = () => {
+    stream.destroy();
   };
-  return { sub, write, live };
+  stream.on("close", () => {
+    sub.release();
+    at.signal.removeEventListener("abort", abort);
+  });
+  stream.on("error", () => {
+    sub.release(); // a cut stream errors before Hapi may have attached its own listener
+  });
+  at.signal.addEventListener("abort", abort);
+  if (at.signal.aborted) abort();
+  writeComment(sub, "stream open");
+  void replay(deps.db, sub, () => hub.low!).catch(() => stream.destroy(new Error("event replay failed")));
+  return stream;
 }
 
-/** The first poll (when the hub is idle) and the subscription, with the hub held awake in between. */
-async function join(db: Db, hub: Hub, options: StreamOptions, stream: PassThrough, at: OpenAt) {
+/** An SSE body: the scope's events after the resume point from the table, then live ones, each exactly once. */
+async function open(deps: StreamDeps, hub: Hub, options: StreamOptions, at: OpenAt): Promise<PassThrough> {
+  const release = reserveSlot(hub.perKey, at.keyId, options.perKey);
   hub.opening++;
   try {
-    if (hub.low === null) await poll(db, hub, options.gapMs);
-    const afterSeq = at.after ?? (at.scope.orderId ? 0 : hub.low!); // no resume point: an order's history, else new events
-    return { afterSeq, ...subscribe(hub, stream, at.scope, at.base, afterSeq) };
+    await deps.sequencer.sequenceNow(); // the caller's own writes are in the replay
+    if (hub.low === null) await poll(deps.db, hub);
+    return subscribe(deps, hub, at, release);
+  } catch (error) {
+    release();
+    throw error;
   } finally {
     hub.opening--;
   }
 }
 
-interface OpenAt {
-  scope: EventScope;
-  after?: number;
-  base: string;
-}
-
-/** An SSE body: the events after `afterSeq` from the table, then live ones, each exactly once. */
-async function open(db: Db, hub: Hub, options: StreamOptions, at: OpenAt) {
-  const { scope, base } = at;
-  const stream = new PassThrough();
-  const { afterSeq, sub, write, live } = await join(db, hub, options, stream, at);
-  const upto = hub.low!;
-  const heartbeat = setInterval(() => stream.write(": heartbeat\n\n"), options.heartbeatMs);
-  stream.on("close", () => {
-    clearInterval(heartbeat);
-    hub.subscribers.delete(sub);
-    hub.streams.delete(stream);
-  });
-  stream.write(": stream open\n\n");
-  for (const row of await eventRows(db, afterSeq, scope).where("e.id", "<=", upto)) write(toEvent(row, base));
-  live();
-  return stream;
-}
-
-export function createEventStreams(db: Db, options: StreamOptions) {
+export function createEventStreams(deps: StreamDeps, options: StreamOptions) {
   const hub: Hub = {
     subscribers: new Set(),
-    streams: new Set(),
+    perKey: new Map(),
+    ending: new Map(),
     low: null,
-    gapSince: null,
     timer: null,
     polling: null,
     opening: 0,
+    keysCheckedAt: 0,
   };
+  // A revocation anywhere is announced on the change feed: check at the next tick rather than the next due one.
+  deps.changes.on((table) => {
+    if (table === "api_keys" || table === "*") hub.keysCheckedAt = 0;
+  });
   return {
     start() {
-      if (!hub.timer) schedule(db, hub, options);
+      if (!hub.timer) schedule(deps, hub, options);
     },
     async stop() {
       if (hub.timer) clearTimeout(hub.timer);
       hub.timer = null;
       await hub.polling;
-      for (const stream of hub.streams) stream.end();
+      // Ended, not cut: clients get the last comment; the HTTP server's stop timeout bounds the ones not reading.
+      for (const sub of [...hub.subscribers]) endWith(sub, `server stopping; ${resumeHint}`);
     },
-    open: (scope: EventScope, after: number | undefined, base: string): Promise<PassThrough> =>
-      open(db, hub, options, { scope, after, base }),
+    open: (at: OpenAt): Promise<PassThrough> => open(deps, hub, options, at),
+    /** Open streams and reserved slots (both 0 when every stream has been cleaned up). */
+    stats: () => ({
+      streams: hub.subscribers.size,
+      opening: hub.opening,
+      slots: [...hub.perKey.values()].reduce((a, b) => a + b, 0),
+    }),
   };
 }
 

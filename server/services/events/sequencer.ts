@@ -1,0 +1,103 @@
+// The feed sequencer: gives committed order_events rows their place in the event feed (`seq`, the number in
+// `evt_<seq>`) after they commit, and copies the order's tenant onto them.
+//
+// Why after commit: a row's own id is taken from a sequence while its statement runs, so ids reach readers out
+// of order and with holes (every failed or conflicting write leaves one, and one tenant can make them at will).
+// A reader that wants "never skip an event" over ids must wait at every hole not knowing whether it will fill;
+// that wait stalled every stream on every instance. Here only committed rows are numbered, by one transaction
+// at a time across instances (a transaction-scoped advisory lock), each continuing from the largest seq
+// already given: seq has no holes and a committed seq is never followed by a smaller one, so readers read
+// `seq > last` and never wait. The price is a short delay (one sequencer interval) before a row is readable,
+// and an event that is read (JSON page, stream open) first runs a pass so a caller sees its own writes.
+//
+// Runs are nudged: a statement that inserted into order_events asks for a pass within `intervalMs`, passes
+// continue while they find rows, and an idle instance only sweeps every `sweepMs` (for rows whose writer
+// stopped before sequencing them) instead of opening a transaction ten times a second for nothing.
+import type { Knex } from "knex";
+import { startBackgroundJob, type BackgroundJob } from "../shared/background-job.js";
+
+/** pg_advisory_xact_lock key of the feed sequencer (the audit sequencer's is 724_312). */
+export const feedSequencerLockId = 724_313;
+/** Rows per pass: bounds the pass's transaction whatever the backlog; the next pass follows at once-ish. */
+const batchLimit = 1000;
+
+const sequenceBatch = `
+  update order_events e
+     set seq = top.seq + batch.n, account = o.account, environment = o.environment
+    from (select id, row_number() over (order by id) as n
+            from (select id from order_events where seq is null order by id limit ?) pending) batch,
+         (select coalesce(max(seq), 0) as seq from order_events) top,
+         orders o
+   where e.id = batch.id and o.id = e.order_id`;
+
+/**
+ * One pass: rows sequenced, or null when `wait` is false and another instance is sequencing right now.
+ * The lock is taken in its own statement first, so the update's snapshot sees the previous pass's seqs.
+ */
+export async function sequencePending(db: Knex, wait: boolean): Promise<number | null> {
+  return db.transaction(async (trx) => {
+    if (wait) await trx.raw("select pg_advisory_xact_lock(?)", [feedSequencerLockId]);
+    else {
+      const lock = await trx.raw("select pg_try_advisory_xact_lock(?) as ok", [feedSequencerLockId]);
+      if (!lock.rows[0].ok) return null;
+    }
+    const result = await trx.raw(sequenceBatch, [batchLimit]);
+    return Number(result.rowCount ?? 0);
+  });
+}
+
+export interface SequencerTiming {
+  intervalMs: number;
+  sweepMs: number;
+}
+
+const insertsEvents = (sql: string) => sql.includes('insert into "order_events"');
+
+/** Passes go one at a time in this process; a caller joins a pass that has not started yet. */
+function createPassQueue(db: Knex) {
+  let tail: Promise<unknown> = Promise.resolve();
+  let waiting: Promise<number | null> | null = null;
+  return (wait: boolean): Promise<number | null> => {
+    if (waiting && wait) return waiting;
+    const pass = tail.then(() => {
+      if (waiting === pass) waiting = null;
+      return sequencePending(db, wait);
+    });
+    if (wait) waiting = pass;
+    tail = pass.catch(() => undefined);
+    return pass;
+  };
+}
+
+export function createFeedSequencer(db: Knex, timing: SequencerTiming) {
+  const pass = createPassQueue(db);
+  let job: BackgroundJob | null = null;
+  // On the statement's answer, not its start: the pass then comes a whole interval after the write, not during
+  // the request that made it (whose statements the attest suite counts).
+  const onAnswer = (_response: unknown, query: { sql: string }) => {
+    if (insertsEvents(query.sql)) job?.nudge();
+  };
+  return {
+    /** Sequences what is committed now (waiting for another instance's pass): read-your-writes for readers. */
+    sequenceNow: async (): Promise<void> => {
+      await pass(true);
+    },
+    start(onError: (error: unknown) => void): void {
+      if (job) return;
+      // Another instance holding the lock is sequencing: count it as work so this one checks again soon.
+      job = startBackgroundJob(
+        async () => (await pass(false)) ?? 1,
+        { intervalMs: timing.intervalMs, idleMs: timing.sweepMs },
+        onError,
+      );
+      db.on("query-response", onAnswer);
+    },
+    async stop(): Promise<void> {
+      db.removeListener("query-response", onAnswer);
+      await job?.stop();
+      job = null;
+    },
+  };
+}
+
+export type FeedSequencer = ReturnType<typeof createFeedSequencer>;

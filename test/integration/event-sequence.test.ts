@@ -1,0 +1,117 @@
+// The feed's order: the migration gives existing events seq = id (published ids stay valid) and their tenant;
+// the sequencer numbers only committed rows, after the largest seq, in id order, whatever holes ids have.
+import assert from "node:assert/strict";
+import { createDb, type Db } from "../../server/db/knex.js";
+import { migrate, migrationSource } from "../../server/db/migrate.js";
+import { sequencePending } from "../../server/services/events/sequencer.js";
+import { databases } from "../helpers/server.js";
+
+const lastBefore = "20261125100000_tenancy";
+
+async function migrateThrough(db: Db, last: string): Promise<void> {
+  for (const file of await migrationSource.getMigrations([])) {
+    const name = migrationSource.getMigrationName(file);
+    if (name > last) return;
+    await db.migrate.up({ migrationSource, name });
+  }
+}
+
+const order = (id: string, account: string, environment: string) => ({
+  id,
+  account,
+  environment,
+  key_id: "key_x",
+  request_hash: "h",
+  status: "pending_dispatch",
+  trade: "plumbing",
+  state: "TX",
+  location: JSON.stringify({ state: "TX" }),
+  urgency: "routine",
+  description: "d",
+  response_status: 201,
+  response_body: "{}",
+});
+
+/** Inserts one event row and answers its id. */
+async function insertEvent(db: Db, orderId: string): Promise<number> {
+  const [row] = await db("order_events").insert({ order_id: orderId, status: "pending_dispatch" }).returning("id");
+  return Number(row.id);
+}
+
+/** Takes an id and rolls back: a hole. */
+async function hole(db: Db, orderId: string): Promise<void> {
+  await db
+    .transaction(async (trx) => {
+      await insertEvent(trx, orderId);
+      throw new Error("rolled back");
+    })
+    .catch(() => undefined);
+}
+
+const seqs = async (db: Db) =>
+  (await db("order_events").orderBy("id").select("id", "seq", "account", "environment")).map((r) => ({
+    id: Number(r.id),
+    seq: r.seq === null ? null : Number(r.seq),
+    tenant: `${r.account}/${r.environment}`,
+  }));
+
+for (const target of databases()) {
+  describe(`event sequence (${target.name})`, function () {
+    this.timeout(60_000);
+    let drop: () => Promise<void>;
+    let db: Db;
+    const old: number[] = [];
+    before(async () => {
+      const created = await target.create();
+      drop = () => created.drop();
+      db = createDb(created.url);
+      await migrateThrough(db, lastBefore);
+      await db("orders").insert([order("ord_a", "acme", "test"), order("ord_b", "bolt", "live")]);
+      old.push(await insertEvent(db, "ord_a"));
+      await hole(db, "ord_a");
+      old.push(await insertEvent(db, "ord_b"));
+      await migrate(db);
+    });
+    after(async () => {
+      await db.destroy();
+      await drop();
+    });
+
+    it("gives events written before it seq = id and their order's tenant", async () => {
+      assert.deepEqual(await seqs(db), [
+        { id: old[0], seq: old[0], tenant: "acme/test" },
+        { id: old[1], seq: old[1], tenant: "bolt/live" },
+      ]);
+    });
+
+    it("numbers new committed rows after the largest seq in id order, without the holes", async () => {
+      await hole(db, "ord_b");
+      const a = await insertEvent(db, "ord_b");
+      await hole(db, "ord_a");
+      const b = await insertEvent(db, "ord_a");
+      assert.equal(await sequencePending(db, false), 2);
+      const rows = (await seqs(db)).slice(2);
+      assert.deepEqual(rows, [
+        { id: a, seq: old[1] + 1, tenant: "bolt/live" },
+        { id: b, seq: old[1] + 2, tenant: "acme/test" },
+      ]);
+      assert.equal(await sequencePending(db, false), 0);
+    });
+
+    if (target.name === "postgres")
+      it("leaves a row uncommitted at the pass for a later pass, after the rows committed before it", async () => {
+        const trx = await db.transaction();
+        try {
+          const late = await insertEvent(trx, "ord_a"); // smaller id, commits last
+          const early = await insertEvent(db, "ord_b");
+          assert.equal(await sequencePending(db, false), 1);
+          await trx.commit();
+          assert.equal(await sequencePending(db, true), 1);
+          const bySeq = (await seqs(db)).sort((x, y) => x.seq! - y.seq!).map((r) => r.id);
+          assert.deepEqual(bySeq.slice(-2), [early, late]);
+        } finally {
+          if (!trx.isCompleted()) await trx.rollback();
+        }
+      });
+  });
+}
