@@ -69,7 +69,7 @@ export function printError(err: unknown, jsonErrors: boolean): number {
   const error = toCliError(err);
   const line = error.message.replace(/\s*\n\s*/g, " ").trim();
   if (!jsonErrors) {
-    writeErr(`dispatch: ${line}\n`);
+    writeErr(`dispatch: ${line}\n${error.details.map((d) => `${d}\n`).join("")}`);
     return error.exitCode;
   }
   const api = error.api;

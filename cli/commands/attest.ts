@@ -1,6 +1,7 @@
 // `dispatch attest verify <seal>` checks the log's answer offline (signature + inclusion proof) against a pinned key;
 // `dispatch attest monitor` remembers the last checkpoint and proves each new one extends it (./attest-verify.ts).
 import type { Command } from "commander";
+import { addExamples } from "../help.js";
 import type { RunAction } from "./operation.js";
 
 /** Replaces the generated `attest verify` action with the offline check and adds `attest monitor`. */
@@ -18,6 +19,7 @@ export function addAttestCommands(root: Command, run: RunAction): void {
     .command("monitor")
     .summary("Check the log only grows: remember the last checkpoint, prove the new one extends it")
     .option("--key <verifier-key>", "pinned log key (default: the one pinned in the config directory)");
+  addExamples(watch, ["dispatch attest monitor", 'dispatch attest monitor --key "$LOG_KEY"']);
   watch.action(async () =>
     run(watch, async (ctx) => (await import("./attest-verify.js")).monitor(ctx, watch.opts<{ key?: string }>().key)),
   );

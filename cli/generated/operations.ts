@@ -703,7 +703,16 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": false,
-        "description": "Only orders in one of these statuses (repeat the parameter for several)."
+        "description": "Only orders in one of these statuses (repeat the parameter for several).",
+        "enum": [
+          "accepted_pending_fulfilment",
+          "pending_dispatch",
+          "dispatched",
+          "en_route",
+          "on_site",
+          "completed",
+          "cancelled"
+        ]
       },
       {
         "flag": "trade",
@@ -1453,7 +1462,10 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": false,
-        "description": "grant_types"
+        "description": "grant_types",
+        "enum": [
+          "client_credentials"
+        ]
       },
       {
         "flag": "scope",
@@ -2266,6 +2278,13 @@ export const operations: readonly OperationSpec[] = [
         "type": "array",
         "required": false,
         "description": "What the key may do (see ApiKeyScope); default every scope. A quote-only key is `[quote]`.",
+        "enum": [
+          "quote",
+          "order",
+          "orders:read",
+          "webhooks",
+          "audit"
+        ],
         "default": [
           "quote",
           "order",
@@ -2505,7 +2524,17 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": true,
-        "description": "trades"
+        "description": "trades",
+        "enum": [
+          "plumbing",
+          "electrical",
+          "hvac",
+          "carpentry",
+          "roofing",
+          "painting",
+          "locksmith",
+          "appliance_repair"
+        ]
       },
       {
         "flag": "hourly-rate-cents",
@@ -2635,7 +2664,17 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": false,
-        "description": "trades"
+        "description": "trades",
+        "enum": [
+          "plumbing",
+          "electrical",
+          "hvac",
+          "carpentry",
+          "roofing",
+          "painting",
+          "locksmith",
+          "appliance_repair"
+        ]
       },
       {
         "flag": "hourly-rate-cents",
