@@ -35,7 +35,10 @@ function resolveExampleHostsLocally(): () => void {
   const fake = ((host: string, options: unknown, callback?: (...args: unknown[]) => void) => {
     const cb = (typeof options === "function" ? options : callback) as (...args: unknown[]) => void;
     const all = typeof options === "object" && options !== null && (options as { all?: boolean }).all;
-    if (!/(^|\.)example\.com$/.test(host)) { ;(real as (...a: unknown[]) => void)(host, options, callback); return; }
+    if (!/(^|\.)example\.com$/.test(host)) {
+      (real as (...a: unknown[]) => void)(host, options, callback);
+      return;
+    }
     if (all) cb(null, [{ address: "127.0.0.1", family: 4 }]);
     else cb(null, "127.0.0.1", 4);
   }) as typeof dns.lookup;
@@ -245,7 +248,7 @@ describe("cli --help examples", function () {
         });
       } else if (example.command === "listen") {
         result = await runExample(example.line, runEnv, dir, async (child) => {
-          await until("listen to be ready", () => (child.stderr().includes('ready') ? true : undefined));
+          await until("listen to be ready", () => (child.stderr().includes("ready") ? true : undefined));
           const id = await newOrder();
           await api("POST", `/api/dispatch/v1/orders/${id}/cancel`, { reason: "duplicate" });
           const forwarded = () =>
