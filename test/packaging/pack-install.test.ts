@@ -73,12 +73,14 @@ describe("packages", function () {
       join(project, "app.ts"),
       `import { createDispatchClient, paginate, unwrap, type Schemas } from "@dispatch/sdk";
 import { verifyWebhook } from "@dispatch/sdk/webhooks";
+import { parseVerifierKey, verifySealProof, type Checkpoint } from "@dispatch/sdk/attest";
 const client = createDispatchClient({ baseUrl: "http://127.0.0.1:3000", apiKey: "k", timeoutMs: 5000 });
 const index: Schemas["TradeIndex"] | undefined = undefined;
 export async function main(): Promise<void> {
   const trades = unwrap(await client.GET("/api/dispatch/index"));
   for await (const key of paginate(client, "/api/admin/v1/keys", { params: { query: { limit: 10 } } })) console.log(key.id);
-  console.log(trades, index, verifyWebhook);
+  const checkpoint: Checkpoint | undefined = undefined;
+  console.log(trades, index, verifyWebhook, parseVerifierKey, verifySealProof, checkpoint);
 }
 `,
     );
@@ -101,5 +103,17 @@ export async function main(): Promise<void> {
       (err: unknown) => err as { stdout: string },
     );
     assert.equal(checked.stdout, "");
+    // The offline audit verification the README lists ships and loads (not only its types).
+    const loaded = await run(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        'const a = await import("@dispatch/sdk/attest"); console.log(Object.keys(a).sort().join(","))',
+      ],
+      { cwd: project },
+    );
+    assert.match(loaded.stdout, /parseVerifierKey/);
+    assert.match(loaded.stdout, /verifySealProof/);
   });
 });
