@@ -77,7 +77,9 @@ export function joiOf(s: JsonObject): string {
       ? `Joi.alternatives().try(${types.map((t) => singleJoi(s, t)).join(", ")})`
       : singleJoi(s, types[0]);
   if (Array.isArray(s.type) && s.type.includes("null")) out += ".allow(null)";
-  if (s.default !== undefined) out += `.default(${json(s.default)})`;
+  // Request fields carry their server default as `x-default` (openapi.yaml says why); `default` is honoured too.
+  const fallback = s["x-default"] ?? s.default;
+  if (fallback !== undefined) out += `.default(${json(fallback)})`;
   return out;
 }
 
@@ -119,10 +121,18 @@ function operationEntry({ operationId, operation }: ContractOperation): string |
   return `  ${operationId}: {\n${entries.map(([k, v]) => `    ${k}: ${v},`).join("\n")}\n  },`;
 }
 
+/** A tool's input states its defaults as JSON Schema `default` (an annotation there; no TypeScript is generated). */
+function withStandardDefaults(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withStandardDefaults);
+  if (!value || typeof value !== "object") return value;
+  const entries = Object.entries(value).map(([k, v]) => [k === "x-default" ? "default" : k, withStandardDefaults(v)]);
+  return Object.fromEntries(entries) as unknown;
+}
+
 /** Input schema of an operation as a tool sees it: the JSON body, or an object of its query parameters. */
 function inputSchema(op: JsonObject): JsonObject {
   const body = bodySchema(op);
-  if (body) return body;
+  if (body) return withStandardDefaults(body) as JsonObject;
   const params = ((op.parameters ?? []) as JsonObject[]).filter((p) => p.in === "query");
   const required = params.filter((p) => p.required).map((p) => p.name as string);
   const properties = params.map((p) => [p.name, { ...(p.schema as JsonObject), description: p.description }]);

@@ -179,7 +179,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "How soon the work is needed.",
+        "description": "How soon the work is needed. Default `routine`.",
         "enum": [
           "emergency",
           "urgent",
@@ -372,7 +372,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "How soon the work is needed.",
+        "description": "How soon the work is needed. Default `routine`.",
         "enum": [
           "emergency",
           "urgent",
@@ -577,7 +577,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "How soon the work is needed.",
+        "description": "How soon the work is needed. Default `routine`.",
         "enum": [
           "emergency",
           "urgent",
@@ -2568,7 +2568,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "boolean",
         "required": false,
-        "description": "emergency_capable",
+        "description": "Takes emergency jobs. Default `false`.",
         "default": false
       },
       {
@@ -2579,7 +2579,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "boolean",
         "required": false,
-        "description": "active",
+        "description": "In the matching pool. Default `true`.",
         "default": true
       }
     ],
@@ -2815,7 +2815,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "boolean",
         "required": false,
-        "description": "A person overrode the automatic match or plan.",
+        "description": "A person overrode the automatic match or plan. Default `false`.",
         "default": false
       },
       {

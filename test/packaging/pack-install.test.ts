@@ -73,14 +73,12 @@ describe("packages", function () {
       join(project, "app.ts"),
       `import { createDispatchClient, paginate, unwrap, type Schemas } from "@dispatch/sdk";
 import { verifyWebhook } from "@dispatch/sdk/webhooks";
-import { parseVerifierKey, verifySealProof, type Checkpoint } from "@dispatch/sdk/attest";
 const client = createDispatchClient({ baseUrl: "http://127.0.0.1:3000", apiKey: "k", timeoutMs: 5000 });
 const index: Schemas["TradeIndex"] | undefined = undefined;
 export async function main(): Promise<void> {
   const trades = unwrap(await client.GET("/api/dispatch/index"));
   for await (const key of paginate(client, "/api/admin/v1/keys", { params: { query: { limit: 10 } } })) console.log(key.id);
-  const checkpoint: Checkpoint | undefined = undefined;
-  console.log(trades, index, verifyWebhook, parseVerifierKey, verifySealProof, checkpoint);
+  console.log(trades, index, verifyWebhook);
 }
 `,
     );
@@ -96,6 +94,7 @@ export async function main(): Promise<void> {
           types: [],
           lib: ["ES2023", "DOM"],
         },
+        files: ["app.ts"],
       }),
     );
     const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
@@ -103,7 +102,24 @@ export async function main(): Promise<void> {
       (err: unknown) => err as { stdout: string },
     );
     assert.equal(checked.stdout, "");
-    // The offline audit verification the README lists ships and loads (not only its types).
+    // The offline audit verification the README lists ships, type-checks in a Node project and loads.
+    writeFileSync(
+      join(project, "audit.ts"),
+      `import { parseVerifierKey, verifySealProof, type Checkpoint } from "@dispatch/sdk/attest";
+export const check = (seal: string, proof: Parameters<typeof verifySealProof>[1], key: string): Checkpoint =>
+  verifySealProof(seal, proof, parseVerifierKey(key));
+`,
+    );
+    const nodeTypes = join(root, "node_modules", "@types");
+    const options = { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", noEmit: true };
+    writeFileSync(
+      join(project, "tsconfig.node.json"),
+      JSON.stringify({ compilerOptions: { ...options, types: ["node"], typeRoots: [nodeTypes] }, files: ["audit.ts"] }),
+    );
+    const audit = await run(process.execPath, [tsc, "-p", join(project, "tsconfig.node.json")]).catch(
+      (err: unknown) => err as { stdout: string },
+    );
+    assert.equal(audit.stdout, "");
     const loaded = await run(
       process.execPath,
       [
