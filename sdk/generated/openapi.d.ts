@@ -1423,6 +1423,12 @@ export interface components {
             };
             disclaimer: string;
         };
+        /**
+         * @description One trade's wage statistics and modeled rate. The names are the trade index's published field names, kept as
+         *     the product specification defines them: `medianRateDollars` and `billedHourlyRateRoutineDollars` are
+         *     camelCase beside the snake_case `soc_code`, `soc_title`, `p25` and `p75`, because integrations read them
+         *     under these names; renaming them would break those readers. Every other schema is snake_case.
+         */
         TradeIndexEntry: {
             code: components["schemas"]["TradeCode"];
             name: string;
