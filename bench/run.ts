@@ -9,6 +9,7 @@ import Hapi from "@hapi/hapi";
 import { startPrism } from "../mocks/prism.js";
 import { estimateRequest, orderRequest, quoteRequest } from "../test/fixtures/requests.js";
 import { databases, startTestServer, type TestDatabase } from "../test/helpers/server.js";
+import { measureEvalsFlood } from "./evals-flood.js";
 import { measureScaleOut } from "./scale-out.js";
 import { targetLines, type Cell } from "./targets.js";
 
@@ -188,13 +189,14 @@ async function main() {
   const start = measureCliStart();
   const scaleOut = (await measureScaleOut(seconds, connections)) ?? "Two-process run skipped: TEST_DATABASE_URL unset.";
   console.log(scaleOut);
-  const targets = targetLines(out.cells, start.cli / start.node);
+  const flood = await measureEvalsFlood();
+  const targets = targetLines(out.cells, start.cli / start.node, flood.cached.ratio);
   console.log(targets.join("\n"));
   writeReport(
     out.rows,
     start.cli,
     start.node,
-    [scaleOut, "", "Targets (issues 14 and 16), from this run:", ...targets].join("\n"),
+    [scaleOut, "", flood.line, "", "Targets, from this run:", ...targets].join("\n"),
   );
 }
 

@@ -10,7 +10,7 @@ interface MigrationModule {
   down(db: Knex): Promise<void>;
 }
 
-const source: Knex.MigrationSource<string> = {
+export const migrationSource: Knex.MigrationSource<string> = {
   getMigrations: () =>
     Promise.resolve(
       readdirSync(dir)
@@ -24,5 +24,5 @@ const source: Knex.MigrationSource<string> = {
 };
 
 export async function migrate(db: Knex): Promise<void> {
-  await db.migrate.latest({ migrationSource: source });
+  await db.migrate.latest({ migrationSource });
 }

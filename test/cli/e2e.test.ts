@@ -151,7 +151,7 @@ describe("cli", function () {
         admin,
       );
       assert.equal(event.json().status, "dispatched");
-      const secret = (await cli(["admin", "webhook-secret", "acme-cli"], admin)).json().secret;
+      const secret = (await cli(["admin", "webhook-secret", "acme-cli", "--environment", "test"], admin)).json().secret;
       assert.match(secret, /^whsec_/);
       assert.equal((await cli(["webhooks", "secret"], { DISPATCH_API_KEY: key })).json().secret, secret);
       const rotated = (await cli(["webhooks", "rotate"], { DISPATCH_API_KEY: key })).json();

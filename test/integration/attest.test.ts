@@ -208,7 +208,7 @@ for (const db of databases()) {
           ['select "id", "request_hash",', 'select "id", "trade",', 'with "new_orders" as'],
           order.join("\n"),
         );
-        assert.match(order[1], /from "quotes" where "id" = \S+ and "account" = \S+ limit/);
+        assert.match(order[1], /from "quotes" where "id" = \S+ and "account" = \S+ and "environment" = \S+ limit/);
       });
     });
   });

@@ -145,6 +145,37 @@ for (const db of databases()) {
       await Promise.all([client.close(), other.close()]);
     });
 
+    it("checks each tool against its REST twin's scope: a quote-only key quotes, gets -32002 ordering, and is refused order_status and cancel_order", async () => {
+      const client = await connect(t.url, (await t.issueKey({ account: "mcp-acct", scopes: ["quote"] })).key);
+      const quoted = (await client.callTool({ name: "dispatch.quote", arguments: quoteArgs })) as CallToolResult;
+      assert.notEqual(quoted.isError, true);
+      assert.equal((await rejection(client.callTool({ name: "dispatch.order", arguments: orderArgs }))).code, -32002);
+      for (const [name, args] of [
+        ["dispatch.order_status", { id: "ord_x" }],
+        ["dispatch.cancel_order", { id: "ord_x", reason: "duplicate" }],
+      ] as const) {
+        const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+        assert.equal(result.isError, true, name);
+        assert.equal((JSON.parse(text(result)) as { code: string }).code, "insufficient_scope", name);
+      }
+      await client.close();
+    });
+
+    it("a test key's tools never see the same account's live orders", async () => {
+      const liveKey = (await t.issueKey({ account: "mcp-acct", environment: "live" })).key;
+      const live = await connect(t.url, liveKey);
+      const created = (await live.callTool({ name: "dispatch.order", arguments: orderArgs })) as CallToolResult;
+      const handle = (created.structuredContent as { order: { id: string } }).order.id;
+      const sandbox = await connect(t.url, key);
+      const result = (await sandbox.callTool({
+        name: "dispatch.order_status",
+        arguments: { id: handle },
+      })) as CallToolResult;
+      assert.equal(result.isError, true);
+      assert.equal((JSON.parse(text(result)) as { code: string }).code, "not_found");
+      await Promise.all([live.close(), sandbox.close()]);
+    });
+
     it("answers the public tools without a credential, with structuredContent and a text copy", async () => {
       const client = await connect(t.url);
       const index = (await client.callTool({ name: "dispatch.index", arguments: {} })) as CallToolResult;

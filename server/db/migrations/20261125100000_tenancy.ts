@@ -31,16 +31,14 @@ async function addOrderEnvironment(db: Knex): Promise<void> {
 
 /** The secret that signed an account's webhooks so far stays live's (receivers hold it); test gets a new one. */
 async function splitSecrets(db: Knex): Promise<void> {
-  for (const table of ["webhook_secrets", "webhook_retired_secrets"])
+  for (const table of ["webhook_secrets", "webhook_retired_secrets"]) {
     await db.schema.alterTable(table, (t) => t.string("environment", 8).notNullable().defaultTo("live"));
+    await db.raw(`alter table ${table} alter column environment drop default`);
+  }
   await db.schema.alterTable("webhook_secrets", (t) => {
     t.dropPrimary();
     t.primary(["account", "environment"]);
   });
-  for (const table of ["webhook_secrets", "webhook_retired_secrets"])
-    await db.schema.alterTable(table, (t) => t.string("environment", 8).notNullable().alter({ alterNullable: false }));
-  await db.raw("alter table webhook_secrets alter column environment drop default");
-  await db.raw("alter table webhook_retired_secrets alter column environment drop default");
 }
 
 /**

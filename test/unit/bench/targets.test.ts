@@ -11,12 +11,14 @@ describe("bench targets", () => {
         { call: "quote", database: "pglite", ratio: 0.11, p99: 12 },
       ],
       1.2,
+      3.1,
     );
     assert.deepEqual(lines, [
       "- quote on Postgres: ÷ bare 0.200 (target ≥ 0.25): **not met**; p99 10 ms (≤ 25): met.",
       "- order on Postgres: ÷ bare 0.130 (target ≥ 0.12): met; p99 30 ms (≤ 25): **not met**.",
       "- quote on PGlite: ÷ bare 0.110 (target ≥ 0.1): met.",
       "- `dispatch --help` ÷ `node -e 0`: 1.20 (target ≤ 1.3): met.",
+      "- estimate p50 under an 8-way evals flood ÷ idle: 3.10 (target ≤ 4): met.",
     ]);
   });
 
@@ -24,5 +26,6 @@ describe("bench targets", () => {
     const lines = targetLines([{ call: "quote", database: "pglite", ratio: 0.2, p99: 5 }], Number.NaN);
     assert.equal(lines[0], "- quote on Postgres: not measured in this run (no postgres database).");
     assert.equal(lines[3], "- `dispatch --help` ÷ `node -e 0`: not measured.");
+    assert.equal(lines[4], "- estimate p50 under an 8-way evals flood ÷ idle: not measured.");
   });
 });
