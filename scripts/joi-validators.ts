@@ -121,18 +121,10 @@ function operationEntry({ operationId, operation }: ContractOperation): string |
   return `  ${operationId}: {\n${entries.map(([k, v]) => `    ${k}: ${v},`).join("\n")}\n  },`;
 }
 
-/** A tool's input states its defaults as JSON Schema `default` (an annotation there; no TypeScript is generated). */
-function withStandardDefaults(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withStandardDefaults);
-  if (!value || typeof value !== "object") return value;
-  const entries = Object.entries(value).map(([k, v]) => [k === "x-default" ? "default" : k, withStandardDefaults(v)]);
-  return Object.fromEntries(entries) as unknown;
-}
-
 /** Input schema of an operation as a tool sees it: the JSON body, or an object of its query parameters. */
 function inputSchema(op: JsonObject): JsonObject {
   const body = bodySchema(op);
-  if (body) return withStandardDefaults(body) as JsonObject;
+  if (body) return body;
   const params = ((op.parameters ?? []) as JsonObject[]).filter((p) => p.in === "query");
   const required = params.filter((p) => p.required).map((p) => p.name as string);
   const properties = params.map((p) => [p.name, { ...(p.schema as JsonObject), description: p.description }]);
