@@ -100,7 +100,7 @@ export function nextStep(operationId: string, result: unknown): string | undefin
         ? result
         : undefined;
   const { id, status } = (order ?? {}) as { id?: unknown; status?: unknown };
-  if (typeof id !== "string" || finalStatuses.has(String(status))) return undefined;
+  if (typeof id !== "string" || typeof status !== "string" || finalStatuses.has(status)) return undefined;
   if (operationId === "createOrder") return `dispatch orders get ${id} (or 'dispatch orders watch ${id}' to follow it)`;
   return `dispatch orders watch ${id} (follows it until it is completed or cancelled)`;
 }
