@@ -177,6 +177,12 @@ async function main() {
     measureCliStart();
     return;
   }
+  // `npm run bench -- --only evals-flood`: just estimate under an evals flood, with and without the cache.
+  if (process.argv.includes("--only") && process.argv.includes("evals-flood")) {
+    const { cached } = await measureEvalsFlood();
+    console.log(targetLines([], NaN, cached.ratio).at(-1));
+    return;
+  }
   const base = await startBaselines();
   const out = { rows: [] as string[], cells: [] as Cell[] };
   try {

@@ -33,6 +33,8 @@ export interface Config {
   sandboxStepMs: number;
   /** How long an evals document is served before it is computed again (0: every call). */
   evalsCacheMs: number;
+  /** A2A task memory: bytes of task JSON kept per authenticated caller and in all (oldest finished go first). */
+  a2aTasks: { callerBytes: number; totalBytes: number };
 }
 
 const bool = Joi.boolean().truthy("1", "yes").falsy("0", "no", "");
@@ -86,6 +88,8 @@ const schema = Joi.object({
   AUDIT_BATCH_MS: Joi.number().integer().min(10).max(1000).default(1000),
   SANDBOX_STEP_MS: Joi.number().integer().min(0).max(86_400_000).default(5000),
   EVALS_CACHE_MS: Joi.number().integer().min(0).max(3_600_000).default(30_000),
+  A2A_TASK_BYTES_PER_CALLER: Joi.number().integer().min(65_536).max(1_073_741_824).default(2_097_152),
+  A2A_TASK_BYTES: Joi.number().integer().min(65_536).max(17_179_869_184).default(67_108_864),
 }).unknown(true);
 
 const listOf = (csv: string): string[] => csv.split(",").map((item) => item.trim());
@@ -138,5 +142,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     sandboxStepMs: value.SANDBOX_STEP_MS,
     evalsCacheMs: value.EVALS_CACHE_MS,
+    a2aTasks: { callerBytes: value.A2A_TASK_BYTES_PER_CALLER, totalBytes: value.A2A_TASK_BYTES },
   };
 }

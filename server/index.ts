@@ -14,6 +14,7 @@ import type { Writable } from "node:stream";
 import { createLogThrottle } from "./plugins/log-throttle.js";
 import { loggingPlugin } from "./plugins/logging.js";
 import { mediaTypePlugin } from "./plugins/media-type.js";
+import { oauthClientThrottlePlugin } from "./plugins/oauth-client-throttle.js";
 import { originCheckPlugin } from "./plugins/origin-check.js";
 import { createLimiters, type Limiters } from "./plugins/limiters.js";
 import { rateLimitPlugin } from "./plugins/rate-limit.js";
@@ -119,6 +120,7 @@ async function registerPlugins(
     },
     { plugin: authPlugin, options: { services, limiters, trustedProxies: config.trustedProxies } },
     { plugin: accessPlugin, options: { config } },
+    { plugin: oauthClientThrottlePlugin, options: { limiters, trustedProxies: config.trustedProxies } },
     {
       plugin: rateLimitPlugin,
       options: { redis, ...config.rateLimit, trustedProxies: config.trustedProxies, limiters },

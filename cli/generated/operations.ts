@@ -633,6 +633,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Your reference; unique per account and used as an idempotency key.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "minLength": 1,
         "maxLength": 255
       },
       {
@@ -1241,7 +1242,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/sandbox/orders/{id}/advance",
     "summary": "Move a sandbox order one step now",
-    "description": "Sandbox only: orders made with a `dispatch_test_` key move on their own\n(`accepted_pending_fulfilment` gets a simulated contractor, then `pending_dispatch` → `dispatched` →\n`en_route` with an ETA → `on_site` → `completed` at the quoted cost), one step every `SANDBOX_STEP_MS`\n(default 5000; 0 = only through this endpoint). This endpoint takes the next step now, or with `to`\nwalks the steps up to that status; each step is evented, audited and webhooked exactly like an\noperator's. 403 `live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of the order.",
+    "description": "Sandbox only: orders made with a `dispatch_test_` key move on their own\n(`accepted_pending_fulfilment` gets a simulated contractor, then `pending_dispatch` → `dispatched` →\n`en_route` with an ETA → `on_site` → `completed` at the quoted cost), one step every `SANDBOX_STEP_MS`\n(default 5000; 0 = only through this endpoint). This endpoint takes the next step now, or with `to`\nwalks the steps up to that status; each step is evented, audited and webhooked exactly like an\noperator's. An order held over its NTE (`fulfilment.reason: over_nte`) is never dispatched, so the\nsandbox never moves it. 403 `live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of\nthe order, 409 `held_over_nte` for an order held over its NTE.",
     "security": [
       "ApiKey"
     ],

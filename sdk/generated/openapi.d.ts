@@ -347,7 +347,9 @@ export interface paths {
          *     `en_route` with an ETA → `on_site` → `completed` at the quoted cost), one step every `SANDBOX_STEP_MS`
          *     (default 5000; 0 = only through this endpoint). This endpoint takes the next step now, or with `to`
          *     walks the steps up to that status; each step is evented, audited and webhooked exactly like an
-         *     operator's. 403 `live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of the order.
+         *     operator's. An order held over its NTE (`fulfilment.reason: over_nte`) is never dispatched, so the
+         *     sandbox never moves it. 403 `live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of
+         *     the order, 409 `held_over_nte` for an order held over its NTE.
          */
         post: operations["advanceSandboxOrder"];
         delete?: never;
@@ -1557,7 +1559,7 @@ export interface components {
         };
         OAuthError: {
             /** @enum {string} */
-            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "invalid_client_metadata";
+            error: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "invalid_client_metadata" | "slow_down";
             error_description?: string;
         };
         SealVerification: {
@@ -2568,7 +2570,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description `to` is not ahead of the order (`invalid_transition`), or the order is held over its NTE (`held_over_nte`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -2662,7 +2672,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not a JSON-RPC message. */
+            /**
+             * @description Not a JSON-RPC message: malformed JSON (-32700), or an Invalid Request (-32600): not an object or
+             *     non-empty batch, a batch of more than 20 messages, or objects and arrays nested more than 64 levels deep
+             *     (the body itself is level 1), refused before the SDK reads it.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2781,7 +2795,25 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description Too many attempts. After 20 failed authentications of one `client_id` from one client address
+             *     (an IPv6 client by its /64), or 200 failed credentials of any kind from the address, within 5 minutes,
+             *     the endpoint answers `slow_down` in its RFC 6749 shape (the token endpoint's registered code for
+             *     this, RFC 8628 §3.5) without checking the secret until `Retry-After` seconds have passed; a client
+             *     whose secret was accepted from that address in the last 15 minutes is still served past the
+             *     address's bound. The per-address request rate limit answers a problem document.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     callA2a: {
@@ -2806,7 +2838,10 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcResponse"];
                 };
             };
-            /** @description Not a JSON-RPC message. */
+            /**
+             * @description Not a JSON-RPC message: malformed JSON (-32700), or objects and arrays nested more than 64 levels deep
+             *     (the body itself is level 1), an Invalid Request (-32600) refused before the SDK reads it.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,6 @@
 // Auth strategies over the one principal resolver: `api-key` (x-api-key), `oauth-token` (Bearer token),
 // `admin` (operator token), `mcp` (Bearer key or token) and `a2a` (x-api-key, or Bearer token). Failed
-// attempts are throttled per client IP; past the limit the answer is 429 before any look-up.
+// attempts are throttled per (client address, credential) and per address (credential-throttle.ts).
 import { createHash, timingSafeEqual } from "node:crypto";
 import Boom from "@hapi/boom";
 import type { Plugin, Request, ResponseToolkit, Server } from "@hapi/hapi";
@@ -9,7 +9,8 @@ import type { Services } from "../services/index.js";
 import { looksLikeApiKey } from "../services/access/keys.js";
 import { bearerOf, type Caller, type Principal, type Tenant } from "../services/access/principal.js";
 import { baseUrlOf } from "../routes/origin.js";
-import { clientIpOf } from "./client-ip.js";
+import { clientBucketOf } from "./client-ip.js";
+import { admission, failure, success } from "./credential-throttle.js";
 import type { Limiters } from "./limiters.js";
 
 export type { Principal } from "../services/access/principal.js";
@@ -28,19 +29,27 @@ interface Options {
   trustedProxies: readonly string[];
 }
 
-/** Wraps a scheme: refuses a client over its failure budget, and charges each wrong credential to it. */
-function throttled(options: Options, authenticate: Authenticate) {
+/** The credential headers a scheme reads, as one string naming what was presented (empty: none). */
+const presentedCredential = (request: Request) =>
+  [request.headers["x-api-key"], request.headers.authorization].filter((v) => typeof v === "string").join("\n");
+
+/** Wraps a scheme: refuses a credential (or an address) over its failure budget before any look-up, charges each
+ * wrong credential to both, and remembers good ones (credential-throttle.ts). */
+function throttled(options: Options, authenticate: Authenticate, rememberable: boolean) {
   return () => ({
     async authenticate(request: Request, h: ResponseToolkit) {
-      const subject = `ip:${clientIpOf(request, options.trustedProxies)}`;
-      const refusal = await options.limiters.refusal("auth-failure", subject);
+      const credential = presentedCredential(request);
+      const presented = { address: clientBucketOf(request, options.trustedProxies), credential, rememberable };
+      const refusal = credential ? await admission(options.limiters, presented) : null;
       if (refusal) throw refusal;
       try {
-        return h.authenticated({ credentials: { principal: await authenticate(request) } });
+        const principal = await authenticate(request);
+        await success(options.limiters, presented);
+        return h.authenticated({ credentials: { principal } });
       } catch (error) {
         if (Boom.isBoom(error) && error.output.statusCode === 401 && !(error as { isMissing?: boolean }).isMissing) {
-          const outcome = await options.limiters.consume("auth-failure", subject);
-          if (outcome.error) throw outcome.error;
+          const limited = await failure(options.limiters, presented);
+          if (limited) throw limited;
         }
         throw error;
       }
@@ -133,7 +142,7 @@ export const authPlugin: Plugin<Options> = {
   register(server: Server, options) {
     const schemes = { "api-key": apiKey, "oauth-token": oauthToken, admin, mcp, a2a };
     for (const [name, make] of Object.entries(schemes)) {
-      server.auth.scheme(name, throttled(options, make(options)));
+      server.auth.scheme(name, throttled(options, make(options), name !== "admin"));
       server.auth.strategy(name, name);
     }
   },

@@ -196,6 +196,7 @@ function onPreResponse(request: Request, h: ResponseToolkit, throttle: LogThrott
       .code(error.status)
       .type("application/json")
       .header("cache-control", "no-store");
+    if (error.retryAfterSeconds !== undefined) out.header("retry-after", String(error.retryAfterSeconds));
     return error.status === 401 ? out.header("www-authenticate", 'Basic realm="dispatch-oauth"') : out;
   }
   const init = classify(request, error);

@@ -4,11 +4,13 @@ import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Redis } from "ioredis";
 import { DomainError } from "../services/errors.js";
 
-export type LimitPolicy = "default" | "probe" | "auth-failure" | "oauth-register";
+export type LimitPolicy = "default" | "probe" | "auth-failure" | "auth-failure-address" | "oauth-register";
 export interface PolicySettings {
   points: number;
   burst: number;
   duration: number;
+  /** What the points count, in the 429's message; requests unless said. */
+  unit?: string;
 }
 export interface Cost {
   policy: LimitPolicy;
@@ -18,8 +20,10 @@ export const policies: Record<LimitPolicy, PolicySettings> = {
   default: { points: 100, burst: 100, duration: 60 },
   /** The readiness probe fetches third-party sites: 10 per minute per client, on every surface. */
   probe: { points: 10, burst: 0, duration: 60 },
-  /** Failed authentications (bad key, token, admin token) per client IP; past it even good ones wait. */
-  "auth-failure": { points: 20, burst: 0, duration: 300 },
+  /** Failures of one credential (key, token, admin token, OAuth client) from one client address. */
+  "auth-failure": { points: 20, burst: 0, duration: 300, unit: "failed attempts with one credential" },
+  /** Failed credentials of any kind from one client address (credential-throttle.ts argues the bound). */
+  "auth-failure-address": { points: 200, burst: 0, duration: 300, unit: "failed credentials from one address" },
   /** Self-serve OAuth client registrations per client IP. */
   "oauth-register": { points: 10, burst: 0, duration: 3600 },
 };
@@ -65,11 +69,34 @@ function limitedError(s: PolicySettings, retryAfter: number): DomainError {
   return new DomainError(
     "rate_limited",
     "rate_limited",
-    `Rate limit exceeded: ${s.points} requests per ${s.duration} s${bursts}.`,
+    `Rate limit exceeded: ${s.points} ${s.unit ?? "requests"} per ${s.duration} s${bursts}.`,
     {
       retryAfterSeconds: retryAfter,
     },
   );
+}
+
+/** How long a credential that authenticated from an address stays known there, and how often it is re-marked. */
+const knownSeconds = 900;
+const remarkMs = 60_000;
+
+/** Marks (address, credential) subjects that authenticated; re-marking is skipped for a minute per process, so
+ * a busy key costs one store write a minute, not one per request. */
+function createKnownCredentials(redis: Redis | null) {
+  const store = makeLimiter(redis, "rl:auth-known", 1, knownSeconds);
+  const marked = new Map<string, number>(); // emptied when full, like client-ip's memo
+  return {
+    async remember(subject: string): Promise<void> {
+      const now = Date.now();
+      if ((marked.get(subject) ?? -Infinity) > now - remarkMs) return;
+      if (marked.size >= 10_000) marked.clear();
+      marked.set(subject, now);
+      await store.set(subject, 1, knownSeconds);
+    },
+    async remembered(subject: string): Promise<boolean> {
+      return (await store.get(subject)) !== null;
+    },
+  };
 }
 
 export interface Outcome {
@@ -87,7 +114,18 @@ export function createLimiters(redis: Redis | null, defaults: { points: number; 
     Object.entries(policies).map(([name, s]) => [name, makePolicy(redis, name, settingsOf(name, s))]),
   ) as Record<LimitPolicy, Limiter>;
 
+  /** Points spent in the subject's current window, and the 429 to answer when that is the whole budget. */
+  async function status(policy: LimitPolicy, subject: string) {
+    const limiter = all[policy];
+    const res = await limiter.primary.get(subject);
+    const consumed = res?.consumedPoints ?? 0;
+    if (!res || consumed < limiter.settings.points) return { consumed, refusal: null };
+    return { consumed, refusal: limitedError(limiter.settings, Math.max(1, Math.ceil(res.msBeforeNext / 1000))) };
+  }
+
   return {
+    ...createKnownCredentials(redis),
+    status,
     /** Takes `points` from the subject's bucket; over the limit, the outcome carries the 429 to throw. */
     async consume(policy: LimitPolicy, subject: string, points = 1): Promise<Outcome> {
       const limiter = all[policy];
@@ -108,10 +146,7 @@ export function createLimiters(redis: Redis | null, defaults: { points: number; 
 
     /** The 429 to answer when the subject has already spent the policy, without spending more. */
     async refusal(policy: LimitPolicy, subject: string): Promise<DomainError | null> {
-      const limiter = all[policy];
-      const res = await limiter.primary.get(subject);
-      if (!res || res.consumedPoints < limiter.settings.points) return null;
-      return limitedError(limiter.settings, Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
+      return (await status(policy, subject)).refusal;
     },
   };
 }

@@ -9,7 +9,7 @@
 import type { Plugin, Request, ResponseObject, ResponseToolkit } from "@hapi/hapi";
 import type { Redis } from "ioredis";
 import type { Principal } from "../services/access/principal.js";
-import { clientIpOf } from "./client-ip.js";
+import { clientBucketOf } from "./client-ip.js";
 import { createLimiters, type Cost, type LimitPolicy, type Limiters } from "./limiters.js";
 
 export { policies, type LimitPolicy } from "./limiters.js";
@@ -17,11 +17,11 @@ export { policies, type LimitPolicy } from "./limiters.js";
 /** A route's `plugins.rateLimit`: one policy (one point), or the request's price. */
 export type RouteLimit = LimitPolicy | "none" | ((request: Request) => Cost[]);
 
-/** Whom the request counts against: a key, or the client IP for anonymous callers and self-serve OAuth clients
- * (clients cost nothing to register, so their quota follows the address that made them). */
+/** Whom the request counts against: a key, or the client address (IPv6: its /64) for anonymous callers and
+ * self-serve OAuth clients (clients cost nothing to register, so their quota follows the address that made them). */
 export function subjectOf(request: Request, trustedProxies: readonly string[]): string {
   const principal = (request.auth.credentials as { principal?: Principal } | null)?.principal;
-  return principal?.kind === "key" ? `p:${principal.id}` : `ip:${clientIpOf(request, trustedProxies)}`;
+  return principal?.kind === "key" ? `p:${principal.id}` : `ip:${clientBucketOf(request, trustedProxies)}`;
 }
 
 function costsOf(request: Request): Cost[] {

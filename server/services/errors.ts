@@ -49,13 +49,20 @@ export class EntitlementError extends Error {
   }
 }
 
-/** Raised by the OAuth endpoints; answered in the RFC 6749 §5.2 format, not as a problem document. */
+/** Raised by the OAuth endpoints; answered in the RFC 6749 §5.2 format, not as a problem document. `slow_down`
+ * (429, with Retry-After) is the token endpoint's registered code for "too many attempts" (RFC 8628 §3.5). */
 export class OAuthError extends Error {
   constructor(
-    readonly status: 400 | 401,
+    readonly status: 400 | 401 | 429,
     readonly error:
-      "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope" | "invalid_client_metadata",
+      | "invalid_request"
+      | "invalid_client"
+      | "unsupported_grant_type"
+      | "invalid_scope"
+      | "invalid_client_metadata"
+      | "slow_down",
     readonly description: string,
+    readonly retryAfterSeconds?: number,
   ) {
     super(description);
     this.name = "OAuthError";

@@ -16,12 +16,13 @@ function clientFor(url: string, headers: Record<string, string> = {}): Promise<C
   return new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl })] }).createFromUrl(url);
 }
 
-async function estimate(client: Client, state: string): Promise<Task> {
+async function estimate(client: Client, state: string, padding = 0): Promise<Task> {
   const input = { trade: "electrical", location: { state } };
   const message = Message.fromJSON({
     messageId: randomUUID(),
     role: "ROLE_USER",
     parts: [{ data: { skill: "dispatch.estimate", input } }],
+    ...(padding ? { metadata: { padding: "x".repeat(padding) } } : {}),
   });
   const result: SendMessageResult = await client.sendMessage({
     tenant: "",
@@ -79,5 +80,26 @@ describe("A2A task isolation", function () {
     const anonymous = await clientFor(t.url);
     for (let i = 0; i < 40; i++) await estimate(i % 2 ? anonymous : b, "WA");
     assert.equal((await get(a, task.id)).id, task.id);
+  });
+});
+
+describe("A2A task memory bounds", function () {
+  this.timeout(60_000);
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer(undefined, { A2A_TASK_BYTES_PER_CALLER: "65536" });
+  });
+  after(() => t?.stop());
+
+  it("keeps a caller to A2A_TASK_BYTES_PER_CALLER, evicting its own oldest tasks, not another caller's", async () => {
+    const a = await clientFor(t.url, { "x-api-key": (await t.issueKey({ account: "a2a-bytes-a" })).key });
+    const b = await clientFor(t.url, { "x-api-key": (await t.issueKey({ account: "a2a-bytes-b" })).key });
+    const kept = await estimate(a, "CA");
+    const flood: Task[] = [];
+    for (let i = 0; i < 8; i++) flood.push(await estimate(b, "WA", 16_000));
+    await assert.rejects(get(b, flood[0].id), /not found/i);
+    assert.equal((await get(b, flood[7].id)).id, flood[7].id);
+    assert.ok((await listIds(b)).length <= 4);
+    assert.equal((await get(a, kept.id)).id, kept.id);
   });
 });

@@ -1,6 +1,6 @@
 // The not-to-exceed rule on createOrder: the quote's NTE check decides, and an order is never dispatched above it.
 import assert from "node:assert/strict";
-import { postOrder } from "../fixtures/orders.js";
+import { getOrder, postOrder } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 
 const job = {
@@ -74,6 +74,55 @@ for (const db of databases()) {
         assert.equal(response.status, 201);
         assert.equal((await response.json()).order.nte, null);
       });
+    });
+  });
+
+  describe(`sandbox and an order held over its NTE (${db.name})`, function () {
+    this.timeout(120_000);
+    let t: TestServer;
+    let key: string;
+    let price: number;
+    before(async () => {
+      t = await startTestServer(db, { SANDBOX_STEP_MS: "50" });
+      key = (await t.issueKey({ account: "nte-sandbox" })).key;
+      price = (await quote(t.url, key)).estimated_cost_cents;
+    });
+    after(() => t?.stop());
+
+    const advance = (id: string, body: unknown) =>
+      fetch(`${t.url}/api/dispatch/v1/sandbox/orders/${id}/advance`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": key },
+        body: JSON.stringify(body),
+      });
+
+    it("never moves a held order, while an order within its NTE walks to completed", async () => {
+      const held = await (await postOrder(t.url, { "x-api-key": key }, { ...job, nte_cents: price - 1 })).json();
+      const fits = await (await postOrder(t.url, { "x-api-key": key }, { ...job, nte_cents: price })).json();
+      assert.equal(held.fulfilment.reason, "over_nte");
+      let status = "";
+      for (let i = 0; i < 200 && status !== "completed"; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        status = ((await (await getOrder(fits.tracking.status_url, key)).json()) as { status: string }).status;
+      }
+      assert.equal(status, "completed", "the sandbox walker ran");
+      const view = (await (await getOrder(held.tracking.status_url, key)).json()) as {
+        status: string;
+        events: unknown[];
+      };
+      assert.equal(view.status, "accepted_pending_fulfilment");
+      assert.equal(view.events.length, 1);
+    });
+
+    it("answers 409 held_over_nte to advancing a held order, one step or up to completed", async () => {
+      const held = await (await postOrder(t.url, { "x-api-key": key }, { ...job, nte_cents: price - 1 })).json();
+      for (const body of [{}, { to: "completed" }]) {
+        const response = await advance(held.order.id, body);
+        assert.equal(response.status, 409);
+        assert.equal(((await response.json()) as { code: string }).code, "held_over_nte");
+      }
+      const view = (await (await getOrder(held.tracking.status_url, key)).json()) as { status: string };
+      assert.equal(view.status, "accepted_pending_fulfilment");
     });
   });
 }

@@ -28,6 +28,20 @@ for (const db of databases()) {
         assert.equal(await second.text(), await first.text());
       });
 
+      it("refuses an empty reference_id with 422 (else it would be stored and its identical retry answered 409)", async () => {
+        const headers = { "x-api-key": key };
+        const first = await postOrder(t.url, headers, { ...orderRequest, reference_id: "" });
+        const retry = await postOrder(t.url, headers, { ...orderRequest, reference_id: "" });
+        assert.deepEqual([first.status, retry.status], [422, 422]);
+        const body = (await first.json()) as { errors: { pointer: string }[] };
+        assert.ok(
+          body.errors.some((e) => e.pointer === "/reference_id"),
+          JSON.stringify(body),
+        );
+        const stored = await t.app.services.db("orders").where({ reference_id: "" }).count({ n: "*" });
+        assert.equal(Number(stored[0].n), 0);
+      });
+
       it("orders sent at once: distinct ones are all created, a repeated reference_id makes one order", async () => {
         const headers = { "x-api-key": key };
         const sends = [

@@ -3,6 +3,7 @@ import { callerOf } from "../../plugins/auth.js";
 import { isParseError } from "../../plugins/errors.js";
 import { a2aCosts, createA2aService } from "../../services/agents/a2a.js";
 import type { RouteFactory } from "../types.js";
+import { tooDeep } from "../json-rpc.js";
 import { originOf } from "../origin.js";
 
 const route: RouteFactory = (services) => {
@@ -25,8 +26,10 @@ const route: RouteFactory = (services) => {
         },
       },
     },
-    handler: (request) =>
-      a2a.handle((request.payload ?? {}) as Record<string, unknown>, {
+    handler: (request, h) => {
+      const deep = tooDeep(request.payload);
+      if (deep) return h.response(deep).code(400);
+      return a2a.handle((request.payload ?? {}) as Record<string, unknown>, {
         caller: callerOf(request),
         origin: originOf(request),
         receivedAt: request.info.received,
@@ -34,7 +37,8 @@ const route: RouteFactory = (services) => {
         log: (error) => {
           request.log(["error", "a2a"], error as object);
         },
-      }),
+      });
+    },
   };
 };
 export default route;

@@ -4,13 +4,12 @@ import { isParseError } from "../../plugins/errors.js";
 import { requestIdOf } from "../../plugins/request-id.js";
 import { createMcpService, mcpBatchLimit, mcpCosts } from "../../services/agents/mcp.js";
 import type { RouteFactory } from "../types.js";
+import { invalidRequest, tooDeep } from "../json-rpc.js";
 import { originOf } from "../origin.js";
 
 // JSON-RPC 2.0: an empty batch, or anything but an object or array, is one Invalid Request error.
 const isJsonRpcShape = (payload: unknown) =>
   Array.isArray(payload) ? payload.length > 0 : typeof payload === "object" && payload !== null;
-
-const invalid = (message: string) => ({ jsonrpc: "2.0", id: null, error: { code: -32600, message } });
 
 /** Malformed JSON is a JSON-RPC parse error (-32700); any other payload failure stays a problem. */
 const parseFailAction: Lifecycle.Method = (_request, h, error) => {
@@ -36,9 +35,13 @@ const route: RouteFactory = (services) => {
       },
     },
     handler: async (request, h) => {
-      if (!isJsonRpcShape(request.payload)) return h.response(invalid("Invalid Request")).code(400);
+      if (!isJsonRpcShape(request.payload)) return h.response(invalidRequest("Invalid Request")).code(400);
       if (Array.isArray(request.payload) && request.payload.length > mcpBatchLimit)
-        return h.response(invalid(`Invalid Request: a batch holds at most ${mcpBatchLimit} messages.`)).code(400);
+        return h
+          .response(invalidRequest(`Invalid Request: a batch holds at most ${mcpBatchLimit} messages.`))
+          .code(400);
+      const deep = tooDeep(request.payload);
+      if (deep) return h.response(deep).code(400);
       const res = request.raw.res;
       // The transport writes the response itself: carry over what Hapi's onPreResponse would have added.
       res.setHeader("x-request-id", requestIdOf(request));

@@ -1,3 +1,4 @@
+import type { Request } from "@hapi/hapi";
 import { validators } from "../../generated/validators.js";
 import { OAuthError } from "../../services/errors.js";
 import { isTooLarge } from "../../plugins/errors.js";
@@ -33,12 +34,17 @@ function clientCredentials(authorization: string | undefined, form: Form) {
   };
 }
 
+/** The client id a token request names, for the failure throttle (plugins/oauth-client-throttle.ts). */
+const clientIdOf = (request: Request) =>
+  clientCredentials(request.headers.authorization as string | undefined, (request.payload ?? {}) as Form).clientId;
+
 const route: RouteFactory = ({ oauth }) => ({
   method: "POST",
   path: "/api/mcp/oauth/token",
   options: {
     auth: false,
     tags: ["oauth"],
+    plugins: { oauthClient: clientIdOf },
     payload: {
       allow: ["application/x-www-form-urlencoded"],
       failAction: (_request, _h, error) => {

@@ -1,79 +1,125 @@
-// A2A task store kept in memory, isolated and bounded per caller: each authenticated caller has its own two
-// generations of at most `perCaller` tasks (the older dropped whole when the newer fills), so a flood from one
-// caller only ever evicts that caller's tasks. Anonymous callers get a store that lives for their one request:
-// SendMessage already answers with the whole task, and any longer-lived key (a client IP) is shared behind
-// NAT or a proxy, so keeping anonymous tasks would leak one stranger's inputs and outputs to another.
+// A2A task store kept in memory, bounded in bytes (a task's JSON size) per authenticated caller and in all. Past
+// either bound the oldest finished tasks go first (a running one only when nothing finished is left, never the one
+// being saved), so a flood from one caller evicts its own tasks long before the total is reached, and the total
+// caps what many callers together can hold. Anonymous callers get a store that lives for their one request:
+// SendMessage already answers with the whole task, and any longer-lived key (a client IP) is shared behind NAT or
+// a proxy, so keeping anonymous tasks would leak one stranger's inputs and outputs to another.
 // Tasks finish within their SendMessage call; GetTask/ListTasks read them later on the instance that ran them.
-import type { ListTasksRequest, ListTasksResponse, Task } from "@a2a-js/sdk";
-import { InMemoryTaskStore, type ServerCallContext, type TaskStore } from "@a2a-js/sdk/server";
-
-interface Generations {
-  current: InMemoryTaskStore;
-  previous: InMemoryTaskStore | null;
-  saved: Set<string>;
-}
+import { TaskState, type ListTasksRequest, type ListTasksResponse, type Task } from "@a2a-js/sdk";
+import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
+import { listTasks } from "./a2a-task-list.js";
 
 export interface TaskStoreLimits {
-  /** Tasks kept per caller (per generation). */
-  perCaller: number;
-  /** Authenticated callers kept; past it the least recently active caller's tasks are forgotten. */
-  callers: number;
+  /** Bytes of task JSON kept per authenticated caller. */
+  callerBytes: number;
+  /** Bytes of task JSON kept for all callers together. */
+  totalBytes: number;
 }
 
-const fresh = (): Generations => ({ current: new InMemoryTaskStore(), previous: null, saved: new Set() });
+export const defaultTaskStoreLimits: TaskStoreLimits = { callerBytes: 2 * 1024 * 1024, totalBytes: 64 * 1024 * 1024 };
 
-/** Finds (or makes) a caller's generations; authenticated callers are kept most recently active last. */
-function createCallerIndex(limits: TaskStoreLimits) {
-  const byCaller = new Map<string, Generations>(); // insertion order = least recently active first
-  const anonymous = new WeakMap<ServerCallContext, Generations>(); // dies with the request's context
+interface Kept {
+  owner: string;
+  task: Task;
+  bytes: number;
+}
+
+const finishedStates = new Set<TaskState | undefined>([
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+]);
+const isFinished = (kept: Kept) => finishedStates.has(kept.task.status?.state);
+const anyTask = () => true;
+
+/** Removes kept tasks, oldest first (finished ones, then any), until `fits()`; `spare` is never removed. */
+function evict(oldestFirst: () => Iterable<Kept>, fits: () => boolean, spare: Kept, remove: (kept: Kept) => void) {
+  for (const eligible of [isFinished, anyTask])
+    for (const kept of oldestFirst()) {
+      if (fits()) return;
+      if (kept !== spare && eligible(kept)) remove(kept);
+    }
+}
+
+const keyOf = (owner: string, id: string) => `${owner}\0${id}`;
+
+/** Every authenticated caller's tasks in first-saved order (across callers in `all`), with their byte counts. */
+interface Ledger {
+  all: Map<string, Kept>;
+  byOwner: Map<string, { tasks: Map<string, Kept>; bytes: number }>;
+  total: number;
+}
+
+function remove(ledger: Ledger, kept: Kept) {
+  const own = ledger.byOwner.get(kept.owner)!;
+  ledger.all.delete(keyOf(kept.owner, kept.task.id));
+  own.tasks.delete(kept.task.id);
+  own.bytes -= kept.bytes;
+  ledger.total -= kept.bytes;
+  if (own.tasks.size === 0) ledger.byOwner.delete(kept.owner);
+}
+
+/** Keeps a copy of `task` for `owner`, then evicts down to the caller's bound and to the total. */
+function put(ledger: Ledger, limits: TaskStoreLimits, owner: string, task: Task) {
+  const kept = { owner, task: structuredClone(task), bytes: Buffer.byteLength(JSON.stringify(task)) };
+  const own = ledger.byOwner.get(owner) ?? { tasks: new Map<string, Kept>(), bytes: 0 };
+  ledger.byOwner.set(owner, own);
+  const growth = kept.bytes - (own.tasks.get(task.id)?.bytes ?? 0);
+  own.tasks.set(task.id, kept); // a re-saved task keeps its place in both orders
+  ledger.all.set(keyOf(owner, task.id), kept);
+  own.bytes += growth;
+  ledger.total += growth;
+  const drop = (old: Kept) => {
+    remove(ledger, old);
+  };
+  evict(
+    () => own.tasks.values(),
+    () => own.bytes <= limits.callerBytes,
+    kept,
+    drop,
+  );
+  evict(
+    () => ledger.all.values(),
+    () => ledger.total <= limits.totalBytes,
+    kept,
+    drop,
+  );
+}
+
+export function createBoundedTaskStore(limits: TaskStoreLimits = defaultTaskStoreLimits) {
+  const ledger: Ledger = { all: new Map(), byOwner: new Map(), total: 0 };
+  const keptOf = (owner: string) => ledger.byOwner.get(owner)?.tasks;
+  const anonymous = new WeakMap<ServerCallContext, Map<string, Task>>(); // dies with the request's context
   const ownerOf = (context: ServerCallContext) => (context.user?.isAuthenticated ? context.user.userName : null);
+  const anonymousOf = (context: ServerCallContext) => {
+    const tasks = anonymous.get(context) ?? new Map<string, Task>();
+    anonymous.set(context, tasks);
+    return tasks;
+  };
 
-  function find(context: ServerCallContext): Generations | undefined {
-    const owner = ownerOf(context);
-    if (owner === null) return anonymous.get(context);
-    const found = byCaller.get(owner);
-    if (found) {
-      byCaller.delete(owner);
-      byCaller.set(owner, found);
-    }
-    return found;
-  }
-
-  function obtain(context: ServerCallContext): Generations {
-    const found = find(context);
-    if (found) return found;
-    const made = fresh();
-    const owner = ownerOf(context);
-    if (owner === null) anonymous.set(context, made);
-    else {
-      const oldest = byCaller.keys().next();
-      if (byCaller.size >= limits.callers && !oldest.done) byCaller.delete(oldest.value);
-      byCaller.set(owner, made);
-    }
-    return made;
-  }
-  return { find, obtain };
-}
-
-export function createBoundedTaskStore(limits: TaskStoreLimits = { perCaller: 200, callers: 10_000 }): TaskStore {
-  const callers = createCallerIndex(limits);
-  return {
-    async save(task: Task, context: ServerCallContext) {
-      const g = callers.obtain(context);
-      if (!g.saved.has(task.id) && g.saved.size >= limits.perCaller) {
-        g.previous = g.current;
-        g.current = new InMemoryTaskStore();
-        g.saved = new Set();
-      }
-      g.saved.add(task.id);
-      await g.current.save(task, context);
+  const store: TaskStore = {
+    save(task: Task, context: ServerCallContext) {
+      const owner = ownerOf(context);
+      if (owner === null) anonymousOf(context).set(task.id, structuredClone(task));
+      else put(ledger, limits, owner, task);
+      return Promise.resolve();
     },
-    async load(taskId: string, context: ServerCallContext) {
-      const g = callers.find(context);
-      return (await g?.current.load(taskId, context)) ?? (await g?.previous?.load(taskId, context));
+    load(taskId: string, context: ServerCallContext) {
+      const owner = ownerOf(context);
+      const task = owner === null ? anonymous.get(context)?.get(taskId) : keptOf(owner)?.get(taskId)?.task;
+      return Promise.resolve(task && structuredClone(task));
     },
-    async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
-      return (callers.find(context) ?? fresh()).current.list(params, context);
+    list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+      const owner = ownerOf(context);
+      const tasks =
+        owner === null
+          ? (anonymous.get(context)?.values() ?? [])
+          : [...(keptOf(owner)?.values() ?? [])].map((kept) => kept.task);
+      return Promise.resolve(listTasks(tasks, params));
     },
   };
+  /** Bytes kept for one caller (or, without one, for all). */
+  const bytes = (owner?: string) => (owner === undefined ? ledger.total : (ledger.byOwner.get(owner)?.bytes ?? 0));
+  return Object.assign(store, { bytes });
 }

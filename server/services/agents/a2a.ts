@@ -61,7 +61,7 @@ export function createA2aService(
   // the served one with the request's base URL.
   const card = buildAgentCard(services.config.publicBaseUrl ?? "http://localhost");
   const transport = new JsonRpcTransportHandler(
-    new DefaultRequestHandler(card, createBoundedTaskStore(), createDispatchExecutor(invoker)),
+    new DefaultRequestHandler(card, createBoundedTaskStore(services.config.a2aTasks), createDispatchExecutor(invoker)),
   );
 
   function errorResponse(body: JsonRpcBody, error: unknown) {

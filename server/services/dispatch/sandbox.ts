@@ -1,6 +1,7 @@
 // Sandbox: orders made with a dispatch_test_ key walk the lifecycle by themselves, or on demand.
 import type { OrderRow } from "./order-row.js";
 import type { Config } from "../../config.js";
+import type { Knex } from "knex";
 import type { Db } from "../../db/knex.js";
 import { DomainError } from "../errors.js";
 import type { Contractor, ContractorService } from "./contractors.js";
@@ -29,6 +30,20 @@ function inputFor(row: Row): OrderEventInput {
   if (status === "completed")
     return { status, final_cost_cents: row.quoted_cost_cents ?? 0, note: "Sandbox: completed at the quoted cost." };
   return { status, note: `Sandbox: ${status.replace("_", " ")}.` };
+}
+
+// The contract never dispatches an order held over its NTE (priced above nte_cents): it waits for the customer
+// to order again, so the sandbox leaves it where it is, in the automatic steps and by hand alike.
+const isHeldOverNte = (row: Row) =>
+  row.status === "accepted_pending_fulfilment" &&
+  row.nte_cents != null &&
+  row.quoted_cost_cents != null &&
+  Number(row.quoted_cost_cents) > Number(row.nte_cents);
+function heldOverNte(q: Knex.QueryBuilder): void {
+  q.where("orders.status", "accepted_pending_fulfilment")
+    .whereNotNull("orders.nte_cents")
+    .whereNotNull("orders.quoted_cost_cents")
+    .whereRaw("orders.quoted_cost_cents > orders.nte_cents");
 }
 
 interface Walker {
@@ -69,6 +84,7 @@ async function tick(w: Walker) {
     .db("orders")
     .where("orders.environment", "test")
     .whereIn("orders.status", Object.keys(next))
+    .whereNot(heldOverNte)
     .where("orders.updated_at", "<=", new Date(Date.now() - w.config.sandboxStepMs))
     .orderBy("orders.updated_at")
     .limit(50)
@@ -100,6 +116,7 @@ async function advance(w: Walker, tenant: Tenant, id: string, to: SandboxStatus 
     .where({ id, ...tenant })
     .first(); // test orders only
   if (!row) throw orderNotFound(id);
+  if (isHeldOverNte(row)) throw heldOrder(id);
   const target = to ?? next[row.status];
   if (!target || !next[row.status] || sequence.indexOf(target) <= sequence.indexOf(row.status))
     throw new DomainError(
@@ -140,6 +157,13 @@ export function createSandboxService(db: Db, contractors: ContractorService, con
 
 const liveKey = () =>
   new DomainError("forbidden", "live_key", "Only orders made with a dispatch_test_ key can be advanced by hand.");
+
+const heldOrder = (id: string) =>
+  new DomainError(
+    "conflict",
+    "held_over_nte",
+    `Order ${id} is held over its not-to-exceed and is never dispatched; order again with a higher nte_cents.`,
+  );
 
 function ignoreLostRace(error: unknown) {
   if (!(error instanceof DomainError && error.kind === "conflict")) throw error;

@@ -1,7 +1,7 @@
 // Trusted proxies (issue 13 item 3): X-Forwarded-For is believed only from a configured proxy.
 import assert from "node:assert/strict";
 import type { Request } from "@hapi/hapi";
-import { clientIpOf, isTrustedProxy } from "../../../server/plugins/client-ip.js";
+import { clientBucketOf, clientIpOf, isTrustedProxy } from "../../../server/plugins/client-ip.js";
 
 const request = (remoteAddress: string, forwarded?: string) =>
   ({ info: { remoteAddress }, headers: forwarded ? { "x-forwarded-for": forwarded } : {} }) as unknown as Request;
@@ -31,6 +31,21 @@ describe("client-ip", () => {
       assert.equal(clientIpOf(request(" 198.51.100.7 "), []), "198.51.100.7");
       assert.equal(clientIpOf(request("not-an-address"), []), "not-an-address");
     });
+  });
+  describe("clientBucketOf()", () => {
+    const cases: [string, string][] = [
+      ["198.51.100.7", "198.51.100.7"],
+      ["::ffff:198.51.100.7", "198.51.100.7"],
+      ["2001:db8:1:2::1", "2001:db8:1:2::/64"],
+      ["2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:db8:1:2::/64"],
+      ["2001:db8:1:3::1", "2001:db8:1:3::/64"],
+      ["fe80::1%eth0", "fe80::/64"],
+      ["not-an-address", "not-an-address"],
+    ];
+    for (const [peer, bucket] of cases)
+      it(`keys ${peer} as ${bucket}`, () => {
+        assert.equal(clientBucketOf(request(peer), []), bucket);
+      });
   });
   describe("isTrustedProxy()", () => {
     it("matches addresses and CIDR ranges of the same family only", () => {

@@ -50,6 +50,17 @@ describe("rate limit", () => {
       assert.equal((await limiters.consume("probe", "b")).error, undefined);
     });
 
+    it("reports the points a subject has spent, and remembers a credential subject for later", async () => {
+      const limiters = createLimiters(null, { points: 100, burst: 0 });
+      assert.deepEqual(await limiters.status("auth-failure-address", "a"), { consumed: 0, refusal: null });
+      for (let i = 0; i < 3; i++) await limiters.consume("auth-failure-address", "a");
+      assert.equal((await limiters.status("auth-failure-address", "a")).consumed, 3);
+      assert.equal(await limiters.remembered("a|cred"), false);
+      await limiters.remember("a|cred");
+      assert.equal(await limiters.remembered("a|cred"), true);
+      assert.equal(await limiters.remembered("b|cred"), false);
+    });
+
     it("reports a refusal without spending points only once the primary bucket is spent", async () => {
       const limiters = createLimiters(null, { points: 100, burst: 0 });
       for (let i = 0; i < 20; i++) await limiters.consume("auth-failure", "ip");
