@@ -36,6 +36,12 @@ export interface DispatchClientOptions {
   onDeprecation?: (notice: DeprecationNotice) => void;
 }
 
+/** `dispatch-sdk/x.y.z`, plus `node/…` only where there is a Node `process` (not in browsers or Workers). */
+function defaultUserAgent(): string {
+  const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
+  return node ? `dispatch-sdk/${sdkVersion} node/${node}` : `dispatch-sdk/${sdkVersion}`;
+}
+
 function authMiddleware(options: DispatchClientOptions): Middleware {
   return {
     onRequest({ request }) {
@@ -50,12 +56,8 @@ function authMiddleware(options: DispatchClientOptions): Middleware {
       } else if (options.accessToken) {
         request.headers.set("authorization", `Bearer ${options.accessToken}`);
       }
-      if (!request.headers.has("user-agent")) {
-        request.headers.set(
-          "user-agent",
-          options.userAgent ?? `dispatch-sdk/${sdkVersion} node/${process.versions.node}`,
-        );
-      }
+      if (!request.headers.has("user-agent"))
+        request.headers.set("user-agent", options.userAgent ?? defaultUserAgent());
       return request;
     },
   };

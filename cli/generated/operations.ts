@@ -180,7 +180,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "How soon the work is needed.",
+        "description": "How soon the work is needed. Default `routine`.",
         "enum": [
           "emergency",
           "urgent",
@@ -374,7 +374,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "How soon the work is needed.",
+        "description": "How soon the work is needed. Default `routine`.",
         "enum": [
           "emergency",
           "urgent",
@@ -580,7 +580,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "How soon the work is needed.",
+        "description": "How soon the work is needed. Default `routine`.",
         "enum": [
           "emergency",
           "urgent",
@@ -708,7 +708,16 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": false,
-        "description": "Only orders in one of these statuses (repeat the parameter for several)."
+        "description": "Only orders in one of these statuses (repeat the parameter for several).",
+        "enum": [
+          "accepted_pending_fulfilment",
+          "pending_dispatch",
+          "dispatched",
+          "en_route",
+          "on_site",
+          "completed",
+          "cancelled"
+        ]
       },
       {
         "flag": "trade",
@@ -1471,7 +1480,10 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": false,
-        "description": "grant_types"
+        "description": "grant_types",
+        "enum": [
+          "client_credentials"
+        ]
       },
       {
         "flag": "scope",
@@ -2304,6 +2316,13 @@ export const operations: readonly OperationSpec[] = [
         "type": "array",
         "required": false,
         "description": "What the key may do (see ApiKeyScope); default every scope. A quote-only key is `[quote]`.",
+        "enum": [
+          "quote",
+          "order",
+          "orders:read",
+          "webhooks",
+          "audit"
+        ],
         "default": [
           "quote",
           "order",
@@ -2546,7 +2565,17 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": true,
-        "description": "trades"
+        "description": "trades",
+        "enum": [
+          "plumbing",
+          "electrical",
+          "hvac",
+          "carpentry",
+          "roofing",
+          "painting",
+          "locksmith",
+          "appliance_repair"
+        ]
       },
       {
         "flag": "hourly-rate-cents",
@@ -2580,7 +2609,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "boolean",
         "required": false,
-        "description": "emergency_capable",
+        "description": "Takes emergency jobs. Default `false`.",
         "default": false
       },
       {
@@ -2591,7 +2620,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "boolean",
         "required": false,
-        "description": "active",
+        "description": "In the matching pool. Default `true`.",
         "default": true
       }
     ],
@@ -2677,7 +2706,17 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": false,
-        "description": "trades"
+        "description": "trades",
+        "enum": [
+          "plumbing",
+          "electrical",
+          "hvac",
+          "carpentry",
+          "roofing",
+          "painting",
+          "locksmith",
+          "appliance_repair"
+        ]
       },
       {
         "flag": "hourly-rate-cents",
@@ -2819,7 +2858,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "boolean",
         "required": false,
-        "description": "A person overrode the automatic match or plan.",
+        "description": "A person overrode the automatic match or plan. Default `false`.",
         "default": false
       },
       {

@@ -975,7 +975,7 @@ export interface components {
         QuoteRequest: {
             trade: components["schemas"]["TradeCode"];
             location: components["schemas"]["QuoteLocation"];
-            /** @default routine */
+            /** @description How soon the work is needed. Default `routine`. */
             urgency?: components["schemas"]["Urgency"];
             /** @description Not-to-exceed budget in cents (at most 1000000 USD). */
             nte_cents?: number;
@@ -985,13 +985,13 @@ export interface components {
         EstimateRequest: {
             trade: components["schemas"]["TradeCode"];
             location: components["schemas"]["QuoteLocation"];
-            /** @default routine */
+            /** @description How soon the work is needed. Default `routine`. */
             urgency?: components["schemas"]["Urgency"];
         };
         OrderRequest: {
             trade: components["schemas"]["TradeCode"];
             location: components["schemas"]["OrderLocation"];
-            /** @default routine */
+            /** @description How soon the work is needed. Default `routine`. */
             urgency?: components["schemas"]["Urgency"];
             /** @description Not-to-exceed budget in cents (at most 1000000 USD). */
             nte_cents?: number;
@@ -1297,10 +1297,7 @@ export interface components {
             /** @description Required for `completed`. */
             final_cost_cents?: number;
             note?: string;
-            /**
-             * @description A person overrode the automatic match or plan.
-             * @default false
-             */
+            /** @description A person overrode the automatic match or plan. Default `false`. */
             human_override?: boolean;
             /** @description Assign this contractor (for `pending_dispatch` from an unassigned order). */
             contractor_id?: string;
@@ -1446,6 +1443,12 @@ export interface components {
             };
             disclaimer: string;
         };
+        /**
+         * @description One trade's wage statistics and modeled rate. The names are the trade index's published field names, kept as
+         *     the product specification defines them: `medianRateDollars` and `billedHourlyRateRoutineDollars` are
+         *     camelCase beside the snake_case `soc_code`, `soc_title`, `p25` and `p75`, because integrations read them
+         *     under these names; renaming them would break those readers. Every other schema is snake_case.
+         */
         TradeIndexEntry: {
             code: components["schemas"]["TradeCode"];
             name: string;
@@ -1752,16 +1755,7 @@ export interface components {
             account: string;
             environment: components["schemas"]["ApiKeyEnvironment"];
             label?: string;
-            /**
-             * @description What the key may do (see ApiKeyScope); default every scope. A quote-only key is `[quote]`.
-             * @default [
-             *       "quote",
-             *       "order",
-             *       "orders:read",
-             *       "webhooks",
-             *       "audit"
-             *     ]
-             */
+            /** @description What the key may do (see ApiKeyScope); default every scope. A quote-only key is `[quote]`. */
             scopes?: components["schemas"]["ApiKeyScope"][];
         };
         ApiKey: {
@@ -1797,9 +1791,9 @@ export interface components {
             hourly_rate_cents: number;
             /** @description Typical response time for a routine job (at most a week). */
             base_response_minutes: number;
-            /** @default false */
+            /** @description Takes emergency jobs. Default `false`. */
             emergency_capable?: boolean;
-            /** @default true */
+            /** @description In the matching pool. Default `true`. */
             active?: boolean;
         };
         ContractorUpdate: {
