@@ -63,6 +63,18 @@ export function setConfigValue(profile: string, key: string, value: string): voi
   writeConfig(config);
 }
 
+/** Removes a key from a profile; answers whether it was set. The profile stays, possibly empty. */
+export function unsetConfigValue(profile: string, key: string): boolean {
+  assertConfigKey(key);
+  const config = readConfig();
+  const current = config.profiles[profile];
+  if (current?.[key] === undefined) return false;
+  const { [key]: _removed, ...rest } = current;
+  config.profiles[profile] = rest;
+  writeConfig(config);
+  return true;
+}
+
 export function getConfigValue(profile: string, key: string): string | undefined {
   assertConfigKey(key);
   return readConfig().profiles[profile]?.[key];

@@ -1,6 +1,6 @@
 // CLI errors carry the process exit code; every failure path ends in one CliError.
 
-/** Documented exit codes of `dispatch` (see README "CLI"). */
+/** Documented exit codes of `dispatch` (the table in cli/README.md and `dispatch --help`). */
 export const ExitCode = {
   ok: 0,
   unexpected: 1,
@@ -29,12 +29,15 @@ export interface ApiErrorDetails {
 export class CliError extends Error {
   readonly exitCode: number;
   readonly api: ApiErrorDetails | null;
+  /** Lines printed under the message for a person (each invalid field, a hint); JSON errors carry the body instead. */
+  readonly details: readonly string[];
 
-  constructor(message: string, exitCode: number, api: ApiErrorDetails | null = null) {
+  constructor(message: string, exitCode: number, api: ApiErrorDetails | null = null, details: readonly string[] = []) {
     super(message);
     this.name = "CliError";
     this.exitCode = exitCode;
     this.api = api;
+    this.details = details;
   }
 }
 
@@ -57,9 +60,23 @@ export function exitCodeForStatus(status: number): number {
   return ExitCode.unexpected;
 }
 
+interface SocketCause {
+  code?: string;
+  message?: string;
+  address?: string;
+  port?: number;
+  errors?: SocketCause[];
+}
+
+/** Why a fetch failed, as the socket said it (`ECONNREFUSED 127.0.0.1:8080`), not undici's bare "fetch failed". */
+export function fetchFailure(err: unknown): string {
+  const outer = (err as { cause?: SocketCause }).cause;
+  const cause = outer?.errors?.[0] ?? outer; // Happy Eyeballs: an AggregateError of each address's failure
+  if (cause?.code && cause.address) return `${cause.code} ${cause.address}${cause.port ? `:${cause.port}` : ""}`;
+  return cause?.code ?? cause?.message ?? (err as Error).message;
+}
+
 /** Raised when the server could not be reached (DNS, refused connection, reset, timeout). */
 export function networkError(err: unknown, baseUrl: string): CliError {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  const reason = cause?.code ?? cause?.message ?? (err as Error).message;
-  return new CliError(`network error: cannot reach ${baseUrl} (${reason})`, ExitCode.network);
+  return new CliError(`network error: cannot reach ${baseUrl} (${fetchFailure(err)})`, ExitCode.network);
 }

@@ -1,5 +1,6 @@
-// `--help` text: the Examples section built from the contract's request example, and the contract's markdown as plain text.
-import { Help } from "commander";
+// `--help` text: the Examples section (built from the contract's request example for operations), kept per command
+// so a test can run every one, and the contract's markdown as plain text.
+import { Help, type Command } from "commander";
 import { operations } from "./generated/operations.js";
 import type { OperationSpec } from "./operation-spec.js";
 import { overrideFor } from "./overrides.js";
@@ -29,29 +30,66 @@ function flagWords(flag: string, value: unknown, json: boolean): string[] {
   return [`--${flag}`, shellQuote(String(value))];
 }
 
-/** Example command lines: positionals and flags from the example, the rest of the example as --data. */
+/**
+ * Example command lines, each runnable as printed: path and required query values from the override's `exampleArgs`
+ * (shell variables such as "$ORDER_ID" for ids the reader has), flags from the contract's request example, the rest
+ * of the example as --data; then the whole body as --data JSON.
+ */
 export function buildExamples(spec: OperationSpec): string[] {
   const override = overrideFor(spec.operationId);
   const rest = JSON.parse(JSON.stringify(spec.example ?? {})) as Record<string, unknown>;
-  const words = [`dispatch ${spec.command.join(" ")}`];
-  for (const flag of spec.flags.filter((f) => f.in === "path")) words.push(`<${flag.flag}>`);
+  const command = `dispatch ${spec.command.join(" ")}`;
+  const words = [command];
+  for (const flag of spec.flags.filter((f) => f.in === "path"))
+    words.push(override.exampleArgs?.[flag.flag] ?? `<${flag.flag}>`);
   for (const name of override.positional ?? []) words.push(shellQuote(String(rest[name] ?? `<${name}>`))); // eslint-disable-line @typescript-eslint/no-base-to-string -- example positionals are scalars
   for (const name of override.positional ?? []) Reflect.deleteProperty(rest, name);
+  const given: string[] = [];
+  for (const flag of spec.flags.filter((f) => f.in === "query" && f.required))
+    given.push(`--${flag.flag}`, override.exampleArgs?.[flag.flag] ?? `<${flag.flag}>`);
   for (const flag of spec.flags.filter((f) => f.in === "body" && !override.positional?.includes(f.flag))) {
     const value = removeAt(rest, flag.target);
-    if (value === undefined || override.defaults?.[flag.target[0]] === value) continue;
+    const word = override.exampleArgs?.[flag.flag];
+    if (word !== undefined) given.push(`--${flag.flag}`, word);
+    if (value === undefined || word !== undefined || override.defaults?.[flag.target[0]] === value) continue;
     words.push(...flagWords(flag.flag, value, override.json?.includes(flag.flag) ?? false));
   }
+  words.push(...given);
   if (Object.keys(rest).length > 0) words.push("--data", shellQuote(JSON.stringify(rest)));
   const examples = [words.join(" ")];
-  if (spec.bodyContentType === "application/json")
-    examples.push(`dispatch ${spec.command.join(" ")} --data @request.json --output yaml`);
-  else examples.push(`dispatch ${spec.command.join(" ")} --output table`);
-  return examples;
+  // A positional body field (`probe <url>`) cannot come from --data, so such a command shows another format instead.
+  if (spec.bodyContentType !== "application/json" || !spec.example || override.positional)
+    return [...examples, `${examples[0]} --output ${spec.bodyContentType ? "yaml" : "table"}`];
+  // The same request as a JSON body; flags given beside --data override its fields.
+  const body = JSON.parse(JSON.stringify(spec.example)) as Record<string, unknown>;
+  for (const flag of spec.flags.filter((f) => f.in === "body" && override.exampleArgs?.[f.flag] !== undefined))
+    removeAt(body, flag.target);
+  const pathWords = words.slice(1, 1 + spec.flags.filter((f) => f.in === "path").length);
+  return [
+    ...examples,
+    [command, ...pathWords, "--data", shellQuote(JSON.stringify(body)), ...given, "--output", "yaml"].join(" "),
+  ];
 }
 
-export function examplesHelp(examples: string[]): string {
+export function examplesHelp(examples: readonly string[]): string {
   return `\nExamples:\n${examples.map((e) => `  $ ${e}`).join("\n")}\n`;
+}
+
+const examplesByCommand = new WeakMap<Command, () => readonly string[]>();
+
+/**
+ * Adds the Examples section to a command's help. `preface` goes before it. The examples stay readable with
+ * examplesOf(), which test/cli/help-examples.test.ts uses to run every one against a server.
+ */
+export function addExamples(command: Command, examples: readonly string[] | (() => readonly string[]), preface = "") {
+  const list = typeof examples === "function" ? examples : () => examples;
+  examplesByCommand.set(command, list);
+  command.addHelpText("after", () => `${preface ? `\n${preface}` : ""}${examplesHelp(list())}`);
+}
+
+/** The examples a command's help shows (none for a command without an Examples section). */
+export function examplesOf(command: Command): readonly string[] {
+  return examplesByCommand.get(command)?.() ?? [];
 }
 
 // operationIds are the contract's names; the terminal knows the commands (`listEvents` → `dispatch events list`).

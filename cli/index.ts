@@ -4,7 +4,7 @@ import { CommanderError } from "commander";
 import type { RunAction } from "./commands/operation.js";
 import { CliError, ExitCode } from "./errors.js";
 import { cliVersion } from "./generated/version.js";
-import { printData, printError } from "./output.js";
+import { printData, printError, writeErr } from "./output.js";
 import { buildProgram } from "./program.js";
 
 /** Commander's own exits: help and version are 0, every parse error is a usage error. */
@@ -34,7 +34,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     filter?.checkQuery(ctx.query!);
     const data = await action(ctx);
     // --query filters data, never the curl text of --dry-run.
-    await printData(filter && typeof data !== "string" ? filter.applyQuery(data, ctx.query!) : data, ctx.format);
+    if (!filter || typeof data === "string") return printData(data, ctx.format);
+    const selected = filter.applyQuery(data, ctx.query!);
+    // JMESPath answers null for a path that is not there; stdout stays empty, the exit code 0 (documented).
+    if (selected === null) writeErr(`dispatch: note: --query ${JSON.stringify(ctx.query)} matched nothing\n`);
+    await printData(selected, ctx.format);
   };
   try {
     await buildProgram(cliVersion, run, argv).parseAsync([...argv]);

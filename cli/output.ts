@@ -69,7 +69,7 @@ export function printError(err: unknown, jsonErrors: boolean): number {
   const error = toCliError(err);
   const line = error.message.replace(/\s*\n\s*/g, " ").trim();
   if (!jsonErrors) {
-    writeErr(`dispatch: ${line}\n`);
+    writeErr(`dispatch: ${line}\n${error.details.map((d) => `${d}\n`).join("")}`);
     return error.exitCode;
   }
   const api = error.api;
@@ -77,6 +77,7 @@ export function printError(err: unknown, jsonErrors: boolean): number {
     error: {
       message: line,
       exit_code: error.exitCode,
+      ...(error.details.length > 0 && { details: error.details.map((d) => d.trim()) }),
       ...(api && { status: api.status, type: api.type, code: api.code, request_id: api.requestId, body: api.body }),
     },
   };

@@ -12,13 +12,14 @@ import { addMcpCommands } from "./commands/mcp.js";
 import { addOperationCommand, type RunAction } from "./commands/operation.js";
 import { addWatchCommand } from "./commands/watch.js";
 import { operations } from "./generated/operations.js";
-import { plainHelp } from "./help.js";
+import { addExamples, plainHelp } from "./help.js";
 import { overrideFor } from "./overrides.js";
 import { outputFormats, printText, writeErr, writeOut } from "./output.js";
 
 const exitCodesHelp = `
 Exit codes: 0 ok, 1 unexpected, 2 usage/validation (nothing sent), 3 network error, 4 401, 5 402,
   6 404, 7 409, 8 422 and other 4xx, 9 429, 10 5xx, 11 order cancelled ('orders watch').
+  A --query that matches nothing still exits 0 (with a note on stderr).
 Settings: flag, then environment (DISPATCH_BASE_URL, DISPATCH_API_KEY, DISPATCH_TOKEN, DISPATCH_ADMIN_TOKEN,
   DISPATCH_OUTPUT, DISPATCH_PROFILE), then the profile in the config file (see 'dispatch config').
 `;
@@ -42,7 +43,10 @@ function addGlobalOptions(program: Command): void {
       (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
     )
     .addOption(new Option("--retries <n>", "retries of 429/503 answers, honouring Retry-After (default 0)"))
-    .option("-q, --query <jmespath>", "JMESPath expression applied to the result, e.g. 'items[].id'")
+    .option(
+      "-q, --query <jmespath>",
+      "JMESPath expression applied to the result, e.g. 'items[].id' (matching nothing: a note on stderr, exit 0)",
+    )
     .option("--dry-run", "print the request as a curl command and send nothing")
     .option("--show-secrets", "with --dry-run, print keys and tokens instead of ****");
 }
@@ -52,10 +56,10 @@ function addCompletionCommand(program: Command): void {
     .command("completion")
     .summary("Print a shell completion script")
     .addArgument(new Argument("<shell>").choices(["bash", "zsh"]));
-  completion.addHelpText(
-    "after",
-    '\nExamples:\n  $ source <(dispatch completion bash)\n  $ dispatch completion zsh > "${fpath[1]}/_dispatch"\n',
-  );
+  addExamples(completion, [
+    "source <(dispatch completion bash)",
+    "mkdir -p ~/.zfunc && dispatch completion zsh > ~/.zfunc/_dispatch   # with fpath+=(~/.zfunc) in ~/.zshrc",
+  ]);
   completion.action(async (shell: string) => {
     printText((await import("./completion.js")).completionScript(program, shell));
   });

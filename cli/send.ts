@@ -1,8 +1,10 @@
 // Sends one operation through the SDK and turns the answer into data or a CliError.
-import { createApiError, createDispatchClient } from "../sdk/index.js";
+import { createDispatchClient, formatDeprecationNotice, type DeprecationNotice } from "../sdk/index.js";
+import { apiFailure } from "./api-failure.js";
 import type { CliContext } from "./context.js";
-import { CliError, ExitCode, exitCodeForStatus, networkError, usageError } from "./errors.js";
+import { CliError, ExitCode, networkError, usageError } from "./errors.js";
 import type { OperationSpec } from "./operation-spec.js";
+import { writeErr } from "./output.js";
 import type { RequestParts } from "./validate.js";
 
 /** What a request needs from its operation; `dispatch api` builds one from its arguments. */
@@ -37,11 +39,9 @@ function bodyInit(spec: RequestTarget, body: Record<string, unknown> | undefined
   return { body };
 }
 
-function apiFailure(response: Response, error: unknown): CliError {
-  const err = createApiError(response, error);
-  const suffix = err.requestId ? ` (request ${err.requestId})` : "";
-  const api = { status: err.status, type: err.type, code: err.code, requestId: err.requestId, body: err.body };
-  return new CliError(`${err.message}${suffix}`, exitCodeForStatus(err.status), api);
+/** The CLI's one line for an answer carrying `Deprecation` (once per process; the SDK keeps count). */
+export function reportDeprecation(notice: DeprecationNotice): void {
+  writeErr(`${formatDeprecationNotice(notice)}\n`);
 }
 
 /** A fetch that records the request instead of sending it (`--dry-run`). */
@@ -62,15 +62,20 @@ function clientFor(ctx: CliContext, fetch: typeof globalThis.fetch | undefined) 
     fetch,
     retry: ctx.retries > 0 && !fetch ? { retries: ctx.retries, maxDelayMs: 10_000 } : false,
     userAgent: `dispatch-cli/${ctx.version} node/${process.versions.node}`,
+    onDeprecation: reportDeprecation,
   });
 }
 
-/** Sends one request and returns its parsed body; with `--dry-run`, returns the curl command instead. */
+/**
+ * Sends one request and returns its parsed body; with `--dry-run`, returns the curl command instead.
+ * `onAnswer` sees a successful answer's headers (a replayed order says so).
+ */
 export async function sendOperation(
   spec: RequestTarget,
   parts: RequestParts,
   ctx: CliContext,
   extraHeaders: Record<string, string> = {},
+  onAnswer?: (response: Response) => void,
 ): Promise<unknown> {
   const sink: { request?: Request } = {};
   const client = clientFor(ctx, ctx.dryRun ? captureFetch(sink) : undefined);
@@ -91,6 +96,7 @@ export async function sendOperation(
   if (sink.request) return (await import("./curl.js")).toCurl(sink.request, ctx.showSecrets);
   const { data, error, response } = result;
   if (!response.ok) throw apiFailure(response, error);
+  onAnswer?.(response);
   return parseBody(data, response.headers.get("content-type"));
 }
 

@@ -37,18 +37,54 @@ function listKeyOf(data: Row): string | null {
 
 const gap = "  ";
 
-/** Rows side by side when they fit the width; otherwise each row as a vertical KEY value block. */
+const isPlace = (value: unknown): value is Row =>
+  isObject(value) && (typeof value.state === "string" || typeof value.city === "string");
+
+/** A nested value in one list cell: a place as `city, state`, a list of objects as its length, else compact JSON. */
+function listCell(value: unknown): string {
+  if (isPlace(value)) return [value.city, value.state].filter((part) => typeof part === "string" && part).join(", ");
+  if (Array.isArray(value) && value.some(isObject)) return `(${String(value.length)})`;
+  return cell(value);
+}
+
+const widthOf = (widths: number[]) => widths.reduce((sum, w) => sum + w, 0) + gap.length * (widths.length - 1);
+
+/**
+ * The columns of a list that fit the width, as `kubectl get` shows a summary (`-o json`/`-o yaml` print every field):
+ * columns holding JSON go first, then columns from the right. Null when fewer than two would remain.
+ */
+function fittingColumns(widths: number[], json: (i: number) => boolean, width: number): number[] | null {
+  const kept = widths.map((_, i) => i);
+  const rightFirst = [...kept].reverse();
+  const dropOrder = [...rightFirst.filter(json), ...rightFirst.filter((i) => !json(i))];
+  for (const drop of dropOrder) {
+    if (kept.length < 2) return null;
+    if (widthOf(kept.map((i) => widths[i])) <= width) return kept;
+    kept.splice(kept.indexOf(drop), 1);
+  }
+  return null;
+}
+
+/** Rows side by side when they fit the width (dropping columns if need be); else each row as a KEY value block. */
 function rowsTable(rows: Row[], width: number | undefined): string {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const header = columns.map(headerOf);
-  const cells = rows.map((r) => columns.map((c) => cell(r[c])));
+  // Piped output keeps every value whole; a terminal gets the summary cells.
+  const cells = rows.map((r) => columns.map((c) => (width === undefined ? cell : listCell)(r[c])));
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i].length)));
-  const total = widths.reduce((sum, w) => sum + w, 0) + gap.length * (widths.length - 1);
-  if (width === undefined || total <= width) return grid(header, cells, widths);
-  return cells
+  if (width === undefined || widthOf(widths) <= width) return grid(header, cells, widths);
+  const json = (i: number) => rows.some((r) => isObject(r[columns[i]]) && !isPlace(r[columns[i]]));
+  const kept = fittingColumns(widths, json, width);
+  if (kept)
+    return grid(
+      kept.map((i) => header[i]),
+      cells.map((r) => kept.map((i) => r[i])),
+      kept.map((i) => widths[i]),
+    );
+  return rows
     .map((r) =>
       pairs(
-        header.map((h, i) => [h, r[i]]),
+        flatten(r).map(([k, v]) => [headerOf(k), cell(v)]),
         width,
       ),
     )

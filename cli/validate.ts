@@ -61,7 +61,12 @@ export function validateRequest(spec: OperationSpec, parts: RequestParts): void 
       }
       continue;
     }
-    const problem = checkType(flag, value) ?? checkBounds(flag, value);
+    const problem = checkType(flag, value);
     if (problem) throw usageError(`${problem} (got ${JSON.stringify(value)})`);
+    // A repeatable flag (`--status dispatched,en_route`) is bounded item by item, by its items' enum.
+    for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) {
+      const outOfBounds = checkBounds(flag, item);
+      if (outOfBounds) throw usageError(`${outOfBounds} (got ${JSON.stringify(item)})`);
+    }
   }
 }

@@ -18,7 +18,11 @@ function typeOf(schema: JsonObject): FlagType {
 function pickBounds(schema: JsonObject): Partial<FlagSpec> {
   const bounds: Partial<FlagSpec> = {};
   if (Array.isArray(schema.enum)) bounds.enum = schema.enum as string[];
-  if (schema.default !== undefined) bounds.default = schema.default;
+  // A repeatable flag (`--status a,b`) is checked item by item against the items' enum.
+  const items = schema.items as JsonObject | undefined;
+  if (schema.type === "array" && Array.isArray(items?.enum)) bounds.enum = items.enum as string[];
+  const fallback = schema["x-default"] ?? schema.default; // request defaults are `x-default` (see openapi.yaml)
+  if (fallback !== undefined) bounds.default = fallback;
   if (typeof schema.minimum === "number") bounds.minimum = schema.minimum;
   if (typeof schema.maximum === "number") bounds.maximum = schema.maximum;
   if (typeof schema.pattern === "string") bounds.pattern = schema.pattern;

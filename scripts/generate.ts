@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import { renderCommandTable } from "./cli-commands.js";
 import { contractPath, loadResolvedContract } from "./contract.js";
+import { renderDeprecationTable } from "./deprecation-table.js";
 import { renderValidators } from "./joi-validators.js";
 import { renderSecurityTable } from "./security-table.js";
 
@@ -32,6 +33,7 @@ async function renderOutputs(): Promise<Record<string, string>> {
     "cli/generated/operations.ts": renderCommandTable(doc),
     "server/generated/validators.ts": renderValidators(doc),
     "server/generated/security.ts": renderSecurityTable(doc),
+    "server/generated/deprecations.ts": renderDeprecationTable(doc),
   };
 }
 

@@ -77,7 +77,9 @@ export function joiOf(s: JsonObject): string {
       ? `Joi.alternatives().try(${types.map((t) => singleJoi(s, t)).join(", ")})`
       : singleJoi(s, types[0]);
   if (Array.isArray(s.type) && s.type.includes("null")) out += ".allow(null)";
-  if (s.default !== undefined) out += `.default(${json(s.default)})`;
+  // Request fields carry their server default as `x-default` (openapi.yaml says why); `default` is honoured too.
+  const fallback = s["x-default"] ?? s.default;
+  if (fallback !== undefined) out += `.default(${json(fallback)})`;
   return out;
 }
 

@@ -34,7 +34,9 @@ export function renderSecurityTable(doc: JsonObject): string {
   const schemas = (doc.components as JsonObject).schemas as Record<string, JsonObject>;
   const scopeList = schemas.ApiKeyScope.enum as string[];
   const request = schemas.ApiKeyCreateRequest.properties as Record<string, JsonObject>;
-  const defaults = request.scopes.default as string[];
+  // Request defaults are `x-default` (openapi.yaml says why generators need that).
+  const defaults = (request.scopes["x-default"] ?? request.scopes.default) as string[] | undefined;
+  if (!defaults) throw new Error("ApiKeyCreateRequest.scopes has no x-default");
   const scopes = new Set(scopeList);
   const table = Object.fromEntries(
     listOperations(doc).map(({ method, path, operation, operationId }) => [
@@ -47,7 +49,7 @@ export function renderSecurityTable(doc: JsonObject): string {
 export const keyScopes = ${JSON.stringify(scopeList)} as const;
 export type KeyScope = (typeof keyScopes)[number];
 
-/** The scopes of a key issued without a \`scopes\` list (ApiKeyCreateRequest.scopes.default). */
+/** The scopes of a key issued without a \`scopes\` list (ApiKeyCreateRequest.scopes x-default). */
 export const defaultKeyScopes: readonly KeyScope[] = ${JSON.stringify(defaults)};
 
 export interface OperationAccess {

@@ -2,12 +2,14 @@
 import createClient, { type Client, type Middleware } from "openapi-fetch";
 import type { components, paths } from "./generated/openapi.js";
 import { sdkVersion } from "./generated/version.js";
+import { deprecationMiddleware, type DeprecationNotice } from "./deprecation.js";
 import { withRetry, type RetryOptions } from "./retry.js";
 
 export type { components, paths, operations } from "./generated/openapi.js";
 export { DispatchApiError, DispatchTimeoutError, createApiError, unwrap } from "./errors.js";
 export { paginate, type ListItem, type ListPath } from "./paginate.js";
 export type { RetryOptions } from "./retry.js";
+export { formatDeprecationNotice, noticeDeprecation, type DeprecationNotice } from "./deprecation.js";
 /** This package's version (sdk/package.json, through `npm run generate`), sent in the default User-Agent. */
 export { sdkVersion };
 
@@ -30,6 +32,14 @@ export interface DispatchClientOptions {
   timeoutMs?: number;
   userAgent?: string;
   headers?: Record<string, string>;
+  /** Called once per process for the first answer carrying `Deprecation` (default: one line on stderr). */
+  onDeprecation?: (notice: DeprecationNotice) => void;
+}
+
+/** `dispatch-sdk/x.y.z`, plus `node/…` only where there is a Node `process` (not in browsers or Workers). */
+function defaultUserAgent(): string {
+  const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
+  return node ? `dispatch-sdk/${sdkVersion} node/${node}` : `dispatch-sdk/${sdkVersion}`;
 }
 
 function authMiddleware(options: DispatchClientOptions): Middleware {
@@ -46,12 +56,8 @@ function authMiddleware(options: DispatchClientOptions): Middleware {
       } else if (options.accessToken) {
         request.headers.set("authorization", `Bearer ${options.accessToken}`);
       }
-      if (!request.headers.has("user-agent")) {
-        request.headers.set(
-          "user-agent",
-          options.userAgent ?? `dispatch-sdk/${sdkVersion} node/${process.versions.node}`,
-        );
-      }
+      if (!request.headers.has("user-agent"))
+        request.headers.set("user-agent", options.userAgent ?? defaultUserAgent());
       return request;
     },
   };
@@ -74,6 +80,6 @@ export function createDispatchClient(options: DispatchClientOptions): DispatchCl
     fetch: withRetry(baseFetch, options.retry === false ? { retries: 0 } : options.retry, options.timeoutMs),
     headers: options.headers,
   });
-  client.use(authMiddleware(options), idempotencyMiddleware);
+  client.use(authMiddleware(options), idempotencyMiddleware, deprecationMiddleware(options.onDeprecation));
   return client;
 }

@@ -8,6 +8,7 @@ import { createDb } from "./db/knex.js";
 import { migrate } from "./db/migrate.js";
 import { seedDemoContractors } from "./db/seeds/demo-contractors.js";
 import { accessPlugin } from "./plugins/access.js";
+import { deprecationPlugin } from "./plugins/deprecation.js";
 import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin, logBackgroundError } from "./plugins/errors.js";
 import type { Writable } from "node:stream";
@@ -112,6 +113,7 @@ async function registerPlugins(
     { plugin: requestIdPlugin },
     { plugin: errorsPlugin },
     { plugin: securityHeadersPlugin },
+    { plugin: deprecationPlugin },
     { plugin: loggingPlugin, options: { level: config.logLevel, stream: logStream } },
     { plugin: mediaTypePlugin },
     {

@@ -1,7 +1,7 @@
 // `dispatch api <METHOD> <path>`: the raw escape hatch with auth, base URL, --query and output applied (as `gh api`).
 import type { Command } from "commander";
 import { usageError } from "../errors.js";
-import { examplesHelp } from "../help.js";
+import { addExamples } from "../help.js";
 import type { RequestTarget } from "../send.js";
 import type { RequestParts } from "../validate.js";
 import type { RunAction } from "./operation.js";
@@ -35,14 +35,11 @@ export function addApiCommand(root: Command, run: RunAction): void {
     .argument("<path>", "path from the API root, query string allowed, e.g. /api/dispatch/index")
     .option("--data <json|@file|->", "request body as JSON: inline, @file.json or - for stdin")
     .option("--paginate", "follow next_cursor and print every page's items as one list (GET)");
-  api.addHelpText(
-    "after",
-    examplesHelp([
-      "dispatch api GET /api/dispatch/index --query 'verticals[].trade'",
-      "dispatch api GET '/api/admin/v1/keys?limit=50' --paginate -o ndjson",
-      'dispatch api POST /api/dispatch/v1/estimate --data \'{"trade":"plumbing","state":"TX"}\'',
-    ]),
-  );
+  addExamples(api, [
+    "dispatch api GET /api/dispatch/index --query 'trades[].code'",
+    "dispatch api GET '/api/admin/v1/keys?limit=50' --paginate -o ndjson",
+    'dispatch api POST /api/dispatch/v1/estimate --data \'{"trade":"plumbing","location":{"state":"TX"}}\'',
+  ]);
   api.action(async (method: string, path: string) =>
     run(api, async (ctx) => {
       const [{ readData }, { sendOperation, sendAllPages }] = await Promise.all([

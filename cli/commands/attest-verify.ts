@@ -9,38 +9,71 @@ import {
   verifySealProof,
   type VerifierKey,
 } from "../../sdk/attest.js";
+import { noticeDeprecation } from "../../sdk/deprecation.js";
 import { configPath } from "../config.js";
 import type { CliContext } from "../context.js";
-import { CliError, ExitCode } from "../errors.js";
+import { CliError, ExitCode, networkError } from "../errors.js";
 import { writeErr } from "../output.js";
+import { reportDeprecation } from "../send.js";
 
-interface AttestState {
+/** What is pinned for one log (one base URL): its verifier key and the last checkpoint `monitor` saw. */
+interface LogPin {
   key?: string;
+  pinned_at?: string;
   checkpoint?: string;
+}
+/** attest.json: one pin per base URL, so talking to a second server never checks it against the first one's key. */
+interface AttestState {
+  logs?: Record<string, LogPin>;
 }
 const statePath = () => join(dirname(configPath()), "attest.json");
 const readState = (): AttestState =>
   existsSync(statePath()) ? (JSON.parse(readFileSync(statePath(), "utf8")) as AttestState) : {};
-function writeState(state: AttestState): void {
+function writePin(baseUrl: string, pin: LogPin): void {
+  const state = readState();
   mkdirSync(dirname(statePath()), { recursive: true });
-  writeFileSync(statePath(), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  const logs = { ...state.logs, [baseUrl]: { ...state.logs?.[baseUrl], ...pin } };
+  writeFileSync(statePath(), `${JSON.stringify({ ...state, logs }, null, 2)}\n`, { mode: 0o600 });
 }
 const failure = (message: string) => new CliError(`attest: ${message}`, ExitCode.clientError);
+const logUrl = (ctx: CliContext) => ctx.settings["base-url"].replace(/\/+$/, "");
+
+/** A signature failure names the key it checked against and how to pin another one. */
+function keyFailure(ctx: CliContext, error: Error, keyFlag: string | undefined): CliError {
+  if (!error.message.includes("signature")) return failure(error.message);
+  const where = keyFlag
+    ? "the key given with --key"
+    : `the key pinned for ${logUrl(ctx)} in ${statePath()} (pinned ${readState().logs?.[logUrl(ctx)]?.pinned_at ?? "earlier"})`;
+  return new CliError(
+    `attest: ${error.message}: ${where} does not sign this log's checkpoints`,
+    ExitCode.clientError,
+    null,
+    [
+      "  The log's key changed, or this is not the log that was pinned. Compare 'dispatch attest key' with the key",
+      "  the operator publishes; if it is right, pass it with --key, or re-pin: 'dispatch attest pin --key <key>'",
+      `  (or 'dispatch attest pin' for the key ${logUrl(ctx)} serves now).`,
+    ],
+  );
+}
 
 async function getText(ctx: CliContext, path: string): Promise<string> {
-  const response = await fetch(ctx.settings["base-url"] + path, { headers: ctx.headers });
+  const url = ctx.settings["base-url"] + path;
+  const response = await fetch(url, { headers: ctx.headers }).catch((error: unknown) => {
+    throw networkError(error, ctx.settings["base-url"]);
+  });
+  noticeDeprecation("GET", url, response, reportDeprecation);
   if (!response.ok) throw new CliError(`GET ${path}: HTTP ${response.status}`, ExitCode.clientError);
   return response.text();
 }
 
-/** The pinned key: --key, else the one pinned earlier; a first run pins the log's key and says so. */
+/** The key: --key, else the one pinned for this base URL; a first use pins the log's key and says where. */
 async function pinnedKey(ctx: CliContext, flag: string | undefined): Promise<VerifierKey> {
-  const state = readState();
   if (flag) return parseVerifierKey(flag);
-  if (state.key) return parseVerifierKey(state.key);
+  const pinned = readState().logs?.[logUrl(ctx)]?.key;
+  if (pinned) return parseVerifierKey(pinned);
   const served = (await getText(ctx, "/api/attest/key")).trim();
-  writeState({ ...state, key: served });
-  writeErr(`pinned log key ${served} (first use) in ${statePath()}\n`);
+  writePin(logUrl(ctx), { key: served, pinned_at: new Date().toISOString() });
+  writeErr(`pinned log key ${served} for ${logUrl(ctx)} (first use) in ${statePath()}\n`);
   return parseVerifierKey(served);
 }
 
@@ -60,16 +93,34 @@ export async function verifyOffline(ctx: CliContext, seal: string, keyFlag: stri
       leaf_index: result.leaf_index,
     };
   } catch (error) {
-    throw failure((error as Error).message);
+    throw keyFailure(ctx, error as Error, keyFlag);
+  }
+}
+
+/** Pins --key, else the key the log serves now, for this base URL; a new key forgets the last checkpoint it saw. */
+export async function pin(ctx: CliContext, keyFlag: string | undefined) {
+  const key = keyFlag ?? (await getText(ctx, "/api/attest/key")).trim();
+  parseVerifierKey(key);
+  const previous = readState().logs?.[logUrl(ctx)];
+  const changed = previous?.key !== key;
+  writePin(logUrl(ctx), { key, pinned_at: new Date().toISOString(), ...(changed && { checkpoint: undefined }) });
+  return { base_url: logUrl(ctx), key, replaced: previous?.key !== undefined && changed, file: statePath() };
+}
+
+function openWith(ctx: CliContext, note: string, key: VerifierKey, keyFlag: string | undefined) {
+  try {
+    return openCheckpoint(note, key);
+  } catch (error) {
+    throw keyFailure(ctx, error as Error, keyFlag);
   }
 }
 
 export async function monitor(ctx: CliContext, keyFlag: string | undefined) {
   const key = await pinnedKey(ctx, keyFlag);
-  const latest = openCheckpoint(await getText(ctx, "/api/attest/checkpoint"), key);
-  const state = readState();
-  if (state.checkpoint) {
-    const last = openCheckpoint(state.checkpoint, key);
+  const latest = openWith(ctx, await getText(ctx, "/api/attest/checkpoint"), key, keyFlag);
+  const remembered = readState().logs?.[logUrl(ctx)]?.checkpoint;
+  if (remembered) {
+    const last = openWith(ctx, remembered, key, keyFlag);
     if (latest.treeSize < last.treeSize)
       throw failure(`FORK OR ROLLBACK: tree shrank from ${last.treeSize} to ${latest.treeSize}`);
     const proof =
@@ -83,6 +134,6 @@ export async function monitor(ctx: CliContext, keyFlag: string | undefined) {
       last.treeSize === 0 || verifyConsistency(last.treeSize, latest.treeSize, hashes, last.rootHash, latest.rootHash);
     if (!ok) throw failure(`FORK OR REWRITE: checkpoint ${latest.treeSize} does not extend ${last.treeSize}`);
   }
-  writeState({ ...state, checkpoint: latest.note });
+  writePin(logUrl(ctx), { checkpoint: latest.note });
   return { tree_size: latest.treeSize, root_hash: latest.rootHash.toString("base64"), consistent_with_previous: true };
 }

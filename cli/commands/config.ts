@@ -1,7 +1,7 @@
-// `dispatch config set|get|list`: named profiles in the config file.
+// `dispatch config set|get|unset|list`: named profiles in the config file.
 import type { Command } from "commander";
 import { configKeys } from "../config-keys.js";
-import { examplesHelp } from "../help.js";
+import { addExamples } from "../help.js";
 import { printText } from "../output.js";
 import { ensureGroup } from "./groups.js";
 import type { RunAction } from "./operation.js";
@@ -15,6 +15,7 @@ export function addConfigCommands(root: Command, run: RunAction): void {
   const profileOf: ProfileOf = (command) => command.optsWithGlobals<{ profile?: string }>().profile;
   addSetCommand(config, run, profileOf);
   addGetCommand(config, run, profileOf);
+  addUnsetCommand(config, run, profileOf);
   addListCommand(config, run);
 }
 
@@ -24,13 +25,10 @@ function addSetCommand(config: Command, run: RunAction, profileOf: ProfileOf): v
     .summary("Set a profile value")
     .description(`Set a profile value. Keys: ${keyList}.`);
   set.argument("<key>", `one of: ${keyList}`).argument("<value>");
-  set.addHelpText(
-    "after",
-    examplesHelp([
-      "dispatch config set base-url http://127.0.0.1:4010 --profile mock",
-      "dispatch config set api-key dispatch_test_abc",
-    ]),
-  );
+  addExamples(set, [
+    "dispatch config set base-url http://127.0.0.1:4010 --profile mock",
+    'dispatch config set api-key "$DISPATCH_API_KEY"',
+  ]);
   set.action(async (key: string, value: string) =>
     run(
       set,
@@ -46,7 +44,7 @@ function addSetCommand(config: Command, run: RunAction, profileOf: ProfileOf): v
 
 function addGetCommand(config: Command, run: RunAction, profileOf: ProfileOf): void {
   const get = config.command("get").summary("Print one profile value").argument("<key>", `one of: ${keyList}`);
-  get.addHelpText("after", examplesHelp(["dispatch config get base-url --profile mock"]));
+  addExamples(get, ["dispatch config get base-url --profile mock"]);
   get.action(async (key: string) =>
     run(
       get,
@@ -61,8 +59,27 @@ function addGetCommand(config: Command, run: RunAction, profileOf: ProfileOf): v
   );
 }
 
+function addUnsetCommand(config: Command, run: RunAction, profileOf: ProfileOf): void {
+  const unset = config
+    .command("unset")
+    .summary("Remove a profile value (the environment or default applies again)")
+    .argument("<key>", `one of: ${keyList}`);
+  addExamples(unset, ["dispatch config unset base-url --profile mock"]);
+  unset.action(async (key: string) =>
+    run(
+      unset,
+      async () => {
+        const { profileName, unsetConfigValue, configPath } = await import("../config.js");
+        const profile = profileName(profileOf(unset));
+        return { profile, key, removed: unsetConfigValue(profile, key), file: configPath() };
+      },
+      { settings: false },
+    ),
+  );
+}
+
 function addListCommand(config: Command, run: RunAction): void {
   const list = config.command("list").summary("Print all profiles (secrets masked)");
-  list.addHelpText("after", examplesHelp(["dispatch config list --output yaml"]));
+  addExamples(list, ["dispatch config list --output yaml"]);
   list.action(async () => run(list, async () => (await import("../config.js")).listProfiles(), { settings: false }));
 }

@@ -3,7 +3,8 @@
 import type { Command } from "commander";
 import type { Webhook } from "standardwebhooks";
 import type { CliContext } from "../context.js";
-import { CliError, exitCodeForStatus, usageError } from "../errors.js";
+import { CliError, exitCodeForStatus, fetchFailure, networkError, usageError } from "../errors.js";
+import { addExamples } from "../help.js";
 import { writeErr, writeOut } from "../output.js";
 import type { LiveEvent } from "./live-stream.js";
 import type { RunAction } from "./operation.js";
@@ -21,7 +22,11 @@ async function signingSecret(ctx: CliContext, options: ListenOptions): Promise<s
   const key = ctx.settings["api-key"];
   if (!key) throw usageError("listen needs an API key (--api-key or DISPATCH_API_KEY), or --secret whsec_…");
   const path = "/api/dispatch/v1/webhooks/secret";
-  const response = await fetch(ctx.settings["base-url"] + path, { headers: { "x-api-key": key } });
+  const response = await fetch(ctx.settings["base-url"] + path, { headers: { "x-api-key": key } }).catch(
+    (error: unknown) => {
+      throw networkError(error, ctx.settings["base-url"]);
+    },
+  );
   if (!response.ok) throw new CliError(`GET ${path}: HTTP ${response.status}`, exitCodeForStatus(response.status));
   return ((await response.json()) as { secret: string }).secret;
 }
@@ -41,13 +46,17 @@ async function forward(url: string, signer: Webhook, event: LiveEvent): Promise<
     await response.arrayBuffer();
     return String(response.status);
   } catch (error) {
-    return `failed (${(error as Error).message})`;
+    return `failed (${fetchFailure(error)})`;
   }
 }
 
 async function listen(ctx: CliContext, options: ListenOptions): Promise<undefined> {
-  if (!URL.canParse(options.forwardTo))
-    throw usageError("--forward-to must be a URL such as http://127.0.0.1:8080/webhooks");
+  const scheme = URL.canParse(options.forwardTo) ? new URL(options.forwardTo).protocol : null;
+  // Events are POSTed as webhooks, so only an HTTP receiver can take them.
+  if (scheme !== "http:" && scheme !== "https:")
+    throw usageError(
+      `--forward-to must be an http or https URL such as http://127.0.0.1:8080/webhooks (got ${JSON.stringify(options.forwardTo)})`,
+    );
   const url = new URL(options.forwardTo).href;
   const [{ Webhook }, { follow }] = await Promise.all([import("standardwebhooks"), import("./live-stream.js")]);
   const signer = new Webhook(await signingSecret(ctx, options));
@@ -74,13 +83,22 @@ export function addListenCommand(root: Command, run: RunAction): void {
   const command = root
     .command("listen")
     .summary("Forward the account's live events to a local URL, signed like webhooks")
+    .description(
+      "Forward the account's live events to a local URL, signed like webhooks (Standard Webhooks headers), as " +
+        "'stripe listen' does: follows the event stream and POSTs each event to --forward-to (http or https), " +
+        "printing the receiver's answer per event. Use it to test a webhook receiver on this machine, where an " +
+        "order's callback_url may not point (it must be public).",
+    )
     .requiredOption("--forward-to <url>", "local URL each event is POSTed to")
     .option("--events <types...>", "only these event types (order.created, order.status_changed, order.cancelled)")
     .option("--secret <whsec>", "signing secret (env DISPATCH_WEBHOOK_SECRET; default: the key's account's secret)");
-  command.addHelpText(
-    "after",
-    "\nRuns until interrupted; reconnects after a drop and resumes after the last event seen.\n" +
-      "Examples:\n  $ dispatch listen --forward-to http://127.0.0.1:8080/webhooks --secret whsec_…\n",
+  addExamples(
+    command,
+    [
+      "dispatch listen --forward-to http://127.0.0.1:8080/webhooks",
+      'dispatch listen --forward-to http://127.0.0.1:8080/webhooks --events order.cancelled --secret "$DISPATCH_WEBHOOK_SECRET"',
+    ],
+    "Runs until interrupted; reconnects after a drop and resumes after the last event seen.\n",
   );
   command.action(async () => run(command, (ctx) => listen(ctx, command.opts<ListenOptions>())));
 }

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
 import { CliError, ExitCode, usageError } from "../errors.js";
-import { examplesHelp } from "../help.js";
+import { addExamples } from "../help.js";
 import type { OperationSpec } from "../operation-spec.js";
 import { ensureGroup } from "./groups.js";
 import type { RunAction } from "./operation.js";
@@ -61,7 +61,7 @@ export function addMcpCommands(root: Command, spec: OperationSpec, run: RunActio
     .command("tools")
     .summary("List the MCP tools (tools/list)")
     .description(`List the MCP tools (tools/list).\n\n${spec.description}`);
-  tools.addHelpText("after", examplesHelp(["dispatch mcp tools", "dispatch mcp tools --output table"]));
+  addExamples(tools, ["dispatch mcp tools", "dispatch mcp tools --output table"]);
   tools.action(async () => run(tools, (ctx) => callRpc(spec, ctx, "tools/list")));
 
   const call = mcp
@@ -70,13 +70,10 @@ export function addMcpCommands(root: Command, spec: OperationSpec, run: RunActio
     .description(`Call an MCP tool (tools/call) and print its result.\n\n${spec.description}`);
   call.argument("<tool>", "tool name, e.g. dispatch.quote (see `dispatch mcp tools`)");
   call.option("--args <json>", "tool arguments as a JSON object (default {})");
-  call.addHelpText(
-    "after",
-    examplesHelp([
-      "dispatch mcp call dispatch.index",
-      `dispatch mcp call dispatch.quote --api-key "$DISPATCH_API_KEY" --args '{"trade":"plumbing","location":{"state":"TX"}}'`,
-    ]),
-  );
+  addExamples(call, [
+    "dispatch mcp call dispatch.index",
+    `dispatch mcp call dispatch.quote --api-key "$DISPATCH_API_KEY" --args '{"trade":"plumbing","location":{"state":"TX"}}'`,
+  ]);
   call.action(async (tool: string) =>
     run(call, (ctx) =>
       callRpc(spec, ctx, "tools/call", { name: tool, arguments: parseArgs(call.opts<{ args?: string }>().args) }),

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
 import { optionsFor } from "../flags.js";
-import { buildExamples, examplesHelp } from "../help.js";
+import { addExamples, buildExamples } from "../help.js";
 import type { OperationSpec } from "../operation-spec.js";
 import { overrideFor } from "../overrides.js";
 import { writeErr } from "../output.js";
@@ -28,7 +28,7 @@ function describeOperation(command: Command, spec: OperationSpec): void {
   // The contract wraps prose at ~110 columns; let commander re-wrap it, keeping paragraphs and list items.
   const prose = spec.description.replace(/([^\n])\n(?![\n*|-])/g, "$1 ");
   command.description(prose ? `${spec.summary}\n\n${prose}` : spec.summary);
-  command.addHelpText("after", () => examplesHelp(buildExamples(spec)));
+  addExamples(command, () => buildExamples(spec));
 }
 
 /** Flag values keyed by flag name: positionals first, then options. */
@@ -72,16 +72,35 @@ export function addOperationCommand(root: Command, spec: OperationSpec, run: Run
         command.opts().data as string | undefined,
       );
       validateRequest(spec, parts);
-      const result = await (ctx.paginate ? sendAllPages(spec, parts, ctx) : sendOperation(spec, parts, ctx));
-      if (spec.operationId === "createOrder") printNextStep(result);
+      const result = await (ctx.paginate
+        ? sendAllPages(spec, parts, ctx)
+        : sendOperation(spec, parts, ctx, {}, noteReplay));
+      const next = nextStep(spec.operationId, result);
+      if (next) writeErr(`next: ${next}\n`);
       return result;
     }),
   );
   return command;
 }
 
-/** After an order, tells a human (on stderr, so stdout stays data) how to follow it. */
-function printNextStep(result: unknown): void {
-  const id = (result as { order?: { id?: unknown } } | undefined)?.order?.id;
-  if (typeof id === "string") writeErr(`next: dispatch orders get ${id}\n`);
+/** A replayed order created nothing new; say so, or a retried script looks like it ordered twice. */
+function noteReplay(response: Response): void {
+  if (response.headers.get("idempotent-replayed") === "true")
+    writeErr("dispatch: replayed: the server answered an earlier identical request (Idempotent-Replayed: true)\n");
+}
+
+const finalStatuses = new Set(["completed", "cancelled"]);
+
+/** What a person may run next (stderr, so stdout stays data): never the command just run. */
+export function nextStep(operationId: string, result: unknown): string | undefined {
+  const order =
+    operationId === "createOrder"
+      ? (result as { order?: unknown } | undefined)?.order
+      : operationId === "getOrder"
+        ? result
+        : undefined;
+  const { id, status } = (order ?? {}) as { id?: unknown; status?: unknown };
+  if (typeof id !== "string" || typeof status !== "string" || finalStatuses.has(status)) return undefined;
+  if (operationId === "createOrder") return `dispatch orders get ${id} (or 'dispatch orders watch ${id}' to follow it)`;
+  return `dispatch orders watch ${id} (follows it until it is completed or cancelled)`;
 }

@@ -3,6 +3,7 @@
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
 import { CliError, ExitCode } from "../errors.js";
+import { addExamples } from "../help.js";
 import { writeOut } from "../output.js";
 import type { LiveEvent } from "./live-stream.js";
 import type { RunAction } from "./operation.js";
@@ -36,11 +37,14 @@ export function addWatchCommand(root: Command, run: RunAction): void {
   const watch = orders
     .command("watch")
     .summary("Follow an order live until it is completed (exit 0) or cancelled (exit 11)")
+    .description(
+      "Follow an order live (its event stream) and print one line per status change until it is completed " +
+        "(exit 0) or cancelled (exit 11). Resumes after a dropped connection without repeating or skipping a change.",
+    )
     .argument("<id>", "order id (ord_…)");
-  watch.addHelpText(
-    "after",
-    "\nOne line per change; resumes after a dropped connection without repeating or skipping a change.\n" +
-      "Examples:\n  $ dispatch orders watch ord_… --output table\n",
-  );
+  addExamples(watch, [
+    'dispatch orders watch "$ORDER_ID" --output table',
+    'dispatch orders watch "$ORDER_ID" -o ndjson',
+  ]);
   watch.action(async (id: string) => run(watch, (ctx) => watchOrder(ctx, id)));
 }

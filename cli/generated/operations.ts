@@ -37,7 +37,8 @@ export const operations: readonly OperationSpec[] = [
       "400",
       "413",
       "415",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -179,7 +180,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "How soon the work is needed.",
+        "description": "How soon the work is needed. Default `routine`.",
         "enum": [
           "emergency",
           "urgent",
@@ -233,7 +234,8 @@ export const operations: readonly OperationSpec[] = [
       "415",
       "422",
       "429",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -372,7 +374,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "How soon the work is needed.",
+        "description": "How soon the work is needed. Default `routine`.",
         "enum": [
           "emergency",
           "urgent",
@@ -396,7 +398,8 @@ export const operations: readonly OperationSpec[] = [
       "413",
       "415",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -577,7 +580,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "How soon the work is needed.",
+        "description": "How soon the work is needed. Default `routine`.",
         "enum": [
           "emergency",
           "urgent",
@@ -677,7 +680,8 @@ export const operations: readonly OperationSpec[] = [
       "415",
       "422",
       "429",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -704,7 +708,16 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": false,
-        "description": "Only orders in one of these statuses (repeat the parameter for several)."
+        "description": "Only orders in one of these statuses (repeat the parameter for several).",
+        "enum": [
+          "accepted_pending_fulfilment",
+          "pending_dispatch",
+          "dispatched",
+          "en_route",
+          "on_site",
+          "completed",
+          "cancelled"
+        ]
       },
       {
         "flag": "trade",
@@ -797,7 +810,8 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "403",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -836,7 +850,8 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "403",
       "404",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -860,7 +875,8 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "401",
       "403",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -884,7 +900,8 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "401",
       "403",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -965,7 +982,8 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "403",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1005,7 +1023,8 @@ export const operations: readonly OperationSpec[] = [
       "403",
       "404",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1068,7 +1087,8 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "403",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1145,7 +1165,8 @@ export const operations: readonly OperationSpec[] = [
       "403",
       "404",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1221,7 +1242,8 @@ export const operations: readonly OperationSpec[] = [
       "409",
       "413",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1283,7 +1305,8 @@ export const operations: readonly OperationSpec[] = [
       "409",
       "413",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1319,7 +1342,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "422"
+      "422",
+      "default"
     ]
   },
   {
@@ -1338,7 +1362,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1417,7 +1442,8 @@ export const operations: readonly OperationSpec[] = [
       "403",
       "413",
       "415",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1454,7 +1480,10 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": false,
-        "description": "grant_types"
+        "description": "grant_types",
+        "enum": [
+          "client_credentials"
+        ]
       },
       {
         "flag": "scope",
@@ -1551,7 +1580,8 @@ export const operations: readonly OperationSpec[] = [
       "400",
       "413",
       "415",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1630,7 +1660,8 @@ export const operations: readonly OperationSpec[] = [
       "400",
       "401",
       "413",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1722,7 +1753,8 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "413",
       "415",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1758,7 +1790,8 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "404",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1778,7 +1811,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1798,7 +1832,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1845,7 +1880,8 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "400",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1914,7 +1950,8 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "403",
       "422",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1934,7 +1971,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1954,7 +1992,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1974,7 +2013,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -1994,7 +2034,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -2014,7 +2055,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -2034,7 +2076,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -2054,7 +2097,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -2074,7 +2118,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -2094,7 +2139,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -2114,7 +2160,8 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
-      "429"
+      "429",
+      "default"
     ]
   },
   {
@@ -2135,7 +2182,8 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "429",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -2199,7 +2247,8 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "401",
       "422",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -2267,6 +2316,13 @@ export const operations: readonly OperationSpec[] = [
         "type": "array",
         "required": false,
         "description": "What the key may do (see ApiKeyScope); default every scope. A quote-only key is `[quote]`.",
+        "enum": [
+          "quote",
+          "order",
+          "orders:read",
+          "webhooks",
+          "audit"
+        ],
         "default": [
           "quote",
           "order",
@@ -2288,7 +2344,8 @@ export const operations: readonly OperationSpec[] = [
       "413",
       "415",
       "422",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -2326,7 +2383,8 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "401",
       "404",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -2465,7 +2523,8 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "401",
       "422",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -2506,7 +2565,17 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": true,
-        "description": "trades"
+        "description": "trades",
+        "enum": [
+          "plumbing",
+          "electrical",
+          "hvac",
+          "carpentry",
+          "roofing",
+          "painting",
+          "locksmith",
+          "appliance_repair"
+        ]
       },
       {
         "flag": "hourly-rate-cents",
@@ -2540,7 +2609,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "boolean",
         "required": false,
-        "description": "emergency_capable",
+        "description": "Takes emergency jobs. Default `false`.",
         "default": false
       },
       {
@@ -2551,7 +2620,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "boolean",
         "required": false,
-        "description": "active",
+        "description": "In the matching pool. Default `true`.",
         "default": true
       }
     ],
@@ -2583,7 +2652,8 @@ export const operations: readonly OperationSpec[] = [
       "413",
       "415",
       "422",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -2636,7 +2706,17 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": false,
-        "description": "trades"
+        "description": "trades",
+        "enum": [
+          "plumbing",
+          "electrical",
+          "hvac",
+          "carpentry",
+          "roofing",
+          "painting",
+          "locksmith",
+          "appliance_repair"
+        ]
       },
       {
         "flag": "hourly-rate-cents",
@@ -2694,7 +2774,8 @@ export const operations: readonly OperationSpec[] = [
       "413",
       "415",
       "422",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -2777,7 +2858,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "boolean",
         "required": false,
-        "description": "A person overrode the automatic match or plan.",
+        "description": "A person overrode the automatic match or plan. Default `false`.",
         "default": false
       },
       {
@@ -2808,7 +2889,8 @@ export const operations: readonly OperationSpec[] = [
       "413",
       "415",
       "422",
-      "503"
+      "503",
+      "default"
     ]
   },
   {
@@ -2860,7 +2942,8 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "401",
       "422",
-      "503"
+      "503",
+      "default"
     ]
   }
 ];

@@ -975,7 +975,7 @@ export interface components {
         QuoteRequest: {
             trade: components["schemas"]["TradeCode"];
             location: components["schemas"]["QuoteLocation"];
-            /** @default routine */
+            /** @description How soon the work is needed. Default `routine`. */
             urgency?: components["schemas"]["Urgency"];
             /** @description Not-to-exceed budget in cents (at most 1000000 USD). */
             nte_cents?: number;
@@ -985,13 +985,13 @@ export interface components {
         EstimateRequest: {
             trade: components["schemas"]["TradeCode"];
             location: components["schemas"]["QuoteLocation"];
-            /** @default routine */
+            /** @description How soon the work is needed. Default `routine`. */
             urgency?: components["schemas"]["Urgency"];
         };
         OrderRequest: {
             trade: components["schemas"]["TradeCode"];
             location: components["schemas"]["OrderLocation"];
-            /** @default routine */
+            /** @description How soon the work is needed. Default `routine`. */
             urgency?: components["schemas"]["Urgency"];
             /** @description Not-to-exceed budget in cents (at most 1000000 USD). */
             nte_cents?: number;
@@ -1167,10 +1167,16 @@ export interface components {
             created: true;
             /** @constant */
             accepted: true;
-            /** @constant */
+            /**
+             * @constant
+             * @enum {boolean}
+             */
             fulfilled: true;
             order: components["schemas"]["OrderSummary"] & {
-                /** @constant */
+                /**
+                 * @constant
+                 * @enum {string}
+                 */
                 status?: "pending_dispatch";
             };
             tracking: components["schemas"]["Tracking"];
@@ -1183,10 +1189,16 @@ export interface components {
             created: true;
             /** @constant */
             accepted: true;
-            /** @constant */
+            /**
+             * @constant
+             * @enum {boolean}
+             */
             fulfilled: false;
             order: components["schemas"]["OrderSummary"] & {
-                /** @constant */
+                /**
+                 * @constant
+                 * @enum {string}
+                 */
                 status?: "accepted_pending_fulfilment";
             };
             fulfilment: components["schemas"]["Fulfilment"];
@@ -1285,10 +1297,7 @@ export interface components {
             /** @description Required for `completed`. */
             final_cost_cents?: number;
             note?: string;
-            /**
-             * @description A person overrode the automatic match or plan.
-             * @default false
-             */
+            /** @description A person overrode the automatic match or plan. Default `false`. */
             human_override?: boolean;
             /** @description Assign this contractor (for `pending_dispatch` from an unassigned order). */
             contractor_id?: string;
@@ -1434,6 +1443,12 @@ export interface components {
             };
             disclaimer: string;
         };
+        /**
+         * @description One trade's wage statistics and modeled rate. The names are the trade index's published field names, kept as
+         *     the product specification defines them: `medianRateDollars` and `billedHourlyRateRoutineDollars` are
+         *     camelCase beside the snake_case `soc_code`, `soc_title`, `p25` and `p75`, because integrations read them
+         *     under these names; renaming them would break those readers. Every other schema is snake_case.
+         */
         TradeIndexEntry: {
             code: components["schemas"]["TradeCode"];
             name: string;
@@ -1573,8 +1588,13 @@ export interface components {
              * @enum {string}
              */
             status: "valid" | "pending" | "content_mismatch";
-            /** @description Storage position of the record (not its leaf index). */
+            /**
+             * @deprecated
+             * @description Deprecated: read `log_position` (same value).
+             */
             chain_position: number;
+            /** @description Storage position of the record in the log (not its leaf index); the `listAuditRecords` cursor counts by it. */
+            log_position: number;
             record_type: components["schemas"]["AuditRecordType"];
             /** Format: date-time */
             recorded_at: string;
@@ -1602,7 +1622,13 @@ export interface components {
         AuditRecordType: "quote" | "order" | "match" | "order_status" | "key_issued" | "key_revoked";
         AuditRecord: {
             seal: string;
+            /**
+             * @deprecated
+             * @description Deprecated: read `log_position` (same value).
+             */
             chain_position: number;
+            /** @description Storage position of the record in the log. */
+            log_position: number;
             type: components["schemas"]["AuditRecordType"];
             /** @description What the decision is about, e.g. an order id. */
             subject: string;
@@ -1729,16 +1755,7 @@ export interface components {
             account: string;
             environment: components["schemas"]["ApiKeyEnvironment"];
             label?: string;
-            /**
-             * @description What the key may do (see ApiKeyScope); default every scope. A quote-only key is `[quote]`.
-             * @default [
-             *       "quote",
-             *       "order",
-             *       "orders:read",
-             *       "webhooks",
-             *       "audit"
-             *     ]
-             */
+            /** @description What the key may do (see ApiKeyScope); default every scope. A quote-only key is `[quote]`. */
             scopes?: components["schemas"]["ApiKeyScope"][];
         };
         ApiKey: {
@@ -1774,9 +1791,9 @@ export interface components {
             hourly_rate_cents: number;
             /** @description Typical response time for a routine job (at most a week). */
             base_response_minutes: number;
-            /** @default false */
+            /** @description Takes emergency jobs. Default `false`. */
             emergency_capable?: boolean;
-            /** @default true */
+            /** @description In the matching pool. Default `true`. */
             active?: boolean;
         };
         ContractorUpdate: {
@@ -1806,7 +1823,7 @@ export interface components {
             items: components["schemas"]["Contractor"][];
             next_cursor: string | null;
         };
-        /** @description RFC 9457 problem details. */
+        /** @description RFC 9457 problem details; `code` is stable across releases, branch on it (not on `title` or `detail`). */
         Problem: {
             /**
              * Format: uri-reference
@@ -1818,7 +1835,7 @@ export interface components {
             detail?: string;
             instance?: string;
             /** @description Stable machine-readable code. */
-            code?: string;
+            code: string;
             request_id?: string;
             errors?: {
                 /** @description JSON pointer into the request (`/location/state`) or `#/query/period`. */
@@ -2003,6 +2020,18 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /**
+         * @description Any other error (RFC 9457 problem details with a stable `code`), for example a 500 `internal_error`, which
+         *     carries no details beyond its `request_id`. Generated clients get a typed error for every status.
+         */
+        UnexpectedError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Not ready (for example the database is unreachable). */
         NotReady: {
             headers: {
@@ -2067,6 +2096,21 @@ export interface components {
          */
         Link: string;
         /**
+         * @description RFC 9745: the answer involves a deprecated operation, parameter or field (here `chain_position`); `@` + Unix seconds of its deprecation.
+         * @example @1795478400
+         */
+        Deprecation: string;
+        /**
+         * @description RFC 8594: HTTP-date after which the deprecated item may stop working.
+         * @example Wed, 24 Nov 2027 00:00:00 GMT
+         */
+        Sunset: string;
+        /**
+         * @description RFC 8288 link to the documentation of what is deprecated (`rel="deprecation"`, RFC 9745).
+         * @example </docs#operation/listAuditRecords>; rel="deprecation"; type="text/html"
+         */
+        DeprecationLink: string;
+        /**
          * @description Always `no-store`.
          * @example no-store
          */
@@ -2104,6 +2148,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createQuote: {
@@ -2138,6 +2183,7 @@ export interface operations {
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["DispatchUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createEstimate: {
@@ -2169,6 +2215,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createOrder: {
@@ -2255,6 +2302,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["DispatchUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listOrders: {
@@ -2298,6 +2346,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getOrder: {
@@ -2327,6 +2376,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getAccountWebhookSecret: {
@@ -2353,6 +2403,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     rotateWebhookSecret: {
@@ -2379,6 +2430,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listWebhookDeliveries: {
@@ -2416,6 +2468,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     redeliverWebhookDelivery: {
@@ -2446,6 +2499,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listEvents: {
@@ -2484,6 +2538,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequestsOrStreams"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listOrderEvents: {
@@ -2526,6 +2581,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequestsOrStreams"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     cancelOrder: {
@@ -2563,6 +2619,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     advanceSandboxOrder: {
@@ -2606,6 +2663,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getEvals: {
@@ -2630,6 +2688,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationFailed"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getTradeIndex: {
@@ -2653,6 +2712,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     openMcpStream: {
@@ -2665,6 +2725,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             405: components["responses"]["MethodNotAllowed"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     callMcp: {
@@ -2723,6 +2784,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     deleteMcpSession: {
@@ -2735,6 +2797,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             405: components["responses"]["MethodNotAllowed"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     registerOAuthClient: {
@@ -2772,6 +2835,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createOAuthToken: {
@@ -2831,6 +2895,8 @@ export interface operations {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2838,6 +2904,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            default: components["responses"]["UnexpectedError"];
         };
     };
     callA2a: {
@@ -2878,6 +2945,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     verifySeal: {
@@ -2895,6 +2963,9 @@ export interface operations {
             /** @description Verification result. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["DeprecationLink"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2904,6 +2975,7 @@ export interface operations {
             400: components["responses"]["MalformedSeal"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getCheckpoint: {
@@ -2925,6 +2997,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getLogKey: {
@@ -2946,6 +3019,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getConsistencyProof: {
@@ -2982,6 +3056,7 @@ export interface operations {
             };
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listAuditRecords: {
@@ -3003,6 +3078,9 @@ export interface operations {
             /** @description A page of audit records. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["DeprecationLink"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3013,6 +3091,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getAgentCard: {
@@ -3034,6 +3113,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getProtectedResourceMetadata: {
@@ -3055,6 +3135,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getMcpProtectedResourceMetadata: {
@@ -3076,6 +3157,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getAuthorizationServerMetadata: {
@@ -3097,6 +3179,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getCapabilityIndex: {
@@ -3118,6 +3201,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getOpenApiJson: {
@@ -3139,6 +3223,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getOpenApiYaml: {
@@ -3160,6 +3245,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getDocs: {
@@ -3181,6 +3267,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getDocsBundle: {
@@ -3202,6 +3289,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getHealth: {
@@ -3223,6 +3311,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getReadiness: {
@@ -3245,6 +3334,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["NotReady"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listApiKeys: {
@@ -3275,6 +3365,7 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createApiKey: {
@@ -3306,6 +3397,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     revokeApiKey: {
@@ -3332,6 +3424,7 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
             503: components["responses"]["AdminDisabled"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listContractors: {
@@ -3364,6 +3457,7 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createContractor: {
@@ -3394,6 +3488,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     updateContractor: {
@@ -3428,6 +3523,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     recordOrderEvent: {
@@ -3463,6 +3559,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getWebhookSecret: {
@@ -3493,6 +3590,7 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
 }

@@ -4,7 +4,7 @@
 export const keyScopes = ["quote","order","orders:read","webhooks","audit"] as const;
 export type KeyScope = (typeof keyScopes)[number];
 
-/** The scopes of a key issued without a `scopes` list (ApiKeyCreateRequest.scopes.default). */
+/** The scopes of a key issued without a `scopes` list (ApiKeyCreateRequest.scopes x-default). */
 export const defaultKeyScopes: readonly KeyScope[] = ["quote","order","orders:read","webhooks","audit"];
 
 export interface OperationAccess {

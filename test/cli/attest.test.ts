@@ -36,7 +36,7 @@ describe("cli attest", function () {
     await t.app.services.auditLog.flush();
     const run = await runCli(["attest", "verify", seal, "--output", "json"], { env });
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stderr, /pinned log key/);
+    assert.match(run.stderr, new RegExp(`pinned log key .* for ${t.url}`));
     assert.equal(JSON.parse(run.stdout).verified_offline, true);
   });
 
@@ -53,9 +53,57 @@ describe("cli attest", function () {
     const forged = createNoteSigner(private_key).sign(
       checkpointText("dispatch.example/audit", size, Buffer.alloc(32, 7)),
     );
-    writeFileSync(join(dir, "attest.json"), JSON.stringify({ ...state, checkpoint: forged }));
+    state.logs[t.url].checkpoint = forged;
+    writeFileSync(join(dir, "attest.json"), JSON.stringify(state));
     const forked = await runCli(["attest", "monitor"], { env });
     assert.notEqual(forked.code, 0);
     assert.match(forked.stderr, /FORK OR REWRITE/);
+  });
+
+  describe("with a second server", () => {
+    let other: TestServer;
+    before(async () => {
+      other = await startTestServer();
+    });
+    after(() => other?.stop());
+
+    const sealAt = async (server: TestServer) => {
+      const { key } = await server.issueKey({ account: "cli-attest" });
+      const response = await fetch(`${server.url}/api/dispatch/v1/quote`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": key },
+        body: JSON.stringify(quoteRequest),
+      });
+      const { seal } = (await response.json()) as { seal: string };
+      await server.app.services.auditLog.flush();
+      return seal;
+    };
+
+    it("pins each server's key under its base URL, so both verify from one config directory", async () => {
+      const first = await runCli(["attest", "verify", await sealAt(t)], { env });
+      assert.equal(first.code, 0, first.stderr);
+      const second = await runCli(["attest", "verify", await sealAt(other), "--base-url", other.url], { env });
+      assert.equal(second.code, 0, second.stderr);
+      const { logs } = JSON.parse(readFileSync(join(dir, "attest.json"), "utf8")) as { logs: Record<string, object> };
+      assert.ok(logs[t.url] && logs[other.url], JSON.stringify(logs));
+    });
+
+    it("names the pin's file and how to re-pin when the pinned key does not sign the log, and re-pins", async () => {
+      const state = JSON.parse(readFileSync(join(dir, "attest.json"), "utf8"));
+      state.logs[other.url].key = state.logs[t.url].key; // the first server's key, pinned for the second
+      writeFileSync(join(dir, "attest.json"), JSON.stringify(state));
+      const seal = await sealAt(other);
+      const refused = await runCli(["attest", "verify", seal, "--base-url", other.url], { env });
+      assert.equal(refused.code, 8);
+      assert.match(refused.stderr, /no valid signature/);
+      assert.ok(refused.stderr.includes(`pinned for ${other.url} in ${join(dir, "attest.json")}`), refused.stderr);
+      assert.match(refused.stderr, /--key/);
+      assert.match(refused.stderr, /dispatch attest pin/);
+      const repinned = await runCli(["attest", "pin", "--base-url", other.url], { env });
+      assert.equal(repinned.code, 0, repinned.stderr);
+      assert.equal(JSON.parse(repinned.stdout).replaced, true);
+      const verified = await runCli(["attest", "verify", seal, "--base-url", other.url], { env });
+      assert.equal(verified.code, 0, verified.stderr);
+    });
   });
 });

@@ -4,6 +4,7 @@ import { freePort, startPrism, type PrismHandle } from "../../mocks/prism.js";
 import { operations } from "../../cli/generated/operations.js";
 import { responseExample } from "../helpers/contract-examples.js";
 import { oneLine, runCli } from "./run-cli.js";
+import { operationDeprecations } from "../../server/generated/deprecations.js";
 
 const orderId = "ord_01JD8XB3C5D7E9F1G3H5J7K9M1";
 
@@ -160,6 +161,8 @@ const statusCases: { status: number; exit: number; args: string[] }[] = [
   { status: 503, exit: 10, args: invocations.getReadiness.args },
 ];
 
+const deprecatedAnswers = new Set(Object.values(operationDeprecations).map((d) => d.operationId));
+
 describe("cli", function () {
   this.timeout(120_000);
   let prism: PrismHandle;
@@ -180,8 +183,18 @@ describe("cli", function () {
     describe(spec.operationId === "callMcp" ? "mcp tools" : spec.command.join(" "), () => {
       it(`prints the ${code} example of ${spec.operationId} and exits 0`, async () => {
         const run = await runCli([...args, "--header", `Prefer: code=${code}`], { env });
-        // createOrder alone adds its next step on stderr; data stays alone on stdout.
-        if (spec.operationId === "createOrder") assert.match(run.stderr, /^next: dispatch orders get ord_\w+\n$/);
+        // An order (made or read) gets its next step on stderr, never the command just run; data stays alone on stdout.
+        if (spec.operationId === "createOrder")
+          // Prism answers with the contract's header examples, Idempotent-Replayed: true among them.
+          assert.match(
+            run.stderr,
+            /^(dispatch: replayed: .*\n)?next: dispatch orders get (ord_\w+) \(or 'dispatch orders watch \2' to follow it\)\n$/,
+          );
+        // The mock answers the documented Deprecation header where the contract deprecates a returned field.
+        else if (deprecatedAnswers.has(spec.operationId))
+          assert.match(run.stderr, /^dispatch: GET .* deprecated since/);
+        else if (spec.operationId === "getOrder")
+          assert.match(run.stderr, /^(next: dispatch orders watch ord_\w+ .*\n)?$/);
         else assert.equal(run.stderr, "");
         assert.equal(run.code, 0);
         const example = pick(responseExample(spec.operationId, code));
@@ -211,8 +224,12 @@ describe("cli", function () {
         const run = await runCli([...args, "-H", `Prefer: code=${status}`], { env });
         assert.equal(run.code, exit);
         assert.equal(run.stdout, "");
-        assert.ok(oneLine(run.stderr), run.stderr);
-        assert.match(run.stderr, new RegExp(`^dispatch: ${status} `));
+        // One line, then (for a problem listing fields) one `  /pointer: message` line per invalid field.
+        const [first, ...fields] = run.stderr.trimEnd().split("\n");
+        assert.match(first, new RegExp(`^dispatch: ${status} `));
+        const problem = status === 422 ? (responseExample("createQuote", "422") as { errors?: unknown[] }) : {};
+        assert.equal(fields.length, problem.errors?.length ?? 0, run.stderr);
+        for (const line of fields) assert.match(line, /^ {2}\/\S*: \S/);
       });
     }
 

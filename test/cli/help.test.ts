@@ -102,7 +102,7 @@ describe("cli", function () {
       const flat = run.stdout.replace(/\s+/g, " ");
       assert.match(
         flat,
-        /--urgency <urgency> How soon the work is needed\. \(one of: emergency, urgent, routine, scheduled; server default: "routine"\)/,
+        /--urgency <urgency> How soon the work is needed\. Default routine\. \(one of: emergency, urgent, routine, scheduled; server default: "routine"\)/,
       );
       assert.match(
         flat,

@@ -48,7 +48,7 @@ export interface Recorder {
   url: string;
   requests: RecordedRequest[];
   /** What the next answers are (default 200 `{"ok":true}`). */
-  answer: { status: number; body: unknown; raw?: boolean };
+  answer: { status: number; body: unknown; raw?: boolean; headers?: Record<string, string> };
   stop(): Promise<void>;
 }
 
@@ -60,7 +60,7 @@ export async function startRecorder(): Promise<Recorder> {
     req.on("data", (c: Buffer) => (body += c.toString()));
     req.on("end", () => {
       requests.push({ method: req.method!, url: req.url!, headers: req.headers, body });
-      res.writeHead(recorder.answer.status, { "content-type": "application/json" });
+      res.writeHead(recorder.answer.status, { "content-type": "application/json", ...recorder.answer.headers });
       const { body: answer, raw } = recorder.answer;
       res.end(raw ? String(answer) : JSON.stringify(answer));
     });

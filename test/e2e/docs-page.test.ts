@@ -54,6 +54,12 @@ describe("docs page in a real browser", function () {
       .map((o) => String(o.operation.summary))
       .filter((summary) => !text.includes(summary));
     assert.deepEqual(missing, [], "operations missing from the rendered page");
+    // The navigation starts where a customer starts: quote, then orders (the contract's `tags` order).
+    const sections = await page
+      .locator("[data-section-id^='tag/']")
+      .evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-section-id") ?? ""));
+    const tags = [...new Set(sections.map((id) => id.split("/").slice(0, 2).join("/")))];
+    assert.deepEqual(tags.slice(0, 2), ["tag/quote", "tag/orders"], tags.join(", "));
     assert.deepEqual(failed, []);
     assert.deepEqual(outside, [], "requests left loopback");
     mkdirSync("test/tmp", { recursive: true });

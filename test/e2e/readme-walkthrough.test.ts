@@ -1,4 +1,5 @@
-// The README's walkthrough works as written: the ```sh blocks between its markers run with bash against a fresh server.
+// The README's walkthrough works as written: the ```sh blocks between its markers run with bash, in the clone as a new
+// user runs them, against a fresh server, and leave the clone as they found it (git status, prettier --check).
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, mkdirSync } from "node:fs";
@@ -32,7 +33,7 @@ function userEnv(dir: string, port: number): NodeJS.ProcessEnv {
 }
 
 describe("README walkthrough", function () {
-  this.timeout(180_000);
+  this.timeout(300_000);
   const readme = readFileSync(join(root, "README.md"), "utf8");
   const blocks = walkthroughBlocks(readme);
   let dir: string;
@@ -48,16 +49,16 @@ describe("README walkthrough", function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("covers key, index, estimate, quote, order from a file and reading the order back", () => {
+  it("covers key, index, estimate, quote, order from a JSON body and reading the order back", () => {
     const script = blocks.join("\n");
-    for (const step of ["/api/admin/v1/keys", "export DISPATCH_API_KEY=", "dispatch index", "dispatch estimate "])
-      assert.ok(script.includes(step), `walkthrough lacks ${step}`);
     for (const step of [
-      "dispatch quote ",
-      "cat > order.json <<",
-      "dispatch order --data @order.json",
-      "dispatch orders get",
+      "dispatch admin keys create",
+      "export DISPATCH_API_KEY",
+      "dispatch index",
+      "dispatch estimate ",
     ])
+      assert.ok(script.includes(step), `walkthrough lacks ${step}`);
+    for (const step of ["dispatch quote ", "dispatch order --data -", "dispatch orders get"])
       assert.ok(script.includes(step), `walkthrough lacks ${step}`);
   });
 
@@ -68,17 +69,23 @@ describe("README walkthrough", function () {
     const line = await server.waitFor(/dispatch listening[^\n]*/);
     const port = Number(/127\.0\.0\.1:(\d+)/.exec(line)?.[1] ?? /"port":(\d+)/.exec(line)?.[1]);
     assert.ok(port > 0, `no port in: ${line}`);
-    const work = join(dir, "work");
-    mkdirSync(work);
-    const script = `set -euo pipefail\n${blocks.join("\n")}`;
-    const { stdout } = await run("bash", ["-c", script], { cwd: work, env: userEnv(dir, port), timeout: 120_000 });
+    // Ignored files count too: a secret in an ignored key.json would still sit in the clone.
+    const status = async () => (await run("git", ["status", "--porcelain", "--ignored"], { cwd: root })).stdout;
+    const before = await status();
+    const script = `set -euo pipefail\n${blocks.join("\n")}\necho "key=$DISPATCH_API_KEY"`;
+    const { stdout } = await run("bash", ["-c", script], { cwd: root, env: userEnv(dir, port), timeout: 120_000 });
     const orderId = /^(ord_\w+)$/m.exec(stdout)?.[1];
     assert.ok(orderId, `no order id printed in:\n${stdout}`);
-    const key = (JSON.parse(readFileSync(join(work, "key.json"), "utf8")) as { key: string }).key;
+    const key = /^key=(dispatch_test_\w+)$/m.exec(stdout)?.[1];
+    assert.ok(key, `no test key exported in:\n${stdout}`);
     const response = await fetch(`http://127.0.0.1:${String(port)}/api/dispatch/v1/orders/${orderId}`, {
       headers: { "x-api-key": key },
     });
     assert.equal(response.status, 200);
     assert.equal(((await response.json()) as { id: string }).id, orderId);
+    assert.equal(await status(), before, "the walkthrough changed the clone");
+    // npm test runs `prettier --check .`; the walkthrough must not be what breaks it.
+    const prettier = join(root, "node_modules", "prettier", "bin", "prettier.cjs");
+    await run(process.execPath, [prettier, "--check", "."], { cwd: root, maxBuffer: 16 * 2 ** 20 });
   });
 });

@@ -57,7 +57,7 @@ for (const db of databases()) {
           page.items.map((r) => r.type),
           ["quote", "quote", "quote", "key_issued"],
         );
-        const positions = page.items.map((r) => r.chain_position);
+        const positions = page.items.map((r) => r.log_position);
         assert.deepEqual(
           positions,
           [...positions].sort((a, b) => b - a),
@@ -116,6 +116,7 @@ for (const db of databases()) {
           "inclusion_proof",
           "leaf_hash",
           "leaf_index",
+          "log_position",
           "record_type",
           "recorded_at",
           "seal",

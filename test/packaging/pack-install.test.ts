@@ -94,6 +94,7 @@ export async function main(): Promise<void> {
           types: [],
           lib: ["ES2023", "DOM"],
         },
+        files: ["app.ts"],
       }),
     );
     const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
@@ -101,5 +102,34 @@ export async function main(): Promise<void> {
       (err: unknown) => err as { stdout: string },
     );
     assert.equal(checked.stdout, "");
+    // The offline audit verification the README lists ships, type-checks in a Node project and loads.
+    writeFileSync(
+      join(project, "audit.ts"),
+      `import { parseVerifierKey, verifySealProof, type Checkpoint } from "@dispatch/sdk/attest";
+export const check = (seal: string, proof: Parameters<typeof verifySealProof>[1], key: string): Checkpoint =>
+  verifySealProof(seal, proof, parseVerifierKey(key));
+`,
+    );
+    const nodeTypes = join(root, "node_modules", "@types");
+    const options = { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", noEmit: true };
+    writeFileSync(
+      join(project, "tsconfig.node.json"),
+      JSON.stringify({ compilerOptions: { ...options, types: ["node"], typeRoots: [nodeTypes] }, files: ["audit.ts"] }),
+    );
+    const audit = await run(process.execPath, [tsc, "-p", join(project, "tsconfig.node.json")]).catch(
+      (err: unknown) => err as { stdout: string },
+    );
+    assert.equal(audit.stdout, "");
+    const loaded = await run(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        'const a = await import("@dispatch/sdk/attest"); console.log(Object.keys(a).sort().join(","))',
+      ],
+      { cwd: project },
+    );
+    assert.match(loaded.stdout, /parseVerifierKey/);
+    assert.match(loaded.stdout, /verifySealProof/);
   });
 });

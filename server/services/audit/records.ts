@@ -6,7 +6,9 @@ import type { Tenant } from "../access/principal.js";
 
 export interface AuditRecordView {
   seal: string;
+  /** Deprecated twin of log_position, kept until its sunset (see openapi.yaml). */
   chain_position: number;
+  log_position: number;
   type: AuditType;
   subject: string;
   recorded_at: string;
@@ -44,6 +46,7 @@ function toView(row: Record<string, unknown>): AuditRecordView {
   return {
     seal: row.seal as string,
     chain_position: Number(row.position),
+    log_position: Number(row.position),
     type: row.type as AuditType,
     subject: row.subject as string,
     recorded_at: new Date(row.recorded_at as string).toISOString(),
@@ -68,5 +71,5 @@ export async function listAuditRecords(
     .limit(query.limit + 1)
     .select("seal", "position", "type", "subject", "recorded_at", "content");
   const page = rows.slice(0, query.limit).map(toView);
-  return { items: page, next_cursor: rows.length > query.limit ? encodeCursor(page.at(-1)!.chain_position) : null };
+  return { items: page, next_cursor: rows.length > query.limit ? encodeCursor(page.at(-1)!.log_position) : null };
 }

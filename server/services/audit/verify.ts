@@ -11,7 +11,9 @@ export interface SealVerification {
   seal: string;
   valid: boolean;
   status: SealStatus;
+  /** Deprecated twin of log_position, kept until its sunset (see openapi.yaml). */
   chain_position: number;
+  log_position: number;
   record_type: AuditType;
   recorded_at: string;
   checked_at: string;
@@ -72,6 +74,7 @@ export async function verifySeal(db: Knex, seal: string, now = new Date()): Prom
     valid: status === "valid",
     status,
     chain_position: Number(row.position),
+    log_position: Number(row.position),
     record_type: row.type as AuditType,
     recorded_at: new Date(row.recorded_at as string).toISOString(),
     checked_at: now.toISOString(),

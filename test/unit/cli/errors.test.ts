@@ -1,5 +1,7 @@
 import { strict as assert } from "node:assert";
+import { readFileSync } from "node:fs";
 import { ExitCode, exitCodeForStatus, usageError } from "../../../cli/errors.js";
+import { buildProgram } from "../../../cli/program.js";
 
 describe("cli errors", () => {
   describe("exitCodeForStatus()", () => {
@@ -24,6 +26,26 @@ describe("cli errors", () => {
   describe("usageError()", () => {
     it("carries the usage exit code", () => {
       assert.equal(usageError("bad flag").exitCode, ExitCode.usage);
+    });
+  });
+
+  // One exit-code table: ExitCode in cli/errors.ts; cli/README.md and `dispatch --help` must list the same codes.
+  describe("the documented exit codes", () => {
+    const codes = Object.values(ExitCode).sort((a, b) => a - b);
+
+    it("cli/README.md's table has one row per ExitCode", () => {
+      const readme = readFileSync(new URL("../../../cli/README.md", import.meta.url), "utf8");
+      const rows = [...readme.matchAll(/^\| (\d+) \| .+ \|$/gm)].map((m) => Number(m[1]));
+      assert.deepEqual(rows, codes);
+    });
+
+    it("`dispatch --help` names every code", () => {
+      let help = "";
+      const program = buildProgram("0.0.0", () => Promise.resolve());
+      program.configureOutput({ writeOut: (text) => (help += text) });
+      program.outputHelp();
+      const listed = /Exit codes:([\s\S]*?)Settings:/.exec(help)?.[1] ?? "";
+      for (const code of codes) assert.match(listed, new RegExp(`(^|[^\\d])${String(code)} `), `code ${String(code)}`);
     });
   });
 });

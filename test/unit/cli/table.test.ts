@@ -54,6 +54,31 @@ describe("cli table", () => {
       );
     });
 
+    it("fits a list of orders to a wide terminal: places as city, state; JSON and rightmost columns left out", () => {
+      const order = (n: number) => ({
+        id: `ord_${String(n)}`,
+        status: "dispatched",
+        location: { zip: "78701", city: "Austin", state: "TX" },
+        events: [{ status: "pending_dispatch", at: "2026-11-24T05:28:32.026Z" }],
+        tracking: { status_url: `http://127.0.0.1:3000/api/dispatch/v1/orders/ord_${String(n)}` },
+        description: "Kitchen sink supply line leaking under the cabinet.",
+        reference_id: `acme-wo-${String(n)}`,
+      });
+      const lines = renderTable({ items: [order(1), order(2)], next_cursor: null }, 100).split("\n");
+      const header = lines.find((l) => l.startsWith("ID"));
+      assert.ok(header, lines.join("\n"));
+      assert.match(header, /^ID +STATUS +LOCATION +EVENTS +DESCRIPTION/);
+      assert.doesNotMatch(header, /TRACKING/);
+      assert.ok(
+        lines.some((l) => /^ord_1 +dispatched +Austin, TX +\(1\) +Kitchen sink/.test(l)),
+        lines.join("\n"),
+      );
+      assert.ok(
+        lines.every((l) => l.length <= 100),
+        lines.join("\n"),
+      );
+    });
+
     it("keeps the words of camelCase column names apart", () => {
       const out = renderTable([{ billedHourlyRateRoutineDollars: 1, trade_code: "hvac" }]);
       assert.match(out.split("\n")[0], /^BILLED_HOURLY_RATE_ROUTINE_DOLLARS {2}TRADE_CODE$/);

@@ -39,6 +39,8 @@ describe("joi validators", () => {
     });
     it("fills defaults and allows null for nullable types", () => {
       assert.equal(joiOf({ type: ["integer", "null"], default: 3 }), "Joi.number().integer().allow(null).default(3)");
+      // Request fields state their server default as x-default (generators make `default` fields required).
+      assert.equal(joiOf({ type: "boolean", "x-default": false }), "Joi.boolean().default(false)");
     });
   });
 });

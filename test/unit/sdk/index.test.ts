@@ -1,6 +1,8 @@
 // createDispatchClient(): which credential goes to which path, and the User-Agent, with an injected fetch.
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
 import { createDispatchClient, sdkVersion, type DispatchClientOptions } from "../../../sdk/index.js";
 
 const packageVersion = (
@@ -89,6 +91,26 @@ describe("sdk client", () => {
       const { client, requests } = clientWith({});
       await client.GET("/healthz", { headers: { "user-agent": "per-call/1" } });
       assert.equal(requests[0].headers.get("user-agent"), "per-call/1");
+    });
+
+    // Browsers and Workers have no `process`: a child Node with it deleted before the SDK loads plays one.
+    it("works where there is no process global, naming only the SDK", async () => {
+      const script = `
+        const out = process.stdout;
+        delete globalThis.process;
+        const { createDispatchClient } = await import(${JSON.stringify(new URL("../../../sdk/index.ts", import.meta.url).href)});
+        let agent;
+        const fetch = async (request) => ((agent = request.headers.get("user-agent")), Response.json({}));
+        await createDispatchClient({ baseUrl: "http://dispatch.test", retry: false, fetch }).GET("/healthz");
+        out.write(JSON.stringify({ process: typeof process, agent }));`;
+      const { stdout } = await promisify(execFile)(process.execPath, [
+        "--import",
+        "tsx",
+        "--input-type=module",
+        "-e",
+        script,
+      ]);
+      assert.deepEqual(JSON.parse(stdout), { process: "undefined", agent: `dispatch-sdk/${packageVersion}` });
     });
   });
 

@@ -12,6 +12,9 @@ const ambient: Record<string, string> = {
   dispatch: 'declare const dispatch: import("@dispatch/sdk").DispatchClient;',
   rawBody: "declare const rawBody: string;",
   request: "declare const request: { headers: Record<string, string> };",
+  seal: "declare const seal: string;",
+  pinnedKey: "declare const pinnedKey: string;",
+  proof: 'declare const proof: Parameters<typeof import("@dispatch/sdk/attest").verifySealProof>[1];',
 };
 
 function examples(): string[] {

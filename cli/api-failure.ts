@@ -1,0 +1,42 @@
+// Turns an API error answer into the CliError the terminal shows: the problem's message, then what a person needs to
+// act on it (each invalid field, when to retry, how to receive webhooks locally).
+import { createApiError } from "../sdk/index.js";
+import { CliError, exitCodeForStatus } from "./errors.js";
+
+interface FieldError {
+  pointer?: string;
+  message?: string;
+}
+
+/** One `  /pointer: message` line per field of a problem's `errors` list. */
+export function fieldLines(body: unknown): string[] {
+  const errors = (body as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(errors)) return [];
+  return (errors as FieldError[]).map((e) => `  ${e.pointer ?? "?"}: ${e.message ?? "invalid"}`);
+}
+
+/** Retry-After is seconds (or an HTTP date); shown as the server sent it so a script can rely on the same value. */
+function retryAfterNote(response: Response): string {
+  const value = response.headers.get("retry-after");
+  return value === null ? "" : ` (Retry-After: ${value}${/^\d+$/.test(value) ? " s" : ""})`;
+}
+
+// A loopback or private callback_url is refused by design; a developer testing locally wants the event stream instead.
+function callbackHint(body: unknown): string[] {
+  const errors = (body as { errors?: FieldError[] } | null)?.errors;
+  if (!Array.isArray(errors) || !errors.some((e) => e.pointer === "/callback_url")) return [];
+  return [
+    "hint: callback_url must resolve to a public address. To receive this account's events on this machine, run",
+    "  'dispatch listen --forward-to http://127.0.0.1:8080/webhooks' (signed like webhooks), or start a test server",
+    "  with WEBHOOK_ALLOW_PRIVATE=true.",
+  ];
+}
+
+export function apiFailure(response: Response, error: unknown): CliError {
+  const err = createApiError(response, error);
+  const suffix = err.requestId ? ` (request ${err.requestId})` : "";
+  const retry = err.status === 429 || err.status === 503 ? retryAfterNote(response) : "";
+  const api = { status: err.status, type: err.type, code: err.code, requestId: err.requestId, body: err.body };
+  const details = [...fieldLines(err.body), ...callbackHint(err.body)];
+  return new CliError(`${err.message}${retry}${suffix}`, exitCodeForStatus(err.status), api, details);
+}

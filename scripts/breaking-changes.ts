@@ -1,0 +1,131 @@
+// Classifies the changes between the released contract and openapi.yaml as breaking or not.
+//
+// The diff is api-smart-diff's (udamir/api-smart-diff): it reads OpenAPI 3.0 and 3.1 (JSON Schema 2020-12 rules),
+// follows internal $refs, judges every schema change from its direction (request or response) and classifies
+// validators (minLength, maximum, enum, required …), which is what our gate has to catch. The alternatives:
+// Atlassian's openapi-diff refuses OpenAPI 3.1 (swagger-parser 10); Optic's breaking-changes ruleset has no rule
+// for tighter bounds and its rule runner fails to load with the ajv its spectral dependency resolves to today
+// (and pulls telemetry clients in); oasdiff and pb33f's openapi-changes are Go binaries whose npm wrappers
+// download them at install time, which CI cannot.
+//
+// Three rules are added on top, each where the library's classification is known to be wrong for us:
+// - a response field's `type` replaced by one that is not a subset of the old one is breaking (the library
+//   reverses its request-side "replace" classification for responses, which makes any retype non-breaking);
+// - a value added to a response enum that the released contract marks `x-extensible-enum: true` is not
+//   breaking (clients were told to accept unknown values), while any other response enum growth stays breaking.
+// - a response field that becomes required is not breaking (the answer promises more; the library judges it
+//   as it would a request field).
+// Changes seen only under `components` are not judged there: they are judged where an operation uses them.
+import { apiCompare, type Diff } from "api-smart-diff";
+import type { JsonObject } from "./contract.js";
+
+export type ChangeClass = "breaking" | "non-breaking" | "annotation" | "unclassified" | "deprecated";
+
+export interface ContractChange {
+  /** Stable name of the change: `METHOD /path pointer-inside-the-operation` (array values named, not numbered). */
+  id: string;
+  type: ChangeClass;
+  description: string;
+}
+
+const methods = new Set(["get", "put", "post", "delete", "patch", "options", "head", "trace"]);
+
+/** Follows $refs while walking `path` through `doc`; undefined when the path does not exist there. */
+function resolvePath(doc: unknown, path: readonly (string | number)[]): unknown {
+  let node: unknown = doc;
+  for (const key of path) {
+    node = deref(doc, node);
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<string | number, unknown>)[key];
+  }
+  return deref(doc, node);
+}
+
+function deref(doc: unknown, node: unknown, seen = 0): unknown {
+  const ref = (node as { $ref?: unknown } | null)?.$ref;
+  if (typeof ref !== "string" || !ref.startsWith("#/") || seen > 32) return node;
+  const target = ref
+    .slice(2)
+    .split("/")
+    .reduce<unknown>(
+      (n, key) => (n as Record<string, unknown> | undefined)?.[key.replace(/~1/g, "/").replace(/~0/g, "~")],
+      doc,
+    );
+  return deref(doc, target, seen + 1);
+}
+
+const isResponse = (path: readonly (string | number)[]) => path[0] === "paths" && path[3] === "responses";
+
+function typeSet(schema: unknown): Set<string> | null {
+  const type = (schema as { type?: unknown } | undefined)?.type;
+  const list: unknown[] = Array.isArray(type) ? type : [type];
+  if (!list.every((t) => typeof t === "string")) return null;
+  const types = new Set(list);
+  if (types.has("number")) types.add("integer");
+  return types;
+}
+
+/** Our rule on top: a response type may only narrow, a request type may only widen. */
+function classifyTypeChange(diff: Diff, before: JsonObject, after: JsonObject): ChangeClass | null {
+  const at = diff.path.lastIndexOf("type");
+  if (at < 0 || at < diff.path.length - 2 || diff.path[at - 1] === "properties") return null;
+  const schemaPath = diff.path.slice(0, at);
+  const old = typeSet(resolvePath(before, schemaPath));
+  const now = typeSet(resolvePath(after, schemaPath));
+  if (!old || !now) return null;
+  const [narrow, wide] = isResponse(diff.path) ? [now, old] : [old, now];
+  return [...narrow].every((t) => wide.has(t)) ? "non-breaking" : "breaking";
+}
+
+/** Our rule on top: growing a response enum the released contract declared open is not breaking. */
+function classifyEnumGrowth(diff: Diff, before: JsonObject, after: JsonObject): ChangeClass | null {
+  const at = diff.path.lastIndexOf("enum");
+  if (at < 0 || !isResponse(diff.path) || diff.path[at - 1] === "properties") return null;
+  const schemaPath = diff.path.slice(0, at);
+  const old = resolvePath(before, schemaPath) as { enum?: unknown[]; "x-extensible-enum"?: boolean } | undefined;
+  const now = resolvePath(after, schemaPath) as { enum?: unknown[] } | undefined;
+  if (!old?.enum || !now?.enum || old["x-extensible-enum"] !== true) return null;
+  return old.enum.every((v) => now.enum!.includes(v)) ? "non-breaking" : null;
+}
+
+/** Our rule on top: a response property made required only strengthens what the answer promises. */
+function classifyResponseRequired(diff: Diff): ChangeClass | null {
+  const at = diff.path.length - 2;
+  const required = diff.action === "add" && diff.path[at] === "required" && diff.path[at - 1] !== "properties";
+  return required && isResponse(diff.path) ? "non-breaking" : null;
+}
+
+function changeId(diff: Diff): string {
+  const [, path, method, ...rest] = diff.path;
+  const value: unknown = diff.action === "add" ? diff.after : diff.before;
+  const last = rest.at(-1);
+  const named =
+    typeof last === "number" && (typeof value === "string" || typeof value === "number")
+      ? [...rest.slice(0, -1), `=${value}`]
+      : rest;
+  const pointer = named.map((k) => String(k).replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+  if (typeof method !== "string" || !methods.has(method)) return `${String(path)} ${pointer}`.trim();
+  return `${method.toUpperCase()} ${String(path)}${pointer ? ` ${pointer}` : ""}`;
+}
+
+/** Every change of `after` against `before`, judged by api-smart-diff plus the two rules above. */
+export function compareContracts(before: JsonObject, after: JsonObject): ContractChange[] {
+  // apiCompare resolves $refs in place, so it gets copies and the rules above read the untouched documents.
+  const { diffs } = apiCompare(structuredClone(before), structuredClone(after));
+  const seen = new Set<string>();
+  const changes: ContractChange[] = [];
+  for (const diff of diffs) {
+    if (diff.path[0] !== "paths") continue;
+    const type =
+      classifyTypeChange(diff, before, after) ??
+      classifyEnumGrowth(diff, before, after) ??
+      classifyResponseRequired(diff) ??
+      diff.type;
+    const change = { id: changeId(diff), type, description: diff.description ?? diff.action };
+    const key = `${change.type} ${change.id}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    changes.push(change);
+  }
+  return changes;
+}

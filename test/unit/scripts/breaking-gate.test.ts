@@ -1,0 +1,142 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
+import {
+  latestReleasedPath,
+  readAccepted,
+  releasedDir,
+  runGate,
+  type GateInput,
+} from "../../../scripts/breaking-gate.js";
+import { loadContract, type JsonObject } from "../../../scripts/contract.js";
+
+type Schemas = Record<string, JsonObject & { properties: Record<string, JsonObject>; required?: string[] }>;
+
+const released = parse(readFileSync(latestReleasedPath(), "utf8")) as JsonObject;
+const changelog = readFileSync(`${releasedDir}CHANGELOG.md`, "utf8");
+
+/** A copy of the released contract changed by `mutate`, gated against the released one. */
+function gate(mutate: (doc: JsonObject, schemas: Schemas) => void, extra: Partial<GateInput> = {}) {
+  const current = structuredClone(released);
+  mutate(current, (current.components as { schemas: Schemas }).schemas);
+  return runGate({ released, current, accepted: [], changelog, ...extra });
+}
+
+const paths = (doc: JsonObject) => doc.paths as Record<string, Record<string, JsonObject>>;
+
+const breakingKinds: [string, (doc: JsonObject, s: Schemas) => void, RegExp][] = [
+  ["a removed path", (doc) => delete paths(doc)["/api/dispatch/index"], /^GET \/api\/dispatch\/index$/],
+  ["a removed operation", (doc) => delete paths(doc)["/api/mcp"].delete, /^DELETE \/api\/mcp$/],
+  [
+    "a removed response field",
+    (_, s) => {
+      delete s.Quote.properties.eta_tier;
+      s.Quote.required = s.Quote.required!.filter((f) => f !== "eta_tier");
+    },
+    /^POST \/api\/dispatch\/v1\/quote responses\/200\/.*properties\/eta_tier$/,
+  ],
+  [
+    "a retyped response field",
+    (_, s) => ((s.Quote.properties.availability.properties as Record<string, JsonObject>).coverage.type = "integer"),
+    /^POST \/api\/dispatch\/v1\/quote responses\/200\/.*coverage\/type$/,
+  ],
+  [
+    "a new required request field",
+    (_, s) => s.QuoteRequest.required!.push("description"),
+    /^POST \/api\/dispatch\/v1\/quote requestBody\/.*required\/=description$/,
+  ],
+  [
+    "a narrowed request enum",
+    (_, s) => (s.Urgency.enum = ["emergency", "urgent", "routine"]),
+    /^POST \/api\/dispatch\/v1\/quote requestBody\/.*urgency\/.*enum\/=scheduled$/,
+  ],
+  [
+    "a tighter bound on a request field",
+    (_, s) => (s.OrderRequest.properties.reference_id.minLength = 1),
+    /^POST \/api\/dispatch\/v1\/order requestBody\/.*reference_id\/minLength$/,
+  ],
+  [
+    "a lower maximum on a request field",
+    (_, s) => (s.QuoteRequest.properties.description.maxLength = 100),
+    /^POST \/api\/dispatch\/v1\/quote requestBody\/.*description\/maxLength$/,
+  ],
+];
+
+describe("breaking-change gate", function () {
+  this.timeout(60_000);
+
+  for (const [kind, mutate, id] of breakingKinds) {
+    it(`fails on ${kind}`, () => {
+      const result = gate(mutate);
+      assert.equal(result.ok, false);
+      assert.ok(
+        result.unaccepted.some((c) => id.test(c.id)),
+        result.unaccepted.map((c) => c.id).join("\n"),
+      );
+    });
+  }
+
+  it("passes additive changes: a new optional request field, a new response field, a new operation", () => {
+    const result = gate((doc, s) => {
+      s.QuoteRequest.properties.note = { type: "string", maxLength: 100 };
+      s.Quote.properties.note = { type: "string" };
+      s.Urgency.enum = [...(s.Urgency.enum as string[])];
+      paths(doc)["/api/dispatch/v1/ping"] = {
+        get: { operationId: "ping", responses: { "204": { description: "Pong." } } },
+      };
+    });
+    assert.deepEqual(result.unaccepted, []);
+    assert.equal(result.ok, true);
+  });
+
+  it("passes a widened request bound, a narrowed response type and a response field made required", () => {
+    const result = gate((_, s) => {
+      s.QuoteRequest.properties.description.maxLength = 4000;
+      s.Problem.required!.push("code");
+      s.OrderSummary.properties.reference_id.type = "string";
+    });
+    assert.deepEqual(result.unaccepted, []);
+  });
+
+  it("lets a response enum grow only when the released contract declared it open", () => {
+    const grow = (_: JsonObject, s: Schemas) => (s.EtaTier.enum = [...(s.EtaTier.enum as string[]), "within_2h"]);
+    assert.equal(gate(grow).ok, false);
+    const open = structuredClone(released);
+    ((open.components as { schemas: Schemas }).schemas.EtaTier as JsonObject)["x-extensible-enum"] = true;
+    const current = structuredClone(open);
+    grow(current, (current.components as { schemas: Schemas }).schemas);
+    assert.equal(runGate({ released: open, current, accepted: [], changelog }).ok, true);
+  });
+
+  it("passes a breaking change listed in accepted-changes.yaml for the released version, and only then", () => {
+    const mutate = (_: JsonObject, s: Schemas) => (s.OrderRequest.properties.reference_id.minLength = 1);
+    const id = gate(mutate).unaccepted[0].id;
+    assert.equal(gate(mutate, { accepted: [{ change: id, against: "1.0.0", reason: "was a bug" }] }).ok, true);
+    assert.equal(gate(mutate, { accepted: [{ change: id, against: "0.9.0", reason: "stale" }] }).ok, false);
+  });
+
+  it("passes a breaking change under a new major version only when its release notes name it", () => {
+    const mutate = (doc: JsonObject) => {
+      delete paths(doc)["/api/dispatch/index"];
+      (doc.info as JsonObject).version = "2.0.0";
+    };
+    assert.equal(gate(mutate).ok, false);
+    const notes = `${changelog}\n## 2.0.0\n\n- Removed \`GET /api/dispatch/index\` (use getCapabilityIndex).\n`;
+    assert.equal(gate(mutate, { changelog: notes }).ok, true);
+    const minor = (doc: JsonObject) => {
+      mutate(doc);
+      (doc.info as JsonObject).version = "1.1.0";
+    };
+    assert.equal(gate(minor, { changelog: notes.replace("## 2.0.0", "## 1.1.0") }).ok, false);
+  });
+
+  it("passes openapi.yaml as committed (every breaking change since the release is accepted with a reason)", () => {
+    const accepted = readAccepted();
+    const result = runGate({ released, current: loadContract(), accepted, changelog });
+    assert.deepEqual(
+      result.unaccepted.map((c) => c.id),
+      [],
+    );
+    for (const entry of accepted) assert.ok(entry.reason.length > 40, `${entry.change} needs a reason`);
+  });
+});
