@@ -2,35 +2,15 @@
 // the sequencer numbers only committed rows, after the largest seq, in id order, whatever holes ids have.
 import assert from "node:assert/strict";
 import { createDb, type Db } from "../../server/db/knex.js";
-import { migrate, migrationSource } from "../../server/db/migrate.js";
+import { migrate } from "../../server/db/migrate.js";
 import { sequencePending } from "../../server/services/events/sequencer.js";
+import { migrateThrough, storedOrder } from "../helpers/migrations.js";
 import { databases } from "../helpers/server.js";
 
 const lastBefore = "20261125100000_tenancy";
 
-async function migrateThrough(db: Db, last: string): Promise<void> {
-  for (const file of await migrationSource.getMigrations([])) {
-    const name = migrationSource.getMigrationName(file);
-    if (name > last) return;
-    await db.migrate.up({ migrationSource, name });
-  }
-}
-
-const order = (id: string, account: string, environment: string) => ({
-  id,
-  account,
-  environment,
-  key_id: "key_x",
-  request_hash: "h",
-  status: "pending_dispatch",
-  trade: "plumbing",
-  state: "TX",
-  location: JSON.stringify({ state: "TX" }),
-  urgency: "routine",
-  description: "d",
-  response_status: 201,
-  response_body: "{}",
-});
+const order = (id: string, account: string, environment: string) =>
+  storedOrder(id, { account, environment, key_id: "key_x" });
 
 /** Inserts one event row and answers its id. */
 async function insertEvent(db: Db, orderId: string): Promise<number> {

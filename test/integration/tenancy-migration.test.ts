@@ -2,18 +2,11 @@
 // environment, the secret that signed so far stays live's, and an old `order` key keeps every operation it had.
 import assert from "node:assert/strict";
 import { createDb, type Db } from "../../server/db/knex.js";
-import { migrate, migrationSource } from "../../server/db/migrate.js";
+import { migrate } from "../../server/db/migrate.js";
+import { migrateThrough, storedOrder } from "../helpers/migrations.js";
 import { databases } from "../helpers/server.js";
 
 const lastBeforeTenancy = "20261124102000_webhook_deliveries";
-
-async function migrateThrough(db: Db, last: string): Promise<void> {
-  for (const file of await migrationSource.getMigrations([])) {
-    const name = migrationSource.getMigrationName(file);
-    if (name > last) return;
-    await db.migrate.up({ migrationSource, name });
-  }
-}
 
 async function seedOldWorld(db: Db): Promise<void> {
   const key = (id: string, environment: string, scopes: string[]) => ({
@@ -25,20 +18,7 @@ async function seedOldWorld(db: Db): Promise<void> {
     scopes: JSON.stringify(scopes),
   });
   await db("api_keys").insert([key("key_t", "test", ["quote", "order"]), key("key_q", "live", ["quote"])]);
-  const order = (id: string, keyId: string) => ({
-    id,
-    account: "acme",
-    key_id: keyId,
-    request_hash: "h",
-    status: "pending_dispatch",
-    trade: "plumbing",
-    state: "TX",
-    location: JSON.stringify({ state: "TX" }),
-    urgency: "routine",
-    description: "d",
-    response_status: 201,
-    response_body: "{}",
-  });
+  const order = (id: string, keyId: string) => storedOrder(id, { key_id: keyId });
   await db("orders").insert([order("ord_t", "key_t"), order("ord_l", "key_q")]);
   await db("webhook_secrets").insert({ account: "acme", secret: "whsec_old" });
   await db("webhook_outbox").insert({
