@@ -154,6 +154,14 @@ function agentSchemas(doc: JsonObject): string {
   return `export const operationSchemas: Record<string, { input: JsonSchema; output: JsonSchema }> = {\n${entries.join("\n")}\n};\n`;
 }
 
+/** Component schemas of files the server reads at start-up rather than of request bodies. */
+const startupFileSchemas = ["SandboxFixtures"];
+
+function schemaEntries(doc: JsonObject): string {
+  const schemas = (doc.components as JsonObject).schemas as Record<string, JsonObject>;
+  return startupFileSchemas.map((name) => `  ${name}: ${joiOf(schemas[name])},`).join("\n");
+}
+
 export function renderValidators(doc: JsonObject): string {
   const entries = listOperations(doc).map(operationEntry).filter(Boolean);
   return [
@@ -166,6 +174,9 @@ export function renderValidators(doc: JsonObject): string {
     "",
     "/** Route input validation per operationId: Hapi `validate` parts (params, query, headers, payload). */",
     `export const validators = {\n${entries.join("\n")}\n};`,
+    "",
+    "/** Files the server reads at start-up, by their component schema's name. */",
+    `export const schemaValidators = {\n${schemaEntries(doc)}\n};`,
     "",
     "/** JSON Schemas (input, output) of the operations agents call as MCP tools and A2A skills. */",
     "export type JsonSchema = { [key: string]: unknown };",

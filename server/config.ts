@@ -1,5 +1,6 @@
 // Environment -> validated configuration. Fails at boot naming the bad variable.
 import Joi from "joi";
+import { looksLikeApiKey } from "./services/access/keys.js";
 
 export interface Config {
   host: string;
@@ -37,9 +38,28 @@ export interface Config {
   evalsCacheMs: number;
   /** A2A task memory: bytes of task JSON kept per authenticated caller and in all (oldest finished go first). */
   a2aTasks: { callerBytes: number; totalBytes: number };
+  /** Sandbox mode: in-memory database unless DATABASE_URL says otherwise, fast sandbox clock, a ready test key. */
+  sandbox: boolean;
+  /** The sandbox's test key (null: one is generated and printed at start). */
+  sandboxKey: string | null;
+  /** The account the sandbox key belongs to. */
+  sandboxAccount: string;
+  /** Contractors and keys (YAML or JSON) loaded at start; null = none. */
+  fixturesFile: string | null;
 }
 
 const bool = Joi.boolean().truthy("1", "yes").falsy("0", "no", "");
+const inSandbox = (then: Joi.Schema, otherwise: Joi.Schema) => ({ is: true, then, otherwise });
+
+/** A dispatch_test_ key the server could have issued (format and checksum), so a typo fails at start. */
+const testKey = Joi.string()
+  .custom((value: string, helpers) =>
+    value.startsWith("dispatch_test_") && looksLikeApiKey(value) ? value : helpers.error("any.invalid"),
+  )
+  .messages({
+    "any.invalid":
+      "{{#label}} must be a dispatch_test_ key in the format the server issues (dispatch_test_ + 32 base62 characters + a 6-character checksum)",
+  });
 
 const schema = Joi.object({
   HOST: Joi.alternatives()
@@ -52,7 +72,7 @@ const schema = Joi.object({
     .allow(""),
   DATABASE_URL: Joi.string()
     .pattern(/^(pglite:\/\/|postgres(ql)?:\/\/)/, "pglite:// or postgres://")
-    .default("pglite://./.data"),
+    .when("DISPATCH_SANDBOX", inSandbox(Joi.any().default("pglite://memory"), Joi.any().default("pglite://./.data"))),
   REDIS_URL: Joi.string()
     .uri({ scheme: ["redis", "rediss"] })
     .allow(""),
@@ -90,10 +110,34 @@ const schema = Joi.object({
   AUDIT_BATCH_MS: Joi.number().integer().min(10).max(1000).default(1000),
   EVENT_STREAMS_PER_KEY: Joi.number().integer().min(1).max(1000).default(10),
   EVENT_STREAM_MAX_SECONDS: Joi.number().integer().min(1).max(86_400).default(3600),
-  SANDBOX_STEP_MS: Joi.number().integer().min(0).max(86_400_000).default(5000),
+  SANDBOX_STEP_MS: Joi.number()
+    .integer()
+    .min(0)
+    .max(86_400_000)
+    .when("DISPATCH_SANDBOX", inSandbox(Joi.any().default(500), Joi.any().default(5000))),
   EVALS_CACHE_MS: Joi.number().integer().min(0).max(3_600_000).default(30_000),
   A2A_TASK_BYTES_PER_CALLER: Joi.number().integer().min(65_536).max(1_073_741_824).default(2_097_152),
   A2A_TASK_BYTES: Joi.number().integer().min(65_536).max(17_179_869_184).default(67_108_864),
+  DISPATCH_SANDBOX: bool
+    .default(false)
+    .description(
+      "Sandbox mode for integrators' CI: in-memory database unless DATABASE_URL is set, demo contractors, SANDBOX_STEP_MS 500, and a test key usable at once (DISPATCH_SANDBOX_KEY, or one generated and printed).",
+    ),
+  DISPATCH_SANDBOX_KEY: testKey
+    .allow("")
+    .description(
+      "Sandbox mode's test key (dispatch_test_…, as the server issues them), usable at once without an admin call; default: one generated at start and printed on stderr.",
+    ),
+  DISPATCH_SANDBOX_ACCOUNT: Joi.string()
+    .max(100)
+    .pattern(/^[a-z0-9][a-z0-9._-]*$/, "account name")
+    .default("sandbox")
+    .description("The account of the sandbox key (all scopes)."),
+  DISPATCH_FIXTURES: Joi.string()
+    .allow("")
+    .description(
+      "A YAML or JSON file of contractors and API keys to load at start (its schema is SandboxFixtures in openapi.yaml).",
+    ),
 }).unknown(true);
 
 const listOf = (csv: string): string[] => csv.split(",").map((item) => item.trim());
@@ -148,5 +192,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxStepMs: value.SANDBOX_STEP_MS,
     evalsCacheMs: value.EVALS_CACHE_MS,
     a2aTasks: { callerBytes: value.A2A_TASK_BYTES_PER_CALLER, totalBytes: value.A2A_TASK_BYTES },
+    sandbox: value.DISPATCH_SANDBOX,
+    sandboxKey: value.DISPATCH_SANDBOX_KEY || null,
+    sandboxAccount: value.DISPATCH_SANDBOX_ACCOUNT,
+    fixturesFile: value.DISPATCH_FIXTURES || null,
   };
 }

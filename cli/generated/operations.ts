@@ -1310,6 +1310,31 @@ export const operations: readonly OperationSpec[] = [
     ]
   },
   {
+    "operationId": "resetSandbox",
+    "command": [
+      "sandbox",
+      "reset"
+    ],
+    "method": "post",
+    "path": "/api/dispatch/v1/sandbox/reset",
+    "summary": "Empty the key's account's sandbox",
+    "description": "Sandbox only: removes every test-environment order of the key's account with its events, webhook\ndeliveries and idempotency records (an order's `reference_id` and `Idempotency-Key` may be used again),\nand the account's test quotes, so a CI run starts from a clean account. Live data and other accounts are\nnever touched. Keys, contractors and the webhook signing secret stay. The audit log stays append-only:\nits records of the removed data remain, listed under the test environment, and the reset itself is\naudited (`sandbox_reset`, with the counts). 403 `live_key` for live keys. No request body.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [],
+    "example": null,
+    "responses": [
+      "200",
+      "401",
+      "403",
+      "429",
+      "default"
+    ]
+  },
+  {
     "operationId": "getEvals",
     "command": [
       "evals"

@@ -364,6 +364,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dispatch/v1/sandbox/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Empty the key's account's sandbox
+         * @description Sandbox only: removes every test-environment order of the key's account with its events, webhook
+         *     deliveries and idempotency records (an order's `reference_id` and `Idempotency-Key` may be used again),
+         *     and the account's test quotes, so a CI run starts from a clean account. Live data and other accounts are
+         *     never touched. Keys, contractors and the webhook signing secret stay. The audit log stays append-only:
+         *     its records of the removed data remain, listed under the test environment, and the reset itself is
+         *     audited (`sandbox_reset`, with the counts). 403 `live_key` for live keys. No request body.
+         */
+        post: operations["resetSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dispatch/analytics/evals": {
         parameters: {
             query?: never;
@@ -1276,6 +1301,37 @@ export interface components {
              */
             to?: "pending_dispatch" | "dispatched" | "en_route" | "on_site" | "completed";
         };
+        SandboxReset: {
+            /** @description The key's account. */
+            account: string;
+            /** @constant */
+            environment: "test";
+            /** @description How many of each were removed. */
+            removed: {
+                orders: number;
+                quotes: number;
+                events: number;
+                webhook_deliveries: number;
+            };
+            /** @description The account's test-environment audit records, which a reset never removes (the reset's own record included). */
+            audit_records_kept: number;
+        };
+        /**
+         * @description The file `DISPATCH_FIXTURES` names (YAML or JSON), loaded when the server starts: contractors joining the
+         *     matching pool and API keys usable at once, for a CI sandbox that knows its data and keys in advance.
+         */
+        SandboxFixtures: {
+            contractors?: components["schemas"]["ContractorInput"][];
+            keys?: components["schemas"]["SandboxFixtureKey"][];
+        };
+        SandboxFixtureKey: {
+            /** @description A key in the format the server issues (its environment is its prefix; the checksum must hold), for example one printed by an earlier sandbox start. Stored as a hash only. */
+            key: string;
+            account: string;
+            label?: string;
+            /** @description What the key may do (see ApiKeyScope); default every scope. */
+            scopes?: components["schemas"]["ApiKeyScope"][];
+        };
         /** @enum {string} */
         OrderEventType: "order.created" | "order.status_changed" | "order.cancelled";
         DispatchEvent: {
@@ -1744,7 +1800,7 @@ export interface components {
          *     without it gets 403 `insufficient_scope` (402 `payment_required` on createOrder, as for every credential not
          *     entitled to order).
          *     - `quote`: createQuote (and the dispatch.quote tool over MCP and A2A).
-         *     - `order`: createOrder, cancelOrder, advanceSandboxOrder (and the dispatch.order and dispatch.cancel_order tools).
+         *     - `order`: createOrder, cancelOrder, advanceSandboxOrder, resetSandbox (and the dispatch.order and dispatch.cancel_order tools).
          *     - `orders:read`: listOrders, getOrder, listEvents, listOrderEvents (and the dispatch.order_status tool).
          *     - `webhooks`: getAccountWebhookSecret, rotateWebhookSecret, listWebhookDeliveries, redeliverWebhookDelivery.
          *     - `audit`: listAuditRecords.
@@ -2662,6 +2718,39 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    resetSandbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was removed. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxReset"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description A live key (`live_key`), or a key without the `order` scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["UnexpectedError"];
         };

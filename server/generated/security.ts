@@ -157,6 +157,16 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
     "anonymous": false,
     "entitlement": false
   },
+  "POST /api/dispatch/v1/sandbox/reset": {
+    "operationId": "resetSandbox",
+    "schemes": {
+      "ApiKey": [
+        "order"
+      ]
+    },
+    "anonymous": false,
+    "entitlement": false
+  },
   "GET /api/dispatch/analytics/evals": {
     "operationId": "getEvals",
     "schemes": {},

@@ -15,6 +15,7 @@ import { createOrderLifecycleService } from "./dispatch/order-lifecycle.js";
 import { createOrderService } from "./dispatch/orders.js";
 import { createCustomerOrderService } from "./dispatch/customer-orders.js";
 import { createSandboxService } from "./dispatch/sandbox.js";
+import { createSandboxResetService } from "./dispatch/sandbox-reset.js";
 import { createProbeService } from "./probe/probe.js";
 import { createQuoteService } from "./dispatch/quotes.js";
 import { createWebhookService } from "./webhooks/worker.js";
@@ -43,6 +44,7 @@ export function createServices(db: Db, config: Config) {
     orderLifecycle: createOrderLifecycleService(db, contractors),
     customerOrders: createCustomerOrderService(db, config),
     sandbox: createSandboxService(db, contractors, config),
+    sandboxReset: createSandboxResetService(db),
     webhooks: createWebhookService(db, config),
     probe: createProbeService({ allowPrivate: config.probeAllowPrivate }),
   };

@@ -49,6 +49,7 @@ export const operationCalls = {
       body: { to: "dispatched" },
       headers,
     }),
+  resetSandbox: (c, headers) => c.POST("/api/dispatch/v1/sandbox/reset", { headers }),
   getEvals: (c, headers) =>
     c.GET("/api/dispatch/analytics/evals", { params: { query: { period: "rolling_30d" } }, headers }),
   getTradeIndex: (c, headers) => c.GET("/api/dispatch/index", { headers }),

@@ -59,10 +59,8 @@ interface IssueInput {
   scopes?: KeyScope[];
 }
 
-/** Mints a key (shown once), stores only its hash, and audits the issue. */
-async function issueKey(db: Db, input: IssueInput) {
-  const body = `${input.environment}_${randomBase62(32)}`;
-  const key = `dispatch_${body}${checksumBase62(body)}`;
+/** Stores a key's hash (never the key) and audits the issue; `fresh: false` when the key was stored already. */
+async function storeKey(db: Db, key: string, input: IssueInput) {
   const row = {
     id: newId("key"),
     account: input.account,
@@ -72,17 +70,40 @@ async function issueKey(db: Db, input: IssueInput) {
     label: input.label ?? null,
     scopes: JSON.stringify(input.scopes ?? defaultKeyScopes),
   };
-  const stored = await db.transaction(async (trx) => {
-    const [inserted] = await trx("api_keys").insert(row).returning("*");
+  return db.transaction(async (trx) => {
+    const [inserted] = await trx("api_keys").insert(row).onConflict("key_hash").ignore().returning("*");
+    if (!inserted) return { stored: await trx("api_keys").where({ key_hash: row.key_hash }).first(), fresh: false };
     await appendAudit(trx, {
       type: "key_issued",
       tenant: { account: row.account, environment: row.environment },
       subject: row.id,
       content: { environment: row.environment, prefix: row.prefix, scopes: input.scopes ?? defaultKeyScopes },
     });
-    return inserted;
+    return { stored: inserted, fresh: true };
   });
+}
+
+/** Mints a key (shown once), stores only its hash, and audits the issue. */
+async function issueKey(db: Db, input: IssueInput) {
+  const body = `${input.environment}_${randomBase62(32)}`;
+  const key = `dispatch_${body}${checksumBase62(body)}`;
+  const { stored } = await storeKey(db, key, input);
   return { ...toRecord(stored), key };
+}
+
+/**
+ * Stores a key minted elsewhere (sandbox key, fixtures) exactly as an issued one. A key stored before (a
+ * restart on the same database) is kept as it is, unless it belongs to another account or environment.
+ */
+async function registerKey(db: Db, key: string, input: Omit<IssueInput, "environment">): Promise<ApiKeyRecord> {
+  const environment = keyPattern.exec(key)?.[1] as IssueInput["environment"] | undefined;
+  if (!environment || !looksLikeApiKey(key))
+    throw new DomainError("validation", "invalid_key", `${key.slice(0, 18)}… is not a key in the format the server issues.`);
+  const { stored, fresh } = await storeKey(db, key, { ...input, environment });
+  const record = toRecord(stored);
+  if (!fresh && (record.account !== input.account || record.revoked_at))
+    throw new DomainError("conflict", "key_taken", `Key ${record.prefix}… is stored already for another use.`);
+  return record;
 }
 
 /** Revokes once (audited); revoking again returns the already revoked key. */
@@ -112,6 +133,7 @@ export function createKeyService(db: Db, feed: ChangeFeed | null = null) {
   const active = createInvalidatedCache<ApiKeyRecord>(feed, "api_keys", 60_000);
   return {
     issue: (input: IssueInput) => issueKey(db, input),
+    register: (key: string, input: Omit<IssueInput, "environment">) => registerKey(db, key, input),
 
     /** The active key for a presented secret, or null (unknown, malformed or revoked). */
     async authenticate(presented: string): Promise<ApiKeyRecord | null> {

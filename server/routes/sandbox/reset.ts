@@ -1,0 +1,13 @@
+import { keyTenantOf } from "../../plugins/auth.js";
+import type { RouteFactory } from "../types.js";
+
+const route: RouteFactory = ({ sandboxReset }) => ({
+  method: "POST",
+  path: "/api/dispatch/v1/sandbox/reset",
+  options: {
+    tags: ["orders"],
+    auth: "api-key",
+  },
+  handler: (request) => sandboxReset.reset(keyTenantOf(request)),
+});
+export default route;

@@ -1,0 +1,48 @@
+// resetSandbox: empties one account's test environment (orders with their events, deliveries and idempotency
+// records, and its quotes) so a CI run starts clean; live data, other accounts and the audit log are untouched.
+import type { Knex } from "knex";
+import type { components } from "../../../sdk/generated/openapi.js";
+import type { Db } from "../../db/knex.js";
+import type { Tenant } from "../access/principal.js";
+import { appendAudit } from "../audit/chain.js";
+import { DomainError } from "../errors.js";
+
+export type SandboxReset = components["schemas"]["SandboxReset"];
+type Removed = SandboxReset["removed"];
+
+/** Rows a delete removed; Postgres and PGlite both answer a count. */
+const count = async (deleted: Promise<number>) => Number(await deleted);
+
+/** Children before their orders (foreign keys); idempotency keys and reference ids live on the order rows. */
+async function removeTestData(trx: Knex.Transaction, account: string): Promise<Removed> {
+  const tenant = { account, environment: "test" };
+  const orderIds = trx("orders").where(tenant).select("id");
+  const webhook_deliveries = await count(trx("webhook_outbox").where(tenant).delete());
+  const events = await count(trx("order_events").whereIn("order_id", orderIds).delete());
+  const orders = await count(trx("orders").where(tenant).delete());
+  const quotes = await count(trx("quotes").where(tenant).delete());
+  return { orders, quotes, events, webhook_deliveries };
+}
+
+/** The audit trail is append-only: its records of the removed data stay (under environment test) and the
+ * reset is one more record. */
+async function resetSandbox(db: Db, tenant: Tenant): Promise<SandboxReset> {
+  if (tenant.environment !== "test") throw liveKey();
+  return db.transaction(async (trx) => {
+    const removed = await removeTestData(trx, tenant.account);
+    await appendAudit(trx, { type: "sandbox_reset", tenant, subject: tenant.account, content: { removed } });
+    const [{ kept }] = await trx("audit_records")
+      .where({ account: tenant.account, environment: "test" })
+      .count<{ kept: string | number }[]>({ kept: "*" });
+    return { account: tenant.account, environment: "test", removed, audit_records_kept: Number(kept) };
+  });
+}
+
+export function createSandboxResetService(db: Db) {
+  return { reset: (tenant: Tenant) => resetSandbox(db, tenant) };
+}
+
+const liveKey = () =>
+  new DomainError("forbidden", "live_key", "Only a dispatch_test_ key can reset the sandbox; live data is never reset.");
+
+export type SandboxResetService = ReturnType<typeof createSandboxResetService>;
