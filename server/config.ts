@@ -152,8 +152,19 @@ function validatedEnv(env: NodeJS.ProcessEnv) {
   // Behind a proxy the Host header is the only other source of absolute URLs, and it is the caller's to forge.
   if (value.NODE_ENV === "production" && !value.PUBLIC_BASE_URL)
     throw new Error("Invalid configuration: PUBLIC_BASE_URL: required when NODE_ENV=production.");
+  // Outside sandbox mode nothing would store the key; saying so beats a key that silently does not work.
+  if (value.DISPATCH_SANDBOX_KEY && !value.DISPATCH_SANDBOX)
+    throw new Error("Invalid configuration: DISPATCH_SANDBOX_KEY: needs DISPATCH_SANDBOX=1.");
   return value;
 }
+
+/** Sandbox mode's settings (validated values). */
+const sandboxOf = (value: Record<string, string | boolean | undefined>) => ({
+  sandbox: value.DISPATCH_SANDBOX === true,
+  sandboxKey: (value.DISPATCH_SANDBOX_KEY as string | undefined) || null,
+  sandboxAccount: value.DISPATCH_SANDBOX_ACCOUNT as string,
+  fixturesFile: (value.DISPATCH_FIXTURES as string | undefined) || null,
+});
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const value = validatedEnv(env);
@@ -192,9 +203,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxStepMs: value.SANDBOX_STEP_MS,
     evalsCacheMs: value.EVALS_CACHE_MS,
     a2aTasks: { callerBytes: value.A2A_TASK_BYTES_PER_CALLER, totalBytes: value.A2A_TASK_BYTES },
-    sandbox: value.DISPATCH_SANDBOX,
-    sandboxKey: value.DISPATCH_SANDBOX_KEY || null,
-    sandboxAccount: value.DISPATCH_SANDBOX_ACCOUNT,
-    fixturesFile: value.DISPATCH_FIXTURES || null,
+    ...sandboxOf(value),
   };
 }

@@ -24,11 +24,15 @@ import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { validationFailAction } from "./plugins/validation.js";
 import { loadRoutes } from "./routes/index.js";
 import { createServices, type Services } from "./services/index.js";
+import { readFixtures } from "./services/sandbox/fixtures-file.js";
+import { applyFixtures, readySandboxKey, type SandboxKey } from "./services/sandbox/start-up.js";
 
 export interface DispatchServer {
   server: Hapi.Server;
   services: Services;
   config: Config;
+  /** Sandbox mode's ready test key (null outside sandbox mode). */
+  sandboxKey: SandboxKey | null;
   stop(): Promise<void>;
 }
 
@@ -154,10 +158,13 @@ async function startWorkers(server: Hapi.Server, services: Services): Promise<vo
 
 /** `logStream` (tests) receives the pino lines instead of stdout. */
 export async function createServer(config: Config, options: { logStream?: Writable } = {}): Promise<DispatchServer> {
+  const fixtures = config.fixturesFile ? readFixtures(config.fixturesFile) : null; // a bad file fails before any I/O
   const { db, releaseDataDir } = await openDatabase(config);
   const services = createServices(db, config);
   await services.changes.start();
   if (config.seedDemo) await seedDemoContractors(services.contractors);
+  if (fixtures) await applyFixtures(services, fixtures);
+  const sandboxKey = await readySandboxKey(services, config);
   const redis = connectRedis(config.redisUrl);
   const limiters = createLimiters(redis, config.rateLimit);
   const server = createHapi(config);
@@ -170,6 +177,7 @@ export async function createServer(config: Config, options: { logStream?: Writab
     server,
     services,
     config,
+    sandboxKey,
     async stop() {
       await services.eventStreams.stop(); // ends open SSE streams so the server does not wait on them
       await server.stop({ timeout: 5000 });
@@ -202,6 +210,9 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Dispa
     { uri, docs: `${uri}/docs`, database: redactUrl(app.config.databaseUrl) },
     `dispatch listening on ${uri} (API reference: ${uri}/docs)`,
   );
+  // The one place a generated sandbox key is ever shown: CI reads it from this line.
+  if (app.sandboxKey?.generated)
+    console.error(`dispatch: sandbox key (account ${app.sandboxKey.account}, all scopes): ${app.sandboxKey.key}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
       app.server.logger.info(`${signal}: stopping`);

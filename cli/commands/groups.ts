@@ -4,7 +4,7 @@ import type { Command } from "commander";
 const descriptions: Record<string, string> = {
   orders: "Tracked work orders",
   events: "Your account's order events (a page, or a live stream)",
-  sandbox: "Move test-key orders by hand",
+  sandbox: "Move test-key orders by hand, or empty the sandbox",
   webhooks: "Your account's webhook signing secret (read, rotate) and deliveries (list, redeliver)",
   mcp: "Model Context Protocol endpoint (tools/list, tools/call)",
   auth: "Self-serve OAuth client credentials (quote only)",

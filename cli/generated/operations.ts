@@ -1965,7 +1965,8 @@ export const operations: readonly OperationSpec[] = [
           "match",
           "order_status",
           "key_issued",
-          "key_revoked"
+          "key_revoked",
+          "sandbox_reset"
         ]
       }
     ],

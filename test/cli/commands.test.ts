@@ -53,6 +53,7 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
   listOrderEvents: { args: ["orders", "events", orderId] },
   cancelOrder: { args: ["orders", "cancel", orderId, "--reason", "duplicate", "--note", "Raised twice."] },
   advanceSandboxOrder: { args: ["sandbox", "advance", orderId, "--to", "en_route"] },
+  resetSandbox: { args: ["sandbox", "reset"] },
   getEvals: { args: ["evals", "--period", "rolling_30d"] },
   getTradeIndex: { args: ["index"] },
   callMcp: { args: ["mcp", "tools"], pick: (example) => (example as { result: unknown }).result },

@@ -187,6 +187,7 @@ for (const db of databases()) {
           "listOrders",
           "listWebhookDeliveries",
           "redeliverWebhookDelivery",
+          "resetSandbox",
           "rotateWebhookSecret",
         ]);
       });

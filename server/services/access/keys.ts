@@ -83,10 +83,15 @@ async function storeKey(db: Db, key: string, input: IssueInput) {
   });
 }
 
+/** A new random key in the issued format: `dispatch_{environment}_` + 32 base62 characters + checksum. */
+export function mintApiKey(environment: "test" | "live"): string {
+  const body = `${environment}_${randomBase62(32)}`;
+  return `dispatch_${body}${checksumBase62(body)}`;
+}
+
 /** Mints a key (shown once), stores only its hash, and audits the issue. */
 async function issueKey(db: Db, input: IssueInput) {
-  const body = `${input.environment}_${randomBase62(32)}`;
-  const key = `dispatch_${body}${checksumBase62(body)}`;
+  const key = mintApiKey(input.environment);
   const { stored } = await storeKey(db, key, input);
   return { ...toRecord(stored), key };
 }
@@ -98,7 +103,11 @@ async function issueKey(db: Db, input: IssueInput) {
 async function registerKey(db: Db, key: string, input: Omit<IssueInput, "environment">): Promise<ApiKeyRecord> {
   const environment = keyPattern.exec(key)?.[1] as IssueInput["environment"] | undefined;
   if (!environment || !looksLikeApiKey(key))
-    throw new DomainError("validation", "invalid_key", `${key.slice(0, 18)}… is not a key in the format the server issues.`);
+    throw new DomainError(
+      "validation",
+      "invalid_key",
+      `${key.slice(0, 18)}… is not a key in the format the server issues.`,
+    );
   const { stored, fresh } = await storeKey(db, key, { ...input, environment });
   const record = toRecord(stored);
   if (!fresh && (record.account !== input.account || record.revoked_at))

@@ -5,7 +5,15 @@ import type { Knex } from "knex";
 import { leafHash } from "./tlog.js";
 import type { Environment, Tenant } from "../access/principal.js";
 
-export const auditTypes = ["quote", "order", "match", "order_status", "key_issued", "key_revoked", "sandbox_reset"] as const;
+export const auditTypes = [
+  "quote",
+  "order",
+  "match",
+  "order_status",
+  "key_issued",
+  "key_revoked",
+  "sandbox_reset",
+] as const;
 export type AuditType = (typeof auditTypes)[number];
 export interface AuditEntry {
   type: AuditType;

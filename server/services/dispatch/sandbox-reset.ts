@@ -10,17 +10,17 @@ import { DomainError } from "../errors.js";
 export type SandboxReset = components["schemas"]["SandboxReset"];
 type Removed = SandboxReset["removed"];
 
-/** Rows a delete removed; Postgres and PGlite both answer a count. */
-const count = async (deleted: Promise<number>) => Number(await deleted);
+/** Rows a delete removed, by their ids (PGlite's driver answers no row count). */
+const count = async (deleted: Knex.QueryBuilder) => (await deleted.delete().returning("id")).length;
 
 /** Children before their orders (foreign keys); idempotency keys and reference ids live on the order rows. */
 async function removeTestData(trx: Knex.Transaction, account: string): Promise<Removed> {
   const tenant = { account, environment: "test" };
   const orderIds = trx("orders").where(tenant).select("id");
-  const webhook_deliveries = await count(trx("webhook_outbox").where(tenant).delete());
-  const events = await count(trx("order_events").whereIn("order_id", orderIds).delete());
-  const orders = await count(trx("orders").where(tenant).delete());
-  const quotes = await count(trx("quotes").where(tenant).delete());
+  const webhook_deliveries = await count(trx("webhook_outbox").where(tenant));
+  const events = await count(trx("order_events").whereIn("order_id", orderIds));
+  const orders = await count(trx("orders").where(tenant));
+  const quotes = await count(trx("quotes").where(tenant));
   return { orders, quotes, events, webhook_deliveries };
 }
 
@@ -43,6 +43,10 @@ export function createSandboxResetService(db: Db) {
 }
 
 const liveKey = () =>
-  new DomainError("forbidden", "live_key", "Only a dispatch_test_ key can reset the sandbox; live data is never reset.");
+  new DomainError(
+    "forbidden",
+    "live_key",
+    "Only a dispatch_test_ key can reset the sandbox; live data is never reset.",
+  );
 
 export type SandboxResetService = ReturnType<typeof createSandboxResetService>;
