@@ -3,13 +3,14 @@
 // Until the @dispatch/server bin lands, DISPATCH_SERVER is a launcher that runs this clone's server/main.ts with
 // `--sandbox` as DISPATCH_SANDBOX=1; the packaging suite will run the same steps against the packed tarball.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { freePort } from "../../mocks/prism.js";
 import { root } from "../helpers/server-process.js";
+import { startTestServer } from "../helpers/server.js";
 
 const run = promisify(execFile);
 
@@ -70,5 +71,43 @@ describe("README: test your integration in CI", function () {
     const pid = Number(/"pid":(\d+)/.exec(log)?.[1]);
     await new Promise((resolve) => setTimeout(resolve, 2000)); // the trap's SIGTERM: the server stops cleanly
     assert.throws(() => process.kill(pid, 0), /ESRCH/, "the sandbox server is stopped");
+  });
+});
+
+describe("README: Prism against the published /openapi.yaml", function () {
+  this.timeout(120_000);
+
+  it("mocks every operation from the contract the server serves, keeping nothing", async () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8").replaceAll("\n", " ");
+    const command = /`(npx --yes @stoplight\/prism-cli@5 mock [^`]*\/openapi\.yaml)`/.exec(readme)?.[1];
+    assert.ok(command, "README names the Prism command");
+    const t = await startTestServer();
+    const port = await freePort();
+    const args = command.replace("-p 4010", `-p ${port}`).replace("http://127.0.0.1:3000", t.url).split(/\s+/);
+    // --offline: the clone's own @stoplight/prism-cli 5 answers; the test never reaches the registry
+    const prism = spawn(args[0], args.slice(1), {
+      cwd: root,
+      env: { ...process.env, npm_config_offline: "true" },
+      detached: true, // its own process group: npx starts prism as a child, and both must stop
+    });
+    try {
+      const reset = async () =>
+        fetch(`http://127.0.0.1:${port}/api/dispatch/v1/sandbox/reset`, {
+          method: "POST",
+          headers: { "x-api-key": "dispatch_test_anything" },
+        });
+      let response: Response | null = null;
+      for (let i = 0; i < 120 && !response; i++)
+        response = await reset().catch(async () => {
+          await new Promise((resolve) => setTimeout(resolve, 500)); // not listening yet
+          return null;
+        });
+      assert.equal(response?.status, 200);
+      assert.deepEqual((await response.json()).removed, { orders: 3, quotes: 5, events: 11, webhook_deliveries: 4 });
+      assert.deepEqual((await (await reset()).json()).removed.orders, 3); // the example again: no state
+    } finally {
+      process.kill(-prism.pid!, "SIGTERM");
+      await t.stop();
+    }
   });
 });
