@@ -41,7 +41,7 @@ export interface Config {
 
 const bool = Joi.boolean().truthy("1", "yes").falsy("0", "no", "");
 
-const schema = Joi.object({
+export const schema = Joi.object({
   HOST: Joi.alternatives()
     .try(Joi.string().ip({ cidr: "forbidden" }), Joi.string().hostname())
     .messages({ "alternatives.match": "{{#label}} must be an IP address or a host name" })
