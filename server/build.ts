@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const serverDir = fileURLToPath(new URL(".", import.meta.url));
@@ -65,6 +65,11 @@ export async function buildServer(): Promise<void> {
   const redoc = dirname(createRequire(import.meta.url).resolve("redoc/package.json"));
   mkdirSync(join(outdir, "assets"), { recursive: true });
   copyFileSync(join(redoc, "bundles", "redoc.standalone.js"), join(outdir, "assets", "redoc.standalone.js"));
+  // The built modules make the snapshot, so it holds exactly the migrations the package ships.
+  const { writeSnapshot } = (await import(
+    pathToFileURL(join(outdir, "server", "db", "snapshot.js")).href
+  )) as typeof import("./db/snapshot.js");
+  await writeSnapshot(join(outdir, "pglite-snapshot.tar.gz"));
   writeFileSync(join(outdir, "build-info.json"), `${JSON.stringify({ buildHash: buildHash() })}\n`);
 }
 
