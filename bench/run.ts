@@ -12,6 +12,7 @@ import { databases, startTestServer, type TestDatabase } from "../test/helpers/s
 import { measureEvalsFlood } from "./evals-flood.js";
 import { measureScaleOut } from "./scale-out.js";
 import { targetLines, type Cell } from "./targets.js";
+import { measureStart, writeStartSection } from "./start.js";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -181,6 +182,13 @@ async function main() {
   if (process.argv.includes("--only") && process.argv.includes("evals-flood")) {
     const { cached } = await measureEvalsFlood();
     console.log(targetLines([], NaN, cached.ratio).at(-1));
+    return;
+  }
+  // `npm run bench -- --only start [--write]`: the built server's start against its floor (see start.ts).
+  if (process.argv.includes("--only") && process.argv.includes("start")) {
+    const lines = await measureStart();
+    console.log(lines.join("\n"));
+    if (process.argv.includes("--write")) writeStartSection(lines);
     return;
   }
   const base = await startBaselines();

@@ -61,7 +61,7 @@ const testKey = Joi.string()
       "{{#label}} must be a dispatch_test_ key in the format the server issues (dispatch_test_ + 32 base62 characters + a 6-character checksum)",
   });
 
-const schema = Joi.object({
+export const schema = Joi.object({
   HOST: Joi.alternatives()
     .try(Joi.string().ip({ cidr: "forbidden" }), Joi.string().hostname())
     .messages({ "alternatives.match": "{{#label}} must be an IP address or a host name" })

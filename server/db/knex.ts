@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import knex, { type Knex } from "knex";
 import ClientPgLite from "knex-pglite";
 import pg from "pg";
+import { restoreSnapshot } from "./snapshot.js";
 
 // int8 (COUNT, SUM) arrives as a string from node-postgres and as a number from PGlite: make both numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
@@ -14,8 +15,10 @@ export type Db = Knex;
 export function createDb(databaseUrl: string): Db {
   if (databaseUrl.startsWith("pglite://")) {
     const location = databaseUrl.slice("pglite://".length);
-    if (location === "memory" || location === "")
-      return knex({ client: ClientPgLite, dialect: "postgres", connection: {} } as Knex.Config);
+    if (location === "memory" || location === "") {
+      const pglite = restoreSnapshot(); // a built server skips initdb and the migrations
+      return knex({ client: ClientPgLite, dialect: "postgres", connection: pglite ? { pglite } : {} } as Knex.Config);
+    }
     const dir = resolve(location);
     mkdirSync(dir, { recursive: true });
     return knex({ client: ClientPgLite, dialect: "postgres", connection: { filename: dir } } as Knex.Config);

@@ -1,10 +1,8 @@
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { readFileSync } from "node:fs";
+import { redocBundlePath } from "../../assets.js";
 import type { RouteFactory } from "../types.js";
 
 // Redoc's standalone bundle is served from our own origin so the page works offline.
-const redocDir = join(dirname(createRequire(import.meta.url).resolve("redoc/package.json")), "bundles");
 
 const page = `<!doctype html>
 <html lang="en">
@@ -23,7 +21,7 @@ const page = `<!doctype html>
 
 const route: RouteFactory = () => {
   // The bundle's footer logo is the page's only outside request: drop it so /docs loads nothing from elsewhere.
-  const bundle = readFileSync(join(redocDir, "redoc.standalone.js"), "utf8").replaceAll(
+  const bundle = readFileSync(redocBundlePath(), "utf8").replaceAll(
     "https://cdn.redoc.ly/redoc/logo-mini.svg",
     "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E",
   );

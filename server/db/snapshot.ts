@@ -1,0 +1,31 @@
+// A migrated, empty PGlite data directory made by the build (dist/pglite-snapshot.tar.gz): `pglite://memory` starts
+// from it rather than running initdb and every migration at each boot (seconds and several hundred MB each time).
+// It holds the schema only (no keys, no contractors): each server still seeds and generates its own secrets.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import knex, { type Knex } from "knex";
+import ClientPgLite from "knex-pglite";
+import { migrate } from "./migrate.js";
+
+export const snapshotFile = fileURLToPath(new URL("../../pglite-snapshot.tar.gz", import.meta.url));
+
+/** An in-memory PGlite restored from the build's snapshot, or null when running from source (no snapshot). */
+export function restoreSnapshot(): PGlite | null {
+  if (!existsSync(snapshotFile)) return null;
+  return new PGlite({ loadDataDir: new Blob([readFileSync(snapshotFile)]) });
+}
+
+/** Migrates a fresh in-memory database and writes its data directory to `file`. */
+export async function writeSnapshot(file = snapshotFile): Promise<void> {
+  const pglite = new PGlite();
+  const db = knex({ client: ClientPgLite, dialect: "postgres", connection: { pglite } } as Knex.Config);
+  try {
+    await migrate(db);
+    await pglite.query("CHECKPOINT");
+    const dump = await pglite.dumpDataDir("gzip");
+    writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  } finally {
+    await db.destroy();
+  }
+}

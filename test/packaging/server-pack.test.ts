@@ -1,0 +1,106 @@
+// What an operator gets: `npm pack` @dispatch/server, install it with --omit=dev into an empty prefix (from the local
+// npm cache where it can) and run `dispatch-server start` on embedded PGlite in a temporary directory.
+import assert from "node:assert/strict";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { quoteRequest } from "../fixtures/requests.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const run = promisify(execFile);
+const npm = (args: string[], cwd: string) => run("npm", args, { cwd, maxBuffer: 16 * 2 ** 20 });
+const adminToken = "pack-test-admin-token-0123456789";
+/** Development tools that must not reach an operator's install. */
+const devOnly = ["tsx", "typescript", "mocha", "@stoplight/prism-cli", "eslint", "playwright-core", "prettier"];
+
+/** Starts the installed bin on port 0 and resolves with its URL once it logs that it listens. */
+function startInstalled(bin: string, cwd: string): Promise<{ url: string; child: ChildProcess }> {
+  const env = { ...process.env, LOG_LEVEL: "info", DISPATCH_ADMIN_TOKEN: adminToken };
+  const args = ["start", "--port", "0", "--host", "127.0.0.1", "--database-url", "pglite://./data"];
+  const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  return new Promise((resolve, reject) => {
+    const guard = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`not listening after 120 s: ${output}`));
+    }, 120_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /dispatch listening on (http:\/\/[^\s(]+)/.exec(output)?.[1];
+      if (!url) return;
+      clearTimeout(guard);
+      resolve({ url, child });
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.once("exit", () => {
+      clearTimeout(guard);
+      reject(new Error(`exited: ${output}`));
+    });
+  });
+}
+
+describe("@dispatch/server package", function () {
+  this.timeout(600_000);
+  let dir: string;
+  let server: { url: string; child: ChildProcess } | undefined;
+  let prefix: string;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "dispatch-server-pack-"));
+    // prepack builds the server: the tarball carries dist/ though the clone does not.
+    const { stdout } = await npm(["pack", "-w", "@dispatch/server", "--pack-destination", dir, "--json"], root);
+    const [{ filename }] = JSON.parse(stdout.slice(stdout.search(/^\[/m))) as { filename: string }[];
+    prefix = join(dir, "app");
+    await run("mkdir", ["-p", prefix]);
+    writeFileSync(join(prefix, "package.json"), JSON.stringify({ name: "app", private: true }));
+    const install = ["install", "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund", join(dir, filename)];
+    await npm(install, prefix);
+    server = await startInstalled(join(prefix, "node_modules", ".bin", "dispatch-server"), dir);
+  });
+  after(() => {
+    server?.child.kill("SIGTERM");
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("installs without development tools", () => {
+    const present = devOnly.filter((name) => existsSync(join(prefix, "node_modules", name)));
+    assert.deepEqual(present, []);
+    assert.ok(existsSync(join(prefix, "node_modules", "@dispatch", "server", "dist", "server", "main.js")));
+  });
+
+  it("answers /readyz and a quote made with an admin-issued key", async () => {
+    const url = server?.url ?? "";
+    assert.equal((await fetch(`${url}/readyz`)).status, 200);
+    const issued = await fetch(`${url}/api/admin/v1/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ account: "acme", environment: "test" }),
+    });
+    assert.equal(issued.status, 201);
+    const { key } = (await issued.json()) as { key: string };
+    const quote = await fetch(`${url}/api/dispatch/v1/quote`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: JSON.stringify(quoteRequest),
+    });
+    assert.equal(quote.status, 200);
+    assert.match(((await quote.json()) as { quote_id: string }).quote_id, /^qt_/);
+  });
+
+  it("serves /docs with Redoc's script from the package itself", async () => {
+    const url = server?.url ?? "";
+    const page = await fetch(`${url}/docs`);
+    assert.equal(page.status, 200);
+    const html = await page.text();
+    const scripts = [...html.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]);
+    assert.deepEqual(scripts, ["/docs/redoc.standalone.js"]);
+    const script = await fetch(`${url}${scripts[0]}`);
+    assert.equal(script.status, 200);
+    assert.match(script.headers.get("content-type") ?? "", /javascript/);
+    assert.ok((await script.text()).includes("Redoc"));
+  });
+});

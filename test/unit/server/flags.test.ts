@@ -1,0 +1,34 @@
+// dispatch-server's flags come from the configuration schema: one per variable, booleans as --x / --no-x.
+import assert from "node:assert/strict";
+import { Command } from "commander";
+import { schema } from "../../../server/config.js";
+import { addConfigFlags, envWithFlags, flagName } from "../../../server/bin/flags.js";
+
+const parse = (args: string[]) =>
+  addConfigFlags(new Command().exitOverride()).parse(args, { from: "user" }).opts<Record<string, unknown>>();
+
+describe("dispatch-server flags", () => {
+  it("has one flag for every variable of the configuration schema", () => {
+    const command = addConfigFlags(new Command());
+    const longs = new Set(command.options.map((option) => option.long));
+    const variables = Object.keys((schema.describe() as { keys: Record<string, unknown> }).keys);
+    assert.ok(variables.length > 30);
+    for (const variable of variables) assert.ok(longs.has(`--${flagName(variable)}`), variable);
+  });
+
+  it("writes the flags given over the environment and leaves the others alone", () => {
+    const env = envWithFlags(parse(["--port", "4321", "--database-url", "pglite://memory"]), {
+      PORT: "80",
+      LOG_LEVEL: "warn",
+    });
+    assert.equal(env.PORT, "4321");
+    assert.equal(env.DATABASE_URL, "pglite://memory");
+    assert.equal(env.LOG_LEVEL, "warn");
+  });
+
+  it("turns boolean variables into --x and --no-x", () => {
+    assert.equal(envWithFlags(parse(["--no-dispatch-seed-demo"]), {}).DISPATCH_SEED_DEMO, "false");
+    assert.equal(envWithFlags(parse(["--webhook-allow-private"]), {}).WEBHOOK_ALLOW_PRIVATE, "true");
+    assert.equal(envWithFlags(parse([]), { DISPATCH_SEED_DEMO: "0" }).DISPATCH_SEED_DEMO, "0");
+  });
+});
