@@ -10,7 +10,6 @@ import type { CliContext } from "../context.js";
 import { usageError } from "../errors.js";
 import { addExamples } from "../help.js";
 import { writeErr, writeOut } from "../output.js";
-import { sendOperation } from "../send.js";
 import type { LiveEvent } from "./live-stream.js";
 import type { RunAction } from "./operation.js";
 
@@ -28,6 +27,7 @@ async function signingSecret(ctx: CliContext, options: ListenOptions): Promise<s
   if (!ctx.settings["api-key"])
     throw usageError("listen needs an API key (--api-key or DISPATCH_API_KEY), or --secret whsec_…");
   const target = { method: "get", path: "/api/dispatch/v1/webhooks/secret", bodyContentType: null } as const;
+  const { sendOperation } = await import("../send.js"); // the SDK: -H headers and the CLI's User-Agent apply
   const answer = (await sendOperation(target, { path: {}, query: {}, header: {}, body: undefined }, ctx)) as {
     secret: string;
   };
