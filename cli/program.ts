@@ -8,6 +8,7 @@ import { addAttestCommands } from "./commands/attest.js";
 import { addConfigCommands } from "./commands/config.js";
 import { ensureGroup } from "./commands/groups.js";
 import { addListenCommand } from "./commands/listen.js";
+import { addTriggerCommand } from "./commands/trigger.js";
 import { addMcpCommands } from "./commands/mcp.js";
 import { addOperationCommand, type RunAction } from "./commands/operation.js";
 import { addWatchCommand } from "./commands/watch.js";
@@ -95,6 +96,7 @@ export function buildProgram(version: string, run: RunAction, argv?: readonly st
   if (inFull("attest")) addAttestCommands(program, run);
   if (inFull("orders")) addWatchCommand(program, run);
   addListenCommand(program, run);
+  addTriggerCommand(program, run);
   addApiCommand(program, run);
   if (inFull("config")) addConfigCommands(program, run);
   else ensureGroup(program, ["config"]);

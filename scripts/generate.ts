@@ -7,6 +7,7 @@ import openapiTS, { astToString } from "openapi-typescript";
 import { renderCommandTable } from "./cli-commands.js";
 import { contractPath, loadResolvedContract } from "./contract.js";
 import { renderDeprecationTable } from "./deprecation-table.js";
+import { renderEventCatalogue } from "./event-catalogue.js";
 import { renderValidators } from "./joi-validators.js";
 import { renderSecurityTable } from "./security-table.js";
 
@@ -34,6 +35,8 @@ async function renderOutputs(): Promise<Record<string, string>> {
     "server/generated/validators.ts": renderValidators(doc),
     "server/generated/security.ts": renderSecurityTable(doc),
     "server/generated/deprecations.ts": renderDeprecationTable(doc),
+    "server/generated/events.ts": renderEventCatalogue(doc),
+    "cli/generated/events.ts": renderEventCatalogue(doc),
   };
 }
 

@@ -32,10 +32,11 @@ function checkTree(start, ctx) {
 }
 
 function boundsRule() {
-  let inCallback = 0; // callbacks describe what we send, not what we accept
+  let inCallback = 0; // callbacks and webhooks describe what we send, not what we accept
   const check = { enter: (schema, ctx) => inCallback || checkTree(schema, ctx) };
   return {
     Callback: { enter: () => inCallback++, leave: () => inCallback-- },
+    WebhooksMap: { enter: () => inCallback++, leave: () => inCallback-- },
     RequestBody: { Schema: check },
     Parameter: { Schema: check },
   };

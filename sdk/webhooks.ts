@@ -2,7 +2,8 @@
 import { Webhook } from "standardwebhooks";
 import type { components } from "./generated/openapi.js";
 
-export type OrderWebhook = components["schemas"]["OrderWebhook"];
+/** One event of the catalogue (openapi.yaml `webhooks`): what a callback_url and a `dispatch listen` receiver get. */
+export type OrderWebhook = components["schemas"]["DispatchEvent"];
 
 /** Raised when a webhook's signature, timestamp (older or newer than 5 minutes) or headers do not verify. */
 export class WebhookVerificationError extends Error {

@@ -1,71 +1,108 @@
 // `dispatch listen --forward-to <url>`: like `stripe listen`, follows the account's events (listEvents as SSE) and
-// POSTs each to a local URL signed with the account's webhook secret (Standard Webhooks headers), one line per event.
+// POSTs each to a local URL exactly as the webhook worker POSTs it to a callback_url (same body, headers, webhook-id,
+// User-Agent and secret), one line per event.
+import http from "node:http";
+import https from "node:https";
 import type { Command } from "commander";
 import type { Webhook } from "standardwebhooks";
+import { eventTypes, isEventType, webhookUserAgent } from "../generated/events.js";
 import type { CliContext } from "../context.js";
-import { CliError, exitCodeForStatus, fetchFailure, networkError, usageError } from "../errors.js";
+import { usageError } from "../errors.js";
 import { addExamples } from "../help.js";
 import { writeErr, writeOut } from "../output.js";
 import type { LiveEvent } from "./live-stream.js";
 import type { RunAction } from "./operation.js";
 
 interface ListenOptions {
-  forwardTo: string;
+  forwardTo?: string;
   events?: string[];
   secret?: string;
+  printSecret?: boolean;
 }
 
-/** --secret (or DISPATCH_WEBHOOK_SECRET), else the key's account's secret (getAccountWebhookSecret). */
+/** --secret (or DISPATCH_WEBHOOK_SECRET), else the key's account's secret for its environment (getAccountWebhookSecret). */
 async function signingSecret(ctx: CliContext, options: ListenOptions): Promise<string> {
   const given = options.secret ?? process.env.DISPATCH_WEBHOOK_SECRET;
   if (given) return given;
-  const key = ctx.settings["api-key"];
-  if (!key) throw usageError("listen needs an API key (--api-key or DISPATCH_API_KEY), or --secret whsec_…");
-  const path = "/api/dispatch/v1/webhooks/secret";
-  const response = await fetch(ctx.settings["base-url"] + path, { headers: { "x-api-key": key } }).catch(
-    (error: unknown) => {
-      throw networkError(error, ctx.settings["base-url"]);
-    },
-  );
-  if (!response.ok) throw new CliError(`GET ${path}: HTTP ${response.status}`, exitCodeForStatus(response.status));
-  return ((await response.json()) as { secret: string }).secret;
+  if (!ctx.settings["api-key"])
+    throw usageError("listen needs an API key (--api-key or DISPATCH_API_KEY), or --secret whsec_…");
+  const target = { method: "get", path: "/api/dispatch/v1/webhooks/secret", bodyContentType: null } as const;
+  const { sendOperation } = await import("../send.js"); // the SDK: -H headers and the CLI's User-Agent apply
+  const answer = (await sendOperation(target, { path: {}, query: {}, header: {}, body: undefined }, ctx)) as {
+    secret: string;
+  };
+  return answer.secret;
+}
+
+/** One POST as the worker sends it (node:http, no keep-alive, the same header set); answers the status or why not. */
+function post(url: URL, headers: Record<string, string>, body: string): Promise<string> {
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise((resolve) => {
+    const request = client.request(
+      url,
+      { method: "POST", headers, agent: false, signal: AbortSignal.timeout(10_000) },
+      (response) => {
+        response.resume();
+        response.on("end", () => {
+          resolve(String(response.statusCode));
+        });
+      },
+    );
+    request.on("error", (error) => {
+      resolve(`failed (${error.message})`);
+    });
+    request.end(body);
+  });
 }
 
 /** POSTs one event as the webhook worker would; a receiver that cannot be reached is reported, not fatal. */
-async function forward(url: string, signer: Webhook, event: LiveEvent): Promise<string> {
-  const body = JSON.stringify(event);
+function forward(url: URL, signer: Webhook, event: LiveEvent): Promise<string> {
+  const body = JSON.stringify(event); // the SSE `data:` parsed and written again: the same bytes as the webhook body
   const at = new Date();
   const headers = {
     "content-type": "application/json",
-    "webhook-id": event.id,
+    "user-agent": webhookUserAgent,
+    "webhook-id": event.id, // the event's feed id, as the worker sends it (a receiver deduplicates on it)
     "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
     "webhook-signature": signer.sign(event.id, at, body),
   };
-  try {
-    const response = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(10_000) });
-    await response.arrayBuffer();
-    return String(response.status);
-  } catch (error) {
-    return `failed (${fetchFailure(error)})`;
-  }
+  return post(url, headers, body);
 }
 
-async function listen(ctx: CliContext, options: ListenOptions): Promise<undefined> {
-  const scheme = URL.canParse(options.forwardTo) ? new URL(options.forwardTo).protocol : null;
+/** --events values (repeated or comma-separated), each one of the catalogue's types. */
+function wantedTypes(values: string[] | undefined): string[] {
+  const wanted = (values ?? []).flatMap((e) => e.split(",")).filter(Boolean);
+  const unknown = wanted.filter((type) => !isEventType(type));
+  if (unknown.length)
+    throw usageError(`--events: unknown event type ${unknown.join(", ")} (valid: ${eventTypes.join(", ")})`);
+  return wanted;
+}
+
+function forwardUrl(value: string | undefined): URL {
+  if (value === undefined) throw usageError("listen needs --forward-to <url> (or --print-secret)");
+  const scheme = URL.canParse(value) ? new URL(value).protocol : null;
   // Events are POSTed as webhooks, so only an HTTP receiver can take them.
   if (scheme !== "http:" && scheme !== "https:")
     throw usageError(
-      `--forward-to must be an http or https URL such as http://127.0.0.1:8080/webhooks (got ${JSON.stringify(options.forwardTo)})`,
+      `--forward-to must be an http or https URL such as http://127.0.0.1:8080/webhooks (got ${JSON.stringify(value)})`,
     );
-  const url = new URL(options.forwardTo).href;
+  return new URL(value);
+}
+
+async function listen(ctx: CliContext, options: ListenOptions): Promise<undefined> {
+  if (options.printSecret) {
+    writeOut(`${await signingSecret(ctx, options)}\n`);
+    return undefined;
+  }
+  const url = forwardUrl(options.forwardTo);
+  const wanted = wantedTypes(options.events);
   const [{ Webhook }, { follow }] = await Promise.all([import("standardwebhooks"), import("./live-stream.js")]);
   const signer = new Webhook(await signingSecret(ctx, options));
-  const wanted = options.events?.flatMap((e) => e.split(",")).filter(Boolean);
   const ready = () => {
-    writeErr(`dispatch: ready, forwarding events to ${url} (Ctrl-C to stop)\n`);
+    writeErr(`dispatch: ready, forwarding events to ${url.href} (Ctrl-C to stop)\n`);
   };
   const onEvent = async (event: LiveEvent) => {
-    if (wanted?.length && !wanted.includes(event.type)) return false;
+    if (wanted.length && !wanted.includes(event.type)) return false;
     const status = await forward(url, signer, event);
     const line = { id: event.id, type: event.type, order_id: event.data.order_id, status: event.data.status };
     writeOut(
@@ -82,21 +119,25 @@ async function listen(ctx: CliContext, options: ListenOptions): Promise<undefine
 export function addListenCommand(root: Command, run: RunAction): void {
   const command = root
     .command("listen")
-    .summary("Forward the account's live events to a local URL, signed like webhooks")
+    .summary("Forward the account's live events to a local URL, exactly as webhooks send them")
     .description(
-      "Forward the account's live events to a local URL, signed like webhooks (Standard Webhooks headers), as " +
-        "'stripe listen' does: follows the event stream and POSTs each event to --forward-to (http or https), " +
-        "printing the receiver's answer per event. Use it to test a webhook receiver on this machine, where an " +
-        "order's callback_url may not point (it must be public).",
+      "Forward the account's live events to a local URL exactly as the server's webhooks send them to a " +
+        "callback_url (same JSON body, same webhook-id, same User-Agent, Standard Webhooks headers signed with the " +
+        "key's account and environment's webhook secret), as 'stripe listen' does: follows the event stream and " +
+        "POSTs each event to --forward-to (http or https), printing the receiver's answer per event. Use it to test " +
+        "a webhook receiver on this machine, where an order's callback_url may not point (it must be public). " +
+        "--print-secret prints the secret forwarded events are signed with and exits.",
     )
-    .requiredOption("--forward-to <url>", "local URL each event is POSTed to")
-    .option("--events <types...>", "only these event types (order.created, order.status_changed, order.cancelled)")
-    .option("--secret <whsec>", "signing secret (env DISPATCH_WEBHOOK_SECRET; default: the key's account's secret)");
+    .option("--forward-to <url>", "local URL each event is POSTed to")
+    .option("--events <types...>", `only these event types (${eventTypes.join(", ")})`)
+    .option("--secret <whsec>", "signing secret (env DISPATCH_WEBHOOK_SECRET; default: the key's account's secret)")
+    .option("--print-secret", "print the signing secret forwarded events are signed with, then exit");
   addExamples(
     command,
     [
       "dispatch listen --forward-to http://127.0.0.1:8080/webhooks",
       'dispatch listen --forward-to http://127.0.0.1:8080/webhooks --events order.cancelled --secret "$DISPATCH_WEBHOOK_SECRET"',
+      "dispatch listen --print-secret",
     ],
     "Runs until interrupted; reconnects after a drop and resumes after the last event seen.\n",
   );

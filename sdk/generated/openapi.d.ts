@@ -105,12 +105,13 @@ export interface paths {
          *     be ordered more than once until it expires (each order is a job of its own at the quoted price). A replayed
          *     request answers as the first time, even after the quote has expired.
          *
-         *     **Webhooks:** with a `callback_url`, every status change of the order (creation included) is POSTed
-         *     there as a Standard Webhook (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers; body
-         *     `OrderWebhook`), in order and retried with exponential backoff until the
-         *     receiver answers 2xx. The signing secret (`whsec_…`, one per account) is handed out by the operator
+         *     **Webhooks:** with a `callback_url`, every event of the order is POSTed there as a Standard Webhook
+         *     (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers), in order and retried with exponential
+         *     backoff until the receiver answers 2xx: `order.created` at creation, `order.status_changed` on each
+         *     transition and `order.cancelled` at cancellation — the event catalogue in the top-level `webhooks`, the
+         *     same events (same body, same `webhook-id`) as `listEvents` and `dispatch listen`. The signing secret (`whsec_…`, one per account) is handed out by the operator
          *     (`getWebhookSecret`) and to the account's keys (`getAccountWebhookSecret`, rotated with
-         *     `rotateWebhookSecret`); see the `orderStatusChanged` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at
+         *     `rotateWebhookSecret`); see the `orderEvent` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at
          *     every delivery.
          */
         post: operations["createOrder"];
@@ -951,7 +952,179 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "order.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was created
+         * @description Sent to the order's `callback_url` (and forwarded by `dispatch listen`); the same event as in `listEvents`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`evt_…`), stable across retries and the same in a `dispatch listen` forward. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,` + base64 HMAC-SHA256, one per signing secret, space-separated: two or more (at most four) while a rotated secret still signs (`rotateWebhookSecret`). */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                    /** @description The webhook sender (the server's worker and `dispatch listen` send the same). */
+                    "user-agent": components["parameters"]["WebhookUserAgent"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OrderCreatedEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the event. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any other answer, a timeout or a refused connection is retried with exponential backoff until the attempts run out. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order changed status (other than cancelled)
+         * @description Sent to the order's `callback_url` (and forwarded by `dispatch listen`); the same event as in `listEvents`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`evt_…`), stable across retries and the same in a `dispatch listen` forward. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,` + base64 HMAC-SHA256, one per signing secret, space-separated: two or more (at most four) while a rotated secret still signs (`rotateWebhookSecret`). */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                    /** @description The webhook sender (the server's worker and `dispatch listen` send the same). */
+                    "user-agent": components["parameters"]["WebhookUserAgent"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OrderStatusChangedEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the event. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any other answer, a timeout or a refused connection is retried with exponential backoff until the attempts run out. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was cancelled
+         * @description Sent to the order's `callback_url` (and forwarded by `dispatch listen`); the same event as in `listEvents`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`evt_…`), stable across retries and the same in a `dispatch listen` forward. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,` + base64 HMAC-SHA256, one per signing secret, space-separated: two or more (at most four) while a rotated secret still signs (`rotateWebhookSecret`). */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                    /** @description The webhook sender (the server's worker and `dispatch listen` send the same). */
+                    "user-agent": components["parameters"]["WebhookUserAgent"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OrderCancelledEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the event. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any other answer, a timeout or a refused connection is retried with exponential backoff until the attempts run out. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -1332,15 +1505,37 @@ export interface components {
             /** @description What the key may do (see ApiKeyScope); default every scope. */
             scopes?: components["schemas"]["ApiKeyScope"][];
         };
-        /** @enum {string} */
+        /**
+         * @description The event catalogue's types (the keys of the top-level `webhooks`).
+         * @enum {string}
+         */
         OrderEventType: "order.created" | "order.status_changed" | "order.cancelled";
+        /**
+         * @description One order event, the same JSON in the feed (`listEvents`, `listOrderEvents`, their SSE streams), in a
+         *     webhook to a `callback_url` and in a `dispatch listen` forward; one schema per type below.
+         */
         DispatchEvent: {
-            /** @description Event id (`evt_…`), increasing; the SSE `id:` and the resume point. */
+            /** @description Event id (`evt_…`), increasing; the SSE `id:`, the resume point and the webhook's `webhook-id`. */
             id: string;
             type: components["schemas"]["OrderEventType"];
             /** Format: date-time */
             timestamp: string;
             data: components["schemas"]["OrderEventData"];
+        };
+        /** @description An order was created (its first status, `previous_status` null). */
+        OrderCreatedEvent: components["schemas"]["DispatchEvent"] & {
+            /** @constant */
+            type?: "order.created";
+        };
+        /** @description An order moved to a status other than `cancelled`. */
+        OrderStatusChangedEvent: components["schemas"]["DispatchEvent"] & {
+            /** @constant */
+            type?: "order.status_changed";
+        };
+        /** @description An order was cancelled (`status` is `cancelled`). */
+        OrderCancelledEvent: components["schemas"]["DispatchEvent"] & {
+            /** @constant */
+            type?: "order.cancelled";
         };
         EventPage: {
             items: components["schemas"]["DispatchEvent"][];
@@ -1357,13 +1552,6 @@ export interface components {
             human_override?: boolean;
             /** @description Assign this contractor (for `pending_dispatch` from an unassigned order). */
             contractor_id?: string;
-        };
-        OrderWebhook: {
-            /** @constant */
-            type: "order.status_changed";
-            /** Format: date-time */
-            timestamp: string;
-            data: components["schemas"]["OrderEventData"];
         };
         OrderEventData: {
             order_id: string;
@@ -1395,13 +1583,10 @@ export interface components {
         WebhookDelivery: {
             /** @description Delivery id (`dlv_…`). */
             id: string;
-            /** @description The message id (`msg_…`), sent as `webhook-id` on every attempt. */
+            /** @description The event's id (`evt_…`), sent as `webhook-id` on every attempt; a `msg_…` placeholder until the event has its place in the feed (about 100 ms). */
             event_id: string;
-            /**
-             * @description The webhook's `type`.
-             * @enum {string}
-             */
-            event_type: "order.status_changed";
+            /** @description The webhook's `type`. */
+            event_type: components["schemas"]["OrderEventType"];
             order_id: string;
             state: components["schemas"]["WebhookDeliveryState"];
             /** @description Attempts made so far. */
@@ -2107,6 +2292,14 @@ export interface components {
         EventAfter: string;
         /** @description Page size (JSON only). */
         EventLimit: number;
+        /** @description The event's id (`evt_…`), stable across retries and the same in a `dispatch listen` forward. */
+        WebhookId: string;
+        /** @description Unix seconds of this attempt. */
+        WebhookTimestamp: string;
+        /** @description `v1,` + base64 HMAC-SHA256, one per signing secret, space-separated: two or more (at most four) while a rotated secret still signs (`rotateWebhookSecret`). */
+        WebhookSignature: string;
+        /** @description The webhook sender (the server's worker and `dispatch listen` send the same). */
+        WebhookUserAgent: "dispatch-webhooks/1";
         /** @description SSE resume point (sent by EventSource on reconnect); same meaning as `after`. */
         LastEventId: string;
         /** @description Client-chosen key; a retry with the same key and body replays the first answer. */

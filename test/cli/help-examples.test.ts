@@ -246,7 +246,7 @@ describe("cli --help examples", function () {
           );
           await api("POST", `/api/dispatch/v1/sandbox/orders/${vars.ORDER_ID}/advance`, { to: "completed" });
         });
-      } else if (example.command === "listen") {
+      } else if (example.command === "listen" && example.line.includes("--forward-to")) {
         result = await runExample(example.line, runEnv, dir, async (child) => {
           await until("listen to be ready", () => (child.stderr().includes("ready") ? true : undefined));
           const id = await newOrder();

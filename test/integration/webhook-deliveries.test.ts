@@ -112,8 +112,8 @@ for (const db of databases()) {
       assert.ok(Date.parse(y.next_attempt_at!) > Date.now() + 300_000, y.next_attempt_at!);
       for (const d of body.items) {
         assert.match(d.id, /^dlv_\d+$/);
-        assert.match(d.event_id, /^msg_/);
-        assert.equal(d.event_type, "order.status_changed");
+        assert.match(d.event_id, /^evt_\d+$/);
+        assert.equal(d.event_type, d === x2 ? "order.status_changed" : "order.created");
         assert.ok(!Number.isNaN(Date.parse(d.created_at)));
       }
       const theirs = await list("", other);

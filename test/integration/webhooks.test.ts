@@ -25,7 +25,12 @@ function assertSigned(deliveries: Delivery[], secret: string): void {
   for (const d of deliveries) {
     const verified = new Webhook(secret).verify(d.raw, d.headers as Record<string, string>);
     assert.deepEqual(verified, d.body);
-    assert.equal(d.body.type, "order.status_changed");
+    const { status, previous_status } = d.body.data;
+    const type =
+      previous_status === null ? "order.created" : status === "cancelled" ? "order.cancelled" : "order.status_changed";
+    assert.equal(d.body.type, type);
+    assert.deepEqual([d.headers["webhook-id"], d.headers["user-agent"]], [d.body.id, "dispatch-webhooks/1"]);
+    assert.match(String(d.body.id), /^evt_\d+$/);
   }
   assert.throws(() =>
     new Webhook(`whsec_${Buffer.from("another-secret-entirely!").toString("base64")}`).verify(
@@ -178,12 +183,16 @@ for (const db of databases()) {
             account: "acme",
             environment: "test",
             url: `http://127.0.0.1:${port}/`,
-            payload: JSON.stringify({ type: "order.status_changed", timestamp: new Date().toISOString(), data: {} }),
+            payload: JSON.stringify({
+              type: "order.created",
+              timestamp: new Date().toISOString(),
+              data: { status_url: `${s.url}/api/dispatch/v1/orders/${id}` },
+            }),
           });
-          await eventually(
-            async () => (await rows("webhook_outbox").where({ message_id: "msg_rebound" }).first()).attempts >= 1,
-          );
-          const row = await rows("webhook_outbox").where({ message_id: "msg_rebound" }).first();
+          // The message is sent with its event's id (evt_…), which replaces the msg_ placeholder.
+          await eventually(async () => (await rows("webhook_outbox").where({ order_id: id }).first()).attempts >= 1);
+          const row = await rows("webhook_outbox").where({ order_id: id }).first();
+          assert.match(row.message_id, /^evt_\d+$/);
           assert.match(row.last_error, /not allowed/);
           assert.deepEqual([row.status, receiver.deliveries.length], ["pending", 0]);
         } finally {

@@ -3,6 +3,8 @@
 import type { Knex } from "knex";
 import { maskRef } from "../shared/ids.js";
 import { statusUrl } from "../dispatch/order-lifecycle.js";
+import type { EventType } from "../../generated/events.js";
+import { eventTypeOf } from "./catalogue.js";
 
 /** The columns feed queries select (bigints may arrive as strings over raw SQL). */
 export interface EventRow {
@@ -21,7 +23,7 @@ export interface EventRow {
 type Conn = Knex | Knex.Transaction;
 export interface DispatchEvent {
   id: string;
-  type: "order.created" | "order.status_changed" | "order.cancelled";
+  type: EventType;
   timestamp: string;
   data: Record<string, unknown>;
 }
@@ -75,18 +77,13 @@ export async function latestSeq(db: Conn): Promise<number> {
   return Number((await db("order_events").max({ max: "seq" }))[0]?.max ?? 0);
 }
 
-/** One row as the event customers see; `data` is the order webhook's payload. */
+/** One row as the event customers see: the feed item, the SSE `data:` and (byte for byte) the webhook body. */
 export function toEvent(row: EventRow, base: string): DispatchEvent {
   const at = new Date(row.at).toISOString();
   const unassigned = row.status === "accepted_pending_fulfilment";
   return {
     id: eventId(Number(row.seq)),
-    type:
-      row.previous_status === null
-        ? "order.created"
-        : row.status === "cancelled"
-          ? "order.cancelled"
-          : "order.status_changed",
+    type: eventTypeOf(row.status, row.previous_status),
     timestamp: at,
     data: {
       order_id: row.order_id,

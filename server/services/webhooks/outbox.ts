@@ -4,6 +4,8 @@ import type { Knex } from "knex";
 import { newId } from "../shared/ids.js";
 import { ensureWebhookSecret } from "./secrets.js";
 import type { Environment, Tenant } from "../access/principal.js";
+import { eventTypeOf } from "../events/catalogue.js";
+import { tenantRows, toEvent, type EventRow } from "../events/feed.js";
 
 export interface OutboxRow {
   id: number;
@@ -23,10 +25,11 @@ export interface StatusChange {
   data: Record<string, unknown>;
 }
 
-/** The outbox row of one `order.status_changed` message (for callers that write it in a statement of their own). */
+/** The outbox row of one order event (for callers that write it in a statement of their own). Its `payload`
+ * names the event for the deliveries list; the body sent is the feed's event (eventOfMessage). */
 export function statusChangeMessage(change: StatusChange) {
   const payload = {
-    type: "order.status_changed",
+    type: eventTypeOf(String(change.data.status), change.data.previous_status as string | null | undefined),
     timestamp: new Date().toISOString(),
     data: { order_id: change.orderId, ...change.data },
   };
@@ -40,7 +43,7 @@ export function statusChangeMessage(change: StatusChange) {
   };
 }
 
-/** Writes one `order.status_changed` message; call inside the transaction that changes the status. */
+/** Writes one order event's message; call inside the transaction that changes the status. */
 export async function enqueueStatusChange(trx: Knex.Transaction, change: StatusChange): Promise<void> {
   await ensureWebhookSecret(trx, change.tenant);
   await trx("webhook_outbox").insert(statusChangeMessage(change));
@@ -58,7 +61,23 @@ export interface ClaimSkip {
 }
 
 /**
- * Claims due messages, at most one per order and only an order's oldest pending one (so each order's
+ * The feed event a message stands for, as the feed renders it: an order's messages and its events are written
+ * one for one in the same transactions, so the order's nth message is its nth event.
+ */
+export async function eventOfMessage(db: Knex, row: OutboxRow, publicBaseUrl: string | null) {
+  const tenant = { account: row.account, environment: row.environment, orderId: row.order_id };
+  const [{ count }] = await db("webhook_outbox")
+    .where({ order_id: row.order_id })
+    .andWhere("id", "<", row.id)
+    .count<{ count: number | string }[]>({ count: "*" });
+  const [event] = (await tenantRows(db, 0, tenant).offset(Number(count)).limit(1)) as EventRow[];
+  if (!event) throw new Error(`order ${row.order_id} has no event for webhook message ${row.message_id}`);
+  const statusUrl = String(row.payload.data.status_url);
+  return toEvent(event, publicBaseUrl ?? new URL(statusUrl).origin);
+}
+
+/**
+ * Claims due messages (only once the order's events have their place in the feed, whose ids they are sent with), at most one per order and only an order's oldest pending one (so each order's
  * events arrive in order), at most one per endpoint and one per account per claim, skipping busy endpoints
  * and accounts: a slow receiver (or a tenant with many) never takes the slots other tenants need. Leased for
  * `leaseMs`; SKIP LOCKED-style re-checks let several servers share the outbox. `attempts` counts finished
@@ -81,6 +100,7 @@ export async function claimDue(
          select o.id, row_number() over (partition by ${endpoint} order by o.id) as nth,
            row_number() over (partition by o.account order by o.id) as nth_account from webhook_outbox o
          where o.status = 'pending' and o.next_attempt_at <= now() ${skipEndpoints} ${skipAccounts}
+           and not exists (select 1 from order_events e where e.order_id = o.order_id and e.seq is null)
            and not exists (select 1 from webhook_outbox p where p.order_id = o.order_id and p.status = 'pending' and p.id < o.id)
        ) ranked
        where nth = 1 and nth_account = 1 order by id limit ?)

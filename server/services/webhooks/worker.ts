@@ -8,7 +8,8 @@ import type { Knex } from "knex";
 import { Webhook } from "standardwebhooks";
 import type { Config } from "../../config.js";
 import { createOutboundClient } from "../net/http.js";
-import { claimDue, endpointOf, markDelivered, markFailed, type OutboxRow } from "./outbox.js";
+import { webhookUserAgent } from "../../generated/events.js";
+import { claimDue, endpointOf, eventOfMessage, markDelivered, markFailed, type OutboxRow } from "./outbox.js";
 import { ensureWebhookSecret, rotateWebhookSecret, signingSecrets } from "./secrets.js";
 import { listDeliveries, redeliver, type DeliveryFilter } from "./deliveries.js";
 
@@ -42,6 +43,7 @@ function createBreaker(backoffMs: number) {
 interface Worker {
   db: Knex;
   settings: Config["webhook"];
+  publicBaseUrl: string | null;
   client: ReturnType<typeof createOutboundClient>;
   breaker: ReturnType<typeof createBreaker>;
   inFlight: Map<number, { endpoint: string; account: string; done: Promise<void> }>;
@@ -63,15 +65,20 @@ class ReceiverRefused extends Error {
 async function send(w: Worker, row: OutboxRow): Promise<number> {
   const secrets = await signingSecrets(w.db, { account: row.account, environment: row.environment });
   if (!secrets.length) throw new Error(`no ${row.environment} webhook secret for account ${row.account}`);
-  const body = JSON.stringify(row.payload);
+  const event = await eventOfMessage(w.db, row, w.publicBaseUrl);
+  // The webhook-id is the stored event's feed id: a retry, a redelivery and a `dispatch listen` forward of the
+  // same event carry the same id, so a receiver deduplicates across all of them.
+  const id = event.id;
+  if (row.message_id !== id) await w.db("webhook_outbox").where({ id: row.id }).update({ message_id: id });
+  const body = JSON.stringify(event); // the feed's event, byte for byte
   const now = new Date(); // one instant for both the signature and its header
   const headers = {
     "content-type": "application/json",
-    "user-agent": "dispatch-webhooks/1",
-    "webhook-id": row.message_id,
+    "user-agent": webhookUserAgent,
+    "webhook-id": id,
     "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
     // One signature per signing secret (a rotated secret signs beside the new one), space-separated.
-    "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(row.message_id, now, body)).join(" "),
+    "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(id, now, body)).join(" "),
   };
   const response = await w.client.request(new URL(row.url), {
     method: "POST",
@@ -144,10 +151,13 @@ function schedule(w: Worker): void {
   );
 }
 
-export function createWebhookService(db: Knex, config: Pick<Config, "webhookAllowPrivate" | "webhook">) {
+type WebhookConfig = Pick<Config, "webhookAllowPrivate" | "webhook" | "publicBaseUrl">;
+
+export function createWebhookService(db: Knex, config: WebhookConfig) {
   const w: Worker = {
     db,
     settings: config.webhook,
+    publicBaseUrl: config.publicBaseUrl,
     client: createOutboundClient({ allowLoopback: false, allowPrivate: config.webhookAllowPrivate }),
     breaker: createBreaker(config.webhook.backoffMs),
     inFlight: new Map(),

@@ -1,0 +1,118 @@
+// `dispatch trigger <event-type>`: like `stripe trigger`, makes the sandbox emit one event of the catalogue
+// (openapi.yaml `webhooks`) by creating a test order and driving it (sandbox advance, or cancel) until it has.
+import type { Command } from "commander";
+import { eventTypes, isEventType, type EventType } from "../generated/events.js";
+import type { CliContext } from "../context.js";
+import { CliError, ExitCode, usageError } from "../errors.js";
+import { addExamples } from "../help.js";
+import type { RequestTarget } from "../send.js";
+import type { LiveEvent } from "./live-stream.js";
+import type { RunAction } from "./operation.js";
+
+interface TriggerOptions {
+  data?: string;
+}
+interface Order {
+  id: string;
+  status: string;
+}
+
+/** A routine plumbing job in Texas: the sandbox's demo pool covers it, so the order is matched and can advance. */
+const defaultOrder = {
+  trade: "plumbing",
+  location: { state: "TX", zip: "78701", city: "Austin" },
+  urgency: "routine",
+  description: "Test order made by dispatch trigger.",
+};
+/** How long the event may take to reach the feed (the sequencer numbers events within about 100 ms). */
+const feedWaitMs = 10_000;
+
+const target = (method: RequestTarget["method"], path: string, body = false): RequestTarget => ({
+  method,
+  path,
+  bodyContentType: body ? "application/json" : null,
+});
+
+/** One API call through the SDK (cli/send.ts): -H headers, the CLI's User-Agent, exit codes by status. */
+async function call(
+  ctx: CliContext,
+  spec: RequestTarget,
+  path: Record<string, string>,
+  body?: Record<string, unknown>,
+) {
+  const { sendOperation } = await import("../send.js");
+  return sendOperation(spec, { path, query: {}, header: {}, body }, ctx);
+}
+
+function orderBody(data: string | undefined): Record<string, unknown> {
+  if (data === undefined) return defaultOrder;
+  try {
+    const body: unknown = JSON.parse(data);
+    if (body && typeof body === "object" && !Array.isArray(body)) return body as Record<string, unknown>;
+  } catch {
+    // reported below, like any other value that is not a JSON object
+  }
+  throw usageError(`--data must be a JSON object (a createOrder body), got ${JSON.stringify(data)}`);
+}
+
+/** Moves the new order until `type` has been emitted: creation is order.created already. */
+async function drive(ctx: CliContext, type: EventType, order: Order): Promise<void> {
+  const id = { id: order.id };
+  if (type === "order.cancelled")
+    await call(ctx, target("post", "/api/dispatch/v1/orders/{id}/cancel", true), id, {
+      reason: "other",
+      note: "dispatch trigger",
+    });
+  else if (type === "order.status_changed")
+    await call(ctx, target("post", "/api/dispatch/v1/sandbox/orders/{id}/advance", true), id, {});
+}
+
+/** The order's first event of `type` once it is in the feed (listOrderEvents). */
+async function emitted(ctx: CliContext, type: EventType, orderId: string): Promise<LiveEvent> {
+  const spec = target("get", "/api/dispatch/v1/orders/{id}/events");
+  for (const end = Date.now() + feedWaitMs; ; await new Promise((r) => setTimeout(r, 100))) {
+    const page = (await call(ctx, spec, { id: orderId })) as { items: LiveEvent[] };
+    const event = page.items.find((e) => e.type === type);
+    if (event) return event;
+    if (Date.now() > end)
+      throw new CliError(`order ${orderId}: no ${type} event in the feed after ${feedWaitMs} ms`, ExitCode.unexpected);
+  }
+}
+
+async function trigger(ctx: CliContext, type: string, options: TriggerOptions): Promise<unknown> {
+  if (!isEventType(type))
+    throw usageError(`unknown event type ${JSON.stringify(type)}; valid: ${eventTypes.join(", ")}`);
+  const key = ctx.settings["api-key"];
+  // A trigger makes a real order: only the sandbox (a test key's environment) may get one.
+  if (!key?.startsWith("dispatch_test_"))
+    throw usageError(
+      "trigger needs a test key (dispatch_test_…): it creates and drives a sandbox order, never a live one",
+    );
+  const body = orderBody(options.data);
+  const created = (await call(ctx, target("post", "/api/dispatch/v1/order", true), {}, body)) as { order: Order };
+  await drive(ctx, type, created.order);
+  const event = await emitted(ctx, type, created.order.id);
+  if (ctx.format === "table") return created.order.id;
+  const order = await call(ctx, target("get", "/api/dispatch/v1/orders/{id}"), { id: created.order.id });
+  return { order, event };
+}
+
+export function addTriggerCommand(root: Command, run: RunAction): void {
+  const command = root
+    .command("trigger <event-type>")
+    .summary("Make the sandbox emit one event (a test order driven until it does)")
+    .description(
+      `Make the sandbox emit one event of the catalogue (${eventTypes.join(", ")}), as 'stripe trigger' does: ` +
+        "creates a test order (a routine plumbing job in TX, or --data) and drives it with the sandbox advance " +
+        "endpoint or a cancel until the event is in the feed, so it reaches the order's callback_url and " +
+        "'dispatch listen'. Prints the order id (with -o json, the order and the event). Needs a test key " +
+        "(dispatch_test_…); a live key is refused.",
+    )
+    .option("--data <json>", "the createOrder body to use instead of the default (a JSON object)");
+  addExamples(command, [
+    "dispatch trigger order.created",
+    "dispatch trigger order.status_changed -o json",
+    `dispatch trigger order.cancelled --data '{"trade":"hvac","location":{"state":"TX"},"urgency":"urgent","description":"No heat."}'`,
+  ]);
+  command.action(async (type: string) => run(command, (ctx) => trigger(ctx, type, command.opts<TriggerOptions>())));
+}

@@ -1,0 +1,153 @@
+// One event catalogue, two delivery paths: what a callback_url receives from the server and what a
+// `dispatch listen --forward-to` receiver gets must be the same bytes; `listen --print-secret` and `trigger` use it.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import { Webhook } from "standardwebhooks";
+import { eventTypes } from "../../cli/generated/events.js";
+import { eventually, postOrder, webhookSecret } from "../fixtures/orders.js";
+import { orderRequest } from "../fixtures/requests.js";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+import { bin, runCli } from "./run-cli.js";
+
+interface Hit {
+  path: string;
+  headers: IncomingHttpHeaders;
+  raw: Buffer;
+}
+
+/** One receiver for both paths (so `host` is the same): /hook for the callback_url, /listen for the forward. */
+async function startReceiver() {
+  const hits: Hit[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      hits.push({ path: req.url ?? "", headers: req.headers, raw: Buffer.concat(chunks) });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const stop = () =>
+    new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
+  return { url, hits, stop };
+}
+
+const orderOf = (hit: Hit) => (JSON.parse(hit.raw.toString()) as { data: { order_id: string } }).data.order_id;
+const withoutSignature = (headers: IncomingHttpHeaders) =>
+  Object.fromEntries(
+    Object.entries(headers).filter(([name]) => !["webhook-timestamp", "webhook-signature"].includes(name)),
+  );
+
+describe("event catalogue: webhooks, listen and trigger", function () {
+  this.timeout(180_000);
+  let t: TestServer;
+  let key: string;
+  let env: Record<string, string>;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+  before(async () => {
+    receiver = await startReceiver();
+    t = await startTestServer(undefined, { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_POLL_MS: "50" });
+    key = (await t.issueKey({ account: "catalogue" })).key;
+    env = { DISPATCH_BASE_URL: t.url, DISPATCH_API_KEY: key };
+  });
+  after(async () => {
+    await t?.stop();
+    await receiver?.stop();
+  });
+
+  it("listen forwards byte for byte what the callback_url receives, created → status changes → cancelled", async () => {
+    const listen = spawn(process.execPath, [bin, "listen", "--forward-to", `${receiver.url}/listen`, "-o", "ndjson"], {
+      env: { ...process.env, ...env },
+    });
+    let stderr = "";
+    listen.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    try {
+      await eventually(() => stderr.includes("ready"));
+      const callback_url = `${receiver.url}/hook`;
+      const created = await postOrder(
+        t.url,
+        { "x-api-key": key },
+        { ...orderRequest, reference_id: "cat-1", callback_url },
+      );
+      const id = ((await created.json()) as { order: { id: string } }).order.id;
+      const call = (path: string, body: unknown) =>
+        fetch(`${t.url}${path}`, {
+          method: "POST",
+          headers: { "x-api-key": key, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      assert.equal((await call(`/api/dispatch/v1/sandbox/orders/${id}/advance`, { to: "dispatched" })).status, 200);
+      assert.equal((await call(`/api/dispatch/v1/sandbox/orders/${id}/advance`, { to: "en_route" })).status, 200);
+      assert.equal((await call(`/api/dispatch/v1/orders/${id}/cancel`, { reason: "duplicate" })).status, 200);
+      const of = (path: string) => receiver.hits.filter((h) => h.path === path && orderOf(h) === id);
+      await eventually(() => of("/hook").length === 4 && of("/listen").length === 4, 20_000);
+      const [hook, forwarded] = [of("/hook"), of("/listen")];
+      assert.deepEqual(
+        hook.map((h) => (JSON.parse(h.raw.toString()) as { type: string }).type),
+        ["order.created", "order.status_changed", "order.status_changed", "order.cancelled"],
+      );
+      const secret = await webhookSecret(t.url, "catalogue");
+      for (const [i, h] of hook.entries()) {
+        assert.ok(
+          h.raw.equals(forwarded[i].raw),
+          `body ${String(i)}:\n${h.raw.toString()}\n${forwarded[i].raw.toString()}`,
+        );
+        assert.deepEqual(withoutSignature(forwarded[i].headers), withoutSignature(h.headers));
+        for (const hit of [h, forwarded[i]])
+          new Webhook(secret).verify(hit.raw.toString(), hit.headers as Record<string, string>);
+      }
+      assert.equal(hook[0].headers["user-agent"], "dispatch-webhooks/1");
+      assert.match(String(hook[0].headers["webhook-id"]), /^evt_\d+$/);
+    } finally {
+      listen.kill("SIGTERM");
+    }
+  });
+
+  it("listen --print-secret prints the secret forwarded events are signed with (the account's test secret)", async () => {
+    const run = await runCli(["listen", "--print-secret"], { env });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, `${await webhookSecret(t.url, "catalogue")}\n`);
+    const given = await runCli(["listen", "--print-secret", "--secret", "whsec_Z2l2ZW4tc2VjcmV0LWZvci10ZXN0cw=="], {
+      env,
+    });
+    assert.deepEqual([given.code, given.stdout], [0, "whsec_Z2l2ZW4tc2VjcmV0LWZvci10ZXN0cw==\n"]);
+  });
+
+  for (const type of eventTypes)
+    it(`trigger ${type} makes the sandbox emit it: in the feed and at the callback_url`, async () => {
+      const data = JSON.stringify({
+        ...orderRequest,
+        reference_id: `trigger-${type}`,
+        callback_url: `${receiver.url}/hook`,
+      });
+      const run = await runCli(["trigger", type, "--data", data, "-o", "json"], { env });
+      assert.equal(run.code, 0, run.stderr);
+      const { order, event } = JSON.parse(run.stdout) as { order: { id: string }; event: { id: string; type: string } };
+      assert.equal(event.type, type);
+      const feed = (await (
+        await fetch(`${t.url}/api/dispatch/v1/orders/${order.id}/events`, { headers: { "x-api-key": key } })
+      ).json()) as { items: { id: string; type: string }[] };
+      assert.ok(feed.items.some((e) => e.id === event.id && e.type === type));
+      await eventually(() => receiver.hits.some((h) => h.path === "/hook" && h.headers["webhook-id"] === event.id));
+    });
+
+  it("trigger prints the order id; an unknown type is a usage error listing the catalogue; a live key is refused", async () => {
+    const plain = await runCli(["trigger", "order.created", "-o", "table"], { env });
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.match(plain.stdout, /^ord_\w+\n$/);
+    const unknown = await runCli(["trigger", "order.shipped"], { env });
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /order\.created, order\.status_changed, order\.cancelled/);
+    const live = (await t.issueKey({ account: "catalogue", environment: "live" })).key;
+    const refused = await runCli(["trigger", "order.created"], { env: { ...env, DISPATCH_API_KEY: live } });
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /test key/);
+  });
+});
