@@ -5,7 +5,7 @@ import { cpus } from "node:os";
 import autocannon from "autocannon";
 import pg from "pg";
 import { openCheckpoint, parseVerifierKey } from "../sdk/attest.js";
-import { leafHashOfRow } from "../server/services/audit/chain.js";
+import { leafHashOfRow } from "../server/services/audit/entries.js";
 import { appendLeaves, treeHashFrom } from "../server/services/audit/tlog.js";
 import { quoteRequest } from "../test/fixtures/requests.js";
 import { startReadyServer } from "../test/helpers/server-process.js";
@@ -26,7 +26,9 @@ async function checkOneTree(databaseUrl: string, note: string, key: string): Pro
     );
     const total = await client.query("select count(*)::int as n from audit_records");
     const leaves = rows.map((r) => leafHashOfRow(r));
-    const sealsMatch = rows.every((r, i) => r.prev_hash !== null || r.seal === `seal_${leaves[i].toString("hex")}`);
+    const sealsMatch = rows.every(
+      (r, i) => r.pre_tree_previous_hash !== null || r.seal === `seal_${leaves[i].toString("hex")}`,
+    );
     const checkpoint = openCheckpoint(note, parseVerifierKey(key));
     const root = treeHashFrom(appendLeaves([], 0, leaves).frontier.map((n) => n.hash));
     const ok = sealsMatch && rows.length === total.rows[0].n && checkpoint.treeSize === rows.length;

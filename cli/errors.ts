@@ -1,21 +1,55 @@
 // CLI errors carry the process exit code; every failure path ends in one CliError.
 
-/** Documented exit codes of `dispatch` (the table in cli/README.md and `dispatch --help`). */
-export const ExitCode = {
-  ok: 0,
-  unexpected: 1,
-  usage: 2,
-  network: 3,
-  unauthorized: 4,
-  paymentRequired: 5,
-  notFound: 6,
-  conflict: 7,
-  clientError: 8,
-  rateLimited: 9,
-  serverError: 10,
-  /** `orders watch`: the order ended cancelled. */
-  cancelled: 11,
+/**
+ * The one exit-code table of `dispatch`: `ExitCode`, the `dispatch --help` line and cli/README.md's table all come
+ * from it (test/unit/cli/errors.test.ts checks the README's rows against `exitCodeTableMarkdown()`).
+ */
+export const exitCodes = {
+  ok: { code: 0, brief: "ok", meaning: "success" },
+  unexpected: { code: 1, brief: "unexpected", meaning: "unexpected error" },
+  usage: { code: 2, brief: "usage/validation (nothing sent)", meaning: "usage or validation error (nothing was sent)" },
+  network: { code: 3, brief: "network error", meaning: "network error (server unreachable, connection refused)" },
+  unauthorized: { code: 4, brief: "401", meaning: "401 unauthorized" },
+  paymentRequired: { code: 5, brief: "402", meaning: "402 not entitled" },
+  notFound: { code: 6, brief: "404", meaning: "404 not found" },
+  conflict: { code: 7, brief: "409", meaning: "409 conflict" },
+  clientError: { code: 8, brief: "422 and other 4xx", meaning: "422 and any other 4xx" },
+  rateLimited: {
+    code: 9,
+    brief: "429",
+    meaning: "429 rate limited (the message gives `Retry-After`; `--retries n` retries honouring it)",
+  },
+  serverError: { code: 10, brief: "5xx", meaning: "5xx" },
+  cancelled: {
+    code: 11,
+    brief: "order cancelled ('orders watch')",
+    meaning: "`orders watch`: the order ended cancelled",
+  },
 } as const;
+
+type ExitCodeName = keyof typeof exitCodes;
+
+/** The exit codes by name (`ExitCode.network` is 3). */
+export const ExitCode = Object.fromEntries(Object.entries(exitCodes).map(([name, { code }]) => [name, code])) as {
+  readonly [K in ExitCodeName]: (typeof exitCodes)[K]["code"];
+};
+
+/** `0 ok, 1 unexpected, …`: the short list `dispatch --help` prints, broken into lines of about `width` columns. */
+export function exitCodesBrief(width = 100): string {
+  const lines = [""];
+  for (const { code, brief } of Object.values(exitCodes)) {
+    const item = `${String(code)} ${brief}`;
+    if (lines.at(-1)!.length + item.length + 2 > width) lines.push("");
+    lines[lines.length - 1] += lines.at(-1) ? `, ${item}` : item;
+  }
+  return lines.join(",\n  ");
+}
+
+/** cli/README.md's "Exit codes" table, row for row. */
+export function exitCodeTableMarkdown(): string {
+  const rows = Object.values(exitCodes).map(({ code, meaning }) => `| ${String(code)} | ${meaning} |`);
+  return ["| code | meaning |", "|---|---|", ...rows].join("\n");
+}
 
 export interface ApiErrorDetails {
   status: number;

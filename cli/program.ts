@@ -3,6 +3,7 @@
 // top-level help shows, so `dispatch --help` builds a few commands instead of every operation's flags.
 import { Argument, Command, Option } from "commander";
 import { commandWord } from "./command-word.js";
+import { exitCodesBrief } from "./errors.js";
 import { addApiCommand } from "./commands/api.js";
 import { addAttestCommands } from "./commands/attest.js";
 import { addConfigCommands } from "./commands/config.js";
@@ -18,8 +19,7 @@ import { overrideFor } from "./overrides.js";
 import { outputFormats, printText, writeErr, writeOut } from "./output.js";
 
 const exitCodesHelp = `
-Exit codes: 0 ok, 1 unexpected, 2 usage/validation (nothing sent), 3 network error, 4 401, 5 402,
-  6 404, 7 409, 8 422 and other 4xx, 9 429, 10 5xx, 11 order cancelled ('orders watch').
+Exit codes: ${exitCodesBrief()}.
   A --query that matches nothing still exits 0 (with a note on stderr).
 Settings: flag, then environment (DISPATCH_BASE_URL, DISPATCH_API_KEY, DISPATCH_TOKEN, DISPATCH_ADMIN_TOKEN,
   DISPATCH_OUTPUT, DISPATCH_PROFILE), then the profile in the config file (see 'dispatch config').

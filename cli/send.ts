@@ -52,7 +52,8 @@ function captureFetch(sink: { request?: Request }): typeof fetch {
   };
 }
 
-function clientFor(ctx: CliContext, fetch: typeof globalThis.fetch | undefined) {
+/** The SDK client every command sends through: the CLI's auth, User-Agent, retries and deprecation notice. */
+export function clientFor(ctx: CliContext, fetch?: typeof globalThis.fetch) {
   const { settings } = ctx;
   return createDispatchClient({
     baseUrl: settings["base-url"],
@@ -98,6 +99,15 @@ export async function sendOperation(
   if (!response.ok) throw apiFailure(response, error);
   onAnswer?.(response);
   return parseBody(data, response.headers.get("content-type"));
+}
+
+/** A GET of one concrete path (no dry run): the parsed body, or the same CliError any command raises. */
+export function getPath(ctx: CliContext, path: string, query: Record<string, unknown> = {}): Promise<unknown> {
+  return sendOperation(
+    { method: "get", path, bodyContentType: null },
+    { path: {}, query, header: {}, body: undefined },
+    { ...ctx, dryRun: false },
+  );
 }
 
 /** `--paginate`: follows `next_cursor` and returns every page's items as one array. */

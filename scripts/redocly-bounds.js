@@ -1,6 +1,6 @@
 // Redocly plugin: every request string (body, path, query, header) needs maxLength, enum or const, and every
 // request integer a maximum; free text carries the contract's text pattern (no control characters, no lone
-// surrogates), so no input the contract accepts can overflow storage (issue 11).
+// surrogates), so no input the contract accepts can overflow storage.
 const isType = (schema, type) => schema.type === type || (Array.isArray(schema.type) && schema.type.includes(type));
 const children = ["properties", "items", "additionalProperties", "allOf", "oneOf", "anyOf", "prefixItems"];
 

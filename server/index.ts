@@ -148,7 +148,9 @@ async function startWorkers(server: Hapi.Server, services: Services): Promise<vo
     logBackgroundError(server.logger, "webhooks", error as Error, backgroundThrottle);
   }); // outbox delivery worker; stop() waits for deliveries in flight
   server.ext("onPostStart", () => {
-    services.sandbox.start(server.info.uri);
+    services.sandbox.start(server.info.uri, (error) => {
+      logBackgroundError(server.logger, "sandbox", error as Error, backgroundThrottle);
+    });
   }); // the real port once listening
   services.eventSequencer.start((error) => {
     logBackgroundError(server.logger, "event-sequencer", error as Error, backgroundThrottle);
@@ -183,7 +185,7 @@ export async function createServer(config: Config, options: { logStream?: Writab
       await server.stop({ timeout: 5000 });
       await services.sandbox.stop();
       await services.webhooks.stop();
-      services.oauthPurger.stop();
+      await services.oauthPurger.stop();
       await services.auditLog.stop();
       await services.eventSequencer.stop();
       await services.changes.stop();

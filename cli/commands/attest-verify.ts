@@ -9,12 +9,11 @@ import {
   verifySealProof,
   type VerifierKey,
 } from "../../sdk/attest.js";
-import { noticeDeprecation } from "../../sdk/deprecation.js";
 import { configPath } from "../config.js";
 import type { CliContext } from "../context.js";
-import { CliError, ExitCode, networkError } from "../errors.js";
+import { CliError, ExitCode } from "../errors.js";
 import { writeErr } from "../output.js";
-import { reportDeprecation } from "../send.js";
+import { getPath } from "../send.js";
 
 /** What is pinned for one log (one base URL): its verifier key and the last checkpoint `monitor` saw. */
 interface LogPin {
@@ -56,14 +55,15 @@ function keyFailure(ctx: CliContext, error: Error, keyFlag: string | undefined):
   );
 }
 
+/** A text answer (a key, a checkpoint note) through the SDK, so -H, auth and exit codes match every other command. */
 async function getText(ctx: CliContext, path: string): Promise<string> {
-  const url = ctx.settings["base-url"] + path;
-  const response = await fetch(url, { headers: ctx.headers }).catch((error: unknown) => {
-    throw networkError(error, ctx.settings["base-url"]);
-  });
-  noticeDeprecation("GET", url, response, reportDeprecation);
-  if (!response.ok) throw new CliError(`GET ${path}: HTTP ${response.status}`, ExitCode.clientError);
-  return response.text();
+  return String(await getPath(ctx, path));
+}
+
+async function getJson<T>(ctx: CliContext, path: string, query: Record<string, unknown> = {}): Promise<T> {
+  const body = await getPath(ctx, path, query);
+  if (typeof body !== "object" || body === null) throw failure(`GET ${path}: the answer is not a JSON object`);
+  return body as T;
 }
 
 /** The key: --key, else the one pinned for this base URL; a first use pins the log's key and says where. */
@@ -79,9 +79,10 @@ async function pinnedKey(ctx: CliContext, flag: string | undefined): Promise<Ver
 
 export async function verifyOffline(ctx: CliContext, seal: string, keyFlag: string | undefined) {
   const key = await pinnedKey(ctx, keyFlag);
-  const result = JSON.parse(await getText(ctx, `/api/attest/verify/${encodeURIComponent(seal)}`)) as Parameters<
-    typeof verifySealProof
-  >[1] & { status: string };
+  const result = await getJson<Parameters<typeof verifySealProof>[1] & { status: string }>(
+    ctx,
+    `/api/attest/verify/${encodeURIComponent(seal)}`,
+  );
   if (result.status !== "valid") throw failure(`seal ${seal} is ${result.status}`);
   try {
     const checkpoint = verifySealProof(seal, result, key);
@@ -126,9 +127,10 @@ export async function monitor(ctx: CliContext, keyFlag: string | undefined) {
     const proof =
       latest.treeSize === last.treeSize || last.treeSize === 0
         ? { hashes: [] as string[] }
-        : (JSON.parse(
-            await getText(ctx, `/api/attest/consistency?first=${last.treeSize}&second=${latest.treeSize}`),
-          ) as { hashes: string[] });
+        : await getJson<{ hashes: string[] }>(ctx, "/api/attest/consistency", {
+            first: last.treeSize,
+            second: latest.treeSize,
+          });
     const hashes = proof.hashes.map((h) => Buffer.from(h, "base64"));
     const ok =
       last.treeSize === 0 || verifyConsistency(last.treeSize, latest.treeSize, hashes, last.rootHash, latest.rootHash);

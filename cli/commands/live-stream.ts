@@ -2,8 +2,17 @@
 // so a reconnect neither repeats nor skips an event. Parsing is eventsource-parser's, not hand-written.
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import type { CliContext } from "../context.js";
-import { CliError, exitCodeForStatus, networkError } from "../errors.js";
+import { apiFailure } from "../api-failure.js";
+import { CliError, ExitCode, networkError } from "../errors.js";
 import { writeErr } from "../output.js";
+import { clientFor } from "../send.js";
+
+/** openapi-fetch's request() for a concrete path (the caller filled in the ids) answered as a byte stream. */
+type StreamRequest = (
+  method: "GET",
+  path: string,
+  init: { headers: Record<string, string>; signal: AbortSignal; parseAs: "stream" },
+) => Promise<{ data?: ReadableStream<BufferSource>; error?: unknown; response: Response }>;
 
 export interface LiveEvent {
   id: string;
@@ -18,21 +27,6 @@ export type OnEvent = (event: LiveEvent) => Promise<boolean> | boolean;
 const maxFailures = 12;
 const backoffMs = (failures: number) => Math.min(250 * 2 ** failures, 5_000);
 
-function authHeaders(ctx: CliContext): Record<string, string> {
-  const { settings } = ctx;
-  const headers: Record<string, string> = { ...ctx.headers, accept: "text/event-stream" };
-  if (settings["api-key"]) headers["x-api-key"] = settings["api-key"];
-  if (settings.token) headers.authorization = `Bearer ${settings.token}`;
-  headers["user-agent"] = `dispatch-cli/${ctx.version} node/${process.versions.node}`;
-  return headers;
-}
-
-async function failure(response: Response, path: string): Promise<CliError> {
-  const body = await response.text().catch(() => "");
-  const detail = /"detail"\s*:\s*"([^"]*)"/.exec(body)?.[1] ?? `HTTP ${response.status}`;
-  return new CliError(`GET ${path}: ${detail}`, exitCodeForStatus(response.status));
-}
-
 interface Cursor {
   last?: string;
   connected: boolean;
@@ -41,17 +35,19 @@ interface Cursor {
 
 /** Reads one connection; answers whether `onEvent` asked to stop. Updates the cursor as events arrive. */
 async function readOnce(ctx: CliContext, path: string, cursor: Cursor, onEvent: OnEvent) {
-  const headers = authHeaders(ctx);
+  const headers: Record<string, string> = { accept: "text/event-stream", ...ctx.headers };
   if (cursor.last) headers["last-event-id"] = cursor.last;
   const controller = new AbortController();
-  const response = await fetch(ctx.settings["base-url"] + path, { headers, signal: controller.signal });
-  if (!response.ok || !response.body) throw await failure(response, path);
+  const { data, error, response } = await (clientFor(ctx).request as unknown as StreamRequest)("GET", path, {
+    headers,
+    signal: controller.signal,
+    parseAs: "stream",
+  });
+  if (!response.ok) throw apiFailure(response, error);
+  if (!data) throw new CliError(`GET ${path}: the answer has no body`, ExitCode.unexpected);
   if (!cursor.connected) cursor.onConnect?.();
   cursor.connected = true;
-  const reader = response.body
-    .pipeThrough(new TextDecoderStream())
-    .pipeThrough(new EventSourceParserStream())
-    .getReader();
+  const reader = data.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
   try {
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
       if (!next.value.data) continue;

@@ -23,6 +23,23 @@ export const migrationSource: Knex.MigrationSource<string> = {
   },
 };
 
+/**
+ * Migration files renamed after databases recorded them (old name -> file name today). Knex refuses to run when a
+ * recorded name has no file, so the record is renamed first; the file's content, and so the schema, is unchanged.
+ */
+export const renamedMigrations: Readonly<Record<string, string>> = {
+  // It shared its timestamp with 20261123110000_audit_tree; the two ran in this order, which the new name keeps.
+  "20261123110000_order_lifecycle": "20261123110100_order_lifecycle",
+};
+
+/** Brings a database's record of applied migrations up to today's file names. */
+export async function renameRecordedMigrations(db: Knex): Promise<void> {
+  if (!(await db.schema.hasTable("knex_migrations"))) return;
+  for (const [recorded, today] of Object.entries(renamedMigrations))
+    await db("knex_migrations").where({ name: recorded }).update({ name: today });
+}
+
 export async function migrate(db: Knex): Promise<void> {
+  await renameRecordedMigrations(db);
   await db.migrate.latest({ migrationSource });
 }

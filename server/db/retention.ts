@@ -1,5 +1,6 @@
 // Audit retention: records older than 7 years are purged through the database's audit_purge_expired(), the only
-// path past the append-only triggers; it anchors the purged boundary's hash so the remaining chain still verifies.
+// path past the append-only triggers; it records the purged boundary (audit_purge_boundaries) and keeps records the
+// tree has not taken yet.
 import type { Knex } from "knex";
 
 /** The one retention figure; the migration's audit_purge_expired() holds the same interval (migrations are frozen). */

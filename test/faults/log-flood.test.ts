@@ -1,4 +1,4 @@
-// Fault: a database outage and aborted connections must not flood the logs (issue 13, item 12: a 10 s outage
+// Fault: a database outage and aborted connections must not flood the logs (a 10 s outage once
 // wrote 24,166 error lines with stacks). One line per cause per window, at the right level.
 import assert from "node:assert/strict";
 import { connect } from "node:net";

@@ -1,5 +1,5 @@
 // Fault: one account's receiver accepts connections and never answers. Its deliveries must only slow itself:
-// another account's first webhook still arrives within seconds (issue 13, item 8: it used to take 151 s).
+// another account's first webhook still arrives within seconds (behind a flood it used to take 151 s).
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:net";
 import type { Socket } from "node:net";

@@ -1,4 +1,4 @@
-// Inputs at the contract's bounds never fail in storage (issue 11): valid requests at maximum lengths and
+// Inputs at the contract's bounds never fail in storage: valid requests at maximum lengths and
 // integers, with astral-plane, combining and CJK characters, get no 5xx; invalid ones get the documented 4xx on
 // REST, a tool error or -32602 over MCP (never -32603) and a failed task with validation_failed over A2A.
 import assert from "node:assert/strict";
@@ -84,7 +84,7 @@ const post = (url: string, headers: Record<string, string>, body: unknown) =>
   });
 
 const quote = { trade: "plumbing", location: { state: "TX", city: "Austin" }, description: "Leak" };
-/** Invalid inputs found from outside (issue 11, issue 17 item 3); each is a 422 over REST. */
+/** Invalid inputs found from outside; each is a 422 over REST. */
 const invalidQuotes: [string, Record<string, unknown>][] = [
   ["a NUL in description", { ...quote, description: "a\u0000b" }],
   ["a lone surrogate in location.city", { ...quote, location: { state: "TX", city: "x\udc00" } }],

@@ -1,4 +1,4 @@
-// A2A tasks are private to their caller (issue 13, item 7): another caller can neither list nor get them, and
+// A2A tasks are private to their caller: another caller can neither list nor get them, and
 // anonymous callers' tasks are never kept past their own request.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";

@@ -10,7 +10,7 @@ import {
   type VerifierKey,
 } from "../../sdk/attest.js";
 import type { components } from "../../sdk/generated/openapi.js";
-import { appendAuditRows, auditRow } from "../../server/services/audit/chain.js";
+import { appendAuditRows, auditRow } from "../../server/services/audit/entries.js";
 import { orderRequest, quoteRequest } from "../fixtures/requests.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 

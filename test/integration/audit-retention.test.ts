@@ -57,7 +57,7 @@ for (const db of databases()) {
       assert.deepEqual([oldest.status, oldest.body.status], [200, "valid"]);
       const pinned = parseVerifierKey(await (await fetch(`${t.url}/api/attest/key`)).text());
       verifySealProof(after[0]!.seal, oldest.body, pinned); // the tree's node hashes outlive the purged content
-      const anchors = await t.app.services.db("audit_anchor").select("boundary_hash", "purged_count");
+      const anchors = await t.app.services.db("audit_purge_boundaries").select("boundary_hash", "purged_count");
       assert.deepEqual(anchors, [{ boundary_hash: before[1]!.seal.slice(5), purged_count: 2 }]);
       assert.equal(await purgeExpiredAudit(t.app.services.db, now), 0);
     });
@@ -73,9 +73,12 @@ for (const db of databases()) {
     });
 
     it("refuses deleting or rewriting anchors", async () => {
-      await assert.rejects(t.app.services.db("audit_anchor").delete(), /append-only/);
-      await assert.rejects(t.app.services.db("audit_anchor").update({ boundary_hash: "0".repeat(64) }), /append-only/);
-      await assert.rejects(t.app.services.db.raw("truncate audit_anchor"), /append-only/);
+      await assert.rejects(t.app.services.db("audit_purge_boundaries").delete(), /append-only/);
+      await assert.rejects(
+        t.app.services.db("audit_purge_boundaries").update({ boundary_hash: "0".repeat(64) }),
+        /append-only/,
+      );
+      await assert.rejects(t.app.services.db.raw("truncate audit_purge_boundaries"), /append-only/);
     });
   });
 }

@@ -5,7 +5,7 @@ import type { Knex } from "knex";
 import { startPrism, type PrismHandle } from "../../mocks/prism.js";
 import type { components } from "../../sdk/generated/openapi.js";
 import { createDispatchClient } from "../../sdk/index.js";
-import { leafHashOfRow } from "../../server/services/audit/chain.js";
+import { leafHashOfRow } from "../../server/services/audit/entries.js";
 import { quoteRequest } from "../fixtures/requests.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 

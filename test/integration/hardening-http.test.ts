@@ -50,7 +50,7 @@ describe("hardening: HTTP", function () {
   });
   after(() => t?.stop());
 
-  describe("slow requests (item 10)", () => {
+  describe("slow requests", () => {
     it("cuts a stalled body and stalled headers, and keeps serving under 300 such sockets", async () => {
       const body =
         "POST /api/dispatch/v1/quote HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{";
@@ -65,7 +65,7 @@ describe("hardening: HTTP", function () {
     });
   });
 
-  describe("Host header (item 11)", () => {
+  describe("Host header", () => {
     it("never puts a forged Host into absolute URLs", async () => {
       for (const path of [
         "/.well-known/agent-card.json",
@@ -87,7 +87,7 @@ describe("hardening: HTTP", function () {
     });
   });
 
-  describe("headers (item 13)", () => {
+  describe("headers", () => {
     it("sends nosniff everywhere, CORS on public documents only", async () => {
       const card = await fetch(`${t.url}/.well-known/agent-card.json`);
       assert.equal(card.headers.get("x-content-type-options"), "nosniff");

@@ -42,7 +42,7 @@ describe("hardening: limits", function () {
   });
   after(() => t?.stop());
 
-  describe("MCP batches (item 1)", () => {
+  describe("MCP batches", () => {
     it("charges one point per message of a batch", async () => {
       const headers = { ...mcpHeaders, ...from("198.51.100.1") };
       const single = await postJson(`${t.url}/api/mcp`, evalsCall(1), headers);
@@ -65,7 +65,7 @@ describe("hardening: limits", function () {
     });
   });
 
-  describe("probe policy across surfaces (item 2)", () => {
+  describe("probe policy across surfaces", () => {
     it("limits the A2A probe skill to the probe's 10 per minute, then 429 with Retry-After", async () => {
       const statuses: number[] = [];
       let limited: Response | undefined;
@@ -90,7 +90,7 @@ describe("hardening: limits", function () {
     });
   });
 
-  describe("health checks and proxies (item 3)", () => {
+  describe("health checks and proxies", () => {
     it("never rate-limits /healthz and /readyz", async () => {
       const statuses = new Set<number>();
       const headers = from("198.51.100.5");
@@ -100,7 +100,7 @@ describe("hardening: limits", function () {
     });
   });
 
-  describe("failed authentication (item 4)", () => {
+  describe("failed authentication", () => {
     it("answers 429 after 20 failures of one credential from one client, for keys, admin tokens and MCP bearers alike", async () => {
       const client = from("198.51.100.6");
       const tries = [
@@ -125,7 +125,7 @@ describe("hardening: limits", function () {
     });
   });
 
-  describe("self-serve OAuth (item 5)", () => {
+  describe("self-serve OAuth", () => {
     it("limits registrations to 10 per hour per client", async () => {
       const statuses: number[] = [];
       for (let i = 0; i < 11; i++)
@@ -134,7 +134,7 @@ describe("hardening: limits", function () {
     });
   });
 
-  describe("Basic credentials (item 6)", () => {
+  describe("Basic credentials", () => {
     for (const pair of ["a%ZZ:b", "a:%E0%A4%A", "%:%"])
       it(`answers 401 invalid_client for ${pair}`, async () => {
         const response = await fetch(`${t.url}/api/mcp/oauth/token`, {

@@ -1,4 +1,4 @@
-// Expired OAuth tokens and idle clients are purged (issue 13, item 5): self-serve registrations do not pile up.
+// Expired OAuth tokens and idle clients are purged: self-serve registrations do not pile up.
 import assert from "node:assert/strict";
 import { purgeOAuth } from "../../server/services/access/oauth.js";
 import { oauthToken } from "../fixtures/orders.js";

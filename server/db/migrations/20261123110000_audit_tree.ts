@@ -1,9 +1,9 @@
 // Audit log as an RFC 9162 Merkle tree: leaves (record position -> leaf index), stored node hashes, signed
 // checkpoints, a pending queue filled by trigger, and the embedded signing key. Today's chain becomes the first
 // leaves in position order. Tree tables are append-only like audit_records; the purge removes record content only.
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
 import type { Knex } from "knex";
-import { leafHashOfRow } from "../../services/audit/chain.js";
-import { appendLeaves } from "../../services/audit/tlog.js";
 
 const appendOnly = ["audit_leaves", "audit_nodes", "audit_checkpoints", "audit_signing_keys"];
 
@@ -52,16 +52,69 @@ async function createTables(db: Knex): Promise<void> {
   });
 }
 
+// The hashing below is this migration's own copy of the services' (audit/entries.ts leaf hash, audit/tlog.ts
+// appendLeaves), frozen so that a later change there cannot change what upgrading an old database computes.
+
+/** RFC 9162: a leaf is SHA-256(0x00 ‖ data), an interior node SHA-256(0x01 ‖ left ‖ right). */
+const sha256 = (...parts: Buffer[]) => createHash("sha256").update(Buffer.concat(parts)).digest();
+const leafHash = (text: string) => sha256(Buffer.from([0]), Buffer.from(text, "utf8"));
+const nodeHash = (left: Buffer, right: Buffer) => sha256(Buffer.from([1]), left, right);
+
+interface StoredRow {
+  type: string;
+  account: string | null;
+  subject: string;
+  content: string;
+  recorded_at: string | Date;
+}
+
+/** SHA-256(0x00 ‖ JCS({type, account, subject, content, recorded_at})) of a record as stored. */
+function leafHashOfRow(row: StoredRow): Buffer {
+  let content: unknown = row.content;
+  try {
+    content = JSON.parse(row.content);
+  } catch {
+    // a tampered row: hashed as text, so its seal no longer matches
+  }
+  const fields = {
+    type: row.type,
+    account: row.account,
+    subject: row.subject,
+    content,
+    recorded_at: new Date(row.recorded_at).toISOString(),
+  };
+  return leafHash(canonicalize(fields)!);
+}
+
+interface TreeNode {
+  level: number;
+  index: number;
+  hash: Buffer;
+}
+
+/** Every stored node of the tree over `leaves` (leaf 0 first): each leaf, and each complete subtree as it closes. */
+function treeNodes(leaves: Buffer[]): TreeNode[] {
+  const edge: TreeNode[] = [];
+  const nodes: TreeNode[] = [];
+  leaves.forEach((hash, i) => {
+    let node: TreeNode = { level: 0, index: i, hash };
+    nodes.push(node);
+    while (edge.length > 0 && edge.at(-1)!.level === node.level) {
+      const left = edge.pop()!;
+      node = { level: node.level + 1, index: left.index / 2, hash: nodeHash(left.hash, node.hash) };
+      nodes.push(node);
+    }
+    edge.push(node);
+  });
+  return nodes;
+}
+
 /** Today's chain, in position order, becomes leaves 0..n-1 (their old seals stay valid look-up keys). */
 async function integrateChain(db: Knex): Promise<void> {
   const rows = await db("audit_records")
     .orderBy("position")
     .select("position", "type", "account", "subject", "content", "recorded_at");
-  const { nodes } = appendLeaves(
-    [],
-    0,
-    rows.map((r) => leafHashOfRow(r)),
-  );
+  const nodes = treeNodes(rows.map((r) => leafHashOfRow(r as StoredRow)));
   for (let i = 0; i < rows.length; i += 1000)
     await db("audit_leaves").insert(
       rows.slice(i, i + 1000).map((r, j) => ({ leaf_index: i + j, position: r.position })),

@@ -1,7 +1,7 @@
 // API keys: issue (shown once), hash-only storage, checksum, lookup and revocation.
 import type { ChangeFeed } from "../../db/change-feed.js";
 import type { Db } from "../../db/knex.js";
-import { appendAudit } from "../audit/chain.js";
+import { appendAudit } from "../audit/entries.js";
 import { DomainError } from "../errors.js";
 import { createInvalidatedCache } from "../shared/cache.js";
 import { newId, randomBase62, sha256Hex } from "../shared/ids.js";

@@ -3,6 +3,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { Db } from "../../db/knex.js";
 import { OAuthError } from "../errors.js";
 import { newId, randomBase62, sha256Hex } from "../shared/ids.js";
+import { startBackgroundJob, type BackgroundJob } from "../shared/background-job.js";
 
 export const oauthScope = "dispatch.quote";
 const clientLifetimeDays = 365;
@@ -144,20 +145,21 @@ export async function purgeOAuth(db: Db, now = new Date()): Promise<{ tokens: nu
   return { tokens: deleted(tokens), clients: deleted(clients) };
 }
 
-/** Runs purgeOAuth hourly (and once at start); failures wait for the next round (the database may be down). */
+/** Runs purgeOAuth at start and hourly; a failure is logged and retried with backoff (the database may be down). */
 export function createOAuthPurger(db: Db) {
-  let timer: NodeJS.Timeout | null = null;
+  let job: BackgroundJob | null = null;
   return {
     start(onError: (error: unknown) => void): void {
-      if (timer) return;
-      const run = () => purgeOAuth(db).catch(onError);
-      void run();
-      timer = setInterval(() => void run(), purgeEveryMs);
-      timer.unref();
+      if (job) return;
+      const purge = async () => {
+        const { tokens, clients } = await purgeOAuth(db);
+        return tokens + clients;
+      };
+      job = startBackgroundJob(purge, { intervalMs: purgeEveryMs, firstRunMs: 0, maxBackoffMs: purgeEveryMs }, onError);
     },
-    stop(): void {
-      if (timer) clearInterval(timer);
-      timer = null;
+    async stop(): Promise<void> {
+      await job?.stop();
+      job = null;
     },
   };
 }

@@ -6,7 +6,8 @@ import { sha256Hex } from "../shared/ids.js";
 import { contractVersion } from "../../contract-version.js";
 
 // Per capability: REST operation, MCP tool (with its hints and note) and A2A skill (name, example). The agent
-// card, the MCP tools, the A2A skills and the capability index all read this one list (issue 12).
+// card, the MCP tools, the A2A skills and the capability index all read this one list, so no surface can offer a
+// capability another lacks.
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const keyNote = "Needs `Authorization: Bearer <API_KEY>` (a provisioned key); other accounts' orders are not found.";
 

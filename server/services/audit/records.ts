@@ -1,6 +1,6 @@
-// An account's own audit records, newest first, paged by an opaque cursor over the chain position.
+// An account's own audit records, newest first, paged by an opaque cursor over the record position.
 import type { Knex } from "knex";
-import type { AuditType } from "./chain.js";
+import type { AuditType } from "./entries.js";
 import { DomainError } from "../errors.js";
 import type { Tenant } from "../access/principal.js";
 

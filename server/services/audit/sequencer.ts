@@ -7,7 +7,11 @@ import { insertJsonRows } from "../../db/json-rows.js";
 import { checkpointText, type NoteSigner } from "./note.js";
 import { appendLeaves, completeSubtrees, treeHashFrom, type NodeCoord } from "./tlog.js";
 
-const sequencerLockId = 724_312;
+/**
+ * The audit log's advisory lock: the sequencer holds it while it extends the tree, and the retention purge
+ * (audit_purge_expired, migration 20261125104217_audit_log_names) takes the same id so the two never overlap.
+ */
+export const auditLogLockId = 724_312;
 const batchLimit = 5000;
 /** MTH({}) = SHA-256() — RFC 9162 §2.1.1. */
 const emptyTreeHash = createHash("sha256").digest();
@@ -65,7 +69,7 @@ async function appendInSteps(start: HashedNode[], size: number, leaves: Buffer[]
 /** Integrates up to one batch; returns how many records got leaf indices (0 when another instance holds the lock). */
 export async function integratePending(db: Knex, signer: NoteSigner, origin: string): Promise<number> {
   return db.transaction(async (trx) => {
-    const lock = await trx.raw("select pg_try_advisory_xact_lock(?) as ok", [sequencerLockId]);
+    const lock = await trx.raw("select pg_try_advisory_xact_lock(?) as ok", [auditLogLockId]);
     if (!lock.rows[0].ok) return 0;
     const pending = await pendingBatch(trx);
     const size = await treeSize(trx);

@@ -1,6 +1,6 @@
 // Seal verification and proofs from stored node hashes: O(log n) node reads, never a rescan, never record content.
 import type { Knex } from "knex";
-import { leafHashOfRow, type AuditType } from "./chain.js";
+import { leafHashOfRow, type AuditType } from "./entries.js";
 import { DomainError } from "../errors.js";
 import { accessorFrom, consistencyProof, inclusionProof, nodesNeeded, type SubtreeHash } from "./tlog.js";
 

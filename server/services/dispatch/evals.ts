@@ -59,7 +59,7 @@ const methodology =
 
 /** Published targets and audit facts: constant, stated beside the measured metrics. */
 const trustSignals = {
-  audit_trail: "append-only hash chain; seals verifiable at /api/attest/verify/{seal}",
+  audit_trail: "RFC 9162 Merkle log with signed checkpoints; seals verifiable at /api/attest/verify/{seal}",
   audit_retention_years: 7,
   independent_audit: false,
   published_targets: {

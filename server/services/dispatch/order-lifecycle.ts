@@ -2,7 +2,7 @@
 import type { OrderRow } from "./order-row.js";
 import type { Knex } from "knex";
 import type { Db } from "../../db/knex.js";
-import { appendAudit } from "../audit/chain.js";
+import { appendAudit } from "../audit/entries.js";
 import type { Contractor, ContractorService } from "./contractors.js";
 import { DomainError } from "../errors.js";
 import { maskRef } from "../shared/ids.js";

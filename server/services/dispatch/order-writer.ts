@@ -7,7 +7,7 @@ import type { Db } from "../../db/knex.js";
 import type { Environment, Tenant } from "../access/principal.js";
 import { createGroupCommit } from "../../db/group-commit.js";
 import { columnList, insertJsonRows, selectJsonRows } from "../../db/json-rows.js";
-import { auditRowColumns, type AuditRow } from "../audit/chain.js";
+import { auditRowColumns, type AuditRow } from "../audit/entries.js";
 import { statusChangeMessage } from "../webhooks/outbox.js";
 import { insertMissingSecrets } from "../webhooks/secrets.js";
 

@@ -4,7 +4,7 @@ import { tenantOf, type Caller, type Principal, type Tenant } from "../access/pr
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/knex.js";
 import { assertDispatchConfigured } from "./availability.js";
-import { auditRow, type AuditRow } from "../audit/chain.js";
+import { auditRow, type AuditRow } from "../audit/entries.js";
 import type { ContractorService } from "./contractors.js";
 import { DomainError } from "../errors.js";
 import { notEntitledToOrder } from "./entitlement.js";

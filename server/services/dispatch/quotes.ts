@@ -5,7 +5,7 @@ import type { Db } from "../../db/knex.js";
 import { createGroupCommit } from "../../db/group-commit.js";
 import { insertJsonRows } from "../../db/json-rows.js";
 import { assertDispatchConfigured } from "./availability.js";
-import { auditRow, auditRowColumns, type AuditRow } from "../audit/chain.js";
+import { auditRow, auditRowColumns, type AuditRow } from "../audit/entries.js";
 import type { ContractorService } from "./contractors.js";
 import { newId } from "../shared/ids.js";
 import { etaTier, rankMatches, type JobLocation } from "./matching.js";

@@ -4,6 +4,7 @@ import type { Config } from "../../config.js";
 import type { Knex } from "knex";
 import type { Db } from "../../db/knex.js";
 import { DomainError } from "../errors.js";
+import { startBackgroundJob, type BackgroundJob } from "../shared/background-job.js";
 import type { Contractor, ContractorService } from "./contractors.js";
 import { rankMatches, type Match } from "./matching.js";
 import { applyEvent, orderNotFound, type OrderEventInput } from "./order-lifecycle.js";
@@ -50,8 +51,7 @@ interface Walker {
   db: Db;
   contractors: ContractorService;
   config: Config;
-  timer: NodeJS.Timeout | null;
-  ticking: Promise<void> | null;
+  job: BackgroundJob | null;
   base: string;
 }
 
@@ -79,7 +79,7 @@ async function step(w: Walker, row: Row) {
 }
 
 /** Moves every test-key order whose last step is SANDBOX_STEP_MS old; another instance's step wins (409). */
-async function tick(w: Walker) {
+async function tick(w: Walker): Promise<number> {
   const due: Row[] = await w
     .db("orders")
     .where("orders.environment", "test")
@@ -90,22 +90,7 @@ async function tick(w: Walker) {
     .limit(50)
     .select("orders.*");
   for (const row of due) await step(w, row).catch(ignoreLostRace);
-}
-
-/** A failed poll (database restarting) is retried on the next one. */
-const retryNextTick = (): void => undefined;
-
-function schedule(w: Walker) {
-  w.timer = setTimeout(
-    () => {
-      w.ticking = tick(w)
-        .catch(retryNextTick)
-        .finally(() => {
-          if (w.timer) schedule(w);
-        });
-    },
-    Math.min(w.config.sandboxStepMs, 1000),
-  );
+  return due.length;
 }
 
 /** advanceSandboxOrder: 403 for live keys; one step, or the steps up to `to`. */
@@ -137,19 +122,18 @@ export function createSandboxService(db: Db, contractors: ContractorService, con
     db,
     contractors,
     config,
-    timer: null,
-    ticking: null,
+    job: null,
     base: config.publicBaseUrl ?? `http://${config.host}:${config.port}`,
   };
   return {
-    start(origin: string) {
+    start(origin: string, onError: (error: unknown) => void) {
       w.base = config.publicBaseUrl ?? origin;
-      if (config.sandboxStepMs > 0 && !w.timer) schedule(w);
+      if (config.sandboxStepMs > 0 && !w.job)
+        w.job = startBackgroundJob(() => tick(w), { intervalMs: Math.min(config.sandboxStepMs, 1000) }, onError);
     },
     async stop() {
-      if (w.timer) clearTimeout(w.timer);
-      w.timer = null;
-      await w.ticking;
+      await w.job?.stop();
+      w.job = null;
     },
     advance: (tenant: Tenant, id: string, to: SandboxStatus | undefined) => advance(w, tenant, id, to),
   };

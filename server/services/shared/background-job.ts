@@ -1,11 +1,17 @@
 // The one background-job helper: runs a job again some time after each run ends (never two runs at once) until
-// stopped. Errors go to `onError` and the next tick retries, so an outage costs a log line, not the worker.
+// stopped. One error policy for every loop: a failed run goes to `onError` (the caller logs it) and the job carries
+// on, waiting twice as long after each further failure (up to maxBackoffMs), so an outage costs log lines, not the
+// worker, and a failing job does not hammer what it failed against.
 
 export interface JobTiming {
   /** Delay after a run that did work, and after a nudge. */
   intervalMs: number;
   /** Delay after a run that found nothing to do (defaults to intervalMs). */
   idleMs?: number;
+  /** Delay before the first run (defaults to intervalMs; 0 runs it at once). */
+  firstRunMs?: number;
+  /** Longest wait after consecutive failures (default 60 s, never less than the idle wait). */
+  maxBackoffMs?: number;
 }
 
 export interface BackgroundJob {
@@ -23,6 +29,41 @@ interface JobState {
   /** Nudged during a run: the run's snapshot may predate the nudge's write, so go again soon. */
   nudged: boolean;
   stopped: boolean;
+  /** Consecutive failed runs: the wait after one doubles per failure. */
+  failures: number;
+}
+
+const defaultMaxBackoffMs = 60_000;
+
+/** The wait after a run: intervalMs after work or a nudge, idleMs after none, doubling per consecutive failure. */
+function nextDelayMs(timing: JobTiming, job: JobState, did: number): number {
+  const idle = timing.idleMs ?? timing.intervalMs;
+  if (job.failures === 0) return did > 0 || job.nudged ? timing.intervalMs : idle;
+  const cap = Math.max(idle, timing.maxBackoffMs ?? defaultMaxBackoffMs);
+  return Math.min(cap, idle * 2 ** Math.min(job.failures - 1, 20));
+}
+
+const idleState: JobState = {
+  timer: null,
+  dueAt: 0,
+  running: null,
+  busy: false,
+  nudged: false,
+  stopped: false,
+  failures: 0,
+};
+
+/** One run: how much it did, or 0 after a failure, which is counted and handed to onError (never swallowed). */
+async function runOnce(job: JobState, run: () => Promise<number>, onError: (error: unknown) => void) {
+  try {
+    const did = await run();
+    job.failures = 0;
+    return did;
+  } catch (error) {
+    job.failures++;
+    onError(error);
+    return 0;
+  }
 }
 
 /** `run` answers how much it did: 0 is idle (as is a failure), so the next run waits idleMs unless nudged. */
@@ -31,7 +72,7 @@ export function startBackgroundJob(
   timing: JobTiming,
   onError: (error: unknown) => void,
 ): BackgroundJob {
-  const job: JobState = { timer: null, dueAt: 0, running: null, busy: false, nudged: false, stopped: false };
+  const job: JobState = { ...idleState };
   const schedule = (delayMs: number) => {
     if (job.stopped) return;
     if (job.timer) clearTimeout(job.timer);
@@ -41,14 +82,16 @@ export function startBackgroundJob(
   const tick = () => {
     Object.assign(job, { timer: null, nudged: false, busy: true });
     let did = 0;
-    job.running = run()
-      .then((count) => void (did = count), onError)
+    job.running = runOnce(job, run, onError)
+      .then((count) => {
+        did = count;
+      })
       .finally(() => {
         Object.assign(job, { running: null, busy: false });
-        schedule(did > 0 || job.nudged ? timing.intervalMs : (timing.idleMs ?? timing.intervalMs));
+        schedule(nextDelayMs(timing, job, did));
       });
   };
-  schedule(timing.intervalMs);
+  schedule(timing.firstRunMs ?? timing.intervalMs);
   return {
     nudge() {
       if (job.busy) job.nudged = true;

@@ -12,6 +12,7 @@ import { webhookUserAgent } from "../../generated/events.js";
 import { claimDue, endpointOf, eventOfMessage, markDelivered, markFailed, type OutboxRow } from "./outbox.js";
 import { ensureWebhookSecret, rotateWebhookSecret, signingSecrets } from "./secrets.js";
 import { listDeliveries, redeliver, type DeliveryFilter } from "./deliveries.js";
+import { startBackgroundJob, type BackgroundJob } from "../shared/background-job.js";
 
 export interface WebhookSettings {
   pollMs: number;
@@ -47,7 +48,7 @@ interface Worker {
   client: ReturnType<typeof createOutboundClient>;
   breaker: ReturnType<typeof createBreaker>;
   inFlight: Map<number, { endpoint: string; account: string; done: Promise<void> }>;
-  timer: NodeJS.Timeout | null;
+  job: BackgroundJob | null;
   claiming: boolean;
   stopped: boolean;
   /** Where a failed poll is reported (the server logs it, throttled); a failed delivery is kept on its outbox row. */
@@ -140,17 +141,6 @@ async function pump(w: Worker): Promise<void> {
   if (claimed) void pump(w);
 }
 
-function schedule(w: Worker): void {
-  if (w.stopped) return;
-  w.timer = setTimeout(
-    () =>
-      void pump(w).finally(() => {
-        schedule(w);
-      }),
-    w.settings.pollMs,
-  );
-}
-
 type WebhookConfig = Pick<Config, "webhookAllowPrivate" | "webhook" | "publicBaseUrl">;
 
 export function createWebhookService(db: Knex, config: WebhookConfig) {
@@ -161,7 +151,7 @@ export function createWebhookService(db: Knex, config: WebhookConfig) {
     client: createOutboundClient({ allowLoopback: false, allowPrivate: config.webhookAllowPrivate }),
     breaker: createBreaker(config.webhook.backoffMs),
     inFlight: new Map(),
-    timer: null,
+    job: null,
     claiming: false,
     stopped: true,
     onError: leaveToLease,
@@ -182,12 +172,14 @@ export function createWebhookService(db: Knex, config: WebhookConfig) {
       w.onError = onError;
       w.stopped = false;
       void pump(w);
-      schedule(w);
+      // pump hands its own failures to onError (the rows stay leased), so a run itself does not fail.
+      w.job = startBackgroundJob(() => pump(w).then(() => 0), { intervalMs: w.settings.pollMs }, onError);
     },
     /** Stops polling and waits for the deliveries in flight to be recorded. */
     async stop(): Promise<void> {
       w.stopped = true;
-      if (w.timer) clearTimeout(w.timer);
+      await w.job?.stop();
+      w.job = null;
       while (w.claiming || w.inFlight.size)
         await Promise.race([...[...w.inFlight.values()].map((d) => d.done), new Promise((r) => setTimeout(r, 10))]);
       w.client.destroy();

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
-import { ExitCode, exitCodeForStatus, usageError } from "../../../cli/errors.js";
+import { ExitCode, exitCodeForStatus, exitCodeTableMarkdown, usageError } from "../../../cli/errors.js";
 import { buildProgram } from "../../../cli/program.js";
 
 describe("cli errors", () => {
@@ -29,14 +29,19 @@ describe("cli errors", () => {
     });
   });
 
-  // One exit-code table: ExitCode in cli/errors.ts; cli/README.md and `dispatch --help` must list the same codes.
+  // One exit-code table (exitCodes in cli/errors.ts); cli/README.md and `dispatch --help` show it, not a copy.
   describe("the documented exit codes", () => {
     const codes = Object.values(ExitCode).sort((a, b) => a - b);
 
-    it("cli/README.md's table has one row per ExitCode", () => {
+    it("cli/README.md's table is exitCodeTableMarkdown(), row for row", () => {
       const readme = readFileSync(new URL("../../../cli/README.md", import.meta.url), "utf8");
-      const rows = [...readme.matchAll(/^\| (\d+) \| .+ \|$/gm)].map((m) => Number(m[1]));
-      assert.deepEqual(rows, codes);
+      const table = /## Exit codes\n\n((?:\|.*\|\n)+)/.exec(readme)?.[1] ?? "";
+      assert.equal(table.trimEnd(), exitCodeTableMarkdown());
+    });
+
+    it("names 11 for a cancelled watched order", () => {
+      assert.equal(ExitCode.cancelled, 11);
+      assert.match(exitCodeTableMarkdown(), /^\| 11 \| `orders watch`: the order ended cancelled \|$/m);
     });
 
     it("`dispatch --help` names every code", () => {

@@ -1,4 +1,4 @@
-// Trusted proxies (issue 13 item 3): X-Forwarded-For is believed only from a configured proxy.
+// Trusted proxies: X-Forwarded-For is believed only from a configured proxy.
 import assert from "node:assert/strict";
 import type { Request } from "@hapi/hapi";
 import { clientBucketOf, clientIpOf, isTrustedProxy } from "../../../server/plugins/client-ip.js";

@@ -1,4 +1,4 @@
-// The one SSRF guard (issue 13 item 9): IPv6 forms that carry a non-public IPv4 address are refused, and the
+// The one SSRF guard: IPv6 forms that carry a non-public IPv4 address are refused, and the
 // probe and the callback guard agree on every case.
 import assert from "node:assert/strict";
 import { assertCallbackAllowed } from "../../../../server/services/net/callback-guard.js";

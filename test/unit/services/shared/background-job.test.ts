@@ -77,5 +77,40 @@ describe("background job", () => {
       assert.equal((errors[0] as Error).message, "database down");
       assert.ok(finished, "stop() returned before the run in flight ended");
     });
+
+    it("logs every failure and keeps going, waiting twice as long after each consecutive failure", async () => {
+      const errors: unknown[] = [];
+      const starts: number[] = [];
+      const t0 = Date.now();
+      const job = startBackgroundJob(
+        () => {
+          starts.push(Date.now() - t0);
+          return starts.length <= 3
+            ? Promise.reject(new Error(`step ${String(starts.length)} failed`))
+            : Promise.resolve(0);
+        },
+        { intervalMs: 40, firstRunMs: 0, maxBackoffMs: 1000 },
+        (error) => errors.push(error),
+      );
+      await pause(600);
+      await job.stop();
+      assert.deepEqual(
+        errors.map((e) => (e as Error).message),
+        ["step 1 failed", "step 2 failed", "step 3 failed"],
+      );
+      assert.ok(starts.length >= 5, `runs at ${starts.join(", ")} ms`); // it carried on after the failures
+      const gaps = starts.slice(1, 4).map((at, i) => at - starts[i]);
+      // 40, 80, 160 ms after failures 1, 2, 3; then back to 40 after a success
+      assert.ok(gaps[0] >= 38 && gaps[1] >= 78 && gaps[2] >= 158, `gaps ${gaps.join(", ")} ms`);
+      assert.ok(starts[4] - starts[3] < 150, `after a success the wait is intervalMs again (${starts.join(", ")})`);
+    });
+
+    it("runs at once with firstRunMs 0", async () => {
+      let runs = 0;
+      const job = startBackgroundJob(() => Promise.resolve((runs++, 0)), { intervalMs: 5000, firstRunMs: 0 }, noError);
+      await pause(50);
+      await job.stop();
+      assert.equal(runs, 1);
+    });
   });
 });

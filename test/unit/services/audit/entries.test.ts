@@ -2,12 +2,12 @@
 // from the stored row (parse, then RFC 8785 canonicalisation of the whole record).
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { auditRow, auditTypes, leafHashOfRow } from "../../../../server/services/audit/chain.js";
+import { auditRow, auditTypes, leafHashOfRow } from "../../../../server/services/audit/entries.js";
 
 const jsonValue = fc.jsonValue({ maxDepth: 3 });
 const text = fc.string({ unit: "grapheme", maxLength: 40 });
 
-describe("audit chain: seals", () => {
+describe("audit entries: seals", () => {
   it("a new record's seal is seal_ + the leaf hash of the stored row, for any content (300 cases)", () => {
     fc.assert(
       fc.property(
