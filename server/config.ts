@@ -37,6 +37,10 @@ export interface Config {
   evalsCacheMs: number;
   /** A2A task memory: bytes of task JSON kept per authenticated caller and in all (oldest finished go first). */
   a2aTasks: { callerBytes: number; totalBytes: number };
+  /** How long a stop (SIGTERM/SIGINT) waits for requests in flight before it cuts their connections. */
+  shutdownGraceMs: number;
+  /** A second listener serving only GET /metrics without auth (null: none; the main port's needs the admin token). */
+  metricsListener: { host: string; port: number } | null;
 }
 
 const bool = Joi.boolean().truthy("1", "yes").falsy("0", "no", "");
@@ -94,6 +98,20 @@ const schema = Joi.object({
   EVALS_CACHE_MS: Joi.number().integer().min(0).max(3_600_000).default(30_000),
   A2A_TASK_BYTES_PER_CALLER: Joi.number().integer().min(65_536).max(1_073_741_824).default(2_097_152),
   A2A_TASK_BYTES: Joi.number().integer().min(65_536).max(17_179_869_184).default(67_108_864),
+  SHUTDOWN_GRACE_MS: Joi.number()
+    .integer()
+    .min(0)
+    .max(600_000)
+    .default(25_000)
+    .description("On SIGTERM/SIGINT, how long requests in flight may take before their connections are cut"),
+  METRICS_PORT: Joi.number()
+    .port()
+    .allow("")
+    .description("Serves GET /metrics without auth on this port too (the main port's /metrics needs the admin token)"),
+  METRICS_HOST: Joi.alternatives()
+    .try(Joi.string().ip({ cidr: "forbidden" }), Joi.string().hostname())
+    .default("127.0.0.1")
+    .description("Interface of the METRICS_PORT listener; loopback unless the scraper runs elsewhere"),
 }).unknown(true);
 
 const listOf = (csv: string): string[] => csv.split(",").map((item) => item.trim());
@@ -109,6 +127,15 @@ function validatedEnv(env: NodeJS.ProcessEnv) {
   if (value.NODE_ENV === "production" && !value.PUBLIC_BASE_URL)
     throw new Error("Invalid configuration: PUBLIC_BASE_URL: required when NODE_ENV=production.");
   return value;
+}
+
+/** Stopping and watching the server: the drain's grace period and the optional metrics listener. */
+function operationsOf(value: { SHUTDOWN_GRACE_MS: number; METRICS_PORT?: number | ""; METRICS_HOST: string }) {
+  const port = value.METRICS_PORT;
+  return {
+    shutdownGraceMs: value.SHUTDOWN_GRACE_MS,
+    metricsListener: port === "" || port === undefined ? null : { host: value.METRICS_HOST, port },
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -148,5 +175,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxStepMs: value.SANDBOX_STEP_MS,
     evalsCacheMs: value.EVALS_CACHE_MS,
     a2aTasks: { callerBytes: value.A2A_TASK_BYTES_PER_CALLER, totalBytes: value.A2A_TASK_BYTES },
+    ...operationsOf(value),
   };
 }

@@ -4,6 +4,7 @@ import Hapi from "@hapi/hapi";
 import { Redis } from "ioredis";
 import { loadConfig, type Config } from "./config.js";
 import { lockDataDir } from "./db/data-lock.js";
+import { closeConnectionsOnStop, stopOnSignals } from "./drain.js";
 import { createDb } from "./db/knex.js";
 import { migrate } from "./db/migrate.js";
 import { seedDemoContractors } from "./db/seeds/demo-contractors.js";
@@ -15,6 +16,7 @@ import type { Writable } from "node:stream";
 import { createLogThrottle } from "./plugins/log-throttle.js";
 import { loggingPlugin } from "./plugins/logging.js";
 import { mediaTypePlugin } from "./plugins/media-type.js";
+import { metricsPlugin } from "./plugins/metrics.js";
 import { oauthClientThrottlePlugin } from "./plugins/oauth-client-throttle.js";
 import { originCheckPlugin } from "./plugins/origin-check.js";
 import { createLimiters, type Limiters } from "./plugins/limiters.js";
@@ -115,6 +117,7 @@ async function registerPlugins(
     { plugin: securityHeadersPlugin },
     { plugin: deprecationPlugin },
     { plugin: loggingPlugin, options: { level: config.logLevel, stream: logStream } },
+    { plugin: metricsPlugin, options: { metrics: services.metrics, listener: config.metricsListener } },
     { plugin: mediaTypePlugin },
     {
       plugin: originCheckPlugin,
@@ -161,6 +164,7 @@ export async function createServer(config: Config, options: { logStream?: Writab
   const redis = connectRedis(config.redisUrl);
   const limiters = createLimiters(redis, config.rateLimit);
   const server = createHapi(config);
+  closeConnectionsOnStop(server);
   await registerPlugins(server, config, { services, redis, limiters, logStream: options.logStream });
   logRedisOutages(redis, config.redisUrl, server.logger);
   server.route(await loadRoutes(services));
@@ -171,8 +175,10 @@ export async function createServer(config: Config, options: { logStream?: Writab
     services,
     config,
     async stop() {
-      await services.eventStreams.stop(); // ends open SSE streams so the server does not wait on them
-      await server.stop({ timeout: 5000 });
+      // The listener closes first; requests in flight get up to the grace period, then their sockets are cut.
+      const stopping = server.stop({ timeout: config.shutdownGraceMs });
+      await services.eventStreams.stop(); // ends open SSE streams (last comment) so the drain does not wait on them
+      await stopping;
       await services.sandbox.stop();
       await services.webhooks.stop();
       services.oauthPurger.stop();
@@ -202,14 +208,6 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Dispa
     { uri, docs: `${uri}/docs`, database: redactUrl(app.config.databaseUrl) },
     `dispatch listening on ${uri} (API reference: ${uri}/docs)`,
   );
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      app.server.logger.info(`${signal}: stopping`);
-      void app.stop().then(() => {
-        app.server.logger.info("dispatch stopped");
-        process.exit(0);
-      });
-    });
-  }
+  stopOnSignals(app);
   return app;
 }

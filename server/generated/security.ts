@@ -312,6 +312,14 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
     "anonymous": true,
     "entitlement": false
   },
+  "GET /metrics": {
+    "operationId": "getMetrics",
+    "schemes": {
+      "AdminToken": []
+    },
+    "anonymous": false,
+    "entitlement": false
+  },
   "GET /api/admin/v1/keys": {
     "operationId": "listApiKeys",
     "schemes": {
