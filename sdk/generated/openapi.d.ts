@@ -805,7 +805,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/metrics": {
+    "/api/admin/v1/metrics": {
         parameters: {
             query?: never;
             header?: never;

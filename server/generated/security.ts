@@ -312,7 +312,7 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
     "anonymous": true,
     "entitlement": false
   },
-  "GET /metrics": {
+  "GET /api/admin/v1/metrics": {
     "operationId": "getMetrics",
     "schemes": {
       "AdminToken": []

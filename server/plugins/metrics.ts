@@ -1,6 +1,6 @@
 // Request timings into the metrics service, labelled by route template (never the raw URL, so the label set stays
 // bounded) and status; and, when METRICS_PORT is set, a second listener serving GET /metrics without auth for a
-// scraper on a private interface. The main port's /metrics is a route (server/routes/admin/metrics.ts).
+// scraper on a private interface. The main port serves them as the admin route /api/admin/v1/metrics.
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http";
 import type { Plugin, Request } from "@hapi/hapi";
 import type { Config } from "../config.js";

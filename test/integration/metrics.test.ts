@@ -1,5 +1,6 @@
-// GET /metrics: Prometheus text behind the admin token on the main port, without it on METRICS_PORT; every family
-// the README lists, with values that follow the traffic (route templates, outbox, audit queue, streams, pool).
+// Metrics: Prometheus text behind the admin token on the main port (/api/admin/v1/metrics), without it at /metrics on
+// METRICS_PORT; every family the README lists, with values that follow the traffic (route templates, outbox, audit
+// queue, streams, pool).
 import assert from "node:assert/strict";
 import { freePort } from "../../mocks/prism.js";
 import { orderRequest, quoteRequest } from "../fixtures/requests.js";
@@ -18,7 +19,9 @@ function samples(text: string): Map<string, number> {
 }
 
 async function scrape(url: string, token: string | null = adminToken): Promise<Map<string, number>> {
-  const response = await fetch(`${url}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const response = await fetch(`${url}/api/admin/v1/metrics`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
   assert.equal(response.status, 200, await response.clone().text());
   return samples(await response.text());
 }
@@ -45,7 +48,7 @@ for (const db of databases())
         ["an API key as the token", { authorization: "Bearer dispatch_test_0000000000000000000000" }],
       ] as const)
         it(`answers 401 problem+json to ${name}`, async () => {
-          const response = await fetch(`${t.url}/metrics`, { headers });
+          const response = await fetch(`${t.url}/api/admin/v1/metrics`, { headers });
           assert.equal(response.status, 401);
           assert.match(response.headers.get("content-type") ?? "", /^application\/problem\+json/);
           assert.match(response.headers.get("www-authenticate") ?? "", /^Bearer/);
@@ -54,7 +57,9 @@ for (const db of databases())
         });
 
       it("answers 200 in the Prometheus text format to the admin token, not to be cached", async () => {
-        const response = await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } });
+        const response = await fetch(`${t.url}/api/admin/v1/metrics`, {
+          headers: { authorization: `Bearer ${adminToken}` },
+        });
         assert.equal(response.status, 200);
         assert.equal(response.headers.get("content-type"), "text/plain; version=0.0.4; charset=utf-8");
         assert.equal(response.headers.get("cache-control"), "no-store");
@@ -167,7 +172,7 @@ describe("METRICS_PORT", function () {
       assert.ok(samples(await open.text()).has("dispatch_event_streams_open"));
       assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 404);
       assert.equal((await fetch(`http://127.0.0.1:${port}/metrics`, { method: "POST" })).status, 404);
-      const main = await fetch(`${t.url}/metrics`); // no admin token configured: the admin area is off
+      const main = await fetch(`${t.url}/api/admin/v1/metrics`); // no admin token configured: the admin area is off
       assert.equal(main.status, 503);
       assert.equal(((await main.json()) as { code: string }).code, "admin_disabled");
     } finally {
