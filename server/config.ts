@@ -46,6 +46,10 @@ export interface Config {
   sandboxAccount: string;
   /** Contractors and keys (YAML or JSON) loaded at start; null = none. */
   fixturesFile: string | null;
+  /** How long a stop (SIGTERM/SIGINT) waits for requests in flight before it cuts their connections. */
+  shutdownGraceMs: number;
+  /** A second listener serving only GET /metrics without auth (null: none; the main port's needs the admin token). */
+  metricsListener: { host: string; port: number } | null;
 }
 
 const bool = Joi.boolean().truthy("1", "yes").falsy("0", "no", "");
@@ -138,6 +142,20 @@ export const schema = Joi.object({
     .description(
       "A YAML or JSON file of contractors and API keys to load at start (its schema is SandboxFixtures in openapi.yaml).",
     ),
+  SHUTDOWN_GRACE_MS: Joi.number()
+    .integer()
+    .min(0)
+    .max(600_000)
+    .default(25_000)
+    .description("On SIGTERM/SIGINT, how long requests in flight may take before their connections are cut"),
+  METRICS_PORT: Joi.number()
+    .port()
+    .allow("")
+    .description("Serves GET /metrics without auth on this port too (the main port's /metrics needs the admin token)"),
+  METRICS_HOST: Joi.alternatives()
+    .try(Joi.string().ip({ cidr: "forbidden" }), Joi.string().hostname())
+    .default("127.0.0.1")
+    .description("Interface of the METRICS_PORT listener; loopback unless the scraper runs elsewhere"),
 }).unknown(true);
 
 const listOf = (csv: string): string[] => csv.split(",").map((item) => item.trim());
@@ -165,6 +183,14 @@ const sandboxOf = (value: Record<string, string | boolean | undefined>) => ({
   sandboxAccount: value.DISPATCH_SANDBOX_ACCOUNT as string,
   fixturesFile: (value.DISPATCH_FIXTURES as string | undefined) || null,
 });
+/** Stopping and watching the server: the drain's grace period and the optional metrics listener. */
+function operationsOf(value: { SHUTDOWN_GRACE_MS: number; METRICS_PORT?: number | ""; METRICS_HOST: string }) {
+  const port = value.METRICS_PORT;
+  return {
+    shutdownGraceMs: value.SHUTDOWN_GRACE_MS,
+    metricsListener: port === "" || port === undefined ? null : { host: value.METRICS_HOST, port },
+  };
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const value = validatedEnv(env);
@@ -204,5 +230,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     evalsCacheMs: value.EVALS_CACHE_MS,
     a2aTasks: { callerBytes: value.A2A_TASK_BYTES_PER_CALLER, totalBytes: value.A2A_TASK_BYTES },
     ...sandboxOf(value),
+    ...operationsOf(value),
   };
 }

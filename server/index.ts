@@ -4,6 +4,7 @@ import Hapi from "@hapi/hapi";
 import { Redis } from "ioredis";
 import { loadConfig, type Config } from "./config.js";
 import { lockDataDir } from "./db/data-lock.js";
+import { closeConnectionsOnStop, stopOnSignals } from "./drain.js";
 import { createDb } from "./db/knex.js";
 import { migrate } from "./db/migrate.js";
 import { seedDemoContractors } from "./db/seeds/demo-contractors.js";
@@ -15,6 +16,7 @@ import type { Writable } from "node:stream";
 import { createLogThrottle } from "./plugins/log-throttle.js";
 import { loggingPlugin } from "./plugins/logging.js";
 import { mediaTypePlugin } from "./plugins/media-type.js";
+import { metricsPlugin } from "./plugins/metrics.js";
 import { oauthClientThrottlePlugin } from "./plugins/oauth-client-throttle.js";
 import { originCheckPlugin } from "./plugins/origin-check.js";
 import { createLimiters, type Limiters } from "./plugins/limiters.js";
@@ -119,6 +121,7 @@ async function registerPlugins(
     { plugin: securityHeadersPlugin },
     { plugin: deprecationPlugin },
     { plugin: loggingPlugin, options: { level: config.logLevel, stream: logStream } },
+    { plugin: metricsPlugin, options: { metrics: services.metrics, listener: config.metricsListener } },
     { plugin: mediaTypePlugin },
     {
       plugin: originCheckPlugin,
@@ -170,6 +173,7 @@ export async function createServer(config: Config, options: { logStream?: Writab
   const redis = connectRedis(config.redisUrl);
   const limiters = createLimiters(redis, config.rateLimit);
   const server = createHapi(config);
+  closeConnectionsOnStop(server);
   await registerPlugins(server, config, { services, redis, limiters, logStream: options.logStream });
   logRedisOutages(redis, config.redisUrl, server.logger);
   server.route(await loadRoutes(services));
@@ -181,8 +185,10 @@ export async function createServer(config: Config, options: { logStream?: Writab
     config,
     sandboxKey,
     async stop() {
-      await services.eventStreams.stop(); // ends open SSE streams so the server does not wait on them
-      await server.stop({ timeout: 5000 });
+      // The listener closes first; requests in flight get up to the grace period, then their sockets are cut.
+      const stopping = server.stop({ timeout: config.shutdownGraceMs });
+      await services.eventStreams.stop(); // ends open SSE streams (last comment) so the drain does not wait on them
+      await stopping;
       await services.sandbox.stop();
       await services.webhooks.stop();
       await services.oauthPurger.stop();
@@ -215,14 +221,6 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Dispa
   // The one place a generated sandbox key is ever shown: CI reads it from this line.
   if (app.sandboxKey?.generated)
     console.error(`dispatch: sandbox key (account ${app.sandboxKey.account}, all scopes): ${app.sandboxKey.key}`);
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      app.server.logger.info(`${signal}: stopping`);
-      void app.stop().then(() => {
-        app.server.logger.info("dispatch stopped");
-        process.exit(0);
-      });
-    });
-  }
+  stopOnSignals(app);
   return app;
 }

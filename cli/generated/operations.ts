@@ -2213,6 +2213,30 @@ export const operations: readonly OperationSpec[] = [
     ]
   },
   {
+    "operationId": "getMetrics",
+    "command": [
+      "admin",
+      "metrics"
+    ],
+    "method": "get",
+    "path": "/api/admin/v1/metrics",
+    "summary": "Prometheus metrics of this instance",
+    "description": "The Prometheus text exposition format (version 0.0.4) of the instance answering: request durations by route\ntemplate and status code (`http_request_duration_seconds`), the webhook outbox's depth and delivery lag, audit\nrecords waiting for the sequencer and the newest checkpoint's age, open event streams, database pool use, and\nthe default process metrics. Database-backed gauges are read when scraped. With `METRICS_PORT` set, the same\ntext is also served without a token on that port (loopback unless `METRICS_HOST` says otherwise).",
+    "security": [
+      "AdminToken"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [],
+    "example": null,
+    "responses": [
+      "200",
+      "401",
+      "503",
+      "default"
+    ]
+  },
+  {
     "operationId": "listApiKeys",
     "command": [
       "admin",

@@ -831,6 +831,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics of this instance
+         * @description The Prometheus text exposition format (version 0.0.4) of the instance answering: request durations by route
+         *     template and status code (`http_request_duration_seconds`), the webhook outbox's depth and delivery lag, audit
+         *     records waiting for the sequencer and the newest checkpoint's age, open event streams, database pool use, and
+         *     the default process metrics. Database-backed gauges are read when scraped. With `METRICS_PORT` set, the same
+         *     text is also served without a token on that port (loopback unless `METRICS_HOST` says otherwise).
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/keys": {
         parameters: {
             query?: never;
@@ -3616,6 +3640,30 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["NotReady"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics, one family after another. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+            503: components["responses"]["AdminDisabled"];
             default: components["responses"]["UnexpectedError"];
         };
     };

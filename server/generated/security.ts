@@ -322,6 +322,14 @@ export const operationAccess: Readonly<Record<string, OperationAccess>> = {
     "anonymous": true,
     "entitlement": false
   },
+  "GET /api/admin/v1/metrics": {
+    "operationId": "getMetrics",
+    "schemes": {
+      "AdminToken": []
+    },
+    "anonymous": false,
+    "entitlement": false
+  },
   "GET /api/admin/v1/keys": {
     "operationId": "listApiKeys",
     "schemes": {

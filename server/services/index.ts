@@ -8,6 +8,7 @@ import { createEventServices } from "./events/service.js";
 import { createContractorService } from "./dispatch/contractors.js";
 import { createEvalsService } from "./dispatch/evals.js";
 import { createHealthService } from "./health/readiness.js";
+import { createMetrics } from "./metrics/registry.js";
 import { createKeyService } from "./access/keys.js";
 import { createOAuthPurger, createOAuthService } from "./access/oauth.js";
 import { createPrincipalResolver, type Tenant } from "./access/principal.js";
@@ -25,14 +26,16 @@ export function createServices(db: Db, config: Config) {
   const contractors = createContractorService(db, changes);
   const keys = createKeyService(db, changes);
   const oauth = createOAuthService(db, config.oauthTokenTtlSeconds);
+  const events = createEventServices(db, config, { keys, changes });
   return {
     db,
     config,
     auditLog: createAuditLogService(db, config),
     auditRecords: { list: (tenant: Tenant, query: AuditRecordQuery) => listAuditRecords(db, tenant, query) },
-    ...createEventServices(db, config, { keys, changes }),
+    ...events,
     changes,
     health: createHealthService(db),
+    metrics: createMetrics({ db, eventStreams: events.eventStreams }),
     keys,
     principals: createPrincipalResolver(keys, oauth),
     contractors,

@@ -107,6 +107,7 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
   getDocsBundle: { args: ["discovery", "docs-bundle"] },
   getHealth: { args: ["health", "live"] },
   getReadiness: { args: ["health", "ready"] },
+  getMetrics: { args: ["admin", "metrics"] },
   createApiKey: {
     args: [
       "admin",

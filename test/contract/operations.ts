@@ -100,6 +100,7 @@ export const operationCalls = {
   getDocsBundle: (c, headers) => c.GET("/docs/redoc.standalone.js", { headers, parseAs: "text" }),
   getHealth: (c, headers) => c.GET("/healthz", { headers }),
   getReadiness: (c, headers) => c.GET("/readyz", { headers }),
+  getMetrics: (c, headers) => c.GET("/api/admin/v1/metrics", { headers, parseAs: "text" }),
   createApiKey: (c, headers) =>
     c.POST("/api/admin/v1/keys", { body: { account: "acme-facilities", environment: "live" }, headers }),
   listApiKeys: (c, headers) =>

@@ -4,7 +4,7 @@ import type { Knex } from "knex";
 import type { components } from "../../../sdk/generated/openapi.js";
 import type { Db } from "../../db/knex.js";
 import type { Tenant } from "../access/principal.js";
-import { appendAudit } from "../audit/chain.js";
+import { appendAudit } from "../audit/entries.js";
 import { DomainError } from "../errors.js";
 
 export type SandboxReset = components["schemas"]["SandboxReset"];
