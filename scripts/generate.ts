@@ -7,6 +7,7 @@ import openapiTS, { astToString } from "openapi-typescript";
 import { renderCommandTable } from "./cli-commands.js";
 import { contractPath, loadResolvedContract } from "./contract.js";
 import { renderDeprecationTable } from "./deprecation-table.js";
+import { renderContractExtras } from "./contract-extras.js";
 import { renderValidators } from "./joi-validators.js";
 import { renderSecurityTable } from "./security-table.js";
 
@@ -34,6 +35,7 @@ async function renderOutputs(): Promise<Record<string, string>> {
     "server/generated/validators.ts": renderValidators(doc),
     "server/generated/security.ts": renderSecurityTable(doc),
     "server/generated/deprecations.ts": renderDeprecationTable(doc),
+    "server/generated/contract.ts": renderContractExtras(doc),
   };
 }
 

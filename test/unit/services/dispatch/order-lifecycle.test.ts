@@ -130,7 +130,7 @@ describe("order lifecycle", () => {
     });
 
     it("keeps a given cancellation and stamps it", () => {
-      const given = { reason: "customer_request", note: null, by: "customer" as const };
+      const given = { reason: "customer_request" as const, note: null, by: "customer" as const };
       assert.deepEqual(cancellationOf({ status: "cancelled", cancellation: given }, at), {
         ...given,
         at: at.toISOString(),
