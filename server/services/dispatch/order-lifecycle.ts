@@ -1,5 +1,5 @@
 // Order lifecycle: the status view, the allowed transitions, and recording an event (audited, webhooked).
-import type { OrderRow } from "./order-row.js";
+import type { OrderEventRow, OrderRow } from "./order-row.js";
 import type { Knex } from "knex";
 import type { Db } from "../../db/knex.js";
 import { appendAudit } from "../audit/chain.js";
@@ -18,6 +18,13 @@ export type Cancellation = Schemas["Cancellation"];
 export type OrderEventInput = RequestBody<"recordOrderEvent"> & { cancellation?: Omit<Cancellation, "at"> };
 type OrderView = Schemas["OrderStatus"];
 type Row = OrderRow;
+/** An update of the orders table: jsonb columns are written as JSON text. */
+type OrderPatch = Partial<Omit<Row, "cancellation">> & { cancellation?: string };
+/** What an order.status_changed webhook tells of the order. */
+type WebhookFacts = Pick<Row, "id" | "status" | "reference_id" | "contractor_id" | "quoted_cost_cents"> & {
+  final_cost_cents?: number | null;
+  updated_at: Date | string;
+};
 type Conn = Knex | Knex.Transaction;
 
 export const trackingAuth = "Send the same x-api-key header.";
@@ -29,10 +36,10 @@ const invalid = (pointer: string, message: string) =>
 export const orderNotFound = (id: string) =>
   new DomainError("not_found", "not_found", `No order ${id} for this account.`);
 
-function viewOf(row: Row, events: Row[], base: string): OrderView {
+function viewOf(row: Row, events: OrderEventRow[], base: string): OrderView {
   return {
-    id: row.id as string,
-    status: row.status as OrderLifecycleStatus,
+    id: row.id,
+    status: row.status,
     trade: row.trade,
     location: row.location,
     urgency: row.urgency,
@@ -46,15 +53,15 @@ function viewOf(row: Row, events: Row[], base: string): OrderView {
     quote_id: row.quote_id ?? null,
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
-    events: events.map((e: Row) => ({
+    events: events.map((e) => ({
       status: e.status,
       at: iso(e.at)!,
       note: e.note ?? null,
-      human_override: Boolean(e.human_override),
+      human_override: e.human_override,
       final_cost_cents: e.final_cost_cents ?? null,
     })),
     tracking: { status_url: statusUrl(base, row.id), auth: trackingAuth },
-    cancellation: (row.cancellation as Cancellation | null) ?? null,
+    cancellation: row.cancellation ?? null,
   };
 }
 
@@ -65,12 +72,12 @@ export async function statusView(db: Conn, row: Row, base: string): Promise<Orde
 
 /** statusView for a page of orders with one events query. */
 export async function statusViews(db: Conn, rows: Row[], base: string): Promise<OrderView[]> {
-  const ids = rows.map((r) => r.id as string);
+  const ids = rows.map((r) => r.id);
   const events = ids.length ? await db("order_events").whereIn("order_id", ids).orderBy("id") : [];
   return rows.map((row) =>
     viewOf(
       row,
-      events.filter((e: Row) => e.order_id === row.id),
+      events.filter((e: OrderEventRow) => e.order_id === row.id),
       base,
     ),
   );
@@ -78,7 +85,7 @@ export async function statusViews(db: Conn, rows: Row[], base: string): Promise<
 
 /** The `data` of an order.status_changed webhook. */
 export function webhookData(
-  row: Row,
+  row: WebhookFacts,
   previousStatus: OrderLifecycleStatus | null,
   base: string,
 ): Omit<Schemas["OrderEventData"], "order_id" | "at"> & { at: string | null } {
@@ -94,7 +101,7 @@ export function webhookData(
   };
 }
 
-export function assertTransition(row: Row, input: OrderEventInput): void {
+export function assertTransition(row: Pick<Row, "id" | "status">, input: OrderEventInput): void {
   const allowed = allowedFrom(row.status);
   if (!allowed.includes(input.status)) {
     throw new DomainError(
@@ -142,7 +149,7 @@ export async function matchUnassigned(contractors: ContractorService, row: Row, 
   );
 }
 
-export function assertCustomerCancellable(row: Row): void {
+export function assertCustomerCancellable(row: Pick<Row, "id" | "status">): void {
   if (!customerMayCancel(row.status))
     throw new DomainError(
       "conflict",
@@ -217,7 +224,7 @@ export async function applyEvent(
   assertTransition(row, input); // again under the row lock: another event may have moved the order meanwhile
   const now = new Date();
   const cancellation = input.status === "cancelled" ? cancellationOf(input, now) : null;
-  const patch: Row = { status: input.status, updated_at: now };
+  const patch: OrderPatch = { status: input.status, updated_at: now };
   if (cancellation) patch.cancellation = JSON.stringify(cancellation);
   if (input.final_cost_cents !== undefined) patch.final_cost_cents = input.final_cost_cents;
   if (match)

@@ -103,7 +103,7 @@ function summaryOf(
 
 /** The order's audit records (the order decision, and the match when one was made), seals computed up front. */
 function orderAuditRows(
-  decision: { id: string; tenant: Tenant; keyId: string; status: string; requestHash: string; row: Row },
+  decision: { id: string; tenant: Tenant; keyId: string; status: string; requestHash: string; row: NewRow },
   input: OrderInput,
   matches: Match[],
 ): AuditRow[] {
@@ -184,9 +184,11 @@ function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, best: M
 }
 
 /** The first `order.status_changed` message when the order has a callback_url. */
-function webhookOf(input: OrderInput, row: ReturnType<typeof orderRow>, base: string): NewOrder["webhook"] {
+type NewRow = ReturnType<typeof orderRow>;
+
+function webhookOf(input: OrderInput, row: NewRow, base: string): NewOrder["webhook"] {
   if (!input.callback_url) return null;
-  const data = webhookData({ ...row, location: input.location }, null, base);
+  const data = webhookData(row, null, base);
   const tenant = { account: row.account, environment: row.environment };
   return { orderId: row.id, tenant, url: input.callback_url, data };
 }

@@ -62,7 +62,7 @@ async function step(walker: Walker, row: Row) {
   const standIn = () => simulatedContractor(walker);
   const match =
     row.status === "accepted_pending_fulfilment" ? await matchUnassigned(walker.contractors, row, { standIn }) : null;
-  return walker.db.transaction((trx) => applyEvent(trx, row.id as string, inputFor(row), match, walker.base));
+  return walker.db.transaction((trx) => applyEvent(trx, row.id, inputFor(row), match, walker.base));
 }
 
 /** Moves every test-key order whose last step is SANDBOX_STEP_MS old; another instance's step wins (409). */

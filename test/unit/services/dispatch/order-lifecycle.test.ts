@@ -153,8 +153,10 @@ describe("order lifecycle", () => {
     it("masks the contractor and carries the previous status", () => {
       const updated = {
         id: "ord_1",
-        status: "dispatched",
+        status: "dispatched" as const,
         contractor_id: "ctr_secret_123",
+        reference_id: null,
+        quoted_cost_cents: null,
         updated_at: "2026-01-02T03:04:05Z",
       };
       const data = webhookData(updated, "pending_dispatch", "http://127.0.0.1:3000");
