@@ -55,6 +55,24 @@ export default tseslint.config(
     },
   },
   {
+    // Typed so far: the server's contract types, the contract-typed routes' helper and the order domain's rules.
+    files: [
+      "server/types/**/*.ts",
+      "server/routes/contract-route.ts",
+      "server/services/dispatch/order-state.ts",
+      "server/services/dispatch/nte.ts",
+      "server/services/dispatch/order-row.ts",
+      "server/services/dispatch/trades.ts",
+    ],
+    rules: {
+      "@typescript-eslint/no-unsafe-assignment": "error",
+      "@typescript-eslint/no-unsafe-member-access": "error",
+      "@typescript-eslint/no-unsafe-argument": "error",
+      "@typescript-eslint/no-unsafe-return": "error",
+      "@typescript-eslint/no-unsafe-call": "error",
+    },
+  },
+  {
     // Test files: one describe() wraps a whole suite, so the function limit applies to the it() bodies only loosely.
     files: ["test/**/*.ts", "bench/**/*.ts"],
     rules: {

@@ -8,6 +8,7 @@ import { renderCommandTable } from "./cli-commands.js";
 import { contractPath, loadResolvedContract } from "./contract.js";
 import { renderDeprecationTable } from "./deprecation-table.js";
 import { renderEventCatalogue } from "./event-catalogue.js";
+import { renderContractExtras } from "./contract-extras.js";
 import { renderValidators } from "./joi-validators.js";
 import { renderSecurityTable } from "./security-table.js";
 
@@ -37,6 +38,7 @@ async function renderOutputs(): Promise<Record<string, string>> {
     "server/generated/deprecations.ts": renderDeprecationTable(doc),
     "server/generated/events.ts": renderEventCatalogue(doc),
     "cli/generated/events.ts": renderEventCatalogue(doc),
+    "server/generated/contract.ts": renderContractExtras(doc),
   };
 }
 

@@ -183,6 +183,7 @@ const sandboxOf = (value: Record<string, string | boolean | undefined>) => ({
   sandboxAccount: value.DISPATCH_SANDBOX_ACCOUNT as string,
   fixturesFile: (value.DISPATCH_FIXTURES as string | undefined) || null,
 });
+
 /** Stopping and watching the server: the drain's grace period and the optional metrics listener. */
 function operationsOf(value: { SHUTDOWN_GRACE_MS: number; METRICS_PORT?: number | ""; METRICS_HOST: string }) {
   const port = value.METRICS_PORT;
@@ -191,6 +192,19 @@ function operationsOf(value: { SHUTDOWN_GRACE_MS: number; METRICS_PORT?: number 
     metricsListener: port === "" || port === undefined ? null : { host: value.METRICS_HOST, port },
   };
 }
+
+/** Outbound webhook delivery: poll interval, backoff, attempts and per-attempt timeout. */
+const webhookOf = (value: {
+  WEBHOOK_POLL_MS: number;
+  WEBHOOK_BACKOFF_MS: number;
+  WEBHOOK_MAX_ATTEMPTS: number;
+  WEBHOOK_TIMEOUT_MS: number;
+}) => ({
+  pollMs: value.WEBHOOK_POLL_MS,
+  backoffMs: value.WEBHOOK_BACKOFF_MS,
+  maxAttempts: value.WEBHOOK_MAX_ATTEMPTS,
+  timeoutMs: value.WEBHOOK_TIMEOUT_MS,
+});
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const value = validatedEnv(env);
@@ -214,12 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: { points: value.RATE_LIMIT_POINTS, burst: value.RATE_LIMIT_BURST },
     requestTimeoutMs: value.HTTP_REQUEST_TIMEOUT_MS,
     trustedProxies: value.TRUSTED_PROXIES ? listOf(value.TRUSTED_PROXIES) : [],
-    webhook: {
-      pollMs: value.WEBHOOK_POLL_MS,
-      backoffMs: value.WEBHOOK_BACKOFF_MS,
-      maxAttempts: value.WEBHOOK_MAX_ATTEMPTS,
-      timeoutMs: value.WEBHOOK_TIMEOUT_MS,
-    },
+    webhook: webhookOf(value),
     audit: {
       origin: value.AUDIT_LOG_ORIGIN,
       signingKey: value.AUDIT_SIGNING_KEY || null,

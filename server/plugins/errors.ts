@@ -9,6 +9,9 @@ import { randomBase62 } from "../services/shared/ids.js";
 import { createLogThrottle, type LogThrottle } from "./log-throttle.js";
 import { requestIdOf } from "./request-id.js";
 
+/** RFC 6749 §5.2: 400 for every code but a failed client authentication (401); RFC 8628's slow_down is 429. */
+const oauthStatusOf: Partial<Record<OAuthError["error"], 401 | 429>> = { invalid_client: 401, slow_down: 429 };
+
 const statusOf: Record<ErrorKind, number> = {
   bad_request: 400,
   unauthorized: 401,
@@ -191,13 +194,14 @@ function onPreResponse(request: Request, h: ResponseToolkit, throttle: LogThrott
   const error = methodNotAllowed(request, response);
   if (error instanceof EntitlementError) return h.response(error.body).code(402).type("application/json");
   if (error instanceof OAuthError) {
+    const status = oauthStatusOf[error.error] ?? 400;
     const out = h
       .response({ error: error.error, error_description: error.description })
-      .code(error.status)
+      .code(status)
       .type("application/json")
       .header("cache-control", "no-store");
     if (error.retryAfterSeconds !== undefined) out.header("retry-after", String(error.retryAfterSeconds));
-    return error.status === 401 ? out.header("www-authenticate", 'Basic realm="dispatch-oauth"') : out;
+    return status === 401 ? out.header("www-authenticate", 'Basic realm="dispatch-oauth"') : out;
   }
   const init = classify(request, error);
   if (init.log) logThrottled(request.logger, init.log, { code: init.code }, error, throttle);

@@ -13,7 +13,7 @@ const name = "dispatch-oauth-client-throttle";
 type ClientIdOf = (request: Request) => string | null | undefined;
 
 const slowDown = (limited: DomainError) =>
-  new OAuthError(429, "slow_down", limited.message, limited.extra.retryAfterSeconds);
+  new OAuthError("slow_down", limited.message, limited.extra.retryAfterSeconds);
 
 const isInvalidClient = (response: unknown) =>
   Boom.isBoom(response) && response instanceof OAuthError && response.error === "invalid_client";

@@ -49,11 +49,11 @@ export class EntitlementError extends Error {
   }
 }
 
-/** Raised by the OAuth endpoints; answered in the RFC 6749 §5.2 format, not as a problem document. `slow_down`
- * (429, with Retry-After) is the token endpoint's registered code for "too many attempts" (RFC 8628 §3.5). */
+/** Raised by the OAuth endpoints; answered in the RFC 6749 §5.2 format, not as a problem document, with the status
+ * the RFC gives the code (server/plugins/errors.ts). `slow_down` is the token endpoint's registered code for "too
+ * many attempts" (RFC 8628 §3.5). */
 export class OAuthError extends Error {
   constructor(
-    readonly status: 400 | 401 | 429,
     readonly error:
       | "invalid_request"
       | "invalid_client"

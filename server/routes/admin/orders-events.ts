@@ -1,22 +1,21 @@
 import { validators } from "../../generated/validators.js";
-import type { OrderEventInput } from "../../services/dispatch/order-lifecycle.js";
 import type { RouteFactory } from "../types.js";
+import { contractRoute, reply } from "../contract-route.js";
 import { baseUrlOf } from "../origin.js";
 
-const route: RouteFactory = ({ orderLifecycle, config }) => ({
-  method: "POST",
-  path: "/api/admin/v1/orders/{id}/events",
-  options: {
-    auth: "admin",
-    tags: ["admin"],
-    plugins: { rateLimit: "none" },
-    validate: validators.recordOrderEvent,
-  },
-  handler: async (request, h) => {
-    const base = baseUrlOf(request, config.publicBaseUrl);
-    return h
-      .response(await orderLifecycle.record(request.params.id as string, request.payload as OrderEventInput, base))
-      .code(201);
-  },
-});
+const route: RouteFactory = ({ orderLifecycle, config }) =>
+  contractRoute("recordOrderEvent", {
+    method: "POST",
+    path: "/api/admin/v1/orders/{id}/events",
+    options: {
+      auth: "admin",
+      tags: ["admin"],
+      plugins: { rateLimit: "none" },
+      validate: validators.recordOrderEvent,
+    },
+    handler: async (request, h, { params, payload }) => {
+      const base = baseUrlOf(request, config.publicBaseUrl);
+      return reply(h, "recordOrderEvent", 201, await orderLifecycle.record(params.id, payload, base));
+    },
+  });
 export default route;

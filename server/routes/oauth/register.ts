@@ -13,14 +13,14 @@ const route: RouteFactory = ({ oauth }) => ({
     payload: {
       failAction: (_request, _h, error) => {
         if (!isParseError(error)) throw error!; // Hapi always passes the error to failAction
-        throw new OAuthError(400, "invalid_client_metadata", "The body must be a JSON object.");
+        throw new OAuthError("invalid_client_metadata", "The body must be a JSON object.");
       },
     },
     validate: {
       payload: validators.registerOAuthClient.payload.allow(null),
       options: { stripUnknown: true },
       failAction: (_r, _h, err) => {
-        throw new OAuthError(400, "invalid_client_metadata", err!.message);
+        throw new OAuthError("invalid_client_metadata", err!.message);
       },
     },
   },

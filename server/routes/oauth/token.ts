@@ -11,7 +11,7 @@ function formDecode(value: string): string {
   try {
     return decodeURIComponent(value.replace(/\+/g, " "));
   } catch {
-    throw new OAuthError(401, "invalid_client", "Malformed Basic credentials (bad percent-encoding).");
+    throw new OAuthError("invalid_client", "Malformed Basic credentials (bad percent-encoding).");
   }
 }
 
@@ -21,13 +21,12 @@ function clientCredentials(authorization: string | undefined, form: Form) {
   if (!basic) return { clientId: form.client_id, clientSecret: form.client_secret };
   if (form.client_secret !== undefined)
     throw new OAuthError(
-      400,
       "invalid_request",
       "Authenticate with HTTP Basic or with client_secret in the body, not both.",
     );
   const decoded = Buffer.from(basic[1], "base64").toString("utf8");
   const colon = decoded.indexOf(":");
-  if (colon < 0) throw new OAuthError(401, "invalid_client", "Malformed Basic credentials.");
+  if (colon < 0) throw new OAuthError("invalid_client", "Malformed Basic credentials.");
   return {
     clientId: formDecode(decoded.slice(0, colon)),
     clientSecret: formDecode(decoded.slice(colon + 1)),
@@ -49,13 +48,13 @@ const route: RouteFactory = ({ oauth }) => ({
       allow: ["application/x-www-form-urlencoded"],
       failAction: (_request, _h, error) => {
         if (isTooLarge(error)) throw error!; // Hapi always passes the error to failAction
-        throw new OAuthError(400, "invalid_request", "Send a form-encoded body (application/x-www-form-urlencoded).");
+        throw new OAuthError("invalid_request", "Send a form-encoded body (application/x-www-form-urlencoded).");
       },
     },
     validate: {
       payload: validators.createOAuthToken.payload.allow(null),
       failAction: (_r, _h, err) => {
-        throw new OAuthError(400, "invalid_request", err!.message);
+        throw new OAuthError("invalid_request", err!.message);
       },
     },
   },

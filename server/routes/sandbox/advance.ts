@@ -1,19 +1,21 @@
 import { validators } from "../../generated/validators.js";
 import { keyTenantOf } from "../../plugins/auth.js";
-import type { SandboxStatus } from "../../services/dispatch/sandbox.js";
 import type { RouteFactory } from "../types.js";
+import { contractRoute, reply } from "../contract-route.js";
 
-const route: RouteFactory = ({ sandbox }) => ({
-  method: "POST",
-  path: "/api/dispatch/v1/sandbox/orders/{id}/advance",
-  options: {
-    tags: ["orders"],
-    auth: "api-key",
-    validate: { ...validators.advanceSandboxOrder, payload: validators.advanceSandboxOrder.payload.allow(null) },
-  },
-  handler: (request) => {
-    const to = (request.payload as { to?: SandboxStatus } | null)?.to;
-    return sandbox.advance(keyTenantOf(request), request.params.id as string, to);
-  },
-});
+const route: RouteFactory = ({ sandbox }) =>
+  contractRoute("advanceSandboxOrder", {
+    method: "POST",
+    path: "/api/dispatch/v1/sandbox/orders/{id}/advance",
+    options: {
+      tags: ["orders"],
+      auth: "api-key",
+      validate: { ...validators.advanceSandboxOrder, payload: validators.advanceSandboxOrder.payload.allow(null) },
+    },
+    handler: async (request, h, { params, payload }) => {
+      // the body is optional: no body (null) is one step
+      const to = (payload as typeof payload | null)?.to;
+      return reply(h, "advanceSandboxOrder", 200, await sandbox.advance(keyTenantOf(request), params.id, to));
+    },
+  });
 export default route;

@@ -4,6 +4,7 @@ import type { Db } from "../../db/knex.js";
 import { OAuthError } from "../errors.js";
 import { newId, randomBase62, sha256Hex } from "../shared/ids.js";
 import { startBackgroundJob, type BackgroundJob } from "../shared/background-job.js";
+import type { RequestBody, Schemas } from "../../types/contract.js";
 
 export const oauthScope = "dispatch.quote";
 const clientLifetimeDays = 365;
@@ -17,18 +18,9 @@ export interface OAuthPrincipal {
   scope: string;
 }
 
-/** RFC 7591 §2 client metadata this server reads; other members are ignored. */
-export interface RegistrationMetadata {
-  client_name?: string;
-  grant_types?: string[];
-  scope?: string;
-  token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post";
-  response_types?: string[];
-  software_id?: string;
-  software_version?: string;
-  client_uri?: string;
-  contacts?: string[];
-}
+/** RFC 7591 §2 client metadata (the contract's registration request); members this server does not read are
+ * ignored. */
+export type RegistrationMetadata = RequestBody<"registerOAuthClient">;
 
 // Descriptive metadata is returned as registered (RFC 7591 §3.2.1); it is not stored, nothing reads it later.
 const echoedFields = ["client_name", "software_id", "software_version", "client_uri", "contacts"] as const;
@@ -40,18 +32,18 @@ const sameHash = (a: string, b: string) => timingSafeEqual(Buffer.from(a, "hex")
 async function authenticateClient(db: Db, clientId: string, secret: string) {
   const client = await db("oauth_clients").where({ client_id: clientId }).first();
   if (!client || !sameHash(client.secret_hash, sha256Hex(secret)) || new Date(client.expires_at) <= new Date()) {
-    throw new OAuthError(401, "invalid_client", "Unknown client, wrong secret or expired registration.");
+    throw new OAuthError("invalid_client", "Unknown client, wrong secret or expired registration.");
   }
   return client;
 }
 
 /** RFC 7591 registration: client_credentials only, one scope; the secret is shown once and stored hashed. */
-async function registerClient(db: Db, input: RegistrationMetadata) {
+async function registerClient(db: Db, input: RegistrationMetadata): Promise<Schemas["OAuthClientRegistration"]> {
   if (input.grant_types?.some((g) => g !== "client_credentials")) {
-    throw new OAuthError(400, "invalid_client_metadata", 'grant_types must be ["client_credentials"].');
+    throw new OAuthError("invalid_client_metadata", 'grant_types must be ["client_credentials"].');
   }
   if (input.scope && input.scope !== oauthScope)
-    throw new OAuthError(400, "invalid_client_metadata", `The only scope is ${oauthScope}.`);
+    throw new OAuthError("invalid_client_metadata", `The only scope is ${oauthScope}.`);
   const clientId = newId("dcl");
   const secret = `dcs_${randomBase62(40)}`;
   const issued = new Date();
@@ -84,20 +76,19 @@ interface TokenRequest {
 }
 
 /** client_credentials grant: checks are ordered as RFC 6749 reports them (request, client, grant, scope). */
-async function issueToken(db: Db, tokenTtlSeconds: number, input: TokenRequest) {
-  if (!input.grantType) throw new OAuthError(400, "invalid_request", "grant_type is required.");
+async function issueToken(db: Db, tokenTtlSeconds: number, input: TokenRequest): Promise<Schemas["OAuthToken"]> {
+  if (!input.grantType) throw new OAuthError("invalid_request", "grant_type is required.");
   if (!input.clientId || !input.clientSecret)
     throw new OAuthError(
-      401,
       "invalid_client",
       "Client authentication is required (HTTP Basic or client_id/client_secret).",
     );
   const client = await authenticateClient(db, input.clientId, input.clientSecret);
   if (input.grantType !== "client_credentials")
-    throw new OAuthError(400, "unsupported_grant_type", "Only grant_type=client_credentials is supported.");
+    throw new OAuthError("unsupported_grant_type", "Only grant_type=client_credentials is supported.");
   const requested = input.scope?.split(" ").filter(Boolean) ?? [oauthScope];
   if (requested.some((s) => s !== oauthScope))
-    throw new OAuthError(400, "invalid_scope", `The only scope is ${oauthScope}.`);
+    throw new OAuthError("invalid_scope", `The only scope is ${oauthScope}.`);
   const token = `dat_${randomBase62(40)}`;
   await db("oauth_tokens").insert({
     token_hash: sha256Hex(token),

@@ -4,12 +4,10 @@ import type { Db } from "../../db/knex.js";
 import { applyEvent, orderNotFound } from "./order-lifecycle.js";
 import { listOrders, type OrderListFilter } from "./order-list.js";
 import type { Tenant } from "../access/principal.js";
+import type { RequestBody } from "../../types/contract.js";
 
-export type CancelReason = "customer_request" | "duplicate" | "resolved_elsewhere" | "other";
-export interface CancelInput {
-  reason: CancelReason;
-  note?: string;
-}
+export type CancelInput = RequestBody<"cancelOrder">;
+export type CancelReason = CancelInput["reason"];
 
 export function createCustomerOrderService(db: Db, config: Config) {
   return {

@@ -1,5 +1,5 @@
 // Order lifecycle: the status view, the allowed transitions, and recording an event (audited, webhooked).
-import type { OrderRow } from "./order-row.js";
+import type { OrderEventRow, OrderRow } from "./order-row.js";
 import type { Knex } from "knex";
 import type { Db } from "../../db/knex.js";
 import { appendAudit } from "../audit/entries.js";
@@ -8,40 +8,24 @@ import { DomainError } from "../errors.js";
 import { maskRef } from "../shared/ids.js";
 import { rankMatches, type Match } from "./matching.js";
 import { enqueueStatusChange } from "../webhooks/outbox.js";
+import type { RequestBody, Schemas } from "../../types/contract.js";
+import { allowedFrom, customerMayCancel, type OrderLifecycleStatus } from "./order-state.js";
 
-export type OrderLifecycleStatus =
-  | "accepted_pending_fulfilment"
-  | "pending_dispatch"
-  | "dispatched"
-  | "en_route"
-  | "on_site"
-  | "completed"
-  | "cancelled";
-export interface OrderEventInput {
-  status: Exclude<OrderLifecycleStatus, "accepted_pending_fulfilment">;
-  final_cost_cents?: number;
-  note?: string;
-  human_override?: boolean;
-  contractor_id?: string;
-  /** Set when cancelling: why and by whom (an operator's cancellation defaults to operator_decision). */
-  cancellation?: { reason: string; note: string | null; by: "customer" | "operator" | "sandbox" };
-}
-export interface Cancellation {
-  reason: string;
-  note: string | null;
-  by: "customer" | "operator" | "sandbox";
-  at: string;
-}
+export type { OrderLifecycleStatus } from "./order-state.js";
+export type Cancellation = Schemas["Cancellation"];
+/** recordOrderEvent's body, and what cancelling adds: why and by whom (an operator's cancellation defaults to
+ * operator_decision). */
+export type OrderEventInput = RequestBody<"recordOrderEvent"> & { cancellation?: Omit<Cancellation, "at"> };
+type OrderView = Schemas["OrderStatus"];
 type Row = OrderRow;
-type Conn = Knex | Knex.Transaction;
-
-const transitions: Record<string, readonly string[]> = {
-  accepted_pending_fulfilment: ["pending_dispatch", "cancelled"],
-  pending_dispatch: ["dispatched", "cancelled"],
-  dispatched: ["en_route", "cancelled"],
-  en_route: ["on_site", "cancelled"],
-  on_site: ["completed", "cancelled"],
+/** An update of the orders table: jsonb columns are written as JSON text. */
+type OrderPatch = Partial<Omit<Row, "cancellation">> & { cancellation?: string };
+/** What an order.status_changed webhook tells of the order. */
+type WebhookFacts = Pick<Row, "id" | "status" | "reference_id" | "contractor_id" | "quoted_cost_cents"> & {
+  final_cost_cents?: number | null;
+  updated_at: Date | string;
 };
+type Conn = Knex | Knex.Transaction;
 
 export const trackingAuth = "Send the same x-api-key header.";
 export const statusUrl = (base: string, id: string) => `${base.replace(/\/+$/, "")}/api/dispatch/v1/orders/${id}`;
@@ -52,10 +36,10 @@ const invalid = (pointer: string, message: string) =>
 export const orderNotFound = (id: string) =>
   new DomainError("not_found", "not_found", `No order ${id} for this account.`);
 
-function viewOf(row: Row, events: Row[], base: string) {
+function viewOf(row: Row, events: OrderEventRow[], base: string): OrderView {
   return {
-    id: row.id as string,
-    status: row.status as OrderLifecycleStatus,
+    id: row.id,
+    status: row.status,
     trade: row.trade,
     location: row.location,
     urgency: row.urgency,
@@ -69,38 +53,42 @@ function viewOf(row: Row, events: Row[], base: string) {
     quote_id: row.quote_id ?? null,
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
-    events: events.map((e: Row) => ({
+    events: events.map((e) => ({
       status: e.status,
       at: iso(e.at)!,
       note: e.note ?? null,
-      human_override: Boolean(e.human_override),
+      human_override: e.human_override,
       final_cost_cents: e.final_cost_cents ?? null,
     })),
     tracking: { status_url: statusUrl(base, row.id), auth: trackingAuth },
-    cancellation: (row.cancellation as Cancellation | null) ?? null,
+    cancellation: row.cancellation ?? null,
   };
 }
 
 /** OrderStatus of the contract: the order with its event history. */
-export async function statusView(db: Conn, row: Row, base: string) {
+export async function statusView(db: Conn, row: Row, base: string): Promise<OrderView> {
   return viewOf(row, await db("order_events").where({ order_id: row.id }).orderBy("id"), base);
 }
 
 /** statusView for a page of orders with one events query. */
-export async function statusViews(db: Conn, rows: Row[], base: string) {
-  const ids = rows.map((r) => r.id as string);
+export async function statusViews(db: Conn, rows: Row[], base: string): Promise<OrderView[]> {
+  const ids = rows.map((r) => r.id);
   const events = ids.length ? await db("order_events").whereIn("order_id", ids).orderBy("id") : [];
   return rows.map((row) =>
     viewOf(
       row,
-      events.filter((e: Row) => e.order_id === row.id),
+      events.filter((e: OrderEventRow) => e.order_id === row.id),
       base,
     ),
   );
 }
 
 /** The `data` of an order.status_changed webhook. */
-export function webhookData(row: Row, previousStatus: string | null, base: string) {
+export function webhookData(
+  row: WebhookFacts,
+  previousStatus: OrderLifecycleStatus | null,
+  base: string,
+): Omit<Schemas["OrderEventData"], "order_id" | "at"> & { at: string | null } {
   return {
     status: row.status,
     previous_status: previousStatus,
@@ -113,8 +101,8 @@ export function webhookData(row: Row, previousStatus: string | null, base: strin
   };
 }
 
-export function assertTransition(row: Row, input: OrderEventInput): void {
-  const allowed = transitions[row.status] ?? [];
+export function assertTransition(row: Pick<Row, "id" | "status">, input: OrderEventInput): void {
+  const allowed = allowedFrom(row.status);
   if (!allowed.includes(input.status)) {
     throw new DomainError(
       "conflict",
@@ -128,8 +116,16 @@ export function assertTransition(row: Row, input: OrderEventInput): void {
     throw invalid("/contractor_id", '"contractor_id" only applies when assigning an unassigned order.');
 }
 
-/** The match for an unassigned order: the named contractor (who must serve the job) or the best of the pool. */
-async function matchFor(contractors: ContractorService, row: Row, contractorId: string | undefined): Promise<Match> {
+interface MatchRequest {
+  /** The contractor an operator named: they must serve the job. */
+  contractorId?: string;
+  /** Who takes the job when nobody in the pool covers it (the sandbox's simulated contractor); else a 409. */
+  standIn?: () => Promise<Contractor>;
+}
+
+/** The match for an unassigned order: the named contractor, else the best of the pool, else the stand-in. */
+export async function matchUnassigned(contractors: ContractorService, row: Row, request: MatchRequest): Promise<Match> {
+  const { contractorId, standIn } = request;
   const job = { trade: row.trade, location: row.location, urgency: row.urgency };
   let pool: Contractor[];
   if (contractorId) {
@@ -139,24 +135,22 @@ async function matchFor(contractors: ContractorService, row: Row, contractorId: 
     pool = [contractor];
   } else pool = await contractors.candidates(row.trade, row.state);
   const best = rankMatches(pool, job)[0];
-  if (!best && contractorId)
+  if (best) return best;
+  if (contractorId)
     throw invalid(
       "/contractor_id",
       `Contractor ${contractorId} does not serve ${row.state} at ${row.urgency} urgency.`,
     );
-  if (!best)
-    throw new DomainError(
-      "conflict",
-      "no_contractor_in_area",
-      `No active ${row.trade} contractor serves ${row.state} yet; name one with contractor_id.`,
-    );
-  return best;
+  if (standIn) return rankMatches([{ ...(await standIn()), service_areas: [{ state: row.state }] }], job)[0];
+  throw new DomainError(
+    "conflict",
+    "no_contractor_in_area",
+    `No active ${row.trade} contractor serves ${row.state} yet; name one with contractor_id.`,
+  );
 }
 
-const customerCancellable = ["accepted_pending_fulfilment", "pending_dispatch", "dispatched", "en_route"];
-
-export function assertCustomerCancellable(row: Row): void {
-  if (!customerCancellable.includes(row.status))
+export function assertCustomerCancellable(row: Pick<Row, "id" | "status">): void {
+  if (!customerMayCancel(row.status))
     throw new DomainError(
       "conflict",
       "cannot_cancel",
@@ -230,7 +224,7 @@ export async function applyEvent(
   assertTransition(row, input); // again under the row lock: another event may have moved the order meanwhile
   const now = new Date();
   const cancellation = input.status === "cancelled" ? cancellationOf(input, now) : null;
-  const patch: Row = { status: input.status, updated_at: now };
+  const patch: OrderPatch = { status: input.status, updated_at: now };
   if (cancellation) patch.cancellation = JSON.stringify(cancellation);
   if (input.final_cost_cents !== undefined) patch.final_cost_cents = input.final_cost_cents;
   if (match)
@@ -260,7 +254,9 @@ export function createOrderLifecycleService(db: Db, contractors: ContractorServi
       if (!current) throw orderNotFound(id);
       assertTransition(current, input);
       const assigning = current.status === "accepted_pending_fulfilment" && input.status === "pending_dispatch";
-      const match = assigning ? await matchFor(contractors, current, input.contractor_id) : null;
+      const match = assigning
+        ? await matchUnassigned(contractors, current, { contractorId: input.contractor_id })
+        : null;
       return db.transaction((trx) => applyEvent(trx, id, input, match, base));
     },
   };

@@ -3,18 +3,16 @@ import type { Db } from "../../db/knex.js";
 import type { Tenant } from "../access/principal.js";
 import { newestFirst, pageOf } from "../shared/keyset.js";
 import { statusViews } from "./order-lifecycle.js";
+import type { ResponseBody, ValidQuery } from "../../types/contract.js";
 
-export interface OrderListFilter {
-  status?: string[];
-  trade?: string;
-  reference_id?: string;
-  created_after?: string | Date;
-  created_before?: string | Date;
-  limit: number;
-  cursor?: string;
-}
+export type OrderListFilter = ValidQuery<"listOrders">;
 
-export async function listOrders(db: Db, tenant: Tenant, filter: OrderListFilter, base: string) {
+export async function listOrders(
+  db: Db,
+  tenant: Tenant,
+  filter: OrderListFilter,
+  base: string,
+): Promise<ResponseBody<"listOrders", 200>> {
   const query = newestFirst(db("orders").where(tenant), filter);
   if (filter.status?.length) query.whereIn("status", filter.status);
   if (filter.trade) query.where({ trade: filter.trade });

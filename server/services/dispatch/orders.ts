@@ -12,21 +12,15 @@ import { canonicalJson, newId, sha256Hex } from "../shared/ids.js";
 import { matchFacts, rankMatches, type Match } from "./matching.js";
 import { orderNotFound, statusUrl, statusView, trackingAuth, webhookData } from "./order-lifecycle.js";
 import { usd } from "./pricing.js";
-import type { TradeCode, Urgency } from "./trades.js";
+import { isOverNte, nteCheck } from "./nte.js";
+import type { ResponseBody, Schemas, ValidBody } from "../../types/contract.js";
 import { createOrderWriter, type NewOrder } from "./order-writer.js";
 import { assertCallbackAllowed } from "../net/callback-guard.js";
 import { quotedMatches, quoteForOrder } from "./quoted-order.js";
 
-export interface OrderInput {
-  trade: TradeCode;
-  location: { state: string; zip?: string; city?: string; address?: string; name?: string };
-  urgency: Urgency;
-  nte_cents?: number;
-  description: string;
-  callback_url?: string;
-  reference_id?: string;
-  quote_id?: string;
-}
+/** createOrder's body after validation (joi has applied the `urgency` default). */
+export type OrderInput = ValidBody<"createOrder">;
+type OrderBody = ResponseBody<"createOrder", 201> | ResponseBody<"createOrder", 202>;
 /** Who is ordering: a key or an OAuth client; only keys with the order scope are entitled. */
 export type OrderPrincipal = Caller;
 export interface OrderContext {
@@ -37,10 +31,10 @@ export interface OrderContext {
   receivedAt: number;
 }
 export interface OrderAnswer {
-  status: 201 | 202;
   /** True when this answers a repeated Idempotency-Key / reference_id (sent as `Idempotent-Replayed: true`). */
   replayed?: boolean;
-  body: { tracking: { status_url: string } } & Record<string, unknown>;
+  /** `fulfilled` says whether a contractor was assigned. */
+  body: OrderBody;
 }
 type Row = OrderRow;
 
@@ -78,26 +72,17 @@ function replay(prior: Row, requestHash: string): OrderAnswer {
       `${which} was already used with a different request body (order ${prior.id}).`,
     );
   }
-  return {
-    status: prior.response_status,
-    replayed: true,
-    body: JSON.parse(prior.response_body) as OrderAnswer["body"],
-  };
-}
-
-/** The quote's NTE check applied to the best match: an order is never dispatched above its NTE. */
-function nteCheck(input: OrderInput, best: Match | undefined) {
-  if (input.nte_cents === undefined) return null;
-  const cost = best?.costCents ?? null;
-  return {
-    nte_cents: input.nte_cents,
-    fits: cost !== null && cost <= input.nte_cents,
-    headroom_cents: cost === null ? 0 : input.nte_cents - cost,
-  };
+  return { replayed: true, body: JSON.parse(prior.response_body) as OrderBody };
 }
 
 /** `priced` is the best match; `assigned` is it too unless the price is over the NTE (then the order is held). */
-function summaryOf(id: string, input: OrderInput, priced: Match | undefined, assigned: Match | undefined, at: Date) {
+function summaryOf(
+  id: string,
+  input: OrderInput,
+  priced: Match | undefined,
+  assigned: Match | undefined,
+  at: Date,
+): Schemas["OrderSummary"] {
   const { state, zip, city } = input.location;
   return {
     id,
@@ -109,7 +94,7 @@ function summaryOf(id: string, input: OrderInput, priced: Match | undefined, ass
     quoted_cost_usd: priced ? usd(priced.costCents) : null,
     assigned_contractor_ref: assigned?.contractor.ref ?? null,
     estimated_response_minutes: assigned?.responseMinutes ?? null,
-    nte: nteCheck(input, priced),
+    nte: nteCheck(input.nte_cents, priced?.costCents ?? null),
     created_at: at.toISOString(),
     reference_id: input.reference_id ?? null,
     quote_id: input.quote_id ?? null,
@@ -118,7 +103,7 @@ function summaryOf(id: string, input: OrderInput, priced: Match | undefined, ass
 
 /** The order's audit records (the order decision, and the match when one was made), seals computed up front. */
 function orderAuditRows(
-  o: { id: string; tenant: Tenant; keyId: string; status: string; requestHash: string; row: Row },
+  decision: { id: string; tenant: Tenant; keyId: string; status: string; requestHash: string; row: NewRow },
   input: OrderInput,
   matches: Match[],
 ): AuditRow[] {
@@ -126,17 +111,17 @@ function orderAuditRows(
   const records = [
     auditRow({
       type: "order",
-      tenant: o.tenant,
-      subject: o.id,
+      tenant: decision.tenant,
+      subject: decision.id,
       content: {
-        key_id: o.keyId,
-        status: o.status,
+        key_id: decision.keyId,
+        status: decision.status,
         trade: input.trade,
         state: input.location.state,
         urgency: input.urgency,
-        nte_cents: o.row.nte_cents,
-        reference_id: o.row.reference_id,
-        request_hash: o.requestHash,
+        nte_cents: decision.row.nte_cents,
+        reference_id: decision.row.reference_id,
+        request_hash: decision.requestHash,
         ...(input.quote_id ? { quote_id: input.quote_id } : {}),
       },
     }),
@@ -145,8 +130,8 @@ function orderAuditRows(
     records.push(
       auditRow({
         type: "match",
-        tenant: o.tenant,
-        subject: o.id,
+        tenant: decision.tenant,
+        subject: decision.id,
         content: { ...matchFacts(best), estimated_response_minutes: best.responseMinutes, candidates: matches.length },
       }),
     );
@@ -156,7 +141,7 @@ function orderAuditRows(
 const noContractorDetail = (input: OrderInput) =>
   `No active ${input.trade} contractor serves ${input.location.state}${input.urgency === "emergency" ? " for emergencies" : ""}. The order is kept and an operator will source one.`;
 
-const escalation = (config: Config, input: OrderInput, overNte?: Match) => ({
+const escalation = (config: Config, input: OrderInput, overNte?: Match): Schemas["Fulfilment"] => ({
   assigned: false,
   ...(overNte
     ? {
@@ -168,7 +153,7 @@ const escalation = (config: Config, input: OrderInput, overNte?: Match) => ({
 });
 
 type InsertContext = OrderContext & { requestHash: string; tenant: Tenant; keyId: string };
-type Summary = ReturnType<typeof summaryOf>;
+type Summary = Schemas["OrderSummary"];
 
 function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, best: Match | undefined, now: Date) {
   return {
@@ -199,9 +184,11 @@ function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, best: M
 }
 
 /** The first `order.status_changed` message when the order has a callback_url. */
-function webhookOf(input: OrderInput, row: ReturnType<typeof orderRow>, base: string): NewOrder["webhook"] {
+type NewRow = ReturnType<typeof orderRow>;
+
+function webhookOf(input: OrderInput, row: NewRow, base: string): NewOrder["webhook"] {
   if (!input.callback_url) return null;
-  const data = webhookData({ ...row, location: input.location }, null, base);
+  const data = webhookData(row, null, base);
   const tenant = { account: row.account, environment: row.environment };
   return { orderId: row.id, tenant, url: input.callback_url, data };
 }
@@ -210,17 +197,32 @@ function webhookOf(input: OrderInput, row: ReturnType<typeof orderRow>, base: st
 function answerOf(
   config: Config,
   input: OrderInput,
-  a: { order: Summary; priced?: Match; best?: Match; tracking: { status_url: string }; seal: string },
-) {
-  const { order, tracking, seal } = a;
-  if (a.best)
+  outcome: { order: Summary; priced?: Match; best?: Match; tracking: Schemas["Tracking"]; seal: string },
+): { body: OrderBody; note: string } {
+  const { order, tracking, seal } = outcome;
+  if (outcome.best)
     return {
-      body: { created: true, accepted: true, fulfilled: true, order, tracking, seal },
+      body: {
+        created: true,
+        accepted: true,
+        fulfilled: true,
+        order: { ...order, status: "pending_dispatch" },
+        tracking,
+        seal,
+      },
       note: "Auto-matched from the active pool.",
     };
-  const fulfilment = escalation(config, input, a.priced);
-  const body = { created: true, accepted: true, fulfilled: false, order, fulfilment, tracking, seal };
-  return { body, note: a.priced ? "Held: price over NTE." : "No contractor in area." };
+  const fulfilment = escalation(config, input, outcome.priced);
+  const body = {
+    created: true,
+    accepted: true,
+    fulfilled: false,
+    order: { ...order, status: "accepted_pending_fulfilment" },
+    fulfilment,
+    tracking,
+    seal,
+  } as const;
+  return { body, note: outcome.priced ? "Held: price over NTE." : "No contractor in area." };
 }
 
 /** The order's answer and what to write for it (row with the stored answer, first event, audit, webhook). */
@@ -231,7 +233,7 @@ function prepare(
   matches: Match[],
 ): { answer: OrderAnswer; write: NewOrder } {
   const priced = matches[0];
-  const best = nteCheck(input, priced)?.fits === false ? undefined : priced;
+  const best = isOverNte(input.nte_cents, priced?.costCents) ? undefined : priced; // held for approval
   const now = new Date();
   const order = summaryOf(newId("ord"), input, priced, best, now);
   const { id } = order;
@@ -251,7 +253,13 @@ function prepare(
     records,
     webhook: webhookOf(input, row, base),
   };
-  return { answer: { status: row.response_status, body }, write };
+  return { answer: { body }, write };
+}
+
+/** The state as the contract spells it (agents' input reaches here without the REST validators). */
+function withUpperCaseState(payload: OrderInput): OrderInput {
+  const state = payload.location.state.toUpperCase() as Schemas["UsState"];
+  return { ...payload, location: { ...payload.location, state } };
 }
 
 export function createOrderService(db: Db, contractors: ContractorService, config: Config) {
@@ -261,7 +269,7 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
     async create(principal: OrderPrincipal, payload: OrderInput, ctx: OrderContext): Promise<OrderAnswer> {
       assertEntitled(principal, config);
       await assertDispatchConfigured(config, contractors);
-      const input = { ...payload, location: { ...payload.location, state: payload.location.state.toUpperCase() } };
+      const input = withUpperCaseState(payload);
       const requestHash = sha256Hex(canonicalJson(payload));
       const tenant = tenantOf(principal)!;
       const keys = [tenant, input.reference_id ?? null, ctx.idempotencyKey ?? null] as const;

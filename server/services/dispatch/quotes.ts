@@ -8,17 +8,14 @@ import { assertDispatchConfigured } from "./availability.js";
 import { auditRow, auditRowColumns, type AuditRow } from "../audit/entries.js";
 import type { ContractorService } from "./contractors.js";
 import { newId } from "../shared/ids.js";
-import { etaTier, rankMatches, type JobLocation } from "./matching.js";
+import { etaTier, rankMatches } from "./matching.js";
 import { usd } from "./pricing.js";
-import type { TradeCode, Urgency } from "./trades.js";
+import { nteCheck } from "./nte.js";
+import type { Urgency } from "./trades.js";
+import type { Schemas, ValidBody } from "../../types/contract.js";
 
-export interface QuoteInput {
-  trade: TradeCode;
-  location: JobLocation;
-  urgency: Urgency;
-  nte_cents?: number;
-  description?: string;
-}
+export type QuoteInput = ValidBody<"createQuote">;
+type Quote = Schemas["Quote"];
 
 const validForMinutes: Record<Urgency, number> = { emergency: 15, urgent: 30, routine: 60, scheduled: 240 };
 
@@ -29,17 +26,8 @@ export interface QuotePrincipal {
   tenant: Tenant | null;
 }
 
-const nteFit = (nteCents: number | undefined, cost: number | null) =>
-  nteCents === undefined
-    ? null
-    : {
-        nte_cents: nteCents,
-        fits: cost !== null && cost <= nteCents,
-        headroom_cents: cost === null ? 0 : nteCents - cost,
-      };
-
 /** The quote body: best match's cost and ETA, a -20%/+25% range, and how it sits against the caller's NTE. */
-function buildQuote(input: QuoteInput, location: JobLocation, matches: Matches, now: Date) {
+function buildQuote(input: QuoteInput, location: Quote["location"], matches: Matches, now: Date): Quote {
   const best = matches[0];
   const cost = best?.costCents ?? null;
   return {
@@ -58,13 +46,12 @@ function buildQuote(input: QuoteInput, location: JobLocation, matches: Matches, 
     cost_range_cents: cost === null ? null : { low: Math.round(cost * 0.8), high: Math.round(cost * 1.25) },
     eta_tier: etaTier(best, input.urgency),
     estimated_response_minutes: best?.responseMinutes ?? null,
-    nte: nteFit(input.nte_cents, cost),
+    nte: nteCheck(input.nte_cents, cost),
     valid_for_minutes: validForMinutes[input.urgency],
     expires_at: new Date(now.getTime() + validForMinutes[input.urgency] * 60_000).toISOString(),
     created_at: now.toISOString(),
   };
 }
-type Quote = ReturnType<typeof buildQuote>;
 
 const quoteAudit = (principal: QuotePrincipal, quote: Quote) =>
   auditRow({
@@ -122,10 +109,11 @@ type QuoteRow = ReturnType<typeof quoteRow>;
 export function createQuoteService(db: Db, contractors: ContractorService, config: Config) {
   const writer = createQuoteWriter(db);
   return {
-    async create(principal: QuotePrincipal, input: QuoteInput) {
+    async create(principal: QuotePrincipal, input: QuoteInput): Promise<Quote> {
       const started = performance.now();
       await assertDispatchConfigured(config, contractors);
-      const location = { ...input.location, state: input.location.state.toUpperCase() };
+      const state = input.location.state.toUpperCase() as Schemas["UsState"]; // agents' input is not joi-checked
+      const location = { ...input.location, state };
       const matches = rankMatches(await contractors.candidates(input.trade, location.state), { ...input, location });
       const quote = buildQuote(input, location, matches, new Date());
       const record = quoteAudit(principal, quote);

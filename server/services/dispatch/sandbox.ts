@@ -6,26 +6,21 @@ import type { Db } from "../../db/knex.js";
 import { DomainError } from "../errors.js";
 import { startBackgroundJob, type BackgroundJob } from "../shared/background-job.js";
 import type { Contractor, ContractorService } from "./contractors.js";
-import { rankMatches, type Match } from "./matching.js";
-import { applyEvent, orderNotFound, type OrderEventInput } from "./order-lifecycle.js";
+import { applyEvent, matchUnassigned, orderNotFound, type OrderEventInput } from "./order-lifecycle.js";
+import { advancingStatuses, isAhead, nextStep } from "./order-state.js";
+import { isOverNte } from "./nte.js";
 import type { Tenant } from "../access/principal.js";
 import { tradeCodes } from "./trades.js";
+import type { Schemas } from "../../types/contract.js";
 
 type Row = OrderRow;
-export type SandboxStatus = "pending_dispatch" | "dispatched" | "en_route" | "on_site" | "completed";
+export type SandboxStatus = NonNullable<Schemas["SandboxAdvanceRequest"]["to"]>;
 
-const next: Record<string, SandboxStatus> = {
-  accepted_pending_fulfilment: "pending_dispatch",
-  pending_dispatch: "dispatched",
-  dispatched: "en_route",
-  en_route: "on_site",
-  on_site: "completed",
-};
-const sequence = ["accepted_pending_fulfilment", "pending_dispatch", "dispatched", "en_route", "on_site", "completed"];
 const simulatedName = "Sandbox contractor (simulated)";
 
+/** The next step's event; only called for statuses with a forward step. */
 function inputFor(row: Row): OrderEventInput {
-  const status = next[row.status];
+  const status = nextStep(row.status)!;
   if (status === "en_route")
     return { status, note: `Sandbox: en route, ETA ${row.estimated_response_minutes ?? 30} minutes.` };
   if (status === "completed")
@@ -36,10 +31,8 @@ function inputFor(row: Row): OrderEventInput {
 // The contract never dispatches an order held over its NTE (priced above nte_cents): it waits for the customer
 // to order again, so the sandbox leaves it where it is, in the automatic steps and by hand alike.
 const isHeldOverNte = (row: Row) =>
-  row.status === "accepted_pending_fulfilment" &&
-  row.nte_cents != null &&
-  row.quoted_cost_cents != null &&
-  Number(row.quoted_cost_cents) > Number(row.nte_cents);
+  row.status === "accepted_pending_fulfilment" && isOverNte(row.nte_cents, row.quoted_cost_cents);
+/** isHeldOverNte as a query condition. */
 function heldOverNte(q: Knex.QueryBuilder): void {
   q.where("orders.status", "accepted_pending_fulfilment")
     .whereNotNull("orders.nte_cents")
@@ -56,54 +49,48 @@ interface Walker {
 }
 
 /** An inactive pool member that never matches live orders: the stand-in when nobody covers a test order. */
-async function simulatedContractor(w: Walker): Promise<Contractor> {
-  const found = await w.db("contractors").where({ name: simulatedName, active: false }).first("id");
-  const existing = found ? await w.contractors.get(found.id as string) : null;
+async function simulatedContractor(walker: Walker): Promise<Contractor> {
+  const found = await walker.db("contractors").where({ name: simulatedName, active: false }).first("id");
+  const existing = found ? await walker.contractors.get(found.id as string) : null;
   if (existing) return existing;
   const trades = [...tradeCodes];
   const input = { name: simulatedName, trades, service_areas: [], hourly_rate_cents: 9000, base_response_minutes: 60 };
-  return w.contractors.create({ ...input, active: false, emergency_capable: true });
+  return walker.contractors.create({ ...input, active: false, emergency_capable: true });
 }
 
-async function matchFor(w: Walker, row: Row): Promise<Match> {
-  const job = { trade: row.trade, location: row.location, urgency: row.urgency };
-  const best = rankMatches(await w.contractors.candidates(row.trade, row.state), job)[0];
-  if (best) return best;
-  const stand = { ...(await simulatedContractor(w)), service_areas: [{ state: row.state as string }] };
-  return rankMatches([stand], job)[0];
-}
-
-async function step(w: Walker, row: Row) {
-  const match = row.status === "accepted_pending_fulfilment" ? await matchFor(w, row) : null;
-  return w.db.transaction((trx) => applyEvent(trx, row.id as string, inputFor(row), match, w.base));
+async function step(walker: Walker, row: Row) {
+  const standIn = () => simulatedContractor(walker);
+  const match =
+    row.status === "accepted_pending_fulfilment" ? await matchUnassigned(walker.contractors, row, { standIn }) : null;
+  return walker.db.transaction((trx) => applyEvent(trx, row.id, inputFor(row), match, walker.base));
 }
 
 /** Moves every test-key order whose last step is SANDBOX_STEP_MS old; another instance's step wins (409). */
-async function tick(w: Walker): Promise<number> {
-  const due: Row[] = await w
+async function tick(walker: Walker): Promise<number> {
+  const due: Row[] = await walker
     .db("orders")
     .where("orders.environment", "test")
-    .whereIn("orders.status", Object.keys(next))
+    .whereIn("orders.status", advancingStatuses)
     .whereNot(heldOverNte)
-    .where("orders.updated_at", "<=", new Date(Date.now() - w.config.sandboxStepMs))
+    .where("orders.updated_at", "<=", new Date(Date.now() - walker.config.sandboxStepMs))
     .orderBy("orders.updated_at")
     .limit(50)
     .select("orders.*");
-  for (const row of due) await step(w, row).catch(ignoreLostRace);
+  for (const row of due) await step(walker, row).catch(ignoreLostRace);
   return due.length;
 }
 
 /** advanceSandboxOrder: 403 for live keys; one step, or the steps up to `to`. */
-async function advance(w: Walker, tenant: Tenant, id: string, to: SandboxStatus | undefined) {
+async function advance(walker: Walker, tenant: Tenant, id: string, to: SandboxStatus | undefined) {
   if (tenant.environment !== "test") throw liveKey();
-  let row: Row | undefined = await w
+  let row: Row | undefined = await walker
     .db("orders")
     .where({ id, ...tenant })
     .first(); // test orders only
   if (!row) throw orderNotFound(id);
   if (isHeldOverNte(row)) throw heldOrder(id);
-  const target = to ?? next[row.status];
-  if (!target || !next[row.status] || sequence.indexOf(target) <= sequence.indexOf(row.status))
+  const target = to ?? nextStep(row.status);
+  if (!target || !isAhead(row.status, target))
     throw new DomainError(
       "conflict",
       "invalid_transition",
@@ -111,14 +98,14 @@ async function advance(w: Walker, tenant: Tenant, id: string, to: SandboxStatus 
     );
   let view;
   do {
-    view = await step(w, row);
-    row = await w.db("orders").where({ id }).first();
+    view = await step(walker, row);
+    row = await walker.db("orders").where({ id }).first();
   } while (row && row.status !== target);
   return view;
 }
 
 export function createSandboxService(db: Db, contractors: ContractorService, config: Config) {
-  const w: Walker = {
+  const walker: Walker = {
     db,
     contractors,
     config,
@@ -127,15 +114,19 @@ export function createSandboxService(db: Db, contractors: ContractorService, con
   };
   return {
     start(origin: string, onError: (error: unknown) => void) {
-      w.base = config.publicBaseUrl ?? origin;
-      if (config.sandboxStepMs > 0 && !w.job)
-        w.job = startBackgroundJob(() => tick(w), { intervalMs: Math.min(config.sandboxStepMs, 1000) }, onError);
+      walker.base = config.publicBaseUrl ?? origin;
+      if (config.sandboxStepMs > 0 && !walker.job)
+        walker.job = startBackgroundJob(
+          () => tick(walker),
+          { intervalMs: Math.min(config.sandboxStepMs, 1000) },
+          onError,
+        );
     },
     async stop() {
-      await w.job?.stop();
-      w.job = null;
+      await walker.job?.stop();
+      walker.job = null;
     },
-    advance: (tenant: Tenant, id: string, to: SandboxStatus | undefined) => advance(w, tenant, id, to),
+    advance: (tenant: Tenant, id: string, to: SandboxStatus | undefined) => advance(walker, tenant, id, to),
   };
 }
 

@@ -1,15 +1,9 @@
 // Trade codes and urgencies of the contract.
-export const tradeCodes = [
-  "plumbing",
-  "electrical",
-  "hvac",
-  "carpentry",
-  "roofing",
-  "painting",
-  "locksmith",
-  "appliance_repair",
-] as const;
-export type TradeCode = (typeof tradeCodes)[number];
+import { contractEnums } from "../../generated/contract.js";
+import type { Schemas } from "../../types/contract.js";
 
-export const urgencies = ["emergency", "urgent", "routine", "scheduled"] as const;
-export type Urgency = (typeof urgencies)[number];
+export const tradeCodes = contractEnums.TradeCode;
+export type TradeCode = Schemas["TradeCode"];
+
+export const urgencies = contractEnums.Urgency;
+export type Urgency = Schemas["Urgency"];

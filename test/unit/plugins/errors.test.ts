@@ -182,7 +182,7 @@ describe("errors plugin", () => {
     });
 
     it("answers OAuthError 401 in the RFC 6749 format with WWW-Authenticate and no-store", async () => {
-      const { res } = await problemOf(() => new OAuthError(401, "invalid_client", "bad secret"));
+      const { res } = await problemOf(() => new OAuthError("invalid_client", "bad secret"));
       assert.equal(res.statusCode, 401);
       assert.deepEqual(JSON.parse(res.payload), { error: "invalid_client", error_description: "bad secret" });
       assert.equal(res.headers["cache-control"], "no-store");

@@ -130,7 +130,7 @@ describe("order lifecycle", () => {
     });
 
     it("keeps a given cancellation and stamps it", () => {
-      const given = { reason: "customer_request", note: null, by: "customer" as const };
+      const given = { reason: "customer_request" as const, note: null, by: "customer" as const };
       assert.deepEqual(cancellationOf({ status: "cancelled", cancellation: given }, at), {
         ...given,
         at: at.toISOString(),
@@ -153,8 +153,10 @@ describe("order lifecycle", () => {
     it("masks the contractor and carries the previous status", () => {
       const updated = {
         id: "ord_1",
-        status: "dispatched",
+        status: "dispatched" as const,
         contractor_id: "ctr_secret_123",
+        reference_id: null,
+        quoted_cost_cents: null,
         updated_at: "2026-01-02T03:04:05Z",
       };
       const data = webhookData(updated, "pending_dispatch", "http://127.0.0.1:3000");
