@@ -1,8 +1,6 @@
 // `dispatch listen --forward-to <url>`: like `stripe listen`, follows the account's events (listEvents as SSE) and
 // POSTs each to a local URL exactly as the webhook worker POSTs it to a callback_url (same body, headers, webhook-id,
 // User-Agent and secret), one line per event.
-import http from "node:http";
-import https from "node:https";
 import type { Command } from "commander";
 import type { Webhook } from "standardwebhooks";
 import { eventTypes, isEventType, webhookUserAgent } from "../generated/events.js";
@@ -35,8 +33,9 @@ async function signingSecret(ctx: CliContext, options: ListenOptions): Promise<s
 }
 
 /** One POST as the worker sends it (node:http, no keep-alive, the same header set); answers the status or why not. */
-function post(url: URL, headers: Record<string, string>, body: string): Promise<string> {
-  const client = url.protocol === "https:" ? https : http;
+async function post(url: URL, headers: Record<string, string>, body: string): Promise<string> {
+  // Loaded on first use: `dispatch --help` must not load the network modules (test/cli/startup.test.ts).
+  const client = url.protocol === "https:" ? await import("node:https") : await import("node:http");
   return new Promise((resolve) => {
     const request = client.request(
       url,

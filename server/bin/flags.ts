@@ -9,7 +9,12 @@ interface KeyDescription {
   flags?: { default?: unknown };
 }
 
-export const flagName = (variable: string) => variable.toLowerCase().replaceAll("_", "-");
+/** PORT -> --port; the product prefix is dropped (DISPATCH_SANDBOX -> --sandbox, DISPATCH_FIXTURES -> --fixtures). */
+export const flagName = (variable: string) =>
+  variable
+    .replace(/^DISPATCH_/, "")
+    .toLowerCase()
+    .replaceAll("_", "-");
 const optionKey = (variable: string) => flagName(variable).replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 function variables(): [string, KeyDescription][] {

@@ -318,6 +318,17 @@ describe("cli", function () {
       }
     });
 
+    it("sandbox reset empties the key's sandbox; admin metrics prints the Prometheus text", async () => {
+      const reset = await cli(["sandbox", "reset"], { DISPATCH_API_KEY: key });
+      assert.equal(reset.code, 0, reset.stderr);
+      assert.ok(reset.json().removed.orders >= 1, reset.stdout);
+      const listed = await cli(["orders", "list"], { DISPATCH_API_KEY: key });
+      assert.deepEqual(listed.json().items, []);
+      const metrics = await cli(["admin", "metrics"], admin);
+      assert.equal(metrics.code, 0, metrics.stderr);
+      assert.match(metrics.stdout, /^# TYPE \S+ histogram$/m);
+    });
+
     it("admin keys revoke, after which the key exits 4", async () => {
       assert.ok((await cli(["admin", "keys", "revoke", keyId], admin)).json().revoked_at);
       const refused = await cli(["quote", "--trade", "hvac", "--state", "TX"], { DISPATCH_API_KEY: key });

@@ -87,6 +87,7 @@ export async function startTestServer(
     DISPATCH_ADMIN_TOKEN: adminToken,
     SANDBOX_STEP_MS: "0", // test-key orders stay put unless a suite asks the sandbox to move them
     EVALS_CACHE_MS: "0", // evals reflect each suite's orders at once; the cache has its own test
+    SHUTDOWN_GRACE_MS: "5000", // a suite that leaves a request hanging waits 5 s at stop, not the 25 s default
     ...env,
   });
   const app = await createServer(config);

@@ -1,13 +1,16 @@
 // What an operator gets: `npm pack` @dispatch/server, install it with --omit=dev into an empty prefix (from the local
-// npm cache where it can) and run `dispatch-server start` on embedded PGlite in a temporary directory.
+// npm cache where it can) and run `dispatch-server start` on embedded PGlite in a temporary directory; then the
+// README's CI recipe, as an integrator's job runs it: the packed SDK in a consumer project, the installed bin.
 import assert from "node:assert/strict";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { quoteRequest } from "../fixtures/requests.js";
+import { consumerTest, sandboxCiSteps } from "../helpers/sandbox-ci.js";
+import { freePort } from "../../mocks/prism.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const run = promisify(execFile);
@@ -48,12 +51,16 @@ describe("@dispatch/server package", function () {
   let dir: string;
   let server: { url: string; child: ChildProcess } | undefined;
   let prefix: string;
+  let sdkTarball: string;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "dispatch-server-pack-"));
     // prepack builds the server: the tarball carries dist/ though the clone does not.
-    const { stdout } = await npm(["pack", "-w", "@dispatch/server", "--pack-destination", dir, "--json"], root);
-    const [{ filename }] = JSON.parse(stdout.slice(stdout.search(/^\[/m))) as { filename: string }[];
+    const packed = ["pack", "-w", "@dispatch/server", "-w", "@dispatch/sdk", "--pack-destination", dir, "--json"];
+    const { stdout } = await npm(packed, root);
+    const tarballs = JSON.parse(stdout.slice(stdout.search(/^\[/m))) as { name: string; filename: string }[];
+    const filename = tarballs.find((t) => t.name === "@dispatch/server")?.filename ?? "";
+    sdkTarball = join(dir, tarballs.find((t) => t.name === "@dispatch/sdk")?.filename ?? "");
     prefix = join(dir, "app");
     await run("mkdir", ["-p", prefix]);
     writeFileSync(join(prefix, "package.json"), JSON.stringify({ name: "app", private: true }));
@@ -103,4 +110,35 @@ describe("@dispatch/server package", function () {
     assert.match(script.headers.get("content-type") ?? "", /javascript/);
     assert.ok((await script.text()).includes("Redoc"));
   });
+
+  it("runs the README's CI recipe: sandbox from the installed bin, a consumer's SDK tests, the server stopped", async () => {
+    const consumer = join(dir, "consumer");
+    mkdirSync(consumer);
+    const scripts = { test: "node sandbox.test.mjs" };
+    writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, scripts }));
+    writeFileSync(join(consumer, "sandbox.test.mjs"), consumerTest);
+    await npm(["install", "--prefer-offline", "--no-audit", "--no-fund", sdkTarball], consumer);
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DISPATCH_")));
+    const bin = join(prefix, "node_modules", ".bin", "dispatch-server");
+    const env = { ...inherited, PORT: String(await freePort()), DISPATCH_SERVER: bin };
+    const steps = ["bash", "-euo", "pipefail", "-c", sandboxCiSteps()] as const;
+    const { stdout } = await run(steps[0], steps.slice(1), { cwd: consumer, env, timeout: 240_000 });
+    assert.match(stdout, /"status":"ok"/);
+    assert.match(stdout, /consumer tests passed/);
+    const log = readFileSync(join(consumer, "dispatch-sandbox.log"), "utf8");
+    assert.equal(log.match(/dispatch: sandbox key/g)?.length, 1);
+    const pid = Number(/"pid":(\d+)/.exec(log)?.[1]);
+    assert.ok(pid > 0, log);
+    for (let i = 0; i < 50 && isAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(isAlive(pid), false, "the trap's SIGTERM stopped the sandbox server");
+  });
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
