@@ -27,7 +27,9 @@ describe("dispatch-server flags", () => {
   });
 
   it("turns boolean variables into --x and --no-x", () => {
-    assert.equal(envWithFlags(parse(["--no-dispatch-seed-demo"]), {}).DISPATCH_SEED_DEMO, "false");
+    assert.equal(envWithFlags(parse(["--no-seed-demo"]), {}).DISPATCH_SEED_DEMO, "false");
+    assert.equal(envWithFlags(parse(["--sandbox"]), {}).DISPATCH_SANDBOX, "true");
+    assert.equal(envWithFlags(parse(["--fixtures", "f.yaml"]), {}).DISPATCH_FIXTURES, "f.yaml");
     assert.equal(envWithFlags(parse(["--webhook-allow-private"]), {}).WEBHOOK_ALLOW_PRIVATE, "true");
     assert.equal(envWithFlags(parse([]), { DISPATCH_SEED_DEMO: "0" }).DISPATCH_SEED_DEMO, "0");
   });
