@@ -1,8 +1,12 @@
 // createDispatchClient(): which credential goes to which path, and the User-Agent, with an injected fetch.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { build } from "esbuild";
 import { createDispatchClient, sdkVersion, type DispatchClientOptions } from "../../../sdk/index.js";
 
 const packageVersion = (
@@ -93,24 +97,33 @@ describe("sdk client", () => {
       assert.equal(requests[0].headers.get("user-agent"), "per-call/1");
     });
 
-    // Browsers and Workers have no `process`: a child Node with it deleted before the SDK loads plays one.
+    // Browsers and Workers have no `process`: the SDK bundled for the browser runs in a child Node with it deleted.
+    // Plain Node loads the bundle (no TypeScript loader: on Node 24 tsx's hooks run in-thread and need `process`).
     it("works where there is no process global, naming only the SDK", async () => {
-      const script = `
-        const out = process.stdout;
-        delete globalThis.process;
-        const { createDispatchClient } = await import(${JSON.stringify(new URL("../../../sdk/index.ts", import.meta.url).href)});
-        let agent;
-        const fetch = async (request) => ((agent = request.headers.get("user-agent")), Response.json({}));
-        await createDispatchClient({ baseUrl: "http://dispatch.test", retry: false, fetch }).GET("/healthz");
-        out.write(JSON.stringify({ process: typeof process, agent }));`;
-      const { stdout } = await promisify(execFile)(process.execPath, [
-        "--import",
-        "tsx",
-        "--input-type=module",
-        "-e",
-        script,
-      ]);
-      assert.deepEqual(JSON.parse(stdout), { process: "undefined", agent: `dispatch-sdk/${packageVersion}` });
+      const dir = mkdtempSync(join(tmpdir(), "sdk-browser-"));
+      try {
+        const bundle = join(dir, "sdk.mjs");
+        await build({
+          entryPoints: [fileURLToPath(new URL("../../../sdk/index.ts", import.meta.url))],
+          bundle: true,
+          platform: "browser",
+          format: "esm",
+          outfile: bundle,
+          logLevel: "silent",
+        });
+        const script = `
+          const out = process.stdout;
+          delete globalThis.process;
+          const { createDispatchClient } = await import(${JSON.stringify(pathToFileURL(bundle).href)});
+          let agent;
+          const fetch = async (request) => ((agent = request.headers.get("user-agent")), Response.json({}));
+          await createDispatchClient({ baseUrl: "http://dispatch.test", retry: false, fetch }).GET("/healthz");
+          out.write(JSON.stringify({ process: typeof process, agent }));`;
+        const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script]);
+        assert.deepEqual(JSON.parse(stdout), { process: "undefined", agent: `dispatch-sdk/${packageVersion}` });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 
