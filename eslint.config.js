@@ -55,14 +55,13 @@ export default tseslint.config(
     },
   },
   {
-    // Typed so far: the server's contract types, the contract-typed routes' helper and the order domain's rules.
+    // Typed so far: the server's contract types, the contract-typed routes' helper and the dispatch domain (its
+    // tables are declared to Knex in server/db/tables/dispatch.ts).
     files: [
       "server/types/**/*.ts",
       "server/routes/contract-route.ts",
-      "server/services/dispatch/order-state.ts",
-      "server/services/dispatch/nte.ts",
-      "server/services/dispatch/order-row.ts",
-      "server/services/dispatch/trades.ts",
+      "server/db/tables/dispatch.ts",
+      "server/services/dispatch/**/*.ts",
     ],
     rules: {
       "@typescript-eslint/no-unsafe-assignment": "error",

@@ -151,7 +151,7 @@ async function startWorkers(server: Hapi.Server, services: Services): Promise<vo
     logBackgroundError(server.logger, "webhooks", error as Error, backgroundThrottle);
   }); // outbox delivery worker; stop() waits for deliveries in flight
   server.ext("onPostStart", () => {
-    services.sandbox.start(server.info.uri, (error) => {
+    services.orders.startSandboxClock(server.info.uri, (error) => {
       logBackgroundError(server.logger, "sandbox", error as Error, backgroundThrottle);
     });
   }); // the real port once listening
@@ -189,7 +189,7 @@ export async function createServer(config: Config, options: { logStream?: Writab
       const stopping = server.stop({ timeout: config.shutdownGraceMs });
       await services.eventStreams.stop(); // ends open SSE streams (last comment) so the drain does not wait on them
       await stopping;
-      await services.sandbox.stop();
+      await services.orders.stopSandboxClock();
       await services.webhooks.stop();
       await services.oauthPurger.stop();
       await services.auditLog.stop();

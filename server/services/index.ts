@@ -12,11 +12,7 @@ import { createMetrics } from "./metrics/registry.js";
 import { createKeyService } from "./access/keys.js";
 import { createOAuthPurger, createOAuthService } from "./access/oauth.js";
 import { createPrincipalResolver, type Tenant } from "./access/principal.js";
-import { createOrderLifecycleService } from "./dispatch/order-lifecycle.js";
-import { createOrderService } from "./dispatch/orders.js";
-import { createCustomerOrderService } from "./dispatch/customer-orders.js";
-import { createSandboxService } from "./dispatch/sandbox.js";
-import { createSandboxResetService } from "./dispatch/sandbox-reset.js";
+import { createOrderService } from "./dispatch/orders/index.js";
 import { createProbeService } from "./probe/probe.js";
 import { createQuoteService } from "./dispatch/quotes.js";
 import { createWebhookService } from "./webhooks/worker.js";
@@ -44,10 +40,6 @@ export function createServices(db: Db, config: Config) {
     oauth,
     oauthPurger: createOAuthPurger(db),
     orders: createOrderService(db, contractors, config),
-    orderLifecycle: createOrderLifecycleService(db, contractors),
-    customerOrders: createCustomerOrderService(db, config),
-    sandbox: createSandboxService(db, contractors, config),
-    sandboxReset: createSandboxResetService(db),
     webhooks: createWebhookService(db, config),
     probe: createProbeService({ allowPrivate: config.probeAllowPrivate }),
   };

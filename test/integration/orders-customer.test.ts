@@ -158,10 +158,10 @@ for (const db of databases()) {
         let status = "";
         for (let i = 0; i < 400 && status !== "completed"; i++) {
           await new Promise((resolve) => setTimeout(resolve, 25));
-          status = (await t.app.services.db("orders").where({ id: test.id }).first("status")).status;
+          status = (await t.app.services.db("orders").where({ id: test.id }).first("status"))!.status;
         }
         assert.equal(status, "completed");
-        const liveRow = await t.app.services.db("orders").where({ id: live.id }).first("status");
+        const liveRow = (await t.app.services.db("orders").where({ id: live.id }).first("status"))!;
         assert.equal(liveRow.status, "pending_dispatch");
         const events = await t.app.services.db("order_events").where({ order_id: test.id });
         assert.equal(events.length, 5);

@@ -46,8 +46,8 @@ for (const db of databases()) {
         assert.equal(response.headers.get("location"), body.tracking.status_url);
         assert.match(body.tracking.auth, /x-api-key/);
         assert.equal(body.fulfilment, undefined);
-        const row = await t.app.services.db("orders").where({ id: body.order.id }).first();
-        assert.ok(Number.isInteger(row.dispatch_latency_ms) && row.dispatch_latency_ms >= 0);
+        const row = (await t.app.services.db("orders").where({ id: body.order.id }).first())!;
+        assert.ok(Number.isInteger(row.dispatch_latency_ms) && row.dispatch_latency_ms! >= 0);
         // The batch goes to Postgres as json: the location must land as a jsonb object, not as JSON text.
         const stored = await t.app.services.db.raw("select jsonb_typeof(location) as kind from orders where id = ?", [
           body.order.id,
@@ -91,7 +91,7 @@ for (const db of databases()) {
         );
         assert.match(body.fulfilment.detail, /hvac.*AK/);
         assert.equal(response.headers.get("location"), body.tracking.status_url);
-        const row = await t.app.services.db("orders").where({ id: body.order.id }).first();
+        const row = (await t.app.services.db("orders").where({ id: body.order.id }).first())!;
         assert.equal(row.dispatch_latency_ms, null);
       });
 

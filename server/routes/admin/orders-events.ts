@@ -3,7 +3,7 @@ import type { RouteFactory } from "../types.js";
 import { contractRoute, reply } from "../contract-route.js";
 import { baseUrlOf } from "../origin.js";
 
-const route: RouteFactory = ({ orderLifecycle, config }) =>
+const route: RouteFactory = ({ orders, config }) =>
   contractRoute("recordOrderEvent", {
     method: "POST",
     path: "/api/admin/v1/orders/{id}/events",
@@ -15,7 +15,7 @@ const route: RouteFactory = ({ orderLifecycle, config }) =>
     },
     handler: async (request, h, { params, payload }) => {
       const base = baseUrlOf(request, config.publicBaseUrl);
-      return reply(h, "recordOrderEvent", 201, await orderLifecycle.record(params.id, payload, base));
+      return reply(h, "recordOrderEvent", 201, await orders.recordEvent(params.id, payload, base));
     },
   });
 export default route;

@@ -4,7 +4,7 @@ import type { RouteFactory } from "../types.js";
 import { contractRoute, reply } from "../contract-route.js";
 import { originOf } from "../origin.js";
 
-const route: RouteFactory = ({ customerOrders }) =>
+const route: RouteFactory = ({ orders }) =>
   contractRoute("cancelOrder", {
     method: "POST",
     path: "/api/dispatch/v1/orders/{id}/cancel",
@@ -14,7 +14,7 @@ const route: RouteFactory = ({ customerOrders }) =>
       validate: validators.cancelOrder,
     },
     handler: async (request, h, { params, payload }) => {
-      const order = await customerOrders.cancel(keyTenantOf(request), params.id, payload, originOf(request));
+      const order = await orders.cancel(keyTenantOf(request), params.id, payload, originOf(request));
       return reply(h, "cancelOrder", 200, order);
     },
   });

@@ -14,8 +14,9 @@ const route: RouteFactory = ({ orders }) =>
       validate: validators.createOrder,
     },
     handler: async (request, h, { payload }) => {
+      const idempotencyKey: unknown = request.headers["idempotency-key"];
       const { body, replayed } = await orders.create(callerOf(request)!, payload, {
-        idempotencyKey: request.headers["idempotency-key"] as string | undefined,
+        idempotencyKey: typeof idempotencyKey === "string" ? idempotencyKey : undefined,
         origin: originOf(request),
         receivedAt: request.info.received,
       });

@@ -14,7 +14,7 @@ const route: RouteFactory = (services) => ({
   },
   handler: async (request, h) => {
     const tenant = keyTenantOf(request);
-    const id = request.params.id as string;
+    const id = String(request.params.id); // validators.listOrderEvents: a string
     await services.orders.get(tenant, id, originOf(request)); // 404 unless the tenant's own order
     return answerEvents(services, request, h, { ...tenant, orderId: id });
   },

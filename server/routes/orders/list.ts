@@ -5,7 +5,7 @@ import { contractRoute, reply } from "../contract-route.js";
 import { linkNext } from "../next-link.js";
 import { originOf } from "../origin.js";
 
-const route: RouteFactory = ({ customerOrders }) =>
+const route: RouteFactory = ({ orders }) =>
   contractRoute("listOrders", {
     method: "GET",
     path: "/api/dispatch/v1/orders",
@@ -15,7 +15,7 @@ const route: RouteFactory = ({ customerOrders }) =>
       validate: validators.listOrders,
     },
     handler: async (request, h, { query }) => {
-      const page = await customerOrders.listOrders(keyTenantOf(request), query, originOf(request));
+      const page = await orders.list(keyTenantOf(request), query, originOf(request));
       return linkNext(request, reply(h, "listOrders", 200, page), page.next_cursor);
     },
   });

@@ -3,7 +3,7 @@ import { keyTenantOf } from "../../plugins/auth.js";
 import type { RouteFactory } from "../types.js";
 import { contractRoute, reply } from "../contract-route.js";
 
-const route: RouteFactory = ({ sandbox }) =>
+const route: RouteFactory = ({ orders }) =>
   contractRoute("advanceSandboxOrder", {
     method: "POST",
     path: "/api/dispatch/v1/sandbox/orders/{id}/advance",
@@ -13,9 +13,8 @@ const route: RouteFactory = ({ sandbox }) =>
       validate: { ...validators.advanceSandboxOrder, payload: validators.advanceSandboxOrder.payload.allow(null) },
     },
     handler: async (request, h, { params, payload }) => {
-      // the body is optional: no body (null) is one step
-      const to = (payload as typeof payload | null)?.to;
-      return reply(h, "advanceSandboxOrder", 200, await sandbox.advance(keyTenantOf(request), params.id, to));
+      const to = payload?.to; // the body is optional: no body (null) is one step
+      return reply(h, "advanceSandboxOrder", 200, await orders.advanceSandbox(keyTenantOf(request), params.id, to));
     },
   });
 export default route;

@@ -53,9 +53,7 @@ export interface A2aContext extends InvokeContext {
 
 type JsonRpcBody = { id?: string | number | null } & Record<string, unknown>;
 
-export function createA2aService(
-  services: Pick<Services, "quotes" | "evals" | "orders" | "probe" | "customerOrders" | "config">,
-) {
+export function createA2aService(services: Pick<Services, "quotes" | "evals" | "orders" | "probe" | "config">) {
   const invoker = createCapabilityInvoker(services);
   // This card only drives the handler's version and capability checks; /.well-known/agent-card.json builds
   // the served one with the request's base URL.

@@ -113,9 +113,7 @@ export interface McpContext extends InvokeContext {
   log(error: unknown): void;
 }
 
-export function createMcpService(
-  services: Pick<Services, "quotes" | "evals" | "orders" | "probe" | "customerOrders" | "config">,
-) {
+export function createMcpService(services: Pick<Services, "quotes" | "evals" | "orders" | "probe" | "config">) {
   const invoker = createCapabilityInvoker(services);
   const tools = listTools(invoker);
 

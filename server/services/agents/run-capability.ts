@@ -3,12 +3,11 @@
 import { capabilities } from "./capabilities.js";
 import { DomainError, EntitlementError } from "../errors.js";
 import type { Services } from "../index.js";
-import type { OrderInput } from "../dispatch/orders.js";
+import type { CancelReason, OrderInput } from "../dispatch/orders/index.js";
 import { estimate, tradeIndex } from "../dispatch/pricing.js";
 import type { QuoteInput } from "../dispatch/quotes.js";
 import { createInputValidator, deriveCapabilitySchemas, type CapabilityId } from "./tool-schemas.js";
 import type { EvalPeriod } from "../dispatch/evals.js";
-import type { CancelReason } from "../dispatch/customer-orders.js";
 import { tenantOf, type Caller } from "../access/principal.js";
 import { accessOfOperation, assertMayCall } from "../access/operation-access.js";
 import { notEntitledToOrder } from "../dispatch/entitlement.js";
@@ -41,7 +40,7 @@ export function costsOf(messages: number, called: readonly string[]): Capability
   if (probes) costs.push({ policy: "probe", points: probes });
   return costs;
 }
-type CapabilityServices = Pick<Services, "quotes" | "evals" | "orders" | "probe" | "customerOrders" | "config">;
+type CapabilityServices = Pick<Services, "quotes" | "evals" | "orders" | "probe" | "config">;
 
 /** `ord_…`, or the MCP order handle `dispatch-ord_…` that dispatch.order answers with. */
 const orderIdOf = (input: Record<string, unknown>) => String(input.id).replace(/^dispatch-/, "");
@@ -57,7 +56,7 @@ async function runOrderTool(
   const tenant = tenantOf(caller)!; // the access check admits keys only to these tools
   if (id === "dispatch.order_status") return { ...(await services.orders.get(tenant, orderIdOf(input), origin)) };
   const body = { reason: input.reason as CancelReason, ...(input.note ? { note: input.note as string } : {}) };
-  return { ...(await services.customerOrders.cancel(tenant, orderIdOf(input), body, origin)) };
+  return { ...(await services.orders.cancel(tenant, orderIdOf(input), body, origin)) };
 }
 
 export function capabilityById(id: string): Capability | undefined {

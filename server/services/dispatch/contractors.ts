@@ -1,6 +1,7 @@
 // The contractor pool: admin CRUD and the active candidates for a trade and state.
 import type { ChangeFeed } from "../../db/change-feed.js";
 import type { Db } from "../../db/knex.js";
+import type { ContractorRow, ContractorWrite } from "../../db/tables/dispatch.js";
 import { DomainError } from "../errors.js";
 import { createInvalidatedCache } from "../shared/cache.js";
 import { maskRef, newId } from "../shared/ids.js";
@@ -28,21 +29,23 @@ export type ContractorInput = Omit<Contractor, "id" | "ref" | "created_at" | "ac
   emergency_capable?: boolean;
 };
 
-function toContractor(row: Record<string, unknown>): Contractor {
-  return { ...(row as unknown as Contractor), created_at: new Date(row.created_at as string).toISOString() };
+function toContractor(row: ContractorRow): Contractor {
+  return { ...row, created_at: new Date(row.created_at).toISOString() };
 }
 
-const upperAreas = (areas: ServiceArea[]) => areas.map((a) => ({ ...a, state: a.state.toUpperCase() }));
+const upperAreas = (areas: ServiceArea[]) => areas.map((area) => ({ ...area, state: area.state.toUpperCase() }));
 
-function toRow(input: Partial<ContractorInput>) {
-  const row: Record<string, unknown> = { ...input };
-  if (input.trades) row.trades = JSON.stringify(input.trades);
-  if (input.service_areas) row.service_areas = JSON.stringify(upperAreas(input.service_areas));
+/** The columns of an input; the jsonb columns as JSON text. */
+function toRow(input: Partial<ContractorInput>): ContractorWrite {
+  const { trades, service_areas, ...scalars } = input;
+  const row: ContractorWrite = { ...scalars };
+  if (trades) row.trades = JSON.stringify(trades);
+  if (service_areas) row.service_areas = JSON.stringify(upperAreas(service_areas));
   return row;
 }
 
-const serves = (c: Contractor, trade: TradeCode, state: string) =>
-  c.trades.includes(trade) && c.service_areas.some((a) => a.state === state);
+const serves = (contractor: Contractor, trade: TradeCode, state: string) =>
+  contractor.trades.includes(trade) && contractor.service_areas.some((area) => area.state === state);
 
 /** A page of contractors by id; trade and state filter on the jsonb columns. */
 async function listContractors(db: Db, filter: { trade?: string; state?: string; limit: number; cursor?: string }) {
@@ -85,7 +88,7 @@ export function createContractorService(db: Db, feed: ChangeFeed | null = null) 
     /** Active contractors of a trade that serve a state (from the in-memory pool). */
     async candidates(trade: TradeCode, state: string): Promise<Contractor[]> {
       const upper = state.toUpperCase();
-      return ((await activePool()) ?? []).filter((c) => serves(c, trade, upper));
+      return ((await activePool()) ?? []).filter((contractor) => serves(contractor, trade, upper));
     },
 
     async hasActive(): Promise<boolean> {

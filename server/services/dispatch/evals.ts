@@ -53,6 +53,7 @@ async function windowFacts(db: Db, since: Date) {
 }
 
 type WindowOrders = Awaited<ReturnType<typeof windowFacts>>["orders"];
+type WindowOrder = WindowOrders[number];
 
 const methodology =
   "Computed from this service's live order and order-event records created in the window (sandbox orders, made with dispatch_test_ keys, are never counted), at most once per period per cache interval (30 s by default): generated_at says when. goal_fulfillment_rate: orders with an assigned contractor / orders. completion_rate: completed / (completed + cancelled). nte_accuracy_rate: completed orders with an NTE whose final cost is at or under it / such orders. dispatch latency: order receipt to contractor assignment, nearest-rank percentiles. human_override_rate: orders with an event marked human_override / orders. cancellation_rate: cancelled orders (by customer or operator) / orders. Metrics without records are null and marked unavailable.";
@@ -72,24 +73,27 @@ const trustSignals = {
 
 /** The measured metrics over a window's orders; a metric without records is null and marked unavailable. */
 function metricsOf(orders: WindowOrders, overriddenOrders: number) {
-  const closed = orders.filter((o) => o.status === "completed" || o.status === "cancelled");
-  const completed = orders.filter((o) => o.status === "completed");
-  const completedWithNte = completed.filter((o) => o.nte_cents !== null && o.final_cost_cents !== null);
+  const closed = orders.filter((order) => order.status === "completed" || order.status === "cancelled");
+  const completed = orders.filter((order) => order.status === "completed");
+  const completedWithNte = completed.filter(
+    (order): order is WindowOrder & { nte_cents: number; final_cost_cents: number } =>
+      order.nte_cents !== null && order.final_cost_cents !== null,
+  );
   const latencies = orders
-    .map((o) => o.dispatch_latency_ms)
+    .map((order) => order.dispatch_latency_ms)
     .filter((v): v is number => v !== null)
     .sort((a, b) => a - b);
   return {
-    goal_fulfillment_rate: ratio(orders.filter((o) => o.contractor_id !== null).length, orders.length),
+    goal_fulfillment_rate: ratio(orders.filter((order) => order.contractor_id !== null).length, orders.length),
     completion_rate: ratio(completed.length, closed.length),
     nte_accuracy_rate: ratio(
-      completedWithNte.filter((o) => o.final_cost_cents <= o.nte_cents).length,
+      completedWithNte.filter((order) => order.final_cost_cents <= order.nte_cents).length,
       completedWithNte.length,
     ),
     dispatch_latency_p50_ms: percentile(latencies, 50),
     dispatch_latency_p95_ms: percentile(latencies, 95),
     human_override_rate: ratio(overriddenOrders, orders.length),
-    cancellation_rate: ratio(orders.filter((o) => o.status === "cancelled").length, orders.length),
+    cancellation_rate: ratio(orders.filter((order) => order.status === "cancelled").length, orders.length),
     quote_turnaround_minutes: {
       value: 120,
       unit: "minutes",
@@ -105,12 +109,12 @@ async function computeDocument(db: Db, period: EvalPeriod) {
   const start = new Date(end.getTime() - evalPeriods[period] * 86_400_000);
   const { orders, overriddenOrders } = await windowFacts(db, start);
   const metrics = metricsOf(orders, overriddenOrders);
-  const provenance = Object.fromEntries(Object.entries(metrics).map(([name, m]) => [name, m.provenance]));
+  const provenance = Object.fromEntries(Object.entries(metrics).map(([name, metric]) => [name, metric.provenance]));
   return {
     period,
     window: { start: start.toISOString(), end: end.toISOString() },
     generated_at: end.toISOString(),
-    estimated: Object.values(metrics).some((m) => m.provenance === "self_reported_estimate"),
+    estimated: Object.values(metrics).some((metric) => metric.provenance === "self_reported_estimate"),
     methodology,
     metrics,
     trust_signals: trustSignals,

@@ -21,11 +21,12 @@ const coverageRank: Record<Coverage, number> = { zip: 0, city: 1, state: 2, none
 const responseFactor: Record<Urgency, number> = { emergency: 0.25, urgent: 0.5, routine: 1, scheduled: 1 };
 
 function coverageOf(contractor: Contractor, location: JobLocation): Coverage {
-  const areas = contractor.service_areas.filter((a) => a.state === location.state.toUpperCase());
+  const areas = contractor.service_areas.filter((area) => area.state === location.state.toUpperCase());
   if (!areas.length) return "none";
-  if (location.zip && areas.some((a) => a.zip_prefixes?.some((p) => location.zip!.startsWith(p)))) return "zip";
+  const { zip } = location;
+  if (zip && areas.some((area) => area.zip_prefixes?.some((prefix) => zip.startsWith(prefix)))) return "zip";
   const city = location.city?.trim().toLowerCase();
-  if (city && areas.some((a) => a.cities?.some((c) => c.toLowerCase() === city))) return "city";
+  if (city && areas.some((area) => area.cities?.some((name) => name.toLowerCase() === city))) return "city";
   return "state";
 }
 
@@ -37,9 +38,9 @@ export function rankMatches(
   const hours = tradeWages[job.trade].typicalHours;
   const multiplier = pricingModel.urgency_multipliers[job.urgency];
   return candidates
-    .filter((c) => job.urgency !== "emergency" || c.emergency_capable)
+    .filter((contractor) => job.urgency !== "emergency" || contractor.emergency_capable)
     .map((contractor) => ({ contractor, coverage: coverageOf(contractor, job.location) }))
-    .filter((m): m is { contractor: Contractor; coverage: Match["coverage"] } => m.coverage !== "none")
+    .filter((match): match is { contractor: Contractor; coverage: Match["coverage"] } => match.coverage !== "none")
     .map(({ contractor, coverage }) => ({
       contractor,
       coverage,

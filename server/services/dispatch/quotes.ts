@@ -11,7 +11,7 @@ import { newId } from "../shared/ids.js";
 import { etaTier, rankMatches } from "./matching.js";
 import { usd } from "./pricing.js";
 import { nteCheck } from "./nte.js";
-import type { Urgency } from "./trades.js";
+import { usStateOf, type Urgency } from "./trades.js";
 import type { Schemas, ValidBody } from "../../types/contract.js";
 
 export type QuoteInput = ValidBody<"createQuote">;
@@ -112,7 +112,7 @@ export function createQuoteService(db: Db, contractors: ContractorService, confi
     async create(principal: QuotePrincipal, input: QuoteInput): Promise<Quote> {
       const started = performance.now();
       await assertDispatchConfigured(config, contractors);
-      const state = input.location.state.toUpperCase() as Schemas["UsState"]; // agents' input is not joi-checked
+      const state = usStateOf(input.location.state); // agents' input is not joi-checked
       const location = { ...input.location, state };
       const matches = rankMatches(await contractors.candidates(input.trade, location.state), { ...input, location });
       const quote = buildQuote(input, location, matches, new Date());

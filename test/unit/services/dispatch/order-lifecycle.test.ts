@@ -3,11 +3,10 @@ import {
   assertCustomerCancellable,
   assertTransition,
   cancellationOf,
-  statusUrl,
-  webhookData,
   type OrderEventInput,
   type OrderLifecycleStatus,
-} from "../../../../server/services/dispatch/order-lifecycle.js";
+} from "../../../../server/services/dispatch/orders/transition.js";
+import { statusUrl, webhookData } from "../../../../server/services/dispatch/orders/view.js";
 import { DomainError } from "../../../../server/services/errors.js";
 
 type Target = OrderEventInput["status"];

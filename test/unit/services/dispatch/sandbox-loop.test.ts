@@ -4,22 +4,22 @@ import assert from "node:assert/strict";
 import type { Config } from "../../../../server/config.js";
 import { createDb } from "../../../../server/db/knex.js";
 import type { ContractorService } from "../../../../server/services/dispatch/contractors.js";
-import { createSandboxService } from "../../../../server/services/dispatch/sandbox.js";
+import { createOrderService } from "../../../../server/services/dispatch/orders/index.js";
 
-describe("sandbox service", () => {
-  describe("start()", () => {
+describe("orders service", () => {
+  describe("startSandboxClock()", () => {
     it("hands each failed poll to onError and keeps polling", async () => {
       const db = createDb("pglite://memory"); // no migrations: every poll fails on the missing orders table
       const config = { sandboxStepMs: 20, publicBaseUrl: null, host: "127.0.0.1", port: 0 } as unknown as Config;
       await db.raw("select 1"); // PGlite starts before the clock below does
-      const sandbox = createSandboxService(db, {} as ContractorService, config);
+      const orders = createOrderService(db, {} as ContractorService, config);
       const errors: Error[] = [];
-      sandbox.start("http://127.0.0.1:1", (error) => errors.push(error as Error));
+      orders.startSandboxClock("http://127.0.0.1:1", (error) => errors.push(error as Error));
       try {
         const deadline = Date.now() + 20_000;
         while (errors.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       } finally {
-        await sandbox.stop();
+        await orders.stopSandboxClock();
         await db.destroy();
       }
       assert.ok(errors.length >= 3, `failed polls logged: ${String(errors.length)}`);

@@ -3,13 +3,13 @@
 // and orders that arrive together share the statement (group commit). A reference_id or Idempotency-Key taken
 // meanwhile fails the batch; group commit then writes each order alone, so only that order sees the 23505.
 // With a callback_url the same statement gives the account its webhook secret if it has none yet.
-import type { Db } from "../../db/knex.js";
-import type { Environment, Tenant } from "../access/principal.js";
-import { createGroupCommit } from "../../db/group-commit.js";
-import { columnList, insertJsonRows, selectJsonRows } from "../../db/json-rows.js";
-import { auditRowColumns, type AuditRow } from "../audit/entries.js";
-import { statusChangeMessage } from "../webhooks/outbox.js";
-import { insertMissingSecrets } from "../webhooks/secrets.js";
+import type { Db } from "../../../db/knex.js";
+import type { Environment, Tenant } from "../../access/principal.js";
+import { createGroupCommit } from "../../../db/group-commit.js";
+import { columnList, insertJsonRows, selectJsonRows } from "../../../db/json-rows.js";
+import { auditRowColumns, type AuditRow } from "../../audit/entries.js";
+import { statusChangeMessage } from "../../webhooks/outbox.js";
+import { insertMissingSecrets } from "../../webhooks/secrets.js";
 
 export interface NewOrder {
   row: Record<string, unknown> & { id: string; status: string; created_at: Date };
@@ -23,23 +23,23 @@ const eventColumns = ["order_id", "status", "note", "at"] as const;
 
 /** Each tenant of a batch's webhook messages once. */
 function tenantsOf(messages: { account: string; environment: Environment }[]): Tenant[] {
-  const seen = new Map(messages.map((m) => [`${m.environment}:${m.account}`, m]));
+  const seen = new Map(messages.map((message) => [`${message.environment}:${message.account}`, message]));
   return [...seen.values()].map(({ account, environment }) => ({ account, environment }));
 }
 
 export function createOrderWriter(db: Db) {
   return createGroupCommit<NewOrder>(async (orders) => {
-    const events = orders.map((o) => ({
-      order_id: o.row.id,
-      status: o.row.status,
-      note: o.note,
-      at: o.row.created_at,
+    const events = orders.map((order) => ({
+      order_id: order.row.id,
+      status: order.row.status,
+      note: order.note,
+      at: order.row.created_at,
     }));
-    const messages = orders.flatMap((o) => (o.webhook ? [statusChangeMessage(o.webhook)] : []));
-    const orderColumns = Object.keys(orders[0].row); // every row comes from the same builder (orders.ts)
+    const messages = orders.flatMap((order) => (order.webhook ? [statusChangeMessage(order.webhook)] : []));
+    const orderColumns = Object.keys(orders[0].row); // every row comes from the same builder (new-order.ts)
     const json = (rows: unknown[]) => JSON.stringify(rows);
     let statement = db
-      .with("new_orders", db.raw(insertJsonRows("orders", orderColumns), [json(orders.map((o) => o.row))]))
+      .with("new_orders", db.raw(insertJsonRows("orders", orderColumns), [json(orders.map((order) => order.row))]))
       .with("first_events", db.raw(insertJsonRows("order_events", eventColumns), [json(events)]));
     if (messages.length > 0)
       statement = statement
@@ -47,6 +47,10 @@ export function createOrderWriter(db: Db) {
         .with("webhooks", db("webhook_outbox").insert(messages));
     await statement
       .into(db.raw(`"audit_records" (${columnList(auditRowColumns)})`))
-      .insert(db.raw(selectJsonRows("audit_records", auditRowColumns), [json(orders.flatMap((o) => o.records))]));
+      .insert(
+        db.raw(selectJsonRows("audit_records", auditRowColumns), [json(orders.flatMap((order) => order.records))]),
+      );
   });
 }
+
+export type OrderWriter = ReturnType<typeof createOrderWriter>;

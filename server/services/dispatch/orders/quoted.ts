@@ -1,45 +1,37 @@
 // Ordering a quote (createOrder's quote_id): the account's unexpired quote for the same job, and the match it keeps.
-import type { Tenant } from "../access/principal.js";
-import type { Db } from "../../db/knex.js";
-import type { Contractor } from "./contractors.js";
-import { DomainError } from "../errors.js";
-import { rankMatches, type JobLocation, type Match } from "./matching.js";
-import type { TradeCode, Urgency } from "./trades.js";
+import type { Tenant } from "../../access/principal.js";
+import type { Db } from "../../../db/knex.js";
+import type { QuoteRow } from "../../../db/tables/dispatch.js";
+import type { Contractor } from "../contractors.js";
+import { DomainError } from "../../errors.js";
+import { rankMatches, type JobLocation, type Match } from "../matching.js";
+import type { TradeCode, Urgency } from "../trades.js";
 
 /** What an order keeps of its quote. */
-export interface OrderedQuote {
-  id: string;
-  contractor_id: string | null;
-  estimated_cost_cents: number | null;
-}
-interface QuoteRow extends OrderedQuote {
-  trade: string;
-  state: string;
-  urgency: string;
-  expires_at: Date | string | null;
-}
+export type OrderedQuote = Pick<QuoteRow, "id" | "contractor_id" | "estimated_cost_cents">;
+type QuoteOfOrder = OrderedQuote & Pick<QuoteRow, "trade" | "state" | "urgency" | "expires_at">;
 interface Job {
   trade: TradeCode;
   location: JobLocation;
   urgency: Urgency;
 }
 
-function assertSameJob(quote: QuoteRow, job: Job): void {
+function assertSameJob(quote: QuoteOfOrder, job: Job): void {
   const differences = [
     { pointer: "/trade", field: "trade", given: job.trade, quoted: quote.trade },
     { pointer: "/location/state", field: "location.state", given: job.location.state, quoted: quote.state },
     // the quote's price was made for its urgency: an emergency must not be ordered at a routine quote's price
     { pointer: "/urgency", field: "urgency", given: job.urgency, quoted: quote.urgency },
-  ].filter((d) => d.given !== d.quoted);
+  ].filter((difference) => difference.given !== difference.quoted);
   if (!differences.length) return;
-  const errors = differences.map((d) => ({
-    pointer: d.pointer,
-    message: `${d.field} is ${d.given}, the quote's is ${d.quoted}.`,
+  const errors = differences.map((difference) => ({
+    pointer: difference.pointer,
+    message: `${difference.field} is ${difference.given}, the quote's is ${difference.quoted}.`,
   }));
   throw new DomainError(
     "validation",
     "quote_mismatch",
-    `The order differs from quote ${quote.id}: ${errors.map((e) => e.message).join(" ")}`,
+    `The order differs from quote ${quote.id}: ${errors.map((error) => error.message).join(" ")}`,
     { errors },
   );
 }
@@ -47,7 +39,7 @@ function assertSameJob(quote: QuoteRow, job: Job): void {
 /** One SELECT: 404 unless the account's quote, 422 `quote_mismatch` for another trade, state or urgency, 409 once
  * expired. */
 export async function quoteForOrder(db: Db, tenant: Tenant, quoteId: string, job: Job): Promise<OrderedQuote> {
-  const quote: QuoteRow | undefined = await db("quotes")
+  const quote = await db("quotes")
     .where({ id: quoteId, ...tenant })
     .first("id", "trade", "state", "urgency", "contractor_id", "estimated_cost_cents", "expires_at");
   if (!quote) throw new DomainError("not_found", "not_found", `No quote ${quoteId} for this account.`);
@@ -68,8 +60,8 @@ export async function quoteForOrder(db: Db, tenant: Tenant, quoteId: string, job
  */
 export function quotedMatches(candidates: Contractor[], job: Job, quote: OrderedQuote): Match[] {
   const ranked = rankMatches(candidates, job);
-  const best = ranked.find((m) => m.contractor.id === quote.contractor_id) ?? ranked[0];
+  const best = ranked.find((match) => match.contractor.id === quote.contractor_id) ?? ranked[0];
   if (!best) return [];
   const priced = { ...best, costCents: quote.estimated_cost_cents ?? best.costCents };
-  return [priced, ...ranked.filter((m) => m !== best)];
+  return [priced, ...ranked.filter((match) => match !== best)];
 }

@@ -1,13 +1,13 @@
 // resetSandbox: empties one account's test environment (orders with their events, deliveries and idempotency
 // records, and its quotes) so a CI run starts clean; live data, other accounts and the audit log are untouched.
 import type { Knex } from "knex";
-import type { components } from "../../../sdk/generated/openapi.js";
-import type { Db } from "../../db/knex.js";
-import type { Tenant } from "../access/principal.js";
-import { appendAudit } from "../audit/entries.js";
-import { DomainError } from "../errors.js";
+import type { Db } from "../../../db/knex.js";
+import type { Tenant } from "../../access/principal.js";
+import { appendAudit } from "../../audit/entries.js";
+import type { Schemas } from "../../../types/contract.js";
+import { liveKey } from "./errors.js";
 
-export type SandboxReset = components["schemas"]["SandboxReset"];
+export type SandboxReset = Schemas["SandboxReset"];
 type Removed = SandboxReset["removed"];
 
 /** Rows a delete removed, by their ids (PGlite's driver answers no row count). */
@@ -15,7 +15,7 @@ const count = async (deleted: Knex.QueryBuilder) => (await deleted.delete().retu
 
 /** Children before their orders (foreign keys); idempotency keys and reference ids live on the order rows. */
 async function removeTestData(trx: Knex.Transaction, account: string): Promise<Removed> {
-  const tenant = { account, environment: "test" };
+  const tenant = { account, environment: "test" as const };
   const orderIds = trx("orders").where(tenant).select("id");
   const webhook_deliveries = await count(trx("webhook_outbox").where(tenant));
   const events = await count(trx("order_events").whereIn("order_id", orderIds));
@@ -26,8 +26,9 @@ async function removeTestData(trx: Knex.Transaction, account: string): Promise<R
 
 /** The audit trail is append-only: its records of the removed data stay (under environment test) and the
  * reset is one more record. */
-async function resetSandbox(db: Db, tenant: Tenant): Promise<SandboxReset> {
-  if (tenant.environment !== "test") throw liveKey();
+export async function resetSandbox(db: Db, tenant: Tenant): Promise<SandboxReset> {
+  if (tenant.environment !== "test")
+    throw liveKey("Only a dispatch_test_ key can reset the sandbox; live data is never reset.");
   return db.transaction(async (trx) => {
     const removed = await removeTestData(trx, tenant.account);
     await appendAudit(trx, { type: "sandbox_reset", tenant, subject: tenant.account, content: { removed } });
@@ -37,16 +38,3 @@ async function resetSandbox(db: Db, tenant: Tenant): Promise<SandboxReset> {
     return { account: tenant.account, environment: "test", removed, audit_records_kept: Number(kept) };
   });
 }
-
-export function createSandboxResetService(db: Db) {
-  return { reset: (tenant: Tenant) => resetSandbox(db, tenant) };
-}
-
-const liveKey = () =>
-  new DomainError(
-    "forbidden",
-    "live_key",
-    "Only a dispatch_test_ key can reset the sandbox; live data is never reset.",
-  );
-
-export type SandboxResetService = ReturnType<typeof createSandboxResetService>;

@@ -1,6 +1,7 @@
 // The order's state machine: the one transition table the lifecycle (operators), cancelling (customers) and the
 // sandbox (automatic steps) all follow.
-import type { Schemas } from "../../types/contract.js";
+import { contractEnums } from "../../../generated/contract.js";
+import type { Schemas } from "../../../types/contract.js";
 
 export type OrderLifecycleStatus = Schemas["OrderLifecycleStatus"];
 /** Where an order can move to: every status but the first. */
@@ -32,7 +33,7 @@ export const nextStep = (status: OrderLifecycleStatus): TargetStatus | undefined
   allowedFrom(status).find((to) => to !== "cancelled");
 
 /** The statuses that have a forward step. */
-export const advancingStatuses = (Object.keys(transitions) as OrderLifecycleStatus[]).filter((s) => nextStep(s));
+export const advancingStatuses = contractEnums.OrderLifecycleStatus.filter((status) => nextStep(status));
 
 /** Whether `target` lies ahead of `from` on the forward path. */
 export function isAhead(from: OrderLifecycleStatus, target: OrderLifecycleStatus): boolean {

@@ -1,0 +1,117 @@
+// Row types of the dispatch tables (contractors, quotes, orders, order_events), one field per column as the
+// migrations define it, declared to Knex so `db("orders")` returns typed rows. jsonb columns read back as the
+// object that was written and are written as JSON text; timestamptz reads back as a Date.
+import type { Knex } from "knex";
+import type { Schemas } from "../../types/contract.js";
+
+type Environment = Schemas["ApiKeyEnvironment"];
+
+export interface ContractorRow {
+  id: string;
+  ref: string;
+  name: string;
+  trades: Schemas["TradeCode"][];
+  service_areas: Schemas["ServiceArea"][];
+  hourly_rate_cents: number;
+  base_response_minutes: number;
+  emergency_capable: boolean;
+  active: boolean;
+  created_at: Date;
+}
+
+/** A contractor as written: the jsonb columns as JSON text, defaults left to the database. */
+export type ContractorWrite = Omit<
+  Partial<ContractorRow>,
+  "trades" | "service_areas" | "emergency_capable" | "active" | "created_at"
+> & {
+  trades?: string;
+  service_areas?: string;
+  emergency_capable?: boolean;
+  active?: boolean;
+};
+
+export interface QuoteRow {
+  id: string;
+  /** The key or OAuth client that asked. */
+  principal: string;
+  /** Null (with environment) for an OAuth client's quote: it cannot be ordered. */
+  account: string | null;
+  environment: Environment | null;
+  trade: Schemas["TradeCode"];
+  state: Schemas["UsState"];
+  urgency: Schemas["Urgency"];
+  available: boolean;
+  estimated_cost_cents: number | null;
+  /** The best match; null when no contractor covered the job. */
+  contractor_id: string | null;
+  /** Null on quotes older than ordering by quote_id. */
+  expires_at: Date | null;
+  matched_contractors: number;
+  latency_ms: number;
+  created_at: Date;
+}
+
+export interface OrderRow {
+  id: string;
+  account: string;
+  environment: Environment;
+  key_id: string;
+  reference_id: string | null;
+  quote_id: string | null;
+  idempotency_key: string | null;
+  request_hash: string;
+  status: Schemas["OrderLifecycleStatus"];
+  trade: Schemas["TradeCode"];
+  state: Schemas["UsState"];
+  location: Schemas["OrderLocation"];
+  urgency: Schemas["Urgency"];
+  description: string;
+  nte_cents: number | null;
+  quoted_cost_cents: number | null;
+  contractor_id: string | null;
+  estimated_response_minutes: number | null;
+  callback_url: string | null;
+  final_cost_cents: number | null;
+  dispatch_latency_ms: number | null;
+  /** The first answer's status (201 assigned, 202 not), kept with its body for replays. */
+  response_status: number;
+  /** Text, not jsonb: a replay returns the first answer byte for byte. */
+  response_body: string;
+  created_at: Date;
+  updated_at: Date;
+  /** Null until cancelled. */
+  cancellation: Schemas["Cancellation"] | null;
+}
+
+/** A change of an order: the cancellation (jsonb) as JSON text. */
+export type OrderUpdate = Partial<Omit<OrderRow, "id" | "location" | "cancellation">> & { cancellation?: string };
+/** New orders are written as JSON rows in one raw statement (orders/writer.ts), never through the builder; only
+ * fixtures insert here, with the columns of whichever schema version they test. */
+type OrderInsert = Record<string, unknown>;
+
+export interface OrderEventRow {
+  /** bigserial: int8, read as a number by both drivers (see db/knex.ts). */
+  id: number;
+  order_id: string;
+  status: Schemas["OrderLifecycleStatus"];
+  note: string | null;
+  human_override: boolean;
+  final_cost_cents: number | null;
+  at: Date;
+  /** The event feed's position, null until the sequencer gives one. */
+  seq: number | null;
+  account: string | null;
+  environment: Environment | null;
+}
+
+/** An order event as written; the database fills in the defaults, the sequencer seq and the tenant. */
+export type OrderEventInsert = Pick<OrderEventRow, "order_id" | "status"> & Partial<Omit<OrderEventRow, "id">>;
+
+declare module "knex/types/tables.js" {
+  interface Tables {
+    contractors: Knex.CompositeTableType<ContractorRow, ContractorWrite, ContractorWrite>;
+    quotes: QuoteRow;
+    orders: Knex.CompositeTableType<OrderRow, OrderInsert, OrderUpdate>;
+    order_events: Knex.CompositeTableType<OrderEventRow, OrderEventInsert, Partial<OrderEventRow>>;
+  }
+}

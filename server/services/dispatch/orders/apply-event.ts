@@ -1,0 +1,110 @@
+// Applies one status change under the row lock: the order, its event, audit records and webhook in one transaction.
+import type { Knex } from "knex";
+import type { OrderRow, OrderUpdate } from "../../../db/tables/dispatch.js";
+import { appendAudit } from "../../audit/entries.js";
+import { matchFacts, type Match } from "../matching.js";
+import { enqueueStatusChange } from "../../webhooks/outbox.js";
+import { orderNotFound } from "./errors.js";
+import {
+  assertCustomerCancellable,
+  assertTransition,
+  cancellationOf,
+  type Cancellation,
+  type OrderEventInput,
+} from "./transition.js";
+import { statusView, webhookData } from "./view.js";
+
+interface EventRecord {
+  note: string | null;
+  human_override: boolean;
+  final_cost_cents: number | null;
+}
+
+interface StatusChange {
+  row: OrderRow;
+  updated: OrderRow;
+  event: EventRecord;
+  match: Match | null;
+  cancellation: Cancellation | null;
+}
+
+/** The audit records and the webhook of one status change, inside its transaction. */
+async function recordSideEffects(trx: Knex.Transaction, change: StatusChange, base: string) {
+  const { row, updated, event, match, cancellation } = change;
+  const tenant = { account: row.account, environment: row.environment };
+  if (match)
+    await appendAudit(trx, {
+      type: "match",
+      tenant,
+      subject: row.id,
+      content: { ...matchFacts(match), human_override: event.human_override },
+    });
+  await appendAudit(trx, {
+    type: "order_status",
+    tenant,
+    subject: row.id,
+    content: { from: row.status, to: updated.status, ...event, ...(cancellation ? { cancellation } : {}) },
+  });
+  if (row.callback_url)
+    await enqueueStatusChange(trx, {
+      orderId: row.id,
+      tenant,
+      url: row.callback_url,
+      data: webhookData(updated, row.status, base),
+    });
+}
+
+/** The row's new columns: status, cancellation, final cost, and the assignment when a match was made. */
+function updateOf(
+  row: OrderRow,
+  input: OrderEventInput,
+  change: Pick<StatusChange, "match" | "cancellation"> & { now: Date },
+): OrderUpdate {
+  const { now } = change;
+  const update: OrderUpdate = { status: input.status, updated_at: now };
+  if (change.cancellation) update.cancellation = JSON.stringify(change.cancellation);
+  if (input.final_cost_cents !== undefined) update.final_cost_cents = input.final_cost_cents;
+  const { match } = change;
+  if (!match) return update;
+  return {
+    ...update,
+    contractor_id: match.contractor.id,
+    quoted_cost_cents: match.costCents,
+    estimated_response_minutes: match.responseMinutes,
+    dispatch_latency_ms: Math.max(0, now.getTime() - new Date(row.created_at).getTime()),
+  };
+}
+
+/** Checks the event against the locked row; a repeated customer cancel answers the same view. */
+function isRepeatedCancel(row: OrderRow, input: OrderEventInput): boolean {
+  const byCustomer = input.cancellation?.by === "customer";
+  if (byCustomer && row.status === "cancelled") return true;
+  if (byCustomer) assertCustomerCancellable(row);
+  assertTransition(row, input); // again under the row lock: another event may have moved the order meanwhile
+  return false;
+}
+
+export async function applyEvent(
+  trx: Knex.Transaction,
+  id: string,
+  input: OrderEventInput,
+  match: Match | null,
+  base: string,
+) {
+  const row = await trx("orders").where({ id }).forUpdate().first();
+  if (!row) throw orderNotFound(id);
+  if (isRepeatedCancel(row, input)) return statusView(trx, row, base);
+  const now = new Date();
+  const cancellation = input.status === "cancelled" ? cancellationOf(input, now) : null;
+  const update = updateOf(row, input, { match, cancellation, now });
+  await trx("orders").where({ id }).update(update);
+  const event = {
+    note: input.note ?? null,
+    human_override: input.human_override ?? false,
+    final_cost_cents: input.final_cost_cents ?? null,
+  };
+  await trx("order_events").insert({ order_id: id, status: input.status, ...event, at: now });
+  const updated = { ...row, ...update, cancellation: cancellation ?? row.cancellation };
+  await recordSideEffects(trx, { row, updated, event, match, cancellation }, base);
+  return statusView(trx, updated, base);
+}

@@ -1,0 +1,118 @@
+// createOrder: entitlement, idempotent creation with auto-matching (audited, webhooked) in one statement.
+import type { OrderRow } from "../../../db/tables/dispatch.js";
+import { tenantOf, type Caller, type Principal, type Tenant } from "../../access/principal.js";
+import type { Config } from "../../../config.js";
+import type { Db } from "../../../db/knex.js";
+import { assertDispatchConfigured } from "../availability.js";
+import type { ContractorService } from "../contractors.js";
+import { DomainError } from "../../errors.js";
+import { notEntitledToOrder } from "../entitlement.js";
+import { canonicalJson, sha256Hex } from "../../shared/ids.js";
+import { rankMatches } from "../matching.js";
+import { usStateOf } from "../trades.js";
+import { assertCallbackAllowed } from "../../net/callback-guard.js";
+import { prepareOrder, type OrderBody, type OrderContext, type OrderInput } from "./new-order.js";
+import { quotedMatches, quoteForOrder } from "./quoted.js";
+import type { OrderWriter } from "./writer.js";
+
+export type { OrderContext, OrderInput } from "./new-order.js";
+/** Who is ordering: a key or an OAuth client; only keys with the order scope are entitled. */
+export type OrderPrincipal = Caller;
+export interface OrderAnswer {
+  /** True when this answers a repeated Idempotency-Key / reference_id (sent as `Idempotent-Replayed: true`). */
+  replayed?: boolean;
+  /** `fulfilled` says whether a contractor was assigned. */
+  body: OrderBody;
+}
+/** What creating an order works with. */
+export interface OrderCreation {
+  db: Db;
+  contractors: ContractorService;
+  config: Config;
+  writer: OrderWriter;
+}
+type PriorOrder = Pick<OrderRow, "id" | "request_hash" | "response_status" | "response_body" | "reference_id">;
+/** The order a repeated request answers with: same tenant, and the same reference_id or Idempotency-Key. */
+interface RepeatKeys {
+  tenant: Tenant;
+  referenceId: string | null;
+  idempotencyKey: string | null;
+}
+
+function assertEntitled(
+  principal: OrderPrincipal,
+  config: Config,
+): asserts principal is Extract<Principal, { kind: "key" }> {
+  if (principal.kind === "key" && principal.scopes.includes("order")) return;
+  throw notEntitledToOrder(principal, config.provisioningContact);
+}
+
+async function findPrior(db: Db, keys: RepeatKeys): Promise<PriorOrder | undefined> {
+  const { referenceId, idempotencyKey } = keys;
+  if (!referenceId && !idempotencyKey) return undefined;
+  return db("orders")
+    .where(keys.tenant)
+    .andWhere((query) => {
+      if (referenceId) void query.orWhere({ reference_id: referenceId });
+      if (idempotencyKey) void query.orWhere({ idempotency_key: idempotencyKey });
+    })
+    .orderBy("created_at")
+    .first("id", "request_hash", "response_status", "response_body", "reference_id");
+}
+
+function replay(prior: PriorOrder, requestHash: string): OrderAnswer {
+  if (prior.request_hash !== requestHash) {
+    const which = prior.reference_id ? `reference_id ${prior.reference_id}` : "Idempotency-Key";
+    throw new DomainError(
+      "conflict",
+      "idempotency_conflict",
+      `${which} was already used with a different request body (order ${prior.id}).`,
+    );
+  }
+  return { replayed: true, body: JSON.parse(prior.response_body) as OrderBody }; // the stored first answer
+}
+
+/** The state as the contract spells it (agents' input reaches here without the REST validators). */
+function withUpperCaseState(payload: OrderInput): OrderInput {
+  return { ...payload, location: { ...payload.location, state: usStateOf(payload.location.state) } };
+}
+
+/** The ranked matches; a quoted order's first is its quote's contractor and price (its one extra statement). */
+async function matchesFor(creation: OrderCreation, tenant: Tenant, input: OrderInput) {
+  const candidates = await creation.contractors.candidates(input.trade, input.location.state);
+  if (!input.quote_id) return rankMatches(candidates, input);
+  return quotedMatches(candidates, input, await quoteForOrder(creation.db, tenant, input.quote_id, input));
+}
+
+const isUniqueViolation = (error: unknown) =>
+  typeof error === "object" && error !== null && "code" in error && error.code === "23505";
+
+/** 402 unless an order-scoped key, 503 when dispatch is off, replay/409 on a repeated key. */
+export async function createOrder(
+  creation: OrderCreation,
+  principal: OrderPrincipal,
+  request: { payload: OrderInput; ctx: OrderContext },
+): Promise<OrderAnswer> {
+  const { db, config } = creation;
+  const { payload, ctx } = request;
+  assertEntitled(principal, config);
+  await assertDispatchConfigured(config, creation.contractors);
+  const input = withUpperCaseState(payload);
+  const requestHash = sha256Hex(canonicalJson(payload));
+  const tenant = tenantOf(principal)!;
+  const keys = { tenant, referenceId: input.reference_id ?? null, idempotencyKey: ctx.idempotencyKey ?? null };
+  const prior = await findPrior(db, keys);
+  if (prior) return replay(prior, requestHash);
+  await assertCallbackAllowed(input.callback_url, config.webhookAllowPrivate);
+  const matches = await matchesFor(creation, tenant, input);
+  const { body, write } = prepareOrder(config, input, { ...ctx, requestHash, tenant, keyId: principal.id }, matches);
+  try {
+    await creation.writer.write(write);
+    return { body };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const winner = await findPrior(db, keys); // a concurrent retry committed first: answer as it did
+    if (!winner) throw error;
+    return replay(winner, requestHash);
+  }
+}

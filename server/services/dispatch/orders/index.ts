@@ -1,0 +1,69 @@
+// The order aggregate: creating, reading, listing, cancelling and moving orders, and the sandbox that walks test
+// orders (its clock, advancing by hand, reset). One service over the one transition table (state.ts).
+import type { Config } from "../../../config.js";
+import type { Db } from "../../../db/knex.js";
+import type { Tenant } from "../../access/principal.js";
+import type { ContractorService } from "../contractors.js";
+import { cancelOrder, type CancelInput } from "./cancel.js";
+import { createOrder, type OrderContext, type OrderInput, type OrderPrincipal } from "./create.js";
+import { orderNotFound } from "./errors.js";
+import { listOrders, type OrderListFilter } from "./list.js";
+import { recordEvent } from "./record-event.js";
+import { advanceSandboxOrder, type SandboxStatus } from "./sandbox-advance.js";
+import { startSandboxClock, stopSandboxClock, type SandboxWalker } from "./sandbox-clock.js";
+import { resetSandbox } from "./sandbox-reset.js";
+import type { OrderEventInput } from "./transition.js";
+import { statusView } from "./view.js";
+import { createOrderWriter } from "./writer.js";
+
+export type { CancelInput, CancelReason } from "./cancel.js";
+export type { OrderAnswer, OrderContext, OrderInput, OrderPrincipal } from "./create.js";
+export type { OrderListFilter } from "./list.js";
+export type { SandboxStatus } from "./sandbox-advance.js";
+export type { SandboxReset } from "./sandbox-reset.js";
+export type { OrderEventInput } from "./transition.js";
+
+/** getOrder: the tenant's own order with its history; other tenants' orders (the other environment's included)
+ * are not found. */
+async function getOrder(db: Db, tenant: Tenant | null, id: string, base: string) {
+  const row = tenant
+    ? await db("orders")
+        .where({ id, ...tenant })
+        .first()
+    : undefined;
+  if (!row) throw orderNotFound(id);
+  return statusView(db, row, base);
+}
+
+export function createOrderService(db: Db, contractors: ContractorService, config: Config) {
+  const creation = { db, contractors, config, writer: createOrderWriter(db) };
+  const baseOf = (origin: string) => config.publicBaseUrl ?? origin;
+  const walker: SandboxWalker = {
+    db,
+    contractors,
+    config,
+    job: null,
+    base: baseOf(`http://${config.host}:${config.port}`),
+  };
+  return {
+    create: (principal: OrderPrincipal, payload: OrderInput, ctx: OrderContext) =>
+      createOrder(creation, principal, { payload, ctx }),
+    get: (tenant: Tenant | null, id: string, origin: string) => getOrder(db, tenant, id, baseOf(origin)),
+    /** listOrders: only the key's tenant (its account in its environment). */
+    list: (tenant: Tenant, filter: OrderListFilter, origin: string) => listOrders(db, tenant, filter, baseOf(origin)),
+    cancel: (tenant: Tenant, id: string, input: CancelInput, origin: string) =>
+      cancelOrder(db, tenant, id, input, baseOf(origin)),
+    /** An operator's status change; `base` is the admin request's own base URL. */
+    recordEvent: (id: string, input: OrderEventInput, base: string) =>
+      recordEvent(db, contractors, { id, input, base }),
+    advanceSandbox: (tenant: Tenant, id: string, to: SandboxStatus | undefined) =>
+      advanceSandboxOrder(walker, tenant, { id, to }),
+    resetSandbox: (tenant: Tenant) => resetSandbox(db, tenant),
+    startSandboxClock: (origin: string, onError: (error: unknown) => void) => {
+      startSandboxClock(walker, origin, onError);
+    },
+    stopSandboxClock: () => stopSandboxClock(walker),
+  };
+}
+
+export type OrderService = ReturnType<typeof createOrderService>;

@@ -1,0 +1,178 @@
+// A new order's answer and what to write for it: the row with its stored answer, first event, audit records and
+// webhook, all decided before the one insert.
+import type { Tenant } from "../../access/principal.js";
+import type { Config } from "../../../config.js";
+import { auditRow, type AuditRow } from "../../audit/entries.js";
+import { newId } from "../../shared/ids.js";
+import { matchFacts, type Match } from "../matching.js";
+import { usd } from "../pricing.js";
+import { isOverNte, nteCheck } from "../nte.js";
+import type { ResponseBody, Schemas, ValidBody } from "../../../types/contract.js";
+import { statusUrl, trackingAuth, webhookData } from "./view.js";
+import type { NewOrder } from "./writer.js";
+
+/** createOrder's body after validation (joi has applied the `urgency` default). */
+export type OrderInput = ValidBody<"createOrder">;
+export type OrderBody = ResponseBody<"createOrder", 201> | ResponseBody<"createOrder", 202>;
+export interface OrderContext {
+  idempotencyKey?: string;
+  /** Base of absolute URLs when PUBLIC_BASE_URL is unset: the request's own origin. */
+  origin: string;
+  /** When the request arrived (ms since epoch), for dispatch latency. */
+  receivedAt: number;
+}
+/** Who orders and how the request is known again: its tenant, key and request hash. */
+export type InsertContext = OrderContext & { requestHash: string; tenant: Tenant; keyId: string };
+type Summary = Schemas["OrderSummary"];
+
+/** `priced` is the best match; `assigned` is it too unless the price is over the NTE (then the order is held). */
+function summaryOf(id: string, input: OrderInput, match: { priced?: Match; assigned?: Match }, at: Date): Summary {
+  const { priced, assigned } = match;
+  const { state, zip, city } = input.location;
+  return {
+    id,
+    status: assigned ? "pending_dispatch" : "accepted_pending_fulfilment",
+    trade: input.trade,
+    location: { state, ...(zip ? { zip } : {}), ...(city ? { city } : {}) },
+    urgency: input.urgency,
+    quoted_cost_cents: priced?.costCents ?? null,
+    quoted_cost_usd: priced ? usd(priced.costCents) : null,
+    assigned_contractor_ref: assigned?.contractor.ref ?? null,
+    estimated_response_minutes: assigned?.responseMinutes ?? null,
+    nte: nteCheck(input.nte_cents, priced?.costCents ?? null),
+    created_at: at.toISOString(),
+    reference_id: input.reference_id ?? null,
+    quote_id: input.quote_id ?? null,
+  };
+}
+
+function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, best: Match | undefined, now: Date) {
+  return {
+    id: order.id,
+    account: ctx.tenant.account,
+    environment: ctx.tenant.environment,
+    key_id: ctx.keyId,
+    reference_id: input.reference_id ?? null,
+    quote_id: input.quote_id ?? null,
+    idempotency_key: ctx.idempotencyKey ?? null,
+    request_hash: ctx.requestHash,
+    status: order.status,
+    trade: input.trade,
+    state: input.location.state,
+    location: input.location, // an object: the json batch writes it to the jsonb column as is
+    urgency: input.urgency,
+    description: input.description,
+    nte_cents: input.nte_cents ?? null,
+    quoted_cost_cents: order.quoted_cost_cents,
+    contractor_id: best?.contractor.id ?? null,
+    estimated_response_minutes: order.estimated_response_minutes,
+    callback_url: input.callback_url ?? null,
+    dispatch_latency_ms: best ? Math.max(0, now.getTime() - ctx.receivedAt) : null,
+    response_status: best ? (201 as const) : (202 as const),
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+type NewRow = ReturnType<typeof orderRow>;
+
+/** The order's audit records (the order decision, and the match when one was made), seals computed up front. */
+function orderAuditRows(row: NewRow, input: OrderInput, matches: Match[]): AuditRow[] {
+  const tenant = { account: row.account, environment: row.environment };
+  const content = {
+    key_id: row.key_id,
+    status: row.status,
+    trade: input.trade,
+    state: input.location.state,
+    urgency: input.urgency,
+    nte_cents: row.nte_cents,
+    reference_id: row.reference_id,
+    request_hash: row.request_hash,
+    ...(input.quote_id ? { quote_id: input.quote_id } : {}),
+  };
+  const records = [auditRow({ type: "order", tenant, subject: row.id, content })];
+  const best = matches[0];
+  if (best) {
+    const matchContent = { ...matchFacts(best), estimated_response_minutes: best.responseMinutes };
+    const candidates = matches.length;
+    records.push(auditRow({ type: "match", tenant, subject: row.id, content: { ...matchContent, candidates } }));
+  }
+  return records;
+}
+
+const noContractorDetail = (input: OrderInput) =>
+  `No active ${input.trade} contractor serves ${input.location.state}${input.urgency === "emergency" ? " for emergencies" : ""}. The order is kept and an operator will source one.`;
+
+const escalation = (config: Config, input: OrderInput, overNte?: Match): Schemas["Fulfilment"] => ({
+  assigned: false,
+  ...(overNte
+    ? {
+        reason: "over_nte",
+        detail: `The best price (${overNte.costCents} cents) is over the not-to-exceed of ${input.nte_cents} cents. The order is held for approval; order again with a higher nte_cents and a new reference_id to dispatch.`,
+      }
+    : { reason: "no_contractor_in_area", detail: noContractorDetail(input) }),
+  escalation_contact: config.escalationContact,
+});
+
+/** The first `order.status_changed` message when the order has a callback_url. */
+function webhookOf(input: OrderInput, row: NewRow, base: string): NewOrder["webhook"] {
+  if (!input.callback_url) return null;
+  const data = webhookData(row, null, base);
+  const tenant = { account: row.account, environment: row.environment };
+  return { orderId: row.id, tenant, url: input.callback_url, data };
+}
+
+interface Outcome {
+  order: Summary;
+  priced?: Match;
+  best?: Match;
+  tracking: Schemas["Tracking"];
+  seal: string;
+}
+
+/** The 201/202 body (with an escalation when no contractor was assigned) and the first event's note. */
+function answerOf(config: Config, input: OrderInput, outcome: Outcome): { body: OrderBody; note: string } {
+  const { order, tracking, seal } = outcome;
+  if (outcome.best) {
+    const assigned = { ...order, status: "pending_dispatch" } as const;
+    const body = { created: true, accepted: true, fulfilled: true, order: assigned, tracking, seal } as const;
+    return { body, note: "Auto-matched from the active pool." };
+  }
+  const fulfilment = escalation(config, input, outcome.priced);
+  const body = {
+    created: true,
+    accepted: true,
+    fulfilled: false,
+    order: { ...order, status: "accepted_pending_fulfilment" },
+    fulfilment,
+    tracking,
+    seal,
+  } as const;
+  return { body, note: outcome.priced ? "Held: price over NTE." : "No contractor in area." };
+}
+
+/** The order's answer body and what to write for it (row with the stored answer, first event, audit, webhook). */
+export function prepareOrder(
+  config: Config,
+  input: OrderInput,
+  ctx: InsertContext,
+  matches: Match[],
+): { body: OrderBody; write: NewOrder } {
+  const priced = matches[0];
+  const best = isOverNte(input.nte_cents, priced?.costCents) ? undefined : priced; // held for approval
+  const now = new Date();
+  const order = summaryOf(newId("ord"), input, { priced, assigned: best }, now);
+  const row = orderRow(input, ctx, order, best, now);
+  const records = orderAuditRows(row, input, best ? matches : []); // a held order (over its NTE) records no match
+  const seal = records[0].seal; // known before the insert, so the stored answer is written once
+  const base = config.publicBaseUrl ?? ctx.origin;
+  const tracking = { status_url: statusUrl(base, order.id), auth: trackingAuth };
+  const { body, note } = answerOf(config, input, { order, priced, best, tracking, seal });
+  const write = {
+    row: { ...row, response_body: JSON.stringify(body) },
+    note,
+    records,
+    webhook: webhookOf(input, row, base),
+  };
+  return { body, write };
+}

@@ -1,0 +1,53 @@
+// advanceSandboxOrder: a test order moved by hand, one step or the steps up to `to`.
+import type { OrderRow } from "../../../db/tables/dispatch.js";
+import type { Tenant } from "../../access/principal.js";
+import { DomainError } from "../../errors.js";
+import type { Schemas } from "../../../types/contract.js";
+import { liveKey, orderNotFound } from "./errors.js";
+import { isHeldOverNte, step, type SandboxWalker } from "./sandbox-clock.js";
+import { isAhead, nextStep } from "./state.js";
+
+export type SandboxStatus = NonNullable<Schemas["SandboxAdvanceRequest"]["to"]>;
+
+const heldOrder = (id: string) =>
+  new DomainError(
+    "conflict",
+    "held_over_nte",
+    `Order ${id} is held over its not-to-exceed and is never dispatched; order again with a higher nte_cents.`,
+  );
+
+/** The status to stop at: 409 unless it lies ahead of the order's. */
+function targetOf(row: OrderRow, to: SandboxStatus | undefined): Schemas["OrderLifecycleStatus"] {
+  const target = to ?? nextStep(row.status);
+  if (!target || !isAhead(row.status, target))
+    throw new DomainError(
+      "conflict",
+      "invalid_transition",
+      `Order ${row.id} is ${row.status}; ${to ?? "no step"} is not ahead.`,
+    );
+  return target;
+}
+
+/** 403 for live keys, 404 for another tenant's order, 409 for a held order or a target not ahead. */
+export async function advanceSandboxOrder(
+  walker: SandboxWalker,
+  tenant: Tenant,
+  request: { id: string; to: SandboxStatus | undefined },
+) {
+  const { id, to } = request;
+  if (tenant.environment !== "test")
+    throw liveKey("Only orders made with a dispatch_test_ key can be advanced by hand.");
+  let row = await walker
+    .db("orders")
+    .where({ id, ...tenant })
+    .first(); // test orders only
+  if (!row) throw orderNotFound(id);
+  if (isHeldOverNte(row)) throw heldOrder(id);
+  const target = targetOf(row, to);
+  let view;
+  do {
+    view = await step(walker, row);
+    row = await walker.db("orders").where({ id }).first();
+  } while (row && row.status !== target);
+  return view;
+}

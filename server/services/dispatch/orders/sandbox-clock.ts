@@ -1,0 +1,98 @@
+// The sandbox clock: orders made with a dispatch_test_ key walk the lifecycle by themselves (or a step on demand).
+import type { Knex } from "knex";
+import type { Config } from "../../../config.js";
+import type { Db } from "../../../db/knex.js";
+import type { OrderRow } from "../../../db/tables/dispatch.js";
+import { DomainError } from "../../errors.js";
+import { startBackgroundJob, type BackgroundJob } from "../../shared/background-job.js";
+import type { Contractor, ContractorService } from "../contractors.js";
+import { isOverNte } from "../nte.js";
+import { tradeCodes } from "../trades.js";
+import { applyEvent } from "./apply-event.js";
+import { matchUnassigned } from "./assign.js";
+import { advancingStatuses, nextStep } from "./state.js";
+import type { OrderEventInput } from "./transition.js";
+
+const simulatedName = "Sandbox contractor (simulated)";
+
+/** What the sandbox steps with; `base` is the server's own origin once it listens. */
+export interface SandboxWalker {
+  db: Db;
+  contractors: ContractorService;
+  config: Config;
+  job: BackgroundJob | null;
+  base: string;
+}
+
+/** The next step's event; only called for statuses with a forward step. */
+function inputFor(row: OrderRow): OrderEventInput {
+  const status = nextStep(row.status)!;
+  if (status === "en_route")
+    return { status, note: `Sandbox: en route, ETA ${row.estimated_response_minutes ?? 30} minutes.` };
+  if (status === "completed")
+    return { status, final_cost_cents: row.quoted_cost_cents ?? 0, note: "Sandbox: completed at the quoted cost." };
+  return { status, note: `Sandbox: ${status.replace("_", " ")}.` };
+}
+
+// The contract never dispatches an order held over its NTE (priced above nte_cents): it waits for the customer
+// to order again, so the sandbox leaves it where it is, in the automatic steps and by hand alike.
+export const isHeldOverNte = (row: OrderRow) =>
+  row.status === "accepted_pending_fulfilment" && isOverNte(row.nte_cents, row.quoted_cost_cents);
+/** isHeldOverNte as a query condition. */
+function heldOverNte(query: Knex.QueryBuilder): void {
+  void query
+    .where("orders.status", "accepted_pending_fulfilment")
+    .whereNotNull("orders.nte_cents")
+    .whereNotNull("orders.quoted_cost_cents")
+    .whereRaw("orders.quoted_cost_cents > orders.nte_cents");
+}
+
+/** An inactive pool member that never matches live orders: the stand-in when nobody covers a test order. */
+async function simulatedContractor(walker: SandboxWalker): Promise<Contractor> {
+  const found = await walker.db("contractors").where({ name: simulatedName, active: false }).first("id");
+  const existing = found ? await walker.contractors.get(found.id) : null;
+  if (existing) return existing;
+  const trades = [...tradeCodes];
+  const input = { name: simulatedName, trades, service_areas: [], hourly_rate_cents: 9000, base_response_minutes: 60 };
+  return walker.contractors.create({ ...input, active: false, emergency_capable: true });
+}
+
+/** One step forward, assigning (a stand-in if need be) when the order leaves accepted_pending_fulfilment. */
+export async function step(walker: SandboxWalker, row: OrderRow) {
+  const standIn = () => simulatedContractor(walker);
+  const match =
+    row.status === "accepted_pending_fulfilment" ? await matchUnassigned(walker.contractors, row, { standIn }) : null;
+  return walker.db.transaction((trx) => applyEvent(trx, row.id, inputFor(row), match, walker.base));
+}
+
+function ignoreLostRace(error: unknown) {
+  if (!(error instanceof DomainError && error.kind === "conflict")) throw error;
+}
+
+/** Moves every test-key order whose last step is SANDBOX_STEP_MS old; another instance's step wins (409). */
+async function tick(walker: SandboxWalker): Promise<number> {
+  const due = await walker
+    .db("orders")
+    .where("orders.environment", "test")
+    .whereIn("orders.status", advancingStatuses)
+    .whereNot(heldOverNte)
+    .where("orders.updated_at", "<=", new Date(Date.now() - walker.config.sandboxStepMs))
+    .orderBy("orders.updated_at")
+    .limit(50)
+    .select<OrderRow[]>("orders.*");
+  for (const row of due) await step(walker, row).catch(ignoreLostRace);
+  return due.length;
+}
+
+/** Starts the clock once the server listens (`origin` is its real address); SANDBOX_STEP_MS 0 keeps it off. */
+export function startSandboxClock(walker: SandboxWalker, origin: string, onError: (error: unknown) => void): void {
+  const { config } = walker;
+  walker.base = config.publicBaseUrl ?? origin;
+  if (config.sandboxStepMs > 0 && !walker.job)
+    walker.job = startBackgroundJob(() => tick(walker), { intervalMs: Math.min(config.sandboxStepMs, 1000) }, onError);
+}
+
+export async function stopSandboxClock(walker: SandboxWalker): Promise<void> {
+  await walker.job?.stop();
+  walker.job = null;
+}

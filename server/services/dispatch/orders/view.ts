@@ -1,0 +1,87 @@
+// What the order domain answers with: the status view (an order with its events) and the webhook's data.
+import type { Knex } from "knex";
+import type { OrderEventRow, OrderRow } from "../../../db/tables/dispatch.js";
+import { maskRef } from "../../shared/ids.js";
+import type { Schemas } from "../../../types/contract.js";
+import type { OrderLifecycleStatus } from "./state.js";
+
+type OrderView = Schemas["OrderStatus"];
+/** What an order.status_changed webhook tells of the order. */
+export type WebhookFacts = Pick<OrderRow, "id" | "status" | "reference_id" | "contractor_id" | "quoted_cost_cents"> & {
+  final_cost_cents?: number | null;
+  updated_at: Date | string;
+};
+type Conn = Knex | Knex.Transaction;
+
+export const trackingAuth = "Send the same x-api-key header.";
+export const statusUrl = (base: string, id: string) => `${base.replace(/\/+$/, "")}/api/dispatch/v1/orders/${id}`;
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+function eventOf(event: OrderEventRow): Schemas["OrderEvent"] {
+  return {
+    status: event.status,
+    at: iso(event.at),
+    note: event.note ?? null,
+    human_override: event.human_override,
+    final_cost_cents: event.final_cost_cents ?? null,
+  };
+}
+
+function viewOf(row: OrderRow, events: OrderEventRow[], base: string): OrderView {
+  return {
+    id: row.id,
+    status: row.status,
+    trade: row.trade,
+    location: row.location,
+    urgency: row.urgency,
+    description: row.description,
+    nte_cents: row.nte_cents ?? null,
+    quoted_cost_cents: row.quoted_cost_cents ?? null,
+    final_cost_cents: row.final_cost_cents ?? null,
+    assigned_contractor_ref: row.contractor_id ? maskRef(row.contractor_id) : null,
+    estimated_response_minutes: row.estimated_response_minutes ?? null,
+    reference_id: row.reference_id ?? null,
+    quote_id: row.quote_id ?? null,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    events: events.map(eventOf),
+    tracking: { status_url: statusUrl(base, row.id), auth: trackingAuth },
+    cancellation: row.cancellation ?? null,
+  };
+}
+
+/** OrderStatus of the contract: the order with its event history. */
+export async function statusView(db: Conn, row: OrderRow, base: string): Promise<OrderView> {
+  return viewOf(row, await db("order_events").where({ order_id: row.id }).orderBy("id"), base);
+}
+
+/** statusView for a page of orders with one events query. */
+export async function statusViews(db: Conn, rows: OrderRow[], base: string): Promise<OrderView[]> {
+  const ids = rows.map((row) => row.id);
+  const events = ids.length ? await db("order_events").whereIn("order_id", ids).orderBy("id") : [];
+  return rows.map((row) =>
+    viewOf(
+      row,
+      events.filter((event) => event.order_id === row.id),
+      base,
+    ),
+  );
+}
+
+/** The `data` of an order.status_changed webhook. */
+export function webhookData(
+  row: WebhookFacts,
+  previousStatus: OrderLifecycleStatus | null,
+  base: string,
+): Omit<Schemas["OrderEventData"], "order_id" | "at"> & { at: string | null } {
+  return {
+    status: row.status,
+    previous_status: previousStatus,
+    reference_id: row.reference_id ?? null,
+    assigned_contractor_ref: row.contractor_id ? maskRef(row.contractor_id) : null,
+    quoted_cost_cents: row.quoted_cost_cents ?? null,
+    final_cost_cents: row.final_cost_cents ?? null,
+    status_url: statusUrl(base, row.id),
+    at: iso(row.updated_at),
+  };
+}
