@@ -10,7 +10,7 @@ import { orderNotFound } from "./errors.js";
 import { listOrders, type OrderListFilter } from "./list.js";
 import { recordEvent } from "./record-event.js";
 import { advanceSandboxOrder, type SandboxStatus } from "./sandbox-advance.js";
-import { startSandboxClock, stopSandboxClock, type SandboxWalker } from "./sandbox-clock.js";
+import { startSandboxClock, stopSandboxClock, type SandboxClock } from "./sandbox-clock.js";
 import { resetSandbox } from "./sandbox-reset.js";
 import type { OrderEventInput } from "./transition.js";
 import { statusView } from "./view.js";
@@ -38,7 +38,7 @@ async function getOrder(db: Db, tenant: Tenant | null, id: string, base: string)
 export function createOrderService(db: Db, contractors: ContractorService, config: Config) {
   const creation = { db, contractors, config, writer: createOrderWriter(db) };
   const baseOf = (origin: string) => config.publicBaseUrl ?? origin;
-  const walker: SandboxWalker = {
+  const clock: SandboxClock = {
     db,
     contractors,
     config,
@@ -57,12 +57,12 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
     recordEvent: (id: string, input: OrderEventInput, base: string) =>
       recordEvent(db, contractors, { id, input, base }),
     advanceSandbox: (tenant: Tenant, id: string, to: SandboxStatus | undefined) =>
-      advanceSandboxOrder(walker, tenant, { id, to }),
+      advanceSandboxOrder(clock, tenant, { id, to }),
     resetSandbox: (tenant: Tenant) => resetSandbox(db, tenant),
     startSandboxClock: (origin: string, onError: (error: unknown) => void) => {
-      startSandboxClock(walker, origin, onError);
+      startSandboxClock(clock, origin, onError);
     },
-    stopSandboxClock: () => stopSandboxClock(walker),
+    stopSandboxClock: () => stopSandboxClock(clock),
   };
 }
 

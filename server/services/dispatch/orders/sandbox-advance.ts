@@ -4,7 +4,7 @@ import type { Tenant } from "../../access/principal.js";
 import { DomainError } from "../../errors.js";
 import type { Schemas } from "../../../types/contract.js";
 import { liveKey, orderNotFound } from "./errors.js";
-import { isHeldOverNte, step, type SandboxWalker } from "./sandbox-clock.js";
+import { isHeldOverNte, step, type SandboxClock } from "./sandbox-clock.js";
 import { isAhead, nextStep } from "./state.js";
 
 export type SandboxStatus = NonNullable<Schemas["SandboxAdvanceRequest"]["to"]>;
@@ -30,14 +30,14 @@ function targetOf(row: OrderRow, to: SandboxStatus | undefined): Schemas["OrderL
 
 /** 403 for live keys, 404 for another tenant's order, 409 for a held order or a target not ahead. */
 export async function advanceSandboxOrder(
-  walker: SandboxWalker,
+  clock: SandboxClock,
   tenant: Tenant,
   request: { id: string; to: SandboxStatus | undefined },
 ) {
   const { id, to } = request;
   if (tenant.environment !== "test")
     throw liveKey("Only orders made with a dispatch_test_ key can be advanced by hand.");
-  let row = await walker
+  let row = await clock
     .db("orders")
     .where({ id, ...tenant })
     .first(); // test orders only
@@ -46,8 +46,8 @@ export async function advanceSandboxOrder(
   const target = targetOf(row, to);
   let view;
   do {
-    view = await step(walker, row);
-    row = await walker.db("orders").where({ id }).first();
+    view = await step(clock, row);
+    row = await clock.db("orders").where({ id }).first();
   } while (row && row.status !== target);
   return view;
 }

@@ -15,8 +15,8 @@ import type { OrderEventInput } from "./transition.js";
 
 const simulatedName = "Sandbox contractor (simulated)";
 
-/** What the sandbox steps with; `base` is the server's own origin once it listens. */
-export interface SandboxWalker {
+/** The clock: what it steps orders with, its running job, and `base`, the server's own origin once it listens. */
+export interface SandboxClock {
   db: Db;
   contractors: ContractorService;
   config: Config;
@@ -48,21 +48,21 @@ function heldOverNte(query: Knex.QueryBuilder): void {
 }
 
 /** An inactive pool member that never matches live orders: the stand-in when nobody covers a test order. */
-async function simulatedContractor(walker: SandboxWalker): Promise<Contractor> {
-  const found = await walker.db("contractors").where({ name: simulatedName, active: false }).first("id");
-  const existing = found ? await walker.contractors.get(found.id) : null;
+async function simulatedContractor(clock: SandboxClock): Promise<Contractor> {
+  const found = await clock.db("contractors").where({ name: simulatedName, active: false }).first("id");
+  const existing = found ? await clock.contractors.get(found.id) : null;
   if (existing) return existing;
   const trades = [...tradeCodes];
   const input = { name: simulatedName, trades, service_areas: [], hourly_rate_cents: 9000, base_response_minutes: 60 };
-  return walker.contractors.create({ ...input, active: false, emergency_capable: true });
+  return clock.contractors.create({ ...input, active: false, emergency_capable: true });
 }
 
 /** One step forward, assigning (a stand-in if need be) when the order leaves accepted_pending_fulfilment. */
-export async function step(walker: SandboxWalker, row: OrderRow) {
-  const standIn = () => simulatedContractor(walker);
+export async function step(clock: SandboxClock, row: OrderRow) {
+  const standIn = () => simulatedContractor(clock);
   const match =
-    row.status === "accepted_pending_fulfilment" ? await matchUnassigned(walker.contractors, row, { standIn }) : null;
-  return walker.db.transaction((trx) => applyEvent(trx, row.id, inputFor(row), match, walker.base));
+    row.status === "accepted_pending_fulfilment" ? await matchUnassigned(clock.contractors, row, { standIn }) : null;
+  return clock.db.transaction((trx) => applyEvent(trx, row.id, inputFor(row), match, clock.base));
 }
 
 function ignoreLostRace(error: unknown) {
@@ -70,29 +70,29 @@ function ignoreLostRace(error: unknown) {
 }
 
 /** Moves every test-key order whose last step is SANDBOX_STEP_MS old; another instance's step wins (409). */
-async function tick(walker: SandboxWalker): Promise<number> {
-  const due = await walker
+async function tick(clock: SandboxClock): Promise<number> {
+  const due = await clock
     .db("orders")
     .where("orders.environment", "test")
     .whereIn("orders.status", advancingStatuses)
     .whereNot(heldOverNte)
-    .where("orders.updated_at", "<=", new Date(Date.now() - walker.config.sandboxStepMs))
+    .where("orders.updated_at", "<=", new Date(Date.now() - clock.config.sandboxStepMs))
     .orderBy("orders.updated_at")
     .limit(50)
     .select<OrderRow[]>("orders.*");
-  for (const row of due) await step(walker, row).catch(ignoreLostRace);
+  for (const row of due) await step(clock, row).catch(ignoreLostRace);
   return due.length;
 }
 
 /** Starts the clock once the server listens (`origin` is its real address); SANDBOX_STEP_MS 0 keeps it off. */
-export function startSandboxClock(walker: SandboxWalker, origin: string, onError: (error: unknown) => void): void {
-  const { config } = walker;
-  walker.base = config.publicBaseUrl ?? origin;
-  if (config.sandboxStepMs > 0 && !walker.job)
-    walker.job = startBackgroundJob(() => tick(walker), { intervalMs: Math.min(config.sandboxStepMs, 1000) }, onError);
+export function startSandboxClock(clock: SandboxClock, origin: string, onError: (error: unknown) => void): void {
+  const { config } = clock;
+  clock.base = config.publicBaseUrl ?? origin;
+  if (config.sandboxStepMs > 0 && !clock.job)
+    clock.job = startBackgroundJob(() => tick(clock), { intervalMs: Math.min(config.sandboxStepMs, 1000) }, onError);
 }
 
-export async function stopSandboxClock(walker: SandboxWalker): Promise<void> {
-  await walker.job?.stop();
-  walker.job = null;
+export async function stopSandboxClock(clock: SandboxClock): Promise<void> {
+  await clock.job?.stop();
+  clock.job = null;
 }
