@@ -1,0 +1,97 @@
+// The dispatch tables' row types name exactly the columns the migrations create: each list below must have every
+// key of its row type and no other (tsc), and must match the migrated table's columns (this test).
+import { strict as assert } from "node:assert";
+import { createDb, type Db } from "../../../../server/db/knex.js";
+import { migrate } from "../../../../server/db/migrate.js";
+import type { ContractorRow, OrderEventRow, OrderRow, QuoteRow } from "../../../../server/db/tables/dispatch.js";
+
+type Columns<Row> = Record<keyof Row, true>;
+
+const declared = {
+  contractors: {
+    id: true,
+    ref: true,
+    name: true,
+    trades: true,
+    service_areas: true,
+    hourly_rate_cents: true,
+    base_response_minutes: true,
+    emergency_capable: true,
+    active: true,
+    created_at: true,
+  } satisfies Columns<ContractorRow>,
+  quotes: {
+    id: true,
+    principal: true,
+    account: true,
+    environment: true,
+    trade: true,
+    state: true,
+    urgency: true,
+    available: true,
+    estimated_cost_cents: true,
+    contractor_id: true,
+    expires_at: true,
+    matched_contractors: true,
+    latency_ms: true,
+    created_at: true,
+  } satisfies Columns<QuoteRow>,
+  orders: {
+    id: true,
+    account: true,
+    environment: true,
+    key_id: true,
+    reference_id: true,
+    quote_id: true,
+    idempotency_key: true,
+    request_hash: true,
+    status: true,
+    trade: true,
+    state: true,
+    location: true,
+    urgency: true,
+    description: true,
+    nte_cents: true,
+    quoted_cost_cents: true,
+    contractor_id: true,
+    estimated_response_minutes: true,
+    callback_url: true,
+    final_cost_cents: true,
+    dispatch_latency_ms: true,
+    response_status: true,
+    response_body: true,
+    created_at: true,
+    updated_at: true,
+    cancellation: true,
+  } satisfies Columns<OrderRow>,
+  order_events: {
+    id: true,
+    order_id: true,
+    status: true,
+    note: true,
+    human_override: true,
+    final_cost_cents: true,
+    at: true,
+    seq: true,
+    account: true,
+    environment: true,
+  } satisfies Columns<OrderEventRow>,
+};
+
+describe("dispatch table types", () => {
+  let db: Db;
+  before(async () => {
+    db = createDb("pglite://memory");
+    await migrate(db);
+  });
+  after(() => db.destroy());
+
+  for (const [table, columns] of Object.entries(declared))
+    it(`declares every column of ${table} and no other`, async () => {
+      const rows = await db("information_schema.columns")
+        .where({ table_schema: "public", table_name: table })
+        .select<{ column_name: string }[]>("column_name");
+      const migrated = rows.map((row) => row.column_name).sort();
+      assert.deepEqual(Object.keys(columns).sort(), migrated);
+    });
+});
