@@ -6,28 +6,13 @@ import { DomainError } from "../errors.js";
 import { createInvalidatedCache } from "../shared/cache.js";
 import { maskRef, newId } from "../shared/ids.js";
 import type { TradeCode } from "./trades.js";
+import type { Schemas } from "../../types/contract.js";
 
-export interface ServiceArea {
-  state: string;
-  cities?: string[];
-  zip_prefixes?: string[];
-}
-export interface Contractor {
-  id: string;
-  ref: string;
-  name: string;
-  trades: TradeCode[];
-  service_areas: ServiceArea[];
-  hourly_rate_cents: number;
-  base_response_minutes: number;
-  emergency_capable: boolean;
-  active: boolean;
-  created_at: string;
-}
-export type ContractorInput = Omit<Contractor, "id" | "ref" | "created_at" | "active" | "emergency_capable"> & {
-  active?: boolean;
-  emergency_capable?: boolean;
-};
+export type Contractor = Schemas["Contractor"];
+/** A service area as given: the demo pool and fixture files spell states as plain strings, stored upper-cased. */
+export type ServiceArea = Omit<Schemas["ServiceArea"], "state"> & { state: string };
+/** createContractor's body (and the demo pool's and fixtures' contractors). */
+export type ContractorInput = Omit<Schemas["ContractorInput"], "service_areas"> & { service_areas: ServiceArea[] };
 
 function toContractor(row: ContractorRow): Contractor {
   return { ...row, created_at: new Date(row.created_at).toISOString() };
