@@ -1,6 +1,7 @@
 // The disclosed wage -> billed model shared by the estimate, the trade index and quotes.
 import { oewsSource, tradeWages } from "../../data/oews-wages.js";
 import { tradeCodes, type TradeCode, type Urgency } from "./trades.js";
+import type { ValidBody } from "../../types/contract.js";
 
 export const pricingModel = {
   model_version: "wage-to-billed/1",
@@ -32,7 +33,10 @@ export function modelAssumptions(trade?: TradeCode) {
   };
 }
 
-export function estimate(input: { trade: TradeCode; location: Record<string, string>; urgency: Urgency }) {
+/** createEstimate's body after validation (joi has applied the `urgency` default). */
+export type EstimateInput = ValidBody<"createEstimate">;
+
+export function estimate(input: EstimateInput) {
   const wage = tradeWages[input.trade];
   const hourly = billedHourly(wage.median, input.urgency);
   return {

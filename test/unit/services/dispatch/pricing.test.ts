@@ -81,7 +81,11 @@ describe("pricing", () => {
     for (const trade of tradeCodes) {
       for (const urgency of urgencies) {
         it(`brackets ${trade}/${urgency}: low <= point <= high, point = hourly x typical hours + trip`, () => {
-          const { billed_estimate: billed, wage_basis: basis } = estimate({ trade, location: {}, urgency });
+          const { billed_estimate: billed, wage_basis: basis } = estimate({
+            trade,
+            location: { state: "TX" },
+            urgency,
+          });
           assert.ok(billed.low_cents <= billed.point_cents && billed.point_cents <= billed.high_cents);
           assert.equal(billed.point_cents, jobCents(billed.hourly_rate_dollars, tradeWages[trade].typicalHours));
           assert.equal(billed.hourly_rate_dollars, billedHourly(basis.median_hourly_dollars, urgency));
