@@ -71,7 +71,7 @@ const quoteAudit = (principal: QuotePrincipal, quote: Quote) =>
   });
 
 interface QuoteWrite {
-  quote: QuoteRow;
+  quote: NewQuoteRow;
   record: AuditRow;
 }
 
@@ -104,7 +104,8 @@ const quoteRow = (principal: QuotePrincipal, quote: Quote, best: Matches[number]
   latency_ms: Math.round(performance.now() - started),
 });
 
-type QuoteRow = ReturnType<typeof quoteRow>;
+/** A quote row as written (JSON, in one statement with its audit record). */
+type NewQuoteRow = ReturnType<typeof quoteRow>;
 
 export function createQuoteService(db: Db, contractors: ContractorService, config: Config) {
   const writer = createQuoteWriter(db);
