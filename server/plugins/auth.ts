@@ -8,7 +8,7 @@ import { DomainError } from "../services/errors.js";
 import type { Services } from "../services/index.js";
 import { looksLikeApiKey } from "../services/access/keys.js";
 import { bearerOf, type Caller, type Principal, type Tenant } from "../services/access/principal.js";
-import { baseUrlOf } from "../routes/origin.js";
+import { baseUrlOf } from "./origin.js";
 import { clientBucketOf } from "./client-ip.js";
 import { admission, failure, success } from "./credential-throttle.js";
 import type { Limiters } from "./limiters.js";

@@ -2,7 +2,7 @@
 // Routes opt in with `plugins: { checkOrigin: true }`; requests without Origin (non-browser clients) pass.
 import type { Plugin, Request, ResponseToolkit } from "@hapi/hapi";
 import { DomainError } from "../services/errors.js";
-import { baseUrlOf } from "../routes/origin.js";
+import { baseUrlOf } from "./origin.js";
 
 export interface OriginCheckOptions {
   /** Allowed origins; null means the public base URL's origin (or the request's own origin when that is unset). */
