@@ -55,7 +55,7 @@ export function createInputValidator() {
   return function validateInput(id: CapabilityId, input: unknown): Record<string, unknown> {
     const schema = byId.get(id);
     if (!schema) return (input ?? {}) as Record<string, unknown>;
-    const { error, value } = schema.validate(input ?? {}, { abortEarly: false });
+    const { error, ...result } = schema.validate(input ?? {}, { abortEarly: false });
     if (error) {
       const errors = fieldErrors(error);
       throw new DomainError(
@@ -65,6 +65,6 @@ export function createInputValidator() {
         { errors },
       );
     }
-    return value as Record<string, unknown>;
+    return result.value as Record<string, unknown>;
   };
 }
