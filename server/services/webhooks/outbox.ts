@@ -22,11 +22,14 @@ export interface StatusChange {
   data: Record<string, unknown>;
 }
 
+const previousOf = ({ previous_status: previous }: Record<string, unknown>) =>
+  typeof previous === "string" ? previous : null;
+
 /** The outbox row of one order event (for callers that write it in a statement of their own). Its `payload`
  * names the event for the deliveries list; the body sent is the feed's event (eventOfMessage). */
 export function statusChangeMessage(change: StatusChange) {
   const payload = {
-    type: eventTypeOf(String(change.data.status), change.data.previous_status as string | null | undefined),
+    type: eventTypeOf(String(change.data.status), previousOf(change.data)),
     timestamp: new Date().toISOString(),
     data: { order_id: change.orderId, ...change.data },
   };
