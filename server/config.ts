@@ -52,6 +52,51 @@ export interface Config {
   metricsListener: { host: string; port: number } | null;
 }
 
+/** The environment as validated: types converted, defaults filled in (`?`: no default, may be unset or ""). */
+interface Env {
+  HOST: string;
+  PORT: number;
+  PUBLIC_BASE_URL?: string;
+  DATABASE_URL: string;
+  REDIS_URL?: string;
+  DISPATCH_DISABLED: boolean;
+  DISPATCH_SEED_DEMO: boolean;
+  DISPATCH_ADMIN_TOKEN?: string;
+  LOG_LEVEL: string;
+  WEBHOOK_ALLOW_PRIVATE: boolean;
+  PROBE_ALLOW_PRIVATE: boolean;
+  PROVISIONING_CONTACT: string;
+  ESCALATION_CONTACT: string;
+  OAUTH_TOKEN_TTL_SECONDS: number;
+  BUILD_HASH?: string;
+  MCP_ALLOWED_ORIGINS?: string;
+  NODE_ENV?: string;
+  HTTP_REQUEST_TIMEOUT_MS: number;
+  RATE_LIMIT_POINTS: number;
+  RATE_LIMIT_BURST: number;
+  TRUSTED_PROXIES?: string;
+  WEBHOOK_POLL_MS: number;
+  WEBHOOK_BACKOFF_MS: number;
+  WEBHOOK_MAX_ATTEMPTS: number;
+  WEBHOOK_TIMEOUT_MS: number;
+  AUDIT_LOG_ORIGIN: string;
+  AUDIT_SIGNING_KEY?: string;
+  AUDIT_BATCH_MS: number;
+  EVENT_STREAMS_PER_KEY: number;
+  EVENT_STREAM_MAX_SECONDS: number;
+  SANDBOX_STEP_MS: number;
+  EVALS_CACHE_MS: number;
+  A2A_TASK_BYTES_PER_CALLER: number;
+  A2A_TASK_BYTES: number;
+  DISPATCH_SANDBOX: boolean;
+  DISPATCH_SANDBOX_KEY?: string;
+  DISPATCH_SANDBOX_ACCOUNT: string;
+  DISPATCH_FIXTURES?: string;
+  SHUTDOWN_GRACE_MS: number;
+  METRICS_PORT?: number | "";
+  METRICS_HOST: string;
+}
+
 const bool = Joi.boolean().truthy("1", "yes").falsy("0", "no", "");
 const inSandbox = (then: Joi.Schema, otherwise: Joi.Schema) => ({ is: true, then, otherwise });
 
@@ -65,7 +110,8 @@ const testKey = Joi.string()
       "{{#label}} must be a dispatch_test_ key in the format the server issues (dispatch_test_ + 32 base62 characters + a 6-character checksum)",
   });
 
-export const schema = Joi.object({
+/** One schema per variable of Env, no more and no fewer (checked by `satisfies`). */
+const variables = {
   HOST: Joi.alternatives()
     .try(Joi.string().ip({ cidr: "forbidden" }), Joi.string().hostname())
     .messages({ "alternatives.match": "{{#label}} must be an IP address or a host name" })
@@ -156,17 +202,20 @@ export const schema = Joi.object({
     .try(Joi.string().ip({ cidr: "forbidden" }), Joi.string().hostname())
     .default("127.0.0.1")
     .description("Interface of the METRICS_PORT listener; loopback unless the scraper runs elsewhere"),
-}).unknown(true);
+} satisfies Record<keyof Env, Joi.Schema>;
+
+export const schema = Joi.object<Env>(variables).unknown(true);
 
 const listOf = (csv: string): string[] => csv.split(",").map((item) => item.trim());
 
 /** Validates the environment against the schema; the first failure names its variable. */
-function validatedEnv(env: NodeJS.ProcessEnv) {
-  const { value, error } = schema.validate(env, { abortEarly: true, convert: true });
-  if (error) {
-    const variable = error.details[0]?.path.join(".") ?? "environment";
-    throw new Error(`Invalid configuration: ${variable}: ${error.message}`);
+function validatedEnv(env: NodeJS.ProcessEnv): Env {
+  const result = schema.validate(env, { abortEarly: true, convert: true });
+  if (result.error) {
+    const variable = result.error.details[0]?.path.join(".") ?? "environment";
+    throw new Error(`Invalid configuration: ${variable}: ${result.error.message}`);
   }
+  const { value } = result;
   // Behind a proxy the Host header is the only other source of absolute URLs, and it is the caller's to forge.
   if (value.NODE_ENV === "production" && !value.PUBLIC_BASE_URL)
     throw new Error("Invalid configuration: PUBLIC_BASE_URL: required when NODE_ENV=production.");
@@ -177,15 +226,15 @@ function validatedEnv(env: NodeJS.ProcessEnv) {
 }
 
 /** Sandbox mode's settings (validated values). */
-const sandboxOf = (value: Record<string, string | boolean | undefined>) => ({
-  sandbox: value.DISPATCH_SANDBOX === true,
-  sandboxKey: (value.DISPATCH_SANDBOX_KEY as string | undefined) || null,
-  sandboxAccount: value.DISPATCH_SANDBOX_ACCOUNT as string,
-  fixturesFile: (value.DISPATCH_FIXTURES as string | undefined) || null,
+const sandboxOf = (value: Env) => ({
+  sandbox: value.DISPATCH_SANDBOX,
+  sandboxKey: value.DISPATCH_SANDBOX_KEY || null,
+  sandboxAccount: value.DISPATCH_SANDBOX_ACCOUNT,
+  fixturesFile: value.DISPATCH_FIXTURES || null,
 });
 
 /** Stopping and watching the server: the drain's grace period and the optional metrics listener. */
-function operationsOf(value: { SHUTDOWN_GRACE_MS: number; METRICS_PORT?: number | ""; METRICS_HOST: string }) {
+function operationsOf(value: Env) {
   const port = value.METRICS_PORT;
   return {
     shutdownGraceMs: value.SHUTDOWN_GRACE_MS,
@@ -194,12 +243,7 @@ function operationsOf(value: { SHUTDOWN_GRACE_MS: number; METRICS_PORT?: number 
 }
 
 /** Outbound webhook delivery: poll interval, backoff, attempts and per-attempt timeout. */
-const webhookOf = (value: {
-  WEBHOOK_POLL_MS: number;
-  WEBHOOK_BACKOFF_MS: number;
-  WEBHOOK_MAX_ATTEMPTS: number;
-  WEBHOOK_TIMEOUT_MS: number;
-}) => ({
+const webhookOf = (value: Env) => ({
   pollMs: value.WEBHOOK_POLL_MS,
   backoffMs: value.WEBHOOK_BACKOFF_MS,
   maxAttempts: value.WEBHOOK_MAX_ATTEMPTS,

@@ -7,7 +7,7 @@ import { lockDataDir } from "./db/data-lock.js";
 import { closeConnectionsOnStop, stopOnSignals } from "./drain.js";
 import { createDb } from "./db/knex.js";
 import { migrate } from "./db/migrate.js";
-import { seedDemoContractors } from "./db/seeds/demo-contractors.js";
+import { seedDemoContractors } from "./services/sandbox/demo-contractors.js";
 import { accessPlugin } from "./plugins/access.js";
 import { deprecationPlugin } from "./plugins/deprecation.js";
 import { authPlugin } from "./plugins/auth.js";

@@ -26,7 +26,7 @@ export async function lockDataDir(
   try {
     return await lockfile.lock(dir, { lockfilePath: lockPath, stale: staleMs, realpath: false, onCompromised });
   } catch (error) {
-    if ((error as { code?: string }).code !== "ELOCKED") throw error;
+    if (!(error instanceof Error && "code" in error && error.code === "ELOCKED")) throw error;
     throw new Error(
       `DATABASE_URL: the data directory ${dir} is in use by another dispatch server (lock ${lockPath}). ` +
         "Stop that server, or give this one its own directory (DATABASE_URL=pglite://./other-dir).",

@@ -8,7 +8,7 @@ import { DomainError } from "../services/errors.js";
 import type { Services } from "../services/index.js";
 import { looksLikeApiKey } from "../services/access/keys.js";
 import { bearerOf, type Caller, type Principal, type Tenant } from "../services/access/principal.js";
-import { baseUrlOf } from "../routes/origin.js";
+import { baseUrlOf } from "./origin.js";
 import { clientBucketOf } from "./client-ip.js";
 import { admission, failure, success } from "./credential-throttle.js";
 import type { Limiters } from "./limiters.js";
@@ -16,8 +16,10 @@ import type { Limiters } from "./limiters.js";
 export type { Principal } from "../services/access/principal.js";
 
 declare module "@hapi/hapi" {
-  interface UserCredentials {
-    principal: Principal;
+  // Every scheme here authenticates with `{ principal }`; same type parameters as Hapi's declaration.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface AuthCredentials<AuthUser, AuthApp> {
+    principal?: Principal;
   }
 }
 
@@ -27,6 +29,12 @@ interface Options {
   services: Services;
   limiters: Limiters;
   trustedProxies: readonly string[];
+}
+
+/** A header's value when the request has it as a string. */
+function headerOf(request: Request, name: string): string | undefined {
+  const value: unknown = request.headers[name];
+  return typeof value === "string" ? value : undefined;
 }
 
 /** The credential headers a scheme reads, as one string naming what was presented (empty: none). */
@@ -47,7 +55,8 @@ function throttled(options: Options, authenticate: Authenticate, rememberable: b
         await success(options.limiters, presented);
         return h.authenticated({ credentials: { principal } });
       } catch (error) {
-        if (Boom.isBoom(error) && error.output.statusCode === 401 && !(error as { isMissing?: boolean }).isMissing) {
+        const missing = Boom.isBoom(error) && "isMissing" in error && error.isMissing === true;
+        if (Boom.isBoom(error) && error.output.statusCode === 401 && !missing) {
           const limited = await failure(options.limiters, presented);
           if (limited) throw limited;
         }
@@ -71,7 +80,7 @@ async function viaToken({ services }: Options, token: string, hint: string): Pro
 }
 
 const apiKey = (o: Options) => async (request: Request) => {
-  const presented = request.headers["x-api-key"] as string | undefined;
+  const presented = headerOf(request, "x-api-key");
   if (!presented) throw Boom.unauthorized(null, "ApiKey", { ...realm, header: "x-api-key" });
   return viaApiKey(o, presented);
 };
@@ -109,7 +118,7 @@ const admin = (o: Options) => {
 
 /** MCP: a key or token as Bearer; a bad one gets a challenge naming the RFC 9728 metadata. */
 const mcp = (o: Options) => async (request: Request) => {
-  const header = request.headers.authorization as string | undefined;
+  const header = headerOf(request, "authorization");
   if (!header) throw Boom.unauthorized(null, "Bearer", realm);
   const bearer = bearerOf(header);
   const principal = bearer ? await o.services.principals.resolve(bearer, { keys: true }) : null;
@@ -126,9 +135,9 @@ const mcp = (o: Options) => async (request: Request) => {
 
 /** A2A: x-api-key (a key or token, like REST), or a Bearer OAuth token (keys as Bearer are MCP-only). */
 const a2a = (o: Options) => async (request: Request) => {
-  const presented = request.headers["x-api-key"] as string | undefined;
+  const presented = headerOf(request, "x-api-key");
   if (presented) return viaApiKey(o, presented);
-  const authorization = request.headers.authorization as string | undefined;
+  const authorization = headerOf(request, "authorization");
   if (!authorization) throw Boom.unauthorized(null, "Bearer", realm);
   const token = bearerOf(authorization);
   const principal = token ? await o.services.principals.resolve(token, { keys: false }) : null;
@@ -157,11 +166,11 @@ export function keyTenantOf(request: Request): Tenant {
 }
 
 export function principalOf(request: Request): Principal {
-  return (request.auth.credentials as { principal: Principal }).principal;
+  return request.auth.credentials.principal!; // set by every scheme; called on authenticated routes only
 }
 
 /** The caller of an `auth: { mode: "optional" }` route, or null when none was presented. */
 export function callerOf(request: Request): Caller | null {
-  const principal = (request.auth.credentials as { principal?: Principal } | null)?.principal;
+  const principal = request.auth.credentials?.principal;
   return principal && principal.kind !== "admin" ? principal : null;
 }

@@ -3,16 +3,17 @@
 // the operation's documentation. Sent on every answer of a deprecated operation; for a deprecated parameter or
 // request field only when the request used it; for a deprecated response field on every 2xx answer (the field
 // is in it). With several items, the earliest deprecation and sunset are sent.
-import type { Plugin, Request, ResponseObject, ResponseToolkit } from "@hapi/hapi";
+import Boom from "@hapi/boom";
+import type { Plugin, Request, ResponseToolkit } from "@hapi/hapi";
+import { isRecord } from "../services/shared/is-record.js";
 import { operationDeprecations, type DeprecatedItem, type OperationDeprecations } from "../generated/deprecations.js";
 
 /** Whether a JSON pointer (`*` matching any array index) names a value present in `value`. */
 function hasPointer(value: unknown, segments: string[]): boolean {
   if (!segments.length) return value !== undefined;
-  if (value === null || typeof value !== "object") return false;
   const [head, ...rest] = segments;
-  if (head === "*") return Array.isArray(value) && value.some((v) => hasPointer(v, rest));
-  return hasPointer((value as Record<string, unknown>)[head], rest);
+  if (Array.isArray(value)) return head === "*" && value.some((v: unknown) => hasPointer(v, rest));
+  return isRecord(value) && head !== "*" && hasPointer(value[head], rest);
 }
 
 function usedParameter(request: Request, p: { in: string; name: string }): boolean {
@@ -43,22 +44,23 @@ export function deprecationHeaders(request: Request, status: number): Record<str
   };
 }
 
+/** The headers with an existing Link header kept in front of the deprecation link. */
+function withLink(headers: Record<string, string> | null, existing: unknown): Record<string, string> | null {
+  if (!headers || typeof existing !== "string" || !existing) return headers;
+  return { ...headers, link: `${existing}, ${headers.link}` };
+}
+
 export const deprecationPlugin: Plugin<void> = {
   name: "dispatch-deprecation",
   register(server) {
     server.ext("onPreResponse", (request: Request, h: ResponseToolkit) => {
       const response = request.response;
-      const boom = "isBoom" in response && response.isBoom;
-      const status = boom ? response.output.statusCode : (response as ResponseObject).statusCode;
-      const headers = deprecationHeaders(request, status);
-      if (!headers) return h.continue;
-      const current = boom ? response.output.headers : (response as ResponseObject).headers;
-      const existing = current.link as string | undefined;
-      const link = existing ? `${existing}, ${headers.link}` : headers.link;
-      if (boom) Object.assign(response.output.headers, { ...headers, link });
-      else {
-        const out = response as ResponseObject;
-        out.header("deprecation", headers.deprecation).header("sunset", headers.sunset).header("link", link);
+      if (Boom.isBoom(response)) {
+        const headers = withLink(deprecationHeaders(request, response.output.statusCode), response.output.headers.link);
+        if (headers) Object.assign(response.output.headers, headers);
+      } else {
+        const headers = withLink(deprecationHeaders(request, response.statusCode), response.headers.link);
+        for (const [name, value] of Object.entries(headers ?? {})) response.header(name, value);
       }
       return h.continue;
     });

@@ -159,7 +159,8 @@ function allowedMethods(request: Request): string[] {
 /** 404s that are really a wrong method become 405 with `Allow` (RFC 9110 §15.5.6). */
 function methodNotAllowed(request: Request, error: Boom.Boom): Boom.Boom {
   // Hapi's own not-found route has the internal method "_special"; a route's own 404 is left alone.
-  if (error.output.statusCode !== 404 || (request.route.method as string) !== "_special") return error;
+  const method: string = request.route.method;
+  if (error.output.statusCode !== 404 || method !== "_special") return error;
   const allowed = allowedMethods(request);
   if (allowed.length === 0) return error;
   const detail = `${request.method.toUpperCase()} is not allowed here; use ${allowed.join(", ")}.`;

@@ -11,8 +11,8 @@ function acceptsJson(request: Request): boolean {
 }
 
 function relabelPlainText(request: Request, h: ResponseToolkit) {
-  const declared = request.headers["content-type"] as string | undefined;
-  const plain = declared === undefined || /^text\/plain\s*(;|$)/i.test(declared);
+  const declared: unknown = request.headers["content-type"];
+  const plain = typeof declared !== "string" || /^text\/plain\s*(;|$)/i.test(declared);
   if (plain && acceptsJson(request)) request.headers["content-type"] = json;
   return h.continue;
 }

@@ -56,7 +56,8 @@ export const metricsPlugin: Plugin<Options> = {
     const scrapes = createServer({ requestTimeout: 10_000, keepAliveTimeout: 5000 }, serveScrapes(metrics));
     server.ext("onPreStart", async () => {
       await listen(scrapes, listener);
-      const { port } = scrapes.address() as { port: number };
+      const address = scrapes.address();
+      const port = typeof address === "object" && address ? address.port : address;
       server.logger.info({ metrics: `http://${listener.host}:${port}/metrics` }, "metrics listener up");
     });
     // Closed last, so the drain itself can still be watched.

@@ -22,7 +22,7 @@ export const oauthClientThrottlePlugin: Plugin<{ limiters: Limiters; trustedProx
   name,
   register(server, { limiters, trustedProxies }) {
     server.ext("onPreHandler", async (request: Request, h: ResponseToolkit) => {
-      const clientIdOf = (request.route.settings.plugins as { oauthClient?: ClientIdOf }).oauthClient;
+      const clientIdOf = request.route.settings.plugins?.oauthClient;
       const clientId = clientIdOf?.(request);
       if (!clientId) return h.continue;
       const address = clientBucketOf(request, trustedProxies);
@@ -52,6 +52,10 @@ export const oauthClientThrottlePlugin: Plugin<{ limiters: Limiters; trustedProx
 };
 
 declare module "@hapi/hapi" {
+  interface PluginSpecificConfiguration {
+    /** How the token route reads the client id a request names (null: none). */
+    oauthClient?: ClientIdOf;
+  }
   interface PluginsStates {
     "dispatch-oauth-client-throttle"?: Presented;
   }

@@ -2,7 +2,7 @@
 // Routes opt in with `plugins: { checkOrigin: true }`; requests without Origin (non-browser clients) pass.
 import type { Plugin, Request, ResponseToolkit } from "@hapi/hapi";
 import { DomainError } from "../services/errors.js";
-import { baseUrlOf } from "../routes/origin.js";
+import { baseUrlOf } from "./origin.js";
 
 export interface OriginCheckOptions {
   /** Allowed origins; null means the public base URL's origin (or the request's own origin when that is unset). */
@@ -12,13 +12,20 @@ export interface OriginCheckOptions {
 
 function checkOrigin(options: OriginCheckOptions) {
   return (request: Request, h: ResponseToolkit) => {
-    const origin = request.headers.origin as string | undefined;
-    const wanted = (request.route.settings.plugins as { checkOrigin?: boolean }).checkOrigin;
-    if (!wanted || origin === undefined) return h.continue;
+    const origin: unknown = request.headers.origin;
+    const wanted = request.route.settings.plugins?.checkOrigin;
+    if (!wanted || typeof origin !== "string") return h.continue;
     const allowed = options.allowedOrigins ?? [new URL(baseUrlOf(request, options.publicBaseUrl)).origin];
     if (allowed.includes(origin)) return h.continue;
     throw new DomainError("forbidden", "origin_not_allowed", `Origin ${origin} is not allowed (MCP_ALLOWED_ORIGINS).`);
   };
+}
+
+declare module "@hapi/hapi" {
+  interface PluginSpecificConfiguration {
+    /** Refuse browser requests from origins not allowed (MCP_ALLOWED_ORIGINS). */
+    checkOrigin?: boolean;
+  }
 }
 
 export const originCheckPlugin: Plugin<OriginCheckOptions> = {

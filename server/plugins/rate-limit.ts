@@ -6,9 +6,9 @@
 // A route names a policy, or a function pricing the request in several policies (an MCP batch costs one
 // point per message; an A2A probe skill costs a probe point too), so each capability has one policy whatever
 // the surface. With Redis down, limits fall back to this process's memory (the insurance limiter).
-import type { Plugin, Request, ResponseObject, ResponseToolkit } from "@hapi/hapi";
+import Boom from "@hapi/boom";
+import type { Plugin, Request, ResponseToolkit } from "@hapi/hapi";
 import type { Redis } from "ioredis";
-import type { Principal } from "../services/access/principal.js";
 import { clientBucketOf } from "./client-ip.js";
 import { createLimiters, type Cost, type LimitPolicy, type Limiters } from "./limiters.js";
 
@@ -20,12 +20,12 @@ export type RouteLimit = LimitPolicy | "none" | ((request: Request) => Cost[]);
 /** Whom the request counts against: a key, or the client address (IPv6: its /64) for anonymous callers and
  * self-serve OAuth clients (clients cost nothing to register, so their quota follows the address that made them). */
 export function subjectOf(request: Request, trustedProxies: readonly string[]): string {
-  const principal = (request.auth.credentials as { principal?: Principal } | null)?.principal;
+  const principal = request.auth.credentials?.principal;
   return principal?.kind === "key" ? `p:${principal.id}` : `ip:${clientBucketOf(request, trustedProxies)}`;
 }
 
 function costsOf(request: Request): Cost[] {
-  const setting = (request.route.settings.plugins as { rateLimit?: RouteLimit }).rateLimit ?? "default";
+  const setting = request.route.settings.plugins?.rateLimit ?? "default";
   if (setting === "none") return [];
   return typeof setting === "function" ? setting(request) : [{ policy: setting, points: 1 }];
 }
@@ -59,11 +59,11 @@ export const rateLimitPlugin: Plugin<{
       const extra = request.plugins["dispatch-rate-limit"];
       const response = request.response;
       if (!extra) return h.continue;
-      if ("isBoom" in response && response.isBoom) {
+      if (Boom.isBoom(response)) {
         if (response.output.statusCode === 429) Object.assign(response.output.headers, extra);
         return h.continue;
       }
-      for (const [name, value] of Object.entries(extra)) (response as ResponseObject).header(name, value);
+      for (const [name, value] of Object.entries(extra)) response.header(name, value);
       return h.continue;
     });
   },
@@ -72,5 +72,9 @@ export const rateLimitPlugin: Plugin<{
 declare module "@hapi/hapi" {
   interface PluginsStates {
     "dispatch-rate-limit"?: Record<string, string>;
+  }
+  interface PluginSpecificConfiguration {
+    /** The route's price in the rate limiter (default: one point of the default policy). */
+    rateLimit?: RouteLimit;
   }
 }

@@ -1,5 +1,6 @@
 // Request ids: a caller's X-Request-Id when it is sane, else `req_` + random; echoed on every response.
-import type { Plugin, Request, ResponseObject } from "@hapi/hapi";
+import Boom from "@hapi/boom";
+import type { Plugin, Request } from "@hapi/hapi";
 import { randomBase62 } from "../services/shared/ids.js";
 
 const acceptable = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -27,8 +28,7 @@ export const requestIdPlugin: Plugin<void> = {
       "onPreResponse",
       (request, h) => {
         const response = request.response;
-        if (!("isBoom" in response && response.isBoom))
-          (response as ResponseObject).header("x-request-id", requestIdOf(request));
+        if (!Boom.isBoom(response)) response.header("x-request-id", requestIdOf(request));
         return h.continue;
       },
       { after: ["dispatch-errors"] },

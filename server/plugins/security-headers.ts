@@ -1,6 +1,7 @@
 // HTTP hygiene on every answer: nosniff; no-store on anything a credential or secret travels with; CORS open
 // only for the public read-only documents (keyed endpoints send no CORS headers, so browsers keep them same-origin).
-import type { Plugin, Request, ResponseObject, ResponseToolkit } from "@hapi/hapi";
+import Boom from "@hapi/boom";
+import type { Plugin, Request, ResponseToolkit } from "@hapi/hapi";
 
 /** Route tags whose GET answers are public documents any web page may read. */
 const corsOpenTags = new Set(["discovery", "docs", "evals", "index", "health"]);
@@ -23,13 +24,12 @@ export const securityHeadersPlugin: Plugin<void> = {
     server.ext("onPreResponse", (request: Request, h: ResponseToolkit) => {
       const response = request.response;
       const headers = headersFor(request);
-      if ("isBoom" in response && response.isBoom) {
+      if (Boom.isBoom(response)) {
         Object.assign(response.output.headers, headers);
         return h.continue;
       }
-      const out = response as ResponseObject;
       for (const [name, value] of Object.entries(headers))
-        if (name !== "cache-control" || !out.headers["cache-control"]) out.header(name, value);
+        if (name !== "cache-control" || !response.headers["cache-control"]) response.header(name, value);
       return h.continue;
     });
   },

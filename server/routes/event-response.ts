@@ -4,7 +4,7 @@ import type { Request, ResponseToolkit } from "@hapi/hapi";
 import { principalOf } from "../plugins/auth.js";
 import type { Services } from "../services/index.js";
 import { seqOf, type EventScope } from "../services/events/feed.js";
-import { originOf } from "./origin.js";
+import { originOf } from "../plugins/origin.js";
 
 /** The stream only when the client prefers it (RFC 9110 §12.5.1): `application/json, text/event-stream` gets JSON. */
 function wantsStream(accept: string | undefined): boolean {

@@ -47,7 +47,7 @@ describe("cli attest", function () {
     const grown = await runCli(["attest", "monitor", "--output", "json"], { env });
     assert.equal(grown.code, 0, grown.stderr);
     // A checkpoint with the log's own key but another root: what a forked log would have shown us before.
-    const { private_key } = await t.app.services.db("audit_signing_keys").first("private_key");
+    const { private_key } = (await t.app.services.db("audit_signing_keys").first("private_key"))!;
     const state = JSON.parse(readFileSync(join(dir, "attest.json"), "utf8"));
     const size = JSON.parse(grown.stdout).tree_size - 1;
     const forged = createNoteSigner(private_key).sign(

@@ -67,7 +67,7 @@ for (const db of databases()) {
         const sorted = delays.sort((x, y) => x - y);
         const [{ holes }] = await t.app.services
           .db("order_events")
-          .select<{ holes: string | number }[]>(t.app.services.db.raw("max(id) - count(*) as holes"));
+          .select<{ holes: number | string }[]>(t.app.services.db.raw("max(id) - count(*) as holes"));
         console.error(
           `      ${made.size} B orders; A's answers ${JSON.stringify(Object.fromEntries(statuses))}; ` +
             `${Number(holes)} id holes; B's event delay p50 ${percentile(sorted, 0.5)} ms, ` +

@@ -163,7 +163,7 @@ for (const db of databases()) {
       });
 
       it("reports a record re-sealed after integration content_mismatch: the tree keeps its leaf hash", async () => {
-        const row = await t.app.services.db("audit_records").where({ seal: quoteSeals[1] }).first();
+        const row = (await t.app.services.db("audit_records").where({ seal: quoteSeals[1] }).first())!;
         const content = JSON.stringify({ trade: "forged" });
         const forged = `seal_${leafHashOfRow({ ...row, content }).toString("hex")}`;
         await tamper(t.app.services.db, quoteSeals[1], { content, seal: forged });

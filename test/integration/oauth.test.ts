@@ -112,7 +112,7 @@ for (const db of databases()) {
         .first();
       assert.ok(row, "the token is stored as its SHA-256");
       const stored = await db("oauth_clients").where({ client_id: client.client_id }).first();
-      assert.equal(stored.secret_hash, sha256Hex(client.client_secret));
+      assert.equal(stored?.secret_hash, sha256Hex(client.client_secret));
       const quote = () =>
         fetch(`${t.url}/api/dispatch/v1/quote`, {
           method: "POST",

@@ -96,7 +96,7 @@ for (const db of databases()) {
       assert.equal((await listed("fresh")).quote_id, null);
       assert.equal(fresh.body.order.quote_id, null);
       const audit = await t.app.services.db("audit_records").where({ subject: summary.id, type: "order" }).first();
-      assert.equal(JSON.parse(audit.content).quote_id, q.quote_id);
+      assert.equal(JSON.parse(audit!.content).quote_id, q.quote_id);
     });
 
     it("matches as usual when the quoted contractor is no longer active, at the quote's price", async () => {

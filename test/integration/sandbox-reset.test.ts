@@ -84,7 +84,7 @@ for (const db of databases()) {
       assert.equal(orderRecords.length, 2); // the removed orders' records stay
       const resets = await knex("audit_records").where({ account: "acme", type: "sandbox_reset" }).orderBy("position");
       assert.equal(resets.length, 2);
-      assert.ok(resets.every((r: { environment: string }) => r.environment === "test"));
+      assert.ok(resets.every((r) => r.environment === "test"));
       assert.deepEqual(JSON.parse(resets[0].content).removed.orders, 2);
       const listed = await fetch(`${t.url}/api/audit/v1/records?limit=200`, {
         headers: { "x-api-key": tenants.acme },

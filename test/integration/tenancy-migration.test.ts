@@ -9,7 +9,7 @@ import { databases } from "../helpers/server.js";
 const lastBeforeTenancy = "20261124102000_webhook_deliveries";
 
 async function seedOldWorld(db: Db): Promise<void> {
-  const key = (id: string, environment: string, scopes: string[]) => ({
+  const key = (id: string, environment: "test" | "live", scopes: string[]) => ({
     id,
     account: "acme",
     environment,
@@ -20,15 +20,16 @@ async function seedOldWorld(db: Db): Promise<void> {
   await db("api_keys").insert([key("key_t", "test", ["quote", "order"]), key("key_q", "live", ["quote"])]);
   const order = (id: string, keyId: string) => storedOrder(id, { key_id: keyId });
   await db("orders").insert([order("ord_t", "key_t"), order("ord_l", "key_q")]);
-  await db("webhook_secrets").insert({ account: "acme", secret: "whsec_old" });
-  await db("webhook_outbox").insert({
+  // The tables as they were before the tenancy migration (no environment columns), not today's typed rows.
+  await db<Record<string, unknown>>("webhook_secrets").insert({ account: "acme", secret: "whsec_old" });
+  await db<Record<string, unknown>>("webhook_outbox").insert({
     message_id: "msg_1",
     order_id: "ord_t",
     account: "acme",
     url: "http://x",
     payload: "{}",
   });
-  await db("audit_records").insert({
+  await db<Record<string, unknown>>("audit_records").insert({
     seal: "seal_x",
     prev_hash: "",
     type: "order",
@@ -62,8 +63,8 @@ for (const target of databases()) {
         { id: "ord_l", environment: "live" },
         { id: "ord_t", environment: "test" },
       ]);
-      assert.equal((await db("webhook_outbox").first("environment")).environment, "test");
-      assert.equal((await db("audit_records").where({ subject: "ord_t" }).first("environment")).environment, "test");
+      assert.equal((await db("webhook_outbox").first("environment"))?.environment, "test");
+      assert.equal((await db("audit_records").where({ subject: "ord_t" }).first("environment"))?.environment, "test");
     });
 
     it("keeps the old signing secret for live, and test gets its own on first use", async () => {

@@ -114,7 +114,7 @@ async function integrateChain(db: Knex): Promise<void> {
   const rows = await db("audit_records")
     .orderBy("position")
     .select("position", "type", "account", "subject", "content", "recorded_at");
-  const nodes = treeNodes(rows.map((r) => leafHashOfRow(r as StoredRow)));
+  const nodes = treeNodes(rows.map((r) => leafHashOfRow(r)));
   for (let i = 0; i < rows.length; i += 1000)
     await db("audit_leaves").insert(
       rows.slice(i, i + 1000).map((r, j) => ({ leaf_index: i + j, position: r.position })),

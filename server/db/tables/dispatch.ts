@@ -1,4 +1,4 @@
-// Row types of the dispatch tables (contractors, quotes, orders, order_events), one field per column as the
+// Row types of the dispatch tables (contractors, quotes, orders; order_events is in events.ts), one field per column as the
 // migrations define it, declared to Knex so `db("orders")` returns typed rows. jsonb columns read back as the
 // object that was written and are written as JSON text; timestamptz reads back as a Date.
 import type { Knex } from "knex";
@@ -89,29 +89,13 @@ export type OrderUpdate = Partial<Omit<OrderRow, "id" | "location" | "cancellati
  * fixtures insert here, with the columns of whichever schema version they test. */
 type OrderInsert = Record<string, unknown>;
 
-export interface OrderEventRow {
-  /** bigserial: int8, read as a number by both drivers (see db/knex.ts). */
-  id: number;
-  order_id: string;
-  status: Schemas["OrderLifecycleStatus"];
-  note: string | null;
-  human_override: boolean;
-  final_cost_cents: number | null;
-  at: Date;
-  /** The event feed's position, null until the sequencer gives one. */
-  seq: number | null;
-  account: string | null;
-  environment: Environment | null;
-}
-
-/** An order event as written; the database fills in the defaults, the sequencer seq and the tenant. */
-export type OrderEventInsert = Pick<OrderEventRow, "order_id" | "status"> & Partial<Omit<OrderEventRow, "id">>;
+/** order_events is declared with the event feed's tables (events.ts). */
+export type { OrderEventRow } from "./events.js";
 
 declare module "knex/types/tables.js" {
   interface Tables {
     contractors: Knex.CompositeTableType<ContractorRow, ContractorWrite, ContractorWrite>;
     quotes: QuoteRow;
     orders: Knex.CompositeTableType<OrderRow, OrderInsert, OrderUpdate>;
-    order_events: Knex.CompositeTableType<OrderEventRow, OrderEventInsert, Partial<OrderEventRow>>;
   }
 }

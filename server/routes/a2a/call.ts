@@ -4,7 +4,7 @@ import { isParseError } from "../../plugins/errors.js";
 import { a2aCosts, createA2aService } from "../../services/agents/a2a.js";
 import type { RouteFactory } from "../types.js";
 import { tooDeep } from "../json-rpc.js";
-import { originOf } from "../origin.js";
+import { originOf } from "../../plugins/origin.js";
 
 const route: RouteFactory = (services) => {
   const a2a = createA2aService(services);

@@ -1,7 +1,7 @@
 import { validators } from "../../generated/validators.js";
 import type { RouteFactory } from "../types.js";
 import { contractRoute, reply } from "../contract-route.js";
-import { baseUrlOf } from "../origin.js";
+import { baseUrlOf } from "../../plugins/origin.js";
 
 const route: RouteFactory = ({ orders, config }) =>
   contractRoute("recordOrderEvent", {

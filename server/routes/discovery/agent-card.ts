@@ -1,6 +1,6 @@
 import { agentCardJson } from "../../services/agents/agent-card.js";
 import type { RouteFactory } from "../types.js";
-import { baseUrlOf } from "../origin.js";
+import { baseUrlOf } from "../../plugins/origin.js";
 
 const route: RouteFactory = ({ config }) => ({
   method: "GET",

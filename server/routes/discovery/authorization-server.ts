@@ -1,6 +1,6 @@
 import { authorizationServerMetadata } from "../../services/agents/mcp.js";
 import type { RouteFactory } from "../types.js";
-import { baseUrlOf } from "../origin.js";
+import { baseUrlOf } from "../../plugins/origin.js";
 
 const route: RouteFactory = ({ config }) => ({
   method: "GET",

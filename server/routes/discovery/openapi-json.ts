@@ -7,7 +7,8 @@ const contractFile = fileURLToPath(new URL("../../../openapi.yaml", import.meta.
 
 const route: RouteFactory = () => {
   const yamlText = readFileSync(contractFile, "utf8");
-  const json = parse(yamlText);
+  const json: unknown = parse(yamlText);
+  if (typeof json !== "object" || json === null) throw new Error(`${contractFile} is not an OpenAPI document`);
   return [
     { method: "GET", path: "/openapi.json", options: { auth: false, tags: ["discovery"] }, handler: () => json },
     {

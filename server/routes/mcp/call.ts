@@ -5,7 +5,7 @@ import { requestIdOf } from "../../plugins/request-id.js";
 import { createMcpService, mcpBatchLimit, mcpCosts } from "../../services/agents/mcp.js";
 import type { RouteFactory } from "../types.js";
 import { invalidRequest, tooDeep } from "../json-rpc.js";
-import { originOf } from "../origin.js";
+import { originOf } from "../../plugins/origin.js";
 
 // JSON-RPC 2.0: an empty batch, or anything but an object or array, is one Invalid Request error.
 const isJsonRpcShape = (payload: unknown) =>

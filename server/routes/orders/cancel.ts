@@ -2,7 +2,7 @@ import { validators } from "../../generated/validators.js";
 import { keyTenantOf } from "../../plugins/auth.js";
 import type { RouteFactory } from "../types.js";
 import { contractRoute, reply } from "../contract-route.js";
-import { originOf } from "../origin.js";
+import { originOf } from "../../plugins/origin.js";
 
 const route: RouteFactory = ({ orders }) =>
   contractRoute("cancelOrder", {

@@ -3,7 +3,7 @@ import { keyTenantOf } from "../../plugins/auth.js";
 import type { RouteFactory } from "../types.js";
 import { contractRoute, reply } from "../contract-route.js";
 import { linkNext } from "../next-link.js";
-import { originOf } from "../origin.js";
+import { originOf } from "../../plugins/origin.js";
 
 const route: RouteFactory = ({ orders }) =>
   contractRoute("listOrders", {

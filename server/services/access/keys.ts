@@ -1,6 +1,7 @@
 // API keys: issue (shown once), hash-only storage, checksum, lookup and revocation.
 import type { ChangeFeed } from "../../db/change-feed.js";
 import type { Db } from "../../db/knex.js";
+import type { ApiKeyRow } from "../../db/tables/access.js";
 import { appendAudit } from "../audit/entries.js";
 import { DomainError } from "../errors.js";
 import { createInvalidatedCache } from "../shared/cache.js";
@@ -11,7 +12,7 @@ export type { KeyScope } from "../../generated/security.js";
 export interface ApiKeyRecord {
   id: string;
   account: string;
-  environment: "test" | "live";
+  environment: ApiKeyRow["environment"];
   prefix: string;
   label: string | null;
   scopes: KeyScope[];
@@ -39,22 +40,22 @@ export function looksLikeApiKey(value: string): boolean {
   return checksumBase62(`${match[1]}_${match[2]}`) === match[3];
 }
 
-function toRecord(row: Record<string, unknown>): ApiKeyRecord {
+function toRecord(row: ApiKeyRow): ApiKeyRecord {
   return {
-    id: row.id as string,
-    account: row.account as string,
-    environment: row.environment as ApiKeyRecord["environment"],
-    prefix: row.prefix as string,
-    label: (row.label as string | null) ?? null,
-    scopes: row.scopes as KeyScope[],
-    created_at: new Date(row.created_at as string).toISOString(),
-    revoked_at: row.revoked_at ? new Date(row.revoked_at as string).toISOString() : null,
+    id: row.id,
+    account: row.account,
+    environment: row.environment,
+    prefix: row.prefix,
+    label: row.label ?? null,
+    scopes: row.scopes,
+    created_at: new Date(row.created_at).toISOString(),
+    revoked_at: row.revoked_at ? new Date(row.revoked_at).toISOString() : null,
   };
 }
 
 interface IssueInput {
   account: string;
-  environment: "test" | "live";
+  environment: ApiKeyRow["environment"];
   label?: string;
   scopes?: KeyScope[];
 }
@@ -72,7 +73,8 @@ async function storeKey(db: Db, key: string, input: IssueInput) {
   };
   return db.transaction(async (trx) => {
     const [inserted] = await trx("api_keys").insert(row).onConflict("key_hash").ignore().returning("*");
-    if (!inserted) return { stored: await trx("api_keys").where({ key_hash: row.key_hash }).first(), fresh: false };
+    // Ignored on conflict: the key is stored already, so the look-up finds it.
+    if (!inserted) return { stored: (await trx("api_keys").where({ key_hash: row.key_hash }).first())!, fresh: false };
     await appendAudit(trx, {
       type: "key_issued",
       tenant: { account: row.account, environment: row.environment },
@@ -101,13 +103,13 @@ async function issueKey(db: Db, input: IssueInput) {
  * restart on the same database) is kept as it is, unless it belongs to another account or environment.
  */
 async function registerKey(db: Db, key: string, input: Omit<IssueInput, "environment">): Promise<ApiKeyRecord> {
-  const environment = keyPattern.exec(key)?.[1] as IssueInput["environment"] | undefined;
-  if (!environment || !looksLikeApiKey(key))
+  if (!looksLikeApiKey(key))
     throw new DomainError(
       "validation",
       "invalid_key",
       `${key.slice(0, 18)}… is not a key in the format the server issues.`,
     );
+  const environment = key.startsWith("dispatch_test_") ? "test" : "live";
   const { stored, fresh } = await storeKey(db, key, { ...input, environment });
   const record = toRecord(stored);
   if (!fresh && (record.account !== input.account || record.revoked_at))

@@ -117,8 +117,12 @@ export function createOAuthService(db: Db, tokenTtlSeconds: number) {
 }
 
 /** A delete's row count: pg answers a number, knex-pglite its result object. */
-const deleted = (result: unknown): number =>
-  typeof result === "number" ? result : ((result as { rowCount?: number } | null)?.rowCount ?? 0);
+const deleted = (result: unknown): number => {
+  if (typeof result === "number") return result;
+  return typeof result === "object" && result && "rowCount" in result && typeof result.rowCount === "number"
+    ? result.rowCount
+    : 0;
+};
 
 /** Deletes tokens expired over `idleDays` ago, then clients expired or registered over `idleDays` ago with no token. */
 export async function purgeOAuth(db: Db, now = new Date()): Promise<{ tokens: number; clients: number }> {

@@ -2,8 +2,9 @@
 import type { KeyService } from "./keys.js";
 import type { OAuthService } from "./oauth.js";
 import type { KeyScope } from "../../generated/security.js";
+import type { Schemas } from "../../types/contract.js";
 
-export type Environment = "test" | "live";
+export type Environment = Schemas["ApiKeyEnvironment"];
 /** Who owns data: an account in one environment. Test and live of one account share nothing. */
 export interface Tenant {
   account: string;

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { Role, TaskState, type Message, type Part } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { capabilities } from "./capabilities.js";
+import { isRecord } from "../shared/is-record.js";
 import {
   capabilityById,
   isDomainError,
@@ -37,9 +38,8 @@ const textPart = (value: string): Part => ({
 
 function skillRequest(message: Message): { skill: string; input: unknown } | null {
   for (const part of message.parts) {
-    const value =
-      part.content?.$case === "data" ? (part.content.value as Record<string, unknown> | undefined) : undefined;
-    if (value && typeof value.skill === "string") return { skill: value.skill, input: value.input ?? {} };
+    const value: unknown = part.content?.$case === "data" ? part.content.value : undefined;
+    if (isRecord(value) && typeof value.skill === "string") return { skill: value.skill, input: value.input ?? {} };
   }
   return null;
 }

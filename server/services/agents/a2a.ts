@@ -11,6 +11,7 @@ import {
 } from "@a2a-js/sdk/server";
 import { createDispatchExecutor, invokeContextKey } from "./a2a-executor.js";
 import { createBoundedTaskStore } from "./a2a-task-store.js";
+import { isRecord } from "../shared/is-record.js";
 import { buildAgentCard } from "./agent-card.js";
 import type { Services } from "../index.js";
 import {
@@ -34,10 +35,12 @@ class DispatchUser implements User {
 
 /** The skills a JSON-RPC body asks for (data parts `{skill, input}`), for the rate limiter. */
 function skillsOf(body: unknown): string[] {
-  const parts = (body as { params?: { message?: { parts?: unknown } } } | null)?.params?.message?.parts;
+  const member = (value: unknown, name: string): unknown => (isRecord(value) ? value[name] : undefined);
+  const parts = member(member(member(body, "params"), "message"), "parts");
   if (!Array.isArray(parts)) return [];
-  return parts.flatMap((part: { data?: { skill?: unknown; data?: { skill?: unknown } } } | null) => {
-    const skill = part?.data?.skill ?? part?.data?.data?.skill;
+  return parts.flatMap((part: unknown) => {
+    const data = member(part, "data");
+    const skill = member(data, "skill") ?? member(member(data, "data"), "skill");
     return typeof skill === "string" ? [skill] : [];
   });
 }

@@ -23,6 +23,7 @@ import {
   type InvokeContext,
 } from "./run-capability.js";
 import type { CapabilityId } from "./tool-schemas.js";
+import { isRecord } from "../shared/is-record.js";
 import { contractVersion } from "../../contract-version.js";
 
 /**
@@ -60,8 +61,8 @@ function toolError(message: string, details: Record<string, unknown> = {}): Call
 
 /** Over MCP the order handle is `dispatch-{id}` (spec §2.1). */
 function mcpShape(id: CapabilityId, out: Record<string, unknown>): Record<string, unknown> {
-  if (id !== "dispatch.order") return out;
-  const order = out.order as { id: string };
+  const { order } = out;
+  if (id !== "dispatch.order" || !isRecord(order) || typeof order.id !== "string") return out;
   return { ...out, order: { ...order, id: `dispatch-${order.id}` } };
 }
 
@@ -99,13 +100,12 @@ export const mcpBatchLimit = 20;
 
 /** Each message of a batch costs a point (a batch of 100 tool calls is 100 requests, not one). */
 export function mcpCosts(payload: unknown): CapabilityCost[] {
-  const messages = (Array.isArray(payload) ? payload : [payload]) as {
-    method?: unknown;
-    params?: { name?: unknown };
-  }[];
+  const messages: unknown[] = Array.isArray(payload) ? payload : [payload];
+  const toolOf = (message: Record<string, unknown>) => (isRecord(message.params) ? message.params.name : undefined);
   const called = messages
-    .filter((m) => m?.method === "tools/call")
-    .map((m) => capabilities.find((c) => c.mcp_tool !== null && c.mcp_tool === m.params?.name)?.id ?? "");
+    .filter(isRecord)
+    .filter((m) => m.method === "tools/call")
+    .map((m) => capabilities.find((c) => c.mcp_tool !== null && c.mcp_tool === toolOf(m))?.id ?? "");
   return costsOf(Math.min(messages.length, mcpBatchLimit + 1), called);
 }
 

@@ -3,11 +3,13 @@
 import { capabilities } from "./capabilities.js";
 import { DomainError, EntitlementError } from "../errors.js";
 import type { Services } from "../index.js";
-import type { CancelReason, OrderInput } from "../dispatch/orders/index.js";
 import { estimate, tradeIndex } from "../dispatch/pricing.js";
-import type { QuoteInput } from "../dispatch/quotes.js";
-import { createInputValidator, deriveCapabilitySchemas, type CapabilityId } from "./tool-schemas.js";
-import type { EvalPeriod } from "../dispatch/evals.js";
+import {
+  createInputValidator,
+  deriveCapabilitySchemas,
+  type CapabilityCall,
+  type CapabilityId,
+} from "./tool-schemas.js";
 import { tenantOf, type Caller } from "../access/principal.js";
 import { accessOfOperation, assertMayCall } from "../access/operation-access.js";
 import { notEntitledToOrder } from "../dispatch/entitlement.js";
@@ -43,20 +45,21 @@ export function costsOf(messages: number, called: readonly string[]): Capability
 type CapabilityServices = Pick<Services, "quotes" | "evals" | "orders" | "probe" | "config">;
 
 /** `ord_…`, or the MCP order handle `dispatch-ord_…` that dispatch.order answers with. */
-const orderIdOf = (input: Record<string, unknown>) => String(input.id).replace(/^dispatch-/, "");
+const orderIdOf = (input: { id: string }) => input.id.replace(/^dispatch-/, "");
+type OrderToolCall = Extract<CapabilityCall, { id: "dispatch.order_status" | "dispatch.cancel_order" }>;
 
 /** dispatch.order_status and dispatch.cancel_order: the account's own orders, as GET and cancel over REST. */
 async function runOrderTool(
   services: CapabilityServices,
-  id: "dispatch.order_status" | "dispatch.cancel_order",
-  input: Record<string, unknown>,
+  call: OrderToolCall,
   origin: string,
   caller: Caller,
 ): Promise<Record<string, unknown>> {
   const tenant = tenantOf(caller)!; // the access check admits keys only to these tools
-  if (id === "dispatch.order_status") return { ...(await services.orders.get(tenant, orderIdOf(input), origin)) };
-  const body = { reason: input.reason as CancelReason, ...(input.note ? { note: input.note as string } : {}) };
-  return { ...(await services.orders.cancel(tenant, orderIdOf(input), body, origin)) };
+  const id = orderIdOf(call.input);
+  if (call.id === "dispatch.order_status") return { ...(await services.orders.get(tenant, id, origin)) };
+  const { reason, note } = call.input;
+  return { ...(await services.orders.cancel(tenant, id, { reason, ...(note ? { note } : {}) }, origin)) };
 }
 
 export function capabilityById(id: string): Capability | undefined {
@@ -66,32 +69,31 @@ export function capabilityById(id: string): Capability | undefined {
 /** One capability on validated input. */
 async function run(
   services: CapabilityServices,
-  id: CapabilityId,
-  input: Record<string, unknown>,
+  call: CapabilityCall,
   ctx: InvokeContext,
   caller: Caller | null,
 ): Promise<Record<string, unknown>> {
-  switch (id) {
+  switch (call.id) {
     case "dispatch.index":
       return tradeIndex();
     case "dispatch.evals":
-      return services.evals.document(input.period as EvalPeriod);
+      return services.evals.document(call.input.period);
     case "dispatch.estimate":
-      return estimate(input as Parameters<typeof estimate>[0]);
+      return estimate(call.input);
     case "dispatch.quote":
-      return services.quotes.create({ id: caller!.id, tenant: tenantOf(caller!) }, input as unknown as QuoteInput);
+      return services.quotes.create({ id: caller!.id, tenant: tenantOf(caller!) }, call.input);
     case "dispatch.order":
       return (
-        await services.orders.create(caller!, input as unknown as OrderInput, {
+        await services.orders.create(caller!, call.input, {
           origin: ctx.origin,
           receivedAt: ctx.receivedAt,
         })
       ).body;
     case "dispatch.order_status":
     case "dispatch.cancel_order":
-      return runOrderTool(services, id, input, ctx.origin, caller!);
+      return runOrderTool(services, call, ctx.origin, caller!);
     case "agentic.readiness_probe":
-      return { ...(await services.probe.probe(input.url as string)) };
+      return { ...(await services.probe.probe(call.input.url)) };
   }
 }
 
@@ -115,7 +117,7 @@ export function createCapabilityInvoker(services: CapabilityServices) {
       const caller = ctx.caller;
       if (caller && access && !access.anonymous)
         assertMayCall(caller, access, () => notEntitledToOrder(caller, provisioningContact));
-      return run(services, id, validateInput(id, rawInput), ctx, ctx.caller);
+      return run(services, validateInput(id, rawInput), ctx, ctx.caller);
     },
   };
 }

@@ -1,12 +1,23 @@
 // Input and output JSON Schemas of the capabilities and their input validation, both generated from
 // openapi.yaml (server/generated/validators.ts): the MCP tools and A2A skills check what REST checks.
-import type { ObjectSchema, Schema, ValidationError } from "joi";
+import type { ObjectSchema, ValidationError } from "joi";
 import { operationSchemas, validators, type JsonSchema } from "../../generated/validators.js";
 import { capabilities } from "./capabilities.js";
 import { DomainError, type FieldError } from "../errors.js";
+import { isRecord } from "../shared/is-record.js";
+import type { PathParams, ValidBody, ValidQuery } from "../../types/contract.js";
 
 export type JsonObject = JsonSchema;
 export type CapabilityId = (typeof capabilities)[number]["id"];
+type OperationOf<Id extends CapabilityId> = Extract<(typeof capabilities)[number], { id: Id }>["rest"]["operationId"];
+/** A part the operation lacks (never in the contract's types) adds nothing. */
+type Part<T> = [T] extends [never] ? unknown : T;
+/** A capability's input after validation: the operation's path parameters with its body, or with its query. */
+export type CapabilityInput<Id extends CapabilityId> = Part<PathParams<OperationOf<Id>>> &
+  Part<ValidBody<OperationOf<Id>>> &
+  Part<ValidQuery<OperationOf<Id>>>;
+/** A validated call: switching on `id` gives its input's type. */
+export type CapabilityCall = { [Id in CapabilityId]: { id: Id; input: CapabilityInput<Id> } }[CapabilityId];
 export interface CapabilitySchemas {
   input: JsonObject & { type: "object" };
   output: JsonObject & { type: "object" };
@@ -23,8 +34,9 @@ const pathIdSchema = {
 /** An operation with a path `{id}` takes it as the tool's `id` argument beside its body. */
 function withPathId(input: JsonObject, path: string): JsonObject {
   if (!path.includes("{id}")) return input;
-  const properties = { id: pathIdSchema, ...(input.properties as Record<string, unknown>) };
-  return { ...input, properties, required: ["id", ...((input.required as string[] | undefined) ?? [])] };
+  const properties = { id: pathIdSchema, ...(isRecord(input.properties) ? input.properties : {}) };
+  const required = Array.isArray(input.required) ? input.required.filter((r) => typeof r === "string") : [];
+  return { ...input, properties, required: ["id", ...required] };
 }
 
 /** Every capability's schemas, keyed by capability id. */
@@ -39,10 +51,13 @@ export function deriveCapabilitySchemas(): Record<CapabilityId, CapabilitySchema
 }
 
 /** The generated joi of a capability's input: its path parameters with its JSON body, or its query parameters. */
-function joiInputOf(operationId: string): Schema | undefined {
-  const parts = (validators as Record<string, { params?: Schema; payload?: Schema; query?: Schema }>)[operationId];
+const operations: Partial<Record<string, { params?: ObjectSchema; payload?: ObjectSchema; query?: ObjectSchema }>> =
+  validators;
+
+function joiInputOf(operationId: string): ObjectSchema | undefined {
+  const parts = operations[operationId];
   const body = parts?.payload ?? parts?.query;
-  if (parts?.params) return body ? (parts.params as ObjectSchema).concat(body as ObjectSchema) : parts.params;
+  if (parts?.params) return body ? parts.params.concat(body) : parts.params;
   return body;
 }
 
@@ -51,11 +66,14 @@ const fieldErrors = (error: ValidationError): FieldError[] =>
 
 /** Validates capability inputs against the contract; throws a `validation` DomainError (422 over REST). */
 export function createInputValidator() {
-  const byId = new Map(capabilities.map((c) => [c.id as string, joiInputOf(c.rest.operationId)]));
-  return function validateInput(id: CapabilityId, input: unknown): Record<string, unknown> {
+  const byId = new Map<string, ObjectSchema | undefined>(
+    capabilities.map((c) => [c.id, joiInputOf(c.rest.operationId)]),
+  );
+  return function validateInput(id: CapabilityId, input: unknown): CapabilityCall {
     const schema = byId.get(id);
-    if (!schema) return (input ?? {}) as Record<string, unknown>;
-    const { error, value } = schema.validate(input ?? {}, { abortEarly: false });
+    const { error, ...result } = schema
+      ? schema.validate(input ?? {}, { abortEarly: false })
+      : { error: undefined, value: {} }; // an operation without parameters or body
     if (error) {
       const errors = fieldErrors(error);
       throw new DomainError(
@@ -65,6 +83,8 @@ export function createInputValidator() {
         { errors },
       );
     }
-    return value as Record<string, unknown>;
+    // The generated joi is untyped (any); it has just checked the value against the schemas CapabilityInput is
+    // read from.
+    return { id, input: result.value };
   };
 }

@@ -4,6 +4,7 @@ import canonicalize from "canonicalize";
 import type { Knex } from "knex";
 import { leafHash } from "./tlog.js";
 import type { Environment, Tenant } from "../access/principal.js";
+import type { Schemas } from "../../types/contract.js";
 
 export const auditTypes = [
   "quote",
@@ -13,8 +14,8 @@ export const auditTypes = [
   "key_issued",
   "key_revoked",
   "sandbox_reset",
-] as const;
-export type AuditType = (typeof auditTypes)[number];
+] as const satisfies readonly AuditType[];
+export type AuditType = Schemas["AuditRecordType"];
 export interface AuditEntry {
   type: AuditType;
   /** Owning account and environment, or null for records without one (an OAuth client's quote). */
@@ -25,7 +26,7 @@ export interface AuditEntry {
 }
 /** A record as stored: content is its RFC 8785 canonical JSON text. */
 export interface AuditRow {
-  type: string;
+  type: AuditType;
   account: string | null;
   /** Which world the record belongs to, for listing; not sealed (the leaf format predates environments). */
   environment: Environment | null;
@@ -44,7 +45,9 @@ function parseStored(content: string): unknown {
 }
 
 /** SHA-256(0x00 ‖ JCS({type, account, subject, content, recorded_at})) of a stored row. */
-export function leafHashOfRow(row: Omit<AuditRow, "seal" | "environment"> & { recorded_at: string | Date }): Buffer {
+export function leafHashOfRow(
+  row: Omit<AuditRow, "seal" | "environment" | "recorded_at"> & { recorded_at: string | Date },
+): Buffer {
   const fields = {
     type: row.type,
     account: row.account,

@@ -1,5 +1,6 @@
 // An account's own audit records, newest first, paged by an opaque cursor over the record position.
 import type { Knex } from "knex";
+import type { AuditRecordRow } from "../../db/tables/audit.js";
 import type { AuditType } from "./entries.js";
 import { DomainError } from "../errors.js";
 import type { Tenant } from "../access/principal.js";
@@ -33,25 +34,28 @@ function decodeCursor(cursor: string): number {
   return Number(match[1]);
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
 function parseContent(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);
-    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
+    return isRecord(value) ? value : { value };
   } catch {
     return { unparseable: true }; // only a tampered row gets here; verification reports it
   }
 }
 
-function toView(row: Record<string, unknown>): AuditRecordView {
+function toView(row: Pick<AuditRecordRow, "seal" | "position" | "type" | "subject" | "recorded_at" | "content">) {
   return {
-    seal: row.seal as string,
-    chain_position: Number(row.position),
-    log_position: Number(row.position),
-    type: row.type as AuditType,
-    subject: row.subject as string,
-    recorded_at: new Date(row.recorded_at as string).toISOString(),
-    content: parseContent(row.content as string),
-  };
+    seal: row.seal,
+    chain_position: row.position,
+    log_position: row.position,
+    type: row.type,
+    subject: row.subject,
+    recorded_at: new Date(row.recorded_at).toISOString(),
+    content: parseContent(row.content),
+  } satisfies AuditRecordView;
 }
 
 /** Records owned by the tenant: its account's records of one environment. */
@@ -61,12 +65,10 @@ export async function listAuditRecords(
   query: AuditRecordQuery,
 ): Promise<{ items: AuditRecordView[]; next_cursor: string | null }> {
   const before = query.cursor === undefined ? null : decodeCursor(query.cursor);
-  const rows = await db("audit_records")
-    .where(tenant)
-    .modify((q) => {
-      if (query.type) q.where({ type: query.type });
-      if (before !== null) q.where("position", "<", before);
-    })
+  const select = db("audit_records").where(tenant);
+  if (query.type) select.where({ type: query.type });
+  if (before !== null) select.where("position", "<", before);
+  const rows = await select
     .orderBy("position", "desc")
     .limit(query.limit + 1)
     .select("seal", "position", "type", "subject", "recorded_at", "content");

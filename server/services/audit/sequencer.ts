@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { setImmediate } from "node:timers/promises";
 import type { Knex } from "knex";
 import { insertJsonRows } from "../../db/json-rows.js";
+import { rawQuery } from "../../db/raw.js";
 import { checkpointText, type NoteSigner } from "./note.js";
 import { appendLeaves, completeSubtrees, treeHashFrom, type NodeCoord } from "./tlog.js";
 
@@ -18,8 +19,8 @@ const emptyTreeHash = createHash("sha256").digest();
 type HashedNode = NodeCoord & { hash: Buffer };
 
 async function treeSize(trx: Knex.Transaction): Promise<number> {
-  const row = (await trx("audit_leaves").max("leaf_index as last").first()) as { last: number | string | null };
-  return row.last === null ? 0 : Number(row.last) + 1;
+  const [row] = await trx("audit_leaves").max({ last: "leaf_index" });
+  return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1;
 }
 
 async function frontierOf(trx: Knex.Transaction, size: number): Promise<HashedNode[]> {
@@ -30,8 +31,8 @@ async function frontierOf(trx: Knex.Transaction, size: number): Promise<HashedNo
       ["level", "idx"],
       coords.map((c) => [c.level, c.index]),
     )
-    .select<{ level: number; idx: number | string; hash: string }[]>("level", "idx", "hash");
-  const byKey = new Map(rows.map((r) => [`${r.level}/${Number(r.idx)}`, Buffer.from(r.hash, "hex")]));
+    .select("level", "idx", "hash");
+  const byKey = new Map(rows.map((r) => [`${r.level}/${r.idx}`, Buffer.from(r.hash, "hex")]));
   return coords.map((c) => ({ ...c, hash: byKey.get(`${c.level}/${c.index}`)! }));
 }
 
@@ -40,7 +41,7 @@ async function insertAll(trx: Knex.Transaction, table: string, columns: string[]
   if (rows.length > 0) await trx.raw(insertJsonRows(table, columns), [JSON.stringify(rows)]);
 }
 
-async function pendingBatch(trx: Knex.Transaction): Promise<{ position: number | string; seal: string }[]> {
+async function pendingBatch(trx: Knex.Transaction): Promise<{ position: number; seal: string }[]> {
   return trx("audit_pending as p")
     .join("audit_records as r", "r.position", "p.position")
     .orderBy("p.position")
@@ -69,11 +70,11 @@ async function appendInSteps(start: HashedNode[], size: number, leaves: Buffer[]
 /** Integrates up to one batch; returns how many records got leaf indices (0 when another instance holds the lock). */
 export async function integratePending(db: Knex, signer: NoteSigner, origin: string): Promise<number> {
   return db.transaction(async (trx) => {
-    const lock = await trx.raw("select pg_try_advisory_xact_lock(?) as ok", [auditLogLockId]);
-    if (!lock.rows[0].ok) return 0;
+    const lock = await rawQuery<{ ok: boolean }>(trx, "select pg_try_advisory_xact_lock(?) as ok", [auditLogLockId]);
+    if (!lock.rows[0]?.ok) return 0;
     const pending = await pendingBatch(trx);
     const size = await treeSize(trx);
-    const latest = await trx("audit_checkpoints").max("tree_size as size").first();
+    const [latest] = await trx("audit_checkpoints").max({ size: "tree_size" });
     if (pending.length === 0 && Number(latest?.size ?? -1) === size) return 0;
     // A new record's seal is its leaf hash; verification recomputes it from the content.
     const leaves = pending.map((p) => Buffer.from(p.seal.slice(5), "hex"));

@@ -1,5 +1,6 @@
 // Seal verification and proofs from stored node hashes: O(log n) node reads, never a rescan, never record content.
 import type { Knex } from "knex";
+import type { AuditRecordRow } from "../../db/tables/audit.js";
 import { leafHashOfRow, type AuditType } from "./entries.js";
 import { DomainError } from "../errors.js";
 import { accessorFrom, consistencyProof, inclusionProof, nodesNeeded, type SubtreeHash } from "./tlog.js";
@@ -26,11 +27,13 @@ interface Checkpoint {
   tree_size: number;
   note: string;
 }
+/** A record with its leaf index and stored leaf hash (both null until the sequencer has integrated it). */
+type SealedRow = AuditRecordRow & { leaf_index: number | null; leaf_hash: string | null };
 
 /** The newest signed checkpoint, or null before the first batch. */
 export async function latestCheckpoint(db: Knex): Promise<Checkpoint | null> {
   const row = await db("audit_checkpoints").orderBy("tree_size", "desc").first("tree_size", "note");
-  return row ? { tree_size: Number(row.tree_size), note: row.note as string } : null;
+  return row ? { tree_size: row.tree_size, note: row.note } : null;
 }
 
 /** Runs a proof twice: once to learn which stored nodes it reads, then over those nodes fetched in one query. */
@@ -42,9 +45,9 @@ async function withNodes(db: Knex, proof: (sub: SubtreeHash) => Buffer[]): Promi
           ["level", "idx"],
           coords.map((c) => [c.level, c.index]),
         )
-        .select<{ level: number; idx: number | string; hash: string }[]>("level", "idx", "hash")
+        .select("level", "idx", "hash")
     : [];
-  const nodes = new Map(rows.map((r) => [`${r.level}/${Number(r.idx)}`, Buffer.from(r.hash, "hex")]));
+  const nodes = new Map(rows.map((r) => [`${r.level}/${r.idx}`, Buffer.from(r.hash, "hex")]));
   return proof(accessorFrom(nodes)).map((h) => h.toString("base64"));
 }
 
@@ -63,30 +66,30 @@ export async function verifySeal(db: Knex, seal: string, now = new Date()): Prom
     .leftJoin("audit_leaves as l", "l.position", "r.position")
     .leftJoin("audit_nodes as n", (j) => j.on("n.idx", "l.leaf_index").andOn("n.level", db.raw("0")))
     .where("r.seal", seal)
-    .first("r.*", "l.leaf_index", "n.hash as leaf_hash");
+    .first<SealedRow | undefined>("r.*", "l.leaf_index", "n.hash as leaf_hash");
   if (!row) throw new DomainError("not_found", "seal_not_found", "No audit record carries this seal.");
   const recomputed = leafHashOfRow(row).toString("hex");
-  const integrated = row.leaf_index !== null && row.leaf_index !== undefined;
-  const expected = integrated ? (row.leaf_hash as string) : seal.slice(5);
+  const integrated = row.leaf_index !== null;
+  const expected = integrated ? row.leaf_hash : seal.slice(5);
   const status: SealStatus = recomputed !== expected ? "content_mismatch" : integrated ? "valid" : "pending";
   const base = {
     seal,
     valid: status === "valid",
     status,
-    chain_position: Number(row.position),
-    log_position: Number(row.position),
-    record_type: row.type as AuditType,
-    recorded_at: new Date(row.recorded_at as string).toISOString(),
+    chain_position: row.position,
+    log_position: row.position,
+    record_type: row.type,
+    recorded_at: new Date(row.recorded_at).toISOString(),
     checked_at: now.toISOString(),
   };
-  if (status !== "valid") return base;
-  const leafIndex = Number(row.leaf_index);
+  if (status !== "valid" || row.leaf_index === null) return base;
+  const leafIndex = row.leaf_index;
   const checkpoint = (await latestCheckpoint(db))!;
   const hashes = await withNodes(db, (sub) => inclusionProof(leafIndex, 0, checkpoint.tree_size, sub));
   return {
     ...base,
     leaf_index: leafIndex,
-    leaf_hash: expected,
+    leaf_hash: recomputed,
     inclusion_proof: { tree_size: checkpoint.tree_size, hashes },
     checkpoint: checkpoint.note,
   };

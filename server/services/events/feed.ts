@@ -44,7 +44,7 @@ function sequencedRows(db: Conn, afterSeq: number) {
     .join("orders as o", "o.id", "e.order_id")
     .where("e.seq", ">", afterSeq)
     .orderBy("e.seq")
-    .select(
+    .select<EventRow[]>(
       "e.seq",
       "e.order_id",
       "e.status",
@@ -101,6 +101,6 @@ export function toEvent(row: EventRow, base: string): DispatchEvent {
 
 /** listEvents / listOrderEvents as JSON. */
 export async function eventPage(db: Conn, afterSeq: number, scope: EventScope, limit: number, base: string) {
-  const items = (await tenantRows(db, afterSeq, scope).limit(limit)).map((row: EventRow) => toEvent(row, base));
+  const items = (await tenantRows(db, afterSeq, scope).limit(limit)).map((row) => toEvent(row, base));
   return { items, next_after: items.at(-1)?.id ?? null };
 }

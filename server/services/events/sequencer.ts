@@ -14,6 +14,7 @@
 // continue while they find rows, and an idle instance only sweeps every `sweepMs` (for rows whose writer
 // stopped before sequencing them) instead of opening a transaction ten times a second for nothing.
 import type { Knex } from "knex";
+import { rawQuery } from "../../db/raw.js";
 import { startBackgroundJob, type BackgroundJob } from "../shared/background-job.js";
 
 /** pg_advisory_xact_lock key of the feed sequencer (the audit sequencer's is 724_312). */
@@ -38,11 +39,13 @@ export async function sequencePending(db: Knex, wait: boolean): Promise<number |
   return db.transaction(async (trx) => {
     if (wait) await trx.raw("select pg_advisory_xact_lock(?)", [feedSequencerLockId]);
     else {
-      const lock = await trx.raw("select pg_try_advisory_xact_lock(?) as ok", [feedSequencerLockId]);
-      if (!lock.rows[0].ok) return null;
+      const lock = await rawQuery<{ ok: boolean }>(trx, "select pg_try_advisory_xact_lock(?) as ok", [
+        feedSequencerLockId,
+      ]);
+      if (!lock.rows[0]?.ok) return null;
     }
-    const result = await trx.raw(sequenceBatch, [batchLimit]);
-    return Number(result.rowCount ?? 0);
+    const result = await rawQuery(trx, sequenceBatch, [batchLimit]);
+    return result.rowCount ?? 0;
   });
 }
 

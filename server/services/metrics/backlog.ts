@@ -1,6 +1,7 @@
 // Work waiting in the database: the webhook outbox and the audit sequencer's queue. Read at scrape time, each in
 // one statement that looks at no more than `backlogCap` rows, so a scrape costs the same however far behind we are.
 import type { Db } from "../../db/knex.js";
+import { rawQuery } from "../../db/raw.js";
 
 /** Depths saturate here: past it the number matters less than that it is large (and its age says how stuck). */
 export const backlogCap = 10_000;
@@ -19,29 +20,33 @@ export interface AuditBacklog {
   checkpointAgeSeconds: number | null;
 }
 
-type Row = Record<string, number | string | null>;
-const numberOr = <T>(value: number | string | null | undefined, fallback: T) =>
-  value === null || value === undefined ? fallback : Number(value);
+/** count(*) is int8 and extract() numeric: both arrive as numbers (server/db/knex.ts), or null over no rows. */
+interface Row {
+  pending: number;
+  age: number | null;
+}
 
 /** The outbox's ids grow with time, so the first rows by id among the pending are the oldest ones. */
 export async function readOutboxBacklog(db: Db): Promise<OutboxBacklog> {
-  const result = await db.raw(
+  const result = await rawQuery<Row>(
+    db,
     `select count(*) as pending, extract(epoch from now() - min(created_at)) as age
        from (select created_at from webhook_outbox where status = 'pending' order by id limit ?) waiting`,
     [backlogCap],
   );
-  const row = result.rows[0] as Row;
-  return { pending: Number(row.pending), oldestAgeSeconds: Math.max(0, numberOr(row.age, 0)) };
+  const [row] = result.rows;
+  return { pending: row?.pending ?? 0, oldestAgeSeconds: Math.max(0, row?.age ?? 0) };
 }
 
 export async function readAuditBacklog(db: Db): Promise<AuditBacklog> {
-  const result = await db.raw(
+  const result = await rawQuery<Row>(
+    db,
     `select (select count(*) from (select 1 from audit_pending limit ?) waiting) as pending,
             (select extract(epoch from now() - created_at) from audit_checkpoints
                order by tree_size desc limit 1) as age`,
     [backlogCap],
   );
-  const row = result.rows[0] as Row;
-  const age = numberOr(row.age, null);
-  return { pending: Number(row.pending), checkpointAgeSeconds: age === null ? null : Math.max(0, age) };
+  const [row] = result.rows;
+  const age = row?.age ?? null;
+  return { pending: row?.pending ?? 0, checkpointAgeSeconds: age === null ? null : Math.max(0, age) };
 }

@@ -1,5 +1,6 @@
 // The probe's checks over fetched documents, their weights, the score and the grade. Pure functions.
 import type { Fetched } from "./fetch.js";
+import { isRecord } from "../shared/is-record.js";
 import { answerEngineBots, mayCrawlRoot } from "./robots.js";
 
 export interface ProbeCheck {
@@ -35,10 +36,10 @@ const check = (id: CheckId, passed: boolean, detail: string): ProbeCheck => ({
 });
 
 /** The body of a 2xx answer, or why there is none. */
-function bodyOf(doc: Fetched): { body: string } | { why: string } {
+function bodyOf(doc: Fetched): { body: string; status: number } | { why: string } {
   if (!doc.ok) return { why: `${doc.url}: ${doc.detail}` };
   if (doc.status < 200 || doc.status > 299) return { why: `${doc.url} answered ${doc.status}` };
-  return { body: doc.body };
+  return { body: doc.body, status: doc.status };
 }
 
 function parseJson(text: string): unknown {
@@ -52,18 +53,17 @@ function parseJson(text: string): unknown {
 function agentCardCheck(doc: Fetched): ProbeCheck {
   const got = bodyOf(doc);
   if ("why" in got) return check("agent_card", false, got.why);
-  const card = parseJson(got.body) as
-    { name?: unknown; skills?: unknown; url?: unknown; supportedInterfaces?: unknown } | undefined;
+  const card = parseJson(got.body);
+  const name = isRecord(card) && typeof card.name === "string" ? card.name : null;
   const ok =
-    !!card &&
-    typeof card === "object" &&
-    typeof card.name === "string" &&
+    isRecord(card) &&
+    name !== null &&
     (Array.isArray(card.skills) || typeof card.url === "string" || Array.isArray(card.supportedInterfaces));
   return check(
     "agent_card",
     ok,
     ok
-      ? `agent card "${card.name as string}" found`
+      ? `agent card "${name}" found`
       : "/.well-known/agent-card.json is not an agent card (JSON with name and skills or interfaces)",
   );
 }
@@ -101,16 +101,16 @@ function jsonLdNodes(html: string): Record<string, unknown>[] {
       value.forEach(walk);
       return;
     }
-    if (!value || typeof value !== "object") return;
-    nodes.push(value as Record<string, unknown>);
-    walk((value as Record<string, unknown>)["@graph"]);
+    if (!isRecord(value)) return;
+    nodes.push(value);
+    walk(value["@graph"]);
   };
   for (const script of scripts) walk(parseJson(script[1]));
   return nodes;
 }
 
 const hasType = (node: unknown, ...types: string[]) => {
-  const t = (node as Record<string, unknown> | null)?.["@type"];
+  const t = isRecord(node) ? node["@type"] : undefined;
   return (Array.isArray(t) ? t : [t]).some((v) => types.includes(String(v)));
 };
 
@@ -150,11 +150,7 @@ function answerEngineCheck(robots: Fetched): ProbeCheck {
 export function runChecks(docs: ProbeDocuments): ProbeCheck[] {
   const home = bodyOf(docs.home);
   return [
-    check(
-      "home_page",
-      "body" in home,
-      "body" in home ? `home page answered ${(docs.home as { status: number }).status}` : home.why,
-    ),
+    check("home_page", "body" in home, "body" in home ? `home page answered ${home.status}` : home.why),
     agentCardCheck(docs.agentCard),
     textCheck("robots_txt", docs.robots, (t) => /^\s*(user-agent|sitemap|allow|disallow)\s*:/im.test(t), "robots.txt"),
     textCheck("llms_txt", docs.llms, (t) => /^#\s+\S/m.test(t), "llms.txt"),

@@ -26,12 +26,13 @@ const probeHeaders = {
 function failureOf(url: URL, error: unknown): Fetched {
   if (error instanceof FetchFailure) return { ok: false, url: url.href, reason: error.reason, detail: error.message };
   if (error instanceof DomainError) return { ok: false, url: url.href, reason: "forbidden", detail: error.message };
-  const e = error as Error & { code?: string };
+  const e = error instanceof Error ? error : new Error(String(error));
+  const code = "code" in e && typeof e.code === "string" ? e.code : undefined;
   if (e.message.includes("is not allowed"))
     return { ok: false, url: url.href, reason: "forbidden", detail: `${url.host} connects to a forbidden address.` };
-  if (e.name === "AbortError" || e.name === "TimeoutError" || e.code === "ABORT_ERR")
+  if (e.name === "AbortError" || e.name === "TimeoutError" || code === "ABORT_ERR")
     return { ok: false, url: url.href, reason: "timeout", detail: "no answer in time" };
-  return { ok: false, url: url.href, reason: "unreachable", detail: e.code ?? e.message };
+  return { ok: false, url: url.href, reason: "unreachable", detail: code ?? e.message };
 }
 
 function nextHop(location: string, from: URL): URL {

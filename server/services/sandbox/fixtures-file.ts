@@ -13,6 +13,8 @@ export type SandboxFixtures = components["schemas"]["SandboxFixtures"];
 const pointerOf = (path: (string | number)[]) =>
   path.map((part) => `/${String(part).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("") || "/";
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 function fixturesError(file: string, problem: string): Error {
   return new Error(`DISPATCH_FIXTURES ${file}: ${problem}`);
 }
@@ -22,13 +24,13 @@ function parseFile(file: string): unknown {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw fixturesError(file, `cannot read the file: ${(error as Error).message}`);
+    throw fixturesError(file, `cannot read the file: ${messageOf(error)}`);
   }
   try {
     return extname(file).toLowerCase() === ".json" ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
     const format = extname(file).toLowerCase() === ".json" ? "JSON" : "YAML";
-    throw fixturesError(file, `not valid ${format}: ${(error as Error).message.split("\n")[0]}`);
+    throw fixturesError(file, `not valid ${format}: ${messageOf(error).split("\n")[0]}`);
   }
 }
 
@@ -41,7 +43,7 @@ function checkKeys(file: string, fixtures: SandboxFixtures): void {
 /** The file's fixtures, validated; throws naming the file and the first problem's JSON path. */
 export function readFixtures(file: string): SandboxFixtures {
   const parsed = parseFile(file) ?? {}; // an empty file is no fixtures
-  const { value, error } = schemaValidators.SandboxFixtures.validate(parsed, {
+  const { error, ...result } = schemaValidators.SandboxFixtures.validate(parsed, {
     abortEarly: true,
     convert: false,
     errors: { label: false },
@@ -50,6 +52,8 @@ export function readFixtures(file: string): SandboxFixtures {
     const [detail] = error.details;
     throw fixturesError(file, `${pointerOf(detail.path)} ${detail.message}`);
   }
-  checkKeys(file, value as SandboxFixtures);
-  return value as SandboxFixtures;
+  // Validated against the contract's SandboxFixtures schema just above (the generated joi is untyped).
+  const fixtures = result.value as SandboxFixtures;
+  checkKeys(file, fixtures);
+  return fixtures;
 }

@@ -1,5 +1,6 @@
 // Identifiers, secrets and hashes.
 import { hash, randomFillSync } from "node:crypto";
+import { isRecord } from "./is-record.js";
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -51,8 +52,8 @@ export function maskRef(contractorId: string): string {
 /** Canonical JSON (sorted keys) so equal objects hash equally. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
+  if (isRecord(value)) {
+    const entries = Object.entries(value)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;

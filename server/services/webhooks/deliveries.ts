@@ -56,17 +56,22 @@ function viewOf(row: DeliveryRow) {
 
 /** listWebhookDeliveries: the tenant's deliveries newest first, keyset-paged like listOrders. */
 export async function listDeliveries(db: Knex, tenant: Tenant, filter: DeliveryFilter) {
-  const query = newestFirst(db("webhook_outbox").where(tenant).select(columns(db)), filter, /^\d{1,18}$/);
+  const query = newestFirst(
+    db("webhook_outbox").where(tenant).select<DeliveryRow[]>(columns(db)),
+    filter,
+    /^\d{1,18}$/,
+  );
   if (filter.order_id) query.where({ order_id: filter.order_id });
   if (filter.state) query.where({ status: filter.state });
-  const { page, next_cursor } = pageOf((await query) as DeliveryRow[], filter.limit);
+  const { page, next_cursor } = pageOf(await query, filter.limit);
   return { items: page.map(viewOf), next_cursor };
 }
 
 /** redeliverWebhookDelivery: pending again with an attempt due now; 404 for another tenant's or an unknown id. */
 export async function redeliver(db: Knex, tenant: Tenant, id: string) {
   const [row] = await db("webhook_outbox")
-    .where({ id: id.replace(/^dlv_/, ""), ...tenant })
+    .where(tenant)
+    .whereRaw("id = ?", [id.replace(/^dlv_/, "")]) // up to 18 digits: bound as text, never rounded to a double
     .update({ status: "pending", next_attempt_at: db.fn.now() })
     .returning<DeliveryRow[]>(columns(db));
   if (!row) throw new DomainError("not_found", "not_found", `No webhook delivery ${id} for this account.`);

@@ -2,21 +2,18 @@
 // claimed by the delivery worker (server/services/webhooks/worker.ts). All state lives in the database.
 import type { Knex } from "knex";
 import { newId } from "../shared/ids.js";
+import { rawQuery } from "../../db/raw.js";
+import type { WebhookOutboxRow } from "../../db/tables/webhooks.js";
 import { ensureWebhookSecret } from "./secrets.js";
-import type { Environment, Tenant } from "../access/principal.js";
+import type { Tenant } from "../access/principal.js";
 import { eventTypeOf } from "../events/catalogue.js";
-import { tenantRows, toEvent, type EventRow } from "../events/feed.js";
+import { tenantRows, toEvent } from "../events/feed.js";
 
-export interface OutboxRow {
-  id: number;
-  message_id: string;
-  order_id: string;
-  account: string;
-  environment: Environment;
-  url: string;
-  payload: { type: string; timestamp: string; data: Record<string, unknown> };
-  attempts: number;
-}
+/** The columns a claim returns: what a delivery attempt needs. */
+export type OutboxRow = Pick<
+  WebhookOutboxRow,
+  "id" | "message_id" | "order_id" | "account" | "environment" | "url" | "payload" | "attempts"
+>;
 
 export interface StatusChange {
   orderId: string;
@@ -25,11 +22,14 @@ export interface StatusChange {
   data: Record<string, unknown>;
 }
 
+const previousOf = ({ previous_status: previous }: Record<string, unknown>) =>
+  typeof previous === "string" ? previous : null;
+
 /** The outbox row of one order event (for callers that write it in a statement of their own). Its `payload`
  * names the event for the deliveries list; the body sent is the feed's event (eventOfMessage). */
 export function statusChangeMessage(change: StatusChange) {
   const payload = {
-    type: eventTypeOf(String(change.data.status), change.data.previous_status as string | null | undefined),
+    type: eventTypeOf(String(change.data.status), previousOf(change.data)),
     timestamp: new Date().toISOString(),
     data: { order_id: change.orderId, ...change.data },
   };
@@ -70,7 +70,7 @@ export async function eventOfMessage(db: Knex, row: OutboxRow, publicBaseUrl: st
     .where({ order_id: row.order_id })
     .andWhere("id", "<", row.id)
     .count<{ count: number | string }[]>({ count: "*" });
-  const [event] = (await tenantRows(db, 0, tenant).offset(Number(count)).limit(1)) as EventRow[];
+  const [event] = await tenantRows(db, 0, tenant).offset(Number(count)).limit(1);
   if (!event) throw new Error(`order ${row.order_id} has no event for webhook message ${row.message_id}`);
   const statusUrl = String(row.payload.data.status_url);
   return toEvent(event, publicBaseUrl ?? new URL(statusUrl).origin);
@@ -93,7 +93,8 @@ export async function claimDue(
   const list = (n: number) => Array.from({ length: n }, () => "?").join(", ");
   const skipEndpoints = skip.endpoints.length ? `and ${endpoint} not in (${list(skip.endpoints.length)})` : "";
   const skipAccounts = skip.accounts.length ? `and o.account not in (${list(skip.accounts.length)})` : "";
-  const result = await db.raw(
+  const result = await rawQuery<OutboxRow>(
+    db,
     `update webhook_outbox set next_attempt_at = now() + (? * interval '1 millisecond')
      where id in (
        select id from (
@@ -108,8 +109,7 @@ export async function claimDue(
      returning id, message_id, order_id, account, environment, url, payload, attempts`,
     [leaseMs, ...skip.endpoints, ...skip.accounts, limit],
   );
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- raw SQL: bigint ids may arrive as strings
-  return (result.rows as OutboxRow[]).map((r) => ({ ...r, id: Number(r.id) })).sort((a, b) => a.id - b.id);
+  return result.rows.sort((a, b) => a.id - b.id);
 }
 
 export async function markDelivered(db: Knex, id: number, statusCode: number): Promise<void> {

@@ -3,6 +3,7 @@
 import type { Knex } from "knex";
 import { randomBytes } from "node:crypto";
 import type { Environment, Tenant } from "../access/principal.js";
+import { rawQuery } from "../../db/raw.js";
 
 type Conn = Knex | Knex.Transaction;
 
@@ -19,7 +20,7 @@ export interface WebhookSecret {
 }
 
 const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`; // Standard Webhooks: base64 of 24 bytes
-const viewOf = (row: Tenant & { secret: string; created_at: Date | string }): WebhookSecret => ({
+const viewOf = (row: Tenant & { secret: string; created_at: Date }): WebhookSecret => ({
   account: row.account,
   environment: row.environment,
   secret: row.secret,
@@ -37,7 +38,7 @@ export function insertMissingSecrets(db: Conn, tenants: Tenant[]) {
 /** The tenant's signing secret, created on first use. */
 export async function ensureWebhookSecret(db: Conn, tenant: Tenant): Promise<WebhookSecret> {
   await insertMissingSecrets(db, [tenant]);
-  return viewOf(await db("webhook_secrets").where(tenant).first());
+  return viewOf((await db("webhook_secrets").where(tenant).first())!); // there is one now, old or new
 }
 
 /** Keeps the newest replaced secrets that may still sign and drops the rest. */
@@ -58,21 +59,21 @@ async function pruneRetired(trx: Knex.Transaction, tenant: Tenant): Promise<void
 /** rotateWebhookSecret: a new current secret; the one it replaces signs until `previous_expires_at`. */
 export function rotateWebhookSecret(db: Knex, tenant: Tenant) {
   return db.transaction(async (trx) => {
-    const columns = ["account", "environment", "secret", "created_at"];
     const [first] = await trx("webhook_secrets")
       .insert({ ...tenant, secret: newSecret() })
       .onConflict(["account", "environment"])
       .ignore()
-      .returning(columns);
+      .returning("*");
     if (first) return { ...viewOf(first), previous_expires_at: null };
-    const current = await trx("webhook_secrets").where(tenant).forUpdate().first("secret"); // serializes rotations
+    // The insert was ignored, so the current secret exists; locking it serializes rotations.
+    const current = (await trx("webhook_secrets").where(tenant).forUpdate().first("secret"))!;
     const [retired] = await trx("webhook_retired_secrets")
       .insert({ ...tenant, secret: current.secret, expires_at: trx.raw(`now() + interval '${overlapHours} hours'`) })
       .returning("expires_at");
     const [rotated] = await trx("webhook_secrets")
       .where(tenant)
       .update({ secret: newSecret(), created_at: trx.fn.now() })
-      .returning(columns);
+      .returning("*");
     await pruneRetired(trx, tenant);
     return { ...viewOf(rotated), previous_expires_at: new Date(retired.expires_at).toISOString() };
   });
@@ -80,7 +81,8 @@ export function rotateWebhookSecret(db: Knex, tenant: Tenant) {
 
 /** Every secret that signs the tenant's webhooks now: the current one first, then unexpired replaced ones. */
 export async function signingSecrets(db: Conn, tenant: Tenant): Promise<string[]> {
-  const result = await db.raw(
+  const result = await rawQuery<{ secret: string }>(
+    db,
     `select secret from (
        select secret, 0 as rank, 0::bigint as seq from webhook_secrets where account = ? and environment = ?
        union all
@@ -88,5 +90,5 @@ export async function signingSecrets(db: Conn, tenant: Tenant): Promise<string[]
      ) signing order by rank, seq desc limit ?`,
     [tenant.account, tenant.environment, tenant.account, tenant.environment, maxSigning],
   );
-  return (result.rows as { secret: string }[]).map((r) => r.secret);
+  return result.rows.map((r) => r.secret);
 }

@@ -103,7 +103,12 @@ async function deliver(w: Worker, row: OutboxRow): Promise<void> {
   } catch (error) {
     w.breaker.record(endpointOf(row.url), false);
     const status = error instanceof ReceiverRefused ? error.status : null; // null: no answer at all
-    await markFailed(w.db, row, { message: (error as Error).message, status }, w.settings).catch(leaveToLease);
+    await markFailed(
+      w.db,
+      row,
+      { message: error instanceof Error ? error.message : String(error), status },
+      w.settings,
+    ).catch(leaveToLease);
   }
 }
 

@@ -1,6 +1,6 @@
 // The demo contractor pool: every trade in several large states, and deliberately nobody in AK.
 import assert from "node:assert/strict";
-import { demoContractors } from "../../../../server/db/seeds/demo-contractors.js";
+import { demoContractors } from "../../../../server/services/sandbox/demo-contractors.js";
 import { tradeCodes } from "../../../../server/services/dispatch/trades.js";
 
 describe("demo contractor pool", () => {

@@ -1,6 +1,6 @@
 // Demo contractor pool: every trade in eight large states, two contractors each; deliberately none in AK.
-import type { ContractorInput, ContractorService } from "../../services/dispatch/contractors.js";
-import { tradeCodes } from "../../services/dispatch/trades.js";
+import type { ContractorInput, ContractorService } from "../dispatch/contractors.js";
+import { tradeCodes } from "../dispatch/trades.js";
 import { tradeWages } from "../../data/oews-wages.js";
 
 const states: Record<string, { cities: string[]; zip_prefixes: string[] }> = {
