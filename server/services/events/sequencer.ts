@@ -14,7 +14,7 @@
 // continue while they find rows, and an idle instance only sweeps every `sweepMs` (for rows whose writer
 // stopped before sequencing them) instead of opening a transaction ten times a second for nothing.
 import type { Knex } from "knex";
-import { startBackgroundJob, type BackgroundJob } from "../shared/background-job.js";
+import { startBackgroundJob, type BackgroundJob } from "../../background-job.js";
 
 /** pg_advisory_xact_lock key of the feed sequencer (the audit sequencer's is 724_312). */
 export const feedSequencerLockId = 724_313;
