@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import { startBackgroundJob, withJitter } from "../../../server/background-job.js";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -149,5 +152,29 @@ describe("background job", () => {
           expected,
         );
       });
+  });
+
+  describe("timers in server/", () => {
+    const serverDir = fileURLToPath(new URL("../../../server/", import.meta.url));
+    // Timers that are not loops, and why each may stay outside the helper.
+    const oneShots: Record<string, string> = {
+      "background-job.ts": "the helper itself",
+      "drain.ts": "the unref'd deadline on a signalled stop",
+      "services/webhooks/worker.ts": "stop()'s short wait for deliveries in flight",
+      "services/audit/log.ts": "flush()'s wait for another instance's batch, bounded, inside one call",
+    };
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) return ["generated", "dist", "node_modules"].includes(entry.name) ? [] : sources(path);
+        return entry.name.endsWith(".ts") ? [path] : [];
+      });
+
+    it("sets timers only in the helper and the listed one-shot waits: every loop runs on the helper", () => {
+      const timed = sources(serverDir)
+        .filter((path) => /\bset(Timeout|Interval)\(/.test(readFileSync(path, "utf8")))
+        .map((path) => relative(serverDir, path));
+      assert.deepEqual(timed.sort(), Object.keys(oneShots).sort());
+    });
   });
 });
