@@ -137,10 +137,13 @@ async function registerPlugins(
   ]);
 }
 
-/** Background workers: audit integration, webhook outbox, sandbox walker (needs the real port), the event feed's
- * sequencer and SSE streams. */
+/** Background workers: the change feed's LISTEN connection, audit integration, webhook outbox, sandbox walker
+ * (needs the real port), the event feed's sequencer and SSE streams. */
 async function startWorkers(server: Hapi.Server, services: Services): Promise<void> {
   const backgroundThrottle = createLogThrottle(60_000); // one line per cause per minute during an outage
+  await services.changes.start((error) => {
+    logBackgroundError(server.logger, "change-feed", error as Error, backgroundThrottle);
+  });
   await services.auditLog.start((error) => {
     logBackgroundError(server.logger, "audit", error as Error, backgroundThrottle);
   });
@@ -158,7 +161,9 @@ async function startWorkers(server: Hapi.Server, services: Services): Promise<vo
   services.eventSequencer.start((error) => {
     logBackgroundError(server.logger, "event-sequencer", error as Error, backgroundThrottle);
   });
-  services.eventStreams.start();
+  services.eventStreams.start((error) => {
+    logBackgroundError(server.logger, "event-streams", error as Error, backgroundThrottle);
+  });
 }
 
 /** `logStream` (tests) receives the pino lines instead of stdout. */
@@ -166,7 +171,6 @@ export async function createServer(config: Config, options: { logStream?: Writab
   const fixtures = config.fixturesFile ? readFixtures(config.fixturesFile) : null; // a bad file fails before any I/O
   const { db, releaseDataDir } = await openDatabase(config);
   const services = createServices(db, config);
-  await services.changes.start();
   if (config.seedDemo) await seedDemoContractors(services.contractors);
   if (fixtures) await applyFixtures(services, fixtures);
   const sandboxKey = await readySandboxKey(services, config);

@@ -3,7 +3,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { Db } from "../../db/knex.js";
 import { OAuthError } from "../errors.js";
 import { newId, randomBase62, sha256Hex } from "../shared/ids.js";
-import { startBackgroundJob, type BackgroundJob } from "../shared/background-job.js";
+import { startBackgroundJob, type BackgroundJob } from "../../background-job.js";
 import type { RequestBody, Schemas } from "../../types/contract.js";
 
 export const oauthScope = "dispatch.quote";

@@ -2,7 +2,7 @@
 import type { Knex } from "knex";
 import type { Config } from "../../config.js";
 import type { NoteSigner } from "./note.js";
-import { startBackgroundJob, type BackgroundJob } from "../shared/background-job.js";
+import { startBackgroundJob, type BackgroundJob } from "../../background-job.js";
 import { integratePending } from "./sequencer.js";
 import { loadNoteSigner } from "./signing-key.js";
 import { consistency, latestCheckpoint, verifySeal } from "./verify.js";

@@ -15,7 +15,7 @@
 // stopped before sequencing them) instead of opening a transaction ten times a second for nothing.
 import type { Knex } from "knex";
 import { rawQuery } from "../../db/raw.js";
-import { startBackgroundJob, type BackgroundJob } from "../shared/background-job.js";
+import { startBackgroundJob, type BackgroundJob } from "../../background-job.js";
 
 /** pg_advisory_xact_lock key of the feed sequencer (the audit sequencer's is 724_312). */
 export const feedSequencerLockId = 724_313;

@@ -5,6 +5,7 @@
 import { PassThrough } from "node:stream";
 import type { Db } from "../../db/knex.js";
 import type { ChangeFeed } from "../../db/change-feed.js";
+import { startBackgroundJob, type BackgroundJob } from "../../background-job.js";
 import { feedRows, latestSeq, type EventRow, type EventScope } from "./feed.js";
 import type { FeedSequencer } from "./sequencer.js";
 import { endRevoked, reserveSlot, resumeHint, sweepStreams, type Ending, type StreamLimits } from "./stream-limits.js";
@@ -29,21 +30,22 @@ interface Hub {
   ending: Ending;
   /** Every seq <= low has been fanned out. */
   low: number | null;
-  timer: NodeJS.Timeout | null;
-  polling: Promise<void> | null;
+  /** The poller, from start() until stop(). */
+  job: BackgroundJob | null;
   /** Streams between their reservation and their subscription (the hub must not go idle under them). */
   opening: number;
   keysCheckedAt: number;
 }
 
 /** Fans out rows in seq order; a stream hands each row on only if it is for its tenant and already live. */
-async function poll(db: Db, hub: Hub): Promise<void> {
+async function poll(db: Db, hub: Hub): Promise<number> {
   hub.low ??= await latestSeq(db);
   const rows: EventRow[] = await feedRows(db, hub.low).limit(500);
   for (const row of rows) {
     hub.low = Number(row.seq);
     for (const sub of hub.subscribers) offerLive(sub, row);
   }
+  return rows.length;
 }
 
 async function checkKeys(deps: StreamDeps, hub: Hub, options: StreamOptions): Promise<void> {
@@ -53,29 +55,17 @@ async function checkKeys(deps: StreamDeps, hub: Hub, options: StreamOptions): Pr
   endRevoked(hub.subscribers, await deps.revokedKeys(ids), hub.ending, options, Date.now());
 }
 
-/** One tick: streams' limits, revoked keys when due, then new events. Nobody listening: no query at all (a
- * busy instance makes thousands of events a second), and the next stream starts from the newest seq again. */
-async function tick(deps: StreamDeps, hub: Hub, options: StreamOptions): Promise<void> {
+/** One tick: streams' limits, revoked keys when due, then new events (how many). Nobody listening: no query at
+ * all (a busy instance makes thousands of events a second), and the next stream starts from the newest seq again.
+ * A failed tick (the database may be restarting) is logged by the job; the next one catches up from `low`. */
+async function tick(deps: StreamDeps, hub: Hub, options: StreamOptions): Promise<number> {
   sweepStreams(hub.subscribers, hub.ending, options, Date.now());
   if (hub.subscribers.size === 0 && hub.opening === 0) {
     hub.low = null;
-    return;
+    return 0;
   }
   if (Date.now() - hub.keysCheckedAt >= options.keyCheckMs) await checkKeys(deps, hub, options);
-  await poll(deps.db, hub);
-}
-
-/** The database may be restarting; the next tick catches up from `low`. */
-const retryNextTick = (): void => undefined;
-
-function schedule(deps: StreamDeps, hub: Hub, options: StreamOptions): void {
-  hub.timer = setTimeout(() => {
-    hub.polling = tick(deps, hub, options)
-      .catch(retryNextTick)
-      .finally(() => {
-        if (hub.timer) schedule(deps, hub, options);
-      });
-  }, options.pollMs);
+  return poll(deps.db, hub);
 }
 
 export interface OpenAt {
@@ -146,8 +136,7 @@ export function createEventStreams(deps: StreamDeps, options: StreamOptions) {
     perKey: new Map(),
     ending: new Map(),
     low: null,
-    timer: null,
-    polling: null,
+    job: null,
     opening: 0,
     keysCheckedAt: 0,
   };
@@ -156,13 +145,17 @@ export function createEventStreams(deps: StreamDeps, options: StreamOptions) {
     if (table === "api_keys" || table === "*") hub.keysCheckedAt = 0;
   });
   return {
-    start() {
-      if (!hub.timer) schedule(deps, hub, options);
+    /** Polls every pollMs (no longer after a failed tick: a live stream should not fall behind by a backoff). */
+    start(onError: (error: unknown) => void) {
+      hub.job ??= startBackgroundJob(
+        () => tick(deps, hub, options),
+        { intervalMs: options.pollMs, maxBackoffMs: options.pollMs },
+        onError,
+      );
     },
     async stop() {
-      if (hub.timer) clearTimeout(hub.timer);
-      hub.timer = null;
-      await hub.polling;
+      await hub.job?.stop();
+      hub.job = null;
       // Ended, not cut: clients get the last comment; the HTTP server's stop timeout bounds the ones not reading.
       for (const sub of [...hub.subscribers]) endWith(sub, `server stopping; ${resumeHint}`);
     },

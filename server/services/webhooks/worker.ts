@@ -12,7 +12,7 @@ import { webhookUserAgent } from "../../generated/events.js";
 import { claimDue, endpointOf, eventOfMessage, markDelivered, markFailed, type OutboxRow } from "./outbox.js";
 import { ensureWebhookSecret, rotateWebhookSecret, signingSecrets } from "./secrets.js";
 import { listDeliveries, redeliver, type DeliveryFilter } from "./deliveries.js";
-import { startBackgroundJob, type BackgroundJob } from "../shared/background-job.js";
+import { startBackgroundJob, type BackgroundJob } from "../../background-job.js";
 
 export interface WebhookSettings {
   pollMs: number;

@@ -19,7 +19,7 @@ describe("npm run coverage", function () {
     const reports = mkdtempSync(join(tmpdir(), "dispatch-coverage-"));
     const command = script
       .replace("--reports-dir=coverage", `--reports-dir=${reports}`)
-      .replace("'test/**/*.test.ts'", "test/unit/services/shared/background-job.test.ts");
+      .replace("'test/**/*.test.ts'", "test/unit/server/background-job.test.ts");
     const out = execFileSync("sh", ["-c", `PATH="${root}node_modules/.bin:$PATH" ${command}`], {
       cwd: root,
       encoding: "utf8",

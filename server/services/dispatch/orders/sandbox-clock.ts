@@ -4,7 +4,7 @@ import type { Config } from "../../../config.js";
 import type { Db } from "../../../db/knex.js";
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { DomainError } from "../../errors.js";
-import { startBackgroundJob, type BackgroundJob } from "../../shared/background-job.js";
+import { startBackgroundJob, type BackgroundJob } from "../../../background-job.js";
 import type { Contractor, ContractorService } from "../contractors.js";
 import { isOverNte } from "../nte.js";
 import { tradeCodes } from "../trades.js";

@@ -1,7 +1,8 @@
 // The one background-job helper: runs a job again some time after each run ends (never two runs at once) until
-// stopped. One error policy for every loop: a failed run goes to `onError` (the caller logs it) and the job carries
-// on, waiting twice as long after each further failure (up to maxBackoffMs), so an outage costs log lines, not the
-// worker, and a failing job does not hammer what it failed against.
+// stopped. One error policy for every loop: a failed run goes to `onError` (the caller logs it, throttled) and the
+// job carries on, waiting twice as long after each further failure (up to maxBackoffMs), so an outage costs log
+// lines, not the worker, and a failing job does not hammer what it failed against. Every wait is stretched by a
+// random part (jitter) so instances started together, or cut off by the same outage, do not poll in step.
 
 export interface JobTiming {
   /** Delay after a run that did work, and after a nudge. */
@@ -12,6 +13,10 @@ export interface JobTiming {
   firstRunMs?: number;
   /** Longest wait after consecutive failures (default 60 s, never less than the idle wait). */
   maxBackoffMs?: number;
+  /** Each wait is lengthened by up to this fraction of itself, at random (default 0.1; 0 turns jitter off). */
+  jitter?: number;
+  /** Where the jitter's randomness comes from, in [0, 1) (default Math.random). */
+  random?: () => number;
 }
 
 export interface BackgroundJob {
@@ -34,6 +39,12 @@ interface JobState {
 }
 
 const defaultMaxBackoffMs = 60_000;
+const defaultJitter = 0.1;
+
+/** A wait lengthened by a random part of up to `jitter` of itself: never shorter than asked for. */
+export function withJitter(delayMs: number, jitter: number, random: () => number = Math.random): number {
+  return Math.round(delayMs * (1 + jitter * random()));
+}
 
 /** The wait after a run: intervalMs after work or a nudge, idleMs after none, doubling per consecutive failure. */
 function nextDelayMs(timing: JobTiming, job: JobState, did: number): number {
@@ -73,11 +84,13 @@ export function startBackgroundJob(
   onError: (error: unknown) => void,
 ): BackgroundJob {
   const job: JobState = { ...idleState };
+  const jitter = timing.jitter ?? defaultJitter;
   const schedule = (delayMs: number) => {
     if (job.stopped) return;
     if (job.timer) clearTimeout(job.timer);
-    job.dueAt = Date.now() + delayMs;
-    job.timer = setTimeout(tick, delayMs);
+    const waitMs = withJitter(delayMs, jitter, timing.random);
+    job.dueAt = Date.now() + waitMs;
+    job.timer = setTimeout(tick, waitMs);
   };
   const tick = () => {
     Object.assign(job, { timer: null, nudged: false, busy: true });
@@ -95,7 +108,7 @@ export function startBackgroundJob(
   return {
     nudge() {
       if (job.busy) job.nudged = true;
-      else if (job.timer && job.dueAt > Date.now() + timing.intervalMs) schedule(timing.intervalMs);
+      else if (job.timer && job.dueAt > Date.now() + timing.intervalMs * (1 + jitter)) schedule(timing.intervalMs);
     },
     async stop() {
       job.stopped = true;

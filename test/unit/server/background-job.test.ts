@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import { startBackgroundJob } from "../../../../server/services/shared/background-job.js";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startBackgroundJob, withJitter } from "../../../server/background-job.js";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const noError = (error: unknown) => {
@@ -111,6 +114,67 @@ describe("background job", () => {
       await pause(50);
       await job.stop();
       assert.equal(runs, 1);
+    });
+
+    it("stretches each wait by the jitter's random part, never shortening it", async () => {
+      const starts: number[] = [];
+      const draws: number[] = [];
+      const job = startBackgroundJob(
+        () => Promise.resolve((starts.push(Date.now()), 1)),
+        {
+          intervalMs: 30,
+          firstRunMs: 0,
+          jitter: 1,
+          random: () => (draws.push(0.99), 0.99), // every wait close to twice intervalMs
+        },
+        noError,
+      );
+      await pause(300);
+      await job.stop();
+      assert.ok(draws.length >= 2, "each wait draws its jitter");
+      const gaps = starts.slice(1).map((at, i) => at - starts[i]);
+      assert.ok(gaps.length >= 1 && gaps.every((gap) => gap >= 58), `gaps ${gaps.join(", ")} ms`);
+    });
+  });
+
+  describe("withJitter()", () => {
+    const cases = [
+      { delayMs: 1000, jitter: 0.1, draw: 0, expected: 1000 },
+      { delayMs: 1000, jitter: 0.1, draw: 0.5, expected: 1050 },
+      { delayMs: 1000, jitter: 0.1, draw: 0.999, expected: 1100 },
+      { delayMs: 1000, jitter: 0, draw: 0.7, expected: 1000 },
+      { delayMs: 0, jitter: 0.5, draw: 0.7, expected: 0 },
+    ];
+    for (const { delayMs, jitter, draw, expected } of cases)
+      it(`turns ${delayMs} ms with jitter ${jitter} and draw ${draw} into ${expected} ms`, () => {
+        assert.equal(
+          withJitter(delayMs, jitter, () => draw),
+          expected,
+        );
+      });
+  });
+
+  describe("timers in server/", () => {
+    const serverDir = fileURLToPath(new URL("../../../server/", import.meta.url));
+    // Timers that are not loops, and why each may stay outside the helper.
+    const oneShots: Record<string, string> = {
+      "background-job.ts": "the helper itself",
+      "drain.ts": "the unref'd deadline on a signalled stop",
+      "services/webhooks/worker.ts": "stop()'s short wait for deliveries in flight",
+      "services/audit/log.ts": "flush()'s wait for another instance's batch, bounded, inside one call",
+    };
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) return ["generated", "dist", "node_modules"].includes(entry.name) ? [] : sources(path);
+        return entry.name.endsWith(".ts") ? [path] : [];
+      });
+
+    it("sets timers only in the helper and the listed one-shot waits: every loop runs on the helper", () => {
+      const timed = sources(serverDir)
+        .filter((path) => /\bset(Timeout|Interval)\(/.test(readFileSync(path, "utf8")))
+        .map((path) => relative(serverDir, path));
+      assert.deepEqual(timed.sort(), Object.keys(oneShots).sort());
     });
   });
 });
