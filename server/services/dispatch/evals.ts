@@ -25,7 +25,7 @@ function ratio(numerator: number, denominator: number): Metric {
 }
 
 /** Nearest-rank percentile of sorted values. */
-function percentile(sorted: number[], p: number): Metric {
+function percentile(sorted: number[], percent: number): Metric {
   if (!sorted.length)
     return {
       value: null,
@@ -34,7 +34,7 @@ function percentile(sorted: number[], p: number): Metric {
       sample_size: 0,
       note: "No dispatched orders in the window.",
     };
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  const rank = Math.max(1, Math.ceil((percent / 100) * sorted.length));
   return { value: sorted[rank - 1], unit: "ms", provenance: "measurement", sample_size: sorted.length };
 }
 
