@@ -1,7 +1,8 @@
 // Compiles the server to JavaScript in server/dist/ so it runs without a TypeScript loader:
 // - dist/server/**: every module of server/ transpiled one to one (routes and migrations are found by listing their
 //   directories at run time, so the layout is kept rather than bundled into one file).
-// - dist/openapi.yaml: the contract the server reads, where `../openapi.yaml` from dist/server finds it.
+// - dist/openapi.yaml: the contract the server reads, where `../openapi.yaml` from dist/server finds it, and
+//   dist/openapi.json, its parse, so the server does not parse YAML at start (see contract.ts).
 // - dist/assets/redoc.standalone.js: the /docs page's script, so the package needs neither redoc nor a CDN.
 // - dist/pglite-snapshot.tar.gz: a migrated PGlite data directory that `pglite://memory` starts from (see snapshot.ts).
 // Bare imports stay imports: they are server/package.json's dependencies (a unit test holds the two equal).
@@ -12,6 +13,7 @@ import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { parse } from "yaml";
 
 const serverDir = fileURLToPath(new URL(".", import.meta.url));
 const outdir = join(serverDir, "dist");
@@ -62,6 +64,8 @@ export async function buildServer(): Promise<void> {
     logLevel: "warning",
   });
   copyFileSync(join(serverDir, "..", "openapi.yaml"), join(outdir, "openapi.yaml"));
+  const contract: unknown = parse(readFileSync(join(outdir, "openapi.yaml"), "utf8"));
+  writeFileSync(join(outdir, "openapi.json"), JSON.stringify(contract));
   const redoc = dirname(createRequire(import.meta.url).resolve("redoc/package.json"));
   mkdirSync(join(outdir, "assets"), { recursive: true });
   copyFileSync(join(redoc, "bundles", "redoc.standalone.js"), join(outdir, "assets", "redoc.standalone.js"));

@@ -2,12 +2,12 @@ import { capabilityIndex, computeBuildHash } from "../../services/agents/capabil
 import type { RouteFactory } from "../types.js";
 
 const route: RouteFactory = ({ config }) => {
-  const buildHash = config.buildHash ?? computeBuildHash();
+  let buildHash = config.buildHash; // else asked of git on first request, not at start (a process spawn)
   return {
     method: "GET",
     path: "/api/capabilities",
     options: { auth: false, tags: ["discovery"] },
-    handler: () => capabilityIndex(buildHash),
+    handler: () => capabilityIndex((buildHash ??= computeBuildHash())),
   };
 };
 export default route;

@@ -1,21 +1,22 @@
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { parse } from "yaml";
+import { readContract, readContractText } from "../../contract.js";
 import type { RouteFactory } from "../types.js";
 
-const contractFile = fileURLToPath(new URL("../../../openapi.yaml", import.meta.url));
-
+// Read on first request rather than at start: most servers are never asked for their contract.
 const route: RouteFactory = () => {
-  const yamlText = readFileSync(contractFile, "utf8");
-  const json: unknown = parse(yamlText);
-  if (typeof json !== "object" || json === null) throw new Error(`${contractFile} is not an OpenAPI document`);
+  let json: ReturnType<typeof readContract> | undefined;
+  let yamlText: string | undefined;
   return [
-    { method: "GET", path: "/openapi.json", options: { auth: false, tags: ["discovery"] }, handler: () => json },
+    {
+      method: "GET",
+      path: "/openapi.json",
+      options: { auth: false, tags: ["discovery"] },
+      handler: () => (json ??= readContract()),
+    },
     {
       method: "GET",
       path: "/openapi.yaml",
       options: { auth: false, tags: ["discovery"] },
-      handler: (_r, h) => h.response(yamlText).type("application/yaml"),
+      handler: (_r, h) => h.response((yamlText ??= readContractText())).type("application/yaml"),
     },
   ];
 };

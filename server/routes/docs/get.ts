@@ -19,12 +19,15 @@ const page = `<!doctype html>
 </html>
 `;
 
-const route: RouteFactory = () => {
-  // The bundle's footer logo is the page's only outside request: drop it so /docs loads nothing from elsewhere.
-  const bundle = readFileSync(redocBundlePath(), "utf8").replaceAll(
+// The bundle's footer logo is the page's only outside request: drop it so /docs loads nothing from elsewhere.
+const readBundle = () =>
+  readFileSync(redocBundlePath(), "utf8").replaceAll(
     "https://cdn.redoc.ly/redoc/logo-mini.svg",
     "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E",
   );
+
+const route: RouteFactory = () => {
+  let bundle: string | undefined; // read on first request: a megabyte most servers never serve
   return [
     {
       method: "GET",
@@ -37,7 +40,10 @@ const route: RouteFactory = () => {
       path: "/docs/redoc.standalone.js",
       options: { auth: false, tags: ["docs"] },
       handler: (_r, h) =>
-        h.response(bundle).type("text/javascript; charset=utf-8").header("cache-control", "public, max-age=86400"),
+        h
+          .response((bundle ??= readBundle()))
+          .type("text/javascript; charset=utf-8")
+          .header("cache-control", "public, max-age=86400"),
     },
   ];
 };
