@@ -1,13 +1,17 @@
 import type { Request } from "@hapi/hapi";
 import { callerOf } from "../../plugins/auth.js";
 import { isParseError } from "../../plugins/errors.js";
-import { a2aCosts, createA2aService } from "../../services/agents/a2a.js";
+import type { A2aService } from "../../services/agents/a2a.js";
+import { a2aCosts } from "../../services/agents/a2a-costs.js";
 import type { RouteFactory } from "../types.js";
 import { tooDeep } from "../json-rpc.js";
 import { originOf } from "../../plugins/origin.js";
 
 const route: RouteFactory = (services) => {
-  const a2a = createA2aService(services);
+  // The A2A service and its SDK load with the first A2A request: importing them is a good part of start-up.
+  let a2a: Promise<A2aService> | undefined;
+  const loadA2a = () =>
+    (a2a ??= import("../../services/agents/a2a.js").then(({ createA2aService }) => createA2aService(services)));
   return {
     method: "POST",
     path: "/api/a2a",
@@ -26,10 +30,10 @@ const route: RouteFactory = (services) => {
         },
       },
     },
-    handler: (request, h) => {
+    handler: async (request, h) => {
       const deep = tooDeep(request.payload);
       if (deep) return h.response(deep).code(400);
-      return a2a.handle((request.payload ?? {}) as Record<string, unknown>, {
+      return (await loadA2a()).handle((request.payload ?? {}) as Record<string, unknown>, {
         caller: callerOf(request),
         origin: originOf(request),
         receivedAt: request.info.received,

@@ -1,4 +1,3 @@
-import { agentCardJson } from "../../services/agents/agent-card.js";
 import type { RouteFactory } from "../types.js";
 import { baseUrlOf } from "../../plugins/origin.js";
 
@@ -6,6 +5,10 @@ const route: RouteFactory = ({ config }) => ({
   method: "GET",
   path: "/.well-known/agent-card.json",
   options: { auth: false, tags: ["discovery"] },
-  handler: (request) => agentCardJson(baseUrlOf(request, config.publicBaseUrl)),
+  // The card is built with the A2A SDK's types, which load on first use rather than at start.
+  handler: async (request) => {
+    const { agentCardJson } = await import("../../services/agents/agent-card.js");
+    return agentCardJson(baseUrlOf(request, config.publicBaseUrl));
+  },
 });
 export default route;

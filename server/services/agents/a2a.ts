@@ -11,16 +11,9 @@ import {
 } from "@a2a-js/sdk/server";
 import { createDispatchExecutor, invokeContextKey } from "./a2a-executor.js";
 import { createBoundedTaskStore } from "./a2a-task-store.js";
-import { isRecord } from "../shared/is-record.js";
 import { buildAgentCard } from "./agent-card.js";
 import type { Services } from "../index.js";
-import {
-  costsOf,
-  createCapabilityInvoker,
-  type Caller,
-  type CapabilityCost,
-  type InvokeContext,
-} from "./run-capability.js";
+import { createCapabilityInvoker, type Caller, type InvokeContext } from "./run-capability.js";
 
 /** The caller as the SDK sees it; tasks are stored per userName, so callers see only their own tasks. */
 class DispatchUser implements User {
@@ -32,21 +25,6 @@ class DispatchUser implements User {
     return this.caller?.id ?? "anonymous";
   }
 }
-
-/** The skills a JSON-RPC body asks for (data parts `{skill, input}`), for the rate limiter. */
-function skillsOf(body: unknown): string[] {
-  const member = (value: unknown, name: string): unknown => (isRecord(value) ? value[name] : undefined);
-  const parts = member(member(member(body, "params"), "message"), "parts");
-  if (!Array.isArray(parts)) return [];
-  return parts.flatMap((part: unknown) => {
-    const data = member(part, "data");
-    const skill = member(data, "skill") ?? member(member(data, "data"), "skill");
-    return typeof skill === "string" ? [skill] : [];
-  });
-}
-
-/** One point per request, plus the probe policy's point when the message runs the probe skill. */
-export const a2aCosts = (body: unknown): CapabilityCost[] => costsOf(1, skillsOf(body));
 
 export interface A2aContext extends InvokeContext {
   /** The A2A-Version header; absent is taken as this SDK's version (1.0), the only one served. */

@@ -2,15 +2,8 @@
 // whose input/output schemas are the contract's. Keyed tools take `Authorization: Bearer <API_KEY>` (an OAuth
 // access token is accepted for dispatch.quote; dispatch.order refuses it with -32002).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  type CallToolResult,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { capabilities } from "./capabilities.js";
 import type { Services } from "../index.js";
 import {
@@ -31,6 +24,19 @@ import { contractVersion } from "../../contract-version.js";
  * 2025-11-25 also use -32002 for "resource not found" in resources/read; this server has no resources.
  */
 export const entitlementErrorCode = -32002;
+
+/** The SDK (and the zod it builds on) loads with the first MCP request: importing it is a large part of start-up. */
+async function importSdk() {
+  const [server, http, types] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/index.js"),
+    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]);
+  return { server, http, types };
+}
+type Sdk = Awaited<ReturnType<typeof importSdk>>;
+let sdkImport: Promise<Sdk> | undefined;
+const loadSdk = () => (sdkImport ??= importSdk());
 
 /** A JSON-RPC error the SDK sends as is: `{ code, message, data }` without the McpError message prefix. */
 class JsonRpcError extends Error {
@@ -67,7 +73,7 @@ function mcpShape(id: CapabilityId, out: Record<string, unknown>): Record<string
 }
 
 async function callTool(
-  invoker: CapabilityInvoker,
+  { invoker, ErrorCode }: { invoker: CapabilityInvoker; ErrorCode: Sdk["types"]["ErrorCode"] },
   name: string,
   args: unknown,
   ctx: McpContext,
@@ -119,15 +125,15 @@ export function createMcpService(services: Pick<Services, "quotes" | "evals" | "
 
   // The low-level Server (deprecated for apps) is kept because tools are served from hand-built JSON schemas.
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
-  function createMcpServer(ctx: McpContext): Server {
+  function createMcpServer(sdk: Sdk, ctx: McpContext): Server {
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above: McpServer requires zod schemas
-    const server = new Server(
+    const server = new sdk.server.Server(
       { name: "dispatch", title: "Field-Service Dispatch", version: contractVersion },
       { capabilities: { tools: {} } },
     );
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, (request) =>
-      callTool(invoker, request.params.name, request.params.arguments, ctx),
+    server.setRequestHandler(sdk.types.ListToolsRequestSchema, () => ({ tools }));
+    server.setRequestHandler(sdk.types.CallToolRequestSchema, (request) =>
+      callTool({ invoker, ErrorCode: sdk.types.ErrorCode }, request.params.name, request.params.arguments, ctx),
     );
     return server;
   }
@@ -137,8 +143,12 @@ export function createMcpService(services: Pick<Services, "quotes" | "evals" | "
 
     /** Answers one Streamable HTTP request on the raw Node objects; the transport writes the response. */
     async handle(req: IncomingMessage, res: ServerResponse, body: unknown, ctx: McpContext): Promise<void> {
-      const server = createMcpServer(ctx);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const sdk = await loadSdk();
+      const server = createMcpServer(sdk, ctx);
+      const transport = new sdk.http.StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
       res.once("close", () => void server.close()); // closes the transport too
       await server.connect(transport);
       await transport.handleRequest(req, res, body);
