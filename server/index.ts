@@ -1,7 +1,7 @@
 // createServer(config) assembles plugins, routes and services; start() runs it from the environment.
 import { createServer as createHttpServer } from "node:http";
 import Hapi from "@hapi/hapi";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { loadConfig, type Config } from "./config.js";
 import { lockDataDir } from "./db/data-lock.js";
 import { closeConnectionsOnStop, stopOnSignals } from "./drain.js";
@@ -26,7 +26,6 @@ import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { validationFailAction } from "./plugins/validation.js";
 import { loadRoutes } from "./routes/index.js";
 import { createServices, type Services } from "./services/index.js";
-import { readFixtures } from "./services/sandbox/fixtures-file.js";
 import { applyFixtures, readySandboxKey, type SandboxKey } from "./services/sandbox/start-up.js";
 
 export interface DispatchServer {
@@ -40,8 +39,10 @@ export interface DispatchServer {
 
 const redactUrl = (url: string) => url.replace(/\/\/[^@]*@/, "//***@");
 
-function connectRedis(url: string | null): Redis | null {
+/** ioredis loads only when REDIS_URL is set: most servers never need it, and importing it costs start-up time. */
+async function connectRedis(url: string | null): Promise<Redis | null> {
   if (!url) return null;
+  const { Redis } = await import("ioredis");
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
   redis.on("error", () => undefined); // reconnects by itself; the limiter's insurance covers the gap
   return redis;
@@ -168,13 +169,16 @@ async function startWorkers(server: Hapi.Server, services: Services): Promise<vo
 
 /** `logStream` (tests) receives the pino lines instead of stdout. */
 export async function createServer(config: Config, options: { logStream?: Writable } = {}): Promise<DispatchServer> {
-  const fixtures = config.fixturesFile ? readFixtures(config.fixturesFile) : null; // a bad file fails before any I/O
+  // a bad file fails before any I/O; the YAML parser loads only for a fixtures file
+  const fixtures = config.fixturesFile
+    ? (await import("./services/sandbox/fixtures-file.js")).readFixtures(config.fixturesFile)
+    : null;
   const { db, releaseDataDir } = await openDatabase(config);
   const services = createServices(db, config);
   if (config.seedDemo) await seedDemoContractors(services.contractors);
   if (fixtures) await applyFixtures(services, fixtures);
   const sandboxKey = await readySandboxKey(services, config);
-  const redis = connectRedis(config.redisUrl);
+  const redis = await connectRedis(config.redisUrl);
   const limiters = createLimiters(redis, config.rateLimit);
   const server = createHapi(config);
   closeConnectionsOnStop(server);

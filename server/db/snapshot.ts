@@ -2,11 +2,16 @@
 // from it rather than running initdb and every migration at each boot (seconds and several hundred MB each time).
 // It holds the schema only (no keys, no contractors): each server still seeds and generates its own secrets.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite as PGliteType } from "@electric-sql/pglite";
 import knex, { type Knex } from "knex";
 import ClientPgLite from "knex-pglite";
 import { migrate } from "./migrate.js";
+
+// knex-pglite requires PGlite's CommonJS build: using the same one saves loading its ES module build as well.
+const { PGlite } = createRequire(import.meta.url)("@electric-sql/pglite") as typeof import("@electric-sql/pglite");
+type PGlite = PGliteType;
 
 export const snapshotFile = fileURLToPath(new URL("../../pglite-snapshot.tar.gz", import.meta.url));
 
