@@ -61,6 +61,14 @@ export function createContractorService(db: Db, feed: ChangeFeed | null = null) 
       return toContractor(row);
     },
 
+    /** Adds many in one statement (the demo pool at start); their ids sort in the inputs' order, as one by one. */
+    async createMany(inputs: ContractorInput[]): Promise<void> {
+      if (!inputs.length) return;
+      const ids = inputs.map(() => newId("ctr")).sort();
+      await db("contractors").insert(inputs.map((input, i) => ({ id: ids[i], ref: maskRef(ids[i]), ...toRow(input) })));
+      feed?.announce("contractors");
+    },
+
     async update(id: string, patch: Partial<ContractorInput>): Promise<Contractor> {
       const [row] = await db("contractors").where({ id }).update(toRow(patch)).returning("*");
       feed?.announce("contractors");

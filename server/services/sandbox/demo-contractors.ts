@@ -50,6 +50,6 @@ export async function seedDemoContractors(contractors: ContractorService): Promi
   const existing = await contractors.list({ limit: 1 });
   if (existing.items.length) return 0;
   const pool = demoContractors();
-  for (const contractor of pool) await contractors.create(contractor);
+  await contractors.createMany(pool);
   return pool.length;
 }
