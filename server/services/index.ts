@@ -8,7 +8,7 @@ import { createEventServices } from "./events/service.js";
 import { createContractorService } from "./dispatch/contractors.js";
 import { createEvalsService } from "./dispatch/evals.js";
 import { createHealthService } from "./health/readiness.js";
-import { createMetrics } from "./metrics/registry.js";
+import { createDeferredMetrics } from "./metrics/deferred.js";
 import { createKeyService } from "./access/keys.js";
 import { createOAuthPurger, createOAuthService } from "./access/oauth.js";
 import { createPrincipalResolver, type Tenant } from "./access/principal.js";
@@ -31,7 +31,7 @@ export function createServices(db: Db, config: Config) {
     ...events,
     changes,
     health: createHealthService(db),
-    metrics: createMetrics({ db, eventStreams: events.eventStreams }),
+    metrics: createDeferredMetrics({ db, eventStreams: events.eventStreams }),
     keys,
     principals: createPrincipalResolver(keys, oauth),
     contractors,

@@ -1,0 +1,28 @@
+// The metrics service, with prom-client (and the OpenTelemetry API it loads) imported at the first answered request
+// or scrape rather than at start; the few timings observed while it loads are queued and recorded once it is in.
+import type { Metrics, MetricsDeps, RequestLabels } from "./registry.js";
+
+export function createDeferredMetrics(deps: MetricsDeps): Metrics {
+  let metrics: Metrics | null = null;
+  let loading: Promise<Metrics> | undefined;
+  const queued: [RequestLabels, number][] = [];
+  const load = () =>
+    (loading ??= import("./registry.js").then(({ createMetrics }) => {
+      metrics = createMetrics(deps);
+      for (const [labels, seconds] of queued.splice(0)) metrics.observeRequest(labels, seconds);
+      return metrics;
+    }));
+  return {
+    observeRequest(labels, seconds) {
+      if (metrics) {
+        metrics.observeRequest(labels, seconds);
+        return;
+      }
+      queued.push([labels, seconds]);
+      load().catch(() => undefined); // a failed import surfaces at the next scrape
+    },
+    async exposition() {
+      return (await load()).exposition();
+    },
+  };
+}
