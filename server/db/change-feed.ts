@@ -1,6 +1,6 @@
 // Table-change notices for in-memory caches: Postgres LISTEN on 'dispatch_cache' (fed by triggers) reaches every
 // instance on the database; local writes are announced in-process too (PGlite has one process by definition).
-import pg from "pg";
+import type { Client } from "pg";
 import { startBackgroundJob, type BackgroundJob } from "../background-job.js";
 
 export type ChangeListener = (table: string) => void;
@@ -24,7 +24,7 @@ const ignoreError = (): void => undefined;
 const reconnectTiming = { intervalMs: 500, maxBackoffMs: 5_000 };
 
 interface FeedState {
-  client: pg.Client | null;
+  client: Client | null;
   live: boolean;
   stopped: boolean;
   /** Keeps the connection up once started; null before start() and after stop(). */
@@ -34,6 +34,7 @@ interface FeedState {
 /** LISTENs on the channel; when the connection breaks, announces "*" and drops it for the keeper to replace. */
 function notificationListener(databaseUrl: string, state: FeedState, announce: (table: string) => void) {
   return async function connect(): Promise<void> {
+    const { default: pg } = await import("pg"); // only Postgres listens: PGlite servers never load the driver
     const next = new pg.Client({ connectionString: databaseUrl });
     const lost = () => {
       if (state.client === next) state.client = null;

@@ -1,14 +1,18 @@
 // Builds the Knex instance: embedded PGlite for pglite:// URLs, node-postgres for postgres:// URLs.
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import knex, { type Knex } from "knex";
 import ClientPgLite from "knex-pglite";
-import pg from "pg";
 import { restoreSnapshot } from "./snapshot.js";
 
-// int8 (COUNT, SUM) arrives as a string from node-postgres and as a number from PGlite: make both numbers.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value: string) => Number(value));
+/** int8 (COUNT, SUM) arrives as a string from node-postgres and as a number from PGlite: make both numbers. */
+function parseBigNumbers(): void {
+  // node-postgres loads only for a postgres:// URL (the same module knex then requires); PGlite servers skip it
+  const pg = createRequire(import.meta.url)("pg") as typeof import("pg");
+  pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+  pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value: string) => Number(value));
+}
 
 export type Db = Knex;
 
@@ -23,6 +27,7 @@ export function createDb(databaseUrl: string): Db {
     mkdirSync(dir, { recursive: true });
     return knex({ client: ClientPgLite, dialect: "postgres", connection: { filename: dir } } as Knex.Config);
   }
+  parseBigNumbers();
   // knex warns with a full stack on every failed connection attempt; the first line says all (boot names DATABASE_URL)
   const log = {
     warn: (message: string) => {
