@@ -24,9 +24,9 @@ function hasParsedCopy(): boolean {
 
 /** A fresh parse of the contract on each call, so each caller decides how long to keep it. */
 export function readContract(): ContractDocument {
-  const built = hasParsedCopy();
-  const { parse } = built ? JSON : (createRequire(import.meta.url)("yaml") as typeof import("yaml"));
-  const document: unknown = parse(readFileSync(built ? parsedFile : yamlFile, "utf8"));
+  const document: unknown = hasParsedCopy()
+    ? JSON.parse(readFileSync(parsedFile, "utf8"))
+    : (createRequire(import.meta.url)("yaml") as typeof import("yaml")).parse(readContractText());
   if (typeof document !== "object" || document === null)
     throw new Error(`${yamlFile.pathname} is not an OpenAPI document`);
   return document as ContractDocument;
