@@ -77,6 +77,9 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/** What a request helper needs of a TestServer: where it is and how to reach it. */
+export type ServerTarget = Pick<TestServer, "url" | "fetch">;
+
 export interface TestServerOptions {
   /** Initialise without listening: requests go through server.inject via `fetch`. Not for suites that read
    * streams (SSE), or whose child processes, proxies or receivers need a real address; the sandbox walker, which
