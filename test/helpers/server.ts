@@ -82,8 +82,9 @@ export type ServerTarget = Pick<TestServer, "url" | "fetch">;
 
 export interface TestServerOptions {
   /** Initialise without listening: requests go through server.inject via `fetch`. Not for suites that read
-   * streams (SSE), or whose child processes, proxies or receivers need a real address; the sandbox walker, which
-   * calls the server over HTTP, does not run either. */
+   * streams (SSE), or whose child processes, proxies or receivers need a real address; not for the MCP endpoint
+   * either (its SDK transport reads the Node request's rawHeaders, which shot's request lacks). The sandbox walker,
+   * which calls the server over HTTP, does not run. */
   inject?: boolean;
 }
 
