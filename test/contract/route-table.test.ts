@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
 describe("route table", () => {
   let t: TestServer;
   before(async () => {
-    t = await startTestServer();
+    t = await startTestServer(undefined, {}, { inject: true });
   });
   after(async () => t?.stop());
 

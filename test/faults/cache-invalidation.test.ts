@@ -2,9 +2,15 @@
 // data (Postgres LISTEN/NOTIFY), so a revoked key is refused everywhere within a second.
 import assert from "node:assert/strict";
 import { quoteRequest } from "../fixtures/requests.js";
-import { adminToken, postgresDatabase, startTestServer, type TestServer } from "../helpers/server.js";
+import {
+  adminToken,
+  postgresDatabase,
+  startTestServer,
+  type TestServer,
+  type ServerTarget,
+} from "../helpers/server.js";
 
-const quote = (url: string, key: string) =>
+const quote = ({ url, fetch }: ServerTarget, key: string) =>
   fetch(`${url}/api/dispatch/v1/quote`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-api-key": key },
@@ -27,8 +33,8 @@ describe("cache invalidation across servers", function () {
   let b: TestServer;
   before(async function () {
     if (!pgDb) this.skip();
-    a = await startTestServer(pgDb);
-    b = await startTestServer(pgDb, { DATABASE_URL: a.databaseUrl });
+    a = await startTestServer(pgDb, {}, { inject: true });
+    b = await startTestServer(pgDb, { DATABASE_URL: a.databaseUrl }, { inject: true });
   });
   after(async () => {
     await b?.app.stop();
@@ -38,21 +44,21 @@ describe("cache invalidation across servers", function () {
   describe("revoke()", () => {
     it("refuses a key on the other server within 1 s of its revocation, though that server had it cached", async () => {
       const issued = await a.issueKey({ account: "cache" });
-      assert.equal((await quote(b.url, issued.key)).status, 200); // B caches the key
-      assert.equal((await quote(b.url, issued.key)).status, 200);
-      const revoked = await fetch(`${a.url}/api/admin/v1/keys/${issued.id}`, {
+      assert.equal((await quote(b, issued.key)).status, 200); // B caches the key
+      assert.equal((await quote(b, issued.key)).status, 200);
+      const revoked = await a.fetch(`${a.url}/api/admin/v1/keys/${issued.id}`, {
         method: "DELETE",
         headers: { authorization: `Bearer ${adminToken}` },
       });
       assert.equal(revoked.status, 200);
-      assert.ok(await within1s(async () => (await quote(b.url, issued.key)).status === 401));
+      assert.ok(await within1s(async () => (await quote(b, issued.key)).status === 401));
     });
   });
 
   describe("contractor pool", () => {
     it("sees a contractor deactivated on the other server within 1 s", async () => {
       const { key } = await a.issueKey({ account: "pool" });
-      const before = (await (await quote(b.url, key)).json()) as { availability: { matched_contractors: number } };
+      const before = (await (await quote(b, key)).json()) as { availability: { matched_contractors: number } };
       assert.ok(before.availability.matched_contractors > 0);
       const contractors = (await a.app.services.contractors.candidates("plumbing", quoteRequest.location.state)).map(
         (c) => c.id,
@@ -60,7 +66,7 @@ describe("cache invalidation across servers", function () {
       for (const id of contractors) await a.app.services.contractors.update(id, { active: false });
       assert.ok(
         await within1s(async () => {
-          const body = (await (await quote(b.url, key)).json()) as { availability?: { matched_contractors: number } };
+          const body = (await (await quote(b, key)).json()) as { availability?: { matched_contractors: number } };
           return body.availability?.matched_contractors === 0;
         }),
       );

@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { loadConfig, type Config } from "../../server/config.js";
 import { createServer, type DispatchServer } from "../../server/index.js";
+import { injectFetch } from "./inject-fetch.js";
 
 export const adminToken = "test-admin-token-0123456789";
 
@@ -61,7 +62,10 @@ function noteSkippedPostgres(): void {
 }
 
 export interface TestServer {
+  /** The server's origin; with `inject`, its unbound address (nothing listens there: send through `fetch`). */
   url: string;
+  /** The global fetch, or with `inject` a fetch over server.inject; either way it takes URLs under `url`. */
+  fetch: typeof fetch;
   app: DispatchServer;
   databaseUrl: string;
   /** Issues an API key through the admin API. */
@@ -73,9 +77,21 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/** What a request helper needs of a TestServer: where it is and how to reach it. */
+export type ServerTarget = Pick<TestServer, "url" | "fetch">;
+
+export interface TestServerOptions {
+  /** Initialise without listening: requests go through server.inject via `fetch`. Not for suites that read
+   * streams (SSE), or whose child processes, proxies or receivers need a real address; not for the MCP endpoint
+   * either (its SDK transport reads the Node request's rawHeaders, which shot's request lacks). The sandbox walker,
+   * which calls the server over HTTP, does not run. */
+  inject?: boolean;
+}
+
 export async function startTestServer(
   db: TestDatabase = pglite,
   env: Record<string, string> = {},
+  options: TestServerOptions = {},
 ): Promise<TestServer> {
   // A caller may point a second server at the first one's database (scale-out tests).
   const database = env.DATABASE_URL ? { url: env.DATABASE_URL, drop: async () => {} } : await db.create();
@@ -91,14 +107,17 @@ export async function startTestServer(
     ...env,
   });
   const app = await createServer(config);
-  await app.server.start();
+  if (options.inject) await app.server.initialize();
+  else await app.server.start();
   const url = app.server.info.uri;
+  const send = options.inject ? injectFetch(app.server) : fetch;
   return {
     url,
+    fetch: send,
     app,
     databaseUrl: database.url,
     async issueKey(input = {}) {
-      const response = await fetch(`${url}/api/admin/v1/keys`, {
+      const response = await send(`${url}/api/admin/v1/keys`, {
         method: "POST",
         headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
         body: JSON.stringify({

@@ -3,17 +3,20 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { Message, TaskState, type SendMessageResult, type Task } from "@a2a-js/sdk";
-import { ClientFactory, JsonRpcTransportFactory, type Client } from "@a2a-js/sdk/client";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from "@a2a-js/sdk/client";
+import { startTestServer, type ServerTarget, type TestServer } from "../helpers/server.js";
 
-function clientFor(url: string, headers: Record<string, string> = {}): Promise<Client> {
+function clientFor({ url, fetch }: ServerTarget, headers: Record<string, string> = {}): Promise<Client> {
   const fetchImpl: typeof fetch = (input, init) => {
     const merged = new Headers(init?.headers);
     for (const [name, value] of Object.entries(headers)) merged.set(name, value);
     return fetch(input, { ...init, headers: merged });
   };
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- the SDK types plain options as a class
-  return new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl })] }).createFromUrl(url);
+  return new ClientFactory({
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- the SDK types plain options as a class
+    transports: [new JsonRpcTransportFactory({ fetchImpl })],
+    cardResolver: new DefaultAgentCardResolver({ fetchImpl: fetch }), // the card without the client's headers
+  }).createFromUrl(url);
 }
 
 async function estimate(client: Client, state: string, padding = 0): Promise<Task> {
@@ -52,9 +55,9 @@ describe("A2A task isolation", function () {
   let a: Client;
   let b: Client;
   before(async () => {
-    t = await startTestServer();
-    a = await clientFor(t.url, { "x-api-key": (await t.issueKey({ account: "a2a-tenant-a" })).key });
-    b = await clientFor(t.url, { "x-api-key": (await t.issueKey({ account: "a2a-tenant-b" })).key });
+    t = await startTestServer(undefined, {}, { inject: true });
+    a = await clientFor(t, { "x-api-key": (await t.issueKey({ account: "a2a-tenant-a" })).key });
+    b = await clientFor(t, { "x-api-key": (await t.issueKey({ account: "a2a-tenant-b" })).key });
   });
   after(() => t?.stop());
 
@@ -67,9 +70,9 @@ describe("A2A task isolation", function () {
   });
 
   it("keeps no anonymous task: a stranger's ListTasks is empty and GetTask is not found", async () => {
-    const first = await clientFor(t.url);
+    const first = await clientFor(t);
     const task = await estimate(first, "TX");
-    const stranger = await clientFor(t.url);
+    const stranger = await clientFor(t);
     assert.deepEqual(await listIds(stranger), []);
     await assert.rejects(get(stranger, task.id), /not found/i);
     await assert.rejects(get(first, task.id), /not found/i);
@@ -77,7 +80,7 @@ describe("A2A task isolation", function () {
 
   it("keeps a caller's task through another caller's flood of messages", async () => {
     const task = await estimate(a, "NY");
-    const anonymous = await clientFor(t.url);
+    const anonymous = await clientFor(t);
     for (let i = 0; i < 40; i++) await estimate(i % 2 ? anonymous : b, "WA");
     assert.equal((await get(a, task.id)).id, task.id);
   });
@@ -87,13 +90,13 @@ describe("A2A task memory bounds", function () {
   this.timeout(60_000);
   let t: TestServer;
   before(async () => {
-    t = await startTestServer(undefined, { A2A_TASK_BYTES_PER_CALLER: "65536" });
+    t = await startTestServer(undefined, { A2A_TASK_BYTES_PER_CALLER: "65536" }, { inject: true });
   });
   after(() => t?.stop());
 
   it("keeps a caller to A2A_TASK_BYTES_PER_CALLER, evicting its own oldest tasks, not another caller's", async () => {
-    const a = await clientFor(t.url, { "x-api-key": (await t.issueKey({ account: "a2a-bytes-a" })).key });
-    const b = await clientFor(t.url, { "x-api-key": (await t.issueKey({ account: "a2a-bytes-b" })).key });
+    const a = await clientFor(t, { "x-api-key": (await t.issueKey({ account: "a2a-bytes-a" })).key });
+    const b = await clientFor(t, { "x-api-key": (await t.issueKey({ account: "a2a-bytes-b" })).key });
     const kept = await estimate(a, "CA");
     const flood: Task[] = [];
     for (let i = 0; i < 8; i++) flood.push(await estimate(b, "WA", 16_000));

@@ -2,20 +2,23 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { A2A_PROTOCOL_VERSION, Message, TaskState, type SendMessageResult, type Task } from "@a2a-js/sdk";
-import { ClientFactory, JsonRpcTransportFactory, type Client } from "@a2a-js/sdk/client";
+import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from "@a2a-js/sdk/client";
 import { capabilities } from "../../server/services/agents/capabilities.js";
 import { oauthToken } from "../fixtures/orders.js";
-import { databases, startTestServer, type TestServer } from "../helpers/server.js";
+import { databases, startTestServer, type TestServer, type ServerTarget } from "../helpers/server.js";
 
 /** A client whose every request carries `headers` (injected fetch, no global patching). */
-function clientFor(url: string, headers: Record<string, string> = {}): Promise<Client> {
+function clientFor({ url, fetch }: ServerTarget, headers: Record<string, string> = {}): Promise<Client> {
   const fetchImpl: typeof fetch = (input, init) => {
     const merged = new Headers(init?.headers);
     for (const [name, value] of Object.entries(headers)) merged.set(name, value);
     return fetch(input, { ...init, headers: merged });
   };
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- the SDK types plain options as a class
-  return new ClientFactory({ transports: [new JsonRpcTransportFactory({ fetchImpl })] }).createFromUrl(url);
+  return new ClientFactory({
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- the SDK types plain options as a class
+    transports: [new JsonRpcTransportFactory({ fetchImpl })],
+    cardResolver: new DefaultAgentCardResolver({ fetchImpl: fetch }), // the card without the client's headers
+  }).createFromUrl(url);
 }
 
 function ask(client: Client, skill: string, input: unknown): Promise<SendMessageResult> {
@@ -42,13 +45,13 @@ for (const db of databases()) {
     let t: TestServer;
     let key: string;
     before(async () => {
-      t = await startTestServer(db);
+      t = await startTestServer(db, {}, { inject: true });
       key = (await t.issueKey({ account: "a2a-acct" })).key;
     });
     after(() => t?.stop());
 
     it("resolves the card and lists every capability of the registry as a skill on a v1.0 JSON-RPC interface", async () => {
-      const card = await (await clientFor(t.url)).getAgentCard();
+      const card = await (await clientFor(t)).getAgentCard();
       assert.deepEqual(
         card.skills.map((s) => s.id),
         capabilities.map((c) => c.id),
@@ -60,7 +63,7 @@ for (const db of databases()) {
     });
 
     it("runs public skills without a credential: dispatch.index and dispatch.estimate complete with a data artifact", async () => {
-      const client = await clientFor(t.url);
+      const client = await clientFor(t);
       const index = asTask(await ask(client, "dispatch.index", {}));
       assert.equal(index.status?.state, TaskState.TASK_STATE_COMPLETED);
       assert.equal((artifactData(index).trades as unknown[]).length, 8);
@@ -76,7 +79,7 @@ for (const db of databases()) {
     });
 
     it("fails a task with field errors on invalid input and rejects an unknown or missing skill", async () => {
-      const client = await clientFor(t.url);
+      const client = await clientFor(t);
       const invalid = asTask(
         await ask(client, "dispatch.estimate", { trade: "plumbing", location: { state: "Texas" } }),
       );
@@ -90,10 +93,10 @@ for (const db of databases()) {
 
     it("runs a keyed skill with x-api-key and refuses it without one", async () => {
       const quoteInput = { trade: "plumbing", location: { state: "TX", zip: "78701" } };
-      const anonymous = asTask(await ask(await clientFor(t.url), "dispatch.quote", quoteInput));
+      const anonymous = asTask(await ask(await clientFor(t), "dispatch.quote", quoteInput));
       assert.equal(anonymous.status?.state, TaskState.TASK_STATE_REJECTED);
       assert.match((anonymous.status?.message?.parts[0]?.content as { value: string }).value, /x-api-key/);
-      const keyed = await clientFor(t.url, { "x-api-key": key });
+      const keyed = await clientFor(t, { "x-api-key": key });
       const quote = asTask(await ask(keyed, "dispatch.quote", quoteInput));
       assert.equal(quote.status?.state, TaskState.TASK_STATE_COMPLETED);
       assert.match(artifactData(quote).quote_id as string, /^qt_/);
@@ -105,12 +108,12 @@ for (const db of databases()) {
     });
 
     it("reads and cancels the key's own order with dispatch.order_status / dispatch.cancel_order; another account's is not found", async () => {
-      const keyed = await clientFor(t.url, { "x-api-key": key });
+      const keyed = await clientFor(t, { "x-api-key": key });
       const input = { trade: "plumbing", location: { state: "TX", zip: "78701" }, description: "Dripping tap." };
       const id = (artifactData(asTask(await ask(keyed, "dispatch.order", input))).order as { id: string }).id;
       const status = asTask(await ask(keyed, "dispatch.order_status", { id }));
       assert.equal(artifactData(status).id, id);
-      const other = await clientFor(t.url, { "x-api-key": (await t.issueKey({ account: "a2a-other" })).key });
+      const other = await clientFor(t, { "x-api-key": (await t.issueKey({ account: "a2a-other" })).key });
       for (const [skill, args] of [
         ["dispatch.order_status", { id }],
         ["dispatch.cancel_order", { id, reason: "duplicate" }],
@@ -125,8 +128,8 @@ for (const db of databases()) {
     });
 
     it("accepts an OAuth token as Bearer for dispatch.quote and rejects dispatch.order with the entitlement body", async () => {
-      const token = await oauthToken(t.url);
-      const client = await clientFor(t.url, { authorization: `Bearer ${token}` });
+      const token = await oauthToken(t);
+      const client = await clientFor(t, { authorization: `Bearer ${token}` });
       assert.equal(
         asTask(await ask(client, "dispatch.quote", { trade: "hvac", location: { state: "CA" } })).status?.state,
         TaskState.TASK_STATE_COMPLETED,
@@ -140,7 +143,7 @@ for (const db of databases()) {
 
     it("answers a bad credential with 401 and a request without A2A-Version as v1.0", async () => {
       const send = (headers: Record<string, string>) =>
-        fetch(`${t.url}/api/a2a`, {
+        t.fetch(`${t.url}/api/a2a`, {
           method: "POST",
           headers: { "content-type": "application/json", ...headers },
           body: JSON.stringify({

@@ -12,19 +12,19 @@ import {
 import type { components } from "../../sdk/generated/openapi.js";
 import { appendAuditRows, auditRow } from "../../server/services/audit/entries.js";
 import { orderRequest, quoteRequest } from "../fixtures/requests.js";
-import { databases, startTestServer, type TestServer } from "../helpers/server.js";
+import { databases, startTestServer, type TestServer, type ServerTarget } from "../helpers/server.js";
 
 type Verification = components["schemas"]["SealVerification"];
 
-const post = (url: string, path: string, key: string, body: unknown) =>
+const post = ({ url, fetch }: ServerTarget, path: string, key: string, body: unknown) =>
   fetch(`${url}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-api-key": key },
     body: JSON.stringify(body),
   });
-const verify = async (url: string, seal: string) =>
+const verify = async ({ url, fetch }: ServerTarget, seal: string) =>
   (await (await fetch(`${url}/api/attest/verify/${seal}`)).json()) as Verification;
-const checkpoint = async (url: string, key: VerifierKey) =>
+const checkpoint = async ({ url, fetch }: ServerTarget, key: VerifierKey) =>
   openCheckpoint(await (await fetch(`${url}/api/attest/checkpoint`)).text(), key);
 
 /** Counts the SQL statements `run` sends (knex's 'query' event fires once per round trip). */
@@ -51,15 +51,15 @@ for (const db of databases()) {
     let key: string;
     let pinned: VerifierKey;
     before(async () => {
-      t = await startTestServer(db);
+      t = await startTestServer(db, {}, { inject: true });
       key = (await t.issueKey({ account: "attest" })).key;
-      pinned = parseVerifierKey(await (await fetch(`${t.url}/api/attest/key`)).text());
+      pinned = parseVerifierKey(await (await t.fetch(`${t.url}/api/attest/key`)).text());
     });
     after(() => t?.stop());
 
     describe("getCheckpoint / getLogKey", () => {
       it("serves a text/plain checkpoint signed by the key it publishes", async () => {
-        const response = await fetch(`${t.url}/api/attest/checkpoint`);
+        const response = await t.fetch(`${t.url}/api/attest/checkpoint`);
         assert.match(response.headers.get("content-type") ?? "", /^text\/plain/);
         const opened = openCheckpoint(await response.text(), pinned);
         assert.equal(opened.origin, "dispatch.example/audit");
@@ -68,20 +68,20 @@ for (const db of databases()) {
 
     describe("verifySeal", () => {
       it("answers pending at once, then valid with a proof that verifies offline against the pinned key", async () => {
-        const quote = (await (await post(t.url, "/api/dispatch/v1/quote", key, quoteRequest)).json()) as {
+        const quote = (await (await post(t, "/api/dispatch/v1/quote", key, quoteRequest)).json()) as {
           seal: string;
         };
         assert.match(quote.seal, /^seal_[0-9a-f]{64}$/);
-        assert.equal((await verify(t.url, quote.seal)).status, "pending");
+        assert.equal((await verify(t, quote.seal)).status, "pending");
         await t.app.services.auditLog.flush();
-        const result = await verify(t.url, quote.seal);
+        const result = await verify(t, quote.seal);
         assert.deepEqual([result.status, result.valid], ["valid", true]);
         const opened = verifySealProof(quote.seal, result, pinned);
         assert.equal(opened.treeSize, result.inclusion_proof!.tree_size);
       });
 
       it("reports a tampered record content_mismatch and gives no proof", async () => {
-        const order = (await (await post(t.url, "/api/dispatch/v1/order", key, orderRequest)).json()) as {
+        const order = (await (await post(t, "/api/dispatch/v1/order", key, orderRequest)).json()) as {
           seal: string;
         };
         await t.app.services.auditLog.flush();
@@ -90,37 +90,37 @@ for (const db of databases()) {
           await trx("audit_records").where({ seal: order.seal }).update({ content: '{"forged":true}' });
           await trx.raw("alter table audit_records enable trigger audit_records_no_change");
         });
-        const result = await verify(t.url, order.seal);
+        const result = await verify(t, order.seal);
         assert.deepEqual([result.status, result.valid, result.inclusion_proof], ["content_mismatch", false, undefined]);
       });
     });
 
     describe("getConsistencyProof", () => {
       it("proves an older checkpoint is a prefix of the newer one", async () => {
-        const older = await checkpoint(t.url, pinned);
-        for (let i = 0; i < 3; i++) await post(t.url, "/api/dispatch/v1/quote", key, quoteRequest);
+        const older = await checkpoint(t, pinned);
+        for (let i = 0; i < 3; i++) await post(t, "/api/dispatch/v1/quote", key, quoteRequest);
         await t.app.services.auditLog.flush();
-        const newer = await checkpoint(t.url, pinned);
+        const newer = await checkpoint(t, pinned);
         assert.ok(newer.treeSize > older.treeSize);
         const q = `first=${older.treeSize}&second=${newer.treeSize}`;
-        const proof = (await (await fetch(`${t.url}/api/attest/consistency?${q}`)).json()) as { hashes: string[] };
+        const proof = (await (await t.fetch(`${t.url}/api/attest/consistency?${q}`)).json()) as { hashes: string[] };
         const hashes = proof.hashes.map((x) => Buffer.from(x, "base64"));
         assert.ok(verifyConsistency(older.treeSize, newer.treeSize, hashes, older.rootHash, newer.rootHash));
         assert.equal(verifyConsistency(older.treeSize, newer.treeSize, hashes, newer.rootHash, older.rootHash), false);
       });
 
       it("answers 400 for sizes beyond the log or out of order, 422 for non-numbers", async () => {
-        const size = (await checkpoint(t.url, pinned)).treeSize;
+        const size = (await checkpoint(t, pinned)).treeSize;
         for (const q of [`first=1&second=${size + 1}`, `first=3&second=2`])
-          assert.equal((await fetch(`${t.url}/api/attest/consistency?${q}`)).status, 400, q);
-        assert.equal((await fetch(`${t.url}/api/attest/consistency?first=x&second=2`)).status, 422);
+          assert.equal((await t.fetch(`${t.url}/api/attest/consistency?${q}`)).status, 400, q);
+        assert.equal((await t.fetch(`${t.url}/api/attest/consistency?first=x&second=2`)).status, 422);
       });
     });
 
     describe("sequencer", () => {
       it("integrates a batch of many steps (700 records) into one tree: every sampled seal proves in, the tree grew consistently", async () => {
         await t.app.services.auditLog.flush();
-        const before = await checkpoint(t.url, pinned);
+        const before = await checkpoint(t, pinned);
         const rows = Array.from({ length: 700 }, (_, i) =>
           auditRow({
             type: "quote",
@@ -131,16 +131,16 @@ for (const db of databases()) {
         );
         await appendAuditRows(t.app.services.db, rows);
         await t.app.services.auditLog.flush();
-        const after = await checkpoint(t.url, pinned);
+        const after = await checkpoint(t, pinned);
         assert.equal(after.treeSize, before.treeSize + 700);
         for (const i of [0, 1, 255, 256, 257, 511, 512, 699]) {
-          const result = await verify(t.url, rows[i].seal);
+          const result = await verify(t, rows[i].seal);
           assert.equal(result.status, "valid", `record ${i}`);
           assert.equal(result.leaf_index, before.treeSize + i);
           verifySealProof(rows[i].seal, result, pinned);
         }
         const q = `first=${before.treeSize}&second=${after.treeSize}`;
-        const proof = (await (await fetch(`${t.url}/api/attest/consistency?${q}`)).json()) as { hashes: string[] };
+        const proof = (await (await t.fetch(`${t.url}/api/attest/consistency?${q}`)).json()) as { hashes: string[] };
         const hashes = proof.hashes.map((x) => Buffer.from(x, "base64"));
         assert.ok(verifyConsistency(before.treeSize, after.treeSize, hashes, before.rootHash, after.rootHash));
       });
@@ -163,7 +163,7 @@ for (const db of databases()) {
         const sql = await countStatements(t.app.services.db, async () => {
           answers.push(
             ...(await Promise.all(
-              Array.from({ length: 40 }, () => post(t.url, "/api/dispatch/v1/quote", key, quoteRequest)),
+              Array.from({ length: 40 }, () => post(t, "/api/dispatch/v1/quote", key, quoteRequest)),
             )),
           );
         });
@@ -174,21 +174,21 @@ for (const db of databases()) {
         assert.ok(inserts.length >= 1 && inserts.length < 40, `${inserts.length} statements for 40 quotes`);
         await t.app.services.auditLog.flush();
         for (const seal of seals) {
-          const result = await verify(t.url, seal);
+          const result = await verify(t, seal);
           assert.equal(result.status, "valid", seal);
           verifySealProof(seal, result, pinned);
         }
       });
 
       it("a quote is one statement (quote row and audit record together); an order two (replay look-up + one write)", async () => {
-        await post(t.url, "/api/dispatch/v1/quote", key, quoteRequest); // warms the key and pool caches
+        await post(t, "/api/dispatch/v1/quote", key, quoteRequest); // warms the key and pool caches
         const quote = await countStatements(t.app.services.db, () =>
-          post(t.url, "/api/dispatch/v1/quote", key, quoteRequest),
+          post(t, "/api/dispatch/v1/quote", key, quoteRequest),
         );
         assert.equal(quote.length, 1, quote.join("\n"));
         assert.match(quote[0], /^with "quote" as \(insert into "quotes".*insert into "audit_records"/);
         const order = await countStatements(t.app.services.db, () =>
-          post(t.url, "/api/dispatch/v1/order", key, { ...orderRequest, reference_id: "stmt-count" }),
+          post(t, "/api/dispatch/v1/order", key, { ...orderRequest, reference_id: "stmt-count" }),
         );
         assert.deepEqual(
           order.map((sql) => sql.split(" ").slice(0, 6).join(" ")),
@@ -202,11 +202,11 @@ for (const db of databases()) {
       });
 
       it("an order of a quote costs one statement more: the quote look-up", async () => {
-        const { quote_id } = (await (await post(t.url, "/api/dispatch/v1/quote", key, quoteRequest)).json()) as {
+        const { quote_id } = (await (await post(t, "/api/dispatch/v1/quote", key, quoteRequest)).json()) as {
           quote_id: string;
         };
         const body = { ...orderRequest, reference_id: "stmt-count-quote", quote_id };
-        const order = await countStatements(t.app.services.db, () => post(t.url, "/api/dispatch/v1/order", key, body));
+        const order = await countStatements(t.app.services.db, () => post(t, "/api/dispatch/v1/order", key, body));
         assert.deepEqual(
           order.map((sql) => sql.split(" ").slice(0, 3).join(" ")),
           ['select "id", "request_hash",', 'select "id", "trade",', 'with "new_orders" as'],

@@ -6,17 +6,17 @@ import type { components } from "../../sdk/generated/openapi.js";
 import { parseVerifierKey, verifySealProof } from "../../sdk/attest.js";
 import { purgeExpiredAudit } from "../../server/db/retention.js";
 import { quoteRequest } from "../fixtures/requests.js";
-import { databases, startTestServer, type TestServer } from "../helpers/server.js";
+import { databases, startTestServer, type TestServer, type ServerTarget } from "../helpers/server.js";
 
 type Verification = components["schemas"]["SealVerification"];
 
-const quote = (url: string, key: string) =>
+const quote = ({ url, fetch }: ServerTarget, key: string) =>
   fetch(`${url}/api/dispatch/v1/quote`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-api-key": key },
     body: JSON.stringify(quoteRequest),
   });
-const verify = async (url: string, seal: string) => {
+const verify = async ({ url, fetch }: ServerTarget, seal: string) => {
   const response = await fetch(`${url}/api/attest/verify/${seal}`);
   return { status: response.status, body: (await response.json()) as Verification };
 };
@@ -33,11 +33,11 @@ for (const db of databases()) {
     let key: string;
     const chain = () => t.app.services.db("audit_records").orderBy("position").select("seal", "recorded_at");
     before(async () => {
-      t = await startTestServer(db);
+      t = await startTestServer(db, {}, { inject: true });
       key = (await t.issueKey({ account: "keeper" })).key;
-      assert.equal((await quote(t.url, key)).status, 200);
+      assert.equal((await quote(t, key)).status, 200);
       await sleep(50);
-      for (let i = 0; i < 2; i++) assert.equal((await quote(t.url, key)).status, 200);
+      for (let i = 0; i < 2; i++) assert.equal((await quote(t, key)).status, 200);
       await t.app.services.auditLog.flush();
     });
     after(() => t?.stop());
@@ -52,10 +52,10 @@ for (const db of databases()) {
         after.map((r) => r.seal),
         before.slice(2).map((r) => r.seal),
       );
-      assert.equal((await verify(t.url, before[1]!.seal)).status, 404);
-      const oldest = await verify(t.url, after[0]!.seal);
+      assert.equal((await verify(t, before[1]!.seal)).status, 404);
+      const oldest = await verify(t, after[0]!.seal);
       assert.deepEqual([oldest.status, oldest.body.status], [200, "valid"]);
-      const pinned = parseVerifierKey(await (await fetch(`${t.url}/api/attest/key`)).text());
+      const pinned = parseVerifierKey(await (await t.fetch(`${t.url}/api/attest/key`)).text());
       verifySealProof(after[0]!.seal, oldest.body, pinned); // the tree's node hashes outlive the purged content
       const anchors = await t.app.services.db("audit_purge_boundaries").select("boundary_hash", "purged_count");
       assert.deepEqual(anchors, [{ boundary_hash: before[1]!.seal.slice(5), purged_count: 2 }]);
@@ -65,10 +65,10 @@ for (const db of databases()) {
     it("keeps the chain verifiable after purging everything", async () => {
       assert.equal(await purgeExpiredAudit(t.app.services.db, new Date(Date.now() + 8 * 365 * 86_400_000)), 2);
       assert.equal((await chain()).length, 0);
-      assert.equal((await quote(t.url, key)).status, 200);
+      assert.equal((await quote(t, key)).status, 200);
       await t.app.services.auditLog.flush();
       const [fresh] = await chain();
-      const result = await verify(t.url, fresh!.seal);
+      const result = await verify(t, fresh!.seal);
       assert.deepEqual([result.body.valid, result.body.status], [true, "valid"]);
     });
 

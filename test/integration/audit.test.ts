@@ -7,20 +7,20 @@ import type { components } from "../../sdk/generated/openapi.js";
 import { createDispatchClient } from "../../sdk/index.js";
 import { leafHashOfRow } from "../../server/services/audit/entries.js";
 import { quoteRequest } from "../fixtures/requests.js";
-import { databases, startTestServer, type TestServer } from "../helpers/server.js";
+import { databases, startTestServer, type TestServer, type ServerTarget } from "../helpers/server.js";
 
 type S = components["schemas"];
 type Page = S["AuditRecordPage"];
 
-const quote = (url: string, key: string) =>
+const quote = ({ url, fetch }: ServerTarget, key: string) =>
   fetch(`${url}/api/dispatch/v1/quote`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-api-key": key },
     body: JSON.stringify(quoteRequest),
   });
-const records = async (url: string, key: string, query = "") =>
+const records = async ({ url, fetch }: ServerTarget, key: string, query = "") =>
   (await (await fetch(`${url}/api/audit/v1/records${query}`, { headers: { "x-api-key": key } })).json()) as Page;
-const verify = (url: string, seal: string) => fetch(`${url}/api/attest/verify/${seal}`);
+const verify = ({ url, fetch }: ServerTarget, seal: string) => fetch(`${url}/api/attest/verify/${seal}`);
 
 /** Changes a row behind the triggers' back: as superuser via replica mode, else as the table owner. */
 async function tamper(db: Knex, seal: string, change: Record<string, unknown>): Promise<void> {
@@ -41,18 +41,18 @@ for (const db of databases()) {
     let other: string;
     let quoteSeals: string[];
     before(async () => {
-      t = await startTestServer(db);
+      t = await startTestServer(db, {}, { inject: true });
       acme = (await t.issueKey({ account: "acme" })).key;
       other = (await t.issueKey({ account: "other" })).key;
-      for (let i = 0; i < 3; i++) assert.equal((await quote(t.url, acme)).status, 200);
-      quoteSeals = (await records(t.url, acme, "?type=quote")).items.map((r) => r.seal).reverse();
+      for (let i = 0; i < 3; i++) assert.equal((await quote(t, acme)).status, 200);
+      quoteSeals = (await records(t, acme, "?type=quote")).items.map((r) => r.seal).reverse();
       await t.app.services.auditLog.flush();
     });
     after(() => t?.stop());
 
     describe("listAuditRecords", () => {
       it("returns the caller's records newest first with content parsed back", async () => {
-        const page = await records(t.url, acme);
+        const page = await records(t, acme);
         assert.deepEqual(
           page.items.map((r) => r.type),
           ["quote", "quote", "quote", "key_issued"],
@@ -68,7 +68,7 @@ for (const db of databases()) {
       });
 
       it("shows another account none of them", async () => {
-        const page = await records(t.url, other);
+        const page = await records(t, other);
         assert.deepEqual(
           page.items.map((r) => r.type),
           ["key_issued"],
@@ -77,25 +77,25 @@ for (const db of databases()) {
       });
 
       it("pages with an opaque cursor and filters by type", async () => {
-        const first = await records(t.url, acme, "?limit=3");
+        const first = await records(t, acme, "?limit=3");
         assert.equal(first.items.length, 3);
         assert.ok(first.next_cursor);
-        const second = await records(t.url, acme, `?limit=3&cursor=${first.next_cursor}`);
+        const second = await records(t, acme, `?limit=3&cursor=${first.next_cursor}`);
         assert.deepEqual(
           second.items.map((r) => r.type),
           ["key_issued"],
         );
         assert.equal(second.next_cursor, null);
         assert.deepEqual(
-          (await records(t.url, acme, "?type=key_issued")).items.map((r) => r.type),
+          (await records(t, acme, "?type=key_issued")).items.map((r) => r.type),
           ["key_issued"],
         );
       });
 
       it("answers 401 without a key and 422 for a bad limit, type or cursor", async () => {
-        assert.equal((await fetch(`${t.url}/api/audit/v1/records`)).status, 401);
+        assert.equal((await t.fetch(`${t.url}/api/audit/v1/records`)).status, 401);
         for (const query of ["?limit=0", "?limit=201", "?type=nope", "?cursor=bm9wZQ"]) {
-          const response = await fetch(`${t.url}/api/audit/v1/records${query}`, { headers: { "x-api-key": acme } });
+          const response = await t.fetch(`${t.url}/api/audit/v1/records${query}`, { headers: { "x-api-key": acme } });
           assert.equal(response.status, 422, query);
         }
       });
@@ -103,7 +103,7 @@ for (const db of databases()) {
 
     describe("verifySeal", () => {
       it("reports an intact record valid without revealing content or account", async () => {
-        const response = await verify(t.url, quoteSeals[0]);
+        const response = await verify(t, quoteSeals[0]);
         assert.equal(response.status, 200);
         const body = (await response.json()) as S["SealVerification"];
         assert.equal(body.valid, true);
@@ -128,11 +128,11 @@ for (const db of databases()) {
 
       it("answers 400 malformed_seal for a malformed seal and 404 without a result for an unknown one", async () => {
         for (const seal of ["nope", `seal_${"A".repeat(64)}`, `seal_${"a".repeat(63)}`, `seal_${"a".repeat(65)}`]) {
-          const response = await verify(t.url, seal);
+          const response = await verify(t, seal);
           assert.equal(response.status, 400, seal);
           assert.equal(((await response.json()) as { code: string }).code, "malformed_seal");
         }
-        const unknown = await verify(t.url, `seal_${"ab".repeat(32)}`);
+        const unknown = await verify(t, `seal_${"ab".repeat(32)}`);
         assert.equal(unknown.status, 404);
         assert.equal(((await unknown.json()) as { valid?: boolean }).valid, undefined);
       });
@@ -151,15 +151,15 @@ for (const db of databases()) {
           }),
           /append-only/,
         );
-        assert.equal((await records(t.url, acme, "?type=quote")).items.length, 3);
+        assert.equal((await records(t, acme, "?type=quote")).items.length, 3);
       });
 
       it("reports a tampered record content_mismatch with a 200", async () => {
         await tamper(t.app.services.db, quoteSeals[0], { content: JSON.stringify({ trade: "forged" }) });
-        const response = await verify(t.url, quoteSeals[0]);
+        const response = await verify(t, quoteSeals[0]);
         assert.equal(response.status, 200);
         assert.deepEqual(await response.json().then((b) => [b.valid, b.status]), [false, "content_mismatch"]);
-        assert.equal(((await (await verify(t.url, quoteSeals[1])).json()) as { status: string }).status, "valid");
+        assert.equal(((await (await verify(t, quoteSeals[1])).json()) as { status: string }).status, "valid");
       });
 
       it("reports a record re-sealed after integration content_mismatch: the tree keeps its leaf hash", async () => {
@@ -167,10 +167,10 @@ for (const db of databases()) {
         const content = JSON.stringify({ trade: "forged" });
         const forged = `seal_${leafHashOfRow({ ...row, content }).toString("hex")}`;
         await tamper(t.app.services.db, quoteSeals[1], { content, seal: forged });
-        assert.equal((await verify(t.url, quoteSeals[1])).status, 404);
-        const result = (await (await verify(t.url, forged)).json()) as S["SealVerification"];
+        assert.equal((await verify(t, quoteSeals[1])).status, 404);
+        const result = (await (await verify(t, forged)).json()) as S["SealVerification"];
         assert.deepEqual([result.valid, result.status], [false, "content_mismatch"]);
-        assert.equal(((await (await verify(t.url, quoteSeals[2])).json()) as { status: string }).status, "valid");
+        assert.equal(((await (await verify(t, quoteSeals[2])).json()) as { status: string }).status, "valid");
       });
     });
   });
@@ -192,7 +192,7 @@ for (const db of databases()) {
 
     it("listAuditRecords 200/401 and verifySeal 200 (valid and tampered)/400/404 conform", async () => {
       const key = (await t.issueKey({ account: "proxy" })).key;
-      assert.equal((await quote(t.url, key)).status, 200);
+      assert.equal((await quote(t, key)).status, 200);
       await t.app.services.auditLog.flush();
       const client = createDispatchClient({ baseUrl: prism.url, apiKey: key, retry: false });
       const conforms = (r: { response: Response }, status: number) => {

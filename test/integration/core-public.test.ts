@@ -9,8 +9,8 @@ for (const db of databases()) {
     let t: TestServer;
     let client: ReturnType<typeof createDispatchClient>;
     before(async () => {
-      t = await startTestServer(db);
-      client = createDispatchClient({ baseUrl: t.url, retry: false });
+      t = await startTestServer(db, {}, { inject: true });
+      client = createDispatchClient({ baseUrl: t.url, fetch: t.fetch, retry: false });
     });
     after(() => t?.stop());
 
@@ -89,7 +89,7 @@ for (const db of databases()) {
       }
 
       it("refuses an unknown period with a 422 problem", async () => {
-        const response = await fetch(`${t.url}/api/dispatch/analytics/evals?period=rolling_1y`);
+        const response = await t.fetch(`${t.url}/api/dispatch/analytics/evals?period=rolling_1y`);
         const body = await response.json();
         assert.equal(response.status, 422);
         assert.equal(body.errors[0].pointer, "#/query/period");
@@ -98,7 +98,7 @@ for (const db of databases()) {
       it("is not rate limited", async () => {
         const statuses = new Set<number>();
         for (let i = 0; i < 210; i++)
-          statuses.add((await fetch(`${t.url}/api/dispatch/analytics/evals?period=rolling_7d`)).status);
+          statuses.add((await t.fetch(`${t.url}/api/dispatch/analytics/evals?period=rolling_7d`)).status);
         assert.deepEqual([...statuses], [200]);
       });
     });
@@ -128,7 +128,7 @@ for (const db of databases()) {
           },
         ];
         for (const c of cases) {
-          const response = await fetch(t.url + c.path, c.init);
+          const response = await t.fetch(t.url + c.path, c.init);
           const text = await response.text();
           assert.equal(response.status, c.status, text);
           assert.equal(response.headers.get("content-type"), "application/problem+json");

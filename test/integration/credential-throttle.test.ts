@@ -3,28 +3,28 @@
 // count per (address, client_id) and answer 429 slow_down; per-address budgets take an IPv6 client by its /64.
 import assert from "node:assert/strict";
 import { quoteRequest } from "../fixtures/requests.js";
-import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
+import { adminToken, databases, startTestServer, type TestServer, type ServerTarget } from "../helpers/server.js";
 
 const from = (client: string) => ({ "x-forwarded-for": client });
 
-const quote = (url: string, client: string, key: string) =>
+const quote = ({ url, fetch }: ServerTarget, client: string, key: string) =>
   fetch(`${url}/api/dispatch/v1/quote`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-api-key": key, ...from(client) },
     body: JSON.stringify(quoteRequest),
   });
 
-const admin = (url: string, client: string, token: string) =>
+const admin = ({ url, fetch }: ServerTarget, client: string, token: string) =>
   fetch(`${url}/api/admin/v1/keys`, { headers: { authorization: `Bearer ${token}`, ...from(client) } });
 
-const tokenRequest = (url: string, client: string, clientId: string, clientSecret: string) =>
+const tokenRequest = ({ url, fetch }: ServerTarget, client: string, clientId: string, clientSecret: string) =>
   fetch(`${url}/api/mcp/oauth/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", ...from(client) },
     body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret }),
   });
 
-async function register(url: string, client: string) {
+async function register({ url, fetch }: ServerTarget, client: string) {
   const response = await fetch(`${url}/api/mcp/oauth/register`, {
     method: "POST",
     headers: { "content-type": "application/json", ...from(client) },
@@ -47,7 +47,7 @@ for (const db of databases()) {
     let key: string;
     before(async () => {
       // Loopback is the trusted proxy, so each case plays its own client address through X-Forwarded-For.
-      t = await startTestServer(db, { TRUSTED_PROXIES: "127.0.0.1, ::1" });
+      t = await startTestServer(db, { TRUSTED_PROXIES: "127.0.0.1, ::1" }, { inject: true });
       key = (await t.issueKey({ account: "throttle" })).key;
     });
     after(() => t?.stop());
@@ -55,43 +55,43 @@ for (const db of databases()) {
     describe("failed keys behind one address", () => {
       it("lets a valid key through while 25 other keys fail from its address", async () => {
         const client = "198.51.100.20";
-        const wrong = await statuses(25, (i) => quote(t.url, client, `dispatch_test_wrong${i}`));
+        const wrong = await statuses(25, (i) => quote(t, client, `dispatch_test_wrong${i}`));
         assert.deepEqual(wrong, Array(25).fill(401));
-        assert.equal((await quote(t.url, client, key)).status, 200);
+        assert.equal((await quote(t, client, key)).status, 200);
       });
 
       it("refuses one wrong key after its 20th failure from an address, and only that key there", async () => {
         const client = "198.51.100.21";
-        const wrong = await statuses(22, () => quote(t.url, client, "dispatch_test_stale"));
+        const wrong = await statuses(22, () => quote(t, client, "dispatch_test_stale"));
         assert.deepEqual(wrong, [...Array(20).fill(401), 429, 429]);
-        assert.equal((await quote(t.url, client, key)).status, 200);
-        assert.equal((await quote(t.url, "198.51.100.22", "dispatch_test_stale")).status, 401);
+        assert.equal((await quote(t, client, key)).status, 200);
+        assert.equal((await quote(t, "198.51.100.22", "dispatch_test_stale")).status, 401);
       });
 
       it("caps an address at 200 failures: unknown credentials wait, a key in use there keeps working", async () => {
         const client = "198.51.100.23";
         const fresh = (await t.issueKey({ account: "throttle" })).key;
-        assert.equal((await quote(t.url, client, key)).status, 200);
-        const wrong = await statuses(201, (i) => quote(t.url, client, `dispatch_test_guess${i}`));
+        assert.equal((await quote(t, client, key)).status, 200);
+        const wrong = await statuses(201, (i) => quote(t, client, `dispatch_test_guess${i}`));
         assert.deepEqual(wrong, [...Array(200).fill(401), 429]);
-        const refused = await quote(t.url, client, "dispatch_test_another_guess");
+        const refused = await quote(t, client, "dispatch_test_another_guess");
         assert.equal(refused.status, 429);
         assert.ok(Number(refused.headers.get("retry-after")) >= 1);
-        assert.equal((await quote(t.url, client, key)).status, 200, "the key in use keeps working");
+        assert.equal((await quote(t, client, key)).status, 200, "the key in use keeps working");
         // A key not yet seen from the address, and the admin token (never remembered), wait for the window.
-        assert.equal((await quote(t.url, client, fresh)).status, 429);
-        assert.equal((await admin(t.url, client, adminToken)).status, 429);
-        assert.equal((await quote(t.url, "198.51.100.24", fresh)).status, 200);
+        assert.equal((await quote(t, client, fresh)).status, 429);
+        assert.equal((await admin(t, client, adminToken)).status, 429);
+        assert.equal((await quote(t, "198.51.100.24", fresh)).status, 200);
       });
     });
 
     describe("wrong OAuth client secrets", () => {
       it("answers 429 slow_down with Retry-After after 20 wrong secrets for one client from one address", async () => {
         const client = "198.51.100.30";
-        const registered = await register(t.url, "198.51.100.31");
-        const wrong = await statuses(20, () => tokenRequest(t.url, client, registered.client_id, "dcs_wrong"));
+        const registered = await register(t, "198.51.100.31");
+        const wrong = await statuses(20, () => tokenRequest(t, client, registered.client_id, "dcs_wrong"));
         assert.deepEqual(wrong, Array(20).fill(401));
-        const limited = await tokenRequest(t.url, client, registered.client_id, "dcs_wrong");
+        const limited = await tokenRequest(t, client, registered.client_id, "dcs_wrong");
         assert.equal(limited.status, 429);
         assert.ok(Number(limited.headers.get("retry-after")) >= 1);
         assert.equal(limited.headers.get("cache-control"), "no-store");
@@ -99,12 +99,12 @@ for (const db of databases()) {
         assert.equal(body.error, "slow_down");
         assert.match(body.error_description, /20 failed attempts/);
         // Refused before the secret is checked, from that address only; other clients there are not affected.
-        const right = await tokenRequest(t.url, client, registered.client_id, registered.client_secret);
+        const right = await tokenRequest(t, client, registered.client_id, registered.client_secret);
         assert.equal(right.status, 429);
-        const elsewhere = await tokenRequest(t.url, "198.51.100.32", registered.client_id, registered.client_secret);
+        const elsewhere = await tokenRequest(t, "198.51.100.32", registered.client_id, registered.client_secret);
         assert.equal(elsewhere.status, 200);
-        const other = await register(t.url, "198.51.100.31");
-        assert.equal((await tokenRequest(t.url, client, other.client_id, other.client_secret)).status, 200);
+        const other = await register(t, "198.51.100.31");
+        assert.equal((await tokenRequest(t, client, other.client_id, other.client_secret)).status, 200);
       });
     });
 
@@ -112,17 +112,17 @@ for (const db of databases()) {
       it("counts every address of one /64 as one client, and an IPv4-mapped address as its IPv4", async () => {
         const sameSlash64 = (i: number) => `2001:db8:7:1:${i.toString(16)}::1`;
         const registrations = await statuses(11, (i) =>
-          fetch(`${t.url}/api/mcp/oauth/register`, {
+          t.fetch(`${t.url}/api/mcp/oauth/register`, {
             method: "POST",
             headers: { "content-type": "application/json", ...from(sameSlash64(i)) },
             body: "{}",
           }),
         );
         assert.deepEqual(registrations, [...Array(10).fill(201), 429]);
-        const next64 = await register(t.url, "2001:db8:7:2::1");
+        const next64 = await register(t, "2001:db8:7:2::1");
         assert.ok(next64.client_id);
         const mapped = await statuses(21, (i) =>
-          quote(t.url, i % 2 ? "::ffff:198.51.100.40" : "198.51.100.40", "dispatch_test_mapped"),
+          quote(t, i % 2 ? "::ffff:198.51.100.40" : "198.51.100.40", "dispatch_test_mapped"),
         );
         assert.deepEqual(mapped, [...Array(20).fill(401), 429]);
       });

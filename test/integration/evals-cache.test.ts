@@ -10,12 +10,12 @@ for (const db of databases()) {
     this.timeout(60_000);
     let t: TestServer;
     before(async () => {
-      t = await startTestServer(db, { EVALS_CACHE_MS: "60000" });
+      t = await startTestServer(db, { EVALS_CACHE_MS: "60000" }, { inject: true });
     });
     after(() => t.stop());
 
     const evals = async (period = "rolling_7d") =>
-      (await (await fetch(`${t.url}/api/dispatch/analytics/evals?period=${period}`)).json()) as {
+      (await (await t.fetch(`${t.url}/api/dispatch/analytics/evals?period=${period}`)).json()) as {
         generated_at: string;
         metrics: { goal_fulfillment_rate: { sample_size: number } };
       };
@@ -38,7 +38,7 @@ for (const db of databases()) {
     it("serves the same document within the interval, even after new live orders", async () => {
       const first = await evals();
       const live = (await t.issueKey({ account: "cached", environment: "live" })).key;
-      assert.equal((await postOrder(t.url, { "x-api-key": live }, orderRequest)).status, 201);
+      assert.equal((await postOrder(t, { "x-api-key": live }, orderRequest)).status, 201);
       const second = await evals();
       assert.equal(second.generated_at, first.generated_at);
       assert.equal(second.metrics.goal_fulfillment_rate.sample_size, first.metrics.goal_fulfillment_rate.sample_size);

@@ -11,14 +11,14 @@ for (const db of databases()) {
     this.timeout(60_000);
     let t: TestServer;
     before(async () => {
-      t = await startTestServer(db);
+      t = await startTestServer(db, {}, { inject: true });
     });
     after(() => t?.stop());
 
     describe("purgeOAuth()", () => {
       it("deletes long-expired tokens and idle or expired clients, keeps active ones", async () => {
         const knex = t.app.services.db;
-        const tokens = await Promise.all([oauthToken(t.url), oauthToken(t.url), oauthToken(t.url), oauthToken(t.url)]);
+        const tokens = await Promise.all([oauthToken(t), oauthToken(t), oauthToken(t), oauthToken(t)]);
         const rows: { client_id: string }[] = await knex("oauth_tokens").select("client_id").orderBy("created_at");
         const [idle, active, fresh, expired] = await Promise.all(
           tokens.map(async (token) => (await t.app.services.oauth.verifyToken(token))!.clientId),

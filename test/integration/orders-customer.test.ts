@@ -18,16 +18,16 @@ for (const db of databases()) {
     let t: TestServer;
     let key: string;
     const call = (path: string, init: { method?: string; body?: unknown; key?: string } = {}) =>
-      fetch(`${t.url}/api/dispatch/v1${path}`, {
+      t.fetch(`${t.url}/api/dispatch/v1${path}`, {
         method: init.method ?? "GET",
         headers: { "x-api-key": init.key ?? key, "content-type": "application/json" },
         ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       });
     const create = async (body: unknown, k = key) =>
-      (await (await postOrder(t.url, { "x-api-key": k }, body)).json()).order.id as string;
+      (await (await postOrder(t, { "x-api-key": k }, body)).json()).order.id as string;
 
     before(async () => {
-      t = await startTestServer(db, { WEBHOOK_ALLOW_PRIVATE: "true" });
+      t = await startTestServer(db, { WEBHOOK_ALLOW_PRIVATE: "true" }, { inject: true });
       key = (await t.issueKey({ account: "acme" })).key;
     });
     after(() => t?.stop());
@@ -46,7 +46,7 @@ for (const db of databases()) {
         const seen: string[] = [];
         let url: string | undefined = `${t.url}/api/dispatch/v1/orders?limit=4`;
         for (let page = 0; page < 5 && url; page++) {
-          const response: Response = await fetch(url, { headers: { "x-api-key": k } });
+          const response: Response = await t.fetch(url, { headers: { "x-api-key": k } });
           assert.equal(response.status, 200);
           const body = (await response.json()) as { items: View[]; next_cursor: string | null };
           seen.push(...body.items.map((o) => o.id));
@@ -93,7 +93,7 @@ for (const db of databases()) {
 
       it("answers 409 cannot_cancel once the contractor is on site, 404 for another account's order", async () => {
         const id = await create({ ...orderRequest, reference_id: "cancel-late" });
-        for (const status of ["dispatched", "en_route", "on_site"]) await recordEvent(t.url, id, { status });
+        for (const status of ["dispatched", "en_route", "on_site"]) await recordEvent(t, id, { status });
         const late = await call(`/orders/${id}/cancel`, { method: "POST", body: { reason: "other" } });
         assert.equal(late.status, 409);
         assert.equal((await late.json()).code, "cannot_cancel");
@@ -106,9 +106,9 @@ for (const db of databases()) {
       it("records an operator's cancellation as by operator and counts cancellations in the evals", async () => {
         const live = (await t.issueKey({ account: "acme", environment: "live" })).key; // evals count live orders
         const id = await create({ ...orderRequest, reference_id: "cancel-op" }, live);
-        const body = await (await recordEvent(t.url, id, { status: "cancelled", note: "Customer phoned" })).json();
+        const body = await (await recordEvent(t, id, { status: "cancelled", note: "Customer phoned" })).json();
         assert.deepEqual([body.cancellation.by, body.cancellation.reason], ["operator", "operator_decision"]);
-        const evals = await (await fetch(`${t.url}/api/dispatch/analytics/evals?period=rolling_7d`)).json();
+        const evals = await (await t.fetch(`${t.url}/api/dispatch/analytics/evals?period=rolling_7d`)).json();
         assert.ok(evals.metrics.cancellation_rate.value > 0);
       });
     });
@@ -148,10 +148,10 @@ for (const db of databases()) {
   describe(`sandbox steps by itself (${db.name})`, function () {
     this.timeout(120_000);
     it("moves a test-key order to completed and leaves a live-key order where it is", async () => {
-      const t = await startTestServer(db, { SANDBOX_STEP_MS: "20" });
+      const t = await startTestServer(db, { SANDBOX_STEP_MS: "20" }); // a port: the sandbox walker calls the server over HTTP
       try {
         const order = async (k: string, ref: string) =>
-          (await (await postOrder(t.url, { "x-api-key": k }, { ...orderRequest, reference_id: ref })).json()).order;
+          (await (await postOrder(t, { "x-api-key": k }, { ...orderRequest, reference_id: ref })).json()).order;
         const test = await order((await t.issueKey({ account: "s" })).key, "auto-test");
         const liveKey = (await t.issueKey({ account: "s", environment: "live" })).key;
         const live = await order(liveKey, "auto-live");

@@ -17,10 +17,10 @@ for (const db of databases()) {
     let t: TestServer;
     let key: string;
     const create = async (body: unknown = orderRequest) =>
-      (await (await postOrder(t.url, { "x-api-key": key }, body)).json()).order.id as string;
+      (await (await postOrder(t, { "x-api-key": key }, body)).json()).order.id as string;
 
     before(async () => {
-      t = await startTestServer(db);
+      t = await startTestServer(db, {}, { inject: true });
       key = (await t.issueKey({ account: "acme" })).key;
     });
     after(() => t?.stop());
@@ -29,8 +29,8 @@ for (const db of databases()) {
       it("walks pending_dispatch -> dispatched -> en_route -> on_site -> completed, audited, with history", async () => {
         const id = await create({ ...orderRequest, reference_id: "walk" });
         for (const status of ["dispatched", "en_route", "on_site"])
-          assert.equal((await recordEvent(t.url, id, { status, note: `now ${status}` })).status, 201);
-        const done = await recordEvent(t.url, id, {
+          assert.equal((await recordEvent(t, id, { status, note: `now ${status}` })).status, 201);
+        const done = await recordEvent(t, id, {
           status: "completed",
           final_cost_cents: 41250,
           note: "Replaced supply line",
@@ -45,7 +45,7 @@ for (const db of databases()) {
         assert.ok(body.updated_at >= body.created_at);
         const audit = await t.app.services.db("audit_records").where({ subject: id, type: "order_status" });
         assert.equal(audit.length, 4);
-        assert.deepEqual(await (await getOrder(body.tracking.status_url, key)).json(), body);
+        assert.deepEqual(await (await getOrder(body.tracking.status_url, key, t.fetch)).json(), body);
       });
 
       const invalid: [string, string[], string][] = [
@@ -59,8 +59,8 @@ for (const db of databases()) {
         it(`answers 409 invalid_transition for ${from} -> ${to}`, async () => {
           const id = await create({ ...orderRequest, reference_id: `bad-${from}-${to}` });
           for (const status of path)
-            await recordEvent(t.url, id, status === "completed" ? { status, final_cost_cents: 100 } : { status });
-          const response = await recordEvent(t.url, id, { status: to, final_cost_cents: 1 });
+            await recordEvent(t, id, status === "completed" ? { status, final_cost_cents: 100 } : { status });
+          const response = await recordEvent(t, id, { status: to, final_cost_cents: 1 });
           assert.equal(response.status, 409);
           assert.equal((await response.json()).code, "invalid_transition");
         });
@@ -68,15 +68,15 @@ for (const db of databases()) {
 
       it("requires final_cost_cents to complete (422), and answers 404 for an unknown order and 401 without the admin token", async () => {
         const id = await create({ ...orderRequest, reference_id: "no-final" });
-        for (const status of ["dispatched", "en_route", "on_site"]) await recordEvent(t.url, id, { status });
-        const missing = await recordEvent(t.url, id, { status: "completed" });
+        for (const status of ["dispatched", "en_route", "on_site"]) await recordEvent(t, id, { status });
+        const missing = await recordEvent(t, id, { status: "completed" });
         assert.equal(missing.status, 422);
         assert.deepEqual(
           (await missing.json()).errors.map((e: { pointer: string }) => e.pointer),
           ["/final_cost_cents"],
         );
-        assert.equal((await recordEvent(t.url, "ord_missing", { status: "cancelled" })).status, 404);
-        const anonymous = await fetch(`${t.url}/api/admin/v1/orders/${id}/events`, {
+        assert.equal((await recordEvent(t, "ord_missing", { status: "cancelled" })).status, 404);
+        const anonymous = await t.fetch(`${t.url}/api/admin/v1/orders/${id}/events`, {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: '{"status":"cancelled"}',
@@ -86,16 +86,16 @@ for (const db of databases()) {
 
       it("assigns an unassigned order: 409 while nobody covers it, then a named contractor (human override)", async () => {
         const id = await create(akOrder);
-        const nobody = await recordEvent(t.url, id, { status: "pending_dispatch" });
+        const nobody = await recordEvent(t, id, { status: "pending_dispatch" });
         assert.equal(nobody.status, 409);
         const contractor = await (
-          await fetch(`${t.url}/api/admin/v1/contractors`, {
+          await t.fetch(`${t.url}/api/admin/v1/contractors`, {
             method: "POST",
             headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
             body: JSON.stringify({ ...contractorInput, trades: ["hvac"], service_areas: [{ state: "AK" }] }),
           })
         ).json();
-        const assigned = await recordEvent(t.url, id, {
+        const assigned = await recordEvent(t, id, {
           status: "pending_dispatch",
           contractor_id: contractor.id,
           human_override: true,
@@ -115,13 +115,13 @@ for (const db of databases()) {
 
     describe("evals", () => {
       it("completion, NTE accuracy, latency and override rates follow the recorded events", async () => {
-        const fresh = await startTestServer(db);
+        const fresh = await startTestServer(db, {}, { inject: true });
         try {
           const k = (await fresh.issueKey({ account: "evals", environment: "live" })).key;
           const make = async (body: unknown) =>
-            (await (await postOrder(fresh.url, { "x-api-key": k }, body)).json()).order.id as string;
+            (await (await postOrder(fresh, { "x-api-key": k }, body)).json()).order.id as string;
           const metrics = async () =>
-            (await (await fetch(`${fresh.url}/api/dispatch/analytics/evals?period=rolling_7d`)).json()).metrics;
+            (await (await fresh.fetch(`${fresh.url}/api/dispatch/analytics/evals?period=rolling_7d`)).json()).metrics;
           const a = await make({ ...orderRequest, reference_id: "a" });
           const b = await make({ ...orderRequest, reference_id: "b" });
           await make(akOrder);
@@ -135,11 +135,11 @@ for (const db of databases()) {
             ],
             [null, 0.6667, 2, 0],
           );
-          for (const status of ["dispatched", "en_route", "on_site"]) await recordEvent(fresh.url, a, { status });
-          await recordEvent(fresh.url, a, { status: "completed", final_cost_cents: 40000 });
+          for (const status of ["dispatched", "en_route", "on_site"]) await recordEvent(fresh, a, { status });
+          await recordEvent(fresh, a, { status: "completed", final_cost_cents: 40000 });
           m = await metrics();
           assert.deepEqual([m.completion_rate.value, m.nte_accuracy_rate.value], [1, 1]);
-          await recordEvent(fresh.url, b, { status: "cancelled", human_override: true, note: "Customer called off" });
+          await recordEvent(fresh, b, { status: "cancelled", human_override: true, note: "Customer called off" });
           m = await metrics();
           assert.deepEqual(
             [m.completion_rate.value, m.completion_rate.sample_size, m.human_override_rate.value],

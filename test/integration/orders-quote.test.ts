@@ -25,13 +25,13 @@ for (const db of databases()) {
     let t: TestServer;
     let key: string;
     const admin = (path: string, method = "GET", body?: unknown) =>
-      fetch(`${t.url}/api/admin/v1${path}`, {
+      t.fetch(`${t.url}/api/admin/v1${path}`, {
         method,
         headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     const quote = async (body: unknown, credential: Record<string, string> = { "x-api-key": key }) => {
-      const response = await fetch(`${t.url}/api/dispatch/v1/quote`, {
+      const response = await t.fetch(`${t.url}/api/dispatch/v1/quote`, {
         method: "POST",
         headers: { "content-type": "application/json", ...credential },
         body: JSON.stringify(body),
@@ -40,7 +40,7 @@ for (const db of databases()) {
       return (await response.json()) as QuoteBody;
     };
     const order = async (body: Record<string, unknown>, k = key) => {
-      const response = await postOrder(t.url, { "x-api-key": k }, { description: "Quoted job.", ...body });
+      const response = await postOrder(t, { "x-api-key": k }, { description: "Quoted job.", ...body });
       return { status: response.status, type: response.headers.get("content-type"), body: await response.json() };
     };
     const contractorOf = async (trade: string, state: string, ref: string) =>
@@ -49,7 +49,7 @@ for (const db of databases()) {
       )!;
 
     before(async () => {
-      t = await startTestServer(db);
+      t = await startTestServer(db, {}, { inject: true });
       key = (await t.issueKey({ account: "quoter" })).key;
     });
     after(() => t?.stop());
@@ -81,7 +81,7 @@ for (const db of databases()) {
         [summary.assigned_contractor_ref, summary.quoted_cost_cents, summary.quoted_cost_usd, summary.quote_id],
         [q.availability.best_match_ref, q.estimated_cost_cents, q.estimated_cost_usd, q.quote_id],
       );
-      const view = await (await fetch(made.body.tracking.status_url, { headers: { "x-api-key": key } })).json();
+      const view = await (await t.fetch(made.body.tracking.status_url, { headers: { "x-api-key": key } })).json();
       assert.deepEqual(
         [view.quote_id, view.assigned_contractor_ref, view.quoted_cost_cents],
         [q.quote_id, q.availability.best_match_ref, q.estimated_cost_cents],
@@ -89,7 +89,7 @@ for (const db of databases()) {
       const listed = async (ref: string) =>
         (
           await (
-            await fetch(`${t.url}/api/dispatch/v1/orders?reference_id=${ref}`, { headers: { "x-api-key": key } })
+            await t.fetch(`${t.url}/api/dispatch/v1/orders?reference_id=${ref}`, { headers: { "x-api-key": key } })
           ).json()
         ).items[0];
       assert.equal((await listed("from-quote")).quote_id, q.quote_id);
@@ -133,7 +133,7 @@ for (const db of databases()) {
     it("answers 404 for another account's quote, an OAuth-token quote and an unknown quote", async () => {
       const other = (await t.issueKey({ account: "someone-else" })).key;
       const theirs = await quote(roofing, { "x-api-key": other });
-      const anonymous = await quote(roofing, { authorization: `Bearer ${await oauthToken(t.url)}` });
+      const anonymous = await quote(roofing, { authorization: `Bearer ${await oauthToken(t)}` });
       for (const quoteId of [theirs.quote_id, anonymous.quote_id, "qt_01JD8X7K2M4Q9R3T5V7W9Y1A2B"]) {
         const answer = await order({ ...roofing, quote_id: quoteId });
         assert.equal(answer.status, 404, quoteId);

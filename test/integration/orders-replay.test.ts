@@ -11,7 +11,7 @@ for (const db of databases()) {
     let t: TestServer;
     let key: string;
     before(async () => {
-      t = await startTestServer(db);
+      t = await startTestServer(db, {}, { inject: true });
       key = (await t.issueKey({ account: "replay" })).key;
     });
     after(() => t?.stop());
@@ -20,8 +20,8 @@ for (const db of databases()) {
       it("marks a replay with Idempotent-Replayed: true and the same body", async () => {
         const headers = { "x-api-key": key, "idempotency-key": "replay-1" };
         const body = { ...orderRequest, reference_id: undefined };
-        const first = await postOrder(t.url, headers, body);
-        const second = await postOrder(t.url, headers, body);
+        const first = await postOrder(t, headers, body);
+        const second = await postOrder(t, headers, body);
         assert.equal(first.headers.get("idempotent-replayed"), null);
         assert.equal(second.headers.get("idempotent-replayed"), "true");
         assert.equal(second.status, first.status);
@@ -30,8 +30,8 @@ for (const db of databases()) {
 
       it("refuses an empty reference_id with 422 (else it would be stored and its identical retry answered 409)", async () => {
         const headers = { "x-api-key": key };
-        const first = await postOrder(t.url, headers, { ...orderRequest, reference_id: "" });
-        const retry = await postOrder(t.url, headers, { ...orderRequest, reference_id: "" });
+        const first = await postOrder(t, headers, { ...orderRequest, reference_id: "" });
+        const retry = await postOrder(t, headers, { ...orderRequest, reference_id: "" });
         assert.deepEqual([first.status, retry.status], [422, 422]);
         const body = (await first.json()) as { errors: { pointer: string }[] };
         assert.ok(
@@ -47,7 +47,7 @@ for (const db of databases()) {
         const sends = [
           ...Array.from({ length: 12 }, (_, i) => ({ ...orderRequest, reference_id: `batch-distinct-${i}` })),
           ...Array.from({ length: 8 }, () => ({ ...orderRequest, reference_id: "batch-same" })),
-        ].map((body) => postOrder(t.url, headers, body));
+        ].map((body) => postOrder(t, headers, body));
         const answers = await Promise.all(sends);
         const bodies = (await Promise.all(answers.map((r) => r.json()))) as { order: { id: string } }[];
         const distinct = bodies.slice(0, 12).map((b) => b.order.id);

@@ -24,14 +24,14 @@ for (const db of databases()) {
     let t: TestServer;
     let key: string;
     before(async () => {
-      t = await startTestServer(db, { WEBHOOK_ALLOW_PRIVATE: "true" });
+      t = await startTestServer(db, { WEBHOOK_ALLOW_PRIVATE: "true" }, { inject: true });
       key = (await t.issueKey({ account: "acme" })).key;
     });
     after(() => t?.stop());
 
     describe("create()", () => {
       it("answers 201 pending_dispatch with a masked contractor, cost, ETA, Location, status URL and seal", async () => {
-        const response = await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "c-201" });
+        const response = await postOrder(t, { "x-api-key": key }, { ...orderRequest, reference_id: "c-201" });
         const body = await response.json();
         assert.equal(response.status, 201);
         assert.deepEqual(
@@ -65,7 +65,7 @@ for (const db of databases()) {
 
       it("answers 202 accepted_pending_fulfilment with an escalation when no contractor covers AK", async () => {
         const response = await postOrder(
-          t.url,
+          t,
           { "x-api-key": key },
           {
             trade: "hvac",
@@ -97,42 +97,37 @@ for (const db of databases()) {
 
       it("defaults urgency to routine", async () => {
         const { urgency: _omitted, ...rest } = orderRequest;
-        const body = await (
-          await postOrder(t.url, { "x-api-key": key }, { ...rest, reference_id: "c-routine" })
-        ).json();
+        const body = await (await postOrder(t, { "x-api-key": key }, { ...rest, reference_id: "c-routine" })).json();
         assert.equal(body.order.urgency, "routine");
       });
 
       it("answers 401 with no key (WWW-Authenticate), an invalid key, a revoked key and an API key as Bearer", async () => {
-        const none = await postOrder(t.url, {}, orderRequest);
+        const none = await postOrder(t, {}, orderRequest);
         assert.equal(none.status, 401);
         assert.ok(none.headers.get("www-authenticate"));
-        assert.equal(
-          (await postOrder(t.url, { "x-api-key": "dispatch_test_not_a_real_key" }, orderRequest)).status,
-          401,
-        );
+        assert.equal((await postOrder(t, { "x-api-key": "dispatch_test_not_a_real_key" }, orderRequest)).status, 401);
         const revoked = await t.issueKey({ account: "acme" });
-        await fetch(`${t.url}/api/admin/v1/keys/${revoked.id}`, {
+        await t.fetch(`${t.url}/api/admin/v1/keys/${revoked.id}`, {
           method: "DELETE",
           headers: { authorization: `Bearer ${adminToken}` },
         });
-        assert.equal((await postOrder(t.url, { "x-api-key": revoked.key }, orderRequest)).status, 401);
-        assert.equal((await postOrder(t.url, { authorization: `Bearer ${key}` }, orderRequest)).status, 401);
+        assert.equal((await postOrder(t, { "x-api-key": revoked.key }, orderRequest)).status, 401);
+        assert.equal((await postOrder(t, { authorization: `Bearer ${key}` }, orderRequest)).status, 401);
       });
 
       it("answers 402 with the entitlement body to an OAuth token (Bearer or x-api-key) and to a quote-only key", async () => {
-        const token = await oauthToken(t.url);
+        const token = await oauthToken(t);
         for (const headers of [{ authorization: `Bearer ${token}` }, { "x-api-key": token }] as Record<
           string,
           string
         >[]) {
-          const response = await postOrder(t.url, headers, orderRequest);
+          const response = await postOrder(t, headers, orderRequest);
           assert.equal(response.status, 402);
           assert.equal(response.headers.get("content-type"), "application/json; charset=utf-8");
           assert.deepEqual(await response.json(), entitlementBody);
         }
         const quoteOnly = await t.issueKey({ account: "acme", scopes: ["quote"] });
-        const response = await postOrder(t.url, { "x-api-key": quoteOnly.key }, orderRequest);
+        const response = await postOrder(t, { "x-api-key": quoteOnly.key }, orderRequest);
         const body = await response.json();
         assert.equal(response.status, 402);
         assert.deepEqual(Object.keys(body).sort(), Object.keys(entitlementBody).sort());
@@ -157,7 +152,7 @@ for (const db of databases()) {
       ];
       for (const [pointer, patch] of invalid) {
         it(`answers 422 pointing at ${pointer} for ${JSON.stringify(patch).slice(0, 60)}`, async () => {
-          const response = await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, ...patch });
+          const response = await postOrder(t, { "x-api-key": key }, { ...orderRequest, ...patch });
           const body = await response.json();
           assert.equal(response.status, 422);
           assert.equal(response.headers.get("content-type"), "application/problem+json");
@@ -180,7 +175,7 @@ for (const db of databases()) {
           },
         };
         // nte_cents: 1 is under any price, so the order is held for approval (the NTE rule), not refused
-        assert.equal((await postOrder(t.url, { "x-api-key": key }, body)).status, 202);
+        assert.equal((await postOrder(t, { "x-api-key": key }, body)).status, 202);
       });
 
       it("allows a burst of 200 per key, then 429 with Retry-After and RateLimit headers", async () => {
@@ -188,11 +183,11 @@ for (const db of databases()) {
         const statuses: number[] = [];
         for (let i = 0; i < 201; i++)
           statuses.push(
-            (await postOrder(t.url, { "x-api-key": bursty }, { ...orderRequest, reference_id: "burst" })).status,
+            (await postOrder(t, { "x-api-key": bursty }, { ...orderRequest, reference_id: "burst" })).status,
           );
         assert.equal(statuses.filter((s) => s === 201).length, 200);
         assert.equal(statuses[200], 429);
-        const limited = await postOrder(t.url, { "x-api-key": bursty }, orderRequest);
+        const limited = await postOrder(t, { "x-api-key": bursty }, orderRequest);
         assert.equal(limited.status, 429);
         assert.ok(Number(limited.headers.get("retry-after")) >= 1);
         assert.match(limited.headers.get("ratelimit")!, /^"default";r=0;t=\d+$/);
@@ -202,8 +197,8 @@ for (const db of databases()) {
 
     describe("idempotency", () => {
       it("replays the first answer for the same reference_id and body", async () => {
-        const first = await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "idem-1" });
-        const second = await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "idem-1" });
+        const first = await postOrder(t, { "x-api-key": key }, { ...orderRequest, reference_id: "idem-1" });
+        const second = await postOrder(t, { "x-api-key": key }, { ...orderRequest, reference_id: "idem-1" });
         assert.deepEqual([first.status, second.status], [201, 201]);
         assert.equal(await second.text(), await first.text());
         assert.equal(second.headers.get("location"), first.headers.get("location"));
@@ -211,9 +206,9 @@ for (const db of databases()) {
       });
 
       it("answers 409 idempotency_conflict for the same reference_id with another body", async () => {
-        await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "idem-2" });
+        await postOrder(t, { "x-api-key": key }, { ...orderRequest, reference_id: "idem-2" });
         const response = await postOrder(
-          t.url,
+          t,
           { "x-api-key": key },
           { ...orderRequest, reference_id: "idem-2", nte_cents: 99 },
         );
@@ -224,14 +219,12 @@ for (const db of databases()) {
       it("gives the Idempotency-Key header the same semantics, per account", async () => {
         const { reference_id: _none, ...body } = orderRequest;
         const headers = { "x-api-key": key, "idempotency-key": "key-1" };
-        const first = await postOrder(t.url, headers, body);
+        const first = await postOrder(t, headers, body);
         const firstText = await first.text();
-        assert.equal(await (await postOrder(t.url, headers, body)).text(), firstText);
-        assert.equal((await postOrder(t.url, headers, { ...body, description: "Another job." })).status, 409);
+        assert.equal(await (await postOrder(t, headers, body)).text(), firstText);
+        assert.equal((await postOrder(t, headers, { ...body, description: "Another job." })).status, 409);
         const { key: otherKey } = await t.issueKey({ account: "globex" });
-        const other = await (
-          await postOrder(t.url, { "x-api-key": otherKey, "idempotency-key": "key-1" }, body)
-        ).json();
+        const other = await (await postOrder(t, { "x-api-key": otherKey, "idempotency-key": "key-1" }, body)).json();
         assert.equal(other.order.status, "pending_dispatch");
         assert.notEqual(other.order.id, JSON.parse(firstText).order.id);
       });
@@ -240,11 +233,7 @@ for (const db of databases()) {
         const { key: racer } = await t.issueKey({ account: "racer" });
         const answers = await Promise.all(
           Array.from({ length: 50 }, async () => {
-            const response = await postOrder(
-              t.url,
-              { "x-api-key": racer },
-              { ...orderRequest, reference_id: "race-1" },
-            );
+            const response = await postOrder(t, { "x-api-key": racer }, { ...orderRequest, reference_id: "race-1" });
             return `${response.status} ${await response.text()}`;
           }),
         );
@@ -261,9 +250,9 @@ for (const db of databases()) {
     describe("get()", () => {
       it("returns the order with its history at the status URL, and 404 to another account", async () => {
         const created = await (
-          await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "get-1" })
+          await postOrder(t, { "x-api-key": key }, { ...orderRequest, reference_id: "get-1" })
         ).json();
-        const response = await getOrder(created.tracking.status_url, key);
+        const response = await getOrder(created.tracking.status_url, key, t.fetch);
         const body = await response.json();
         assert.equal(response.status, 200);
         assert.equal(body.id, created.order.id);
@@ -275,11 +264,11 @@ for (const db of databases()) {
           ["pending_dispatch"],
         );
         const { key: otherKey } = await t.issueKey({ account: "globex" });
-        const foreign = await getOrder(created.tracking.status_url, otherKey);
+        const foreign = await getOrder(created.tracking.status_url, otherKey, t.fetch);
         assert.equal(foreign.status, 404);
         assert.equal(foreign.headers.get("content-type"), "application/problem+json");
-        assert.equal((await getOrder(`${t.url}/api/dispatch/v1/orders/ord_missing`, key)).status, 404);
-        assert.equal((await fetch(created.tracking.status_url)).status, 401);
+        assert.equal((await getOrder(`${t.url}/api/dispatch/v1/orders/ord_missing`, key, t.fetch)).status, 404);
+        assert.equal((await t.fetch(created.tracking.status_url)).status, 401);
       });
     });
   });
@@ -287,10 +276,10 @@ for (const db of databases()) {
   describe(`orders when dispatch is disabled (${db.name})`, function () {
     this.timeout(60_000);
     it("answers 503 with Retry-After", async () => {
-      const t = await startTestServer(db, { DISPATCH_DISABLED: "true" });
+      const t = await startTestServer(db, { DISPATCH_DISABLED: "true" }, { inject: true });
       try {
         const { key } = await t.issueKey();
-        const response = await postOrder(t.url, { "x-api-key": key }, orderRequest);
+        const response = await postOrder(t, { "x-api-key": key }, orderRequest);
         assert.equal(response.status, 503);
         assert.equal((await response.json()).code, "dispatch_unavailable");
         assert.ok(response.headers.get("retry-after"));

@@ -32,7 +32,7 @@ describe("probeStorefront against fixture storefronts (PROBE_ALLOW_PRIVATE=true)
   let poor: Storefront;
   before(async () => {
     [t, good, poor] = await Promise.all([
-      startTestServer(undefined, { PROBE_ALLOW_PRIVATE: "true" }),
+      startTestServer(undefined, { PROBE_ALLOW_PRIVATE: "true" }, { inject: true }),
       serveStorefront("good"),
       serveStorefront("poor"),
     ]);
@@ -105,7 +105,7 @@ describe("probeStorefront SSRF guard (PROBE_ALLOW_PRIVATE unset)", function () {
   let t: TestServer;
   let trap: Storefront;
   before(async () => {
-    [t, trap] = await Promise.all([startTestServer(), serveStorefront("good")]);
+    [t, trap] = await Promise.all([startTestServer(undefined, {}, { inject: true }), serveStorefront("good")]);
   });
   after(async () => Promise.all([t?.stop(), trap?.close()]));
 

@@ -5,11 +5,11 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
 describe("request ids", function () {
   this.timeout(30_000);
   let t: TestServer;
-  before(async () => (t = await startTestServer()));
+  before(async () => (t = await startTestServer(undefined, {}, { inject: true })));
   after(() => t?.stop());
 
   it("echoes a sane X-Request-Id and puts it in problems", async () => {
-    const response = await fetch(`${t.url}/api/dispatch/v1/quote`, {
+    const response = await t.fetch(`${t.url}/api/dispatch/v1/quote`, {
       method: "POST",
       headers: { "x-request-id": "trace-123" },
     });
@@ -18,7 +18,7 @@ describe("request ids", function () {
   });
 
   it("replaces an unusable one with a generated req_ id", async () => {
-    const response = await fetch(`${t.url}/healthz`, { headers: { "x-request-id": "bad id with spaces" } });
+    const response = await t.fetch(`${t.url}/healthz`, { headers: { "x-request-id": "bad id with spaces" } });
     assert.match(response.headers.get("x-request-id")!, /^req_[0-9A-Za-z]{16}$/);
   });
 });

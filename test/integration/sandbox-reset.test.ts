@@ -10,9 +10,9 @@ for (const db of databases()) {
     let t: TestServer;
     const tenants = { acme: "", acmeLive: "", other: "" };
     const reset = (key: string) =>
-      fetch(`${t.url}/api/dispatch/v1/sandbox/reset`, { method: "POST", headers: { "x-api-key": key } });
+      t.fetch(`${t.url}/api/dispatch/v1/sandbox/reset`, { method: "POST", headers: { "x-api-key": key } });
     const quote = (key: string) =>
-      fetch(`${t.url}/api/dispatch/v1/quote`, {
+      t.fetch(`${t.url}/api/dispatch/v1/quote`, {
         method: "POST",
         headers: { "x-api-key": key, "content-type": "application/json" },
         body: JSON.stringify(quoteRequest),
@@ -40,14 +40,14 @@ for (const db of databases()) {
         [2, undefined],
       ] as const) {
         const body = { ...orderRequest, reference_id: `reset-${n}`, ...(callback ? { callback_url: callback } : {}) };
-        const response = await postOrder(t.url, { "x-api-key": key, "idempotency-key": `idem-${n}` }, body);
+        const response = await postOrder(t, { "x-api-key": key, "idempotency-key": `idem-${n}` }, body);
         assert.equal(response.status, 201, await response.clone().text());
       }
       assert.equal((await quote(key)).status, 200);
     }
 
     before(async () => {
-      t = await startTestServer(db, { WEBHOOK_ALLOW_PRIVATE: "true" });
+      t = await startTestServer(db, { WEBHOOK_ALLOW_PRIVATE: "true" }, { inject: true });
       tenants.acme = (await t.issueKey({ account: "acme", environment: "test" })).key;
       tenants.acmeLive = (await t.issueKey({ account: "acme", environment: "live" })).key;
       tenants.other = (await t.issueKey({ account: "other", environment: "test" })).key;
@@ -70,7 +70,7 @@ for (const db of databases()) {
       assert.deepEqual([body.account, body.environment], ["acme", "test"]);
       const after = await countsOf("acme", "test");
       assert.deepEqual([after.orders, after.quotes, after.events, after.webhook_deliveries], [0, 0, 0, 0]);
-      const listed = await fetch(`${t.url}/api/dispatch/v1/orders`, { headers: { "x-api-key": tenants.acme } });
+      const listed = await t.fetch(`${t.url}/api/dispatch/v1/orders`, { headers: { "x-api-key": tenants.acme } });
       assert.deepEqual((await listed.json()).items, []);
     });
 
@@ -86,7 +86,7 @@ for (const db of databases()) {
       assert.equal(resets.length, 2);
       assert.ok(resets.every((r) => r.environment === "test"));
       assert.deepEqual(JSON.parse(resets[0].content).removed.orders, 2);
-      const listed = await fetch(`${t.url}/api/audit/v1/records?limit=200`, {
+      const listed = await t.fetch(`${t.url}/api/audit/v1/records?limit=200`, {
         headers: { "x-api-key": tenants.acme },
       });
       assert.equal(listed.status, 200);
@@ -121,7 +121,7 @@ for (const db of databases()) {
     });
 
     it("answers 401 without a key and 403 insufficient_scope to a key without order", async () => {
-      assert.equal((await fetch(`${t.url}/api/dispatch/v1/sandbox/reset`, { method: "POST" })).status, 401);
+      assert.equal((await t.fetch(`${t.url}/api/dispatch/v1/sandbox/reset`, { method: "POST" })).status, 401);
       const quoteOnly = (await t.issueKey({ account: "acme", scopes: ["quote"] })).key;
       const response = await reset(quoteOnly);
       assert.equal(response.status, 403);

@@ -11,7 +11,7 @@ import { databases, startTestServer, type TestServer } from "../helpers/server.j
 const v1 = "/api/dispatch/v1";
 
 function call(t: TestServer, method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  return fetch(t.url + path, {
+  return t.fetch(t.url + path, {
     method,
     headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -27,10 +27,10 @@ for (const db of databases()) {
     let liveOrder: string;
 
     before(async () => {
-      t = await startTestServer(db, { WEBHOOK_ALLOW_PRIVATE: "true" });
+      t = await startTestServer(db, { WEBHOOK_ALLOW_PRIVATE: "true" }, { inject: true });
       test = (await t.issueKey({ account: "twins", environment: "test" })).key;
       live = (await t.issueKey({ account: "twins", environment: "live" })).key;
-      const made = await postOrder(t.url, { "x-api-key": live }, { ...orderRequest, reference_id: "live-1" });
+      const made = await postOrder(t, { "x-api-key": live }, { ...orderRequest, reference_id: "live-1" });
       assert.equal(made.status, 201);
       liveOrder = (await made.json()).order.id;
     });
@@ -67,7 +67,7 @@ for (const db of databases()) {
       });
 
       it("lists, events, deliveries and audit records of one environment never show the other's", async () => {
-        const testOrder = (await (await postOrder(t.url, { "x-api-key": test }, orderRequest)).json()).order.id;
+        const testOrder = (await (await postOrder(t, { "x-api-key": test }, orderRequest)).json()).order.id;
         const ids = async (key: string) =>
           ((await (await call(t, "GET", `${v1}/orders`, { "x-api-key": key })).json()).items as { id: string }[]).map(
             (o) => o.id,
@@ -99,21 +99,21 @@ for (const db of databases()) {
 
       it("a reference_id used by a test order is a new order in live, not a replay of the sandbox one", async () => {
         const body = { ...orderRequest, reference_id: "shared-ref" };
-        const sandbox = await postOrder(t.url, { "x-api-key": test }, body);
+        const sandbox = await postOrder(t, { "x-api-key": test }, body);
         assert.equal(sandbox.status, 201);
-        const real = await postOrder(t.url, { "x-api-key": live }, body);
+        const real = await postOrder(t, { "x-api-key": live }, body);
         assert.equal(real.status, 201);
         assert.equal(real.headers.get("idempotent-replayed"), null);
         assert.notEqual((await real.json()).order.id, (await sandbox.json()).order.id);
-        const again = await postOrder(t.url, { "x-api-key": live }, body);
+        const again = await postOrder(t, { "x-api-key": live }, body);
         assert.equal(again.headers.get("idempotent-replayed"), "true");
       });
 
       it("an Idempotency-Key is scoped by environment too", async () => {
         const key = { "idempotency-key": "idem-twins-1" };
         const body = { ...orderRequest, reference_id: undefined };
-        const a = await postOrder(t.url, { "x-api-key": test, ...key }, body);
-        const b = await postOrder(t.url, { "x-api-key": live, ...key }, body);
+        const a = await postOrder(t, { "x-api-key": test, ...key }, body);
+        const b = await postOrder(t, { "x-api-key": live, ...key }, body);
         assert.equal(a.status, 201);
         assert.equal(b.headers.get("idempotent-replayed"), null);
         assert.notEqual((await a.json()).order.id, (await b.json()).order.id);
@@ -134,7 +134,7 @@ for (const db of databases()) {
       it("a live order cannot be made from a test key's quote (404)", async () => {
         const quote = await (await call(t, "POST", `${v1}/quote`, { "x-api-key": test }, quoteRequest)).json();
         const ordered = await postOrder(
-          t.url,
+          t,
           { "x-api-key": live },
           { ...orderRequest, reference_id: "from-test-quote", quote_id: quote.quote_id },
         );
@@ -155,7 +155,7 @@ for (const db of databases()) {
         try {
           const port = (receiver.address() as { port: number }).port;
           const body = { ...orderRequest, reference_id: "hooked", callback_url: `http://127.0.0.1:${port}/hook` };
-          assert.equal((await postOrder(t.url, { "x-api-key": live }, body)).status, 201);
+          assert.equal((await postOrder(t, { "x-api-key": live }, body)).status, 201);
           for (let i = 0; i < 100 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
           const secret = async (key: string) =>
             (await (await call(t, "GET", `${v1}/webhooks/secret`, { "x-api-key": key })).json()).secret as string;
@@ -222,7 +222,7 @@ for (const db of databases()) {
           (await call(t, "POST", `${v1}/estimate`, headers, { trade: "hvac", location: { state: "CA" } })).status,
           200,
         );
-        assert.equal((await postOrder(t.url, headers, { ...orderRequest, reference_id: "q-only" })).status, 402);
+        assert.equal((await postOrder(t, headers, { ...orderRequest, reference_id: "q-only" })).status, 402);
         for (const [method, path] of [
           ["GET", `${v1}/orders`],
           ["GET", `${v1}/orders/${liveOrder}`],
@@ -253,7 +253,7 @@ for (const db of databases()) {
 
       it("new keys get every scope unless asked otherwise", async () => {
         const issued = await t.issueKey({ account: "twins" });
-        const listed = await fetch(`${t.url}/api/admin/v1/keys?account=twins`, {
+        const listed = await t.fetch(`${t.url}/api/admin/v1/keys?account=twins`, {
           headers: { authorization: "Bearer test-admin-token-0123456789" },
         });
         const key = ((await listed.json()).items as { id: string; scopes: string[] }[]).find(
@@ -276,7 +276,7 @@ for (const db of databases()) {
       ] as const;
 
       it("get 401 (never 500) in x-api-key and as Bearer, with and without Accept: text/event-stream", async () => {
-        const token = await oauthToken(t.url);
+        const token = await oauthToken(t);
         for (const [method, path] of keyOnly)
           for (const headers of [
             { "x-api-key": token },
@@ -291,13 +291,13 @@ for (const db of databases()) {
       });
 
       it("still quote (x-api-key or Bearer), and get 402 on order creation", async () => {
-        const token = await oauthToken(t.url);
+        const token = await oauthToken(t);
         assert.equal((await call(t, "POST", `${v1}/quote`, { "x-api-key": token }, quoteRequest)).status, 200);
         assert.equal(
           (await call(t, "POST", `${v1}/quote`, { authorization: `Bearer ${token}` }, quoteRequest)).status,
           200,
         );
-        assert.equal((await postOrder(t.url, { authorization: `Bearer ${token}` }, orderRequest)).status, 402);
+        assert.equal((await postOrder(t, { authorization: `Bearer ${token}` }, orderRequest)).status, 402);
       });
     });
 
@@ -305,18 +305,18 @@ for (const db of databases()) {
       it("count live orders only: sandbox orders move no figure", async () => {
         const evals = async () =>
           (
-            (await (await fetch(`${t.url}/api/dispatch/analytics/evals?period=rolling_7d`)).json()) as {
+            (await (await t.fetch(`${t.url}/api/dispatch/analytics/evals?period=rolling_7d`)).json()) as {
               metrics: Record<string, { sample_size: number }>;
             }
           ).metrics;
         const before = await evals();
         for (let i = 0; i < 5; i++)
           assert.equal(
-            (await postOrder(t.url, { "x-api-key": test }, { ...orderRequest, reference_id: `sbx-${i}` })).status,
+            (await postOrder(t, { "x-api-key": test }, { ...orderRequest, reference_id: `sbx-${i}` })).status,
             201,
           );
         assert.deepEqual(await evals(), before);
-        await postOrder(t.url, { "x-api-key": live }, { ...orderRequest, reference_id: "counted" });
+        await postOrder(t, { "x-api-key": live }, { ...orderRequest, reference_id: "counted" });
         const after = await evals();
         assert.equal(after.goal_fulfillment_rate.sample_size, before.goal_fulfillment_rate.sample_size + 1);
       });

@@ -49,7 +49,7 @@ for (const db of databases()) {
     let other: string;
     const ids = { x: "", y: "", z: "" };
     const hooks = (path: string, k = key, method = "GET") =>
-      fetch(`${t.url}/api/dispatch/v1/webhooks/${path}`, { method, headers: { "x-api-key": k } });
+      t.fetch(`${t.url}/api/dispatch/v1/webhooks/${path}`, { method, headers: { "x-api-key": k } });
     const list = async (query = "", k = key) => {
       const response = await hooks(`deliveries${query}`, k);
       return { status: response.status, link: response.headers.get("link"), body: (await response.json()) as Page };
@@ -60,20 +60,20 @@ for (const db of databases()) {
     };
     const order = async (k: string, reference_id: string, receiver: Receiver) => {
       const callback_url = `http://127.0.0.1:${receiver.port}/hooks`;
-      const response = await postOrder(t.url, { "x-api-key": k }, { ...orderRequest, reference_id, callback_url });
+      const response = await postOrder(t, { "x-api-key": k }, { ...orderRequest, reference_id, callback_url });
       return (await response.json()).order.id as string;
     };
     const deliveryOf = async (orderId: string, index = 0) =>
       (await list(`?order_id=${orderId}`)).body.items.at(-1 - index)!;
 
     before(async () => {
-      t = await startTestServer(db, env);
+      t = await startTestServer(db, env, { inject: true });
       good = await receiverOn();
       flaky = await receiverOn(() => flakyStatus);
       key = (await t.issueKey({ account: "hooked" })).key;
       other = (await t.issueKey({ account: "elsewhere" })).key;
       ids.x = await order(key, "x", good);
-      await recordEvent(t.url, ids.x, { status: "dispatched" });
+      await recordEvent(t, ids.x, { status: "dispatched" });
       await eventually(() => good.deliveries.filter((d) => d.body.data.order_id === ids.x).length === 2);
       ids.y = await order(key, "y", flaky);
       await eventually(async () => (await deliveryOf(ids.y)).attempts === 1);
@@ -139,7 +139,7 @@ for (const db of databases()) {
         const seen: string[] = [];
         let url: string | undefined = first;
         for (let page = 0; page < 10 && url; page++) {
-          const response: Response = await fetch(url, { headers: { "x-api-key": key } });
+          const response: Response = await t.fetch(url, { headers: { "x-api-key": key } });
           assert.equal(response.status, 200);
           const body = (await response.json()) as Page;
           seen.push(...body.items.map((d) => d.id));
@@ -155,7 +155,7 @@ for (const db of databases()) {
     });
 
     it("is a list operation of the SDK: paginate() walks every page", async () => {
-      const client = createDispatchClient({ baseUrl: t.url, apiKey: key, retry: false });
+      const client = createDispatchClient({ baseUrl: t.url, fetch: t.fetch, apiKey: key, retry: false });
       const seen: string[] = [];
       const pages = paginate(client, "/api/dispatch/v1/webhooks/deliveries", { params: { query: { limit: 1 } } });
       for await (const delivery of pages) seen.push(delivery.id);
@@ -166,7 +166,7 @@ for (const db of databases()) {
     });
 
     it("answers 422 for a foreign cursor, a listOrders cursor, a limit out of 1-200 and an unknown state", async () => {
-      const orders = await fetch(`${t.url}/api/dispatch/v1/orders?limit=1`, { headers: { "x-api-key": key } });
+      const orders = await t.fetch(`${t.url}/api/dispatch/v1/orders?limit=1`, { headers: { "x-api-key": key } });
       const orderCursor = ((await orders.json()) as Page).next_cursor!;
       assert.ok(orderCursor);
       for (const query of [`cursor=${orderCursor}`, "cursor=bm90LWEtY3Vyc29y", "limit=201", "limit=0", "state=lost"]) {
@@ -219,7 +219,7 @@ for (const db of databases()) {
         );
       }
       for (const id of ["abc", "dlv_", `dlv_${"9".repeat(19)}`]) assert.equal((await redeliver(id)).status, 422, id);
-      const anonymous = await fetch(`${t.url}/api/dispatch/v1/webhooks/deliveries`);
+      const anonymous = await t.fetch(`${t.url}/api/dispatch/v1/webhooks/deliveries`);
       assert.equal(anonymous.status, 401);
     });
   });

@@ -36,7 +36,7 @@ for (const db of databases()) {
     let receiver: Awaited<ReturnType<typeof startReceiver>>;
     let callbackUrl: string;
     const call = (path: string, key: string, method = "GET") =>
-      fetch(`${t.url}/api/dispatch/v1/webhooks/${path}`, { method, headers: { "x-api-key": key } });
+      t.fetch(`${t.url}/api/dispatch/v1/webhooks/${path}`, { method, headers: { "x-api-key": key } });
     const rotate = async (key: string) => {
       const response = await call("secret/rotate", key, "POST");
       assert.equal(response.status, 200);
@@ -52,7 +52,7 @@ for (const db of databases()) {
     };
 
     before(async () => {
-      t = await startTestServer(db, fast);
+      t = await startTestServer(db, fast, { inject: true });
       const port = await freePort();
       receiver = await startReceiver(port);
       callbackUrl = `http://127.0.0.1:${port}/hooks`;
@@ -75,7 +75,7 @@ for (const db of databases()) {
       assert.ok(Math.abs(overlap - 24 * 3_600_000) < 60_000, `previous secret expires in ${overlap} ms`);
 
       const body = { ...orderRequest, reference_id: "rotated", callback_url: callbackUrl };
-      const id = (await (await postOrder(t.url, { "x-api-key": key }, body)).json()).order.id;
+      const id = (await (await postOrder(t, { "x-api-key": key }, body)).json()).order.id;
       const [during] = await deliveriesOf(id, 1);
       assert.equal(signaturesOf(during).length, 2);
       assert.ok(signaturesOf(during).every((s) => /^v1,[A-Za-z0-9+/]{43}=$/.test(s)));
@@ -90,7 +90,7 @@ for (const db of databases()) {
         .where({ account: "rotor" })
         .update({ expires_at: new Date(Date.now() - 1000) });
       assert.equal(expired, 1);
-      await recordEvent(t.url, id, { status: "dispatched" });
+      await recordEvent(t, id, { status: "dispatched" });
       const after = (await deliveriesOf(id, 2))[1];
       assert.equal(after.body.data.status, "dispatched");
       assert.equal(signaturesOf(after).length, 1);
@@ -109,7 +109,7 @@ for (const db of databases()) {
       const secrets = [await secretOf(key)];
       for (let i = 0; i < 5; i++) secrets.push((await rotate(key)).secret);
       const body = { ...orderRequest, reference_id: "many", callback_url: callbackUrl };
-      const id = (await (await postOrder(t.url, { "x-api-key": key }, body)).json()).order.id;
+      const id = (await (await postOrder(t, { "x-api-key": key }, body)).json()).order.id;
       const [delivery] = await deliveriesOf(id, 1);
       assert.equal(signaturesOf(delivery).length, 4);
       assert.ok(String(delivery.headers["webhook-signature"]).length <= 200);
@@ -122,7 +122,7 @@ for (const db of databases()) {
     });
 
     it("answers 401 without a key", async () => {
-      const response = await fetch(`${t.url}/api/dispatch/v1/webhooks/secret/rotate`, { method: "POST" });
+      const response = await t.fetch(`${t.url}/api/dispatch/v1/webhooks/secret/rotate`, { method: "POST" });
       assert.equal(response.status, 401);
       assert.match(response.headers.get("content-type") ?? "", /^application\/problem\+json/);
     });

@@ -58,7 +58,7 @@ for (const db of databases()) {
     let t: TestServer;
     let key: string;
     before(async () => {
-      t = await startTestServer(db, fast);
+      t = await startTestServer(db, fast, { inject: true });
       key = (await t.issueKey({ account: "acme" })).key;
     });
     after(() => t?.stop());
@@ -69,13 +69,13 @@ for (const db of databases()) {
         const callback_url = `http://127.0.0.1:${port}/hooks`;
         const a = (
           await (
-            await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "wh-a", callback_url })
+            await postOrder(t, { "x-api-key": key }, { ...orderRequest, reference_id: "wh-a", callback_url })
           ).json()
         ).order.id;
-        const b = (await (await postOrder(t.url, { "x-api-key": key }, { ...akOrder, callback_url })).json()).order.id;
-        for (const status of ["dispatched", "en_route", "on_site"]) await recordEvent(t.url, a, { status });
-        await recordEvent(t.url, a, { status: "completed", final_cost_cents: 40000 });
-        await recordEvent(t.url, b, { status: "cancelled" });
+        const b = (await (await postOrder(t, { "x-api-key": key }, { ...akOrder, callback_url })).json()).order.id;
+        for (const status of ["dispatched", "en_route", "on_site"]) await recordEvent(t, a, { status });
+        await recordEvent(t, a, { status: "completed", final_cost_cents: 40000 });
+        await recordEvent(t, b, { status: "cancelled" });
         const outbox = () => t.app.services.db("webhook_outbox").whereIn("order_id", [a, b]);
         await eventually(async () => (await outbox()).some((r: { attempts: number }) => r.attempts >= 2));
         assert.match((await outbox()).find((r) => r.last_error)!.last_error!, /ECONNREFUSED/);
@@ -94,7 +94,7 @@ for (const db of databases()) {
             "completed",
           ]);
           assert.deepEqual(statusesOf(receiver.deliveries, b), ["accepted_pending_fulfilment", "cancelled"]);
-          assertSigned(receiver.deliveries, await webhookSecret(t.url, "acme"));
+          assertSigned(receiver.deliveries, await webhookSecret(t, "acme"));
           const done = receiver.deliveries.find((d) => d.body.data.status === "completed")!.body.data as Record<
             string,
             unknown
@@ -112,12 +112,16 @@ for (const db of databases()) {
       it("gives up after WEBHOOK_MAX_ATTEMPTS failed answers (dead)", async () => {
         const port = await freePort();
         const receiver = await startReceiver(port, 500);
-        const s = await startTestServer(db, { ...fast, WEBHOOK_MAX_ATTEMPTS: "3", WEBHOOK_BACKOFF_MS: "10" });
+        const s = await startTestServer(
+          db,
+          { ...fast, WEBHOOK_MAX_ATTEMPTS: "3", WEBHOOK_BACKOFF_MS: "10" },
+          { inject: true },
+        );
         try {
           const { key: k } = await s.issueKey({ account: "acme" });
           const id = (
             await (
-              await postOrder(s.url, { "x-api-key": k }, { ...orderRequest, callback_url: `http://127.0.0.1:${port}/` })
+              await postOrder(s, { "x-api-key": k }, { ...orderRequest, callback_url: `http://127.0.0.1:${port}/` })
             ).json()
           ).order.id;
           const row = () => s.app.services.db("webhook_outbox").where({ order_id: id }).first();
@@ -137,7 +141,7 @@ for (const db of databases()) {
 
     describe("ssrf()", () => {
       it("refuses private, loopback and link-local callback URLs at order time (422 at /callback_url)", async () => {
-        const s = await startTestServer(db, { WEBHOOK_POLL_MS: "20" });
+        const s = await startTestServer(db, { WEBHOOK_POLL_MS: "20" }, { inject: true });
         try {
           const { key: k } = await s.issueKey({ account: "acme" });
           for (const url of [
@@ -148,7 +152,7 @@ for (const db of databases()) {
             "http://[::1]/h",
             "http://192.168.1.20/h",
           ]) {
-            const response = await postOrder(s.url, { "x-api-key": k }, { ...orderRequest, callback_url: url });
+            const response = await postOrder(s, { "x-api-key": k }, { ...orderRequest, callback_url: url });
             const body = await response.json();
             assert.equal(response.status, 422, url);
             assert.deepEqual(
@@ -164,10 +168,10 @@ for (const db of databases()) {
       it("refuses a private address at delivery time too (e.g. after DNS changed)", async () => {
         const port = await freePort();
         const receiver = await startReceiver(port);
-        const s = await startTestServer(db, { WEBHOOK_POLL_MS: "20", WEBHOOK_BACKOFF_MS: "10000" });
+        const s = await startTestServer(db, { WEBHOOK_POLL_MS: "20", WEBHOOK_BACKOFF_MS: "10000" }, { inject: true });
         try {
           const { key: k } = await s.issueKey({ account: "acme" });
-          const id = (await (await postOrder(s.url, { "x-api-key": k }, orderRequest)).json()).order.id;
+          const id = (await (await postOrder(s, { "x-api-key": k }, orderRequest)).json()).order.id;
           const rows = s.app.services.db;
           await rows("webhook_secrets").insert({
             account: "acme",
@@ -204,22 +208,22 @@ for (const db of databases()) {
       it("keeps pending deliveries across a restart and completes them from the next server", async () => {
         const database = await sharedDatabase(db);
         const port = await freePort();
-        let first: TestServer | null = await startTestServer(db, { ...fast, DATABASE_URL: database.url });
+        let first: TestServer | null = await startTestServer(
+          db,
+          { ...fast, DATABASE_URL: database.url },
+          { inject: true },
+        );
         let second: TestServer | null = null;
         const receiver = { current: null as Awaited<ReturnType<typeof startReceiver>> | null };
         try {
           const { key: k } = await first.issueKey({ account: "acme" });
           const id = (
             await (
-              await postOrder(
-                first.url,
-                { "x-api-key": k },
-                { ...orderRequest, callback_url: `http://127.0.0.1:${port}/` },
-              )
+              await postOrder(first, { "x-api-key": k }, { ...orderRequest, callback_url: `http://127.0.0.1:${port}/` })
             ).json()
           ).order.id;
-          await recordEvent(first.url, id, { status: "dispatched" });
-          await recordEvent(first.url, id, { status: "cancelled", note: "stopped mid-delivery" });
+          await recordEvent(first, id, { status: "dispatched" });
+          await recordEvent(first, id, { status: "cancelled", note: "stopped mid-delivery" });
           await eventually(
             async () =>
               Number(
@@ -229,14 +233,14 @@ for (const db of databases()) {
           await first.app.stop();
           first = null;
           receiver.current = await startReceiver(port);
-          second = await startTestServer(db, { ...fast, DATABASE_URL: database.url });
+          second = await startTestServer(db, { ...fast, DATABASE_URL: database.url }, { inject: true });
           await eventually(() => receiver.current!.deliveries.length >= 3);
           assert.deepEqual(statusesOf(receiver.current.deliveries, id), [
             "pending_dispatch",
             "dispatched",
             "cancelled",
           ]);
-          assertSigned(receiver.current.deliveries, await webhookSecret(second.url, "acme"));
+          assertSigned(receiver.current.deliveries, await webhookSecret(second, "acme"));
         } finally {
           await first?.app.stop();
           await second?.app.stop();
