@@ -45,20 +45,20 @@ for (const db of databases()) {
     it("purges only records older than 7 years and anchors the boundary so the rest verifies", async () => {
       const before = await chain();
       assert.equal(before.length, 4);
-      const now = sevenYearsAfter(new Date(before[1]!.recorded_at).toISOString(), 10);
+      const now = sevenYearsAfter(new Date(before[1].recorded_at).toISOString(), 10);
       assert.equal(await purgeExpiredAudit(t.app.services.db, now), 2);
       const after = await chain();
       assert.deepEqual(
         after.map((r) => r.seal),
         before.slice(2).map((r) => r.seal),
       );
-      assert.equal((await verify(t, before[1]!.seal)).status, 404);
-      const oldest = await verify(t, after[0]!.seal);
+      assert.equal((await verify(t, before[1].seal)).status, 404);
+      const oldest = await verify(t, after[0].seal);
       assert.deepEqual([oldest.status, oldest.body.status], [200, "valid"]);
       const pinned = parseVerifierKey(await (await t.fetch(`${t.url}/api/attest/key`)).text());
-      verifySealProof(after[0]!.seal, oldest.body, pinned); // the tree's node hashes outlive the purged content
+      verifySealProof(after[0].seal, oldest.body, pinned); // the tree's node hashes outlive the purged content
       const anchors = await t.app.services.db("audit_purge_boundaries").select("boundary_hash", "purged_count");
-      assert.deepEqual(anchors, [{ boundary_hash: before[1]!.seal.slice(5), purged_count: 2 }]);
+      assert.deepEqual(anchors, [{ boundary_hash: before[1].seal.slice(5), purged_count: 2 }]);
       assert.equal(await purgeExpiredAudit(t.app.services.db, now), 0);
     });
 
@@ -68,7 +68,7 @@ for (const db of databases()) {
       assert.equal((await quote(t, key)).status, 200);
       await t.app.services.auditLog.flush();
       const [fresh] = await chain();
-      const result = await verify(t, fresh!.seal);
+      const result = await verify(t, fresh.seal);
       assert.deepEqual([result.body.valid, result.body.status], [true, "valid"]);
     });
 

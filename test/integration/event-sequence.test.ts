@@ -15,7 +15,7 @@ const order = (id: string, account: string, environment: string) =>
 /** Inserts one event row and answers its id. */
 async function insertEvent(db: Db, orderId: string): Promise<number> {
   const [row] = await db("order_events").insert({ order_id: orderId, status: "pending_dispatch" }).returning("id");
-  return Number(row.id);
+  return row.id;
 }
 
 /** Takes an id and rolls back: a hole. */
@@ -30,8 +30,8 @@ async function hole(db: Db, orderId: string): Promise<void> {
 
 const seqs = async (db: Db) =>
   (await db("order_events").orderBy("id").select("id", "seq", "account", "environment")).map((r) => ({
-    id: Number(r.id),
-    seq: r.seq === null ? null : Number(r.seq),
+    id: r.id,
+    seq: r.seq,
     tenant: `${r.account}/${r.environment}`,
   }));
 
