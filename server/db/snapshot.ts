@@ -21,12 +21,23 @@ export function restoreSnapshot(): PGlite | null {
   return new PGlite({ loadDataDir: new Blob([readFileSync(snapshotFile)]) });
 }
 
+/**
+ * An embedded server never creates a database, so template0 and template1 (copied from by CREATE DATABASE only) are a
+ * third of the snapshot that every in-memory start would restore and hold in memory for nothing.
+ */
+async function dropTemplateDatabases(pglite: PGlite): Promise<void> {
+  await pglite.exec("UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')");
+  await pglite.exec("DROP DATABASE template0");
+  await pglite.exec("DROP DATABASE template1");
+}
+
 /** Migrates a fresh in-memory database and writes its data directory to `file`. */
 export async function writeSnapshot(file = snapshotFile): Promise<void> {
   const pglite = new PGlite();
   const db = knex({ client: ClientPgLite, dialect: "postgres", connection: { pglite } } as Knex.Config);
   try {
     await migrate(db);
+    await dropTemplateDatabases(pglite);
     await pglite.query("CHECKPOINT");
     const dump = await pglite.dumpDataDir("gzip");
     writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
