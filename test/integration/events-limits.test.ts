@@ -136,8 +136,9 @@ for (const db of databases()) {
         const { key } = await short.issueKey({ account: "lifetime" });
         const started = Date.now();
         const stream = await openSse(events(short), { "x-api-key": key });
+        let deadline: NodeJS.Timeout | undefined;
         try {
-          await Promise.race([stream.ended, new Promise((resolve) => setTimeout(resolve, 6000))]);
+          await Promise.race([stream.ended, new Promise((resolve) => (deadline = setTimeout(resolve, 6000)))]);
           const lived = Date.now() - started;
           assert.ok(lived >= 1900 && lived < 5000, `the stream lived ${lived} ms`);
           assert.ok(
@@ -146,6 +147,7 @@ for (const db of databases()) {
           );
           assert.equal(short.app.services.eventStreams.stats().streams, 0);
         } finally {
+          clearTimeout(deadline); // the stream ended first: the 6 s guard must not outlive the test
           stream.close();
         }
       });
