@@ -142,29 +142,19 @@ async function registerPlugins(
  * (needs the real port), the event feed's sequencer and SSE streams. */
 async function startWorkers(server: Hapi.Server, services: Services): Promise<void> {
   const backgroundThrottle = createLogThrottle(60_000); // one line per cause per minute during an outage
-  await services.changes.start((error) => {
-    logBackgroundError(server.logger, "change-feed", error as Error, backgroundThrottle);
-  });
-  await services.auditLog.start((error) => {
-    logBackgroundError(server.logger, "audit", error as Error, backgroundThrottle);
-  });
-  services.oauthPurger.start((error) => {
-    logBackgroundError(server.logger, "oauth-purge", error as Error, backgroundThrottle);
-  });
-  services.webhooks.start((error) => {
-    logBackgroundError(server.logger, "webhooks", error as Error, backgroundThrottle);
-  }); // outbox delivery worker; stop() waits for deliveries in flight
+  /** Every worker's failed run is logged the same way, named by its job and throttled together. */
+  const logAs = (job: string) => (error: unknown) => {
+    logBackgroundError(server.logger, job, error as Error, backgroundThrottle);
+  };
+  await services.changes.start(logAs("change-feed"));
+  await services.auditLog.start(logAs("audit"));
+  services.oauthPurger.start(logAs("oauth-purge"));
+  services.webhooks.start(logAs("webhooks")); // outbox delivery worker; stop() waits for deliveries in flight
   server.ext("onPostStart", () => {
-    services.orders.startSandboxClock(server.info.uri, (error) => {
-      logBackgroundError(server.logger, "sandbox", error as Error, backgroundThrottle);
-    });
+    services.orders.startSandboxClock(server.info.uri, logAs("sandbox"));
   }); // the real port once listening
-  services.eventSequencer.start((error) => {
-    logBackgroundError(server.logger, "event-sequencer", error as Error, backgroundThrottle);
-  });
-  services.eventStreams.start((error) => {
-    logBackgroundError(server.logger, "event-streams", error as Error, backgroundThrottle);
-  });
+  services.eventSequencer.start(logAs("event-sequencer"));
+  services.eventStreams.start(logAs("event-streams"));
 }
 
 /** `logStream` (tests) receives the pino lines instead of stdout. */

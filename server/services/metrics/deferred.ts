@@ -2,6 +2,9 @@
 // or scrape rather than at start; the few timings observed while it loads are queued and recorded once it is in.
 import type { Metrics, MetricsDeps, RequestLabels } from "./registry.js";
 
+/** Timings kept while prom-client loads: far more than arrive in that moment, few enough to hold if it never does. */
+const maxQueued = 10_000;
+
 export function createDeferredMetrics(deps: MetricsDeps): Metrics {
   let metrics: Metrics | null = null;
   let loading: Promise<Metrics> | undefined;
@@ -18,7 +21,7 @@ export function createDeferredMetrics(deps: MetricsDeps): Metrics {
         metrics.observeRequest(labels, seconds);
         return;
       }
-      queued.push([labels, seconds]);
+      if (queued.length < maxQueued) queued.push([labels, seconds]); // bounded should the import never succeed
       load().catch(() => undefined); // a failed import surfaces at the next scrape
     },
     async exposition() {

@@ -60,7 +60,7 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
       advanceSandboxOrder(clock, tenant, { id, to }),
     resetSandbox: (tenant: Tenant) => resetSandbox(db, tenant),
     startSandboxClock: (origin: string, onError: (error: unknown) => void) => {
-      startSandboxClock(clock, origin, onError);
+      startSandboxClock(clock, baseOf(origin), onError);
     },
     stopSandboxClock: () => stopSandboxClock(clock),
   };

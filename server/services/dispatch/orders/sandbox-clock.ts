@@ -84,10 +84,11 @@ async function tick(clock: SandboxClock): Promise<number> {
   return due.length;
 }
 
-/** Starts the clock once the server listens (`origin` is its real address); SANDBOX_STEP_MS 0 keeps it off. */
-export function startSandboxClock(clock: SandboxClock, origin: string, onError: (error: unknown) => void): void {
+/** Starts the clock once the server listens (`base`: its public base URL, or its real address); SANDBOX_STEP_MS 0
+ * keeps it off. */
+export function startSandboxClock(clock: SandboxClock, base: string, onError: (error: unknown) => void): void {
   const { config } = clock;
-  clock.base = config.publicBaseUrl ?? origin;
+  clock.base = base;
   if (config.sandboxStepMs > 0 && !clock.job)
     clock.job = startBackgroundJob(() => tick(clock), { intervalMs: Math.min(config.sandboxStepMs, 1000) }, onError);
 }
