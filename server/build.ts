@@ -1,18 +1,21 @@
 // Compiles the server to JavaScript in server/dist/ so it runs without a TypeScript loader:
 // - dist/server/**: every module of server/ transpiled one to one (routes and migrations are found by listing their
-//   directories at run time, so the layout is kept rather than bundled into one file).
+//   directories at run time, so the layout is kept rather than bundled into one file), with the packages they import
+//   bundled into dist/server/vendor/.
 // - dist/openapi.yaml: the contract the server reads, where `../openapi.yaml` from dist/server finds it, and
 //   dist/openapi.json, its parse, so the server does not parse YAML at start (see contract.ts).
 // - dist/assets/redoc.standalone.js: the /docs page's script, so the package needs neither redoc nor a CDN.
-// - dist/pglite-snapshot.tar.gz: a migrated PGlite data directory that `pglite://memory` starts from (see snapshot.ts).
-// Bare imports stay imports: they are server/package.json's dependencies (a unit test holds the two equal).
+// - dist/pglite-snapshot.tar.gz: a migrated PGlite data directory holding the demo contractor pool, which
+//   `pglite://memory` starts from (see snapshot.ts).
+// Each server module keeps its own file; the packages it imports are bundled into shared chunks (see ownModulesStayApart),
+// except the runtime externals, which are server/package.json's dependencies (a unit test holds the two equal).
 import { execSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { build, type Metafile, type Plugin } from "esbuild";
 import { parse } from "yaml";
 
 const serverDir = fileURLToPath(new URL(".", import.meta.url));
@@ -28,6 +31,106 @@ function sources(dir = serverDir): string[] {
     return skip ? [] : [path];
   });
 }
+
+/** Packages left to Node at run time, server/package.json's dependencies: PGlite loads its wasm and data files from
+ * its own package; pg is required only for postgres:// URLs; yaml parses the contract only when its JSON is missing. */
+export const runtimeDependencies = ["@electric-sql/pglite", "pg", "yaml"];
+
+/** Drivers and a pretty-printer that bundled knex and pino name but the server never loads (it configures none). */
+export const neverLoaded = [
+  "pg-native",
+  "pg-query-stream",
+  "sqlite3",
+  "better-sqlite3",
+  "mysql",
+  "mysql2",
+  "oracledb",
+  "tedious",
+  "mariadb",
+  "mariadb/*",
+  "pino-pretty",
+];
+
+/**
+ * Our own modules are not bundled into each other: an import between two server files stays an import, so every
+ * module keeps its own file at its source path (import.meta.url, the route and migration directory listings and stack
+ * traces stay as in the sources). Only the packages they import are bundled, into shared chunks under vendor/, which
+ * Node loads in a fraction of the time it spends resolving and compiling hundreds of small package files.
+ */
+const ownModulesStayApart: Plugin = {
+  name: "own-modules-stay-apart",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\// }, (args) =>
+      args.importer.startsWith(serverDir) && !args.importer.includes("node_modules")
+        ? { path: args.path, external: true }
+        : undefined,
+    );
+  },
+};
+
+/** The licence texts of the packages bundled into vendor/ (their licences ask that copies keep the notice). */
+function thirdPartyNotices(inputs: string[]): string {
+  const roots = new Set<string>();
+  for (const input of inputs) {
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match) roots.add(match[1]);
+  }
+  const sections = [...roots].sort().map((root) => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+      name: string;
+      version: string;
+      license?: string;
+    };
+    const licenceFile = readdirSync(root).find((name) => /^(licen[cs]e|copying)/i.test(name));
+    const text = licenceFile
+      ? readFileSync(join(root, licenceFile), "utf8").trim()
+      : `License: ${pkg.license ?? "see package"}`;
+    return `## ${pkg.name} ${pkg.version} (${pkg.license ?? "unknown"})\n\n\`\`\`\n${text}\n\`\`\`\n`;
+  });
+  return [`# Third-party notices\n\nPackages bundled into \`server/vendor/\` by the build.\n`, ...sections].join("\n");
+}
+
+/**
+ * knex names a loader for every SQL dialect it supports; the server speaks PostgreSQL only (node-postgres or PGlite,
+ * whose knex client extends knex's postgres dialect), so the other dialects are left out of the bundle and a loader
+ * for one of them fails with a message saying so. A third of knex's code the server never runs is not parsed at start.
+ */
+const postgresDialectOnly: Plugin = {
+  name: "postgres-dialect-only",
+  setup(build) {
+    const unused =
+      /^\.\/(better-sqlite3|cockroachdb|mssql|mysql|mariadb|mysql2|oracle|oracledb|pgnative|redshift|sqlite3)$/;
+    build.onResolve({ filter: unused }, (args) =>
+      /knex[\\/]lib[\\/]dialects[\\/]index\.js$/.test(args.importer)
+        ? { path: args.path.slice(2), namespace: "unbundled-dialect" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "unbundled-dialect" }, (args) => ({
+      contents: `throw new Error("dispatch-server bundles knex's PostgreSQL dialect only, not ${args.path}");`,
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * rate-limiter-flexible's index requires every store it supports (Mongo, MySQL, DynamoDB, Prisma, etcd and more);
+ * the server uses the classes below, so its bundle takes them from their own files (each exports one class). A class
+ * not listed here fails the build ("No matching export"), never a request.
+ */
+const limiterClasses = ["BurstyRateLimiter", "RateLimiterMemory", "RateLimiterRedis", "RateLimiterRes"];
+const usedLimiterClassesOnly: Plugin = {
+  name: "used-limiter-classes-only",
+  setup(build) {
+    build.onResolve({ filter: /^rate-limiter-flexible$/ }, () => ({ path: "classes", namespace: "rate-limiter" }));
+    build.onLoad({ filter: /.*/, namespace: "rate-limiter" }, () => ({
+      contents: limiterClasses
+        .map((name) => `export { default as ${name} } from "rate-limiter-flexible/lib/${name}.js";`)
+        .join("\n"),
+      resolveDir: serverDir,
+      loader: "js",
+    }));
+  },
+};
 
 /** The commit built, or a hash of the contract and lockfile outside git; the package's capability index reports it. */
 function buildHash(): string {
@@ -51,30 +154,55 @@ function isStale(): boolean {
   }
 }
 
-export async function buildServer(): Promise<void> {
+/**
+ * The built modules make the snapshot, so it holds exactly the migrations and demo pool the package ships (an
+ * in-memory server then starts seeded; one started without the pool removes it: settleDemoPool).
+ */
+async function writeBuiltSnapshot(): Promise<void> {
+  const built = (path: string) => pathToFileURL(join(outdir, "server", path)).href;
+  const { writeSnapshot } = (await import(built("db/snapshot.js"))) as typeof import("./db/snapshot.js");
+  const { createContractorService } = (await import(
+    built("services/dispatch/contractors.js")
+  )) as typeof import("./services/dispatch/contractors.js");
+  const { seedDemoContractors } = (await import(
+    built("services/sandbox/demo-contractors.js")
+  )) as typeof import("./services/sandbox/demo-contractors.js");
+  await writeSnapshot(join(outdir, "pglite-snapshot.tar.gz"), async (db) => {
+    await seedDemoContractors(createContractorService(db));
+  });
+}
+
+export async function buildServer(): Promise<Metafile> {
   rmSync(outdir, { recursive: true, force: true });
-  await build({
+  const { metafile } = await build({
     entryPoints: sources(),
     outdir: join(outdir, "server"),
     outbase: serverDir,
     format: "esm",
     platform: "node",
     target: "node20",
-    bundle: false,
+    bundle: true,
+    splitting: true,
+    chunkNames: "vendor/[name]-[hash]",
+    external: [...runtimeDependencies, ...neverLoaded],
+    plugins: [ownModulesStayApart, postgresDialectOnly, usedLimiterClassesOnly],
+    // Bundled CommonJS code calls require() for the externals (knex's driver, pg, PGlite): give ESM chunks one.
+    banner: {
+      js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+    },
+    metafile: true,
     logLevel: "warning",
   });
+  writeFileSync(join(outdir, "THIRD-PARTY-NOTICES.md"), thirdPartyNotices(Object.keys(metafile.inputs)));
   copyFileSync(join(serverDir, "..", "openapi.yaml"), join(outdir, "openapi.yaml"));
   const contract: unknown = parse(readFileSync(join(outdir, "openapi.yaml"), "utf8"));
   writeFileSync(join(outdir, "openapi.json"), JSON.stringify(contract));
   const redoc = dirname(createRequire(import.meta.url).resolve("redoc/package.json"));
   mkdirSync(join(outdir, "assets"), { recursive: true });
   copyFileSync(join(redoc, "bundles", "redoc.standalone.js"), join(outdir, "assets", "redoc.standalone.js"));
-  // The built modules make the snapshot, so it holds exactly the migrations the package ships.
-  const { writeSnapshot } = (await import(
-    pathToFileURL(join(outdir, "server", "db", "snapshot.js")).href
-  )) as typeof import("./db/snapshot.js");
-  await writeSnapshot(join(outdir, "pglite-snapshot.tar.gz"));
+  await writeBuiltSnapshot();
   writeFileSync(join(outdir, "build-info.json"), `${JSON.stringify({ buildHash: buildHash() })}\n`);
+  return metafile;
 }
 
 if (process.argv[1] && relative(process.argv[1], fileURLToPath(import.meta.url)) === "") {

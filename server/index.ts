@@ -5,9 +5,9 @@ import type { Redis } from "ioredis";
 import { loadConfig, type Config } from "./config.js";
 import { lockDataDir } from "./db/data-lock.js";
 import { closeConnectionsOnStop, stopOnSignals } from "./drain.js";
-import { createDb } from "./db/knex.js";
+import { createDb, restoresSnapshot } from "./db/knex.js";
 import { migrate } from "./db/migrate.js";
-import { seedDemoContractors } from "./services/sandbox/demo-contractors.js";
+import { settleDemoPool } from "./services/sandbox/demo-contractors.js";
 import { accessPlugin } from "./plugins/access.js";
 import { deprecationPlugin } from "./plugins/deprecation.js";
 import { authPlugin } from "./plugins/auth.js";
@@ -24,7 +24,7 @@ import { rateLimitPlugin } from "./plugins/rate-limit.js";
 import { requestIdPlugin } from "./plugins/request-id.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { validationFailAction } from "./plugins/validation.js";
-import { loadRoutes } from "./routes/index.js";
+import { importRouteModules, loadRoutes } from "./routes/index.js";
 import { createServices, type Services } from "./services/index.js";
 import { applyFixtures, readySandboxKey, type SandboxKey } from "./services/sandbox/start-up.js";
 
@@ -93,7 +93,7 @@ async function openDatabase(config: Config) {
       cause: error,
     });
   });
-  return { db, releaseDataDir };
+  return { db, releaseDataDir, fromSnapshot: restoresSnapshot(config.databaseUrl) };
 }
 
 function createHapi(config: Config): Hapi.Server {
@@ -159,13 +159,15 @@ async function startWorkers(server: Hapi.Server, services: Services): Promise<vo
 
 /** `logStream` (tests) receives the pino lines instead of stdout. */
 export async function createServer(config: Config, options: { logStream?: Writable } = {}): Promise<DispatchServer> {
+  // Route modules load while the database opens; loadRoutes below awaits the same promise and reports a failure.
+  importRouteModules().catch(() => undefined);
   // a bad file fails before any I/O; the YAML parser loads only for a fixtures file
   const fixtures = config.fixturesFile
     ? (await import("./services/sandbox/fixtures-file.js")).readFixtures(config.fixturesFile)
     : null;
-  const { db, releaseDataDir } = await openDatabase(config);
+  const { db, releaseDataDir, fromSnapshot } = await openDatabase(config);
   const services = createServices(db, config);
-  if (config.seedDemo) await seedDemoContractors(services.contractors);
+  await settleDemoPool(services.contractors, { seedDemo: config.seedDemo, fromSnapshot });
   if (fixtures) await applyFixtures(services, fixtures);
   const sandboxKey = await readySandboxKey(services, config);
   const redis = await connectRedis(config.redisUrl);
@@ -176,7 +178,6 @@ export async function createServer(config: Config, options: { logStream?: Writab
   logRedisOutages(redis, config.redisUrl, server.logger);
   server.route(await loadRoutes(services));
   await startWorkers(server, services);
-
   return {
     server,
     services,

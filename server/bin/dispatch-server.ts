@@ -3,6 +3,7 @@
 // exit. Every configuration variable is also a flag (see flags.ts); the server's modules load only for the command.
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
+import { enableCompileCache } from "../compile-cache.js";
 import { addConfigFlags, envWithFlags } from "./flags.js";
 
 /** This package's package.json: two levels up from dist/server/bin, one from server/bin in a clone. */
@@ -69,6 +70,7 @@ export function createProgram(): Command {
   addConfigFlags(
     program.command("start", { isDefault: true }).description("serve the API (the default command)"),
   ).action(async (options: Record<string, unknown>) => {
+    enableCompileCache();
     const { start } = await import("../index.js");
     await start(withBuildHash(envWithFlags(options)));
   });

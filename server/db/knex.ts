@@ -1,10 +1,10 @@
 // Builds the Knex instance: embedded PGlite for pglite:// URLs, node-postgres for postgres:// URLs.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import knex, { type Knex } from "knex";
 import ClientPgLite from "knex-pglite";
-import { restoreSnapshot } from "./snapshot.js";
+import { restoreSnapshot, snapshotFile } from "./snapshot.js";
 
 /** int8 (COUNT, SUM) arrives as a string from node-postgres and as a number from PGlite: make both numbers. */
 function parseBigNumbers(): void {
@@ -15,6 +15,13 @@ function parseBigNumbers(): void {
 }
 
 export type Db = Knex;
+
+const memoryLocations = new Set(["pglite://memory", "pglite://"]);
+
+/** True when this URL opens the build's snapshot (an in-memory PGlite on a built server) rather than an empty database. */
+export function restoresSnapshot(databaseUrl: string): boolean {
+  return memoryLocations.has(databaseUrl) && existsSync(snapshotFile);
+}
 
 export function createDb(databaseUrl: string): Db {
   if (databaseUrl.startsWith("pglite://")) {

@@ -1,6 +1,7 @@
 // A migrated, empty PGlite data directory made by the build (dist/pglite-snapshot.tar.gz): `pglite://memory` starts
 // from it rather than running initdb and every migration at each boot (seconds and several hundred MB each time).
-// It holds the schema only (no keys, no contractors): each server still seeds and generates its own secrets.
+// It holds the schema and what the build's `prepare` adds (the demo contractor pool), never keys or secrets: each
+// server still generates its own.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -31,12 +32,13 @@ async function dropTemplateDatabases(pglite: PGlite): Promise<void> {
   await pglite.exec("DROP DATABASE template1");
 }
 
-/** Migrates a fresh in-memory database and writes its data directory to `file`. */
-export async function writeSnapshot(file = snapshotFile): Promise<void> {
+/** Migrates a fresh in-memory database, lets `prepare` add rows, and writes its data directory to `file`. */
+export async function writeSnapshot(file = snapshotFile, prepare?: (db: Knex) => Promise<void>): Promise<void> {
   const pglite = new PGlite();
   const db = knex({ client: ClientPgLite, dialect: "postgres", connection: { pglite } } as Knex.Config);
   try {
     await migrate(db);
+    await prepare?.(db);
     await dropTemplateDatabases(pglite);
     await pglite.query("CHECKPOINT");
     const dump = await pglite.dumpDataDir("gzip");

@@ -18,9 +18,20 @@ function routeFiles(): string[] {
     .sort();
 }
 
-export async function loadRoutes(services: Services): Promise<ServerRoute[]> {
-  const modules = await Promise.all(
+let imported: Promise<{ default: RouteFactory }[]> | null = null;
+
+/**
+ * Starts loading the route modules, once: start-up calls it before opening the database, so the modules load while
+ * PGlite compiles its wasm off the main thread rather than after it.
+ */
+export function importRouteModules(): Promise<{ default: RouteFactory }[]> {
+  imported ??= Promise.all(
     routeFiles().map((file) => import(pathToFileURL(file).href) as Promise<{ default: RouteFactory }>),
   );
+  return imported;
+}
+
+export async function loadRoutes(services: Services): Promise<ServerRoute[]> {
+  const modules = await importRouteModules();
   return modules.flatMap((m) => m.default(services));
 }

@@ -12,6 +12,8 @@ const clientLifetimeDays = 365;
  * this with no token left has been idle that long and is purged too (its secret cannot mint quota forever). */
 const idleDays = 30;
 const purgeEveryMs = 3_600_000;
+/** The first purge a minute after start rather than during it (start-up serves first). */
+const firstPurgeMs = 60_000;
 
 export interface OAuthPrincipal {
   clientId: string;
@@ -140,7 +142,7 @@ export async function purgeOAuth(db: Db, now = new Date()): Promise<{ tokens: nu
   return { tokens: deleted(tokens), clients: deleted(clients) };
 }
 
-/** Runs purgeOAuth at start and hourly; a failure is logged and retried with backoff (the database may be down). */
+/** Runs purgeOAuth a minute after start and hourly; a failure is logged and retried with backoff (the database may be down). */
 export function createOAuthPurger(db: Db) {
   let job: BackgroundJob | null = null;
   return {
@@ -150,7 +152,11 @@ export function createOAuthPurger(db: Db) {
         const { tokens, clients } = await purgeOAuth(db);
         return tokens + clients;
       };
-      job = startBackgroundJob(purge, { intervalMs: purgeEveryMs, firstRunMs: 0, maxBackoffMs: purgeEveryMs }, onError);
+      job = startBackgroundJob(
+        purge,
+        { intervalMs: purgeEveryMs, firstRunMs: firstPurgeMs, maxBackoffMs: purgeEveryMs },
+        onError,
+      );
     },
     async stop(): Promise<void> {
       await job?.stop();

@@ -30,8 +30,10 @@ export function createAuditLogService(db: Knex, config: Pick<Config, "audit">) {
     verify: (seal: string) => verifySeal(db, seal),
     consistency: (first: number, second: number) => consistency(db, first, second),
     async start(onError: (error: unknown) => void): Promise<void> {
-      await getSigner();
-      await integrate(); // integrates migrated records and signs the first checkpoint before serving
+      // A log without a checkpoint gets its first (signing any records its migrations wrote) before serving. One with
+      // a checkpoint is served at once: what is pending is integrated by the sequencer's first run, batchMs later, as
+      // any new record is, rather than holding up start-up.
+      if (!(await latestCheckpoint(db))) await integrate();
       sequencer = startBackgroundJob(integrate, { intervalMs: config.audit.batchMs }, onError);
     },
     async stop(): Promise<void> {

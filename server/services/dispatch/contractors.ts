@@ -46,6 +46,12 @@ async function listContractors(db: Db, filter: { trade?: string; state?: string;
   return { items: page, next_cursor: rows.length > filter.limit ? page.at(-1)!.id : null };
 }
 
+async function removeAllContractors(db: Db, feed: ChangeFeed | null): Promise<number> {
+  const removed = await db("contractors").delete();
+  feed?.announce("contractors");
+  return removed;
+}
+
 export function createContractorService(db: Db, feed: ChangeFeed | null = null) {
   // The active pool, held in memory; any contractor change anywhere clears it through the change feed.
   const pool = createInvalidatedCache<Contractor[]>(feed, "contractors", 60_000, 1);
@@ -68,6 +74,9 @@ export function createContractorService(db: Db, feed: ChangeFeed | null = null) 
       await db("contractors").insert(inputs.map((input, i) => ({ id: ids[i], ref: maskRef(ids[i]), ...toRow(input) })));
       feed?.announce("contractors");
     },
+
+    /** Removes every contractor (the demo pool of a database restored from the build's snapshot, before serving). */
+    removeAll: () => removeAllContractors(db, feed),
 
     async update(id: string, patch: Partial<ContractorInput>): Promise<Contractor> {
       const [row] = await db("contractors").where({ id }).update(toRow(patch)).returning("*");

@@ -87,10 +87,11 @@ export function createFeedSequencer(db: Knex, timing: SequencerTiming) {
     },
     start(onError: (error: unknown) => void): void {
       if (job) return;
-      // Another instance holding the lock is sequencing: count it as work so this one checks again soon.
+      // Another instance holding the lock is sequencing: count it as work so this one checks again soon. The first
+      // pass is a sweep, one sweepMs after start (new events nudge a pass sooner), so start-up serves first.
       job = startBackgroundJob(
         async () => (await pass(false)) ?? 1,
-        { intervalMs: timing.intervalMs, idleMs: timing.sweepMs },
+        { intervalMs: timing.intervalMs, idleMs: timing.sweepMs, firstRunMs: timing.sweepMs },
         onError,
       );
       db.on("query-response", onAnswer);

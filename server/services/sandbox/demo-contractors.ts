@@ -53,3 +53,16 @@ export async function seedDemoContractors(contractors: ContractorService): Promi
   await contractors.createMany(pool);
   return pool.length;
 }
+
+/**
+ * The demo pool as configured for this start. A database restored from the build's snapshot already holds it (so an
+ * in-memory server starts seeded without an insert); a server started without the pool then removes it, before
+ * serving, while the snapshot's contractor table holds nothing else.
+ */
+export async function settleDemoPool(
+  contractors: ContractorService,
+  start: { seedDemo: boolean; fromSnapshot: boolean },
+): Promise<void> {
+  if (start.seedDemo) await seedDemoContractors(contractors);
+  else if (start.fromSnapshot) await contractors.removeAll();
+}

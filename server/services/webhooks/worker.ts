@@ -176,7 +176,7 @@ export function createWebhookService(db: Knex, config: WebhookConfig) {
       if (!w.stopped) return;
       w.onError = onError;
       w.stopped = false;
-      void pump(w);
+      // The first poll comes one interval after start, so a backlog left by a restart does not hold up start-up.
       // pump hands its own failures to onError (the rows stay leased), so a run itself does not fail.
       w.job = startBackgroundJob(() => pump(w).then(() => 0), { intervalMs: w.settings.pollMs }, onError);
     },
