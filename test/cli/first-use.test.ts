@@ -2,12 +2,13 @@
 // named, Retry-After given, a refused callback_url explained, `listen` failures with their cause, `config unset`,
 // a --query that matches nothing, and a list that is a table on a wide terminal.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { freePort } from "../../mocks/prism.js";
+import { eventually } from "../fixtures/orders.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { bin, runCli, startRecorder, type Recorder } from "./run-cli.js";
 
@@ -155,6 +156,35 @@ describe("cli first use", function () {
       assert.equal(run.code, 3);
       assert.match(run.stderr, new RegExp(`ECONNREFUSED 127\\.0\\.0\\.1:${String(port)}`));
       assert.doesNotMatch(run.stderr, /fetch failed/);
+    });
+
+    it("reports a receiver that cannot be reached per event with the socket's cause, and keeps listening", async () => {
+      const port = await freePort();
+      const secret = ["--secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"];
+      const forwardTo = `http://127.0.0.1:${String(port)}/hooks`;
+      const listen = spawn(process.execPath, [bin, "listen", "--forward-to", forwardTo, "-o", "ndjson", ...secret], {
+        env: { ...process.env, DISPATCH_CONFIG: "/nonexistent", ...env },
+      });
+      let [stdout, stderr] = ["", ""];
+      listen.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+      listen.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+      const exited = new Promise((resolve) => listen.once("close", resolve));
+      try {
+        await eventually(() => stderr.includes("ready"));
+        const ids = [await order(), await order()].map((r) => JSON.parse(r.stdout).order.id as string);
+        const lines = () => stdout.split("\n").filter((l) => ids.some((id) => l.includes(id)));
+        await eventually(() => lines().length === 2);
+        for (const line of lines())
+          assert.match(
+            (JSON.parse(line) as { forwarded: string }).forwarded,
+            new RegExp(`^failed \\(.*ECONNREFUSED 127\\.0\\.0\\.1:${String(port)}\\)$`),
+          );
+        assert.doesNotMatch(stdout + stderr, /fetch failed/);
+        assert.equal(listen.exitCode, null, stderr);
+      } finally {
+        listen.kill("SIGTERM");
+        await exited;
+      }
     });
 
     it("has a description in --help, as `orders watch` has", async () => {

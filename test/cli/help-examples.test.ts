@@ -263,6 +263,11 @@ describe("cli --help examples", function () {
         return;
       } else result = await runExample(example.line, runEnv, dir);
       assert.equal(result.code, 0, `exit ${String(result.code)}\nstderr: ${result.stderr}\nstdout: ${result.stdout}`);
+      // A --query naming a field the answer lacks still exits 0, printing nothing: an example must select something.
+      if (/\s--query\s/.test(example.line)) {
+        assert.doesNotMatch(result.stderr, /matched nothing/);
+        assert.notEqual(result.stdout.trim(), "", `the --query printed nothing\nstderr: ${result.stderr}`);
+      }
     });
   }
 });

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, mkdirSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { loadConfig } from "../../server/config.js";
 import { root, spawnServer, type ServerProcess } from "../helpers/server-process.js";
 
 const run = promisify(execFile);
@@ -60,6 +61,19 @@ describe("README walkthrough", function () {
       assert.ok(script.includes(step), `walkthrough lacks ${step}`);
     for (const step of ["dispatch quote ", "dispatch order --data -", "dispatch orders get"])
       assert.ok(script.includes(step), `walkthrough lacks ${step}`);
+  });
+
+  // The first terminal's commands (npm ci, npm run build, npm start) write into the clone as well: dependencies,
+  // the builds, and npm start's default database with its lock. Ignored, they leave `git status` clean (prettier
+  // reads .gitignore too). The lock is a directory (proper-lockfile's mkdir). The next test starts its server
+  // elsewhere, so as not to touch a developer's database.
+  it("leaves what the first terminal writes in the clone ignored by git: builds and npm start's database", async () => {
+    const dataDir = loadConfig({}).databaseUrl.replace(/^pglite:\/\//, "");
+    const written = ["node_modules/x", "cli/dist/x", "sdk/dist/x", "server/dist/x", `${dataDir}/x`, `${dataDir}.lock/`];
+    const { stdout } = await run("git", ["check-ignore", "--no-index", ...written], { cwd: root }).catch(
+      (error: unknown) => error as { stdout: string },
+    );
+    assert.deepEqual(stdout.trim().split("\n"), written);
   });
 
   it("runs with bash -euo pipefail and the order it prints is readable", async () => {

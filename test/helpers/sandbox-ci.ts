@@ -1,6 +1,7 @@
 // The README's "Test your integration in CI" recipe, as the tests run it: its shell steps and a consumer's SDK test.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parse } from "yaml";
 import { root } from "./server-process.js";
 
 /** The ```sh blocks between `<!-- sandbox-ci:start -->` and `<!-- sandbox-ci:end -->` of README.md. */
@@ -8,6 +9,22 @@ export function sandboxCiSteps(markdown = readFileSync(join(root, "README.md"), 
   const section = /<!-- sandbox-ci:start -->([\s\S]*?)<!-- sandbox-ci:end -->/.exec(markdown)?.[1];
   if (section === undefined) throw new Error("README.md has no sandbox-ci markers");
   return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? "").join("\n");
+}
+
+/** The recipe's GitHub Actions job (the ```yaml block before the markers): its env and the `run:` steps before the sandbox's. */
+export function sandboxCiJob(markdown = readFileSync(join(root, "README.md"), "utf8")): {
+  env: Record<string, string>;
+  runs: string[];
+} {
+  const before = markdown.slice(0, markdown.indexOf("<!-- sandbox-ci:start -->"));
+  const block = [...before.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].at(-1)?.[1];
+  if (block === undefined) throw new Error("README.md has no CI job before the sandbox-ci markers");
+  const { jobs } = parse(block) as {
+    jobs: Record<string, { env?: Record<string, string>; steps: { run?: string }[] }>;
+  };
+  const [job] = Object.values(jobs);
+  const runs = job.steps.flatMap((step) => (step.run === undefined || step.run.includes("\n") ? [] : [step.run]));
+  return { env: job.env ?? {}, runs };
 }
 
 /** A consumer's test (plain ESM, as an integrator writes it): quote, order, then reset through the installed SDK. */

@@ -3,13 +3,13 @@
 // README's CI recipe, as an integrator's job runs it: the packed SDK in a consumer project, the installed bin.
 import assert from "node:assert/strict";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { quoteRequest } from "../fixtures/requests.js";
-import { consumerTest, sandboxCiSteps } from "../helpers/sandbox-ci.js";
+import { consumerTest, sandboxCiJob, sandboxCiSteps } from "../helpers/sandbox-ci.js";
 import { freePort } from "../../mocks/prism.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -51,16 +51,15 @@ describe("@dispatch/server package", function () {
   let dir: string;
   let server: { url: string; child: ChildProcess } | undefined;
   let prefix: string;
-  let sdkTarball: string;
+  let tarballs: { name: string; filename: string }[];
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "dispatch-server-pack-"));
     // prepack builds the server: the tarball carries dist/ though the clone does not.
     const packed = ["pack", "-w", "@dispatch/server", "-w", "@dispatch/sdk", "--pack-destination", dir, "--json"];
     const { stdout } = await npm(packed, root);
-    const tarballs = JSON.parse(stdout.slice(stdout.search(/^\[/m))) as { name: string; filename: string }[];
+    tarballs = JSON.parse(stdout.slice(stdout.search(/^\[/m))) as { name: string; filename: string }[];
     const filename = tarballs.find((t) => t.name === "@dispatch/server")?.filename ?? "";
-    sdkTarball = join(dir, tarballs.find((t) => t.name === "@dispatch/sdk")?.filename ?? "");
     prefix = join(dir, "app");
     await run("mkdir", ["-p", prefix]);
     writeFileSync(join(prefix, "package.json"), JSON.stringify({ name: "app", private: true }));
@@ -117,10 +116,26 @@ describe("@dispatch/server package", function () {
     const scripts = { test: "node sandbox.test.mjs" };
     writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, scripts }));
     writeFileSync(join(consumer, "sandbox.test.mjs"), consumerTest);
-    await npm(["install", "--prefer-offline", "--no-audit", "--no-fund", sdkTarball], consumer);
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DISPATCH_")));
-    const bin = join(prefix, "node_modules", ".bin", "dispatch-server");
-    const env = { ...inherited, PORT: String(await freePort()), DISPATCH_SERVER: bin };
+    // The job's step that installs the tarballs, as written, with the tarballs where it expects them (its own
+    // `npm ci` is the integrator's project's); the registry is asked for nothing the local cache has.
+    const job = sandboxCiJob();
+    const installs = job.runs.filter((line) => line.includes(".tgz"));
+    assert.equal(installs.length, 1, job.runs.join("\n"));
+    for (const [, path, filename] of installs[0].matchAll(/(\S*\/)?(dispatch-[\w.-]+\.tgz)/g)) {
+      assert.ok(
+        tarballs.some((t) => t.filename === filename),
+        `${filename} is not what npm pack writes: ${tarballs.map((t) => t.filename).join(", ")}`,
+      );
+      mkdirSync(join(consumer, path ?? ""), { recursive: true });
+      copyFileSync(join(dir, filename), join(consumer, path ?? "", filename));
+    }
+    const npmConfig = { npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false" };
+    await run("bash", ["-euo", "pipefail", "-c", installs[0]], {
+      cwd: consumer,
+      env: { ...process.env, ...npmConfig },
+    });
+    const env = { ...inherited, PORT: String(await freePort()), ...job.env };
     const steps = ["bash", "-euo", "pipefail", "-c", sandboxCiSteps()] as const;
     const { stdout } = await run(steps[0], steps.slice(1), { cwd: consumer, env, timeout: 240_000 });
     assert.match(stdout, /"status":"ok"/);

@@ -114,7 +114,7 @@ const escalation = (config: Config, input: OrderInput, overNte?: Match): Schemas
   escalation_contact: config.escalationContact,
 });
 
-/** The first `order.status_changed` message when the order has a callback_url. */
+/** The outbox message of the order's first event (order.created) when the order has a callback_url. */
 function webhookOf(input: OrderInput, row: NewRow, base: string): NewOrder["webhook"] {
   if (!input.callback_url) return null;
   const data = webhookData(row, null, base);

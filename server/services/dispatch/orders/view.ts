@@ -6,7 +6,7 @@ import type { Schemas } from "../../../types/contract.js";
 import type { OrderLifecycleStatus } from "./state.js";
 
 type OrderView = Schemas["OrderStatus"];
-/** What an order.status_changed webhook tells of the order. */
+/** What a webhook outbox row records of the order (the body sent is the feed's event: events/feed.ts toEvent). */
 export type WebhookFacts = Pick<OrderRow, "id" | "status" | "reference_id" | "contractor_id" | "quoted_cost_cents"> & {
   final_cost_cents?: number | null;
   updated_at: Date | string;
@@ -68,7 +68,7 @@ export async function statusViews(db: Conn, rows: OrderRow[], base: string): Pro
   );
 }
 
-/** The `data` of an order.status_changed webhook. */
+/** The `data` an outbox row records for the deliveries list; receivers get the feed's event (toEvent) instead. */
 export function webhookData(
   row: WebhookFacts,
   previousStatus: OrderLifecycleStatus | null,
