@@ -8,6 +8,7 @@ type Schemas = Record<string, JsonObject & { properties: Record<string, JsonObje
 
 const released = parse(readFileSync(latestReleasedPath(), "utf8")) as JsonObject;
 const changelog = readFileSync(`${releasedDir}CHANGELOG.md`, "utf8");
+const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
 
 /** A copy of the released contract changed by `mutate`, gated against the released one. */
 function gate(mutate: (doc: JsonObject, schemas: Schemas) => void, extra: Partial<GateInput> = {}) {
@@ -129,5 +130,14 @@ describe("breaking-change gate", function () {
       [],
     );
     assert.equal(result.ok, true);
+  });
+
+  it("is documented in the README: the released baseline, the major-version rule and the deprecation policy", () => {
+    const start = readme.indexOf("\n## Contract evolution\n");
+    const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
+    const baseline = String((released.info as JsonObject).version);
+    assert.match(section, new RegExp(`released baseline is ${baseline.replace(/\./g, "\\.")}`));
+    assert.match(section, /A breaking change needs a new\s+major version/);
+    assert.match(section, /\*\*Deprecation policy\.\*\*[^]*at least 12 months/);
   });
 });
