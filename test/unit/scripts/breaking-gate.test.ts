@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { compareContracts } from "../../../scripts/breaking-changes.js";
 import { latestReleasedPath, releasedDir, runGate, type GateInput } from "../../../scripts/breaking-gate.js";
 import { loadContract, type JsonObject } from "../../../scripts/contract.js";
 
@@ -18,6 +19,7 @@ function gate(mutate: (doc: JsonObject, schemas: Schemas) => void, extra: Partia
 }
 
 const paths = (doc: JsonObject) => doc.paths as Record<string, Record<string, JsonObject>>;
+const webhooks = (doc: JsonObject) => doc.webhooks as Record<string, Record<string, JsonObject>>;
 
 const breakingKinds: [string, (doc: JsonObject, s: Schemas) => void, RegExp][] = [
   ["a removed path", (doc) => delete paths(doc)["/api/dispatch/index"], /^GET \/api\/dispatch\/index$/],
@@ -59,6 +61,25 @@ const breakingKinds: [string, (doc: JsonObject, s: Schemas) => void, RegExp][] =
     "a lower maximum on a request field",
     (_, s) => (s.QuoteRequest.properties.description.maxLength = 100),
     /^POST \/api\/dispatch\/v1\/quote requestBody\/.*description\/maxLength$/,
+  ],
+  ["a removed webhook", (doc) => delete webhooks(doc)["order.cancelled"], /^webhook order\.cancelled POST$/],
+  [
+    "a removed webhook payload field",
+    (_, s) => {
+      delete s.OrderEventData.properties.status_url;
+      s.OrderEventData.required = s.OrderEventData.required!.filter((f) => f !== "status_url");
+    },
+    /^webhook order\.created POST requestBody\/.*data\/properties\/status_url$/,
+  ],
+  [
+    "a retyped webhook payload field",
+    (_, s) => (s.OrderEventData.properties.order_id.type = "integer"),
+    /^webhook order\.status_changed POST requestBody\/.*data\/properties\/order_id\/type$/,
+  ],
+  [
+    "a removed webhook header",
+    (doc) => (webhooks(doc)["order.created"].post.parameters as unknown[]).splice(2, 1),
+    /^webhook order\.created POST parameters\/webhook-signature$/,
   ],
 ];
 
@@ -108,6 +129,38 @@ describe("breaking-change gate", function () {
     assert.equal(runGate({ released: closed, current, changelog }).ok, false);
   });
 
+  it("passes an added optional webhook payload field and a new webhook, and names the webhook it saw change", () => {
+    const current = structuredClone(released);
+    (current.components as { schemas: Schemas }).schemas.OrderEventData.properties.note = { type: "string" };
+    webhooks(current)["order.delayed"] = structuredClone(webhooks(current)["order.created"]);
+    const changes = compareContracts(released, current);
+    assert.deepEqual(
+      changes.filter((c) => c.type === "breaking"),
+      [],
+    );
+    assert.ok(changes.some((c) => /^webhook order\.created POST requestBody\/.*data\/properties\/note$/.test(c.id)));
+    assert.ok(changes.some((c) => c.id === "webhook order.delayed POST"));
+    assert.equal(runGate({ released, current, changelog }).ok, true);
+  });
+
+  it("lets a webhook payload enum grow only when the released contract declared it open", () => {
+    const grow = (_: JsonObject, s: Schemas) =>
+      (s.OrderLifecycleStatus.enum = [...(s.OrderLifecycleStatus.enum as string[]), "paused"]);
+    assert.equal((released.components as { schemas: Schemas }).schemas.OrderLifecycleStatus["x-extensible-enum"], true);
+    assert.equal(gate(grow).ok, true);
+    const closed = structuredClone(released);
+    delete (closed.components as { schemas: Schemas }).schemas.OrderLifecycleStatus["x-extensible-enum"];
+    const current = structuredClone(closed);
+    grow(current, (current.components as { schemas: Schemas }).schemas);
+    const result = runGate({ released: closed, current, changelog });
+    assert.equal(result.ok, false);
+    const id = /^webhook order\.status_changed POST requestBody\/.*data\/properties\/status\/enum\/=paused$/;
+    assert.ok(
+      result.breaking.some((c) => id.test(c.id)),
+      result.breaking.map((c) => c.id).join("\n"),
+    );
+  });
+
   it("passes a breaking change under a new major version only when its release notes name it", () => {
     const mutate = (doc: JsonObject) => {
       delete paths(doc)["/api/dispatch/index"];
@@ -132,12 +185,13 @@ describe("breaking-change gate", function () {
     assert.equal(result.ok, true);
   });
 
-  it("is documented in the README: the released baseline, the major-version rule and the deprecation policy", () => {
+  it("is documented in the README: the released baseline, the major-version rule, webhooks and deprecation", () => {
     const start = readme.indexOf("\n## Contract evolution\n");
     const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
     const baseline = String((released.info as JsonObject).version);
     assert.match(section, new RegExp(`released baseline is ${baseline.replace(/\./g, "\\.")}`));
     assert.match(section, /A breaking change needs a new\s+major version/);
+    assert.match(section, /judges the top-level `webhooks` as well/);
     assert.match(section, /\*\*Deprecation policy\.\*\*[^]*at least 12 months/);
   });
 });
