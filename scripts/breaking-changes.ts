@@ -16,6 +16,9 @@
 // - a response field that becomes required is not breaking (the answer promises more; the library judges it
 //   as it would a request field).
 // Changes seen only under `components` are not judged there: they are judged where an operation uses them.
+//
+// The library judges only `paths`, so each `webhooks` operation is first moved there (withWebhooksAsPaths): the
+// integrator receives its payload and headers, so they become a response and are judged as one.
 import { apiCompare, type Diff } from "api-smart-diff";
 import type { JsonObject } from "./contract.js";
 
@@ -52,6 +55,39 @@ function deref(doc: unknown, node: unknown, seen = 0): unknown {
       doc,
     );
   return deref(doc, target, seen + 1);
+}
+
+/** Where a webhook's operations are judged under `paths`: a key no real path has (those start with "/"). */
+const webhookPrefix = "webhook ";
+/** The status of the synthetic response that carries a webhook's payload and headers. */
+const payloadStatus = "200";
+
+/**
+ * `doc` without `webhooks`, its `paths` joined by each webhook's operations with the request body and header
+ * parameters turned into a 200 response's content and headers. The webhook's own responses (what the receiver
+ * answers) are left out: our server reads them, and they carry no schema.
+ */
+function withWebhooksAsPaths(doc: JsonObject): JsonObject {
+  const { webhooks = {}, ...rest } = doc;
+  const paths = { ...(doc.paths as Record<string, JsonObject>) };
+  for (const [name, ref] of Object.entries(webhooks as Record<string, unknown>)) {
+    const item = deref(doc, ref) as JsonObject;
+    const shared = (item.parameters ?? []) as unknown[];
+    const operations = Object.entries(item).filter(([method]) => methods.has(method));
+    paths[`${webhookPrefix}${name}`] = Object.fromEntries(
+      operations.map(([method, op]) => {
+        const { requestBody, parameters = [], responses: _receiverAnswers, ...operation } = op as JsonObject;
+        const headers = [...shared, ...(parameters as unknown[])]
+          .map((p) => deref(doc, p) as JsonObject)
+          .filter((p) => p.in === "header")
+          .map(({ name: header, in: _in, ...definition }): [string, JsonObject] => [String(header), definition]);
+        const content = (deref(doc, requestBody) as JsonObject | undefined)?.content;
+        const payload = { description: "The webhook's payload.", headers: Object.fromEntries(headers), content };
+        return [method, { ...operation, responses: { [payloadStatus]: payload } }];
+      }),
+    );
+  }
+  return { ...rest, paths };
 }
 
 const isResponse = (path: readonly (string | number)[]) => path[0] === "paths" && path[3] === "responses";
@@ -95,8 +131,17 @@ function classifyResponseRequired(diff: Diff): ChangeClass | null {
   return required && isResponse(diff.path) ? "non-breaking" : null;
 }
 
+/** A synthetic webhook response's pointer put back where the webhook declares it (its body, its headers). */
+function webhookPointer(rest: (string | number)[]): (string | number)[] {
+  if (rest[0] !== "responses" || rest[1] !== payloadStatus) return rest;
+  if (rest[2] === "content") return ["requestBody", ...rest.slice(2)];
+  return rest[2] === "headers" ? ["parameters", ...rest.slice(3)] : rest;
+}
+
 function changeId(diff: Diff): string {
-  const [, path, method, ...rest] = diff.path;
+  const [, path, method, ...inOperation] = diff.path;
+  const webhook = typeof path === "string" && path.startsWith(webhookPrefix);
+  const rest = webhook ? webhookPointer(inOperation) : inOperation;
   const value: unknown = diff.action === "add" ? diff.after : diff.before;
   const last = rest.at(-1);
   const named =
@@ -105,12 +150,30 @@ function changeId(diff: Diff): string {
       : rest;
   const pointer = named.map((k) => String(k).replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
   if (typeof method !== "string" || !methods.has(method)) return `${String(path)} ${pointer}`.trim();
-  return `${method.toUpperCase()} ${String(path)}${pointer ? ` ${pointer}` : ""}`;
+  const operation = webhook ? `${path} ${method.toUpperCase()}` : `${method.toUpperCase()} ${String(path)}`;
+  return `${operation}${pointer ? ` ${pointer}` : ""}`;
 }
 
-/** Every change of `after` against `before`, judged by api-smart-diff plus the two rules above. */
-export function compareContracts(before: JsonObject, after: JsonObject): ContractChange[] {
-  // apiCompare resolves $refs in place, so it gets copies and the rules above read the untouched documents.
+const verbs: Record<Diff["action"], string> = {
+  add: "[Added]",
+  remove: "[Removed]",
+  replace: "[Replaced]",
+  rename: "[Renamed]",
+};
+
+/** The library's description; where it says nothing of what changed, the action; a webhook's payload named as such. */
+function describeChange(diff: Diff): string {
+  const text = diff.description?.trim().startsWith("[")
+    ? diff.description
+    : `${verbs[diff.action]} ${diff.description ?? ""}`;
+  const webhook = String(diff.path[1]).startsWith(webhookPrefix);
+  return (webhook ? text.replace(`Response ${payloadStatus} content`, "the webhook payload") : text).trim();
+}
+
+/** Every change of `current` against `released` (webhooks included), judged by api-smart-diff plus the rules above. */
+export function compareContracts(released: JsonObject, current: JsonObject): ContractChange[] {
+  const [before, after] = [released, current].map(withWebhooksAsPaths);
+  // apiCompare resolves $refs in place, so it gets copies and the rules above read the documents as they were.
   const { diffs } = apiCompare(structuredClone(before), structuredClone(after));
   const seen = new Set<string>();
   const changes: ContractChange[] = [];
@@ -121,7 +184,7 @@ export function compareContracts(before: JsonObject, after: JsonObject): Contrac
       classifyEnumGrowth(diff, before, after) ??
       classifyResponseRequired(diff) ??
       diff.type;
-    const change = { id: changeId(diff), type, description: diff.description ?? diff.action };
+    const change = { id: changeId(diff), type, description: describeChange(diff) };
     const key = `${change.type} ${change.id}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -1,26 +1,16 @@
 // The breaking-change gate: openapi.yaml against the newest released contract under scripts/released/.
-// A breaking change passes only when it is listed, with its reason, in accepted-changes.yaml for that release,
-// or when openapi.yaml's info.version is a new major whose section in CHANGELOG.md names it.
-import { readdirSync, readFileSync } from "node:fs";
+// A breaking change passes only when openapi.yaml's info.version is a new major whose section in CHANGELOG.md
+// names it; there is no other way through.
+import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parse } from "yaml";
 import { compareContracts, type ContractChange } from "./breaking-changes.js";
 import type { JsonObject } from "./contract.js";
 
 export const releasedDir = fileURLToPath(new URL("./released/", import.meta.url));
 
-export interface AcceptedChange {
-  /** The change's id as the gate prints it. */
-  change: string;
-  /** The released version the change is measured against; the entry lapses with the next release. */
-  against: string;
-  reason: string;
-}
-
 export interface GateInput {
   released: JsonObject;
   current: JsonObject;
-  accepted: AcceptedChange[];
   /** Release notes (CHANGELOG.md): a `## <version>` section per release. */
   changelog: string;
 }
@@ -28,10 +18,6 @@ export interface GateInput {
 export interface GateResult {
   ok: boolean;
   breaking: ContractChange[];
-  accepted: ContractChange[];
-  unaccepted: ContractChange[];
-  /** Accepted entries that match no change (a branch that will add them has not landed, or they were undone). */
-  unused: AcceptedChange[];
   report: string[];
 }
 
@@ -54,11 +40,6 @@ export function latestReleasedPath(dir = releasedDir): string {
   return `${dir}${versions.at(-1)}.yaml`;
 }
 
-export function readAccepted(dir = releasedDir): AcceptedChange[] {
-  const doc = parse(readFileSync(`${dir}accepted-changes.yaml`, "utf8")) as { accepted?: AcceptedChange[] } | null;
-  return doc?.accepted ?? [];
-}
-
 function changelogSection(changelog: string, v: string): string | null {
   const lines = changelog.split("\n");
   const start = lines.findIndex((l) => l.trim() === `## ${v}`);
@@ -72,28 +53,21 @@ export function runGate(input: GateInput): GateResult {
   const to = version(input.current);
   const changes = compareContracts(input.released, input.current);
   const breaking = changes.filter((c) => c.type === "breaking");
-  const entries = input.accepted.filter((a) => a.against === from);
-  const isAccepted = (c: ContractChange) => entries.some((a) => a.change === c.id);
-  const accepted = breaking.filter(isAccepted);
-  const unaccepted = breaking.filter((c) => !isAccepted(c));
-  const unused = entries.filter((a) => !breaking.some((c) => c.id === a.change));
   const report = [`contract ${to} against released ${from}: ${changes.length} changes, ${breaking.length} breaking`];
-  for (const c of accepted) report.push(`  accepted  ${c.id}\n            ${c.description}`);
-  for (const a of unused) report.push(`  (unused acceptance: ${a.change})`);
 
-  let ok = unaccepted.length === 0;
+  let ok = breaking.length === 0;
   if (!ok && major(to) > major(from)) {
     const notes = changelogSection(input.changelog, to);
-    const unlisted = notes === null ? unaccepted : unaccepted.filter((c) => !notes.includes(c.id));
+    const unlisted = notes === null ? breaking : breaking.filter((c) => !notes.includes(c.id));
     if (notes === null) report.push(`  major release ${to} has no "## ${to}" section in scripts/released/CHANGELOG.md`);
     for (const c of unlisted) report.push(`  NOT IN RELEASE NOTES ${c.id}\n            ${c.description}`);
     ok = unlisted.length === 0;
   } else {
-    for (const c of unaccepted) report.push(`  BREAKING  ${c.id}\n            ${c.description}`);
+    for (const c of breaking) report.push(`  BREAKING  ${c.id}\n            ${c.description}`);
   }
   if (!ok)
     report.push(
-      "Breaking changes need a new major info.version with release notes, or a reviewed entry with its reason in scripts/released/accepted-changes.yaml.",
+      `Breaking changes need a new major info.version (above ${major(from)}.x) whose "## <version>" section in scripts/released/CHANGELOG.md names each change by the id above.`,
     );
-  return { ok, breaking, accepted, unaccepted, unused, report };
+  return { ok, breaking, report };
 }

@@ -1,28 +1,25 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import {
-  latestReleasedPath,
-  readAccepted,
-  releasedDir,
-  runGate,
-  type GateInput,
-} from "../../../scripts/breaking-gate.js";
+import { compareContracts } from "../../../scripts/breaking-changes.js";
+import { latestReleasedPath, releasedDir, runGate, type GateInput } from "../../../scripts/breaking-gate.js";
 import { loadContract, type JsonObject } from "../../../scripts/contract.js";
 
 type Schemas = Record<string, JsonObject & { properties: Record<string, JsonObject>; required?: string[] }>;
 
 const released = parse(readFileSync(latestReleasedPath(), "utf8")) as JsonObject;
 const changelog = readFileSync(`${releasedDir}CHANGELOG.md`, "utf8");
+const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
 
 /** A copy of the released contract changed by `mutate`, gated against the released one. */
 function gate(mutate: (doc: JsonObject, schemas: Schemas) => void, extra: Partial<GateInput> = {}) {
   const current = structuredClone(released);
   mutate(current, (current.components as { schemas: Schemas }).schemas);
-  return runGate({ released, current, accepted: [], changelog, ...extra });
+  return runGate({ released, current, changelog, ...extra });
 }
 
 const paths = (doc: JsonObject) => doc.paths as Record<string, Record<string, JsonObject>>;
+const webhooks = (doc: JsonObject) => doc.webhooks as Record<string, Record<string, JsonObject>>;
 
 const breakingKinds: [string, (doc: JsonObject, s: Schemas) => void, RegExp][] = [
   ["a removed path", (doc) => delete paths(doc)["/api/dispatch/index"], /^GET \/api\/dispatch\/index$/],
@@ -52,13 +49,37 @@ const breakingKinds: [string, (doc: JsonObject, s: Schemas) => void, RegExp][] =
   ],
   [
     "a tighter bound on a request field",
-    (_, s) => (s.OrderRequest.properties.reference_id.minLength = 1),
+    (_, s) => (s.OrderRequest.properties.reference_id.minLength = 4),
     /^POST \/api\/dispatch\/v1\/order requestBody\/.*reference_id\/minLength$/,
+  ],
+  [
+    "a raised minimum on a request field",
+    (_, s) => (s.QuoteRequest.properties.nte_cents.minimum = 100),
+    /^POST \/api\/dispatch\/v1\/quote requestBody\/.*nte_cents\/minimum$/,
   ],
   [
     "a lower maximum on a request field",
     (_, s) => (s.QuoteRequest.properties.description.maxLength = 100),
     /^POST \/api\/dispatch\/v1\/quote requestBody\/.*description\/maxLength$/,
+  ],
+  ["a removed webhook", (doc) => delete webhooks(doc)["order.cancelled"], /^webhook order\.cancelled POST$/],
+  [
+    "a removed webhook payload field",
+    (_, s) => {
+      delete s.OrderEventData.properties.status_url;
+      s.OrderEventData.required = s.OrderEventData.required!.filter((f) => f !== "status_url");
+    },
+    /^webhook order\.created POST requestBody\/.*data\/properties\/status_url$/,
+  ],
+  [
+    "a retyped webhook payload field",
+    (_, s) => (s.OrderEventData.properties.order_id.type = "integer"),
+    /^webhook order\.status_changed POST requestBody\/.*data\/properties\/order_id\/type$/,
+  ],
+  [
+    "a removed webhook header",
+    (doc) => (webhooks(doc)["order.created"].post.parameters as unknown[]).splice(2, 1),
+    /^webhook order\.created POST parameters\/webhook-signature$/,
   ],
 ];
 
@@ -70,8 +91,8 @@ describe("breaking-change gate", function () {
       const result = gate(mutate);
       assert.equal(result.ok, false);
       assert.ok(
-        result.unaccepted.some((c) => id.test(c.id)),
-        result.unaccepted.map((c) => c.id).join("\n"),
+        result.breaking.some((c) => id.test(c.id)),
+        result.breaking.map((c) => c.id).join("\n"),
       );
     });
   }
@@ -80,39 +101,64 @@ describe("breaking-change gate", function () {
     const result = gate((doc, s) => {
       s.QuoteRequest.properties.note = { type: "string", maxLength: 100 };
       s.Quote.properties.note = { type: "string" };
-      s.Urgency.enum = [...(s.Urgency.enum as string[])];
       paths(doc)["/api/dispatch/v1/ping"] = {
         get: { operationId: "ping", responses: { "204": { description: "Pong." } } },
       };
     });
-    assert.deepEqual(result.unaccepted, []);
+    assert.deepEqual(result.breaking, []);
     assert.equal(result.ok, true);
   });
 
   it("passes a widened request bound, a narrowed response type and a response field made required", () => {
     const result = gate((_, s) => {
       s.QuoteRequest.properties.description.maxLength = 4000;
-      s.Problem.required!.push("code");
+      s.Problem.required!.push("request_id");
       s.OrderSummary.properties.reference_id.type = "string";
     });
-    assert.deepEqual(result.unaccepted, []);
+    assert.deepEqual(result.breaking, []);
   });
 
   it("lets a response enum grow only when the released contract declared it open", () => {
     const grow = (_: JsonObject, s: Schemas) => (s.EtaTier.enum = [...(s.EtaTier.enum as string[]), "within_2h"]);
-    assert.equal(gate(grow).ok, false);
-    const open = structuredClone(released);
-    ((open.components as { schemas: Schemas }).schemas.EtaTier as JsonObject)["x-extensible-enum"] = true;
-    const current = structuredClone(open);
+    assert.equal((released.components as { schemas: Schemas }).schemas.EtaTier["x-extensible-enum"], true);
+    assert.equal(gate(grow).ok, true);
+    const closed = structuredClone(released);
+    delete (closed.components as { schemas: Schemas }).schemas.EtaTier["x-extensible-enum"];
+    const current = structuredClone(closed);
     grow(current, (current.components as { schemas: Schemas }).schemas);
-    assert.equal(runGate({ released: open, current, accepted: [], changelog }).ok, true);
+    assert.equal(runGate({ released: closed, current, changelog }).ok, false);
   });
 
-  it("passes a breaking change listed in accepted-changes.yaml for the released version, and only then", () => {
-    const mutate = (_: JsonObject, s: Schemas) => (s.OrderRequest.properties.reference_id.minLength = 1);
-    const id = gate(mutate).unaccepted[0].id;
-    assert.equal(gate(mutate, { accepted: [{ change: id, against: "1.0.0", reason: "was a bug" }] }).ok, true);
-    assert.equal(gate(mutate, { accepted: [{ change: id, against: "0.9.0", reason: "stale" }] }).ok, false);
+  it("passes an added optional webhook payload field and a new webhook, and names the webhook it saw change", () => {
+    const current = structuredClone(released);
+    (current.components as { schemas: Schemas }).schemas.OrderEventData.properties.note = { type: "string" };
+    webhooks(current)["order.delayed"] = structuredClone(webhooks(current)["order.created"]);
+    const changes = compareContracts(released, current);
+    assert.deepEqual(
+      changes.filter((c) => c.type === "breaking"),
+      [],
+    );
+    assert.ok(changes.some((c) => /^webhook order\.created POST requestBody\/.*data\/properties\/note$/.test(c.id)));
+    assert.ok(changes.some((c) => c.id === "webhook order.delayed POST"));
+    assert.equal(runGate({ released, current, changelog }).ok, true);
+  });
+
+  it("lets a webhook payload enum grow only when the released contract declared it open", () => {
+    const grow = (_: JsonObject, s: Schemas) =>
+      (s.OrderLifecycleStatus.enum = [...(s.OrderLifecycleStatus.enum as string[]), "paused"]);
+    assert.equal((released.components as { schemas: Schemas }).schemas.OrderLifecycleStatus["x-extensible-enum"], true);
+    assert.equal(gate(grow).ok, true);
+    const closed = structuredClone(released);
+    delete (closed.components as { schemas: Schemas }).schemas.OrderLifecycleStatus["x-extensible-enum"];
+    const current = structuredClone(closed);
+    grow(current, (current.components as { schemas: Schemas }).schemas);
+    const result = runGate({ released: closed, current, changelog });
+    assert.equal(result.ok, false);
+    const id = /^webhook order\.status_changed POST requestBody\/.*data\/properties\/status\/enum\/=paused$/;
+    assert.ok(
+      result.breaking.some((c) => id.test(c.id)),
+      result.breaking.map((c) => c.id).join("\n"),
+    );
   });
 
   it("passes a breaking change under a new major version only when its release notes name it", () => {
@@ -130,13 +176,22 @@ describe("breaking-change gate", function () {
     assert.equal(gate(minor, { changelog: notes.replace("## 2.0.0", "## 1.1.0") }).ok, false);
   });
 
-  it("passes openapi.yaml as committed (every breaking change since the release is accepted with a reason)", () => {
-    const accepted = readAccepted();
-    const result = runGate({ released, current: loadContract(), accepted, changelog });
+  it("passes openapi.yaml as committed, with no breaking change against the released contract", () => {
+    const result = runGate({ released, current: loadContract(), changelog });
     assert.deepEqual(
-      result.unaccepted.map((c) => c.id),
+      result.breaking.map((c) => c.id),
       [],
     );
-    for (const entry of accepted) assert.ok(entry.reason.length > 40, `${entry.change} needs a reason`);
+    assert.equal(result.ok, true);
+  });
+
+  it("is documented in the README: the released baseline, the major-version rule, webhooks and deprecation", () => {
+    const start = readme.indexOf("\n## Contract evolution\n");
+    const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
+    const baseline = String((released.info as JsonObject).version);
+    assert.match(section, new RegExp(`released baseline is ${baseline.replace(/\./g, "\\.")}`));
+    assert.match(section, /A breaking change needs a new\s+major version/);
+    assert.match(section, /judges the top-level `webhooks` as well/);
+    assert.match(section, /\*\*Deprecation policy\.\*\*[^]*at least 12 months/);
   });
 });
