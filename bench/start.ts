@@ -57,7 +57,12 @@ function sample(args: string[], env: Record<string, string>): Promise<Sample> {
   });
 }
 
-export async function measureStart(runs = 3): Promise<string[]> {
+/** Node 22.1 and later have the compile cache the built server turns on (server/compile-cache.ts). */
+const hasCompileCache =
+  Number(process.versions.node.split(".")[0]) >= 23 || /^22\.([1-9]|\d\d)\./.test(process.versions.node);
+const noCache = { NODE_DISABLE_COMPILE_CACHE: "1" };
+
+export async function measureStart(runs = 5): Promise<string[]> {
   if (!existsSync(main)) throw new Error(`${main} missing: npm run build:server first`);
   const dir = mkdtempSync(join(tmpdir(), "dispatch-bench-start-"));
   const floorDir = join(dir, "floor");
@@ -70,15 +75,32 @@ export async function measureStart(runs = 3): Promise<string[]> {
     const floor: Sample[] = [];
     const memory: Sample[] = [];
     const restart: Sample[] = [];
+    const uncached = { memory: [] as Sample[], restart: [] as Sample[] };
     for (let i = 0; i < runs; i++) {
       floor.push(await sample(floorArgs, { FLOOR_DIR: floorDir }));
       memory.push(await sample([main], { ...server, DATABASE_URL: "pglite://memory" }));
       restart.push(await sample([main], { ...server, DATABASE_URL: `pglite://${dataDir}` }));
+      if (!hasCompileCache) continue;
+      uncached.memory.push(await sample([main], { ...server, ...noCache, DATABASE_URL: "pglite://memory" }));
+      uncached.restart.push(await sample([main], { ...server, ...noCache, DATABASE_URL: `pglite://${dataDir}` }));
     }
-    return report(floor, memory, restart);
+    return [...report(floor, memory, restart), ...uncachedLines(floor, uncached)];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The same starts with the compile cache off, as on a first start or Node 20 (for comparison, not the targets). */
+function uncachedLines(floor: Sample[], uncached: { memory: Sample[]; restart: Sample[] }): string[] {
+  if (!uncached.memory.length)
+    return ["", `Node ${process.versions.node} has no compile cache: the figures above are without one.`];
+  const ms = (xs: Sample[]) => median(xs.map((x) => x.readyMs));
+  return [
+    "",
+    `With the compile cache off (NODE_DISABLE_COMPILE_CACHE=1, as on a first start): in-memory ready ` +
+      `${ms(uncached.memory).toFixed(0)} ms (${(ms(uncached.memory) / ms(floor)).toFixed(2)} × floor), restart ` +
+      `${ms(uncached.restart).toFixed(0)} ms (${(ms(uncached.restart) / ms(floor)).toFixed(2)} × floor).`,
+  ];
 }
 
 function report(floor: Sample[], memory: Sample[], restart: Sample[]): string[] {
@@ -89,7 +111,8 @@ function report(floor: Sample[], memory: Sample[], restart: Sample[]): string[] 
   const restartRatio = ms(restart) / ms(floor);
   const rssRatio = mb(memory) / mb(floor);
   return [
-    `Medians of ${String(floor.length)} runs taking turns: floor (bare Hapi + PGlite opening a data dir) ready ` +
+    `Node ${process.versions.node}${hasCompileCache ? " (the server's compile cache on, written by the first start)" : ""}. ` +
+      `Medians of ${String(floor.length)} runs taking turns: floor (bare Hapi + PGlite opening a data dir) ready ` +
       `${ms(floor).toFixed(0)} ms, ${mb(floor).toFixed(0)} MB RSS; built server on pglite://memory ready ` +
       `${ms(memory).toFixed(0)} ms, ${mb(memory).toFixed(0)} MB idle RSS; restart on a data dir ready ` +
       `${ms(restart).toFixed(0)} ms.`,

@@ -147,7 +147,7 @@ async function startWorkers(server: Hapi.Server, services: Services): Promise<vo
     logBackgroundError(server.logger, job, error as Error, backgroundThrottle);
   };
   await services.changes.start(logAs("change-feed"));
-  await services.auditLog.start(logAs("audit"));
+  services.auditLog.start(logAs("audit"));
   services.oauthPurger.start(logAs("oauth-purge"));
   services.webhooks.start(logAs("webhooks")); // outbox delivery worker; stop() waits for deliveries in flight
   server.ext("onPostStart", () => {

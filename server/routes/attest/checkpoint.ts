@@ -1,6 +1,7 @@
 import type { RouteFactory } from "../types.js";
 
-// The sequencer signs a checkpoint (size 0 for an empty log) before the server accepts requests.
+// There is always a checkpoint to serve: a new log's first (size 0) is signed on first demand if the sequencer has
+// not signed it yet.
 const route: RouteFactory = ({ auditLog }) => ({
   method: "GET",
   path: "/api/attest/checkpoint",

@@ -5,35 +5,44 @@ import type { NoteSigner } from "./note.js";
 import { startBackgroundJob, type BackgroundJob } from "../../background-job.js";
 import { integratePending } from "./sequencer.js";
 import { loadNoteSigner } from "./signing-key.js";
-import { consistency, latestCheckpoint, verifySeal } from "./verify.js";
+import { consistency, latestCheckpoint, verifySeal, type Checkpoint } from "./verify.js";
+
+/** Integrates until `done` holds (at most 200 tries, 25 ms apart): another instance may hold the sequencer's lock. */
+async function integrateUntil(integrate: () => Promise<number>, done: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    await integrate();
+    if (await done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
 
 export function createAuditLogService(db: Knex, config: Pick<Config, "audit">) {
   let signer: Promise<NoteSigner> | null = null;
   let sequencer: BackgroundJob | null = null;
   const getSigner = () => (signer ??= loadNoteSigner(db, config.audit.signingKey, config.audit.origin));
   const integrate = async () => integratePending(db, await getSigner(), config.audit.origin);
+  const nothingPending = async () =>
+    Number((await db("audit_pending").count<{ n: number | string }[]>("* as n"))[0].n) === 0;
   return {
     integrate,
     /** Integrates until nothing is pending (tests, shutdown); waits out another instance's batch. */
-    async flush(): Promise<void> {
-      for (let attempt = 0; attempt < 200; attempt++) {
-        await integrate();
-        const left = await db("audit_pending").count<{ n: number | string }[]>("* as n");
-        if (Number(left[0].n) === 0) return;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    },
+    flush: () => integrateUntil(integrate, nothingPending),
     async verifierKey(): Promise<string> {
       return (await getSigner()).verifierKey;
     },
-    latestCheckpoint: () => latestCheckpoint(db),
+    /** The newest checkpoint. A log without one yet (a new database, just started) gets its first now rather than
+     * at the sequencer's first run, so there is always one to serve. */
+    async latestCheckpoint(): Promise<Checkpoint | null> {
+      const latest = await latestCheckpoint(db);
+      if (latest) return latest;
+      await integrateUntil(integrate, async () => (await latestCheckpoint(db)) !== null);
+      return latestCheckpoint(db);
+    },
     verify: (seal: string) => verifySeal(db, seal),
     consistency: (first: number, second: number) => consistency(db, first, second),
-    async start(onError: (error: unknown) => void): Promise<void> {
-      // A log without a checkpoint gets its first (signing any records its migrations wrote) before serving. One with
-      // a checkpoint is served at once: what is pending is integrated by the sequencer's first run, batchMs later, as
-      // any new record is, rather than holding up start-up.
-      if (!(await latestCheckpoint(db))) await integrate();
+    /** Start-up does not integrate: the sequencer's first run comes batchMs later (signing the first checkpoint of a
+     * new log, and whatever migrations or a previous run left pending); a checkpoint asked for sooner is signed then. */
+    start(onError: (error: unknown) => void): void {
       sequencer = startBackgroundJob(integrate, { intervalMs: config.audit.batchMs }, onError);
     },
     async stop(): Promise<void> {

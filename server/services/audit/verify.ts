@@ -23,7 +23,7 @@ export interface SealVerification {
   inclusion_proof?: { tree_size: number; hashes: string[] };
   checkpoint?: string;
 }
-interface Checkpoint {
+export interface Checkpoint {
   tree_size: number;
   note: string;
 }
