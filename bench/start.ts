@@ -124,14 +124,32 @@ function report(floor: Sample[], memory: Sample[], restart: Sample[]): string[] 
 }
 
 const heading = "## Server start (`npm run bench -- --only start`)";
+const intro =
+  "Each Node major the bench ran on keeps its own block (the server supports Node 22 and later; Node 20, the " +
+  "machine's, is shown for comparison). `--write` replaces the block of the Node running it.";
 
-/** Puts the start section into BENCHMARKS.md's kept part (replacing an earlier one). */
-export function writeStartSection(lines: string[], file = "BENCHMARKS.md"): void {
+/** The section's blocks by their `### Node N` heading, in the order they appear. */
+function nodeBlocks(section: string): Map<string, string> {
+  const blocks = new Map<string, string>();
+  for (const part of section.split(/^(?=### Node \d+)/m).slice(1)) blocks.set(part.split("\n")[0], part.trimEnd());
+  return blocks;
+}
+
+/** Puts this Node major's start block into BENCHMARKS.md's start section, keeping the other majors' blocks. */
+export function writeStartSection(
+  lines: string[],
+  file = "BENCHMARKS.md",
+  nodeMajor = process.versions.node.split(".")[0],
+): void {
   const current = readFileSync(file, "utf8");
   const at = current.indexOf(heading);
   const next = at < 0 ? -1 : current.indexOf("\n## ", at + heading.length);
   const before = at < 0 ? `${current.trimEnd()}\n\n` : current.slice(0, at);
   const after = next < 0 ? "" : current.slice(next + 1);
-  const section = [heading, "", ...lines, ""].join("\n");
+  const blocks = nodeBlocks(at < 0 ? "" : current.slice(at, next < 0 ? undefined : next));
+  const title = `### Node ${nodeMajor}`;
+  blocks.set(title, [title, "", ...lines].join("\n"));
+  const ordered = [...blocks.entries()].sort(([a], [b]) => b.localeCompare(a, "en", { numeric: true }));
+  const section = [heading, "", intro, "", ...ordered.map(([, block]) => `${block}\n`)].join("\n");
   writeFileSync(file, `${before}${section}${after ? `\n${after}` : ""}`);
 }
