@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { hasCompileCache } from "../server/compile-cache.js";
 
 const main = "server/dist/server/main.js";
 const floorScript = `
@@ -57,9 +58,6 @@ function sample(args: string[], env: Record<string, string>): Promise<Sample> {
   });
 }
 
-/** Node 22.1 and later have the compile cache the built server turns on (server/compile-cache.ts). */
-const hasCompileCache =
-  Number(process.versions.node.split(".")[0]) >= 23 || /^22\.([1-9]|\d\d)\./.test(process.versions.node);
 const noCache = { NODE_DISABLE_COMPILE_CACHE: "1" };
 
 export async function measureStart(runs = 5): Promise<string[]> {

@@ -6,6 +6,9 @@ import module from "node:module";
 /** The repo's @types/node (Node 20's) does not declare the function, and Node 20 does not have it. */
 const nodeModule: Pick<typeof module, "isBuiltin"> & { enableCompileCache?: () => unknown } = module;
 
+/** Whether this Node has the compile cache (Node 22.1 and later). */
+export const hasCompileCache = nodeModule.enableCompileCache !== undefined;
+
 export function enableCompileCache(): void {
   nodeModule.enableCompileCache?.();
 }

@@ -16,6 +16,7 @@ function parseBigNumbers(): void {
 
 export type Db = Knex;
 
+/** The URLs of an in-memory PGlite. */
 const memoryLocations = new Set(["pglite://memory", "pglite://"]);
 
 /** True when this URL opens the build's snapshot (an in-memory PGlite on a built server) rather than an empty database. */
@@ -25,12 +26,11 @@ export function restoresSnapshot(databaseUrl: string): boolean {
 
 export function createDb(databaseUrl: string): Db {
   if (databaseUrl.startsWith("pglite://")) {
-    const location = databaseUrl.slice("pglite://".length);
-    if (location === "memory" || location === "") {
+    if (memoryLocations.has(databaseUrl)) {
       const pglite = restoreSnapshot(); // a built server skips initdb and the migrations
       return knex({ client: ClientPgLite, dialect: "postgres", connection: pglite ? { pglite } : {} } as Knex.Config);
     }
-    const dir = resolve(location);
+    const dir = resolve(databaseUrl.slice("pglite://".length));
     mkdirSync(dir, { recursive: true });
     return knex({ client: ClientPgLite, dialect: "postgres", connection: { filename: dir } } as Knex.Config);
   }

@@ -33,10 +33,9 @@ export function createAuditLogService(db: Knex, config: Pick<Config, "audit">) {
     /** The newest checkpoint. A log without one yet (a new database, just started) gets its first now rather than
      * at the sequencer's first run, so there is always one to serve. */
     async latestCheckpoint(): Promise<Checkpoint | null> {
-      const latest = await latestCheckpoint(db);
-      if (latest) return latest;
-      await integrateUntil(integrate, async () => (await latestCheckpoint(db)) !== null);
-      return latestCheckpoint(db);
+      let latest = await latestCheckpoint(db);
+      if (!latest) await integrateUntil(integrate, async () => (latest = await latestCheckpoint(db)) !== null);
+      return latest;
     },
     verify: (seal: string) => verifySeal(db, seal),
     consistency: (first: number, second: number) => consistency(db, first, second),
