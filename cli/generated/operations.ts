@@ -1255,7 +1255,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/sandbox/orders/{id}/advance",
     "summary": "Move a sandbox order one step now",
-    "description": "Sandbox only: orders made with a `dispatch_test_` key move on their own\n(`accepted_pending_fulfilment` gets a simulated contractor, then `pending_dispatch` → `dispatched` →\n`en_route` with an ETA → `on_site` → `completed` at the quoted cost), one step every `SANDBOX_STEP_MS`\n(default 5000; 0 = only through this endpoint). This endpoint takes the next step now, or with `to`\nwalks the steps up to that status; each step is evented, audited and webhooked exactly like an\noperator's. An order held over its NTE (`fulfilment.reason: over_nte`) is never dispatched, so the\nsandbox never moves it. 403 `live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of\nthe order, 409 `held_over_nte` for an order held over its NTE.",
+    "description": "Sandbox only: orders made with a `dispatch_test_` key move on their own\n(`accepted_pending_fulfilment` gets a simulated contractor, then `pending_dispatch` → `dispatched` →\n`en_route` with an ETA → `on_site` → `completed` at the quoted cost), one step every `SANDBOX_STEP_MS`\n(default 5000; 0 = only through this endpoint). This endpoint takes the next step now, or with `to`\nwalks the steps up to that status; each step is evented, audited and webhooked exactly like an\noperator's. The sandbox follows the live NTE rule exactly: an order whose price is over its NTE\n(`fulfilment.reason: over_nte`) is never dispatched or completed, so the sandbox never moves it; an order\nno contractor covers gets the simulated contractor only within its NTE, else it stays\n`accepted_pending_fulfilment`, held with that price as its `quoted_cost_cents`. 403 `live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of\nthe order, 409 `held_over_nte` for an order held over its NTE.",
     "security": [
       "ApiKey"
     ],
@@ -2838,7 +2838,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/admin/v1/orders/{id}/events",
     "summary": "Record an order status change",
-    "description": "Moves an order along its lifecycle. Allowed transitions:\n`accepted_pending_fulfilment` → `pending_dispatch` | `cancelled`;\n`pending_dispatch` → `dispatched` | `cancelled`; `dispatched` → `en_route` | `cancelled`;\n`en_route` → `on_site` | `cancelled`; `on_site` → `completed` | `cancelled`.\n`completed` requires `final_cost_cents`. Any other transition is 409. The change is audited and the\norder's `callback_url` receives a signed webhook.",
+    "description": "Moves an order along its lifecycle. Allowed transitions:\n`accepted_pending_fulfilment` → `pending_dispatch` | `cancelled`;\n`pending_dispatch` → `dispatched` | `cancelled`; `dispatched` → `en_route` | `cancelled`;\n`en_route` → `on_site` | `cancelled`; `on_site` → `completed` | `cancelled`.\n`completed` requires `final_cost_cents`. Any other transition is 409. The change is audited and the\norder's `callback_url` receives a signed webhook.\n\nThe not-to-exceed holds here as on every path: moving an order with an NTE to `pending_dispatch` or\n`dispatched` when its expected cost (the assigned contractor's price) is over `nte_cents`, or to\n`completed` with a `final_cost_cents` over it, is 409 `over_nte` naming both amounts. An operator may go\nabove the NTE only with `nte_override: true` and an `override_reason`; the event is then recorded as a\nhuman override (audit record and `human_override: true`) and counts in the evals' `human_override_rate`.",
     "security": [
       "AdminToken"
     ],
@@ -2910,6 +2910,30 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "A person overrode the automatic match or plan. Default `false`.",
         "default": false
+      },
+      {
+        "flag": "nte-override",
+        "in": "body",
+        "target": [
+          "nte_override"
+        ],
+        "type": "boolean",
+        "required": false,
+        "description": "Go above the order's not-to-exceed on this step (requires `override_reason`); recorded as a human override. Default `false`.",
+        "default": false
+      },
+      {
+        "flag": "override-reason",
+        "in": "body",
+        "target": [
+          "override_reason"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Why the operator goes above the NTE; required with `nte_override: true`, kept in the audit log.",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "minLength": 1,
+        "maxLength": 500
       },
       {
         "flag": "contractor-id",

@@ -354,8 +354,10 @@ export interface paths {
          *     `en_route` with an ETA → `on_site` → `completed` at the quoted cost), one step every `SANDBOX_STEP_MS`
          *     (default 5000; 0 = only through this endpoint). This endpoint takes the next step now, or with `to`
          *     walks the steps up to that status; each step is evented, audited and webhooked exactly like an
-         *     operator's. An order held over its NTE (`fulfilment.reason: over_nte`) is never dispatched, so the
-         *     sandbox never moves it. 403 `live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of
+         *     operator's. The sandbox follows the live NTE rule exactly: an order whose price is over its NTE
+         *     (`fulfilment.reason: over_nte`) is never dispatched or completed, so the sandbox never moves it; an order
+         *     no contractor covers gets the simulated contractor only within its NTE, else it stays
+         *     `accepted_pending_fulfilment`, held with that price as its `quoted_cost_cents`. 403 `live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of
          *     the order, 409 `held_over_nte` for an order held over its NTE.
          */
         post: operations["advanceSandboxOrder"];
@@ -945,6 +947,12 @@ export interface paths {
          *     `en_route` → `on_site` | `cancelled`; `on_site` → `completed` | `cancelled`.
          *     `completed` requires `final_cost_cents`. Any other transition is 409. The change is audited and the
          *     order's `callback_url` receives a signed webhook.
+         *
+         *     The not-to-exceed holds here as on every path: moving an order with an NTE to `pending_dispatch` or
+         *     `dispatched` when its expected cost (the assigned contractor's price) is over `nte_cents`, or to
+         *     `completed` with a `final_cost_cents` over it, is 409 `over_nte` naming both amounts. An operator may go
+         *     above the NTE only with `nte_override: true` and an `override_reason`; the event is then recorded as a
+         *     human override (audit record and `human_override: true`) and counts in the evals' `human_override_rate`.
          */
         post: operations["recordOrderEvent"];
         delete?: never;
@@ -1516,13 +1524,15 @@ export interface components {
         /**
          * @description The file `DISPATCH_FIXTURES` names (YAML or JSON), loaded when the server starts: contractors joining the
          *     matching pool and API keys usable at once, for a CI sandbox that knows its data and keys in advance.
+         *     Sandbox mode only (`DISPATCH_SANDBOX=1`), test keys only: a live key, a repeated key or contractor name,
+         *     or a file over 1 MiB stops the start naming the file; the file loads all or nothing.
          */
         SandboxFixtures: {
             contractors?: components["schemas"]["ContractorInput"][];
             keys?: components["schemas"]["SandboxFixtureKey"][];
         };
         SandboxFixtureKey: {
-            /** @description A key in the format the server issues (its environment is its prefix; the checksum must hold), for example one printed by an earlier sandbox start. Stored as a hash only. */
+            /** @description A test key (`dispatch_test_…`) in the format the server issues (the checksum must hold), for example one printed by an earlier sandbox start; a `dispatch_live_` key stops the start. Stored as a hash only. */
             key: string;
             account: string;
             label?: string;
@@ -1574,6 +1584,10 @@ export interface components {
             note?: string;
             /** @description A person overrode the automatic match or plan. Default `false`. */
             human_override?: boolean;
+            /** @description Go above the order's not-to-exceed on this step (requires `override_reason`); recorded as a human override. Default `false`. */
+            nte_override?: boolean;
+            /** @description Why the operator goes above the NTE; required with `nte_override: true`, kept in the audit log. */
+            override_reason?: string;
             /** @description Assign this contractor (for `pending_dispatch` from an unassigned order). */
             contractor_id?: string;
         };
@@ -3884,7 +3898,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description Not a transition the order allows (`invalid_transition`), or over its not-to-exceed without an override (`over_nte`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];

@@ -34,5 +34,5 @@ export interface ContractDefaults {
   createApiKey: { body: "scopes"; query: never };
   listContractors: { body: never; query: "limit" };
   createContractor: { body: "emergency_capable" | "active"; query: never };
-  recordOrderEvent: { body: "human_override"; query: never };
+  recordOrderEvent: { body: "human_override" | "nte_override"; query: never };
 }

@@ -1,6 +1,8 @@
-// The not-to-exceed rule on createOrder: the quote's NTE check decides, and an order is never dispatched above it.
+// The not-to-exceed rule on every path: createOrder (the quote's NTE check decides), the sandbox (its clock and
+// advancing by hand) and operators' events never dispatch or complete an order above it; only an operator's
+// override with a reason goes above it, audited and counted as a human override.
 import assert from "node:assert/strict";
-import { getOrder, postOrder } from "../fixtures/orders.js";
+import { getOrder, postOrder, recordEvent } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer, type ServerTarget } from "../helpers/server.js";
 
 const job = {
@@ -119,6 +121,150 @@ for (const db of databases()) {
       }
       const view = (await (await getOrder(held.tracking.status_url, key, t.fetch)).json()) as { status: string };
       assert.equal(view.status, "accepted_pending_fulfilment");
+    });
+  });
+
+  describe(`sandbox clock at its sandbox-mode interval and an order nobody covers within its NTE (${db.name})`, function () {
+    this.timeout(120_000);
+    const stepMs = 500; // SANDBOX_STEP_MS's default in sandbox mode
+    let t: TestServer;
+    let key: string;
+    before(async () => {
+      t = await startTestServer(db, { SANDBOX_STEP_MS: String(stepMs) });
+      key = (await t.issueKey({ account: "nte-alaska" })).key;
+    });
+    after(() => t?.stop());
+
+    const alaska = { ...job, location: { state: "AK", city: "Anchorage" } };
+    const view = async (statusUrl: string) =>
+      (await (await getOrder(statusUrl, key, t.fetch)).json()) as {
+        status: string;
+        events: unknown[];
+        quoted_cost_cents: number | null;
+        final_cost_cents: number | null;
+        assigned_contractor_ref: string | null;
+      };
+
+    it("never completes an nte_cents: 1 order in AK (walker or advance), while one without an NTE walks on", async () => {
+      const capped = await (await postOrder(t, { "x-api-key": key }, { ...alaska, nte_cents: 1 })).json();
+      const open = await (await postOrder(t, { "x-api-key": key }, alaska)).json();
+      assert.equal(capped.fulfilment.reason, "no_contractor_in_area");
+      let status = "";
+      for (let waited = 0; waited < 30_000 && status !== "completed"; waited += 250) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        status = (await view(open.tracking.status_url)).status;
+      }
+      assert.equal(status, "completed", "the walker moved the uncapped order over the same time");
+      const held = await view(capped.tracking.status_url);
+      assert.equal(held.status, "accepted_pending_fulfilment");
+      assert.equal(held.events.length, 1);
+      assert.equal(held.assigned_contractor_ref, null);
+      assert.equal(held.final_cost_cents, null);
+      assert.ok(held.quoted_cost_cents! > 1, "held at the simulated contractor's price, as live holds an order");
+      for (const body of [{}, { to: "completed" }]) {
+        const response = await t.fetch(`${t.url}/api/dispatch/v1/sandbox/orders/${capped.order.id}/advance`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-api-key": key },
+          body: JSON.stringify(body),
+        });
+        assert.equal(response.status, 409);
+        assert.equal(((await response.json()) as { code: string }).code, "held_over_nte");
+      }
+      assert.equal((await view(capped.tracking.status_url)).status, "accepted_pending_fulfilment");
+    });
+  });
+
+  describe(`operator events and the NTE (${db.name})`, function () {
+    this.timeout(120_000);
+    let t: TestServer;
+    let key: string;
+    let price: number;
+    before(async () => {
+      t = await startTestServer(db, {}, { inject: true });
+      key = (await t.issueKey({ account: "nte-live", environment: "live" })).key;
+      price = (await quote(t, key)).estimated_cost_cents;
+    });
+    after(() => t?.stop());
+
+    const nte = 10_000;
+    const order = async (body: unknown) => (await (await postOrder(t, { "x-api-key": key }, body)).json()).order.id;
+    const event = async (id: string, body: unknown) => {
+      const response = await recordEvent(t, id, body);
+      return { status: response.status, body: await response.json() };
+    };
+    const overridesRate = async () =>
+      (await (await t.fetch(`${t.url}/api/dispatch/analytics/evals?period=rolling_7d`)).json()).metrics
+        .human_override_rate.value;
+    const override = { nte_override: true, override_reason: "Customer approved the higher price by phone." };
+
+    it("refuses to dispatch or complete a held live order above its NTE, then allows it with an override", async () => {
+      assert.ok(price > nte, `the TX price ${price} is over ${nte}`);
+      const id = await order({ ...job, nte_cents: nte, reference_id: "held" });
+      await order({ ...job, reference_id: "plain" });
+      assert.equal(await overridesRate(), 0);
+      const refused = await event(id, { status: "pending_dispatch" });
+      assert.equal(refused.status, 409);
+      assert.equal(refused.body.code, "over_nte");
+      assert.match(refused.body.detail, new RegExp(`expected cost of ${price} cents .*not-to-exceed of ${nte} cents`));
+      const noReason = await event(id, { status: "pending_dispatch", nte_override: true });
+      assert.equal(noReason.status, 422);
+      assert.equal(noReason.body.errors[0].pointer, "/override_reason");
+      assert.equal((await event(id, { status: "pending_dispatch", ...override })).status, 201);
+      assert.equal((await event(id, { status: "dispatched" })).body.code, "over_nte");
+      assert.equal((await event(id, { status: "dispatched", ...override })).status, 201);
+      for (const status of ["en_route", "on_site"]) assert.equal((await event(id, { status })).status, 201);
+      const late = await event(id, { status: "completed", final_cost_cents: 60_000 });
+      assert.equal(late.status, 409);
+      assert.match(late.body.detail, /final cost of 60000 cents is over its not-to-exceed of 10000 cents/);
+      const done = await event(id, { status: "completed", final_cost_cents: 60_000, ...override });
+      assert.equal(done.status, 201);
+      assert.deepEqual([done.body.status, done.body.final_cost_cents], ["completed", 60_000]);
+      const flags = done.body.events.map((e: { status: string; human_override: boolean }) => [
+        e.status,
+        e.human_override,
+      ]);
+      assert.deepEqual(flags, [
+        ["accepted_pending_fulfilment", false],
+        ["pending_dispatch", true],
+        ["dispatched", true],
+        ["en_route", false],
+        ["on_site", false],
+        ["completed", true],
+      ]);
+      const records = await t.app.services.db("audit_records").where({ subject: id, type: "order_status" });
+      const overrides = records
+        .map((record: { content: string }) => JSON.parse(record.content))
+        .filter((content: { nte_override?: unknown }) => content.nte_override);
+      assert.deepEqual(
+        overrides.map((c: { to: string; human_override: boolean; nte_override: unknown }) => [
+          c.to,
+          c.human_override,
+          c.nte_override,
+        ]),
+        [
+          ["pending_dispatch", true, { nte_cents: nte, cost_cents: price, reason: override.override_reason }],
+          ["dispatched", true, { nte_cents: nte, cost_cents: price, reason: override.override_reason }],
+          ["completed", true, { nte_cents: nte, cost_cents: 60_000, reason: override.override_reason }],
+        ],
+      );
+      assert.equal(await overridesRate(), 0.5); // one of the two live orders
+    });
+
+    it("refuses to complete an order dispatched within its NTE at a final cost above it", async () => {
+      const id = await order({ ...job, nte_cents: price, reference_id: "fits" });
+      for (const status of ["dispatched", "en_route", "on_site"])
+        assert.equal((await event(id, { status })).status, 201);
+      const over = await event(id, { status: "completed", final_cost_cents: price + 1 });
+      assert.equal(over.status, 409);
+      assert.equal(over.body.code, "over_nte");
+      assert.equal((await event(id, { status: "completed", final_cost_cents: price })).status, 201);
+    });
+
+    it("answers 422 to a reason without the override", async () => {
+      const id = await order({ ...job, reference_id: "reason-only" });
+      const response = await event(id, { status: "dispatched", override_reason: "No reason to override." });
+      assert.equal(response.status, 422);
+      assert.equal(response.body.errors[0].pointer, "/override_reason");
     });
   });
 }

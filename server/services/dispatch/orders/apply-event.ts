@@ -5,6 +5,7 @@ import { appendAudit } from "../../audit/entries.js";
 import { matchFacts, type Match } from "../matching.js";
 import { enqueueStatusChange } from "../../webhooks/outbox.js";
 import { orderNotFound } from "./errors.js";
+import { checkNte, type NteOverride } from "./nte-rule.js";
 import {
   assertCustomerCancellable,
   assertTransition,
@@ -26,11 +27,12 @@ interface StatusChange {
   event: EventRecord;
   match: Match | null;
   cancellation: Cancellation | null;
+  nteOverride: NteOverride | null;
 }
 
 /** The audit records and the webhook of one status change, inside its transaction. */
 async function recordSideEffects(trx: Knex.Transaction, change: StatusChange, base: string) {
-  const { row, updated, event, match, cancellation } = change;
+  const { row, updated, event, match, cancellation, nteOverride } = change;
   const tenant = { account: row.account, environment: row.environment };
   if (match)
     await appendAudit(trx, {
@@ -43,7 +45,13 @@ async function recordSideEffects(trx: Knex.Transaction, change: StatusChange, ba
     type: "order_status",
     tenant,
     subject: row.id,
-    content: { from: row.status, to: updated.status, ...event, ...(cancellation ? { cancellation } : {}) },
+    content: {
+      from: row.status,
+      to: updated.status,
+      ...event,
+      ...(cancellation ? { cancellation } : {}),
+      ...(nteOverride ? { nte_override: nteOverride } : {}),
+    },
   });
   if (row.callback_url)
     await enqueueStatusChange(trx, {
@@ -94,17 +102,19 @@ export async function applyEvent(
   const row = await trx("orders").where({ id }).forUpdate().first();
   if (!row) throw orderNotFound(id);
   if (isRepeatedCancel(row, input)) return statusView(trx, row, base);
+  const nteOverride = checkNte(row, input, match); // under the lock: the row's NTE and price as they stand
   const now = new Date();
   const cancellation = input.status === "cancelled" ? cancellationOf(input, now) : null;
   const update = updateOf(row, input, { match, cancellation, now });
   await trx("orders").where({ id }).update(update);
   const event = {
     note: input.note ?? null,
-    human_override: input.human_override ?? false,
+    // going above the NTE is a person overriding the plan, whatever the flag says
+    human_override: (input.human_override ?? false) || nteOverride !== null,
     final_cost_cents: input.final_cost_cents ?? null,
   };
   await trx("order_events").insert({ order_id: id, status: input.status, ...event, at: now });
   const updated = { ...row, ...update, cancellation: cancellation ?? row.cancellation };
-  await recordSideEffects(trx, { row, updated, event, match, cancellation }, base);
+  await recordSideEffects(trx, { row, updated, event, match, cancellation, nteOverride }, base);
   return statusView(trx, updated, base);
 }

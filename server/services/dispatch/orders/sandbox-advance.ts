@@ -4,17 +4,11 @@ import type { Tenant } from "../../access/principal.js";
 import { DomainError } from "../../errors.js";
 import type { Schemas } from "../../../types/contract.js";
 import { liveKey, orderNotFound } from "./errors.js";
-import { isHeldOverNte, step, type SandboxClock } from "./sandbox-clock.js";
+import { isHeldOverNte } from "./nte-rule.js";
+import { heldOrder, step, type SandboxClock } from "./sandbox-clock.js";
 import { isAhead, nextStep } from "./state.js";
 
 export type SandboxStatus = NonNullable<Schemas["SandboxAdvanceRequest"]["to"]>;
-
-const heldOrder = (id: string) =>
-  new DomainError(
-    "conflict",
-    "held_over_nte",
-    `Order ${id} is held over its not-to-exceed and is never dispatched; order again with a higher nte_cents.`,
-  );
 
 /** The status to stop at: 409 unless it lies ahead of the order's. */
 function targetOf(row: OrderRow, to: SandboxStatus | undefined): Schemas["OrderLifecycleStatus"] {

@@ -1,15 +1,15 @@
 // The sandbox clock: orders made with a dispatch_test_ key walk the lifecycle by themselves (or a step on demand).
-import type { Knex } from "knex";
 import type { Config } from "../../../config.js";
 import type { Db } from "../../../db/knex.js";
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { DomainError } from "../../errors.js";
 import { startBackgroundJob, type BackgroundJob } from "../../../background-job.js";
 import type { Contractor, ContractorService } from "../contractors.js";
-import { isOverNte } from "../nte.js";
+import type { Match } from "../matching.js";
 import { tradeCodes } from "../trades.js";
 import { applyEvent } from "./apply-event.js";
 import { matchUnassigned } from "./assign.js";
+import { heldOverNte } from "./nte-rule.js";
 import { advancingStatuses, nextStep } from "./state.js";
 import type { OrderEventInput } from "./transition.js";
 
@@ -34,18 +34,13 @@ function inputFor(row: OrderRow): OrderEventInput {
   return { status, note: `Sandbox: ${status.replace("_", " ")}.` };
 }
 
-// The contract never dispatches an order held over its NTE (priced above nte_cents): it waits for the customer
-// to order again, so the sandbox leaves it where it is, in the automatic steps and by hand alike.
-export const isHeldOverNte = (row: OrderRow) =>
-  row.status === "accepted_pending_fulfilment" && isOverNte(row.nte_cents, row.quoted_cost_cents);
-/** isHeldOverNte as a query condition. */
-function heldOverNte(query: Knex.QueryBuilder): void {
-  void query
-    .where("orders.status", "accepted_pending_fulfilment")
-    .whereNotNull("orders.nte_cents")
-    .whereNotNull("orders.quoted_cost_cents")
-    .whereRaw("orders.quoted_cost_cents > orders.nte_cents");
-}
+/** 409 for an order the NTE rule holds: the sandbox, like live, never dispatches or completes it. */
+export const heldOrder = (id: string) =>
+  new DomainError(
+    "conflict",
+    "held_over_nte",
+    `Order ${id} is held over its not-to-exceed and is never dispatched; order again with a higher nte_cents.`,
+  );
 
 /** An inactive pool member that never matches live orders: the stand-in when nobody covers a test order. */
 async function simulatedContractor(clock: SandboxClock): Promise<Contractor> {
@@ -57,12 +52,32 @@ async function simulatedContractor(clock: SandboxClock): Promise<Contractor> {
   return clock.contractors.create({ ...input, active: false, emergency_capable: true });
 }
 
-/** One step forward, assigning (a stand-in if need be) when the order leaves accepted_pending_fulfilment. */
+/** An unassigned order whose only price (the stand-in's) is over its NTE keeps that price and is held, as live
+ * holds an order priced over its NTE at creation; the clock then leaves it alone instead of retrying each tick. */
+async function holdAtPrice(clock: SandboxClock, row: OrderRow, match: Match): Promise<never> {
+  await clock
+    .db("orders")
+    .where({ id: row.id, status: "accepted_pending_fulfilment" })
+    .whereNull("quoted_cost_cents")
+    .update({ quoted_cost_cents: match.costCents, updated_at: new Date() });
+  throw heldOrder(row.id);
+}
+
+const isOverNteError = (error: unknown) => error instanceof DomainError && error.code === "over_nte";
+
+/** One step forward, assigning (a stand-in if need be) when the order leaves accepted_pending_fulfilment; the
+ * step goes through the same NTE rule as an operator's, and the sandbox never overrides it. */
 export async function step(clock: SandboxClock, row: OrderRow) {
   const standIn = () => simulatedContractor(clock);
   const match =
     row.status === "accepted_pending_fulfilment" ? await matchUnassigned(clock.contractors, row, { standIn }) : null;
-  return clock.db.transaction((trx) => applyEvent(trx, row.id, inputFor(row), match, clock.base));
+  try {
+    return await clock.db.transaction((trx) => applyEvent(trx, row.id, inputFor(row), match, clock.base));
+  } catch (error) {
+    if (!isOverNteError(error)) throw error;
+    if (match) return holdAtPrice(clock, row, match);
+    throw heldOrder(row.id);
+  }
 }
 
 function ignoreLostRace(error: unknown) {

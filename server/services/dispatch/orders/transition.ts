@@ -3,6 +3,7 @@ import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { DomainError } from "../../errors.js";
 import type { RequestBody, Schemas } from "../../../types/contract.js";
 import { invalidField } from "./errors.js";
+import { assertOverrideShape } from "./nte-rule.js";
 import { allowedFrom, customerMayCancel } from "./state.js";
 
 export type { OrderLifecycleStatus } from "./state.js";
@@ -24,6 +25,7 @@ export function assertTransition(row: Pick<OrderRow, "id" | "status">, input: Or
     throw invalidField("/final_cost_cents", '"final_cost_cents" is required to complete an order.');
   if (input.contractor_id && row.status !== "accepted_pending_fulfilment")
     throw invalidField("/contractor_id", '"contractor_id" only applies when assigning an unassigned order.');
+  assertOverrideShape(input);
 }
 
 export function assertCustomerCancellable(row: Pick<OrderRow, "id" | "status">): void {
