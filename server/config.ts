@@ -186,7 +186,7 @@ const variables = {
   DISPATCH_FIXTURES: Joi.string()
     .allow("")
     .description(
-      "A YAML or JSON file of contractors and API keys to load at start (its schema is SandboxFixtures in openapi.yaml).",
+      "Sandbox mode only: a YAML or JSON file (at most 1 MiB) of contractors and test keys to load at start, all or nothing (its schema is SandboxFixtures in openapi.yaml).",
     ),
   SHUTDOWN_GRACE_MS: Joi.number()
     .integer()

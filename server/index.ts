@@ -163,12 +163,12 @@ export async function createServer(config: Config, options: { logStream?: Writab
   importRouteModules().catch(() => undefined);
   // a bad file fails before any I/O; the YAML parser loads only for a fixtures file
   const fixtures = config.fixturesFile
-    ? (await import("./services/sandbox/fixtures-file.js")).readFixtures(config.fixturesFile)
+    ? (await import("./services/sandbox/fixtures-file.js")).readFixtures(config.fixturesFile, config)
     : null;
   const { db, releaseDataDir, fromSnapshot } = await openDatabase(config);
   const services = createServices(db, config);
   await settleDemoPool(services.contractors, { seedDemo: config.seedDemo, fromSnapshot });
-  if (fixtures) await applyFixtures(services, fixtures);
+  if (fixtures) await applyFixtures(services, { file: config.fixturesFile!, content: fixtures });
   const sandboxKey = await readySandboxKey(services, config);
   const redis = await connectRedis(config.redisUrl);
   const limiters = createLimiters(redis, config.rateLimit);

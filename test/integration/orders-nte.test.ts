@@ -192,9 +192,15 @@ for (const db of databases()) {
       const response = await recordEvent(t, id, body);
       return { status: response.status, body: await response.json() };
     };
-    const overridesRate = async () =>
-      (await (await t.fetch(`${t.url}/api/dispatch/analytics/evals?period=rolling_7d`)).json()).metrics
-        .human_override_rate.value;
+    /** The evals' human_override_rate, checked against the Metric shape the contract gives it. */
+    const overridesRate = async () => {
+      const response = await t.fetch(`${t.url}/api/dispatch/analytics/evals?period=rolling_7d`);
+      assert.equal(response.status, 200);
+      const metric = (await response.json()).metrics.human_override_rate;
+      assert.deepEqual(Object.keys(metric).sort(), ["provenance", "sample_size", "unit", "value"]);
+      assert.deepEqual([metric.unit, metric.provenance, metric.sample_size], ["ratio", "measurement", 2]);
+      return metric.value as number;
+    };
     const override = { nte_override: true, override_reason: "Customer approved the higher price by phone." };
 
     it("refuses to dispatch or complete a held live order above its NTE, then allows it with an override", async () => {

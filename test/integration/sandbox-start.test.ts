@@ -1,12 +1,14 @@
-// Sandbox mode's start-up: the ready test key (DISPATCH_SANDBOX_KEY or a generated one) and DISPATCH_FIXTURES.
+// Sandbox mode's start-up: the ready test key (DISPATCH_SANDBOX_KEY or a generated one) and DISPATCH_FIXTURES
+// (sandbox mode only, test keys only, nothing repeated, at most 1 MiB, all or nothing).
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import type { components } from "../../sdk/generated/openapi.js";
 import { mintApiKey } from "../../server/services/access/keys.js";
+import { applyFixtures } from "../../server/services/sandbox/start-up.js";
 import { quoteRequest } from "../fixtures/requests.js";
 import { spawnServer } from "../helpers/server-process.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
@@ -18,7 +20,7 @@ const v1 = "/api/dispatch/v1";
 const alaskaJob = { trade: "roofing", location: { state: "AK", city: "Anchorage" }, urgency: "routine" } as const;
 
 const fixtureKey = mintApiKey("test");
-const fixtureLiveKey = mintApiKey("live");
+const fixtureQuoteKey = mintApiKey("test");
 const fixtures = {
   contractors: [
     {
@@ -31,7 +33,7 @@ const fixtures = {
   ],
   keys: [
     { key: fixtureKey, account: "fixture-co", label: "ci" },
-    { key: fixtureLiveKey, account: "fixture-co", scopes: ["quote"] },
+    { key: fixtureQuoteKey, account: "fixture-co", scopes: ["quote"] },
   ],
 } satisfies Fixtures;
 
@@ -90,7 +92,7 @@ for (const db of databases()) {
         let t: TestServer;
         before(async () => {
           const file = writeFixtures(`fixtures-${db.name}.${format}`, fixtures);
-          t = await startTestServer(db, { DISPATCH_FIXTURES: file });
+          t = await startTestServer(db, { DISPATCH_SANDBOX: "1", DISPATCH_FIXTURES: file });
         });
         after(() => t?.stop());
 
@@ -106,18 +108,44 @@ for (const db of databases()) {
         it("makes the keys work with their account, environment and scopes", async () => {
           const order = await post(t.url, "/order", fixtureKey, { ...alaskaJob, description: "Roof leak." });
           assert.equal(order.status, 201, await order.clone().text());
-          const stored = await t.app.services.db("api_keys").where({ account: "fixture-co" }).orderBy("environment");
+          const stored = await t.app.services.db("api_keys").where({ account: "fixture-co" }).orderBy("label");
           assert.deepEqual(
             stored.map((k: { environment: string; scopes: string[] }) => [k.environment, k.scopes.join()]),
             [
-              ["live", "quote"],
               ["test", "quote,order,orders:read,webhooks,audit"],
+              ["test", "quote"],
             ],
           );
-          const live = await post(t.url, "/order", fixtureLiveKey, { ...alaskaJob, description: "Roof leak." });
-          assert.equal(live.status, 402); // quote-only: not entitled to order
+          const quoteOnly = await post(t.url, "/order", fixtureQuoteKey, { ...alaskaJob, description: "Roof leak." });
+          assert.equal(quoteOnly.status, 402); // quote-only: not entitled to order
         });
       });
+
+    describe("DISPATCH_FIXTURES loading", () => {
+      let t: TestServer;
+      before(async () => (t = await startTestServer(db, { DISPATCH_SANDBOX: "1" }, { inject: true })));
+      after(() => t?.stop());
+
+      it("loads all or nothing: a key taken by another account leaves no earlier entry behind, naming the file", async () => {
+        const taken = (await t.issueKey({ account: "someone-else" })).key;
+        const fresh = mintApiKey("test");
+        const content = {
+          contractors: [{ ...fixtures.contractors[0], name: "All Or Nothing Roofing" }],
+          keys: [
+            { key: fresh, account: "fixture-co" },
+            { key: taken, account: "fixture-co" },
+          ],
+        } satisfies Fixtures;
+        await assert.rejects(
+          applyFixtures(t.app.services, { file: "ci/fixtures.yaml", content }),
+          /^Error: DISPATCH_FIXTURES ci\/fixtures\.yaml: Key dispatch_test_\w+… is stored already for another use\.$/,
+        );
+        const { db: knex } = t.app.services;
+        assert.deepEqual(await knex("contractors").where({ name: "All Or Nothing Roofing" }), []);
+        assert.deepEqual(await knex("api_keys").where({ account: "fixture-co" }), []);
+        assert.deepEqual(await knex("audit_records").where({ type: "key_issued", account: "fixture-co" }), []);
+      });
+    });
   });
 }
 
@@ -141,7 +169,53 @@ describe("sandbox start-up messages", function () {
     }
   });
 
+  const sandbox = { DISPATCH_SANDBOX: "1" };
   const failures = [
+    {
+      what: "a fixtures file outside sandbox mode",
+      env: () => ({ DISPATCH_FIXTURES: writeFixtures("plain.yaml", fixtures) }),
+      pattern: /DISPATCH_FIXTURES \S*plain\.yaml: fixtures load only in sandbox mode \(DISPATCH_SANDBOX=1\)/,
+    },
+    {
+      what: "a live key in the fixtures",
+      env: () => ({
+        ...sandbox,
+        DISPATCH_FIXTURES: writeFixtures("live.yaml", { keys: [{ key: mintApiKey("live"), account: "a" }] }),
+      }),
+      pattern: /DISPATCH_FIXTURES \S*live\.yaml: \/keys\/0\/key is a live key: fixtures hold test keys/,
+    },
+    {
+      what: "a key listed twice",
+      env: () => ({
+        ...sandbox,
+        DISPATCH_FIXTURES: writeFixtures("twice.yaml", {
+          keys: [
+            { key: fixtureKey, account: "a", scopes: ["quote"] },
+            { key: fixtureKey, account: "a" },
+          ],
+        }),
+      }),
+      pattern: /DISPATCH_FIXTURES \S*twice\.yaml: \/keys\/1 repeats \/keys\/0/,
+    },
+    {
+      what: "a contractor name listed twice",
+      env: () => ({
+        ...sandbox,
+        DISPATCH_FIXTURES: writeFixtures("twins.json", {
+          contractors: [fixtures.contractors[0], fixtures.contractors[0]],
+        }),
+      }),
+      pattern: /DISPATCH_FIXTURES \S*twins\.json: \/contractors\/1 repeats \/contractors\/0/,
+    },
+    {
+      what: "a fixtures file over 1 MiB (50 MiB, sized before reading)",
+      env: () => {
+        const file = writeFixtures("huge.yaml", "keys: []\n");
+        truncateSync(file, 50 * 1024 * 1024);
+        return { ...sandbox, DISPATCH_FIXTURES: file };
+      },
+      pattern: /DISPATCH_FIXTURES \S*huge\.yaml: the file is 52428800 bytes, over the 1 MiB \(1048576 bytes\) limit/,
+    },
     {
       what: "a malformed DISPATCH_SANDBOX_KEY",
       env: () => ({ DISPATCH_SANDBOX: "1", DISPATCH_SANDBOX_KEY: "dispatch_test_not-a-key" }),
@@ -162,30 +236,31 @@ describe("sandbox start-up messages", function () {
       env: () => {
         const bad = structuredClone(fixtures) as { contractors: { trades: string[] }[] };
         bad.contractors.push({ ...bad.contractors[0], trades: ["roofing", "chimney"] });
-        return { DISPATCH_FIXTURES: writeFixtures("fixtures.yaml", bad) };
+        return { ...sandbox, DISPATCH_FIXTURES: writeFixtures("fixtures.yaml", bad) };
       },
       pattern: /DISPATCH_FIXTURES \S*fixtures\.yaml: \/contractors\/1\/trades\/1 must be one of \[/,
     },
     {
       what: "a fixtures key without its account (JSON)",
-      env: () => ({ DISPATCH_FIXTURES: writeFixtures("fixtures.json", { keys: [{ key: fixtureKey }] }) }),
+      env: () => ({ ...sandbox, DISPATCH_FIXTURES: writeFixtures("fixtures.json", { keys: [{ key: fixtureKey }] }) }),
       pattern: /DISPATCH_FIXTURES \S*fixtures\.json: \/keys\/0\/account is required/,
     },
     {
       what: "a fixtures key with a wrong checksum",
       env: () => ({
+        ...sandbox,
         DISPATCH_FIXTURES: writeFixtures("checksum.yaml", { keys: [{ key: breakChecksum(fixtureKey), account: "a" }] }),
       }),
       pattern: /checksum\.yaml: \/keys\/0\/key has a wrong checksum/,
     },
     {
       what: "a fixtures file that is not JSON",
-      env: () => ({ DISPATCH_FIXTURES: writeFixtures("broken.json", "{") }),
+      env: () => ({ ...sandbox, DISPATCH_FIXTURES: writeFixtures("broken.json", "{") }),
       pattern: /broken\.json: not valid JSON/,
     },
     {
       what: "a missing fixtures file",
-      env: () => ({ DISPATCH_FIXTURES: join(dir, "absent.yaml") }),
+      env: () => ({ ...sandbox, DISPATCH_FIXTURES: join(dir, "absent.yaml") }),
       pattern: /DISPATCH_FIXTURES \S*absent\.yaml: cannot read the file/,
     },
   ];

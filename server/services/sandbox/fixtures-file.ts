@@ -1,6 +1,7 @@
-// DISPATCH_FIXTURES: reads a YAML or JSON file and checks it against the contract's SandboxFixtures schema, so a
-// bad file stops the start naming the file and the JSON path of its first problem.
-import { readFileSync } from "node:fs";
+// DISPATCH_FIXTURES: reads a YAML or JSON file and checks it against the contract's SandboxFixtures schema and the
+// fixtures rules (sandbox mode only, test keys only, nothing repeated, at most 1 MiB), so a bad file stops the start
+// naming the file and its first problem.
+import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { components } from "../../../sdk/generated/openapi.js";
@@ -15,17 +16,32 @@ const pointerOf = (path: (string | number)[]) =>
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-function fixturesError(file: string, problem: string): Error {
+/** Far above a CI sandbox's contractors and keys (1,000 and 100 at most), far below what parsing could blow up. */
+export const maxFixturesBytes = 1024 * 1024;
+
+export function fixturesError(file: string, problem: string): Error {
   return new Error(`DISPATCH_FIXTURES ${file}: ${problem}`);
 }
 
-function parseFile(file: string): unknown {
-  let text: string;
+/** The file's text; its size is checked on the open descriptor before a byte is read. */
+function readCapped(file: string): string {
+  let fd: number | undefined;
   try {
-    text = readFileSync(file, "utf8");
+    fd = openSync(file, "r");
+    const { size } = fstatSync(fd);
+    if (size > maxFixturesBytes)
+      throw fixturesError(file, `the file is ${size} bytes, over the 1 MiB (${maxFixturesBytes} bytes) limit`);
+    return readFileSync(fd, "utf8");
   } catch (error) {
+    if (error instanceof Error && error.message.startsWith("DISPATCH_FIXTURES")) throw error;
     throw fixturesError(file, `cannot read the file: ${messageOf(error)}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
+}
+
+function parseFile(file: string): unknown {
+  const text = readCapped(file);
   try {
     return extname(file).toLowerCase() === ".json" ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
@@ -34,14 +50,39 @@ function parseFile(file: string): unknown {
   }
 }
 
-/** A key the schema accepts may still carry a wrong checksum (a typo): the server would never match it. */
-function checkKeys(file: string, fixtures: SandboxFixtures): void {
-  const bad = (fixtures.keys ?? []).findIndex((entry) => !looksLikeApiKey(entry.key));
-  if (bad >= 0) throw fixturesError(file, `/keys/${bad}/key has a wrong checksum: it is not a key the server issued`);
+/** The first entry that repeats an earlier one by `identity`, as `/list/i` and `/list/j`. */
+function firstRepeat<T>(list: string, items: T[], identity: (item: T) => string): string | null {
+  const seen = new Map<string, number>();
+  for (const [index, item] of items.entries()) {
+    const earlier = seen.get(identity(item));
+    if (earlier !== undefined) return `/${list}/${index} repeats /${list}/${earlier}`;
+    seen.set(identity(item), index);
+  }
+  return null;
 }
 
-/** The file's fixtures, validated; throws naming the file and the first problem's JSON path. */
-export function readFixtures(file: string): SandboxFixtures {
+/** Rules the schema cannot state: checksums, test keys only (a committed file must never mint a live key whose
+ * plaintext it shows), and no key or contractor twice (a repeat would silently keep only one entry). */
+function checkEntries(file: string, fixtures: SandboxFixtures): void {
+  const keys = fixtures.keys ?? [];
+  const bad = keys.findIndex((entry) => !looksLikeApiKey(entry.key));
+  if (bad >= 0) throw fixturesError(file, `/keys/${bad}/key has a wrong checksum: it is not a key the server issued`);
+  const live = keys.findIndex((entry) => !entry.key.startsWith("dispatch_test_"));
+  if (live >= 0)
+    throw fixturesError(file, `/keys/${live}/key is a live key: fixtures hold test keys (dispatch_test_…) only`);
+  const repeat =
+    firstRepeat("keys", keys, (entry) => entry.key) ??
+    firstRepeat("contractors", fixtures.contractors ?? [], (contractor) => contractor.name);
+  if (repeat) throw fixturesError(file, `${repeat}: each key and each contractor name may appear once`);
+}
+
+/** The file's fixtures, validated; throws naming the file and the first problem (its JSON path when it has one). */
+export function readFixtures(file: string, mode: { sandbox: boolean }): SandboxFixtures {
+  if (!mode.sandbox)
+    throw fixturesError(
+      file,
+      "fixtures load only in sandbox mode (DISPATCH_SANDBOX=1): their keys have a known plaintext and would work on any database",
+    );
   const parsed = parseFile(file) ?? {}; // an empty file is no fixtures
   const { error, ...result } = schemaValidators.SandboxFixtures.validate(parsed, {
     abortEarly: true,
@@ -54,6 +95,6 @@ export function readFixtures(file: string): SandboxFixtures {
   }
   // Validated against the contract's SandboxFixtures schema just above (the generated joi is untyped).
   const fixtures = result.value as SandboxFixtures;
-  checkKeys(file, fixtures);
+  checkEntries(file, fixtures);
   return fixtures;
 }

@@ -1,8 +1,10 @@
 // Applies the fixtures and readies the sandbox key once the database is open.
 import type { Config } from "../../config.js";
-import type { KeyService } from "../access/keys.js";
-import type { ContractorService } from "../dispatch/contractors.js";
-import type { SandboxFixtures } from "./fixtures-file.js";
+import type { ChangeFeed } from "../../db/change-feed.js";
+import type { Db } from "../../db/knex.js";
+import { createKeyService, type KeyService } from "../access/keys.js";
+import { createContractorService, type ContractorService } from "../dispatch/contractors.js";
+import { fixturesError, type SandboxFixtures } from "./fixtures-file.js";
 
 export interface SandboxKey {
   key: string;
@@ -22,10 +24,26 @@ async function loadContractors(contractors: ContractorService, inputs: SandboxFi
   for (const input of inputs) if (!existing.has(input.name)) await contractors.create(input);
 }
 
-export async function applyFixtures(deps: Deps, fixtures: SandboxFixtures): Promise<void> {
-  await loadContractors(deps.contractors, fixtures.contractors);
-  for (const { key, account, label, scopes } of fixtures.keys ?? [])
-    await deps.keys.register(key, { account, label: label ?? "fixtures", scopes });
+/** The whole file or nothing, in one transaction; a failure names the file. Caches hear of the rows once they
+ * are committed. */
+export async function applyFixtures(
+  deps: { db: Db; changes: ChangeFeed | null },
+  fixtures: { file: string; content: SandboxFixtures },
+): Promise<void> {
+  const { db, changes } = deps;
+  const { file, content } = fixtures;
+  try {
+    await db.transaction(async (trx) => {
+      await loadContractors(createContractorService(trx), content.contractors);
+      const keys = createKeyService(trx);
+      for (const { key, account, label, scopes } of content.keys ?? [])
+        await keys.register(key, { account, label: label ?? "fixtures", scopes });
+    });
+  } catch (error) {
+    throw fixturesError(file, error instanceof Error ? error.message : String(error));
+  }
+  changes?.announce("contractors");
+  changes?.announce("api_keys");
 }
 
 /** Sandbox mode's test key: DISPATCH_SANDBOX_KEY stored as any issued key, or a new one; null outside the sandbox. */
