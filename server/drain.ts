@@ -1,35 +1,95 @@
-// Graceful stop. Once the listener closes (Hapi's `closing`), every response closes its connection and a
-// keep-alive socket is closed as soon as it goes idle, so requests in flight finish while no socket lingers to
-// hold the close; Hapi's stop timeout (SHUTDOWN_GRACE_MS) cuts what is left. SIGTERM/SIGINT run that stop once
-// and exit 0 when it completes.
+// Graceful stop that loses no request. Once the listener closes (Hapi's `closing`) new connections are refused,
+// and every request whose bytes reached the server is answered, with `Connection: close` on each answer from then
+// on. No connection is closed while it may hold a request the server has not read yet: Node's close() closes every
+// connection it sees idle, which includes one whose request still sits unparsed in the socket's buffer (a burst
+// then saw resets), and Hapi's clean stop ends every connection without a request under way. Both are off; a
+// kept-alive connection is closed only between requests: by its own last answer, or by Node's keep-alive timeout
+// (the `Keep-Alive: timeout` its clients were told). A connection that never sent a request is closed one
+// keep-alive timeout into the drain, and SHUTDOWN_GRACE_MS cuts whatever is left. SIGTERM/SIGINT run that stop
+// once and exit 0 when it completes.
 import type { ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { Server } from "@hapi/hapi";
 
-/** Keeps track of the responses under way so the drain can ask each to close its connection when done. */
-export function closeConnectionsOnStop(server: Server): void {
+/** Hapi options the drain relies on: its own clean stop would end connections whose request is not read yet. */
+export const drainServerOptions = { operations: { cleanStop: false } } as const;
+
+/**
+ * Closing the listening socket resets every connection the kernel has queued and Node not accepted yet; a loop
+ * kept busy by a burst accepts late (hundreds can wait for seconds). So the listener closes only after turns of
+ * the loop (each poll phase accepts what is queued) that brought no new connection. Counted in turns, not time:
+ * a loop that was busy has not accepted anything yet, however long it took. At most `maxTurns` under steady
+ * arrivals.
+ */
+function acceptQueued(acceptedSoFar: () => number, maxTurns = 1_000): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = acceptedSoFar();
+    let quietTurns = 0;
+    const turn = (n: number) =>
+      setImmediate(() => {
+        quietTurns = acceptedSoFar() === seen ? quietTurns + 1 : 0;
+        seen = acceptedSoFar();
+        // Three: the first immediate may run before any poll phase, so two polls in a row found nothing new.
+        if (quietTurns >= 3 || n >= maxTurns) resolve();
+        else turn(n + 1);
+      });
+    turn(1);
+  });
+}
+
+/**
+ * Closes the connections that never sent a request one keep-alive timeout into the drain (checked after a poll
+ * phase, so bytes that reached a busy server have been read by then), and every connection after `graceMs`.
+ */
+function closeLeftovers(listener: Server["listener"], requestsSeen: Map<Socket, number>, graceMs: number): void {
+  const closeSilent = setTimeout(() => {
+    setImmediate(() => {
+      for (const [socket, seen] of requestsSeen) if (seen === 0 && socket.bytesRead === 0) socket.destroy();
+    });
+  }, listener.keepAliveTimeout);
+  const cut = setTimeout(() => {
+    listener.closeAllConnections();
+  }, graceMs);
+  listener.once("close", () => {
+    clearTimeout(closeSilent);
+    clearTimeout(cut);
+  });
+}
+
+/** Drains the listener of `server` (made with drainServerOptions) on stop, cutting what is left after `graceMs`. */
+export function closeConnectionsOnStop(server: Server, graceMs: number): void {
   const listener = server.listener;
   const underWay = new Set<ServerResponse>();
+  const requestsSeen = new Map<Socket, number>();
   let draining = false;
-  const closeWhenIdle = () =>
-    setImmediate(() => {
-      listener.closeIdleConnections();
-    });
   const endConnection = (res: ServerResponse) => {
     if (!res.headersSent) res.shouldKeepAlive = false; // `Connection: close`: the client opens a new one
   };
-  listener.on("request", (_req, res: ServerResponse) => {
+  // Only Node's close() calls this; what it would close is left to the rules above.
+  listener.closeIdleConnections = () => undefined;
+  let accepted = 0;
+  listener.on("connection", (socket: Socket) => {
+    accepted++;
+    requestsSeen.set(socket, 0);
+    socket.once("close", () => requestsSeen.delete(socket));
+  });
+  const onRequest = (req: { socket: Socket }, res: ServerResponse) => {
+    requestsSeen.set(req.socket, (requestsSeen.get(req.socket) ?? 0) + 1);
     if (draining) endConnection(res);
     underWay.add(res);
-    res.once("close", () => {
-      underWay.delete(res);
-      if (draining) closeWhenIdle(); // a response sent before the drain leaves its socket kept alive
-    });
-  });
+    res.once("close", () => underWay.delete(res));
+  };
+  listener.on("request", onRequest);
+  listener.on("checkContinue", onRequest); // `Expect: 100-continue` requests come as this event instead
+  server.ext("onPreStop", () => acceptQueued(() => accepted));
   server.events.on("closing", () => {
     draining = true;
     for (const res of underWay) endConnection(res);
-    listener.closeIdleConnections();
-    server.logger.info({ requests: underWay.size }, "listener closed: new connections are refused");
+    closeLeftovers(listener, requestsSeen, graceMs);
+    server.logger.info(
+      { requests: underWay.size, connections: requestsSeen.size },
+      "listener closed: new connections are refused",
+    );
   });
 }
 

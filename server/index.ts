@@ -4,7 +4,7 @@ import Hapi from "@hapi/hapi";
 import type { Redis } from "ioredis";
 import { loadConfig, type Config } from "./config.js";
 import { lockDataDir } from "./db/data-lock.js";
-import { closeConnectionsOnStop, stopOnSignals } from "./drain.js";
+import { closeConnectionsOnStop, drainServerOptions, stopOnSignals } from "./drain.js";
 import { createDb, restoresSnapshot } from "./db/knex.js";
 import { migrate } from "./db/migrate.js";
 import { settleDemoPool } from "./services/sandbox/demo-contractors.js";
@@ -107,6 +107,7 @@ function createHapi(config: Config): Hapi.Server {
       response: { emptyStatusCode: 204 },
     },
     router: { stripTrailingSlash: true },
+    ...drainServerOptions,
   });
 }
 
@@ -173,7 +174,7 @@ export async function createServer(config: Config, options: { logStream?: Writab
   const redis = await connectRedis(config.redisUrl);
   const limiters = createLimiters(redis, config.rateLimit);
   const server = createHapi(config);
-  closeConnectionsOnStop(server);
+  closeConnectionsOnStop(server, config.shutdownGraceMs);
   await registerPlugins(server, config, { services, redis, limiters, logStream: options.logStream });
   logRedisOutages(redis, config.redisUrl, server.logger);
   server.route(await loadRoutes(services));
@@ -184,8 +185,9 @@ export async function createServer(config: Config, options: { logStream?: Writab
     config,
     sandboxKey,
     async stop() {
-      // The listener closes first; requests in flight get up to the grace period, then their sockets are cut.
-      const stopping = server.stop({ timeout: config.shutdownGraceMs });
+      // The listener closes first; requests in flight get up to the grace period, then their sockets are cut
+      // (server/drain.ts).
+      const stopping = server.stop();
       await services.eventStreams.stop(); // ends open SSE streams (last comment) so the drain does not wait on them
       await stopping;
       await services.orders.stopSandboxClock();

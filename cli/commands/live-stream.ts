@@ -57,6 +57,9 @@ async function readOnce(ctx: CliContext, path: string, cursor: Cursor, onEvent: 
     }
     return false;
   } finally {
+    // Cancelling the body is what closes the connection: the abort reaches fetch only through the SDK's re-built
+    // Request, and with events seconds apart it did not always close the socket, which kept the process alive.
+    await reader.cancel().catch(() => undefined);
     controller.abort();
   }
 }

@@ -15,7 +15,7 @@ export interface CliRun {
 /** Runs `dispatch args…` with a clean environment: no DISPATCH_* from the caller, no real config file. */
 export function runCli(
   args: string[],
-  options: { env?: Record<string, string>; input?: string; cwd?: string } = {},
+  options: { env?: Record<string, string>; input?: string; cwd?: string; timeoutMs?: number } = {},
 ): Promise<CliRun> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DISPATCH_")));
   const env = { ...inherited, DISPATCH_CONFIG: `${root}test/tmp/no-such-config.json`, ...options.env };
@@ -24,6 +24,7 @@ export function runCli(
       env,
       cwd: options.cwd ?? root,
       stdio: ["pipe", "pipe", "pipe"],
+      timeout: options.timeoutMs, // then killed with SIGTERM: `code` is null
     });
     let stdout = "";
     let stderr = "";

@@ -54,10 +54,21 @@ export function endpointOf(url: string): string {
   return /^[^:]+:\/\/[^/?#]+/.exec(url)?.[0].toLowerCase() ?? url;
 }
 
-/** What the claim must skip: endpoints in flight or circuit-open, and accounts at their in-flight cap. */
+/** A lane is one tenant's endpoint: the unit of ordering, of the one-in-flight limit and of the circuit breaker. */
+export interface Lane extends Tenant {
+  endpoint: string;
+}
+
+export const laneOf = (row: Pick<OutboxRow, "account" | "environment" | "url">): Lane => ({
+  account: row.account,
+  environment: row.environment,
+  endpoint: endpointOf(row.url),
+});
+
+/** What the claim must skip: lanes in flight or circuit-open, and tenants at their in-flight cap. */
 export interface ClaimSkip {
-  endpoints: string[];
-  accounts: string[];
+  lanes: Lane[];
+  tenants: Tenant[];
 }
 
 /**
@@ -76,38 +87,62 @@ export async function eventOfMessage(db: Knex, row: OutboxRow, publicBaseUrl: st
   return toEvent(event, publicBaseUrl ?? new URL(statusUrl).origin);
 }
 
+const endpointSql = "lower(substring(o.url from '^[^:]+://[^/\\?#]+'))"; // \\? : a literal ?, not a knex binding
+
+/** The claim's `not in` filters for busy lanes and tenants (their values bound in the same order). */
+function skipClauses(skip: ClaimSkip): { skipLanes: string; skipTenants: string } {
+  const tuples = (n: number, width: number) =>
+    Array.from({ length: n }, () => `(${Array.from({ length: width }, () => "?").join(", ")})`).join(", ");
+  return {
+    skipLanes: skip.lanes.length
+      ? `and (o.account, o.environment, ${endpointSql}) not in (${tuples(skip.lanes.length, 3)})`
+      : "",
+    skipTenants: skip.tenants.length ? `and (o.account, o.environment) not in (${tuples(skip.tenants.length, 2)})` : "",
+  };
+}
+
 /**
- * Claims due messages (only once the order's events have their place in the feed, whose ids they are sent with), at most one per order and only an order's oldest pending one (so each order's
- * events arrive in order), at most one per endpoint and one per account per claim, skipping busy endpoints
- * and accounts: a slow receiver (or a tenant with many) never takes the slots other tenants need. Leased for
- * `leaseMs`; SKIP LOCKED-style re-checks let several servers share the outbox. `attempts` counts finished
- * attempts: it moves with the outcome, so a counted attempt always has its result recorded.
+ * Claims due messages, fairly across tenants: per lane (tenant + endpoint) only its oldest due message (each
+ * lane is delivered in order), then per tenant only the lane head that has waited longest, and the batch is those
+ * heads by due time. A tenant thus gets at most one message per claim, however many retries it has due, and an
+ * old backlog never outranks a message that became due earlier. Only messages whose order's events have their
+ * place in the feed (whose ids they are sent with), and only an order's oldest pending one (each order's events
+ * arrive in order). Leased for `leaseMs`; SKIP LOCKED-style re-checks let several servers share the outbox.
+ * `attempts` counts finished attempts: it moves with the outcome, so a counted attempt always has its result.
  */
 export async function claimDue(
   db: Knex,
   limit: number,
   leaseMs: number,
-  skip: ClaimSkip = { endpoints: [], accounts: [] },
+  skip: ClaimSkip = { lanes: [], tenants: [] },
 ): Promise<OutboxRow[]> {
-  const endpoint = "lower(substring(o.url from '^[^:]+://[^/\\?#]+'))"; // \\? : a literal ?, not a knex binding
-  const list = (n: number) => Array.from({ length: n }, () => "?").join(", ");
-  const skipEndpoints = skip.endpoints.length ? `and ${endpoint} not in (${list(skip.endpoints.length)})` : "";
-  const skipAccounts = skip.accounts.length ? `and o.account not in (${list(skip.accounts.length)})` : "";
+  const { skipLanes, skipTenants } = skipClauses(skip);
   const result = await rawQuery<OutboxRow>(
     db,
     `update webhook_outbox set next_attempt_at = now() + (? * interval '1 millisecond')
      where id in (
        select id from (
-         select o.id, row_number() over (partition by ${endpoint} order by o.id) as nth,
-           row_number() over (partition by o.account order by o.id) as nth_account from webhook_outbox o
-         where o.status = 'pending' and o.next_attempt_at <= now() ${skipEndpoints} ${skipAccounts}
-           and not exists (select 1 from order_events e where e.order_id = o.order_id and e.seq is null)
-           and not exists (select 1 from webhook_outbox p where p.order_id = o.order_id and p.status = 'pending' and p.id < o.id)
-       ) ranked
-       where nth = 1 and nth_account = 1 order by id limit ?)
+         select id, next_attempt_at,
+           row_number() over (partition by account, environment order by next_attempt_at, id) as nth_in_tenant
+         from (
+           select o.id, o.account, o.environment, o.next_attempt_at,
+             row_number() over (partition by o.account, o.environment, ${endpointSql} order by o.id) as nth_in_lane
+           from webhook_outbox o
+           where o.status = 'pending' and o.next_attempt_at <= now() ${skipLanes} ${skipTenants}
+             and not exists (select 1 from order_events e where e.order_id = o.order_id and e.seq is null)
+             and not exists (select 1 from webhook_outbox p where p.order_id = o.order_id and p.status = 'pending' and p.id < o.id)
+         ) lanes
+         where nth_in_lane = 1
+       ) heads
+       where nth_in_tenant = 1 order by next_attempt_at, id limit ?)
        and status = 'pending' and next_attempt_at <= now() -- re-checked after a concurrent claim
      returning id, message_id, order_id, account, environment, url, payload, attempts`,
-    [leaseMs, ...skip.endpoints, ...skip.accounts, limit],
+    [
+      leaseMs,
+      ...skip.lanes.flatMap((l) => [l.account, l.environment, l.endpoint]),
+      ...skip.tenants.flatMap((t) => [t.account, t.environment]),
+      limit,
+    ],
   );
   return result.rows.sort((a, b) => a.id - b.id);
 }

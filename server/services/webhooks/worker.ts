@@ -1,6 +1,12 @@
-// Webhook delivery worker over the transactional outbox: a bounded pool of deliveries (no batch barrier), at
-// most one in flight per endpoint (scheme + host + port), at most `perAccount` per account, and a per-endpoint
-// circuit breaker, so a dead receiver (or a tenant with many) only slows itself.
+// Webhook delivery worker over the transactional outbox: a bounded pool of deliveries (no batch barrier) that is
+// fair per tenant. Everything that limits or orders deliveries is kept per lane, a lane being one tenant's
+// (account, environment) endpoint (scheme + host + port): at most one delivery in flight per lane, messages in id
+// order within it, and the circuit breaker's state. Why per lane and not per endpoint: receivers are often shared
+// hosts (a SaaS inbox, an automation service), so keyed by host one tenant's failing or hung callbacks tripped the
+// circuit and held the slot for every tenant on that host; per lane they only slow their own tenant, and a shared
+// host sees at most one delivery per tenant at a time. Across lanes, a tenant has at most `perTenant` in flight
+// (its hung receivers on many hosts leave the other slots free) and each claim takes at most one message per
+// tenant, the one that has waited longest (outbox.ts claimDue), so one tenant's retries never fill a batch.
 // The outbox (not pg-boss/graphile-worker) stays: rows are written in the order's own transaction, already
 // shared by every instance through SKIP LOCKED-style leases, and a queue library would add a second store.
 import type { Tenant } from "../access/principal.js";
@@ -9,7 +15,8 @@ import { Webhook } from "standardwebhooks";
 import type { Config } from "../../config.js";
 import { createOutboundClient } from "../net/http.js";
 import { webhookUserAgent } from "../../generated/events.js";
-import { claimDue, endpointOf, eventOfMessage, markDelivered, markFailed, type OutboxRow } from "./outbox.js";
+import { claimDue, eventOfMessage, laneOf, markDelivered, markFailed, type Lane, type OutboxRow } from "./outbox.js";
+import { createBreaker, type Breaker } from "./breaker.js";
 import { ensureWebhookSecret, rotateWebhookSecret, signingSecrets } from "./secrets.js";
 import { listDeliveries, redeliver, type DeliveryFilter } from "./deliveries.js";
 import { startBackgroundJob, type BackgroundJob } from "../../background-job.js";
@@ -23,31 +30,20 @@ export interface WebhookSettings {
 
 /** Deliveries in flight per process. */
 const concurrency = 16;
-/** Deliveries in flight per account: one tenant's hung receivers on many hosts leave the other slots free. */
-const perAccount = 4;
-/** Consecutive failures after which an endpoint's circuit opens (it is skipped until the cool-down ends). */
-const tripAfter = 3;
+/** Deliveries in flight per tenant (account, environment), whatever the number of its lanes. */
+const perTenant = 4;
 
-function createBreaker(backoffMs: number) {
-  const failures = new Map<string, { count: number; openUntil: number }>();
-  return {
-    open: (now: number) => [...failures].filter(([, f]) => f.openUntil > now).map(([url]) => url),
-    record(url: string, ok: boolean): void {
-      if (ok) return void failures.delete(url);
-      const count = (failures.get(url)?.count ?? 0) + 1;
-      const openUntil = count >= tripAfter ? Date.now() + Math.min(backoffMs * 2 ** (count - tripAfter), 3_600_000) : 0;
-      failures.set(url, { count, openUntil });
-    },
-  };
-}
+/** One string per lane (the breaker's and the in-flight map's key); JSON keeps the parts apart. */
+const laneKey = (lane: Lane): string => JSON.stringify([lane.account, lane.environment, lane.endpoint]);
+const tenantKey = (t: Tenant): string => JSON.stringify([t.account, t.environment]);
 
 interface Worker {
   db: Knex;
   settings: Config["webhook"];
   publicBaseUrl: string | null;
   client: ReturnType<typeof createOutboundClient>;
-  breaker: ReturnType<typeof createBreaker>;
-  inFlight: Map<number, { endpoint: string; account: string; done: Promise<void> }>;
+  breaker: Breaker;
+  inFlight: Map<number, { lane: Lane; done: Promise<void> }>;
   job: BackgroundJob | null;
   claiming: boolean;
   stopped: boolean;
@@ -98,10 +94,10 @@ const leaveToLease = (): void => undefined;
 async function deliver(w: Worker, row: OutboxRow): Promise<void> {
   try {
     const status = await send(w, row);
-    w.breaker.record(endpointOf(row.url), true);
+    w.breaker.record(laneKey(laneOf(row)), true);
     await markDelivered(w.db, row.id, status);
   } catch (error) {
-    w.breaker.record(endpointOf(row.url), false);
+    w.breaker.record(laneKey(laneOf(row)), false);
     const status = error instanceof ReceiverRefused ? error.status : null; // null: no answer at all
     await markFailed(
       w.db,
@@ -112,18 +108,27 @@ async function deliver(w: Worker, row: OutboxRow): Promise<void> {
   }
 }
 
-/** Endpoints in flight or circuit-open, and accounts at their in-flight cap. */
-function busy(w: Worker): { endpoints: string[]; accounts: string[] } {
-  const flights = [...w.inFlight.values()];
-  const perAccountCount = new Map<string, number>();
-  for (const f of flights) perAccountCount.set(f.account, (perAccountCount.get(f.account) ?? 0) + 1);
+/** Lanes in flight or circuit-open, and tenants at their in-flight cap. */
+function busy(w: Worker): { lanes: Lane[]; tenants: Tenant[] } {
+  const lanes = new Map<string, Lane>();
+  const perTenantCount = new Map<string, { tenant: Tenant; n: number }>();
+  for (const { lane } of w.inFlight.values()) {
+    lanes.set(laneKey(lane), lane);
+    const key = tenantKey(lane);
+    const count = perTenantCount.get(key) ?? { tenant: { account: lane.account, environment: lane.environment }, n: 0 };
+    perTenantCount.set(key, { ...count, n: count.n + 1 });
+  }
+  for (const key of w.breaker.open(Date.now())) {
+    const [account, environment, endpoint] = JSON.parse(key) as [string, Lane["environment"], string];
+    lanes.set(key, { account, environment, endpoint });
+  }
   return {
-    endpoints: [...new Set([...flights.map((f) => f.endpoint), ...w.breaker.open(Date.now())])],
-    accounts: [...perAccountCount].filter(([, n]) => n >= perAccount).map(([account]) => account),
+    lanes: [...lanes.values()],
+    tenants: [...perTenantCount.values()].filter(({ n }) => n >= perTenant).map(({ tenant }) => tenant),
   };
 }
 
-/** Fills free slots with due rows of endpoints that are neither busy nor tripped. */
+/** Fills free slots with due rows of lanes that are neither busy nor tripped. */
 async function pump(w: Worker): Promise<void> {
   if (w.stopped || w.claiming || w.inFlight.size >= concurrency) return;
   w.claiming = true;
@@ -136,7 +141,7 @@ async function pump(w: Worker): Promise<void> {
         w.inFlight.delete(row.id);
         void pump(w);
       });
-      w.inFlight.set(row.id, { endpoint: endpointOf(row.url), account: row.account, done });
+      w.inFlight.set(row.id, { lane: laneOf(row), done });
     }
   } catch (error) {
     w.onError(error); // the rows stay in the outbox and the next poll retries

@@ -1,0 +1,28 @@
+// Circuit breaker of webhook lanes: after `tripAfter` consecutive failures a lane is skipped for a cool-down that
+// doubles per further failure. A lane is one tenant's endpoint (see laneOf), so a tenant whose receiver fails
+// opens only its own circuit, never the one of another tenant on the same host.
+import { LRUCache } from "lru-cache";
+
+/** Consecutive failures after which a lane's circuit opens. */
+const tripAfter = 3;
+/** Lanes remembered; past it the least recently failed are forgotten (their circuit closes), so memory is bounded. */
+const maxLanes = 10_000;
+
+export interface Breaker {
+  /** Lanes whose circuit is open at `now`. */
+  open(now: number): string[];
+  record(lane: string, ok: boolean): void;
+}
+
+export function createBreaker(backoffMs: number): Breaker {
+  const failures = new LRUCache<string, { count: number; openUntil: number }>({ max: maxLanes });
+  return {
+    open: (now) => [...failures.entries()].filter(([, f]) => f.openUntil > now).map(([lane]) => lane),
+    record(lane, ok) {
+      if (ok) return void failures.delete(lane);
+      const count = (failures.get(lane)?.count ?? 0) + 1;
+      const openUntil = count >= tripAfter ? Date.now() + Math.min(backoffMs * 2 ** (count - tripAfter), 3_600_000) : 0;
+      failures.set(lane, { count, openUntil });
+    },
+  };
+}

@@ -1,0 +1,83 @@
+// `dispatch orders watch` on the plain path users take: the built server as its own process, sandbox steps seconds
+// apart (as the default 5 s step and live operators are), no proxy, the bundled CLI. It must exit 0 right after
+// `completed` in table and JSON output alike, however long the stream stayed quiet between steps.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { buildServer } from "../../server/build.js";
+import { orderRequest } from "../fixtures/requests.js";
+import { postOrder } from "../fixtures/orders.js";
+import { adminToken } from "../helpers/server.js";
+import { root, spawnServer, type ServerProcess } from "../helpers/server-process.js";
+import { runCli } from "./run-cli.js";
+
+const stepMs = 5_000; // SANDBOX_STEP_MS default
+
+async function issueKey(base: string, account: string): Promise<string> {
+  const response = await fetch(`${base}/api/admin/v1/keys`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ account, environment: "test" }),
+  });
+  assert.equal(response.status, 201);
+  return ((await response.json()) as { key: string }).key;
+}
+
+/** Runs `npm run <script>` from the repository root; rejects on a non-zero exit. */
+function npmRun(script: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("npm", ["run", script], { cwd: root, stdio: "ignore" });
+    child.once("exit", (code) => {
+      if (code === 0) resolve();
+      else reject(new Error(`npm run ${script}: exit ${code}`));
+    });
+  });
+}
+
+describe("orders watch with steps seconds apart (built server and CLI)", function () {
+  this.timeout(180_000);
+  let server: ServerProcess;
+  let base: string;
+  before(async () => {
+    await Promise.all([buildServer(), npmRun("build:cli")]);
+    server = spawnServer({ DISPATCH_ADMIN_TOKEN: adminToken, SANDBOX_STEP_MS: String(stepMs) }, undefined, [
+      "server/dist/server/main.js",
+    ]);
+    const line = await server.waitFor(/dispatch listening on http:\/\/[\d.]+:\d+/);
+    base = line.replace("dispatch listening on ", "");
+  });
+  after(async () => {
+    server?.child.kill("SIGTERM");
+    await server?.exited;
+  });
+
+  for (const format of ["table", "json"] as const)
+    it(`exits 0 right after completed (--output ${format})`, async () => {
+      const key = await issueKey(base, `watch-steps-${format}`);
+      const body = { ...orderRequest, reference_id: `watch-steps-${format}` };
+      const created = (await (await postOrder(base, { "x-api-key": key }, body)).json()) as { order: { id: string } };
+      const started = Date.now();
+      // Bounded: a watch that never exits is killed after the walk's four steps plus a generous margin.
+      const watched = await runCli(["orders", "watch", created.order.id, "--output", format], {
+        env: { DISPATCH_API_KEY: key, DISPATCH_BASE_URL: base },
+        timeoutMs: 4 * stepMs + 20_000,
+      });
+      const exitedAt = Date.now();
+      assert.equal(watched.code, 0, `exit ${watched.code}: ${watched.stderr}`);
+      const lines = watched.stdout.trim().split("\n");
+      assert.equal(lines.length, 5, watched.stdout); // created, dispatched, en_route, on_site, completed
+      assert.match(lines.at(-1)!, /completed/);
+      const completedAt = await completedTime(base, key, created.order.id);
+      const exitLagMs = exitedAt - completedAt;
+      console.error(`      --output ${format}: exited ${exitLagMs} ms after completed (${exitedAt - started} ms)`);
+      assert.ok(exitLagMs < 1_500, `exited ${exitLagMs} ms after completed`);
+    });
+});
+
+/** When the order's completed event was recorded (the feed's timestamp). */
+async function completedTime(base: string, key: string, id: string): Promise<number> {
+  const response = await fetch(`${base}/api/dispatch/v1/orders/${id}/events`, { headers: { "x-api-key": key } });
+  const page = (await response.json()) as { items: { timestamp: string; data: { status: string } }[] };
+  const completed = page.items.find((e) => e.data.status === "completed");
+  assert.ok(completed, "no completed event");
+  return Date.parse(completed.timestamp);
+}
