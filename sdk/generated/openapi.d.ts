@@ -2266,7 +2266,10 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Dispatch is not configured on this server (disabled, or no contractor pool). */
+        /**
+         * @description Dispatch is not configured on this server (disabled, or no contractor pool), or the instance is shedding
+         *     load as described under Overloaded (`overloaded`, `database_timeout`, `database_unavailable`).
+         */
         DispatchUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -2276,9 +2279,28 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The admin area is disabled (no `DISPATCH_ADMIN_TOKEN` configured). */
+        /**
+         * @description The admin area is disabled (no `DISPATCH_ADMIN_TOKEN` configured), or the instance is shedding load as
+         *     described under Overloaded (`overloaded`, `database_timeout`, `database_unavailable`, with `Retry-After`).
+         */
         AdminDisabled: {
             headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description This instance is shedding load; retry after `Retry-After` seconds. `overloaded`: it is already handling
+         *     `MAX_REQUESTS_IN_FLIGHT` API requests. `database_timeout`: a statement ran past
+         *     `DATABASE_STATEMENT_TIMEOUT_MS` (for example behind a held lock). `database_unavailable`: the database is
+         *     unreachable or no pooled connection came free in time.
+         */
+        Overloaded: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2421,6 +2443,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2488,6 +2511,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2619,6 +2643,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2649,6 +2674,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2676,6 +2702,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2703,6 +2730,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2741,6 +2769,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2772,6 +2801,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2811,6 +2841,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequestsOrStreams"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2854,6 +2885,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequestsOrStreams"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2892,6 +2924,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2936,6 +2969,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2969,6 +3003,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2994,6 +3029,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3018,6 +3054,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3031,6 +3068,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             405: components["responses"]["MethodNotAllowed"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3090,6 +3128,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3103,6 +3142,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             405: components["responses"]["MethodNotAllowed"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3141,6 +3181,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3210,6 +3251,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3251,6 +3293,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3281,6 +3324,7 @@ export interface operations {
             400: components["responses"]["MalformedSeal"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3303,6 +3347,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3325,6 +3370,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3362,6 +3408,7 @@ export interface operations {
             };
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3397,6 +3444,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3507,6 +3555,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
