@@ -142,7 +142,7 @@ function classify(request: Request, error: RawError): Classified {
       status: 503,
       code: "database_timeout",
       detail: "The database did not answer in time; retry shortly.",
-      retryAfterSeconds: 2,
+      retryAfterSeconds: 5,
       log: "warn",
     };
   if (isDatabaseUnavailable(error)) {

@@ -13,7 +13,7 @@ import type { Db } from "../../db/knex.js";
 import { DomainError } from "../errors.js";
 
 /** How long one dependency may take to answer a readiness check. */
-export const checkBudgetMs = 800;
+export const checkBudgetMs = 500;
 
 type Check = () => Promise<unknown>;
 
