@@ -13,7 +13,8 @@ async function serverHolding(max: number) {
   });
   const server = Hapi.server();
   await server.register({ plugin: loggingPlugin, options: { level: "silent" } });
-  await server.register([requestIdPlugin, errorsPlugin, { plugin: inFlightPlugin, options: { max } }]);
+  await server.register([requestIdPlugin, errorsPlugin]);
+  await server.register({ plugin: inFlightPlugin, options: { max } });
   for (const path of ["/api/slow", "/readyz", "/api/admin/v1/metrics"])
     server.route({ method: "GET", path, handler: async () => (await held, { ok: true }) });
   server.route({ method: "GET", path: "/api/fast", handler: () => ({ ok: true }) });
