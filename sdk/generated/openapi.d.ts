@@ -2319,7 +2319,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Not ready (for example the database is unreachable). */
+        /** @description Not ready (the database is unreachable or did not answer within 500 ms). */
         NotReady: {
             headers: {
                 [name: string]: unknown;
