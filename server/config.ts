@@ -22,6 +22,14 @@ export interface Config {
   mcpAllowedOrigins: string[] | null;
   /** Primary window and burst allowance per 60 s (defaults 100 + 100); raise only for load tests. */
   rateLimit: { points: number; burst: number };
+  /** Failed-credential budgets per 5 min: per (address, credential) and per address; apart from rateLimit. */
+  credentialFailures: { perCredential: number; perAddress: number };
+  /** A Redis command (and a socket silent after one) gives up after this long; limits then fall back per instance. */
+  redisCommandTimeoutMs: number;
+  /** Postgres statement_timeout per connection, and the pool's wait for a connection (0: no limit). */
+  databaseStatementTimeoutMs: number;
+  /** Requests being handled at once on /api/ routes beyond which new ones get a 503 with Retry-After. */
+  maxRequestsInFlight: number;
   /** Time a client has to send a whole request (headers within two thirds of it); stalled sockets are cut. */
   requestTimeoutMs: number;
   /** Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges); everyone else's is ignored. */
@@ -74,6 +82,11 @@ interface Env {
   HTTP_REQUEST_TIMEOUT_MS: number;
   RATE_LIMIT_POINTS: number;
   RATE_LIMIT_BURST: number;
+  AUTH_FAILURES_PER_CREDENTIAL: number;
+  AUTH_FAILURES_PER_ADDRESS: number;
+  REDIS_COMMAND_TIMEOUT_MS: number;
+  DATABASE_STATEMENT_TIMEOUT_MS: number;
+  MAX_REQUESTS_IN_FLIGHT: number;
   TRUSTED_PROXIES?: string;
   WEBHOOK_POLL_MS: number;
   WEBHOOK_BACKOFF_MS: number;
@@ -146,6 +159,36 @@ const variables = {
   HTTP_REQUEST_TIMEOUT_MS: Joi.number().integer().min(1000).max(300_000).default(15_000),
   RATE_LIMIT_POINTS: Joi.number().integer().min(1).default(100),
   RATE_LIMIT_BURST: Joi.number().integer().min(0).default(100),
+  AUTH_FAILURES_PER_CREDENTIAL: Joi.number()
+    .integer()
+    .min(1)
+    .max(1000)
+    .default(20)
+    .description("Failed attempts with one credential from one address per 5 min; RATE_LIMIT_POINTS does not scale it"),
+  AUTH_FAILURES_PER_ADDRESS: Joi.number()
+    .integer()
+    .min(1)
+    .max(100_000)
+    .default(200)
+    .description("Failed credentials of any kind from one address per 5 min; RATE_LIMIT_POINTS does not scale it"),
+  REDIS_COMMAND_TIMEOUT_MS: Joi.number()
+    .integer()
+    .min(50)
+    .max(60_000)
+    .default(500)
+    .description("A Redis command unanswered this long fails over to the per-instance limits"),
+  DATABASE_STATEMENT_TIMEOUT_MS: Joi.number()
+    .integer()
+    .min(0)
+    .max(3_600_000)
+    .default(5000)
+    .description("Postgres statement_timeout per connection and the wait for a pooled connection; 0 = none"),
+  MAX_REQUESTS_IN_FLIGHT: Joi.number()
+    .integer()
+    .min(1)
+    .max(100_000)
+    .default(256)
+    .description("API requests handled at once per instance; past it new ones get 503 overloaded with Retry-After"),
   TRUSTED_PROXIES: Joi.string()
     .pattern(/^[0-9A-Fa-f:./]+(,\s*[0-9A-Fa-f:./]+)*$/, "comma-separated addresses or CIDR ranges")
     .allow(""),
@@ -250,6 +293,17 @@ const webhookOf = (value: Env) => ({
   timeoutMs: value.WEBHOOK_TIMEOUT_MS,
 });
 
+/** Failed-credential budgets and the bounds that keep a slow dependency from holding requests. */
+const dependenciesOf = (value: Env) => ({
+  credentialFailures: {
+    perCredential: value.AUTH_FAILURES_PER_CREDENTIAL,
+    perAddress: value.AUTH_FAILURES_PER_ADDRESS,
+  },
+  redisCommandTimeoutMs: value.REDIS_COMMAND_TIMEOUT_MS,
+  databaseStatementTimeoutMs: value.DATABASE_STATEMENT_TIMEOUT_MS,
+  maxRequestsInFlight: value.MAX_REQUESTS_IN_FLIGHT,
+});
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const value = validatedEnv(env);
   return {
@@ -270,6 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     buildHash: value.BUILD_HASH || null,
     mcpAllowedOrigins: value.MCP_ALLOWED_ORIGINS ? listOf(value.MCP_ALLOWED_ORIGINS) : null,
     rateLimit: { points: value.RATE_LIMIT_POINTS, burst: value.RATE_LIMIT_BURST },
+    ...dependenciesOf(value),
     requestTimeoutMs: value.HTTP_REQUEST_TIMEOUT_MS,
     trustedProxies: value.TRUSTED_PROXIES ? listOf(value.TRUSTED_PROXIES) : [],
     webhook: webhookOf(value),

@@ -5,7 +5,7 @@ import type { Redis } from "ioredis";
 import { loadConfig, type Config } from "./config.js";
 import { lockDataDir } from "./db/data-lock.js";
 import { closeConnectionsOnStop, drainServerOptions, stopOnSignals } from "./drain.js";
-import { createDb, restoresSnapshot } from "./db/knex.js";
+import { createDb, isPostgresUrl, restoresSnapshot, type Db } from "./db/knex.js";
 import { migrate } from "./db/migrate.js";
 import { settleDemoPool } from "./services/sandbox/demo-contractors.js";
 import { accessPlugin } from "./plugins/access.js";
@@ -14,6 +14,7 @@ import { authPlugin } from "./plugins/auth.js";
 import { errorsPlugin, logBackgroundError } from "./plugins/errors.js";
 import type { Writable } from "node:stream";
 import { createLogThrottle } from "./plugins/log-throttle.js";
+import { inFlightPlugin } from "./plugins/in-flight.js";
 import { loggingPlugin } from "./plugins/logging.js";
 import { mediaTypePlugin } from "./plugins/media-type.js";
 import { metricsPlugin } from "./plugins/metrics.js";
@@ -39,11 +40,20 @@ export interface DispatchServer {
 
 const redactUrl = (url: string) => url.replace(/\/\/[^@]*@/, "//***@");
 
-/** ioredis loads only when REDIS_URL is set: most servers never need it, and importing it costs start-up time. */
-async function connectRedis(url: string | null): Promise<Redis | null> {
+/** ioredis loads only when REDIS_URL is set: most servers never need it, and importing it costs start-up time.
+ * A Redis that accepts and stops answering must cost one timeout, not a hang: a command gives up after
+ * `timeoutMs` (the limiter's insurance answers), and a socket silent that long after a command is dropped, so
+ * the commands after it fail at once (no offline queue) until a reconnection answers its handshake. */
+async function connectRedis(url: string | null, timeoutMs: number): Promise<Redis | null> {
   if (!url) return null;
   const { Redis } = await import("ioredis");
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    lazyConnect: false,
+    commandTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  });
   redis.on("error", () => undefined); // reconnects by itself; the limiter's insurance covers the gap
   return redis;
 }
@@ -78,13 +88,25 @@ function logRedisOutages(redis: Redis | null, url: string | null, logger: Hapi.S
 
 type DbError = Error & { code?: string };
 
+/** Runs the migrations, on a connection of their own without the statement timeout when one applies (a
+ * migration may rightly take longer than any request should). */
+async function migrateOnce(db: Db, config: Config): Promise<void> {
+  if (!isPostgresUrl(config.databaseUrl) || config.databaseStatementTimeoutMs === 0) return migrate(db);
+  const unbounded = createDb(config.databaseUrl);
+  try {
+    await migrate(unbounded);
+  } finally {
+    await unbounded.destroy();
+  }
+}
+
 /** Locks the data directory, opens the database and migrates it; on failure releases both and names DATABASE_URL. */
 async function openDatabase(config: Config) {
   const releaseDataDir = await lockDataDir(config.databaseUrl, (error) => {
     console.error(`dispatch: ${error.message}`);
   });
-  const db = createDb(config.databaseUrl);
-  await migrate(db).catch(async (caught: unknown) => {
+  const db = createDb(config.databaseUrl, { statementTimeoutMs: config.databaseStatementTimeoutMs });
+  await migrateOnce(db, config).catch(async (caught: unknown) => {
     const error = caught as DbError;
     await db.destroy();
     await releaseDataDir();
@@ -120,6 +142,7 @@ async function registerPlugins(
   await server.register([
     { plugin: requestIdPlugin },
     { plugin: errorsPlugin },
+    { plugin: inFlightPlugin, options: { max: config.maxRequestsInFlight } },
     { plugin: securityHeadersPlugin },
     { plugin: deprecationPlugin },
     { plugin: loggingPlugin, options: { level: config.logLevel, stream: logStream } },
@@ -171,12 +194,13 @@ export async function createServer(config: Config, options: { logStream?: Writab
   await settleDemoPool(services.contractors, { seedDemo: config.seedDemo, fromSnapshot });
   if (fixtures) await applyFixtures(services, { file: config.fixturesFile!, content: fixtures });
   const sandboxKey = await readySandboxKey(services, config);
-  const redis = await connectRedis(config.redisUrl);
-  const limiters = createLimiters(redis, config.rateLimit);
+  const redis = await connectRedis(config.redisUrl, config.redisCommandTimeoutMs);
+  const limiters = createLimiters(redis, config.rateLimit, config.credentialFailures);
   const server = createHapi(config);
   closeConnectionsOnStop(server, config.shutdownGraceMs);
   await registerPlugins(server, config, { services, redis, limiters, logStream: options.logStream });
   logRedisOutages(redis, config.redisUrl, server.logger);
+  if (redis) services.health.watchRateLimitStore(() => redis.ping());
   server.route(await loadRoutes(services));
   await startWorkers(server, services);
   return {

@@ -38,6 +38,7 @@ export const operations: readonly OperationSpec[] = [
       "413",
       "415",
       "429",
+      "503",
       "default"
     ]
   },
@@ -399,6 +400,7 @@ export const operations: readonly OperationSpec[] = [
       "415",
       "422",
       "429",
+      "503",
       "default"
     ]
   },
@@ -811,6 +813,7 @@ export const operations: readonly OperationSpec[] = [
       "403",
       "422",
       "429",
+      "503",
       "default"
     ]
   },
@@ -851,6 +854,7 @@ export const operations: readonly OperationSpec[] = [
       "403",
       "404",
       "429",
+      "503",
       "default"
     ]
   },
@@ -876,6 +880,7 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "403",
       "429",
+      "503",
       "default"
     ]
   },
@@ -901,6 +906,7 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "403",
       "429",
+      "503",
       "default"
     ]
   },
@@ -983,6 +989,7 @@ export const operations: readonly OperationSpec[] = [
       "403",
       "422",
       "429",
+      "503",
       "default"
     ]
   },
@@ -1024,6 +1031,7 @@ export const operations: readonly OperationSpec[] = [
       "404",
       "422",
       "429",
+      "503",
       "default"
     ]
   },
@@ -1088,6 +1096,7 @@ export const operations: readonly OperationSpec[] = [
       "403",
       "422",
       "429",
+      "503",
       "default"
     ]
   },
@@ -1166,6 +1175,7 @@ export const operations: readonly OperationSpec[] = [
       "404",
       "422",
       "429",
+      "503",
       "default"
     ]
   },
@@ -1243,6 +1253,7 @@ export const operations: readonly OperationSpec[] = [
       "413",
       "422",
       "429",
+      "503",
       "default"
     ]
   },
@@ -1306,6 +1317,7 @@ export const operations: readonly OperationSpec[] = [
       "413",
       "422",
       "429",
+      "503",
       "default"
     ]
   },
@@ -1331,6 +1343,7 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "403",
       "429",
+      "503",
       "default"
     ]
   },
@@ -1368,6 +1381,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "422",
+      "503",
       "default"
     ]
   },
@@ -1388,6 +1402,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "429",
+      "503",
       "default"
     ]
   },
@@ -1468,6 +1483,7 @@ export const operations: readonly OperationSpec[] = [
       "413",
       "415",
       "429",
+      "503",
       "default"
     ]
   },
@@ -1606,6 +1622,7 @@ export const operations: readonly OperationSpec[] = [
       "413",
       "415",
       "429",
+      "503",
       "default"
     ]
   },
@@ -1686,6 +1703,7 @@ export const operations: readonly OperationSpec[] = [
       "401",
       "413",
       "429",
+      "503",
       "default"
     ]
   },
@@ -1779,6 +1797,7 @@ export const operations: readonly OperationSpec[] = [
       "413",
       "415",
       "429",
+      "503",
       "default"
     ]
   },
@@ -1816,6 +1835,7 @@ export const operations: readonly OperationSpec[] = [
       "400",
       "404",
       "429",
+      "503",
       "default"
     ]
   },
@@ -1837,6 +1857,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "429",
+      "503",
       "default"
     ]
   },
@@ -1858,6 +1879,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "429",
+      "503",
       "default"
     ]
   },
@@ -1906,6 +1928,7 @@ export const operations: readonly OperationSpec[] = [
       "400",
       "422",
       "429",
+      "503",
       "default"
     ]
   },
@@ -1977,6 +2000,7 @@ export const operations: readonly OperationSpec[] = [
       "403",
       "422",
       "429",
+      "503",
       "default"
     ]
   },
@@ -2082,6 +2106,7 @@ export const operations: readonly OperationSpec[] = [
     "responses": [
       "200",
       "429",
+      "503",
       "default"
     ]
   },

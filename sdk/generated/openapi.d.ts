@@ -2280,7 +2280,10 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Dispatch is not configured on this server (disabled, or no contractor pool). */
+        /**
+         * @description Dispatch is not configured on this server (disabled, or no contractor pool), or the instance is shedding
+         *     load as described under Overloaded (`overloaded`, `database_timeout`, `database_unavailable`).
+         */
         DispatchUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -2290,9 +2293,28 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The admin area is disabled (no `DISPATCH_ADMIN_TOKEN` configured). */
+        /**
+         * @description The admin area is disabled (no `DISPATCH_ADMIN_TOKEN` configured), or the instance is shedding load as
+         *     described under Overloaded (`overloaded`, `database_timeout`, `database_unavailable`, with `Retry-After`).
+         */
         AdminDisabled: {
             headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description This instance is shedding load; retry after `Retry-After` seconds. `overloaded`: it is already handling
+         *     `MAX_REQUESTS_IN_FLIGHT` API requests. `database_timeout`: a statement ran past
+         *     `DATABASE_STATEMENT_TIMEOUT_MS` (for example behind a held lock). `database_unavailable`: the database is
+         *     unreachable or no pooled connection came free in time.
+         */
+        Overloaded: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2311,7 +2333,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Not ready (for example the database is unreachable). */
+        /** @description Not ready (the database is unreachable or did not answer within 500 ms). */
         NotReady: {
             headers: {
                 [name: string]: unknown;
@@ -2435,6 +2457,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2502,6 +2525,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2633,6 +2657,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2663,6 +2688,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2690,6 +2716,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2717,6 +2744,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2755,6 +2783,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2786,6 +2815,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2825,6 +2855,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequestsOrStreams"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2868,6 +2899,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequestsOrStreams"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2906,6 +2938,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2950,6 +2983,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -2983,6 +3017,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3008,6 +3043,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3032,6 +3068,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3045,6 +3082,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             405: components["responses"]["MethodNotAllowed"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3104,6 +3142,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3117,6 +3156,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             405: components["responses"]["MethodNotAllowed"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3155,6 +3195,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3224,6 +3265,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3265,6 +3307,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3295,6 +3338,7 @@ export interface operations {
             400: components["responses"]["MalformedSeal"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3317,6 +3361,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3339,6 +3384,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3376,6 +3422,7 @@ export interface operations {
             };
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3411,6 +3458,7 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -3521,6 +3569,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
     };

@@ -24,7 +24,16 @@ export function restoresSnapshot(databaseUrl: string): boolean {
   return memoryLocations.has(databaseUrl) && existsSync(snapshotFile);
 }
 
-export function createDb(databaseUrl: string): Db {
+/** True for a URL served by node-postgres, where statement_timeout applies. */
+export const isPostgresUrl = (databaseUrl: string): boolean => /^postgres(ql)?:\/\//.test(databaseUrl);
+
+/**
+ * `statementTimeoutMs` (0: none) bounds every statement on a Postgres connection, lock waits included, and the
+ * wait for a pooled connection, so a held lock answers requests with an error instead of holding them. PGlite
+ * ignores it: it is one in-process session, so no other session can hold a lock, and its statements run one at a
+ * time; there the bound on requests in flight is what holds.
+ */
+export function createDb(databaseUrl: string, { statementTimeoutMs = 0 } = {}): Db {
   if (databaseUrl.startsWith("pglite://")) {
     if (memoryLocations.has(databaseUrl)) {
       const pglite = restoreSnapshot(); // a built server skips initdb and the migrations
@@ -41,5 +50,12 @@ export function createDb(databaseUrl: string): Db {
       console.warn(`knex: ${message.split("\n")[0]}`);
     },
   };
-  return knex({ client: "pg", connection: databaseUrl, pool: { min: 0, max: 10 }, log });
+  const bounded = statementTimeoutMs > 0;
+  return knex({
+    client: "pg",
+    connection: bounded ? { connectionString: databaseUrl, statement_timeout: statementTimeoutMs } : databaseUrl,
+    pool: { min: 0, max: 10 },
+    ...(bounded ? { acquireConnectionTimeout: statementTimeoutMs } : {}),
+    log,
+  });
 }

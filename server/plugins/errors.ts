@@ -136,6 +136,15 @@ function classify(request: Request, error: RawError): Classified {
   if (error instanceof DomainError) return domainProblem(error);
   if (typeof error.code === "string" && error.code === "23505")
     return { status: 409, code: "conflict", detail: "The resource already exists." };
+  // statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS) cancelled it: the database is there but too slow or locked.
+  if (error.code === "57014")
+    return {
+      status: 503,
+      code: "database_timeout",
+      detail: "The database did not answer in time; retry shortly.",
+      retryAfterSeconds: 5,
+      log: "warn",
+    };
   if (isDatabaseUnavailable(error)) {
     return {
       status: 503,

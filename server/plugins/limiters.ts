@@ -105,13 +105,36 @@ export interface Outcome {
   error?: DomainError;
 }
 
-export function createLimiters(redis: Redis | null, defaults: { points: number; burst: number }) {
-  // RATE_LIMIT_POINTS raised for a load test scales the other per-client budgets alike.
+/** The failed-credential budgets' defaults (credential-throttle.ts argues them). */
+const credentialDefaults = {
+  perCredential: policies["auth-failure"].points,
+  perAddress: policies["auth-failure-address"].points,
+};
+
+type CredentialBudgets = typeof credentialDefaults;
+
+/** Each policy's settings: the default from RATE_LIMIT_*, the failed-credential budgets their own, the rest scaled. */
+function settingsFor(defaults: { points: number; burst: number }, credentials: CredentialBudgets) {
+  // RATE_LIMIT_POINTS raised for a load test scales the other per-client request budgets alike, but never the
+  // failed-credential budgets: those bound guessing, which a load test has no reason to loosen.
   const scale = Math.max(1, defaults.points / policies.default.points);
-  const settingsOf = (name: string, s: PolicySettings) =>
-    name === "default" ? { ...s, ...defaults } : { ...s, points: Math.round(s.points * scale) };
+  const own: Partial<Record<LimitPolicy, Partial<PolicySettings>>> = {
+    default: defaults,
+    "auth-failure": { points: credentials.perCredential },
+    "auth-failure-address": { points: credentials.perAddress },
+  };
+  return (name: LimitPolicy, s: PolicySettings): PolicySettings =>
+    own[name] ? { ...s, ...own[name] } : { ...s, points: Math.round(s.points * scale) };
+}
+
+export function createLimiters(
+  redis: Redis | null,
+  defaults: { points: number; burst: number },
+  credentials: CredentialBudgets = credentialDefaults,
+) {
+  const settingsOf = settingsFor(defaults, credentials);
   const all = Object.fromEntries(
-    Object.entries(policies).map(([name, s]) => [name, makePolicy(redis, name, settingsOf(name, s))]),
+    Object.entries(policies).map(([name, s]) => [name, makePolicy(redis, name, settingsOf(name as LimitPolicy, s))]),
   ) as Record<LimitPolicy, Limiter>;
 
   /** Points spent in the subject's current window, and the 429 to answer when that is the whole budget. */

@@ -129,3 +129,48 @@ for (const db of databases()) {
     });
   });
 }
+
+// RATE_LIMIT_POINTS is raised for load tests; guessing credentials must not get easier with it.
+describe("credential throttle with RATE_LIMIT_POINTS=100000", function () {
+  this.timeout(120_000);
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer(
+      undefined,
+      { TRUSTED_PROXIES: "127.0.0.1, ::1", RATE_LIMIT_POINTS: "100000" },
+      { inject: true },
+    );
+  });
+  after(() => t?.stop());
+
+  it("refuses a wrong API key, admin token and client_secret after the default 20 failures", async () => {
+    const keys = await statuses(21, () => quote(t, "198.51.100.50", "dispatch_test_guessed"));
+    assert.deepEqual(keys, [...Array(20).fill(401), 429]);
+    const tokens = await statuses(21, () => admin(t, "198.51.100.51", "wrong-admin-token-0123456789"));
+    assert.deepEqual(tokens, [...Array(20).fill(401), 429]);
+    const registered = await register(t, "198.51.100.52");
+    const secrets = await statuses(21, () => tokenRequest(t, "198.51.100.53", registered.client_id, "dcs_wrong"));
+    assert.deepEqual(secrets, [...Array(20).fill(401), 429]);
+  });
+
+  it("caps an address at the default 200 failed credentials", async () => {
+    const wrong = await statuses(201, (i) => quote(t, "198.51.100.54", `dispatch_test_many${i}`));
+    assert.deepEqual(wrong, [...Array(200).fill(401), 429]);
+  });
+});
+
+describe("credential throttle budgets from the environment", function () {
+  this.timeout(60_000);
+  let t: TestServer;
+  before(async () => {
+    const env = { TRUSTED_PROXIES: "127.0.0.1", AUTH_FAILURES_PER_CREDENTIAL: "3", AUTH_FAILURES_PER_ADDRESS: "5" };
+    t = await startTestServer(undefined, env, { inject: true });
+  });
+  after(() => t?.stop());
+
+  it("takes AUTH_FAILURES_PER_CREDENTIAL and AUTH_FAILURES_PER_ADDRESS", async () => {
+    assert.deepEqual(await statuses(4, () => quote(t, "198.51.100.60", "dispatch_test_one")), [401, 401, 401, 429]);
+    const many = await statuses(6, (i) => quote(t, "198.51.100.61", `dispatch_test_other${i}`));
+    assert.deepEqual(many, [401, 401, 401, 401, 401, 429]);
+  });
+});

@@ -1,4 +1,4 @@
-// Sandbox mode's settings: its defaults, what an explicit variable overrides, and the start-up errors.
+// Configuration: sandbox mode's settings, the dependency bounds and credential budgets, and the start-up errors.
 import assert from "node:assert/strict";
 import { loadConfig } from "../../server/config.js";
 import { mintApiKey } from "../../server/services/access/keys.js";
@@ -42,5 +42,34 @@ describe("config", () => {
         assert.throws(() => loadConfig(env), new RegExp(`^Error: Invalid configuration: ${variable}: `));
       });
     }
+  });
+
+  describe("loadConfig() for dependencies and credential budgets", () => {
+    it("defaults to 500 ms Redis commands, 5 s statements, 256 requests in flight and the 20/200 credential budgets", () => {
+      const config = loadConfig({});
+      assert.deepEqual(
+        [config.redisCommandTimeoutMs, config.databaseStatementTimeoutMs, config.maxRequestsInFlight],
+        [500, 5000, 256],
+      );
+      assert.deepEqual(config.credentialFailures, { perCredential: 20, perAddress: 200 });
+    });
+
+    it("keeps the credential budgets when RATE_LIMIT_POINTS is raised", () => {
+      const config = loadConfig({ RATE_LIMIT_POINTS: "100000", AUTH_FAILURES_PER_ADDRESS: "50" });
+      assert.deepEqual(config.credentialFailures, { perCredential: 20, perAddress: 50 });
+    });
+
+    for (const [variable, value] of [
+      ["REDIS_COMMAND_TIMEOUT_MS", "0"],
+      ["DATABASE_STATEMENT_TIMEOUT_MS", "-1"],
+      ["MAX_REQUESTS_IN_FLIGHT", "0"],
+      ["AUTH_FAILURES_PER_CREDENTIAL", "many"],
+    ] as const)
+      it(`refuses ${variable}=${value}, naming it`, () => {
+        assert.throws(
+          () => loadConfig({ [variable]: value }),
+          new RegExp(`^Error: Invalid configuration: ${variable}: `),
+        );
+      });
   });
 });

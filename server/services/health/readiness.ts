@@ -1,16 +1,62 @@
-// Readiness: whether the service's dependencies answer, so routes never run SQL themselves.
+// Readiness: whether the service's dependencies answer, within a budget, so routes never run SQL themselves.
+//
+// A dependency that hangs is as unready as one that refuses, so every check races a timer: /readyz answers within
+// about checkBudgetMs whatever the dependencies do, and a balancer polling it learns in time.
+//
+// The database decides readiness: without it no API request can succeed, so a database that does not answer within
+// the budget (down, or every pooled connection stuck behind a lock) makes /readyz a 503 naming it.
+// The rate-limit store (Redis) does not: when it does not answer, each instance limits from its own memory (the
+// limiter's insurance), so requests are still served correctly, only with per-instance windows. All instances share
+// the one Redis, so calling them unready would take every instance out of the balancer at once and turn a loss of
+// precision into an outage. /readyz stays 200 and names it in `checks` (`rate_limit_store: degraded`).
 import type { Db } from "../../db/knex.js";
 import { DomainError } from "../errors.js";
 
+/** How long one dependency may take to answer a readiness check. */
+export const checkBudgetMs = 500;
+
+type Check = () => Promise<unknown>;
+
+/** Resolves true when `check` succeeds within the budget, false when it fails or is still running. */
+async function answersInTime(check: Check): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => {
+      resolve(false);
+    }, checkBudgetMs);
+  });
+  const done = check().then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([done, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function createHealthService(db: Db) {
+  let rateLimitStore: Check | null = null;
   return {
-    /** Throws not_ready (503, Retry-After 5 s) when the database does not answer. */
-    async assertReady(): Promise<void> {
-      try {
-        await db.raw("select 1");
-      } catch {
-        throw new DomainError("unavailable", "not_ready", "The database is unreachable.", { retryAfterSeconds: 5 });
-      }
+    /** Adds the shared rate-limit store's ping to the checks (a degraded store is reported, not fatal). */
+    watchRateLimitStore(ping: Check): void {
+      rateLimitStore = ping;
+    },
+    /** The checks by dependency; throws not_ready (503, Retry-After 5 s) when the database does not answer. */
+    async assertReady(): Promise<Record<string, string>> {
+      const [database, store] = await Promise.all([
+        answersInTime(() => db.raw("select 1")),
+        rateLimitStore ? answersInTime(rateLimitStore) : null,
+      ]);
+      if (!database)
+        throw new DomainError(
+          "unavailable",
+          "not_ready",
+          `The database did not answer within ${checkBudgetMs} ms (unreachable, or every connection is busy).`,
+          { retryAfterSeconds: 5 },
+        );
+      return store === null ? { database: "ok" } : { database: "ok", rate_limit_store: store ? "ok" : "degraded" };
     },
   };
 }

@@ -124,6 +124,7 @@ describe("errors plugin", () => {
       ["cannot connect now 57P03", () => coded("57P03"), 503, "database_unavailable"],
       ["connection failure 08006", () => coded("08006"), 503, "database_unavailable"],
       ["ECONNREFUSED", () => coded("ECONNREFUSED"), 503, "database_unavailable"],
+      ["statement timeout 57014", () => coded("57014"), 503, "database_timeout"],
       ["a pool timeout message", () => new Error("Knex: Timeout acquiring a connection"), 503, "database_unavailable"],
       [
         "'Connection terminated' message",
