@@ -39,11 +39,13 @@ export interface DispatchServer {
 
 const redactUrl = (url: string) => url.replace(/\/\/[^@]*@/, "//***@");
 
-/** ioredis loads only when REDIS_URL is set: most servers never need it, and importing it costs start-up time. */
+/** ioredis loads only when REDIS_URL is set: most servers never need it, and importing it costs start-up time.
+ * It is CommonJS: Node's ESM loader detects its named exports, but the build's vendor chunk exports only `default`
+ * (module.exports), so the class is read from there, which both provide. */
 async function connectRedis(url: string | null): Promise<Redis | null> {
   if (!url) return null;
-  const { Redis } = await import("ioredis");
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+  const { default: ioredis } = await import("ioredis");
+  const redis = new ioredis.Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
   redis.on("error", () => undefined); // reconnects by itself; the limiter's insurance covers the gap
   return redis;
 }
