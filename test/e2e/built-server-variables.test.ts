@@ -234,8 +234,8 @@ describe("built server: every documented variable", function () {
     const fixtures = join(dir, "fixtures.yaml");
     const contractor = {
       name: "Anchorage Roofing Fixture",
-      trades: ["roofing"],
-      service_areas: [{ state: "AK", cities: ["Anchorage"] }],
+      trades: ["roofing" as const],
+      service_areas: [{ state: "AK" as const, cities: ["Anchorage"] }],
       hourly_rate_cents: 11_000,
       base_response_minutes: 120,
     };

@@ -11,8 +11,8 @@ import { readFixtures, type SandboxFixtures } from "../../../../server/services/
 const key = mintApiKey("test");
 const contractor = {
   name: "Anchorage Roofing Fixture",
-  trades: ["roofing"],
-  service_areas: [{ state: "AK", cities: ["Anchorage"] }],
+  trades: ["roofing" as const],
+  service_areas: [{ state: "AK" as const, cities: ["Anchorage"] }],
   hourly_rate_cents: 11_000,
   base_response_minutes: 120,
 };
