@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../mocks/prism.js";
 import { staleness } from "../../server/build.js";
+import { issueTestKey, testServerEnv, type TestDatabase, type TestServer } from "./server.js";
 
 export const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -125,4 +126,41 @@ export async function startReadyServer(
   }
   child.kill();
   throw new Error("server process did not become ready");
+}
+
+/** A server started by startBuiltServer: a TestServer without `app`. */
+export type BuiltServer = Omit<TestServer, "app">;
+
+/** startTestServer's counterpart on the build users run: the same settings, database and key helper, in a child
+ * process (so no `app`: suites that reach into the services stay in-process). */
+export async function startBuiltServer(
+  db: TestDatabase | null = null,
+  env: Record<string, string> = {},
+): Promise<BuiltServer> {
+  const args = serverArgs();
+  const database = db ? await db.create() : { url: "pglite://memory", drop: async () => {} };
+  const port = await freePort();
+  const settings = { ...testServerEnv, DATABASE_URL: database.url, LOG_LEVEL: "warn", ...env, PORT: String(port) };
+  const server = spawnServer(settings, process.execPath, args, 600_000);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000; // PGlite boots slowly on a busy machine
+  while ((await fetch(`${url}/readyz`).catch(() => null))?.status !== 200) {
+    if (server.child.exitCode !== null || Date.now() > deadline) {
+      server.child.kill("SIGKILL");
+      await database.drop();
+      throw new Error(`the built server did not become ready: ${server.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    fetch,
+    databaseUrl: database.url,
+    issueKey: (input) => issueTestKey({ url, fetch }, input),
+    async stop() {
+      if (server.child.exitCode === null) server.child.kill("SIGTERM");
+      await server.exited;
+      await database.drop();
+    },
+  };
 }
