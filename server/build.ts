@@ -144,14 +144,19 @@ function buildHash(): string {
   }
 }
 
-/** True when dist/ is missing or older than a source file (for `npm start` straight after a clone or an edit). */
-function isStale(): boolean {
+/**
+ * Why dist/ is out of date, or null when it is not: missing, or older than a source file or the contract (`npm
+ * start` rebuilds then; the tests that spawn the built server refuse to run a stale one).
+ */
+export function staleness(): string | null {
+  let built: number;
   try {
-    const built = statSync(join(outdir, "build-info.json")).mtimeMs;
-    return [...sources(), join(serverDir, "..", "openapi.yaml")].some((file) => statSync(file).mtimeMs > built);
+    built = statSync(join(outdir, "build-info.json")).mtimeMs;
   } catch {
-    return true;
+    return `${relative(process.cwd(), outdir) || "."} has no build`;
   }
+  const newer = [...sources(), join(serverDir, "..", "openapi.yaml")].find((file) => statSync(file).mtimeMs > built);
+  return newer ? `${relative(process.cwd(), newer)} changed after the last build` : null;
 }
 
 /**
@@ -207,7 +212,7 @@ export async function buildServer(): Promise<Metafile> {
 
 if (process.argv[1] && relative(process.argv[1], fileURLToPath(import.meta.url)) === "") {
   const started = performance.now();
-  if (process.argv.includes("--if-stale") && !isStale()) process.exit(0);
+  if (process.argv.includes("--if-stale") && staleness() === null) process.exit(0);
   await buildServer();
   console.log(
     `server built into ${relative(process.cwd(), outdir) || "."} in ${Math.round(performance.now() - started)} ms`,

@@ -41,13 +41,15 @@ export interface DispatchServer {
 const redactUrl = (url: string) => url.replace(/\/\/[^@]*@/, "//***@");
 
 /** ioredis loads only when REDIS_URL is set: most servers never need it, and importing it costs start-up time.
+ * It is CommonJS: Node's ESM loader detects its named exports, but the build's vendor chunk exports only `default`
+ * (module.exports), so the class is read from there, which both provide.
  * A Redis that accepts and stops answering must cost one timeout, not a hang: a command gives up after
  * `timeoutMs` (the limiter's insurance answers), and a socket silent that long after a command is dropped, so
  * the commands after it fail at once (no offline queue) until a reconnection answers its handshake. */
 async function connectRedis(url: string | null, timeoutMs: number): Promise<Redis | null> {
   if (!url) return null;
-  const { Redis } = await import("ioredis");
-  const redis = new Redis(url, {
+  const { default: ioredis } = await import("ioredis");
+  const redis = new ioredis.Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     lazyConnect: false,

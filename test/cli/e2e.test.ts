@@ -1,14 +1,15 @@
-// `dispatch` against the real server (embedded PGlite in memory): every command of the CLI, in one story.
+// `dispatch` against the built server users run (embedded PGlite in memory): every command of the CLI, in one story.
 import assert from "node:assert/strict";
 import { operations } from "../../cli/generated/operations.js";
 import { freePort } from "../../mocks/prism.js";
 import { eventually, startReceiver } from "../fixtures/orders.js";
-import { adminToken, startTestServer, type TestServer } from "../helpers/server.js";
+import { startBuiltServer, type BuiltServer } from "../helpers/server-process.js";
+import { adminToken } from "../helpers/server.js";
 import { oneLine, runCli } from "./run-cli.js";
 
 describe("cli", function () {
   this.timeout(180_000);
-  let t: TestServer;
+  let t: BuiltServer;
   const covered = new Set<string>();
   const cli = async (args: string[], env: Record<string, string> = {}) => {
     const command = operations.find((o) => o.command.every((word, i) => args[i] === word));
@@ -22,7 +23,7 @@ describe("cli", function () {
   let orderId: string;
   let seal: string;
 
-  before(async () => (t = await startTestServer(undefined, { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_POLL_MS: "20" })));
+  before(async () => (t = await startBuiltServer(null, { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_POLL_MS: "20" })));
   after(async () => t?.stop());
 
   describe("e2e against the real server", () => {

@@ -1,9 +1,9 @@
 // Fault: PostgreSQL stops and comes back during a write load. Meanwhile answers are 503 problems (never 500),
-// the server recovers without a restart, and every write it acknowledged is in the database.
+// the server recovers without a restart, and every write it acknowledged is in the database. The built server runs it.
 import assert from "node:assert/strict";
 import pg from "pg";
 import { startPrivatePostgres, type PrivatePostgres } from "../helpers/private-services.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { startBuiltServer, type BuiltServer } from "../helpers/server-process.js";
 
 const loadPath = process.env.FAULT_LOAD ?? "/api/dispatch/v1/order";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -11,11 +11,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe("fault: Postgres restart under load", function () {
   this.timeout(120_000);
   let db: PrivatePostgres;
-  let t: TestServer;
+  let t: BuiltServer;
 
   before(async () => {
     db = await startPrivatePostgres();
-    t = await startTestServer(undefined, {
+    t = await startBuiltServer(null, {
       DATABASE_URL: db.url,
       RATE_LIMIT_POINTS: "100000",
       LOG_LEVEL: process.env.FAULT_LOG ?? "silent",

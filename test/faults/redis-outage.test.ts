@@ -1,20 +1,22 @@
 // Fault: Redis (the shared rate-limit store) dies and comes back while requests flow. Documented behaviour:
 // each instance falls back to its own in-memory windows (rate-limiter-flexible's insurance limiter), so
-// requests keep being answered — never a 500 — and the shared store is used again once Redis is back.
+// requests keep being answered — never a 500 — and the shared store is used again once Redis is back. The built
+// server runs it, on Postgres when the tests have one (the configuration that shares limits across instances).
 import assert from "node:assert/strict";
 import { quoteRequest } from "../fixtures/requests.js";
 import { startPrivateRedis, type PrivateRedis } from "../helpers/private-services.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { startBuiltServer, type BuiltServer } from "../helpers/server-process.js";
+import { postgresDatabase } from "../helpers/server.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("fault: Redis outage", function () {
   this.timeout(60_000);
   let redis: PrivateRedis;
-  let t: TestServer;
+  let t: BuiltServer;
   before(async () => {
     redis = await startPrivateRedis();
-    t = await startTestServer(undefined, { REDIS_URL: redis.url });
+    t = await startBuiltServer(postgresDatabase(), { REDIS_URL: redis.url });
   });
   after(async () => {
     await t?.stop();

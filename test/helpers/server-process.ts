@@ -1,9 +1,42 @@
-// Runs the server's entry point (`npm start`'s) as a child process, for boot errors, logs, locks and signals.
+// Runs the server's entry point as a child process, for boot errors, logs, locks and signals: by default the build
+// users run (`npm start`'s server/dist/server/main.js), or the sources through tsx as `npm run dev` runs them.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../mocks/prism.js";
+import { staleness } from "../../server/build.js";
+import { issueTestKey, testServerEnv, type TestDatabase, type TestServer } from "./server.js";
 
 export const root = fileURLToPath(new URL("../../", import.meta.url));
+
+/** "built": server/dist, what `npm start` and `dispatch-server` run; "sources": server/*.ts through tsx. */
+export type ServerRuntime = "built" | "sources";
+
+let checkedBuild = false;
+
+/** Stops a test before it spawns an out-of-date build, which would test yesterday's server. */
+function assertFreshBuild(): void {
+  if (checkedBuild) return;
+  const reason = staleness();
+  if (reason)
+    throw new Error(
+      `the built server is out of date (${reason}): run \`npm run build:server\` first ` +
+        "(spawned-server tests run the build users run; `npm test` builds before mocha)",
+    );
+  checkedBuild = true;
+}
+
+/** Node's arguments to run the built `dispatch-server` bin (server/package.json's) with `args`. */
+export function builtBinArgs(...args: string[]): string[] {
+  assertFreshBuild();
+  return ["server/dist/server/bin/dispatch-server.js", ...args];
+}
+
+/** Node's arguments to run the server's entry point in `runtime`. */
+export function serverArgs(runtime: ServerRuntime = "built"): string[] {
+  if (runtime === "sources") return ["--import", "tsx", "server/main.ts"];
+  assertFreshBuild();
+  return ["server/dist/server/main.js"];
+}
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -14,9 +47,15 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Spawns `command args` from the repository root with a quiet, loopback-only environment plus `env`. */
-export function spawnServer(env: Record<string, string>, command = process.execPath, args?: string[]): ServerProcess {
-  const child = spawn(command, args ?? ["--import", "tsx", "server/main.ts"], {
+/** Spawns `command args` from the repository root with a quiet, loopback-only environment plus `env`; the process is
+ * killed after `lifetimeMs` whatever the test does. */
+export function spawnServer(
+  env: Record<string, string>,
+  command = process.execPath,
+  args?: string[],
+  lifetimeMs = 120_000,
+): ServerProcess {
+  const child = spawn(command, args ?? serverArgs(), {
     cwd: root,
     env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", DATABASE_URL: "pglite://memory", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -34,7 +73,7 @@ export function spawnServer(env: Record<string, string>, command = process.execP
       resolve(code);
     }),
   );
-  const guard = setTimeout(() => child.kill("SIGKILL"), 120_000); // bounded whatever the test does
+  const guard = setTimeout(() => child.kill("SIGKILL"), lifetimeMs);
   void exited.then(() => {
     clearTimeout(guard);
   });
@@ -70,18 +109,58 @@ export function spawnServer(env: Record<string, string>, command = process.execP
 export async function startReadyServer(
   env: Record<string, string>,
   limitMs = 30_000,
+  runtime: ServerRuntime = "built",
 ): Promise<{ url: string; child: ChildProcess }> {
+  const args = serverArgs(runtime);
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" },
     stdio: "ignore",
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < limitMs / 200; i++) {
+    if (child.exitCode !== null) throw new Error(`server process exited ${child.exitCode} before it was ready`);
     if ((await fetch(`${url}/readyz`).catch(() => null))?.status === 200) return { url, child };
     await new Promise((r) => setTimeout(r, 200));
   }
   child.kill();
   throw new Error("server process did not become ready");
+}
+
+/** A server started by startBuiltServer: a TestServer without `app`. */
+export type BuiltServer = Omit<TestServer, "app">;
+
+/** startTestServer's counterpart on the build users run: the same settings, database and key helper, in a child
+ * process (so no `app`: suites that reach into the services stay in-process). */
+export async function startBuiltServer(
+  db: TestDatabase | null = null,
+  env: Record<string, string> = {},
+): Promise<BuiltServer> {
+  const args = serverArgs();
+  const database = db ? await db.create() : { url: "pglite://memory", drop: async () => {} };
+  const port = await freePort();
+  const settings = { ...testServerEnv, DATABASE_URL: database.url, LOG_LEVEL: "warn", ...env, PORT: String(port) };
+  const server = spawnServer(settings, process.execPath, args, 600_000);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000; // PGlite boots slowly on a busy machine
+  while ((await fetch(`${url}/readyz`).catch(() => null))?.status !== 200) {
+    if (server.child.exitCode !== null || Date.now() > deadline) {
+      server.child.kill("SIGKILL");
+      await database.drop();
+      throw new Error(`the built server did not become ready: ${server.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    fetch,
+    databaseUrl: database.url,
+    issueKey: (input) => issueTestKey({ url, fetch }, input),
+    async stop() {
+      if (server.child.exitCode === null) server.child.kill("SIGTERM");
+      await server.exited;
+      await database.drop();
+    },
+  };
 }

@@ -88,6 +88,32 @@ export interface TestServerOptions {
   inject?: boolean;
 }
 
+/** Issues an API key through the admin API of a server started with the tests' admin token. */
+export async function issueTestKey(
+  { url, fetch: send }: ServerTarget,
+  input: Parameters<TestServer["issueKey"]>[0] = {},
+): Promise<{ id: string; key: string; account: string }> {
+  const response = await send(`${url}/api/admin/v1/keys`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      account: input.account ?? "acme",
+      environment: input.environment ?? "test",
+      ...(input.scopes ? { scopes: input.scopes } : {}),
+    }),
+  });
+  if (response.status !== 201) throw new Error(`issueKey: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { id: string; key: string; account: string };
+}
+
+/** The settings every test server starts with, before a suite's own. */
+export const testServerEnv = {
+  DISPATCH_ADMIN_TOKEN: adminToken,
+  SANDBOX_STEP_MS: "0", // test-key orders stay put unless a suite asks the sandbox to move them
+  EVALS_CACHE_MS: "0", // evals reflect each suite's orders at once; the cache has its own test
+  SHUTDOWN_GRACE_MS: "5000", // a suite that leaves a request hanging waits 5 s at stop, not the 25 s default
+};
+
 export async function startTestServer(
   db: TestDatabase = pglite,
   env: Record<string, string> = {},
@@ -100,10 +126,7 @@ export async function startTestServer(
     HOST: "127.0.0.1",
     LOG_LEVEL: "silent",
     DATABASE_URL: database.url,
-    DISPATCH_ADMIN_TOKEN: adminToken,
-    SANDBOX_STEP_MS: "0", // test-key orders stay put unless a suite asks the sandbox to move them
-    EVALS_CACHE_MS: "0", // evals reflect each suite's orders at once; the cache has its own test
-    SHUTDOWN_GRACE_MS: "5000", // a suite that leaves a request hanging waits 5 s at stop, not the 25 s default
+    ...testServerEnv,
     ...env,
   });
   const app = await createServer(config);
@@ -116,19 +139,7 @@ export async function startTestServer(
     fetch: send,
     app,
     databaseUrl: database.url,
-    async issueKey(input = {}) {
-      const response = await send(`${url}/api/admin/v1/keys`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-        body: JSON.stringify({
-          account: input.account ?? "acme",
-          environment: input.environment ?? "test",
-          ...(input.scopes ? { scopes: input.scopes } : {}),
-        }),
-      });
-      if (response.status !== 201) throw new Error(`issueKey: ${response.status} ${await response.text()}`);
-      return (await response.json()) as { id: string; key: string; account: string };
-    },
+    issueKey: (input) => issueTestKey({ url, fetch: send }, input),
     async stop() {
       await app.stop();
       await database.drop();

@@ -4,12 +4,14 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { root, serverArgs } from "../helpers/server-process.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
-/** Runs `npm start`'s entry point in a child with the given environment; resolves with its exit code and stderr. */
+/** Runs `npm start`'s entry point (the build) in a child with the given environment; resolves with its exit code and stderr. */
 function runServerProcess(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    const child = spawn(process.execPath, serverArgs(), {
+      cwd: root,
       env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "silent", ...env },
       stdio: ["ignore", "ignore", "pipe"],
     });

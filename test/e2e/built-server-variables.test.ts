@@ -1,0 +1,309 @@
+// Every variable in README's "The reference server" table: the built server (what `npm start` and `dispatch-server`
+// run) becomes ready with it set to a documented value, and the setting shows where that is cheap to see. Variables
+// that do not interfere share a start, and the starts run at once.
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { stringify } from "yaml";
+import type { components } from "../../sdk/generated/openapi.js";
+import { mintApiKey } from "../../server/services/access/keys.js";
+import { freePort } from "../../mocks/prism.js";
+import { quoteRequest } from "../fixtures/requests.js";
+import { builtBinArgs, root, serverArgs, spawnServer, type ServerProcess } from "../helpers/server-process.js";
+import { adminToken, postgresDatabase } from "../helpers/server.js";
+
+const v1 = "/api/dispatch/v1";
+
+/** The variable names in the first column of README's "The reference server" table. */
+function documentedVariables(): string[] {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const from = readme.indexOf("\n## The reference server\n");
+  assert.ok(from >= 0, "README has a section 'The reference server'");
+  return readme
+    .slice(from, readme.indexOf("\n## ", from + 1))
+    .split("\n")
+    .filter((line) => line.startsWith("| `"))
+    .flatMap((line) => [...(line.split("|")[1] ?? "").matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]));
+}
+
+interface Started {
+  server: ServerProcess;
+  base: string;
+}
+
+/** What the starts' settings point at, made before they run. */
+interface Context {
+  port: number;
+  metricsPort: number;
+  dataDir: string;
+  sandboxKey: string;
+  fixtureKey: string;
+  fixtures: string;
+  postgresUrl: string;
+  redisPostgresUrl: string;
+  redisUrl: string;
+}
+
+interface Start {
+  name: string;
+  /** Skips the start when the database or Redis it needs is not configured for the tests. */
+  needs?: "postgres" | "redis";
+  /** Through the `dispatch-server` bin rather than `npm start`'s main.js. */
+  bin?: boolean;
+  env(c: Context): Record<string, string>;
+  check(started: Started, c: Context): Promise<void>;
+}
+
+const json = (headers: Record<string, string> = {}) => ({ "content-type": "application/json", ...headers });
+
+async function issueKey(base: string): Promise<{ id: string; key: string }> {
+  const response = await fetch(`${base}/api/admin/v1/keys`, {
+    method: "POST",
+    headers: json({ authorization: `Bearer ${adminToken}` }),
+    body: JSON.stringify({ account: "variables", environment: "test" }),
+  });
+  assert.equal(response.status, 201, await response.clone().text());
+  return (await response.json()) as { id: string; key: string };
+}
+
+const quote = (base: string, key: string, body: unknown = quoteRequest) =>
+  fetch(`${base}${v1}/quote`, { method: "POST", headers: json({ "x-api-key": key }), body: JSON.stringify(body) });
+
+/** Polls /readyz until 200; fails at once with the output when the process exits first. */
+async function whenReady(server: ServerProcess, port: string | null): Promise<string> {
+  // A new PGlite directory runs every migration on disk (about 15 s of CPU): minutes on a busy machine
+  const limitMs = 240_000;
+  const deadline = Date.now() + limitMs;
+  const listening = /dispatch listening on http:\/\/[\d.]+:\d+/;
+  const base = port
+    ? `http://127.0.0.1:${port}`
+    : (await server.waitFor(listening, limitMs)).replace("dispatch listening on ", "");
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null) throw new Error(`exited ${server.child.exitCode}: ${server.output()}`);
+    if ((await fetch(`${base}/readyz`).catch(() => null))?.status === 200) return base;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${base}/readyz never answered 200: ${server.output()}`);
+}
+
+const starts: Start[] = [
+  {
+    name: "a PGlite directory with the listening, admin, URL, contact, webhook, probe, stream, limit and metrics settings",
+    env: (c) => ({
+      HOST: "127.0.0.1",
+      PORT: String(c.port),
+      DATABASE_URL: `pglite://${c.dataDir}`,
+      DISPATCH_ADMIN_TOKEN: adminToken,
+      PUBLIC_BASE_URL: "https://dispatch.example.test",
+      MCP_ALLOWED_ORIGINS: "https://app.example.test,https://b.example.test",
+      LOG_LEVEL: "warn",
+      PROVISIONING_CONTACT: "provisioning@example.test",
+      ESCALATION_CONTACT: "escalations@example.test",
+      OAUTH_TOKEN_TTL_SECONDS: "600",
+      WEBHOOK_ALLOW_PRIVATE: "true",
+      WEBHOOK_POLL_MS: "2000",
+      WEBHOOK_BACKOFF_MS: "5000",
+      WEBHOOK_MAX_ATTEMPTS: "3",
+      WEBHOOK_TIMEOUT_MS: "5000",
+      PROBE_ALLOW_PRIVATE: "true",
+      SANDBOX_STEP_MS: "0",
+      EVENT_STREAMS_PER_KEY: "2",
+      EVENT_STREAM_MAX_SECONDS: "60",
+      RATE_LIMIT_POINTS: "50",
+      RATE_LIMIT_BURST: "10",
+      EVALS_CACHE_MS: "0",
+      A2A_TASK_BYTES_PER_CALLER: "1048576",
+      A2A_TASK_BYTES: "33554432",
+      SHUTDOWN_GRACE_MS: "3000",
+      METRICS_PORT: String(c.metricsPort),
+      METRICS_HOST: "127.0.0.1",
+    }),
+    async check({ server, base }, c) {
+      assert.ok(existsSync(c.dataDir) && existsSync(`${c.dataDir}.lock`), "the data directory and its lock exist");
+      assert.doesNotMatch(server.output(), /dispatch listening/, "LOG_LEVEL=warn leaves out info lines");
+      const { key } = await issueKey(base);
+      const quoted = await quote(base, key);
+      assert.equal(quoted.status, 200);
+      assert.match(quoted.headers.get("ratelimit-policy") ?? "", /q=60;w=60/);
+      const card = await (await fetch(`${base}/.well-known/agent-card.json`)).text();
+      assert.ok(card.includes("https://dispatch.example.test/api/a2a"), card.slice(0, 300));
+      const mcp = (origin: string) =>
+        fetch(`${base}/api/mcp`, {
+          method: "POST",
+          headers: json({ origin, accept: "application/json, text/event-stream" }),
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+        });
+      assert.equal((await mcp("https://elsewhere.example.test")).status, 403);
+      const allowed = await mcp("https://b.example.test");
+      assert.equal(allowed.status, 200); // answered by the MCP SDK, which the build loads on first use
+      assert.match(await allowed.text(), /"name":"dispatch\.quote"/);
+      const metrics = await fetch(`http://127.0.0.1:${c.metricsPort}/metrics`);
+      assert.equal(metrics.status, 200);
+      assert.match(await metrics.text(), /^# HELP /m);
+    },
+  },
+  {
+    name: "in memory, quote and order disabled, no demo pool (the dispatch-server bin)",
+    bin: true,
+    env: () => ({
+      DATABASE_URL: "pglite://memory",
+      DISPATCH_DISABLED: "true",
+      DISPATCH_SEED_DEMO: "false",
+      DISPATCH_ADMIN_TOKEN: adminToken,
+    }),
+    async check({ base }) {
+      const { key } = await issueKey(base);
+      assert.equal((await quote(base, key)).status, 503);
+      const contractors = await fetch(`${base}/api/admin/v1/contractors?limit=200`, {
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      assert.deepEqual(((await contractors.json()) as { items: unknown[] }).items, []);
+    },
+  },
+  {
+    name: "sandbox mode with its key, its account and a fixtures file",
+    env: (c) => ({
+      DISPATCH_SANDBOX: "true",
+      DISPATCH_SANDBOX_KEY: c.sandboxKey,
+      DISPATCH_SANDBOX_ACCOUNT: "ci-sandbox",
+      DISPATCH_FIXTURES: c.fixtures,
+    }),
+    async check({ base }, c) {
+      const reset = await fetch(`${base}${v1}/sandbox/reset`, {
+        method: "POST",
+        headers: { "x-api-key": c.sandboxKey },
+      });
+      assert.equal(reset.status, 200);
+      assert.equal(((await reset.json()) as { account: string }).account, "ci-sandbox");
+      const alaska = { trade: "roofing", location: { state: "AK", city: "Anchorage" }, urgency: "routine" };
+      const quoted = await quote(base, c.fixtureKey, alaska);
+      assert.equal(quoted.status, 200);
+      const { availability } = (await quoted.json()) as { availability: { available: boolean } };
+      assert.equal(availability.available, true, "the fixture's contractor serves Anchorage (the demo pool does not)");
+    },
+  },
+  {
+    name: "Postgres",
+    needs: "postgres",
+    env: (c) => ({ DATABASE_URL: c.postgresUrl, DISPATCH_ADMIN_TOKEN: adminToken }),
+    async check({ base }, c) {
+      await issueKey(base);
+      const client = new pg.Client({ connectionString: c.postgresUrl });
+      await client.connect();
+      try {
+        const { rows } = await client.query("select count(*)::int as n from api_keys where account = 'variables'");
+        assert.equal(rows[0].n, 1, "the key is stored in the Postgres database");
+      } finally {
+        await client.end();
+      }
+    },
+  },
+  {
+    name: "Postgres and Redis",
+    needs: "redis",
+    env: (c) => ({ DATABASE_URL: c.redisPostgresUrl, REDIS_URL: c.redisUrl, DISPATCH_ADMIN_TOKEN: adminToken }),
+    async check({ server, base }, c) {
+      const { id, key } = await issueKey(base);
+      assert.equal((await quote(base, key)).status, 200);
+      const redis = new Redis(c.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      try {
+        await redis.connect();
+        assert.equal(await redis.exists(`rl:default:p:${id}`), 1, "the key's window is counted in Redis");
+      } finally {
+        redis.disconnect();
+      }
+      assert.doesNotMatch(server.output(), /unreachable/);
+    },
+  },
+];
+
+describe("built server: every documented variable", function () {
+  this.timeout(300_000);
+  const dir = mkdtempSync(join(tmpdir(), "dispatch-variables-"));
+  const postgres = postgresDatabase();
+  const redisUrl = process.env.TEST_REDIS_URL;
+  const databases: { url: string; drop(): Promise<void> }[] = [];
+  const running = new Map<Start, { server: ServerProcess; ready: Promise<string> }>();
+  let context: Context;
+
+  const runnable = (start: Start) =>
+    start.needs === "redis" ? Boolean(postgres && redisUrl) : start.needs === "postgres" ? Boolean(postgres) : true;
+
+  async function createContext(): Promise<Context> {
+    const [port, metricsPort] = await Promise.all([freePort(), freePort()]);
+    const fixtureKey = mintApiKey("test");
+    const fixtures = join(dir, "fixtures.yaml");
+    const contractor = {
+      name: "Anchorage Roofing Fixture",
+      trades: ["roofing" as const],
+      service_areas: [{ state: "AK" as const, cities: ["Anchorage"] }],
+      hourly_rate_cents: 11_000,
+      base_response_minutes: 120,
+    };
+    const content = { contractors: [contractor], keys: [{ key: fixtureKey, account: "fixture-co" }] };
+    writeFileSync(fixtures, stringify(content satisfies components["schemas"]["SandboxFixtures"]));
+    const database = async () => {
+      if (!postgres) return "postgres://unset";
+      const created = await postgres.create();
+      databases.push(created);
+      return created.url;
+    };
+    const [postgresUrl, redisPostgresUrl] = await Promise.all([database(), database()]);
+    return {
+      port,
+      metricsPort,
+      dataDir: join(dir, "data"),
+      sandboxKey: mintApiKey("test"),
+      fixtureKey,
+      fixtures,
+      postgresUrl,
+      redisPostgresUrl,
+      redisUrl: redisUrl ?? "redis://unset",
+    };
+  }
+
+  before(async () => {
+    const args = serverArgs(); // fails at once, naming the cause, when the build is stale
+    context = await createContext();
+    for (const start of starts.filter(runnable)) {
+      const env = start.env(context);
+      const server = spawnServer(env, process.execPath, start.bin ? builtBinArgs("start") : args, 300_000);
+      const ready = whenReady(server, env.PORT ?? null);
+      ready.catch(() => undefined); // each test reports its own start's failure; none is unhandled meanwhile
+      running.set(start, { server, ready });
+    }
+  });
+
+  after(async () => {
+    const stopping = [...running.values()].map(async ({ server }) => {
+      if (server.child.exitCode !== null) return;
+      server.child.kill("SIGTERM");
+      await server.exited;
+    });
+    await Promise.all(stopping);
+    await Promise.all(databases.map((db) => db.drop()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("sets every variable of the README table in some start", () => {
+    const set = new Set(starts.flatMap((start) => Object.keys(start.env(context))));
+    const documented = documentedVariables();
+    assert.ok(documented.length >= 30, `README table read: ${documented.join(", ")}`);
+    assert.deepEqual(
+      documented.filter((name) => !set.has(name)),
+      [],
+    );
+  });
+
+  for (const start of starts)
+    it(`becomes ready with ${start.name}, and the settings take effect`, async function () {
+      if (!runnable(start)) this.skip();
+      const { server, ready } = running.get(start)!;
+      await start.check({ server, base: await ready }, context);
+      server.child.kill("SIGTERM");
+      assert.equal(await server.exited, 0, server.output().slice(-2000));
+    });
+});
