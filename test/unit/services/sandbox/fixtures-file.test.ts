@@ -17,6 +17,7 @@ const contractor = {
   base_response_minutes: 120,
 };
 const fixtures = { contractors: [contractor], keys: [{ key, account: "fixture-co" }] } satisfies SandboxFixtures;
+const sandbox = { sandbox: true };
 const breakChecksum = (k: string) => k.slice(0, -1) + (k.endsWith("0") ? "1" : "0");
 
 describe("sandbox fixtures file", () => {
@@ -36,11 +37,11 @@ describe("sandbox fixtures file", () => {
     for (const name of ["good.yaml", "good.json"])
       it(`returns the fixtures of a valid ${name.split(".")[1]} file, with the schema's defaults`, () => {
         const withDefaults = { ...fixtures, contractors: [{ ...contractor, emergency_capable: false, active: true }] };
-        assert.deepEqual(readFixtures(write(name, fixtures)), withDefaults);
+        assert.deepEqual(readFixtures(write(name, fixtures), sandbox), withDefaults);
       });
 
     it("reads an empty file as no fixtures", () => {
-      assert.deepEqual(readFixtures(write("empty.yaml", "")), {});
+      assert.deepEqual(readFixtures(write("empty.yaml", ""), sandbox), {});
     });
 
     const refused = [
@@ -74,7 +75,7 @@ describe("sandbox fixtures file", () => {
     for (const { what, file, pattern } of refused)
       it(`refuses ${what}, naming DISPATCH_FIXTURES and the file`, () => {
         assert.throws(
-          () => readFixtures(file()),
+          () => readFixtures(file(), sandbox),
           (error: Error) => {
             assert.match(error.message, /^DISPATCH_FIXTURES \S+/);
             assert.match(error.message, pattern);
