@@ -1206,7 +1206,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "Why the order was cancelled (`operator_decision` when an operator cancels).",
+        "description": "Why the order was cancelled. `operator_decision` is the operators' reason (recorded when an operator cancels); cancelOrder with it answers 422 `validation_failed` naming `/reason`, whoever the key belongs to.",
         "enum": [
           "customer_request",
           "duplicate",
