@@ -55,6 +55,7 @@ describe("cli first use", function () {
       assert.match(run.stderr, /\/callback_url: /);
       assert.match(run.stderr, /dispatch listen --forward-to/);
       assert.match(run.stderr, /WEBHOOK_ALLOW_PRIVATE/);
+      assert.match(run.stderr, /DISPATCH_SANDBOX=1 lets test keys call back to loopback/);
     });
   });
 
