@@ -25,6 +25,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Public storefront URL or bare domain (https is assumed).",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 255
       }
@@ -157,6 +158,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "ZIP or ZIP+4.",
         "pattern": "^\\d{5}(-\\d{4})?$",
+        "patternDescription": "a 5-digit ZIP or ZIP+4 (78701 or 78701-1234)",
         "maxLength": 10
       },
       {
@@ -170,6 +172,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "City name; matched case-insensitively against service areas.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 255
       },
       {
@@ -211,6 +214,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "What needs doing.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 2000
       }
     ],
@@ -351,6 +355,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "ZIP or ZIP+4.",
         "pattern": "^\\d{5}(-\\d{4})?$",
+        "patternDescription": "a 5-digit ZIP or ZIP+4 (78701 or 78701-1234)",
         "maxLength": 10
       },
       {
@@ -364,6 +369,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "City name; matched case-insensitively against service areas.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 255
       },
       {
@@ -428,6 +434,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Client-chosen key; a retry with the same key and body replays the first answer.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 255
       },
@@ -531,6 +538,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "ZIP or ZIP+4.",
         "pattern": "^\\d{5}(-\\d{4})?$",
+        "patternDescription": "a 5-digit ZIP or ZIP+4 (78701 or 78701-1234)",
         "maxLength": 10
       },
       {
@@ -544,6 +552,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "City name.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 255
       },
       {
@@ -557,6 +566,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Street address of the job.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 1000
       },
       {
@@ -570,6 +580,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Site or contact name.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 500
       },
       {
@@ -611,6 +622,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "What needs doing (shown to the contractor).",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 5000
       },
@@ -624,6 +636,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Receives signed Standard Webhooks on every status change (public http(s) only).",
         "pattern": "^https?://[^\\u0000-\\u0020\\u007F\\uD800-\\uDFFF]+$",
+        "patternDescription": "an http(s) URL without spaces or control characters",
         "maxLength": 2000
       },
       {
@@ -636,6 +649,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Your reference; unique per account and used as an idempotency key.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 255
       },
@@ -649,6 +663,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Order this quote of the account (its contractor and price); trade and state must be the quote's, and it must not have expired.",
         "pattern": "^qt_[0-9A-HJKMNP-TV-Z]{26}$",
+        "patternDescription": "a quote id: qt_ and 26 Crockford base32 characters",
         "minLength": 29,
         "maxLength": 29
       }
@@ -749,6 +764,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Only the order with this reference id.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 255
       },
@@ -762,6 +778,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Only orders created at or after this instant.",
         "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+        "patternDescription": "an RFC 3339 date-time such as 2026-11-24T09:30:00Z",
         "maxLength": 40
       },
       {
@@ -774,6 +791,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Only orders created before this instant.",
         "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+        "patternDescription": "an RFC 3339 date-time such as 2026-11-24T09:30:00Z",
         "maxLength": 40
       },
       {
@@ -799,6 +817,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
         "pattern": "^[A-Za-z0-9_-]+$",
+        "patternDescription": "letters, digits, '_' and '-'",
         "minLength": 1,
         "maxLength": 200
       }
@@ -840,6 +859,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Order id (`ord_…`).",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
       }
@@ -930,6 +950,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Only the deliveries of this order.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
       },
@@ -971,6 +992,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
         "pattern": "^[A-Za-z0-9_-]+$",
+        "patternDescription": "letters, digits, '_' and '-'",
         "minLength": 1,
         "maxLength": 200
       }
@@ -1012,6 +1034,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Webhook delivery id (`dlv_…`).",
         "pattern": "^dlv_[0-9]{1,18}$",
+        "patternDescription": "a delivery id such as dlv_42",
         "minLength": 5,
         "maxLength": 22
       }
@@ -1053,6 +1076,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Only events after this event id (exclusive).",
         "pattern": "^evt_[0-9]{1,18}$",
+        "patternDescription": "an event id such as evt_42",
         "maxLength": 22
       },
       {
@@ -1078,6 +1102,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "SSE resume point (sent by EventSource on reconnect); same meaning as `after`.",
         "pattern": "^evt_[0-9]{1,18}$",
+        "patternDescription": "an event id such as evt_42",
         "maxLength": 22
       }
     ],
@@ -1117,6 +1142,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Order id (`ord_…`).",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
       },
@@ -1130,6 +1156,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Only events after this event id (exclusive).",
         "pattern": "^evt_[0-9]{1,18}$",
+        "patternDescription": "an event id such as evt_42",
         "maxLength": 22
       },
       {
@@ -1155,6 +1182,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "SSE resume point (sent by EventSource on reconnect); same meaning as `after`.",
         "pattern": "^evt_[0-9]{1,18}$",
+        "patternDescription": "an event id such as evt_42",
         "maxLength": 22
       }
     ],
@@ -1195,6 +1223,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Order id (`ord_…`).",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
       },
@@ -1225,6 +1254,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Free text kept with the cancellation.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 2000
       }
@@ -1272,6 +1302,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Order id (`ord_…`).",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
       },
@@ -1429,6 +1460,7 @@ export const operations: readonly OperationSpec[] = [
         "minimum": -9007199254740991,
         "maximum": 9007199254740991,
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -1441,6 +1473,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "method",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -1495,6 +1528,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "client_name",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -1520,6 +1554,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "scope",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -1556,6 +1591,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "software_id",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -1568,6 +1604,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "software_version",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -1580,6 +1617,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "client_uri",
         "pattern": "^https?://",
+        "patternDescription": "an http(s) URL",
         "maxLength": 2048
       },
       {
@@ -1635,6 +1673,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Must be `client_credentials`.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 100
       },
       {
@@ -1647,6 +1686,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "scope",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -1659,6 +1699,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "client_id",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 100
       },
       {
@@ -1671,6 +1712,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "client_secret",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       }
     ],
@@ -1728,6 +1770,7 @@ export const operations: readonly OperationSpec[] = [
         "minimum": -9007199254740991,
         "maximum": 9007199254740991,
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -1740,6 +1783,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "method",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -1806,6 +1850,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Seal returned with a decision (quote or order), `seal_` + 64 hex digits.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 200
       }
@@ -1948,6 +1993,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -2263,6 +2309,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Only keys of this account.",
         "pattern": "^[a-z0-9][a-z0-9._-]*$",
+        "patternDescription": "lower-case letters, digits, '.', '_' and '-', starting with a letter or digit",
         "minLength": 1,
         "maxLength": 100
       },
@@ -2289,6 +2336,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       }
     ],
@@ -2328,6 +2376,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "account",
         "pattern": "^[a-z0-9][a-z0-9._-]*$",
+        "patternDescription": "lower-case letters, digits, '.', '_' and '-', starting with a letter or digit",
         "minLength": 1,
         "maxLength": 100
       },
@@ -2355,6 +2404,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "label",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -2425,6 +2475,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Key id (`key_…`), not the key itself.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 100
       }
     ],
@@ -2565,6 +2616,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       }
     ],
@@ -2604,6 +2656,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "name",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 200
       },
@@ -2733,6 +2786,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Contractor id (`ctr_…`).",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 100
       },
       {
@@ -2745,6 +2799,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "name",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 200
       },
@@ -2855,6 +2910,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Order id (`ord_…`).",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
       },
@@ -2898,6 +2954,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "note",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 2000
       },
       {
@@ -2921,6 +2978,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Assign this contractor (for `pending_dispatch` from an unassigned order).",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 100
       }
     ],
@@ -2969,6 +3027,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Account name, as in `createApiKey`.",
         "pattern": "^[a-z0-9][a-z0-9._-]*$",
+        "patternDescription": "lower-case letters, digits, '.', '_' and '-', starting with a letter or digit",
         "minLength": 1,
         "maxLength": 100
       },
