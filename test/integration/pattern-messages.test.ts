@@ -1,6 +1,8 @@
 // A 422 for a value that misses a contract pattern says what the pattern means (x-pattern-description), never the
 // regular expression itself.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
 import { quoteRequest } from "../fixtures/requests.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
@@ -9,6 +11,19 @@ describe("pattern messages", function () {
   let t: TestServer;
   before(async () => (t = await startTestServer(undefined, {}, { inject: true })));
   after(() => t?.stop());
+
+  it("has an x-pattern-description beside every pattern of openapi.yaml (a new pattern needs its words)", () => {
+    const contract = parse(readFileSync(new URL("../../openapi.yaml", import.meta.url), "utf8")) as unknown;
+    const missing: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (!node || typeof node !== "object") return;
+      const record = node as Record<string, unknown>;
+      if (typeof record.pattern === "string" && typeof record["x-pattern-description"] !== "string") missing.push(path);
+      for (const [key, value] of Object.entries(record)) walk(value, `${path}/${key}`);
+    };
+    walk(contract, "");
+    assert.deepEqual(missing, []);
+  });
 
   it("answers a bad ZIP with 'a 5-digit ZIP or ZIP+4', not the expression", async () => {
     const { key } = await t.issueKey({ account: "patterns" });
