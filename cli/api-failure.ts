@@ -27,8 +27,9 @@ function callbackHint(body: unknown): string[] {
   if (!Array.isArray(errors) || !errors.some((e) => e.pointer === "/callback_url")) return [];
   return [
     "hint: callback_url must resolve to a public address. To receive this account's events on this machine, run",
-    "  'dispatch listen --forward-to http://127.0.0.1:8080/webhooks' (signed like webhooks), or start a test server",
-    "  with WEBHOOK_ALLOW_PRIVATE=true.",
+    "  'dispatch listen --forward-to http://127.0.0.1:8080/webhooks' (signed like webhooks), or order with a test key",
+    "  from a server in sandbox mode (DISPATCH_SANDBOX=1 lets test keys call back to loopback; WEBHOOK_ALLOW_PRIVATE=true",
+    "  lets every key call back anywhere).",
   ];
 }
 

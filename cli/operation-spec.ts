@@ -18,6 +18,8 @@ export interface FlagSpec {
   maximum?: number;
   /** ECMAScript pattern, matched with the `u` flag (as JSON Schema validators do). */
   pattern?: string;
+  /** What the pattern means in words (`x-pattern-description`), said instead of the expression. */
+  patternDescription?: string;
   minLength?: number;
   maxLength?: number;
 }

@@ -53,7 +53,7 @@ function captureFetch(sink: { request?: Request }): typeof fetch {
 }
 
 /** The SDK client every command sends through: the CLI's auth, User-Agent, retries and deprecation notice. */
-export function clientFor(ctx: CliContext, fetch?: typeof globalThis.fetch) {
+export function clientFor(ctx: CliContext, fetch?: typeof globalThis.fetch, quiet = false) {
   const { settings } = ctx;
   return createDispatchClient({
     baseUrl: settings["base-url"],
@@ -63,7 +63,7 @@ export function clientFor(ctx: CliContext, fetch?: typeof globalThis.fetch) {
     fetch,
     retry: ctx.retries > 0 && !fetch ? { retries: ctx.retries, maxDelayMs: 10_000 } : false,
     userAgent: `dispatch-cli/${ctx.version} node/${process.versions.node}`,
-    onDeprecation: reportDeprecation,
+    onDeprecation: quiet ? () => undefined : reportDeprecation,
   });
 }
 
@@ -77,9 +77,10 @@ export async function sendOperation(
   ctx: CliContext,
   extraHeaders: Record<string, string> = {},
   onAnswer?: (response: Response) => void,
+  quiet = false,
 ): Promise<unknown> {
   const sink: { request?: Request } = {};
-  const client = clientFor(ctx, ctx.dryRun ? captureFetch(sink) : undefined);
+  const client = clientFor(ctx, ctx.dryRun ? captureFetch(sink) : undefined, quiet);
   const init = bodyInit(spec, parts.body);
   const headers = { ...(init.headers as Record<string, string> | undefined), ...extraHeaders, ...ctx.headers };
   const params = { path: parts.path, query: parts.query, header: parts.header };
@@ -101,12 +102,17 @@ export async function sendOperation(
   return parseBody(data, response.headers.get("content-type"));
 }
 
-/** A GET of one concrete path (no dry run): the parsed body, or the same CliError any command raises. */
+/** A GET of one concrete path (no dry run): the parsed body, or the same CliError any command raises. A command's
+ * own request is quiet about deprecations: the fields it reads are current, so a notice would be about nothing the
+ * person did. */
 export function getPath(ctx: CliContext, path: string, query: Record<string, unknown> = {}): Promise<unknown> {
   return sendOperation(
     { method: "get", path, bodyContentType: null },
     { path: {}, query, header: {}, body: undefined },
     { ...ctx, dryRun: false },
+    {},
+    undefined,
+    true,
   );
 }
 

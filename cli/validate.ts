@@ -41,7 +41,7 @@ function checkBounds(flag: FlagSpec, value: unknown): string | null {
     if (min !== undefined && length < min) return `${label(flag)} must be at least ${min} characters`;
     if (max !== undefined && length > max) return `${label(flag)} must be at most ${max} characters`;
     if (flag.pattern !== undefined && !new RegExp(flag.pattern, "u").test(value))
-      return `${label(flag)} must match ${flag.pattern}`;
+      return `${label(flag)} must be ${flag.patternDescription ?? `text matching ${flag.pattern}`}`;
   }
   if (typeof value === "number" && flag.minimum !== undefined && value < flag.minimum)
     return `${label(flag)} must be >= ${flag.minimum}`;

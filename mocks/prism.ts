@@ -8,6 +8,7 @@ const prismBin = `${root}node_modules/.bin/prism`;
 
 export interface PrismHandle {
   url: string;
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -74,6 +75,7 @@ export async function startPrism(options: PrismOptions): Promise<PrismHandle> {
   await waitForListening(child, 60_000);
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) {

@@ -26,6 +26,7 @@ function pickBounds(schema: JsonObject): Partial<FlagSpec> {
   if (typeof schema.minimum === "number") bounds.minimum = schema.minimum;
   if (typeof schema.maximum === "number") bounds.maximum = schema.maximum;
   if (typeof schema.pattern === "string") bounds.pattern = schema.pattern;
+  if (typeof schema["x-pattern-description"] === "string") bounds.patternDescription = schema["x-pattern-description"];
   if (typeof schema.minLength === "number") bounds.minLength = schema.minLength;
   if (typeof schema.maxLength === "number") bounds.maxLength = schema.maxLength;
   return bounds;

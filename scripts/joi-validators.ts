@@ -16,6 +16,9 @@ function stringJoi(s: JsonObject): string {
   else if (emptyFits) out += `.allow("")`; // JSON Schema accepts "" unless a bound refuses it; joi does not
   if (typeof s.maxLength === "number") out += `.custom(maxChars(${s.maxLength}))`;
   if (typeof s.pattern === "string") out += `.pattern(new RegExp(${json(s.pattern)}, "u"))`;
+  // A 422 says what the pattern means, not the expression (`x-pattern-description`).
+  if (typeof s.pattern === "string" && typeof s["x-pattern-description"] === "string")
+    out += `.messages({ "string.pattern.base": ${json(`{{#label}} must be ${s["x-pattern-description"]}`)} })`;
   if (s.format === "uri") out += ".uri()";
   // A date-time (RFC 3339) arrives as a Date, so an impossible instant is a 422 and never reaches SQL.
   if (s.format === "date-time") out += ".isoDate()";

@@ -75,7 +75,8 @@ export function addOperationCommand(root: Command, spec: OperationSpec, run: Run
       const result = await (ctx.paginate
         ? sendAllPages(spec, parts, ctx)
         : sendOperation(spec, parts, ctx, {}, noteReplay));
-      const next = nextStep(spec.operationId, result);
+      // A hint is for a person at a terminal; a script reading stderr wants diagnostics only.
+      const next = process.stderr.isTTY ? nextStep(spec.operationId, result) : undefined;
       if (next) writeErr(`next: ${next}\n`);
       return result;
     }),
@@ -91,16 +92,31 @@ function noteReplay(response: Response): void {
 
 const finalStatuses = new Set(["completed", "cancelled"]);
 
-/** What a person may run next (stderr, so stdout stays data): never the command just run. */
+interface OrderFields {
+  id?: unknown;
+  status?: unknown;
+  nte_cents?: unknown;
+  quoted_cost_cents?: unknown;
+}
+
+/** Held over its NTE: waiting for the customer to order again, so it never moves by itself (the server's rule). */
+const isHeldOverNte = (order: OrderFields) =>
+  order.status === "accepted_pending_fulfilment" &&
+  typeof order.nte_cents === "number" &&
+  typeof order.quoted_cost_cents === "number" &&
+  order.quoted_cost_cents > order.nte_cents;
+
+/** What a person may run next (stderr, so stdout stays data): never the command just run, never `watch` for an
+ * order that will not move. */
 export function nextStep(operationId: string, result: unknown): string | undefined {
-  const order =
-    operationId === "createOrder"
-      ? (result as { order?: unknown } | undefined)?.order
-      : operationId === "getOrder"
-        ? result
-        : undefined;
-  const { id, status } = (order ?? {}) as { id?: unknown; status?: unknown };
+  const created = operationId === "createOrder" ? (result as Record<string, unknown> | undefined) : undefined;
+  const order = (created ? created.order : operationId === "getOrder" ? result : undefined) as OrderFields | undefined;
+  const { id, status } = order ?? {};
   if (typeof id !== "string" || typeof status !== "string" || finalStatuses.has(status)) return undefined;
+  const held =
+    isHeldOverNte(order!) || (created?.fulfilment as { reason?: unknown } | undefined)?.reason === "over_nte";
+  if (held)
+    return `held over its NTE: order again with a higher --nte-cents (or 'dispatch orders cancel ${id} --reason other')`;
   if (operationId === "createOrder") return `dispatch orders get ${id} (or 'dispatch orders watch ${id}' to follow it)`;
   return `dispatch orders watch ${id} (follows it until it is completed or cancelled)`;
 }

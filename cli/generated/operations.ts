@@ -25,6 +25,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Public storefront URL or bare domain (https is assumed).",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 255
       }
@@ -158,6 +159,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "ZIP or ZIP+4.",
         "pattern": "^\\d{5}(-\\d{4})?$",
+        "patternDescription": "a 5-digit ZIP or ZIP+4 (78701 or 78701-1234)",
         "maxLength": 10
       },
       {
@@ -171,6 +173,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "City name; matched case-insensitively against service areas.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 255
       },
       {
@@ -212,6 +215,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "What needs doing.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 2000
       }
     ],
@@ -352,6 +356,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "ZIP or ZIP+4.",
         "pattern": "^\\d{5}(-\\d{4})?$",
+        "patternDescription": "a 5-digit ZIP or ZIP+4 (78701 or 78701-1234)",
         "maxLength": 10
       },
       {
@@ -365,6 +370,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "City name; matched case-insensitively against service areas.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 255
       },
       {
@@ -430,6 +436,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Client-chosen key; a retry with the same key and body replays the first answer.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 255
       },
@@ -533,6 +540,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "ZIP or ZIP+4.",
         "pattern": "^\\d{5}(-\\d{4})?$",
+        "patternDescription": "a 5-digit ZIP or ZIP+4 (78701 or 78701-1234)",
         "maxLength": 10
       },
       {
@@ -546,6 +554,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "City name.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 255
       },
       {
@@ -559,6 +568,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Street address of the job.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 1000
       },
       {
@@ -572,6 +582,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Site or contact name.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 500
       },
       {
@@ -613,6 +624,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "What needs doing (shown to the contractor).",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 5000
       },
@@ -626,6 +638,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Receives signed Standard Webhooks on every status change (public http(s) only).",
         "pattern": "^https?://[^\\u0000-\\u0020\\u007F\\uD800-\\uDFFF]+$",
+        "patternDescription": "an http(s) URL without spaces or control characters",
         "maxLength": 2000
       },
       {
@@ -638,6 +651,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Your reference; unique per account and used as an idempotency key.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 255
       },
@@ -651,6 +665,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Order this quote of the account (its contractor and price); trade and state must be the quote's, and it must not have expired.",
         "pattern": "^qt_[0-9A-HJKMNP-TV-Z]{26}$",
+        "patternDescription": "a quote id: qt_ and 26 Crockford base32 characters",
         "minLength": 29,
         "maxLength": 29
       }
@@ -751,6 +766,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Only the order with this reference id.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 255
       },
@@ -764,6 +780,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Only orders created at or after this instant.",
         "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+        "patternDescription": "an RFC 3339 date-time such as 2026-11-24T09:30:00Z",
         "maxLength": 40
       },
       {
@@ -776,6 +793,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Only orders created before this instant.",
         "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+        "patternDescription": "an RFC 3339 date-time such as 2026-11-24T09:30:00Z",
         "maxLength": 40
       },
       {
@@ -801,6 +819,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
         "pattern": "^[A-Za-z0-9_-]+$",
+        "patternDescription": "letters, digits, '_' and '-'",
         "minLength": 1,
         "maxLength": 200
       }
@@ -843,6 +862,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Order id (`ord_…`).",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
       }
@@ -936,6 +956,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Only the deliveries of this order.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
       },
@@ -977,6 +998,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
         "pattern": "^[A-Za-z0-9_-]+$",
+        "patternDescription": "letters, digits, '_' and '-'",
         "minLength": 1,
         "maxLength": 200
       }
@@ -1019,6 +1041,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Webhook delivery id (`dlv_…`).",
         "pattern": "^dlv_[0-9]{1,18}$",
+        "patternDescription": "a delivery id such as dlv_42",
         "minLength": 5,
         "maxLength": 22
       }
@@ -1061,6 +1084,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Only events after this event id (exclusive).",
         "pattern": "^evt_[0-9]{1,18}$",
+        "patternDescription": "an event id such as evt_42",
         "maxLength": 22
       },
       {
@@ -1086,6 +1110,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "SSE resume point (sent by EventSource on reconnect); same meaning as `after`.",
         "pattern": "^evt_[0-9]{1,18}$",
+        "patternDescription": "an event id such as evt_42",
         "maxLength": 22
       }
     ],
@@ -1126,6 +1151,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Order id (`ord_…`).",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
       },
@@ -1139,6 +1165,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Only events after this event id (exclusive).",
         "pattern": "^evt_[0-9]{1,18}$",
+        "patternDescription": "an event id such as evt_42",
         "maxLength": 22
       },
       {
@@ -1164,6 +1191,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "SSE resume point (sent by EventSource on reconnect); same meaning as `after`.",
         "pattern": "^evt_[0-9]{1,18}$",
+        "patternDescription": "an event id such as evt_42",
         "maxLength": 22
       }
     ],
@@ -1205,6 +1233,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Order id (`ord_…`).",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
       },
@@ -1216,7 +1245,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "Why the order was cancelled (`operator_decision` when an operator cancels).",
+        "description": "Why the order was cancelled. `operator_decision` is the operators' reason (recorded when an operator cancels); cancelOrder with it answers 422 `validation_failed` naming `/reason`, whoever the key belongs to.",
         "enum": [
           "customer_request",
           "duplicate",
@@ -1235,6 +1264,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Free text kept with the cancellation.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 2000
       }
@@ -1283,6 +1313,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Order id (`ord_…`).",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
       },
@@ -1444,6 +1475,7 @@ export const operations: readonly OperationSpec[] = [
         "minimum": -9007199254740991,
         "maximum": 9007199254740991,
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -1456,6 +1488,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "method",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -1511,6 +1544,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "client_name",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -1536,6 +1570,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "scope",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -1572,6 +1607,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "software_id",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -1584,6 +1620,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "software_version",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -1596,6 +1633,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "client_uri",
         "pattern": "^https?://",
+        "patternDescription": "an http(s) URL",
         "maxLength": 2048
       },
       {
@@ -1652,6 +1690,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Must be `client_credentials`.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 100
       },
       {
@@ -1664,6 +1703,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "scope",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -1676,6 +1716,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "client_id",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 100
       },
       {
@@ -1688,6 +1729,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "client_secret",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       }
     ],
@@ -1746,6 +1788,7 @@ export const operations: readonly OperationSpec[] = [
         "minimum": -9007199254740991,
         "maximum": 9007199254740991,
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -1758,6 +1801,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "method",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -1825,6 +1869,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Seal returned with a decision (quote or order), `seal_` + 64 hex digits.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 200
       }
@@ -1971,6 +2016,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -2288,6 +2334,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Only keys of this account.",
         "pattern": "^[a-z0-9][a-z0-9._-]*$",
+        "patternDescription": "lower-case letters, digits, '.', '_' and '-', starting with a letter or digit",
         "minLength": 1,
         "maxLength": 100
       },
@@ -2314,6 +2361,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       }
     ],
@@ -2353,6 +2401,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "account",
         "pattern": "^[a-z0-9][a-z0-9._-]*$",
+        "patternDescription": "lower-case letters, digits, '.', '_' and '-', starting with a letter or digit",
         "minLength": 1,
         "maxLength": 100
       },
@@ -2380,6 +2429,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "label",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       },
       {
@@ -2450,6 +2500,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Key id (`key_…`), not the key itself.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 100
       }
     ],
@@ -2590,6 +2641,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 200
       }
     ],
@@ -2629,6 +2681,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "name",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 200
       },
@@ -2758,6 +2811,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Contractor id (`ctr_…`).",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 100
       },
       {
@@ -2770,6 +2824,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "name",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 200
       },
@@ -2880,6 +2935,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Order id (`ord_…`).",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
       },
@@ -2923,6 +2979,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "note",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 2000
       },
       {
@@ -2957,6 +3014,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Why the operator goes above the NTE; required with `nte_override: true`, kept in the audit log.",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 500
       },
@@ -2970,6 +3028,7 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "Assign this contractor (for `pending_dispatch` from an unassigned order).",
         "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
         "maxLength": 100
       }
     ],
@@ -3018,6 +3077,7 @@ export const operations: readonly OperationSpec[] = [
         "required": true,
         "description": "Account name, as in `createApiKey`.",
         "pattern": "^[a-z0-9][a-z0-9._-]*$",
+        "patternDescription": "lower-case letters, digits, '.', '_' and '-', starting with a letter or digit",
         "minLength": 1,
         "maxLength": 100
       },

@@ -1479,7 +1479,7 @@ export interface components {
             note?: string;
         };
         /**
-         * @description Why the order was cancelled (`operator_decision` when an operator cancels).
+         * @description Why the order was cancelled. `operator_decision` is the operators' reason (recorded when an operator cancels); cancelOrder with it answers 422 `validation_failed` naming `/reason`, whoever the key belongs to.
          * @enum {string}
          */
         CancelReason: "customer_request" | "duplicate" | "resolved_elsewhere" | "other" | "operator_decision";

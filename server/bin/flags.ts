@@ -3,6 +3,7 @@
 import { Option } from "commander";
 import type { Command } from "commander";
 import { schema } from "../config.js";
+import { meaningOf } from "../config-variables.js";
 
 interface KeyDescription {
   type?: string;
@@ -28,10 +29,11 @@ export function addConfigFlags(command: Command): Command {
     const flag = flagName(variable);
     const fallback = description.flags?.default;
     const shown = fallback === undefined ? "" : ` (default ${JSON.stringify(fallback)})`;
+    const meaning = `${variable}: ${meaningOf(variable) ?? "see README"}`;
     if (description.type === "boolean") {
-      command.addOption(new Option(`--${flag}`, `sets ${variable}=true${shown}`));
-      command.addOption(new Option(`--no-${flag}`, `sets ${variable}=false`));
-    } else command.addOption(new Option(`--${flag} <value>`, `sets ${variable}${shown}`));
+      command.addOption(new Option(`--${flag}`, `${meaning}${shown}`));
+      command.addOption(new Option(`--no-${flag}`, `${variable}=false`));
+    } else command.addOption(new Option(`--${flag} <value>`, `${meaning}${shown}`));
   }
   return command;
 }

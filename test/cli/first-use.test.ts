@@ -55,6 +55,7 @@ describe("cli first use", function () {
       assert.match(run.stderr, /\/callback_url: /);
       assert.match(run.stderr, /dispatch listen --forward-to/);
       assert.match(run.stderr, /WEBHOOK_ALLOW_PRIVATE/);
+      assert.match(run.stderr, /DISPATCH_SANDBOX=1 lets test keys call back to loopback/);
     });
   });
 
@@ -94,12 +95,25 @@ describe("cli first use", function () {
       assert.equal(JSON.parse(again.stdout).order.id, JSON.parse(first.stdout).order.id);
     });
 
-    it("after `orders get X` suggests watching X, never `orders get X` again", async () => {
+    it("at a terminal, after `orders get X` suggests watching X, never `orders get X` again", async function () {
+      if (!existsSync("/usr/bin/script")) this.skip();
       const id = JSON.parse((await order()).stdout).order.id as string;
+      const exports = Object.entries(env)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(" ");
+      const command = `env ${exports} DISPATCH_CONFIG=/nonexistent ${process.execPath} ${bin} orders get ${id}`;
+      const { stdout } = await promisify(execFile)("script", ["-qec", command, "/dev/null"]);
+      assert.doesNotMatch(stdout, /next: dispatch orders get/);
+      assert.match(stdout, new RegExp(`next: dispatch orders watch ${id}`));
+    });
+
+    it("prints no next: hint when stderr is not a terminal (a script's log stays diagnostics only)", async () => {
+      const made = await order();
+      assert.doesNotMatch(made.stderr, /next:/);
+      const id = JSON.parse(made.stdout).order.id as string;
       const run = await runCli(["orders", "get", id], { env });
       assert.equal(run.code, 0, run.stderr);
-      assert.doesNotMatch(run.stderr, /dispatch orders get/);
-      assert.match(run.stderr, new RegExp(`next: dispatch orders watch ${id}`));
+      assert.doesNotMatch(run.stderr, /next:/);
     });
 
     it("prints `orders list` as a table on a wide terminal, the location as city, state", async function () {

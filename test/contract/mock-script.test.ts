@@ -1,6 +1,7 @@
-// `npm run mock` stops with its npm process: SIGTERM (what a terminal, a process manager or CI sends) frees the port.
+// `npm run mock` stops with its npm process on every signal a terminal, a process manager or CI sends (Prism goes
+// too, its port freed), and its answers do not contradict the contract (replay header, status of a problem).
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../mocks/prism.js";
@@ -21,44 +22,107 @@ const portIsFree = (port: number) =>
     });
   });
 
-describe("npm run mock", function () {
-  this.timeout(120_000);
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
-  it("frees its port when the npm process gets SIGTERM", async () => {
-    const port = await freePort();
-    const npm = spawn("npm", ["run", "mock"], {
-      cwd: root,
-      env: { ...process.env, MOCK_PORT: String(port) },
-      stdio: ["ignore", "pipe", "pipe"],
+interface Mock {
+  npm: ChildProcess;
+  port: number;
+  prismPid: number;
+  exited: Promise<void>;
+  output: () => string;
+}
+
+async function startMock(): Promise<Mock> {
+  const port = await freePort();
+  const npm = spawn("npm", ["run", "mock"], {
+    cwd: root,
+    env: { ...process.env, MOCK_PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const exited = new Promise<void>((resolve) =>
+    npm.once("exit", () => {
+      resolve();
+    }),
+  );
+  const line = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`the mock did not start:\n${output}`));
+    }, 90_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Prism is listening on .*\(Prism pid \d+\)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[0]);
+      }
+    };
+    npm.stdout.on("data", onData);
+    npm.stderr.on("data", onData);
+  });
+  return { npm, port, prismPid: Number(/pid (\d+)/.exec(line)![1]), exited, output: () => output };
+}
+
+async function waitUntil(check: () => boolean | Promise<boolean>): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+describe("npm run mock", function () {
+  this.timeout(180_000);
+
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const)
+    it(`ends Prism and frees its port when the npm process gets ${signal}`, async () => {
+      const mock = await startMock();
+      assert.equal(await portIsFree(mock.port), false);
+      assert.ok(isAlive(mock.prismPid));
+      mock.npm.kill(signal);
+      await mock.exited;
+      assert.ok(await waitUntil(() => portIsFree(mock.port)), `port still taken after ${signal}:\n${mock.output()}`);
+      assert.ok(await waitUntil(() => !isAlive(mock.prismPid)), `Prism still runs after ${signal}`);
     });
-    let output = "";
-    const exited = new Promise<void>((resolve) =>
-      npm.once("exit", () => {
-        resolve();
-      }),
-    );
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(new Error(`Prism did not start:\n${output}`));
-      }, 90_000);
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes("Prism is listening")) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      npm.stdout.on("data", onData);
-      npm.stderr.on("data", onData);
+
+  describe("answers", () => {
+    let mock: Mock;
+    before(async () => (mock = await startMock()));
+    after(async () => {
+      mock?.npm.kill("SIGTERM");
+      await mock?.exited;
     });
-    assert.equal(await portIsFree(port), false);
-    npm.kill("SIGTERM");
-    await exited;
-    let free = false;
-    for (let i = 0; i < 50 && !free; i++) {
-      free = await portIsFree(port);
-      if (!free) await new Promise((r) => setTimeout(r, 100));
-    }
-    assert.ok(free, `port ${String(port)} is still taken after SIGTERM:\n${output}`);
+    const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`http://127.0.0.1:${mock.port}/api/dispatch/v1${path}`, {
+        method: "POST",
+        headers: { "x-api-key": "dispatch_test_mock", "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      });
+    const order = { trade: "plumbing", location: { state: "TX" }, description: "Leak." };
+
+    it("sends Idempotent-Replayed only when an Idempotency-Key is repeated", async () => {
+      const first = await post("/order", order, { "idempotency-key": "mock-replay-1" });
+      assert.equal(first.status, 201);
+      assert.equal(first.headers.get("idempotent-replayed"), null);
+      const again = await post("/order", order, { "idempotency-key": "mock-replay-1" });
+      assert.equal(again.headers.get("idempotent-replayed"), "true");
+      const plain = await post("/order", order);
+      assert.equal(plain.headers.get("idempotent-replayed"), null);
+    });
+
+    it("answers Prefer: code=402 with a 402 Payment Required problem, not a 500's title", async () => {
+      const quote = await post("/quote", { trade: "plumbing", location: { state: "TX" } }, { prefer: "code=402" });
+      assert.equal(quote.status, 402);
+      assert.equal(quote.statusText, "Payment Required");
+      const body = (await quote.json()) as { status: number; title: string };
+      assert.deepEqual([body.status, body.title], [402, "Payment Required"]);
+    });
   });
 });

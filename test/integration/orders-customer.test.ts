@@ -103,6 +103,17 @@ for (const db of databases()) {
         assert.equal((await call(`/orders/${id}/cancel`, { method: "POST", body: { reason: "bored" } })).status, 422);
       });
 
+      it("answers 422 naming /reason when a key cancels with the operators' reason operator_decision", async () => {
+        const id = await create({ ...orderRequest, reference_id: "cancel-operator-reason" });
+        const response = await call(`/orders/${id}/cancel`, { method: "POST", body: { reason: "operator_decision" } });
+        assert.equal(response.status, 422);
+        const problem = (await response.json()) as { errors: { pointer: string; message: string }[] };
+        assert.equal(problem.errors[0]?.pointer, "/reason");
+        assert.match(problem.errors[0].message, /operators/);
+        const row = await t.app.services.db("orders").where({ id }).first("status");
+        assert.notEqual(row?.status, "cancelled");
+      });
+
       it("records an operator's cancellation as by operator and counts cancellations in the evals", async () => {
         const live = (await t.issueKey({ account: "acme", environment: "live" })).key; // evals count live orders
         const id = await create({ ...orderRequest, reference_id: "cancel-op" }, live);
@@ -120,6 +131,12 @@ for (const db of databases()) {
         const assigned = (await (await advance()).json()) as View & { assigned_contractor_ref: string | null };
         assert.equal(assigned.status, "pending_dispatch");
         assert.ok(assigned.assigned_contractor_ref);
+        const same = await advance({ to: "pending_dispatch" });
+        assert.equal(same.status, 409);
+        assert.equal(
+          (await same.json()).detail,
+          `order ${id} is pending_dispatch; pending_dispatch is not ahead of it (the sandbox only moves forward).`,
+        );
         const done = await advance({ to: "completed" });
         const body = (await done.json()) as View & { final_cost_cents: number | null };
         assert.equal(done.status, 200);
@@ -128,9 +145,23 @@ for (const db of databases()) {
           ["accepted_pending_fulfilment", "pending_dispatch", "dispatched", "en_route", "on_site", "completed"],
         );
         assert.ok(body.final_cost_cents! > 0);
-        assert.equal((await advance()).status, 409);
+        const final = await advance();
+        assert.equal(final.status, 409);
+        assert.equal((await final.json()).detail, `order ${id} is completed; a final order takes no more steps.`);
         const audit = await t.app.services.db("audit_records").where({ subject: id, type: "order_status" });
         assert.equal(audit.length, 5);
+      });
+
+      it("answers a cancelled order's advance with a 409 that says a final order takes no more steps", async () => {
+        const id = await create({ ...orderRequest, reference_id: "sandbox-cancelled" });
+        await call(`/orders/${id}/cancel`, { method: "POST", body: { reason: "duplicate" } });
+        const response = await call(`/sandbox/orders/${id}/advance`, { method: "POST" });
+        assert.equal(response.status, 409);
+        const problem = (await response.json()) as { code: string; detail: string };
+        assert.deepEqual(
+          [problem.code, problem.detail],
+          ["invalid_transition", `order ${id} is cancelled; a final order takes no more steps.`],
+        );
       });
 
       it("answers 403 live_key for a live key", async () => {

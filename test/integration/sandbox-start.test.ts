@@ -2,6 +2,8 @@
 // (sandbox mode only, test keys only, nothing repeated, at most 1 MiB, all or nothing).
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -75,6 +77,37 @@ for (const db of databases()) {
         assert.equal((await reset.json()).account, "sandbox");
         const orders = await fetch(`${t.url}${v1}/orders`, { headers: { "x-api-key": key } });
         assert.equal(orders.status, 200);
+      });
+
+      it("delivers a test-key order's webhooks to a receiver on loopback; refuses a live key's (422)", async () => {
+        const received: string[] = [];
+        const receiver = createServer((req, res) => {
+          req.setEncoding("utf8");
+          let body = "";
+          req.on("data", (chunk: string) => (body += chunk));
+          req.on("end", () => {
+            received.push(body);
+            res.writeHead(204).end();
+          });
+        });
+        await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+        try {
+          const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+          const job = { ...quoteRequest, description: "Leak.", callback_url: hook };
+          const order = await post(t.url, "/order", key, job);
+          assert.ok([201, 202].includes(order.status), await order.clone().text());
+          const id = ((await order.json()) as { order: { id: string } }).order.id;
+          // the worker's default poll (1 s): the delivery comes within a few polls
+          for (let i = 0; i < 100 && !received.length; i++) await new Promise((r) => setTimeout(r, 100));
+          assert.match(received[0] ?? "", new RegExp(id));
+          const live = (await t.issueKey({ account: "loopback-co", environment: "live" })).key;
+          const refused = await post(t.url, "/order", live, job);
+          assert.equal(refused.status, 422);
+          const problem = (await refused.json()) as { errors: { pointer: string }[] };
+          assert.equal(problem.errors[0]?.pointer, "/callback_url");
+        } finally {
+          await new Promise((resolve) => receiver.close(resolve));
+        }
       });
 
       it("is stored as a hash only, like an issued key", async () => {

@@ -14,6 +14,7 @@ import type { Knex } from "knex";
 import { Webhook } from "standardwebhooks";
 import type { Config } from "../../config.js";
 import { createOutboundClient } from "../net/http.js";
+import { callbackPolicy } from "../net/callback-guard.js";
 import { webhookUserAgent } from "../../generated/events.js";
 import { claimDue, eventOfMessage, laneOf, markDelivered, markFailed, type Lane, type OutboxRow } from "./outbox.js";
 import { createBreaker, type Breaker } from "./breaker.js";
@@ -41,7 +42,9 @@ interface Worker {
   db: Knex;
   settings: Config["webhook"];
   publicBaseUrl: string | null;
+  /** Live-key deliveries' client, and test-key deliveries' (loopback too in sandbox mode). */
   client: ReturnType<typeof createOutboundClient>;
+  testClient: ReturnType<typeof createOutboundClient>;
   breaker: Breaker;
   inFlight: Map<number, { lane: Lane; done: Promise<void> }>;
   job: BackgroundJob | null;
@@ -77,7 +80,8 @@ async function send(w: Worker, row: OutboxRow): Promise<number> {
     // One signature per signing secret (a rotated secret signs beside the new one), space-separated.
     "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(id, now, body)).join(" "),
   };
-  const response = await w.client.request(new URL(row.url), {
+  const client = row.environment === "test" ? w.testClient : w.client;
+  const response = await client.request(new URL(row.url), {
     method: "POST",
     headers,
     body,
@@ -151,14 +155,15 @@ async function pump(w: Worker): Promise<void> {
   if (claimed) void pump(w);
 }
 
-type WebhookConfig = Pick<Config, "webhookAllowPrivate" | "webhook" | "publicBaseUrl">;
+type WebhookConfig = Pick<Config, "webhookAllowPrivate" | "sandbox" | "webhook" | "publicBaseUrl">;
 
 export function createWebhookService(db: Knex, config: WebhookConfig) {
   const w: Worker = {
     db,
     settings: config.webhook,
     publicBaseUrl: config.publicBaseUrl,
-    client: createOutboundClient({ allowLoopback: false, allowPrivate: config.webhookAllowPrivate }),
+    client: createOutboundClient(callbackPolicy(config, "live")),
+    testClient: createOutboundClient(callbackPolicy(config, "test")),
     breaker: createBreaker(config.webhook.backoffMs),
     inFlight: new Map(),
     job: null,
@@ -193,6 +198,7 @@ export function createWebhookService(db: Knex, config: WebhookConfig) {
       while (w.claiming || w.inFlight.size)
         await Promise.race([...[...w.inFlight.values()].map((d) => d.done), new Promise((r) => setTimeout(r, 10))]);
       w.client.destroy();
+      w.testClient.destroy();
     },
   };
 }

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { Command } from "commander";
 import { schema } from "../../../server/config.js";
 import { addConfigFlags, envWithFlags, flagName } from "../../../server/bin/flags.js";
+import { meaningOf } from "../../../server/config-variables.js";
 
 const parse = (args: string[]) =>
   addConfigFlags(new Command().exitOverride()).parse(args, { from: "user" }).opts<Record<string, unknown>>();
@@ -14,6 +15,17 @@ describe("dispatch-server flags", () => {
     const variables = Object.keys((schema.describe() as { keys: Record<string, unknown> }).keys);
     assert.ok(variables.length > 30);
     for (const variable of variables) assert.ok(longs.has(`--${flagName(variable)}`), variable);
+  });
+
+  it("describes each flag with its variable's meaning from README's table, never only 'sets X'", () => {
+    const command = addConfigFlags(new Command());
+    const port = command.options.find((option) => option.long === "--port")!;
+    assert.equal(port.description, "PORT: where to listen (default 3000)");
+    for (const option of command.options.filter((o) => !o.long?.startsWith("--no-"))) {
+      assert.doesNotMatch(option.description, /^sets |see README/, option.long);
+      assert.ok(!option.description.includes("`"), option.description);
+    }
+    assert.match(meaningOf("WEBHOOK_ALLOW_PRIVATE")!, /private and loopback/);
   });
 
   it("writes the flags given over the environment and leaves the others alone", () => {

@@ -10,7 +10,7 @@ import { notEntitledToOrder } from "../entitlement.js";
 import { canonicalJson, sha256Hex } from "../../shared/ids.js";
 import { rankMatches } from "../matching.js";
 import { usStateOf } from "../trades.js";
-import { assertCallbackAllowed } from "../../net/callback-guard.js";
+import { assertCallbackAllowed, callbackPolicy } from "../../net/callback-guard.js";
 import { prepareOrder, type OrderBody, type OrderContext, type OrderInput } from "./new-order.js";
 import { quotedMatches, quoteForOrder } from "./quoted.js";
 import type { OrderWriter } from "./writer.js";
@@ -103,7 +103,7 @@ export async function createOrder(
   const keys = { tenant, referenceId: input.reference_id ?? null, idempotencyKey: ctx.idempotencyKey ?? null };
   const prior = await findPrior(db, keys);
   if (prior) return replay(prior, requestHash);
-  await assertCallbackAllowed(input.callback_url, config.webhookAllowPrivate);
+  await assertCallbackAllowed(input.callback_url, callbackPolicy(config, tenant.environment));
   const matches = await matchesFor(creation, tenant, input);
   const { body, write } = prepareOrder(config, input, { ...ctx, requestHash, tenant, keyId: principal.id }, matches);
   try {

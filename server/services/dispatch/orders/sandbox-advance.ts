@@ -10,15 +10,15 @@ import { isAhead, nextStep } from "./state.js";
 
 export type SandboxStatus = NonNullable<Schemas["SandboxAdvanceRequest"]["to"]>;
 
+const notAhead = (detail: string) => new DomainError("conflict", "invalid_transition", detail);
+
 /** The status to stop at: 409 unless it lies ahead of the order's. */
 function targetOf(row: OrderRow, to: SandboxStatus | undefined): Schemas["OrderLifecycleStatus"] {
-  const target = to ?? nextStep(row.status);
-  if (!target || !isAhead(row.status, target))
-    throw new DomainError(
-      "conflict",
-      "invalid_transition",
-      `Order ${row.id} is ${row.status}; ${to ?? "no step"} is not ahead.`,
-    );
+  const next = nextStep(row.status);
+  if (!next) throw notAhead(`order ${row.id} is ${row.status}; a final order takes no more steps.`);
+  const target = to ?? next;
+  if (!isAhead(row.status, target))
+    throw notAhead(`order ${row.id} is ${row.status}; ${target} is not ahead of it (the sandbox only moves forward).`);
   return target;
 }
 

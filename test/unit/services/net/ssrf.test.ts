@@ -1,7 +1,7 @@
 // The one SSRF guard: IPv6 forms that carry a non-public IPv4 address are refused, and the
 // probe and the callback guard agree on every case.
 import assert from "node:assert/strict";
-import { assertCallbackAllowed } from "../../../../server/services/net/callback-guard.js";
+import { assertCallbackAllowed, callbackPolicy } from "../../../../server/services/net/callback-guard.js";
 import { forbiddenRange, refusalOf } from "../../../../server/services/net/ssrf.js";
 import { fakeLookup } from "../../../fixtures/storefronts/fake-dns.js";
 
@@ -54,21 +54,46 @@ describe("ssrf guard", () => {
   });
 
   describe("assertCallbackAllowed()", () => {
+    const strict = { allowLoopback: false };
     for (const [address] of embedded)
       it(`answers 422 for a callback to [${address}]`, () =>
-        assert.rejects(assertCallbackAllowed(`http://[${address}]/hook`, false), { code: "validation_failed" }));
+        assert.rejects(assertCallbackAllowed(`http://[${address}]/hook`, strict), { code: "validation_failed" }));
     it("refuses an internal name and an unresolvable host, like the probe", async () => {
-      await assert.rejects(assertCallbackAllowed("http://metadata.google.internal/", false), {
+      await assert.rejects(assertCallbackAllowed("http://metadata.google.internal/", strict), {
         code: "validation_failed",
       });
       const lookup = ((_h: string, _o: unknown, cb: (e: Error) => void) => {
         cb(Object.assign(new Error("nx"), { code: "ENOTFOUND" }));
       }) as unknown as Parameters<typeof refusalOf>[1]["lookup"];
-      await assert.rejects(assertCallbackAllowed("http://nx.example.com/", false, lookup), {
+      await assert.rejects(assertCallbackAllowed("http://nx.example.com/", strict, lookup), {
         code: "validation_failed",
       });
     });
     it("accepts a public host", () =>
-      assertCallbackAllowed("https://hooks.example.com/x", false, fakeLookup(["93.184.216.34"])));
+      assertCallbackAllowed("https://hooks.example.com/x", strict, fakeLookup(["93.184.216.34"])));
+
+    const loopback = "http://127.0.0.1:9/hook";
+    const cases: [string, { sandbox: boolean; webhookAllowPrivate: boolean }, string, boolean][] = [
+      ["sandbox mode, test key", { sandbox: true, webhookAllowPrivate: false }, "test", true],
+      ["sandbox mode, live key", { sandbox: true, webhookAllowPrivate: false }, "live", false],
+      ["outside sandbox mode, test key", { sandbox: false, webhookAllowPrivate: false }, "test", false],
+      ["WEBHOOK_ALLOW_PRIVATE, live key", { sandbox: true, webhookAllowPrivate: true }, "live", true],
+    ];
+    for (const [name, config, environment, accepted] of cases)
+      it(`${accepted ? "accepts" : "refuses"} a loopback callback: ${name}`, async () => {
+        const check = assertCallbackAllowed(loopback, callbackPolicy(config, environment));
+        if (accepted) await check;
+        else await assert.rejects(check, { code: "validation_failed" });
+      });
+    it("keeps refusing private ranges to a sandbox test key (loopback only)", () =>
+      assert.rejects(
+        assertCallbackAllowed(
+          "http://10.0.0.1/h",
+          callbackPolicy({ sandbox: true, webhookAllowPrivate: false }, "test"),
+        ),
+        {
+          code: "validation_failed",
+        },
+      ));
   });
 });
