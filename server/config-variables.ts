@@ -24,7 +24,7 @@ export const variableRows: readonly VariableRow[] = [
     variables: ["REDIS_URL"],
     defaults: "unset",
     meaning:
-      "share rate limits across instances (`redis://127.0.0.1:6379`); unreachable Redis falls back to per-instance limits",
+      "share rate limits across instances (`redis://127.0.0.1:6379`); an unreachable or unanswering Redis (see `REDIS_COMMAND_TIMEOUT_MS`) falls back to per-instance limits",
   },
   {
     variables: ["DISPATCH_ADMIN_TOKEN"],
@@ -111,7 +111,8 @@ export const variableRows: readonly VariableRow[] = [
   {
     variables: ["DISPATCH_FIXTURES"],
     defaults: "unset",
-    meaning: "YAML or JSON file of contractors and keys loaded at start (schema: `SandboxFixtures` in openapi.yaml)",
+    meaning:
+      "Sandbox mode only: YAML or JSON file (at most 1 MiB) of contractors and test keys loaded at start, all or nothing (schema: `SandboxFixtures` in openapi.yaml)",
   },
   {
     variables: ["EVENT_STREAMS_PER_KEY", "EVENT_STREAM_MAX_SECONDS"],
@@ -123,6 +124,30 @@ export const variableRows: readonly VariableRow[] = [
     variables: ["RATE_LIMIT_POINTS", "RATE_LIMIT_BURST"],
     defaults: "`100`, `100`",
     meaning: "per-key window and burst allowance per 60 s (raise only for load tests)",
+  },
+  {
+    variables: ["AUTH_FAILURES_PER_CREDENTIAL", "AUTH_FAILURES_PER_ADDRESS"],
+    defaults: "`20`, `200`",
+    meaning:
+      "failed-credential budgets per 5 min: per (client address, credential) and per client address (see Security limits); `RATE_LIMIT_POINTS` does not scale them",
+  },
+  {
+    variables: ["REDIS_COMMAND_TIMEOUT_MS"],
+    defaults: "`500`",
+    meaning:
+      "a Redis command unanswered this long fails over to the per-instance limits, and the silent connection is dropped and reconnected",
+  },
+  {
+    variables: ["DATABASE_STATEMENT_TIMEOUT_MS"],
+    defaults: "`5000`",
+    meaning:
+      "Postgres `statement_timeout` of every pooled connection (lock waits included) and the wait for a pooled connection; past it the request is a 503 `database_timeout` with `Retry-After`; `0` = none; migrations run without it; PGlite ignores it",
+  },
+  {
+    variables: ["MAX_REQUESTS_IN_FLIGHT"],
+    defaults: "`256`",
+    meaning:
+      "`/api/` requests handled at once per instance; past it a new one is answered 503 `overloaded` with `Retry-After: 1` at once (health, readiness and metrics are exempt)",
   },
   {
     variables: ["EVALS_CACHE_MS"],
