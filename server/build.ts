@@ -145,7 +145,7 @@ function buildHash(): string {
 }
 
 /** True when dist/ is missing or older than a source file (for `npm start` straight after a clone or an edit). */
-function isStale(): boolean {
+export function isStale(): boolean {
   try {
     const built = statSync(join(outdir, "build-info.json")).mtimeMs;
     return [...sources(), join(serverDir, "..", "openapi.yaml")].some((file) => statSync(file).mtimeMs > built);
