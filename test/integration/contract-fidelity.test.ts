@@ -39,7 +39,7 @@ for (const db of databases()) {
       return { status: response.status, body: (await response.json()) as RpcAnswer };
     };
     /** The parsed text of an MCP tools/call result (a tool error carries `code` and `errors`). */
-    const callTool = async (name: string, args: unknown) => {
+    const callTool = async (name: string, args: unknown): Promise<Record<string, unknown>> => {
       const message = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } };
       const { status, body } = await rpc("/api/mcp", message, { accept: mcpAccept, authorization: `Bearer ${key}` });
       assert.equal(status, 200, JSON.stringify(body));
