@@ -636,7 +636,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "Receives signed Standard Webhooks on every status change (public http(s) only).",
+        "description": "Receives signed Standard Webhooks on every status change (public http(s) only; a URL the WHATWG parser accepts, so no port above 65535 and no percent-encoded junk in the host).",
         "pattern": "^https?://[^\\u0000-\\u0020\\u007F\\uD800-\\uDFFF]+$",
         "patternDescription": "an http(s) URL without spaces or control characters",
         "maxLength": 2000
@@ -1446,7 +1446,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/mcp",
     "summary": "MCP Streamable HTTP endpoint (JSON-RPC 2.0)",
-    "description": "Stateless MCP server (revisions 2025-06-18 and 2025-11-25): `initialize`, `tools/list`, `tools/call`.\nTools: `dispatch.quote` and `dispatch.order` (keyed: `Authorization: Bearer <API_KEY>`), `dispatch.evals`\nand `dispatch.index` (public). Tool input/output schemas are the request/response schemas of this contract.\nAn order with a credential that is not entitled to order yields JSON-RPC error **-32002** (the spec's\nentitlement code; note that MCP also uses -32002 for \"resource not found\" in resource methods).\nA keyed tool called without a credential returns a tool result with `isError: true` naming the missing key.",
+    "description": "Stateless MCP server (revisions 2025-06-18 and 2025-11-25): `initialize`, `tools/list`, `tools/call`.\nTools: `dispatch.quote` and `dispatch.order` (keyed: `Authorization: Bearer <API_KEY>`), `dispatch.evals`\nand `dispatch.index` (public). Tool input/output schemas are the request/response schemas of this contract.\nAn order with a credential that is not entitled to order yields JSON-RPC error **-32002** (the spec's\nentitlement code; note that MCP also uses -32002 for \"resource not found\" in resource methods).\nA keyed tool called without a credential returns a tool result with `isError: true` naming the missing key.\nTool arguments are JSON and are not converted: `\"45000\"` where an integer is due is a tool error naming\nthe field, as the REST operation's 422 is.\n\n`params` may be an object or an array by JSON-RPC 2.0 (`JsonRpcRequest`), but every MCP method takes an\nobject: a request with array params is answered with **-32602** (Invalid params, its `id` echoed; a\nnotification gets 202 and no body), and a batch holding one is refused whole with 400 -32600.",
     "security": [
       "McpBearerKey"
     ],
@@ -1499,7 +1499,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "params"
+        "description": "By JSON-RPC 2.0 an object or an array; every MCP and A2A method takes an object and answers array params with -32602."
       }
     ],
     "example": {
@@ -1513,6 +1513,7 @@ export const operations: readonly OperationSpec[] = [
       "400",
       "401",
       "403",
+      "406",
       "413",
       "415",
       "429",
@@ -1758,7 +1759,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/a2a",
     "summary": "A2A JSON-RPC endpoint",
-    "description": "A2A v1.0 JSON-RPC binding (methods such as `SendMessage`, `GetTask`). Skills are the eight capabilities;\na message names its skill in a data part `{ \"skill\": \"dispatch.quote\", \"input\": { … } }`. Keyed skills use\n`x-api-key` (or an OAuth bearer token for `dispatch.quote`).",
+    "description": "A2A v1.0 JSON-RPC binding (methods such as `SendMessage`, `GetTask`). Skills are the eight capabilities;\na message names its skill in a data part `{ \"skill\": \"dispatch.quote\", \"input\": { … } }`. Keyed skills use\n`x-api-key` (or an OAuth bearer token for `dispatch.quote`). Skill input is JSON and is not converted:\n`\"45000\"` where an integer is due fails the task naming the field, as the REST operation's 422 does.\nEvery A2A method takes an object: array `params` (valid JSON-RPC 2.0) are answered with -32602.",
     "security": [
       "ApiKey",
       "OAuthToken"
@@ -1812,7 +1813,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "params"
+        "description": "By JSON-RPC 2.0 an object or an array; every MCP and A2A method takes an object and answers array params with -32602."
       }
     ],
     "example": {

@@ -456,6 +456,12 @@ export interface paths {
          *     An order with a credential that is not entitled to order yields JSON-RPC error **-32002** (the spec's
          *     entitlement code; note that MCP also uses -32002 for "resource not found" in resource methods).
          *     A keyed tool called without a credential returns a tool result with `isError: true` naming the missing key.
+         *     Tool arguments are JSON and are not converted: `"45000"` where an integer is due is a tool error naming
+         *     the field, as the REST operation's 422 is.
+         *
+         *     `params` may be an object or an array by JSON-RPC 2.0 (`JsonRpcRequest`), but every MCP method takes an
+         *     object: a request with array params is answered with **-32602** (Invalid params, its `id` echoed; a
+         *     notification gets 202 and no body), and a batch holding one is refused whole with 400 -32600.
          */
         post: operations["callMcp"];
         /**
@@ -522,7 +528,9 @@ export interface paths {
          * A2A JSON-RPC endpoint
          * @description A2A v1.0 JSON-RPC binding (methods such as `SendMessage`, `GetTask`). Skills are the eight capabilities;
          *     a message names its skill in a data part `{ "skill": "dispatch.quote", "input": { … } }`. Keyed skills use
-         *     `x-api-key` (or an OAuth bearer token for `dispatch.quote`).
+         *     `x-api-key` (or an OAuth bearer token for `dispatch.quote`). Skill input is JSON and is not converted:
+         *     `"45000"` where an integer is due fails the task naming the field, as the REST operation's 422 does.
+         *     Every A2A method takes an object: array `params` (valid JSON-RPC 2.0) are answered with -32602.
          */
         post: operations["callA2a"];
         delete?: never;
@@ -1229,7 +1237,7 @@ export interface components {
             description: string;
             /**
              * Format: uri
-             * @description Receives signed Standard Webhooks on every status change (public http(s) only).
+             * @description Receives signed Standard Webhooks on every status change (public http(s) only; a URL the WHATWG parser accepts, so no port above 65535 and no percent-encoded junk in the host).
              */
             callback_url?: string;
             /** @description Your reference; unique per account and used as an idempotency key. */
@@ -1788,6 +1796,7 @@ export interface components {
             jsonrpc: "2.0";
             id?: string | number | null;
             method: string;
+            /** @description By JSON-RPC 2.0 an object or an array; every MCP and A2A method takes an object and answers array params with -32602. */
             params?: {
                 [key: string]: unknown;
             } | unknown[];
@@ -2591,7 +2600,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The idempotency key or `reference_id` was used with another body (`idempotency_conflict`), or the quote has expired (`quote_expired`). */
+            /** @description The idempotency key or `reference_id` was used with another body, or the two name two different orders (`idempotency_conflict`); or the quote has expired (`quote_expired`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3116,9 +3125,12 @@ export interface operations {
                 content?: never;
             };
             /**
-             * @description Not a JSON-RPC message: malformed JSON (-32700), or an Invalid Request (-32600): not an object or
-             *     non-empty batch, a batch of more than 20 messages, or objects and arrays nested more than 64 levels deep
-             *     (the body itself is level 1), refused before the SDK reads it.
+             * @description Not a JSON-RPC message: malformed JSON (-32700), or an Invalid Request (-32600, `id` null): not an
+             *     object or non-empty batch, a batch of more than 20 messages, objects and arrays nested more than 64
+             *     levels deep (the body itself is level 1), or a message that is not a `JsonRpcRequest` (no `jsonrpc:
+             *     "2.0"`, no string `method`, an `id` that is not a string, an integer or null, `params` neither object
+             *     nor array); a batch with such a message, or with array params, is refused whole. Refused before the
+             *     SDK reads it.
              */
             400: {
                 headers: {
@@ -3139,6 +3151,19 @@ export interface operations {
                 };
             };
             403: components["responses"]["OriginNotAllowed"];
+            /**
+             * @description The `Accept` header does not list both `application/json` and `text/event-stream`, as the MCP Streamable
+             *     HTTP transport requires of every POST. Answered by the MCP SDK's transport as a JSON-RPC error
+             *     (-32000, `id` null).
+             */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcResponse"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3183,7 +3208,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthClientRegistration"];
                 };
             };
-            /** @description Invalid client metadata (RFC 7591 error body). */
+            /** @description Invalid client metadata (RFC 7591 error body), or a body that is not a JSON object (`null` included; no body at all registers with the defaults). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3292,8 +3317,10 @@ export interface operations {
                 };
             };
             /**
-             * @description Not a JSON-RPC message: malformed JSON (-32700), or objects and arrays nested more than 64 levels deep
-             *     (the body itself is level 1), an Invalid Request (-32600) refused before the SDK reads it.
+             * @description Not a JSON-RPC request: malformed JSON (-32700), or an Invalid Request (-32600, `id` null) refused
+             *     before the SDK reads it: a body that is not an object (`null`, an array or batch, a string, a number),
+             *     one without `jsonrpc: "2.0"` or a string `method`, an `id` that is not a string, an integer or null,
+             *     or objects and arrays nested more than 64 levels deep (the body itself is level 1).
              */
             400: {
                 headers: {

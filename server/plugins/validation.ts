@@ -24,3 +24,7 @@ export const validationFailAction: Lifecycle.Method = (request: Request, _h, err
     { errors },
   );
 };
+
+/** True when the request says it carries a body (a length above 0, or chunks): Hapi parses both none and `null` as null. */
+export const declaresBody = (headers: Record<string, string | string[] | undefined> | undefined): boolean =>
+  Number(headers?.["content-length"] ?? 0) > 0 || headers?.["transfer-encoding"] !== undefined;

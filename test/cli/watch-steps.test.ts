@@ -2,12 +2,10 @@
 // apart (as the default 5 s step and live operators are), no proxy, the bundled CLI. It must exit 0 right after
 // `completed` in table and JSON output alike, however long the stream stayed quiet between steps.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { buildServer } from "../../server/build.js";
 import { orderRequest } from "../fixtures/requests.js";
 import { postOrder } from "../fixtures/orders.js";
 import { adminToken } from "../helpers/server.js";
-import { root, spawnServer, type ServerProcess } from "../helpers/server-process.js";
+import { spawnServer, type ServerProcess } from "../helpers/server-process.js";
 import { runCli } from "./run-cli.js";
 
 const stepMs = 5_000; // SANDBOX_STEP_MS default
@@ -22,26 +20,13 @@ async function issueKey(base: string, account: string): Promise<string> {
   return ((await response.json()) as { key: string }).key;
 }
 
-/** Runs `npm run <script>` from the repository root; rejects on a non-zero exit. */
-function npmRun(script: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", script], { cwd: root, stdio: "ignore" });
-    child.once("exit", (code) => {
-      if (code === 0) resolve();
-      else reject(new Error(`npm run ${script}: exit ${code}`));
-    });
-  });
-}
-
 describe("orders watch with steps seconds apart (built server and CLI)", function () {
   this.timeout(180_000);
   let server: ServerProcess;
   let base: string;
   before(async () => {
-    await Promise.all([buildServer(), npmRun("build:cli")]);
-    server = spawnServer({ DISPATCH_ADMIN_TOKEN: adminToken, SANDBOX_STEP_MS: String(stepMs) }, undefined, [
-      "server/dist/server/main.js",
-    ]);
+    // The build users run (`npm test` builds the server and the CLI before mocha; a stale server stops the test).
+    server = spawnServer({ DISPATCH_ADMIN_TOKEN: adminToken, SANDBOX_STEP_MS: String(stepMs) });
     const line = await server.waitFor(/dispatch listening on http:\/\/[\d.]+:\d+/);
     base = line.replace("dispatch listening on ", "");
   });

@@ -3,7 +3,6 @@
 // connections sending back to back, each closed only by `Connection: close` on its last answer. No resets.
 import assert from "node:assert/strict";
 import { Agent, request as httpRequest } from "node:http";
-import { buildServer } from "../../server/build.js";
 import { orderRequest } from "../fixtures/requests.js";
 import { adminToken } from "../helpers/server.js";
 import { spawnServer, type ServerProcess } from "../helpers/server-process.js";
@@ -37,11 +36,12 @@ function send(port: number, path: string, init: { method?: string; body?: string
 }
 
 async function startBuilt(): Promise<{ server: ServerProcess; port: number; key: string }> {
-  const server = spawnServer(
-    { DISPATCH_ADMIN_TOKEN: adminToken, RATE_LIMIT_POINTS: "1000000", SHUTDOWN_GRACE_MS: "20000" },
-    undefined,
-    ["server/dist/server/main.js"],
-  );
+  // The helper's default is the build (`npm test` builds before mocha; a stale one stops the test).
+  const server = spawnServer({
+    DISPATCH_ADMIN_TOKEN: adminToken,
+    RATE_LIMIT_POINTS: "1000000",
+    SHUTDOWN_GRACE_MS: "20000",
+  });
   const line = await server.waitFor(/dispatch listening on http:\/\/[\d.]+:\d+/);
   const base = line.replace("dispatch listening on ", "");
   const response = await fetch(`${base}/api/admin/v1/keys`, {
@@ -65,7 +65,6 @@ const errorsOf = (outcomes: Outcome[]) =>
 describe("fault: SIGTERM under load (built server)", function () {
   this.timeout(180_000);
   let server: ServerProcess | null = null;
-  before(() => buildServer());
   afterEach(() => {
     if (server?.child.exitCode === null) server.child.kill("SIGKILL");
   });

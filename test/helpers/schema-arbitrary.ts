@@ -63,7 +63,48 @@ export function valid(schema: Schema): fc.Arbitrary<unknown> {
 
 export interface Mutation {
   label: string;
+  /** `bound`: a value of the right type past a bound (the only kind a query string can carry); else `type`/`shape`. */
+  rule: "shape" | "type" | "bound";
   apply(value: Record<string, unknown>): unknown;
+}
+
+const typesOf = (s: Schema): string[] => [s.type].flat().filter((t): t is string => typeof t === "string");
+
+/** Values of a type the property refuses: a number string where a number is due ("45000", what a converting
+ * validator lets through) and "true" where a boolean is, a number where only a string is. */
+function typeMutations(name: string, prop: Schema): Mutation[] {
+  const types = typesOf(prop);
+  const set = (label: string, value: unknown): Mutation => ({
+    label,
+    rule: "type",
+    apply: (v) => ({ ...v, [name]: value }),
+  });
+  const out: Mutation[] = [];
+  if ((types.length || Array.isArray(prop.enum)) && !types.some((t) => t === "integer" || t === "number"))
+    out.push(set(`${name} as number`, 12345));
+  if (!types.includes("string") && types.some((t) => t === "integer" || t === "number"))
+    out.push(
+      set(`${name} as string`, "twelve"),
+      set(`${name} as numeric string`, String((prop.minimum as number | undefined) ?? 1)),
+    );
+  if (!types.includes("string") && types.includes("boolean")) out.push(set(`${name} as string "true"`, "true"));
+  return out;
+}
+
+/** Values of the right type just past one of the property's bounds. */
+function boundMutations(name: string, prop: Schema): Mutation[] {
+  const set = (label: string, value: unknown): Mutation => ({
+    label,
+    rule: "bound",
+    apply: (v) => ({ ...v, [name]: value }),
+  });
+  const out: Mutation[] = [];
+  if (Array.isArray(prop.enum) && !prop["x-extensible-enum"]) out.push(set(`${name} outside enum`, "zz_not_allowed"));
+  if ("const" in prop) out.push(set(`${name} not its const`, `${String(prop.const)}-not`));
+  if (typeof prop.maxLength === "number") out.push(set(`${name} too long`, "x".repeat(prop.maxLength + 1)));
+  if (typeof prop.minimum === "number") out.push(set(`${name} below minimum`, prop.minimum - 1));
+  if (typeof prop.maximum === "number") out.push(set(`${name} above maximum`, prop.maximum + 1));
+  return out;
 }
 
 /** Ways to break a conforming object body, each one a contract violation the server must answer with a 4xx. */
@@ -71,31 +112,18 @@ export function mutations(schema: Schema): Mutation[] {
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   const required = (schema.required ?? []) as string[];
   const out: Mutation[] = [
-    { label: "array instead of object", apply: () => [] },
-    { label: "string instead of object", apply: () => "not an object" },
+    { label: "array instead of object", rule: "shape", apply: () => [] },
+    { label: "string instead of object", rule: "shape", apply: () => "not an object" },
   ];
   if (schema.additionalProperties === false)
-    out.push({ label: "unknown property", apply: (v) => ({ ...v, unexpected_field: 1 }) });
+    out.push({ label: "unknown property", rule: "shape", apply: (v) => ({ ...v, unexpected_field: 1 }) });
   for (const name of required)
     out.push({
       label: `missing ${name}`,
+      rule: "shape",
       apply: (v) => Object.fromEntries(Object.entries(v).filter(([k]) => k !== name)),
     });
-  for (const [name, prop] of Object.entries(properties)) {
-    const type = typeOf(prop);
-    if (type === "string" || Array.isArray(prop.enum))
-      out.push({ label: `${name} as number`, apply: (v) => ({ ...v, [name]: 12345 }) });
-    if (type === "integer" || type === "number")
-      out.push({ label: `${name} as string`, apply: (v) => ({ ...v, [name]: "twelve" }) });
-    if (Array.isArray(prop.enum))
-      out.push({ label: `${name} outside enum`, apply: (v) => ({ ...v, [name]: "zz_not_allowed" }) });
-    if (typeof prop.maxLength === "number")
-      out.push({
-        label: `${name} too long`,
-        apply: (v) => ({ ...v, [name]: "x".repeat((prop.maxLength as number) + 1) }),
-      });
-    if (typeof prop.minimum === "number")
-      out.push({ label: `${name} below minimum`, apply: (v) => ({ ...v, [name]: (prop.minimum as number) - 1 }) });
-  }
+  for (const [name, prop] of Object.entries(properties))
+    out.push(...typeMutations(name, prop), ...boundMutations(name, prop));
   return out;
 }

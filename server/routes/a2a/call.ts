@@ -4,7 +4,7 @@ import { isParseError } from "../../plugins/errors.js";
 import type { A2aService } from "../../services/agents/a2a.js";
 import { a2aCosts } from "../../services/agents/a2a-costs.js";
 import type { RouteFactory } from "../types.js";
-import { tooDeep } from "../json-rpc.js";
+import { invalidSingleRequest, tooDeep } from "../json-rpc.js";
 import { originOf } from "../../plugins/origin.js";
 
 const route: RouteFactory = (services) => {
@@ -31,9 +31,10 @@ const route: RouteFactory = (services) => {
       },
     },
     handler: async (request, h) => {
-      const deep = tooDeep(request.payload);
-      if (deep) return h.response(deep).code(400);
-      return (await loadA2a()).handle((request.payload ?? {}) as Record<string, unknown>, {
+      // A2A has no batches: anything but one JSON-RPC request object is -32600 before the SDK reads it.
+      const refused = tooDeep(request.payload) ?? invalidSingleRequest(request.payload);
+      if (refused) return h.response(refused).code(400);
+      return (await loadA2a()).handle(request.payload as Record<string, unknown>, {
         caller: callerOf(request),
         origin: originOf(request),
         receivedAt: request.info.received,

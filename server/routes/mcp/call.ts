@@ -4,12 +4,33 @@ import { isParseError } from "../../plugins/errors.js";
 import { requestIdOf } from "../../plugins/request-id.js";
 import { createMcpService, mcpBatchLimit, mcpCosts } from "../../services/agents/mcp.js";
 import type { RouteFactory } from "../types.js";
-import { invalidRequest, tooDeep } from "../json-rpc.js";
+import {
+  arrayParamsError,
+  hasArrayParams,
+  invalidRequest,
+  invalidSingleRequest,
+  requestProblem,
+  tooDeep,
+} from "../json-rpc.js";
 import { originOf } from "../../plugins/origin.js";
 
-// JSON-RPC 2.0: an empty batch, or anything but an object or array, is one Invalid Request error.
-const isJsonRpcShape = (payload: unknown) =>
-  Array.isArray(payload) ? payload.length > 0 : typeof payload === "object" && payload !== null;
+/**
+ * The -32600 answer to a body the SDK must not see: not an object or non-empty batch, a batch over the bound, too
+ * deep, or a message that is not a JSON-RPC request. A batch is refused whole, array params in it too (only a
+ * lone message is answered -32602 for them).
+ */
+function refusal(payload: unknown) {
+  const batch = Array.isArray(payload) ? payload : null;
+  if (batch?.length === 0) return invalidRequest("Invalid Request: an empty batch.");
+  if (batch && batch.length > mcpBatchLimit)
+    return invalidRequest(`Invalid Request: a batch holds at most ${mcpBatchLimit} messages.`);
+  const deep = tooDeep(payload);
+  if (deep || !batch) return deep ?? invalidSingleRequest(payload);
+  const index = batch.findIndex((m) => requestProblem(m) !== null || hasArrayParams(m));
+  if (index < 0) return null;
+  const problem = requestProblem(batch[index]) ?? "MCP takes params as an object";
+  return invalidRequest(`Invalid Request: message ${index + 1} of the batch: ${problem}.`);
+}
 
 /** Malformed JSON is a JSON-RPC parse error (-32700); any other payload failure stays a problem. */
 const parseFailAction: Lifecycle.Method = (_request, h, error) => {
@@ -35,13 +56,12 @@ const route: RouteFactory = (services) => {
       },
     },
     handler: async (request, h) => {
-      if (!isJsonRpcShape(request.payload)) return h.response(invalidRequest("Invalid Request")).code(400);
-      if (Array.isArray(request.payload) && request.payload.length > mcpBatchLimit)
-        return h
-          .response(invalidRequest(`Invalid Request: a batch holds at most ${mcpBatchLimit} messages.`))
-          .code(400);
-      const deep = tooDeep(request.payload);
-      if (deep) return h.response(deep).code(400);
+      const refused = refusal(request.payload);
+      if (refused) return h.response(refused).code(400);
+      if (hasArrayParams(request.payload)) {
+        const message = request.payload as Record<string, unknown>;
+        return "id" in message ? h.response(arrayParamsError(message)) : h.response().code(202); // a notification
+      }
       const res = request.raw.res;
       // The transport writes the response itself: carry over what Hapi's onPreResponse would have added.
       res.setHeader("x-request-id", requestIdOf(request));

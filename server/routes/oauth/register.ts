@@ -1,7 +1,10 @@
 import { validators } from "../../generated/validators.js";
 import { isParseError } from "../../plugins/errors.js";
+import { declaresBody } from "../../plugins/validation.js";
 import { OAuthError } from "../../services/errors.js";
 import type { RouteFactory } from "../types.js";
+
+const metadata = validators.registerOAuthClient.payload;
 
 const route: RouteFactory = ({ oauth }) => ({
   method: "POST",
@@ -17,7 +20,13 @@ const route: RouteFactory = ({ oauth }) => ({
       },
     },
     validate: {
-      payload: validators.registerOAuthClient.payload.allow(null),
+      // No body is Hapi's null and registers with defaults; a body that is JSON `null` is no client metadata.
+      payload: (value: unknown, options) => {
+        if (value !== null) return metadata.validateAsync(value, options);
+        const { headers } = (options.context ?? {}) as { headers?: Record<string, string | undefined> };
+        if (declaresBody(headers)) throw new Error("The body must be a JSON object.");
+        return Promise.resolve(undefined);
+      },
       options: { stripUnknown: true },
       failAction: (_r, _h, err) => {
         throw new OAuthError("invalid_client_metadata", err!.message);

@@ -26,10 +26,29 @@ describe("joi validators", () => {
       ["nte_cents at its maximum", { ...quote, nte_cents: 100000000 }, true],
       ["nte_cents above its maximum", { ...quote, nte_cents: 100000001 }, false],
       ["an unknown property (additionalProperties: false)", { ...quote, extra: 1 }, false],
+      ['nte_cents "45000" (a JSON body is not converted)', { ...quote, nte_cents: "45000" }, false],
+      ['nte_cents " 45000 "', { ...quote, nte_cents: " 45000 " }, false],
     ];
     for (const [label, value, ok] of cases)
       it(`${ok ? "accepts" : "refuses"} ${label}`, () => {
         assert.equal(accepts(value), ok);
+      });
+  });
+
+  describe("conversion and URLs", () => {
+    it("still converts query strings (limit=5)", () => {
+      const query = validators.listOrders.query.validate({ limit: "5" });
+      assert.equal(query.error, undefined);
+      assert.equal((query.value as { limit: number }).limit, 5);
+    });
+    for (const url of ["http://x:99999/", "http://%zz/", "http://a%00b/", "http://127.0.0.1%2509:4250/"])
+      it(`refuses the callback_url ${url}, which new URL refuses`, () => {
+        const order = { ...quote, description: "Leak.", callback_url: url };
+        const { error } = validators.createOrder.payload.validate(order);
+        assert.deepEqual(
+          error?.details.map((d) => d.path.join("/")),
+          ["callback_url"],
+        );
       });
   });
 

@@ -47,9 +47,10 @@ function assertEntitled(
   throw notEntitledToOrder(principal, config.provisioningContact);
 }
 
-async function findPrior(db: Db, keys: RepeatKeys): Promise<PriorOrder | undefined> {
+/** The orders the request's reference_id and Idempotency-Key name: none, one, or two different ones. */
+async function findPriors(db: Db, keys: RepeatKeys): Promise<PriorOrder[]> {
   const { referenceId, idempotencyKey } = keys;
-  if (!referenceId && !idempotencyKey) return undefined;
+  if (!referenceId && !idempotencyKey) return [];
   return db("orders")
     .where(keys.tenant)
     .andWhere((query) => {
@@ -57,12 +58,17 @@ async function findPrior(db: Db, keys: RepeatKeys): Promise<PriorOrder | undefin
       if (idempotencyKey) void query.orWhere({ idempotency_key: idempotencyKey });
     })
     .orderBy("created_at")
-    .first("id", "request_hash", "response_status", "response_body", "reference_id");
+    .limit(2)
+    .select("id", "request_hash", "response_status", "response_body", "reference_id");
 }
 
-function replay(prior: PriorOrder, requestHash: string): OrderAnswer {
-  if (prior.request_hash !== requestHash) {
-    const which = prior.reference_id ? `reference_id ${prior.reference_id}` : "Idempotency-Key";
+/** Replays the one prior order; 409 when it had another body, or when the key and reference_id name two orders. */
+function replay(priors: PriorOrder[], requestHash: string, referenceId: string | null): OrderAnswer {
+  // Each of the two was used with its own body, so at most one can match: the other is a conflict either way.
+  const prior = priors.find((p) => p.request_hash !== requestHash) ?? priors[0];
+  if (priors.length > 1 || prior.request_hash !== requestHash) {
+    const which =
+      referenceId && prior.reference_id === referenceId ? `reference_id ${prior.reference_id}` : "Idempotency-Key";
     throw new DomainError(
       "conflict",
       "idempotency_conflict",
@@ -101,8 +107,8 @@ export async function createOrder(
   const requestHash = sha256Hex(canonicalJson(payload));
   const tenant = tenantOf(principal)!;
   const keys = { tenant, referenceId: input.reference_id ?? null, idempotencyKey: ctx.idempotencyKey ?? null };
-  const prior = await findPrior(db, keys);
-  if (prior) return replay(prior, requestHash);
+  const priors = await findPriors(db, keys);
+  if (priors.length) return replay(priors, requestHash, keys.referenceId);
   await assertCallbackAllowed(input.callback_url, callbackPolicy(config, tenant.environment));
   const matches = await matchesFor(creation, tenant, input);
   const { body, write } = prepareOrder(config, input, { ...ctx, requestHash, tenant, keyId: principal.id }, matches);
@@ -111,8 +117,8 @@ export async function createOrder(
     return { body };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    const winner = await findPrior(db, keys); // a concurrent retry committed first: answer as it did
-    if (!winner) throw error;
-    return replay(winner, requestHash);
+    const winners = await findPriors(db, keys); // a concurrent retry committed first: answer as it did
+    if (!winners.length) throw error;
+    return replay(winners, requestHash, keys.referenceId);
   }
 }
