@@ -163,7 +163,12 @@ const statusCases: { status: number; exit: number; args: string[] }[] = [
   { status: 503, exit: 10, args: invocations.getReadiness.args },
 ];
 
-const deprecatedAnswers = new Set(Object.values(operationDeprecations).map((d) => d.operationId));
+// `attest verify` reads none of the deprecated fields of its own request's answer, so it says nothing about them.
+const deprecatedAnswers = new Set(
+  Object.values(operationDeprecations)
+    .map((d) => d.operationId)
+    .filter((operationId) => operationId !== "verifySeal"),
+);
 
 describe("cli", function () {
   this.timeout(120_000);

@@ -10,6 +10,7 @@ import pg from "pg";
 import { stringify } from "yaml";
 import type { components } from "../../sdk/generated/openapi.js";
 import { mintApiKey } from "../../server/services/access/keys.js";
+import { generateNoteKey } from "../../server/services/audit/note.js";
 import { freePort } from "../../mocks/prism.js";
 import { quoteRequest } from "../fixtures/requests.js";
 import { builtBinArgs, root, serverArgs, spawnServer, type ServerProcess } from "../helpers/server-process.js";
@@ -40,6 +41,7 @@ interface Context {
   metricsPort: number;
   dataDir: string;
   sandboxKey: string;
+  auditKey: string;
   fixtureKey: string;
   fixtures: string;
   postgresUrl: string;
@@ -120,6 +122,16 @@ const starts: Start[] = [
       SHUTDOWN_GRACE_MS: "3000",
       METRICS_PORT: String(c.metricsPort),
       METRICS_HOST: "127.0.0.1",
+      HTTP_REQUEST_TIMEOUT_MS: "20000",
+      TRUSTED_PROXIES: "10.0.0.0/8",
+      AUDIT_LOG_ORIGIN: "dispatch.example.test/audit",
+      AUDIT_SIGNING_KEY: c.auditKey,
+      AUDIT_BATCH_MS: "500",
+      BUILD_HASH: "variables-build",
+      NODE_ENV: "production",
+      AUTH_FAILURES_PER_CREDENTIAL: "10",
+      AUTH_FAILURES_PER_ADDRESS: "100",
+      MAX_REQUESTS_IN_FLIGHT: "64",
     }),
     async check({ server, base }, c) {
       assert.ok(existsSync(c.dataDir) && existsSync(`${c.dataDir}.lock`), "the data directory and its lock exist");
@@ -143,6 +155,11 @@ const starts: Start[] = [
       const metrics = await fetch(`http://127.0.0.1:${c.metricsPort}/metrics`);
       assert.equal(metrics.status, 200);
       assert.match(await metrics.text(), /^# HELP /m);
+      const capabilities = (await (await fetch(`${base}/api/capabilities`)).json()) as { build_hash: string };
+      assert.equal(capabilities.build_hash, "variables-build");
+      const checkpoint = await (await fetch(`${base}/api/attest/checkpoint`)).text();
+      assert.match(checkpoint, /^dispatch\.example\.test\/audit\n/, "AUDIT_LOG_ORIGIN names the log");
+      assert.ok(checkpoint.includes(`\u2014 ${c.auditKey.split("+")[2]} `), "AUDIT_SIGNING_KEY signs the checkpoint");
     },
   },
   {
@@ -188,7 +205,11 @@ const starts: Start[] = [
   {
     name: "Postgres",
     needs: "postgres",
-    env: (c) => ({ DATABASE_URL: c.postgresUrl, DISPATCH_ADMIN_TOKEN: adminToken }),
+    env: (c) => ({
+      DATABASE_URL: c.postgresUrl,
+      DISPATCH_ADMIN_TOKEN: adminToken,
+      DATABASE_STATEMENT_TIMEOUT_MS: "3000",
+    }),
     async check({ base }, c) {
       await issueKey(base);
       const client = new pg.Client({ connectionString: c.postgresUrl });
@@ -204,7 +225,12 @@ const starts: Start[] = [
   {
     name: "Postgres and Redis",
     needs: "redis",
-    env: (c) => ({ DATABASE_URL: c.redisPostgresUrl, REDIS_URL: c.redisUrl, DISPATCH_ADMIN_TOKEN: adminToken }),
+    env: (c) => ({
+      DATABASE_URL: c.redisPostgresUrl,
+      REDIS_URL: c.redisUrl,
+      REDIS_COMMAND_TIMEOUT_MS: "300",
+      DISPATCH_ADMIN_TOKEN: adminToken,
+    }),
     async check({ server, base }, c) {
       const { id, key } = await issueKey(base);
       assert.equal((await quote(base, key)).status, 200);
@@ -257,6 +283,7 @@ describe("built server: every documented variable", function () {
       metricsPort,
       dataDir: join(dir, "data"),
       sandboxKey: mintApiKey("test"),
+      auditKey: generateNoteKey("variables.example.test"),
       fixtureKey,
       fixtures,
       postgresUrl,

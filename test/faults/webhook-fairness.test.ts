@@ -6,7 +6,7 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import { freePort } from "../../mocks/prism.js";
 import { eventually, postOrder, startReceiver } from "../fixtures/orders.js";
 import { orderRequest } from "../fixtures/requests.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -69,97 +69,103 @@ async function startBlackhole(port: number): Promise<{ stop(): Promise<void> }> 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
 
-describe("fault: webhook fairness", function () {
-  this.timeout(180_000);
-  let t: TestServer;
-  before(async () => {
-    // The worker's default poll (1 s): a victim's delivery is measured at the interval users run. A short
-    // back-off and timeout make the attacker as loud as it can be: many retries due, hung attempts held 4 s.
-    t = await startTestServer(undefined, {
-      WEBHOOK_ALLOW_PRIVATE: "true",
-      WEBHOOK_TIMEOUT_MS: "4000",
-      WEBHOOK_BACKOFF_MS: "500",
-      RATE_LIMIT_POINTS: "100000",
+// The claim that keeps lanes apart is SQL: it runs on PGlite and, when the tests have one, on Postgres.
+for (const db of databases())
+  describe(`fault: webhook fairness (${db.name})`, function () {
+    this.timeout(180_000);
+    let t: TestServer;
+    before(async () => {
+      // The worker's default poll (1 s): a victim's delivery is measured at the interval users run. A short
+      // back-off and timeout make the attacker as loud as it can be: many retries due, hung attempts held 4 s.
+      t = await startTestServer(db, {
+        WEBHOOK_ALLOW_PRIVATE: "true",
+        WEBHOOK_TIMEOUT_MS: "4000",
+        WEBHOOK_BACKOFF_MS: "500",
+        RATE_LIMIT_POINTS: "100000",
+      });
+    });
+    after(() => t?.stop());
+
+    it("delivers account B's first webhook in under 5 s while account A's 30 callbacks hang", async () => {
+      const hungPort = await freePort();
+      const hung = await startBlackhole(hungPort);
+      const goodPort = await freePort();
+      const receiver = await startReceiver(goodPort);
+      try {
+        const a = (await t.issueKey({ account: "tenant-a" })).key;
+        const b = (await t.issueKey({ account: "tenant-b" })).key;
+        for (let i = 0; i < 30; i++) {
+          // A different path per order: fairness must not be side-stepped by varying the URL on one host.
+          const callback_url = `http://127.0.0.1:${hungPort}/hook/${i}`;
+          const res = await postOrder(
+            t.url,
+            { "x-api-key": a },
+            { ...orderRequest, reference_id: `a-${i}`, callback_url },
+          );
+          assert.ok(res.status < 300, `order answered ${res.status}`);
+        }
+        const started = Date.now();
+        const callback_url = `http://127.0.0.1:${goodPort}/hooks`;
+        const res = await postOrder(t.url, { "x-api-key": b }, { ...orderRequest, reference_id: "b-1", callback_url });
+        assert.ok(res.status < 300, `order answered ${res.status}`);
+        await eventually(() => receiver.deliveries.length >= 1, 30_000);
+        const delayMs = Date.now() - started;
+        console.error(`      account B's first webhook arrived after ${delayMs} ms`);
+        assert.ok(delayMs < 5_000, `B's webhook took ${delayMs} ms`);
+      } finally {
+        await receiver.stop();
+        await hung.stop();
+      }
+    });
+
+    it("keeps another tenant's p95 delivery <= 2 s on the same host through a 60 s storm of failing callbacks", async () => {
+      const port = await freePort();
+      const host = await startSharedHost(port);
+      try {
+        const attacker = (await t.issueKey({ account: "storm-attacker" })).key; // a test key, as in the report
+        const victim = (await t.issueKey({ account: "storm-victim", environment: "live" })).key;
+        const sentAt = new Map<string, number>();
+        const stormEnds = Date.now() + 60_000;
+        const order = async (key: string, ref: string, path: string) => {
+          const callback_url = `http://127.0.0.1:${port}/${path}`;
+          const res = await postOrder(
+            t.url,
+            { "x-api-key": key },
+            { ...orderRequest, reference_id: ref, callback_url },
+          );
+          assert.ok(res.status < 300, `order ${ref} answered ${res.status}`);
+        };
+        let attackerOrders = 0;
+        const attack = async () => {
+          for (; Date.now() < stormEnds; attackerOrders++) {
+            await order(attacker, `storm-a-${attackerOrders}`, `attacker/${attackerOrders}`);
+            await sleep(200); // five failing orders a second, each retried on its back-off
+          }
+        };
+        const live = async () => {
+          await sleep(5_000); // the storm is under way (circuits tripped, retries due) before the victim's first
+          for (let n = 0; Date.now() < stormEnds; n++) {
+            const ref = `v${n}`;
+            sentAt.set(ref, Date.now());
+            await order(victim, `storm-v-${n}`, `victim/${ref}`);
+            await sleep(1_000);
+          }
+        };
+        await Promise.all([attack(), live()]);
+        await eventually(() => host.victim.size >= sentAt.size, 30_000).catch(() => undefined);
+        const delays = [...sentAt].map(([ref, at]) => (host.victim.get(ref) ?? Infinity) - at).sort((x, y) => x - y);
+        const [p50, p95] = [percentile(delays, 0.5), percentile(delays, 0.95)];
+        console.error(
+          `      victim: ${delays.length} webhooks, p50 ${p50} ms, p95 ${p95} ms, max ${delays.at(-1)} ms; ` +
+            `attacker: ${attackerOrders} orders, ${host.attackerAttempts()} attempts`,
+        );
+        assert.ok(p95 <= 2_000, `victim p95 ${p95} ms`);
+        // The storm was one: orders kept coming all along (fewer on a loaded machine) and the receiver failed them.
+        assert.ok(delays.length >= 30, `only ${delays.length} victim orders`);
+        assert.ok(attackerOrders >= 100, `only ${attackerOrders} attacker orders`);
+        assert.ok(host.attackerAttempts() >= 3, "the attacker's circuit never had the failures to open");
+      } finally {
+        await host.stop();
+      }
     });
   });
-  after(() => t?.stop());
-
-  it("delivers account B's first webhook in under 5 s while account A's 30 callbacks hang", async () => {
-    const hungPort = await freePort();
-    const hung = await startBlackhole(hungPort);
-    const goodPort = await freePort();
-    const receiver = await startReceiver(goodPort);
-    try {
-      const a = (await t.issueKey({ account: "tenant-a" })).key;
-      const b = (await t.issueKey({ account: "tenant-b" })).key;
-      for (let i = 0; i < 30; i++) {
-        // A different path per order: fairness must not be side-stepped by varying the URL on one host.
-        const callback_url = `http://127.0.0.1:${hungPort}/hook/${i}`;
-        const res = await postOrder(
-          t.url,
-          { "x-api-key": a },
-          { ...orderRequest, reference_id: `a-${i}`, callback_url },
-        );
-        assert.ok(res.status < 300, `order answered ${res.status}`);
-      }
-      const started = Date.now();
-      const callback_url = `http://127.0.0.1:${goodPort}/hooks`;
-      const res = await postOrder(t.url, { "x-api-key": b }, { ...orderRequest, reference_id: "b-1", callback_url });
-      assert.ok(res.status < 300, `order answered ${res.status}`);
-      await eventually(() => receiver.deliveries.length >= 1, 30_000);
-      const delayMs = Date.now() - started;
-      console.error(`      account B's first webhook arrived after ${delayMs} ms`);
-      assert.ok(delayMs < 5_000, `B's webhook took ${delayMs} ms`);
-    } finally {
-      await receiver.stop();
-      await hung.stop();
-    }
-  });
-
-  it("keeps another tenant's p95 delivery <= 2 s on the same host through a 60 s storm of failing callbacks", async () => {
-    const port = await freePort();
-    const host = await startSharedHost(port);
-    try {
-      const attacker = (await t.issueKey({ account: "storm-attacker" })).key; // a test key, as in the report
-      const victim = (await t.issueKey({ account: "storm-victim", environment: "live" })).key;
-      const sentAt = new Map<string, number>();
-      const stormEnds = Date.now() + 60_000;
-      const order = async (key: string, ref: string, path: string) => {
-        const callback_url = `http://127.0.0.1:${port}/${path}`;
-        const res = await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: ref, callback_url });
-        assert.ok(res.status < 300, `order ${ref} answered ${res.status}`);
-      };
-      let attackerOrders = 0;
-      const attack = async () => {
-        for (; Date.now() < stormEnds; attackerOrders++) {
-          await order(attacker, `storm-a-${attackerOrders}`, `attacker/${attackerOrders}`);
-          await sleep(200); // five failing orders a second, each retried on its back-off
-        }
-      };
-      const live = async () => {
-        await sleep(5_000); // the storm is under way (circuits tripped, retries due) before the victim's first
-        for (let n = 0; Date.now() < stormEnds; n++) {
-          const ref = `v${n}`;
-          sentAt.set(ref, Date.now());
-          await order(victim, `storm-v-${n}`, `victim/${ref}`);
-          await sleep(1_000);
-        }
-      };
-      await Promise.all([attack(), live()]);
-      await eventually(() => host.victim.size >= sentAt.size, 30_000).catch(() => undefined);
-      const delays = [...sentAt].map(([ref, at]) => (host.victim.get(ref) ?? Infinity) - at).sort((x, y) => x - y);
-      const [p50, p95] = [percentile(delays, 0.5), percentile(delays, 0.95)];
-      console.error(
-        `      victim: ${delays.length} webhooks, p50 ${p50} ms, p95 ${p95} ms, max ${delays.at(-1)} ms; ` +
-          `attacker: ${attackerOrders} orders, ${host.attackerAttempts()} attempts`,
-      );
-      assert.ok(p95 <= 2_000, `victim p95 ${p95} ms`);
-      // The storm was one: orders kept coming all along (fewer on a loaded machine) and the receiver failed them.
-      assert.ok(delays.length >= 30, `only ${delays.length} victim orders`);
-      assert.ok(attackerOrders >= 100, `only ${attackerOrders} attacker orders`);
-      assert.ok(host.attackerAttempts() >= 3, "the attacker's circuit never had the failures to open");
-    } finally {
-      await host.stop();
-    }
-  });
-});

@@ -162,6 +162,7 @@ describe("background job", () => {
       "drain.ts": "the unref'd deadline on a signalled stop",
       "services/webhooks/worker.ts": "stop()'s short wait for deliveries in flight",
       "services/audit/log.ts": "flush()'s wait for another instance's batch, bounded, inside one call",
+      "services/health/readiness.ts": "one readiness check's budget, cleared when the check answers",
     };
     const sources = (dir: string): string[] =>
       readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
