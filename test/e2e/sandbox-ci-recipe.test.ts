@@ -2,7 +2,8 @@
 // /openapi.yaml. (The recipe's shell steps run against the packed tarballs in test/packaging/server-pack.test.ts.)
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../mocks/prism.js";
 import { root } from "../helpers/server-process.js";
@@ -13,17 +14,24 @@ describe("README: Prism against the published /openapi.yaml", function () {
 
   it("mocks every operation from the contract the server serves, keeping nothing", async () => {
     const readme = readFileSync(join(root, "README.md"), "utf8").replaceAll("\n", " ");
-    const command = /`(npx --yes @stoplight\/prism-cli@5 mock [^`]*\/openapi\.yaml)`/.exec(readme)?.[1];
-    assert.ok(command, "README names the Prism command");
+    const command = /`(curl [^`]*openapi\.yaml && npx --yes @stoplight\/prism-cli@5 mock [^`]*)`/.exec(readme)?.[1];
+    assert.ok(command, "README names the download and the Prism command");
     const t = await startTestServer();
     const port = await freePort();
-    const args = command.replace("-p 4010", `-p ${port}`).replace("http://127.0.0.1:3000", t.url).split(/\s+/);
+    const dir = mkdtempSync(join(tmpdir(), "dispatch-prism-readme-")); // where the downloaded contract lands
+    const line = command
+      .replace("-p 4010", `-p ${port}`)
+      .replace("http://127.0.0.1:3000", t.url)
+      .replaceAll("dispatch-openapi.yaml", join(dir, "dispatch-openapi.yaml"));
     // --offline: the clone's own @stoplight/prism-cli 5 answers; the test never reaches the registry
-    const prism = spawn(args[0], args.slice(1), {
+    const prism = spawn("sh", ["-c", line], {
       cwd: root,
       env: { ...process.env, npm_config_offline: "true" },
-      detached: true, // its own process group: npx starts prism as a child, and both must stop
+      detached: true, // its own process group: sh starts npx, npx starts prism, and all must stop
     });
+    let output = "";
+    prism.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    prism.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     try {
       const reset = async () =>
         fetch(`http://127.0.0.1:${port}/api/dispatch/v1/sandbox/reset`, {
@@ -36,12 +44,13 @@ describe("README: Prism against the published /openapi.yaml", function () {
           await new Promise((resolve) => setTimeout(resolve, 500)); // not listening yet
           return null;
         });
-      assert.equal(response?.status, 200);
+      assert.equal(response?.status, 200, output);
       assert.deepEqual((await response.json()).removed, { orders: 3, quotes: 5, events: 11, webhook_deliveries: 4 });
       assert.deepEqual((await (await reset()).json()).removed.orders, 3); // the example again: no state
     } finally {
-      process.kill(-prism.pid!, "SIGTERM");
+      if (prism.exitCode === null) process.kill(-prism.pid!, "SIGTERM");
       await t.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
