@@ -12,7 +12,7 @@ import type { components } from "../../sdk/generated/openapi.js";
 import { mintApiKey } from "../../server/services/access/keys.js";
 import { generateNoteKey } from "../../server/services/audit/note.js";
 import { freePort } from "../../mocks/prism.js";
-import { quoteRequest } from "../fixtures/requests.js";
+import { fixtureContractor, quoteRequest } from "../fixtures/requests.js";
 import { builtBinArgs, root, serverArgs, spawnServer, type ServerProcess } from "../helpers/server-process.js";
 import { adminToken, postgresDatabase } from "../helpers/server.js";
 
@@ -262,14 +262,7 @@ describe("built server: every documented variable", function () {
     const [port, metricsPort] = await Promise.all([freePort(), freePort()]);
     const fixtureKey = mintApiKey("test");
     const fixtures = join(dir, "fixtures.yaml");
-    const contractor = {
-      name: "Anchorage Roofing Fixture",
-      trades: ["roofing" as const],
-      service_areas: [{ state: "AK" as const, cities: ["Anchorage"] }],
-      hourly_rate_cents: 11_000,
-      base_response_minutes: 120,
-    };
-    const content = { contractors: [contractor], keys: [{ key: fixtureKey, account: "fixture-co" }] };
+    const content = { contractors: [fixtureContractor], keys: [{ key: fixtureKey, account: "fixture-co" }] };
     writeFileSync(fixtures, stringify(content satisfies components["schemas"]["SandboxFixtures"]));
     const database = async () => {
       if (!postgres) return "postgres://unset";

@@ -11,7 +11,7 @@ import { stringify } from "yaml";
 import type { components } from "../../sdk/generated/openapi.js";
 import { mintApiKey } from "../../server/services/access/keys.js";
 import { applyFixtures } from "../../server/services/sandbox/start-up.js";
-import { quoteRequest } from "../fixtures/requests.js";
+import { fixtureContractor, quoteRequest } from "../fixtures/requests.js";
 import { spawnServer } from "../helpers/server-process.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 
@@ -24,15 +24,7 @@ const alaskaJob = { trade: "roofing", location: { state: "AK", city: "Anchorage"
 const fixtureKey = mintApiKey("test");
 const fixtureQuoteKey = mintApiKey("test");
 const fixtures = {
-  contractors: [
-    {
-      name: "Anchorage Roofing Fixture",
-      trades: ["roofing"],
-      service_areas: [{ state: "AK", cities: ["Anchorage"] }],
-      hourly_rate_cents: 11_000,
-      base_response_minutes: 120,
-    },
-  ],
+  contractors: [fixtureContractor],
   keys: [
     { key: fixtureKey, account: "fixture-co", label: "ci" },
     { key: fixtureQuoteKey, account: "fixture-co", scopes: ["quote"] },

@@ -6,16 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { mintApiKey } from "../../../../server/services/access/keys.js";
+import { fixtureContractor } from "../../../fixtures/requests.js";
 import { readFixtures, type SandboxFixtures } from "../../../../server/services/sandbox/fixtures-file.js";
 
 const key = mintApiKey("test");
-const contractor = {
-  name: "Anchorage Roofing Fixture",
-  trades: ["roofing" as const],
-  service_areas: [{ state: "AK" as const, cities: ["Anchorage"] }],
-  hourly_rate_cents: 11_000,
-  base_response_minutes: 120,
-};
+const contractor = fixtureContractor;
 const fixtures = { contractors: [contractor], keys: [{ key, account: "fixture-co" }] } satisfies SandboxFixtures;
 const sandbox = { sandbox: true };
 const breakChecksum = (k: string) => k.slice(0, -1) + (k.endsWith("0") ? "1" : "0");
