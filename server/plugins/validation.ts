@@ -1,19 +1,17 @@
 // joi failures become DomainErrors with one JSON pointer per field (mapped to HTTP by plugins/errors.ts).
 import type { Lifecycle, Request } from "@hapi/hapi";
 import type { ValidationError } from "joi";
-import { DomainError, type FieldError } from "../services/errors.js";
+import { DomainError } from "../services/errors.js";
+import { fieldErrors } from "../services/shared/field-errors.js";
 
+// Where each request part points: the body at the root, the others under `#/<part>` (Problem.errors).
 const sources: Record<string, string> = { payload: "", query: "#/query", params: "#/path", headers: "#/headers" };
-
-export function fieldErrors(error: ValidationError, source = "payload"): FieldError[] {
-  return error.details.map((d) => ({ pointer: `${sources[source] ?? ""}/${d.path.join("/")}`, message: d.message }));
-}
 
 /** Default failAction: 422 with every failing field. */
 export const validationFailAction: Lifecycle.Method = (request: Request, _h, err) => {
   const error = err as ValidationError & { output?: { payload?: { validation?: { source?: string } } } };
   const source = error.output?.payload?.validation?.source ?? "payload";
-  const errors = error.details ? fieldErrors(error, source) : [];
+  const errors = error.details ? fieldErrors(error, sources[source]) : [];
   // An array, string, number or null where the contract wants an object is a malformed body, not a field error.
   if (source === "payload" && error.details?.some((d) => d.path.length === 0 && d.type === "object.base"))
     throw new DomainError("bad_request", "malformed_body", "The body must be a JSON object.");

@@ -2,14 +2,9 @@
 import type { KeyService } from "./keys.js";
 import type { OAuthService } from "./oauth.js";
 import type { KeyScope } from "../../generated/security.js";
-import type { Schemas } from "../../types/contract.js";
+import type { Tenant } from "../shared/tenant.js";
 
-export type Environment = Schemas["ApiKeyEnvironment"];
-/** Who owns data: an account in one environment. Test and live of one account share nothing. */
-export interface Tenant {
-  account: string;
-  environment: Environment;
-}
+export type { Environment, Tenant } from "../shared/tenant.js";
 
 /** A provisioned key, a self-serve OAuth client's token, or the operator. */
 export type Principal =

@@ -1,9 +1,10 @@
 // Input and output JSON Schemas of the capabilities and their input validation, both generated from
 // openapi.yaml (server/generated/validators.ts): the MCP tools and A2A skills check what REST checks.
-import type { ObjectSchema, ValidationError } from "joi";
+import type { ObjectSchema } from "joi";
 import { operationSchemas, validators, type JsonSchema } from "../../generated/validators.js";
 import { capabilities } from "./capabilities.js";
-import { DomainError, type FieldError } from "../errors.js";
+import { DomainError } from "../errors.js";
+import { fieldErrors } from "../shared/field-errors.js";
 import { isRecord } from "../shared/is-record.js";
 import type { PathParams, ValidBody, ValidQuery } from "../../types/contract.js";
 
@@ -60,9 +61,6 @@ function joiInputOf(operationId: string): ObjectSchema | undefined {
   if (parts?.params) return body ? parts.params.concat(body) : parts.params;
   return body;
 }
-
-const fieldErrors = (error: ValidationError): FieldError[] =>
-  error.details.map((d) => ({ pointer: `/${d.path.join("/")}`, message: d.message }));
 
 /** Validates capability inputs against the contract; throws a `validation` DomainError (422 over REST). */
 export function createInputValidator() {

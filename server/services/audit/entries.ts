@@ -3,7 +3,8 @@
 import canonicalize from "canonicalize";
 import type { Knex } from "knex";
 import { leafHash } from "./tlog.js";
-import type { Environment, Tenant } from "../access/principal.js";
+import type { Environment, Tenant } from "../shared/tenant.js";
+import { parseStoredJson } from "../shared/parse-json.js";
 import type { Schemas } from "../../types/contract.js";
 
 export const auditTypes = [
@@ -36,12 +37,10 @@ export interface AuditRow {
   seal: string;
 }
 
+// Only a tampered row fails to parse; hashed as its text, its leaf hash then no longer matches.
 function parseStored(content: string): unknown {
-  try {
-    return JSON.parse(content);
-  } catch {
-    return content; // only a tampered row gets here; its leaf hash then no longer matches
-  }
+  const parsed = parseStoredJson(content);
+  return parsed ? parsed.value : content;
 }
 
 /** SHA-256(0x00 ‖ JCS({type, account, subject, content, recorded_at})) of a stored row. */

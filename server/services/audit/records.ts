@@ -2,8 +2,10 @@
 import type { Knex } from "knex";
 import type { AuditRecordRow } from "../../db/tables/audit.js";
 import type { AuditType } from "./entries.js";
-import { DomainError } from "../errors.js";
-import type { Tenant } from "../access/principal.js";
+import { isRecord } from "../shared/is-record.js";
+import { newestByPosition, pageByPosition } from "../shared/keyset.js";
+import { parseStoredJson } from "../shared/parse-json.js";
+import type { Tenant } from "../shared/tenant.js";
 
 export interface AuditRecordView {
   seal: string;
@@ -21,29 +23,10 @@ export interface AuditRecordQuery {
   type?: AuditType;
 }
 
-function encodeCursor(position: number): string {
-  return Buffer.from(`p${position}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string): number {
-  const match = /^p([1-9][0-9]{0,17})$/.exec(Buffer.from(cursor, "base64url").toString());
-  if (!match)
-    throw new DomainError("validation", "validation_failed", '"cursor" is not a cursor from a previous page.', {
-      errors: [{ pointer: "#/query/cursor", message: '"cursor" is not a cursor from a previous page.' }],
-    });
-  return Number(match[1]);
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 function parseContent(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    return isRecord(value) ? value : { value };
-  } catch {
-    return { unparseable: true }; // only a tampered row gets here; verification reports it
-  }
+  const parsed = parseStoredJson(text);
+  if (!parsed) return { unparseable: true }; // only a tampered row gets here; verification reports it
+  return isRecord(parsed.value) ? parsed.value : { value: parsed.value };
 }
 
 function toView(row: Pick<AuditRecordRow, "seal" | "position" | "type" | "subject" | "recorded_at" | "content">) {
@@ -64,14 +47,16 @@ export async function listAuditRecords(
   tenant: Tenant,
   query: AuditRecordQuery,
 ): Promise<{ items: AuditRecordView[]; next_cursor: string | null }> {
-  const before = query.cursor === undefined ? null : decodeCursor(query.cursor);
   const select = db("audit_records").where(tenant);
   if (query.type) select.where({ type: query.type });
-  if (before !== null) select.where("position", "<", before);
-  const rows = await select
-    .orderBy("position", "desc")
-    .limit(query.limit + 1)
-    .select("seal", "position", "type", "subject", "recorded_at", "content");
-  const page = rows.slice(0, query.limit).map(toView);
-  return { items: page, next_cursor: rows.length > query.limit ? encodeCursor(page.at(-1)!.log_position) : null };
+  const rows = await newestByPosition(select, query, "position").select(
+    "seal",
+    "position",
+    "type",
+    "subject",
+    "recorded_at",
+    "content",
+  );
+  const { page, next_cursor } = pageByPosition(rows, query.limit, (row) => row.position);
+  return { items: page.map(toView), next_cursor };
 }
