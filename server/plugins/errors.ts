@@ -4,7 +4,14 @@ import type { Duplex } from "node:stream";
 import type { Logger } from "pino";
 import type { Plugin, Request, ResponseToolkit } from "@hapi/hapi";
 import Boom from "@hapi/boom";
-import { DomainError, EntitlementError, OAuthError, type ErrorKind, type FieldError } from "../services/errors.js";
+import {
+  DomainError,
+  EntitlementError,
+  OAuthError,
+  type ErrorCode,
+  type ErrorKind,
+  type FieldError,
+} from "../services/errors.js";
 import { randomBase62 } from "../services/shared/ids.js";
 import { createLogThrottle, type LogThrottle } from "./log-throttle.js";
 import { requestIdOf } from "./request-id.js";
@@ -36,7 +43,7 @@ const titles: Record<number, string> = {
   500: "Internal Server Error",
   503: "Service Unavailable",
 };
-const boomCodes: Record<number, string> = {
+const boomCodes: Record<number, ErrorCode> = {
   400: "malformed_body",
   401: "unauthorized",
   404: "not_found",
@@ -50,7 +57,7 @@ const unavailableErrnos = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "E
 
 interface ProblemInit {
   status: number;
-  code: string;
+  code: ErrorCode;
   detail?: string;
   errors?: FieldError[];
   retryAfterSeconds?: number;

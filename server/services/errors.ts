@@ -1,4 +1,5 @@
 // Domain errors with stable codes. server/plugins/errors.ts is the one place that turns them into HTTP.
+import type { Schemas } from "../types/contract.js";
 
 export type ErrorKind =
   | "bad_request"
@@ -15,11 +16,62 @@ export interface FieldError {
   message: string;
 }
 
-/** Raised by services for any expected failure; `kind` picks the status, `code` is stable for clients. */
-export class DomainError extends Error {
+/** Every code a DomainError carries, with its kind (hence its status): the one table, so a typo is a type error. */
+export const domainErrorCodes = {
+  malformed_body: "bad_request",
+  malformed_seal: "bad_request",
+  invalid_tree_sizes: "bad_request",
+  invalid_url: "bad_request",
+  missing_credential: "unauthorized",
+  api_key_required: "unauthorized",
+  insufficient_scope: "forbidden",
+  live_key: "forbidden",
+  origin_not_allowed: "forbidden",
+  not_found: "not_found",
+  seal_not_found: "not_found",
+  cannot_cancel: "conflict",
+  held_over_nte: "conflict",
+  idempotency_conflict: "conflict",
+  invalid_transition: "conflict",
+  key_taken: "conflict",
+  no_contractor_in_area: "conflict",
+  over_nte: "conflict",
+  quote_expired: "conflict",
+  validation_failed: "validation",
+  invalid_key: "validation",
+  quote_mismatch: "validation",
+  rate_limited: "rate_limited",
+  too_many_streams: "rate_limited",
+  admin_disabled: "unavailable",
+  dispatch_unavailable: "unavailable",
+  not_ready: "unavailable",
+  overloaded: "unavailable",
+} as const satisfies Record<string, ErrorKind>;
+export type DomainErrorCode = keyof typeof domainErrorCodes;
+
+/** The codes plugins/errors.ts answers itself, for framework, transport and database failures. */
+export const httpErrorCodes = [
+  "client_error",
+  "conflict",
+  "database_timeout",
+  "database_unavailable",
+  "internal_error",
+  "malformed_body",
+  "malformed_request",
+  "method_not_allowed",
+  "not_found",
+  "payload_too_large",
+  "unauthorized",
+  "unsupported_media_type",
+] as const;
+/** Every problem document's `code`. */
+export type ErrorCode = DomainErrorCode | (typeof httpErrorCodes)[number];
+
+/** Raised by services for any expected failure; `code` is stable for clients and its table entry fixes `kind`. */
+export class DomainError<Code extends DomainErrorCode = DomainErrorCode> extends Error {
   constructor(
-    readonly kind: ErrorKind,
-    readonly code: string,
+    readonly kind: (typeof domainErrorCodes)[Code],
+    readonly code: Code,
     message: string,
     readonly extra: {
       errors?: FieldError[];
@@ -33,34 +85,19 @@ export class DomainError extends Error {
   }
 }
 
-/** Raised when a credential authenticates but is not entitled to create orders (spec §2.2 body). */
+/** Raised when a credential authenticates but is not entitled to create orders; the body is the contract's 402. */
 export class EntitlementError extends Error {
-  constructor(
-    readonly body: {
-      error: "payment_required";
-      message: string;
-      entitled_credential: string;
-      provisioning_contact: string;
-      free_alternatives: string[];
-    },
-  ) {
+  constructor(readonly body: Schemas["EntitlementError"]) {
     super(body.message);
     this.name = "EntitlementError";
   }
 }
 
 /** Raised by the OAuth endpoints; answered in the RFC 6749 §5.2 format, not as a problem document, with the status
- * the RFC gives the code (server/plugins/errors.ts). `slow_down` is the token endpoint's registered code for "too
- * many attempts" (RFC 8628 §3.5). */
+ * the RFC gives the code (server/plugins/errors.ts). The codes are the contract's OAuthError enum. */
 export class OAuthError extends Error {
   constructor(
-    readonly error:
-      | "invalid_request"
-      | "invalid_client"
-      | "unsupported_grant_type"
-      | "invalid_scope"
-      | "invalid_client_metadata"
-      | "slow_down",
+    readonly error: Schemas["OAuthError"]["error"],
     readonly description: string,
     readonly retryAfterSeconds?: number,
   ) {

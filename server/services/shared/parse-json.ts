@@ -4,7 +4,8 @@
 /** The parsed value, or undefined when `text` is not JSON. */
 export function parseStoredJson(text: string): { value: unknown } | undefined {
   try {
-    return { value: JSON.parse(text) as unknown };
+    const value: unknown = JSON.parse(text);
+    return { value };
   } catch {
     return undefined;
   }

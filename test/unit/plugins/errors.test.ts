@@ -5,7 +5,13 @@ import { errorsPlugin } from "../../../server/plugins/errors.js";
 import { loggingPlugin } from "../../../server/plugins/logging.js";
 import { requestIdPlugin } from "../../../server/plugins/request-id.js";
 import { validationFailAction } from "../../../server/plugins/validation.js";
-import { DomainError, EntitlementError, OAuthError, type ErrorKind } from "../../../server/services/errors.js";
+import {
+  DomainError,
+  EntitlementError,
+  OAuthError,
+  domainErrorCodes,
+  type DomainErrorCode,
+} from "../../../server/services/errors.js";
 
 /** An error carrying a driver code (Postgres SQLSTATE or Node errno), as pg and PGlite raise them. */
 const coded = (code: string, message = "driver error") => Object.assign(new Error(message), { code });
@@ -58,19 +64,20 @@ async function problemOf(thrown: () => unknown, init: Hapi.ServerInjectOptions =
 
 describe("errors plugin", () => {
   describe("DomainError kinds", () => {
-    const cases: [ErrorKind, number, string][] = [
-      ["bad_request", 400, "Bad Request"],
-      ["unauthorized", 401, "Unauthorized"],
-      ["forbidden", 403, "Forbidden"],
-      ["not_found", 404, "Not Found"],
-      ["conflict", 409, "Conflict"],
-      ["validation", 422, "Validation failed"],
-      ["rate_limited", 429, "Too Many Requests"],
-      ["unavailable", 503, "Service Unavailable"],
+    const cases: [DomainErrorCode, number, string][] = [
+      ["malformed_seal", 400, "Bad Request"],
+      ["missing_credential", 401, "Unauthorized"],
+      ["live_key", 403, "Forbidden"],
+      ["seal_not_found", 404, "Not Found"],
+      ["quote_expired", 409, "Conflict"],
+      ["quote_mismatch", 422, "Validation failed"],
+      ["too_many_streams", 429, "Too Many Requests"],
+      ["not_ready", 503, "Service Unavailable"],
     ];
-    for (const [kind, status, title] of cases) {
+    for (const [code, status, title] of cases) {
+      const kind = domainErrorCodes[code];
       it(`answers kind ${kind} with ${status} problem+json carrying the stable code`, async () => {
-        const { res, body } = await problemOf(() => new DomainError(kind, "some_code", "what happened"));
+        const { res, body } = await problemOf(() => new DomainError(kind, code, "what happened"));
         assert.equal(res.statusCode, status);
         assert.match(String(res.headers["content-type"]), /^application\/problem\+json/);
         assert.deepEqual(
@@ -78,9 +85,9 @@ describe("errors plugin", () => {
           {
             status,
             title,
-            code: "some_code",
+            code,
             detail: "what happened",
-            type: "https://dispatch.example/problems/some-code",
+            type: `https://dispatch.example/problems/${code.replace(/_/g, "-")}`,
           },
         );
         assert.equal(body.instance, "/boom");
@@ -90,7 +97,7 @@ describe("errors plugin", () => {
 
     it("carries retry_after_seconds into the body and the Retry-After header", async () => {
       const { res, body } = await problemOf(
-        () => new DomainError("rate_limited", "too_many", "slow down", { retryAfterSeconds: 7 }),
+        () => new DomainError("rate_limited", "too_many_streams", "slow down", { retryAfterSeconds: 7 }),
       );
       assert.equal(body.retry_after_seconds, 7);
       assert.equal(res.headers["retry-after"], "7");
@@ -189,5 +196,23 @@ describe("errors plugin", () => {
       assert.equal(res.headers["cache-control"], "no-store");
       assert.match(String(res.headers["www-authenticate"]), /^Basic /);
     });
+
+    // Every code of the contract's OAuthError enum: RFC 6749 §5.2 gives 401 to invalid_client only, RFC 8628 429.
+    const oauthCases: [OAuthError["error"], number][] = [
+      ["invalid_request", 400],
+      ["invalid_client", 401],
+      ["invalid_grant", 400],
+      ["unauthorized_client", 400],
+      ["unsupported_grant_type", 400],
+      ["invalid_scope", 400],
+      ["invalid_client_metadata", 400],
+      ["slow_down", 429],
+    ];
+    for (const [error, status] of oauthCases)
+      it(`answers OAuthError ${error} with ${status} in the RFC 6749 format`, async () => {
+        const { res } = await problemOf(() => new OAuthError(error, "why", 1));
+        assert.equal(res.statusCode, status);
+        assert.deepEqual(JSON.parse(res.payload), { error, error_description: "why" });
+      });
   });
 });
