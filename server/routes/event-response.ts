@@ -4,7 +4,7 @@ import type { Request, ResponseToolkit } from "@hapi/hapi";
 import { principalOf } from "../plugins/auth.js";
 import type { Services } from "../services/index.js";
 import { seqOf, type EventScope } from "../services/events/feed.js";
-import { originOf } from "../plugins/origin.js";
+import { baseUrlOf } from "../plugins/origin.js";
 
 /** The stream only when the client prefers it (RFC 9110 §12.5.1): `application/json, text/event-stream` gets JSON. */
 function wantsStream(accept: string | undefined): boolean {
@@ -25,7 +25,7 @@ function closedSignal(request: Request): AbortSignal {
 }
 
 export async function answerEvents(services: Services, request: Request, h: ResponseToolkit, scope: EventScope) {
-  const base = services.config.publicBaseUrl ?? originOf(request);
+  const base = baseUrlOf(request, services.config.publicBaseUrl);
   const query = request.query as { after?: string; limit: number };
   const resume = (request.headers["last-event-id"] as string | undefined) ?? query.after;
   if (!wantsStream(request.headers.accept as string | undefined))

@@ -14,6 +14,7 @@ import { createBoundedTaskStore } from "./a2a-task-store.js";
 import { buildAgentCard } from "./agent-card.js";
 import type { Services } from "../index.js";
 import { createCapabilityInvoker, type Caller, type InvokeContext } from "./run-capability.js";
+import { baseUrlOf, configuredOrigin } from "../shared/base-url.js";
 
 /** The caller as the SDK sees it; tasks are stored per userName, so callers see only their own tasks. */
 class DispatchUser implements User {
@@ -38,7 +39,7 @@ export function createA2aService(services: Pick<Services, "quotes" | "evals" | "
   const invoker = createCapabilityInvoker(services);
   // This card only drives the handler's version and capability checks; /.well-known/agent-card.json builds
   // the served one with the request's base URL.
-  const card = buildAgentCard(services.config.publicBaseUrl ?? "http://localhost");
+  const card = buildAgentCard(baseUrlOf(services.config.publicBaseUrl, configuredOrigin(services.config)));
   const transport = new JsonRpcTransportHandler(
     new DefaultRequestHandler(card, createBoundedTaskStore(services.config.a2aTasks), createDispatchExecutor(invoker)),
   );

@@ -2,7 +2,7 @@
 // per tenant or per order.
 import type { Knex } from "knex";
 import { maskRef } from "../shared/ids.js";
-import { statusUrl } from "../dispatch/orders/view.js";
+import { statusUrl } from "../shared/base-url.js";
 import type { EventType } from "../../generated/events.js";
 import { eventTypeOf } from "./catalogue.js";
 

@@ -2,6 +2,7 @@
 // claimed by the delivery worker (server/services/webhooks/worker.ts). All state lives in the database.
 import type { Knex } from "knex";
 import { newId } from "../shared/ids.js";
+import { baseUrlOf } from "../shared/base-url.js";
 import { rawQuery } from "../../db/raw.js";
 import type { WebhookOutboxRow } from "../../db/tables/webhooks.js";
 import { ensureWebhookSecret } from "./secrets.js";
@@ -84,7 +85,7 @@ export async function eventOfMessage(db: Knex, row: OutboxRow, publicBaseUrl: st
   const [event] = await tenantRows(db, 0, tenant).offset(Number(count)).limit(1);
   if (!event) throw new Error(`order ${row.order_id} has no event for webhook message ${row.message_id}`);
   const statusUrl = String(row.payload.data.status_url);
-  return toEvent(event, publicBaseUrl ?? new URL(statusUrl).origin);
+  return toEvent(event, baseUrlOf(publicBaseUrl, new URL(statusUrl).origin)); // the order's own request origin
 }
 
 const endpointSql = "lower(substring(o.url from '^[^:]+://[^/\\?#]+'))"; // \\? : a literal ?, not a knex binding

@@ -15,6 +15,7 @@ import { resetSandbox } from "./sandbox-reset.js";
 import type { OrderEventInput } from "./transition.js";
 import { statusView } from "./view.js";
 import { createOrderWriter } from "./writer.js";
+import { baseUrlOf, configuredOrigin } from "../../shared/base-url.js";
 
 export type { CancelInput, CancelReason } from "./cancel.js";
 export type { OrderAnswer, OrderContext, OrderInput, OrderPrincipal } from "./create.js";
@@ -37,13 +38,13 @@ async function getOrder(db: Db, tenant: Tenant | null, id: string, base: string)
 
 export function createOrderService(db: Db, contractors: ContractorService, config: Config) {
   const creation = { db, contractors, config, writer: createOrderWriter(db) };
-  const baseOf = (origin: string) => config.publicBaseUrl ?? origin;
+  const baseOf = (origin: string) => baseUrlOf(config.publicBaseUrl, origin);
   const clock: SandboxClock = {
     db,
     contractors,
     config,
     job: null,
-    base: baseOf(`http://${config.host}:${config.port}`),
+    base: baseOf(configuredOrigin(config)),
   };
   return {
     create: (principal: OrderPrincipal, payload: OrderInput, ctx: OrderContext) =>

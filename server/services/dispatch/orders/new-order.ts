@@ -8,7 +8,8 @@ import { matchFacts, type Match } from "../matching.js";
 import { usd } from "../pricing.js";
 import { isOverNte, nteCheck } from "../nte.js";
 import type { ResponseBody, Schemas, ValidBody } from "../../../types/contract.js";
-import { statusUrl, trackingAuth, webhookData } from "./view.js";
+import { trackingAuth, webhookData } from "./view.js";
+import { baseUrlOf, statusUrl } from "../../shared/base-url.js";
 import type { NewOrder } from "./writer.js";
 
 /** createOrder's body after validation (joi has applied the `urgency` default). */
@@ -165,7 +166,7 @@ export function prepareOrder(
   const row = orderRow(input, ctx, order, best, now);
   const records = orderAuditRows(row, input, best ? matches : []); // a held order (over its NTE) records no match
   const seal = records[0].seal; // known before the insert, so the stored answer is written once
-  const base = config.publicBaseUrl ?? ctx.origin;
+  const base = baseUrlOf(config.publicBaseUrl, ctx.origin);
   const tracking = { status_url: statusUrl(base, order.id), auth: trackingAuth };
   const { body, note } = answerOf(config, input, { order, priced, best, tracking, seal });
   const write = {

@@ -1,6 +1,7 @@
 // What the order domain answers with: the status view (an order with its events) and the webhook's data.
 import type { Knex } from "knex";
 import type { OrderEventRow, OrderRow } from "../../../db/tables/dispatch.js";
+import { statusUrl } from "../../shared/base-url.js";
 import { maskRef } from "../../shared/ids.js";
 import type { Schemas } from "../../../types/contract.js";
 import type { OrderLifecycleStatus } from "./state.js";
@@ -14,7 +15,6 @@ export type WebhookFacts = Pick<OrderRow, "id" | "status" | "reference_id" | "co
 type Conn = Knex | Knex.Transaction;
 
 export const trackingAuth = "Send the same x-api-key header.";
-export const statusUrl = (base: string, id: string) => `${base.replace(/\/+$/, "")}/api/dispatch/v1/orders/${id}`;
 const iso = (value: Date | string) => new Date(value).toISOString();
 
 function eventOf(event: OrderEventRow): Schemas["OrderEvent"] {

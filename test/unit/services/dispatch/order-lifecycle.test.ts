@@ -6,7 +6,8 @@ import {
   type OrderEventInput,
   type OrderLifecycleStatus,
 } from "../../../../server/services/dispatch/orders/transition.js";
-import { statusUrl, webhookData } from "../../../../server/services/dispatch/orders/view.js";
+import { webhookData } from "../../../../server/services/dispatch/orders/view.js";
+import { statusUrl } from "../../../../server/services/shared/base-url.js";
 import { DomainError } from "../../../../server/services/errors.js";
 
 type Target = OrderEventInput["status"];
