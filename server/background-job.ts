@@ -3,6 +3,7 @@
 // job carries on, waiting twice as long after each further failure (up to maxBackoffMs), so an outage costs log
 // lines, not the worker, and a failing job does not hammer what it failed against. Every wait is stretched by a
 // random part (jitter) so instances started together, or cut off by the same outage, do not poll in step.
+import { exponentialBackoffMs } from "./services/shared/backoff.js";
 
 export interface JobTiming {
   /** Delay after a run that did work, and after a nudge. */
@@ -51,7 +52,7 @@ function nextDelayMs(timing: JobTiming, job: JobState, did: number): number {
   const idle = timing.idleMs ?? timing.intervalMs;
   if (job.failures === 0) return did > 0 || job.nudged ? timing.intervalMs : idle;
   const cap = Math.max(idle, timing.maxBackoffMs ?? defaultMaxBackoffMs);
-  return Math.min(cap, idle * 2 ** Math.min(job.failures - 1, 20));
+  return exponentialBackoffMs(idle, job.failures - 1, cap);
 }
 
 const idleState: JobState = {

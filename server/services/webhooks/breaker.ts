@@ -2,11 +2,14 @@
 // doubles per further failure. A lane is one tenant's endpoint (see laneOf), so a tenant whose receiver fails
 // opens only its own circuit, never the one of another tenant on the same host.
 import { LRUCache } from "lru-cache";
+import { exponentialBackoffMs } from "../shared/backoff.js";
 
 /** Consecutive failures after which a lane's circuit opens. */
 const tripAfter = 3;
 /** Lanes remembered; past it the least recently failed are forgotten (their circuit closes), so memory is bounded. */
 const maxLanes = 10_000;
+/** The longest a circuit stays open. */
+const maxOpenMs = 3_600_000;
 
 export interface Breaker {
   /** Lanes whose circuit is open at `now`. */
@@ -21,7 +24,8 @@ export function createBreaker(backoffMs: number): Breaker {
     record(lane, ok) {
       if (ok) return void failures.delete(lane);
       const count = (failures.get(lane)?.count ?? 0) + 1;
-      const openUntil = count >= tripAfter ? Date.now() + Math.min(backoffMs * 2 ** (count - tripAfter), 3_600_000) : 0;
+      const openUntil =
+        count >= tripAfter ? Date.now() + exponentialBackoffMs(backoffMs, count - tripAfter, maxOpenMs) : 0;
       failures.set(lane, { count, openUntil });
     },
   };

@@ -3,6 +3,7 @@
 import type { Knex } from "knex";
 import { newId } from "../shared/ids.js";
 import { baseUrlOf } from "../shared/base-url.js";
+import { exponentialBackoffMs } from "../shared/backoff.js";
 import { rawQuery } from "../../db/raw.js";
 import type { WebhookOutboxRow } from "../../db/tables/webhooks.js";
 import { ensureWebhookSecret } from "./secrets.js";
@@ -169,7 +170,7 @@ export async function markFailed(
 ): Promise<void> {
   const attempts = row.attempts + 1; // row.attempts is the count before this attempt
   const dead = attempts >= policy.maxAttempts;
-  const delayMs = Math.min(policy.backoffMs * 2 ** (attempts - 1), 3_600_000);
+  const delayMs = exponentialBackoffMs(policy.backoffMs, attempts - 1, 3_600_000);
   await db("webhook_outbox")
     .where({ id: row.id })
     .update({
