@@ -1,210 +1,132 @@
-// What each configuration variable means, as one table: README's variable table is this table (a unit test compares
-// them row by row) and `dispatch-server start --help` gives each flag its row's meaning. A variable added to
-// server/config.ts gets a row here (the test names a variable without one) and the same line in README.
+// What a configuration variable is (name, joi schema with its default and bounds, README meaning, how its value
+// enters the config) and what server/config.ts derives from its one definition of each: the environment's joi
+// schema, the typed config, README's variable table (`npm run generate`) and `dispatch-server start --help`.
+import Joi from "joi";
 
-/** One row of README's table: the variables it documents, their defaults as README shows them, what they mean. */
-export interface VariableRow {
-  variables: readonly string[];
-  defaults: string;
-  meaning: string;
+/** One environment variable, read as a T. */
+export interface Variable<T = unknown> extends Setting<T> {
+  readonly name: string;
+  /** Validates and converts the raw text; its default is the variable's default. */
+  readonly schema: Joi.Schema;
+  /** README's markdown; a variable without one shares the row (and the meaning) of the variable before it. */
+  readonly meaning?: string;
+  /** README's default when it is not the schema's default in backticks (nor "unset" without a default). */
+  readonly shown?: string;
 }
 
-export const variableRows: readonly VariableRow[] = [
-  {
-    variables: ["HOST", "PORT"],
-    defaults: "`127.0.0.1`, `3000`",
-    meaning: "where to listen",
-  },
-  {
-    variables: ["DATABASE_URL"],
-    defaults: "`pglite://./.data`",
-    meaning: "`pglite://memory` for in-memory, `postgres://user@host:5432/db` for real Postgres",
-  },
-  {
-    variables: ["REDIS_URL"],
-    defaults: "unset",
-    meaning:
-      "share rate limits across instances (`redis://127.0.0.1:6379`); an unreachable or unanswering Redis (see `REDIS_COMMAND_TIMEOUT_MS`) falls back to per-instance limits",
-  },
-  {
-    variables: ["DISPATCH_ADMIN_TOKEN"],
-    defaults: "unset",
-    meaning: "bearer token of the admin area (`/api/admin/v1/...`, ≥16 characters); unset = admin area answers 503",
-  },
-  {
-    variables: ["DISPATCH_DISABLED"],
-    defaults: "`false`",
-    meaning: "`true` makes quote/order answer 503",
-  },
-  {
-    variables: ["DISPATCH_SEED_DEMO"],
-    defaults: "`true`",
-    meaning:
-      "seed the demo contractor pool into an empty database (every trade in CA, TX, FL, NY, IL, PA, OH, GA; none in AK)",
-  },
-  {
-    variables: ["PUBLIC_BASE_URL"],
-    defaults: "request origin",
-    meaning: "base of absolute URLs the server hands out (status URLs, agent card)",
-  },
-  {
-    variables: ["MCP_ALLOWED_ORIGINS"],
-    defaults: "`PUBLIC_BASE_URL`'s origin (else the request's own)",
-    meaning:
-      "comma-separated origins (`https://app.example,https://b.example`) allowed to call `/api/mcp`; a request with any other `Origin` is a 403 problem, one without `Origin` passes",
-  },
-  {
-    variables: ["LOG_LEVEL"],
-    defaults: "`info`",
-    meaning: "pino level (`silent` in tests)",
-  },
-  {
-    variables: ["PROVISIONING_CONTACT", "ESCALATION_CONTACT"],
-    defaults: "`provisioning@dispatch.example`, `dispatch-escalations@dispatch.example`",
-    meaning: "contacts named in 402 and 202 bodies",
-  },
-  {
-    variables: ["OAUTH_TOKEN_TTL_SECONDS"],
-    defaults: "`3600`",
-    meaning: "lifetime of self-serve access tokens",
-  },
-  {
-    variables: ["WEBHOOK_ALLOW_PRIVATE"],
-    defaults: "`false`",
-    meaning:
-      "let every order call back to private and loopback addresses (local development and tests; sandbox mode already lets test-key orders call back to loopback)",
-  },
-  {
-    variables: ["WEBHOOK_POLL_MS", "WEBHOOK_BACKOFF_MS", "WEBHOOK_MAX_ATTEMPTS", "WEBHOOK_TIMEOUT_MS"],
-    defaults: "`1000`, `10000`, `12`, `10000`",
-    meaning:
-      "webhook worker: outbox poll interval, first retry delay (doubles each attempt), attempts before a message is marked dead, per-delivery timeout",
-  },
-  {
-    variables: ["PROBE_ALLOW_PRIVATE"],
-    defaults: "`false`",
-    meaning:
-      "let the readiness probe fetch loopback storefronts (tests only; private, link-local and metadata ranges stay refused)",
-  },
-  {
-    variables: ["SANDBOX_STEP_MS"],
-    defaults: "`5000`",
-    meaning:
-      "sandbox: orders made with a `dispatch_test_` key take one lifecycle step this often; `0` = only `POST …/sandbox/orders/{id}/advance` moves them",
-  },
-  {
-    variables: ["DISPATCH_SANDBOX"],
-    defaults: "`false`",
-    meaning:
-      "sandbox mode for integrators' CI (see Test your integration in CI): `pglite://memory` unless `DATABASE_URL` is set, `SANDBOX_STEP_MS` 500, a ready test key, test-key callbacks to loopback",
-  },
-  {
-    variables: ["DISPATCH_SANDBOX_KEY"],
-    defaults: "generated, printed once",
-    meaning: "sandbox mode's test key (`dispatch_test_…` as the server issues them), usable without an admin call",
-  },
-  {
-    variables: ["DISPATCH_SANDBOX_ACCOUNT"],
-    defaults: "`sandbox`",
-    meaning: "the sandbox key's account",
-  },
-  {
-    variables: ["DISPATCH_FIXTURES"],
-    defaults: "unset",
-    meaning:
-      "Sandbox mode only: YAML or JSON file (at most 1 MiB) of contractors and test keys loaded at start, all or nothing (schema: `SandboxFixtures` in openapi.yaml)",
-  },
-  {
-    variables: ["EVENT_STREAMS_PER_KEY", "EVENT_STREAM_MAX_SECONDS"],
-    defaults: "`10`, `3600`",
-    meaning:
-      "SSE event streams: concurrent streams one key may hold on an instance (one more is a 429 with `Retry-After`), and how long a stream lives before the server ends it (the client resumes with `Last-Event-ID`)",
-  },
-  {
-    variables: ["RATE_LIMIT_POINTS", "RATE_LIMIT_BURST"],
-    defaults: "`100`, `100`",
-    meaning: "per-key window and burst allowance per 60 s (raise only for load tests)",
-  },
-  {
-    variables: ["AUTH_FAILURES_PER_CREDENTIAL", "AUTH_FAILURES_PER_ADDRESS"],
-    defaults: "`20`, `200`",
-    meaning:
-      "failed-credential budgets per 5 min: per (client address, credential) and per client address (see Security limits); `RATE_LIMIT_POINTS` does not scale them",
-  },
-  {
-    variables: ["REDIS_COMMAND_TIMEOUT_MS"],
-    defaults: "`500`",
-    meaning:
-      "a Redis command unanswered this long fails over to the per-instance limits, and the silent connection is dropped and reconnected",
-  },
-  {
-    variables: ["DATABASE_STATEMENT_TIMEOUT_MS"],
-    defaults: "`5000`",
-    meaning:
-      "Postgres `statement_timeout` of every pooled connection (lock waits included) and the wait for a pooled connection; past it the request is a 503 `database_timeout` with `Retry-After`; `0` = none; migrations run without it; PGlite ignores it",
-  },
-  {
-    variables: ["MAX_REQUESTS_IN_FLIGHT"],
-    defaults: "`256`",
-    meaning:
-      "`/api/` requests handled at once per instance; past it a new one is answered 503 `overloaded` with `Retry-After: 1` at once (health, readiness and metrics are exempt)",
-  },
-  {
-    variables: ["EVALS_CACHE_MS"],
-    defaults: "`30000`",
-    meaning: "how long an evals document is served before it is computed again (`0` = every call)",
-  },
-  {
-    variables: ["A2A_TASK_BYTES_PER_CALLER", "A2A_TASK_BYTES"],
-    defaults: "`2097152` (2 MiB), `67108864` (64 MiB)",
-    meaning:
-      "A2A task memory, in bytes of task JSON, per authenticated caller and in all; past either the oldest finished tasks are forgotten first",
-  },
-  {
-    variables: ["SHUTDOWN_GRACE_MS"],
-    defaults: "`25000`",
-    meaning: "on SIGTERM/SIGINT, how long requests in flight may take before their connections are cut (see Operating)",
-  },
-  {
-    variables: ["METRICS_PORT", "METRICS_HOST"],
-    defaults: "unset, `127.0.0.1`",
-    meaning: "also serve the metrics at `GET /metrics` without a token on this port and interface (see Operating)",
-  },
-  {
-    variables: ["HTTP_REQUEST_TIMEOUT_MS"],
-    defaults: "`15000`",
-    meaning:
-      "time a client has to send a whole request (headers within two thirds of it); stalled sockets are cut (see Security limits)",
-  },
-  {
-    variables: ["TRUSTED_PROXIES"],
-    defaults: "unset",
-    meaning: "comma-separated addresses or CIDR ranges of the proxies whose `X-Forwarded-For` is believed",
-  },
-  {
-    variables: ["AUDIT_LOG_ORIGIN", "AUDIT_SIGNING_KEY", "AUDIT_BATCH_MS"],
-    defaults: "`dispatch.example/audit`, generated and kept in the database, `1000`",
-    meaning:
-      "audit log: the checkpoints' origin line, the signed-note private key, and the most ms between sequencing batches (see Trust)",
-  },
-  {
-    variables: ["BUILD_HASH"],
-    defaults: "`git rev-parse --short=12 HEAD` (recorded at build)",
-    meaning: "the build named in `/api/capabilities`",
-  },
-  {
-    variables: ["NODE_ENV"],
-    defaults: "unset",
-    meaning: "`production` requires `PUBLIC_BASE_URL`",
-  },
-];
+/** A setting of the config: one variable, or several read into one value. */
+export interface Setting<T = unknown> {
+  /** The variables it reads, in README's order. */
+  readonly variables: readonly Variable[];
+  /** Its value from the validated environment (converted, defaults filled in). */
+  read(env: Readonly<Record<string, unknown>>): T;
+}
 
-/** The row as README's markdown shows it. */
-export const markdownRow = (row: VariableRow): string =>
-  `| ${row.variables.map((name) => `\`${name}\``).join(", ")} | ${row.defaults} | ${row.meaning} |`;
+/** The values a tree of settings reads into: the config's type is this, inferred from the definition. */
+export type SettingsOf<T extends Record<string, Setting>> = { -readonly [K in keyof T]: ReturnType<T[K]["read"]> };
 
-/** The variable's meaning as plain text for --help (no markdown backticks), or undefined without a row. */
-export function meaningOf(variable: string): string | undefined {
-  const row = variableRows.find((candidate) => candidate.variables.includes(variable));
-  return row?.meaning.replaceAll("`", "");
+type Documented = Pick<Variable, "meaning" | "shown">;
+
+function variable<T>(name: string, schema: Joi.Schema, doc: Documented, read: (value: unknown) => T): Variable<T> {
+  return {
+    name,
+    schema,
+    ...doc,
+    get variables() {
+      return [this];
+    },
+    read: (env) => read(env[name]),
+  };
+}
+
+const nonEmpty = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
+
+/** Settings kept together in the config (`rateLimit: { points, burst }`), optionally combined into one value. */
+export function group<T extends Record<string, Setting>, R = SettingsOf<T>>(
+  members: T,
+  combine?: (values: SettingsOf<T>) => R,
+): Setting<R> {
+  const read = (env: Readonly<Record<string, unknown>>) => {
+    const entries = Object.entries(members).map(([key, member]) => [key, member.read(env)]);
+    const values = Object.fromEntries(entries) as SettingsOf<T>;
+    return combine ? combine(values) : (values as R);
+  };
+  return { variables: Object.values(members).flatMap((member) => member.variables), read };
+}
+
+/** A string variable with a default. */
+export const text = (name: string, schema: Joi.StringSchema | Joi.AlternativesSchema, doc: Documented) =>
+  variable(name, schema, doc, String);
+
+/** A string variable without a default: unset and "" both read as null. */
+export const optionalText = (name: string, schema: Joi.StringSchema, doc: Documented) =>
+  variable(name, schema.allow(""), doc, nonEmpty);
+
+/** Comma-separated items; unset or "" reads as `unset`. */
+export const list = <U>(name: string, schema: Joi.StringSchema, doc: Documented, unset: U) =>
+  variable(
+    name,
+    schema.allow(""),
+    doc,
+    (value) =>
+      nonEmpty(value)
+        ?.split(",")
+        .map((item) => item.trim()) ?? unset,
+  );
+
+/** A number with a default. */
+export const number = (name: string, schema: Joi.NumberSchema, doc: Documented) => variable(name, schema, doc, Number);
+
+/** A port that may be unset ("" too): null then. */
+export const optionalPort = (name: string, doc: Documented) =>
+  variable(name, Joi.number().port().allow(""), doc, (value) => (typeof value === "number" ? value : null));
+
+const bool = Joi.boolean().truthy("1", "yes").falsy("0", "no", "");
+/** true/false, 1/0, yes/no ("" is false). */
+export const flag = (name: string, fallback: boolean, doc: Documented) =>
+  variable(name, bool.default(fallback), doc, (value) => value === true);
+
+/** The joi schema of the whole environment: one key per variable, other variables let through. */
+export const schemaOf = (variables: readonly Variable[]) =>
+  Joi.object<Record<string, unknown>>(Object.fromEntries(variables.map((each) => [each.name, each.schema]))).unknown(
+    true,
+  );
+
+/** The default's text: README's markdown (`shown`, else the schema's default in backticks, else "unset"). */
+export function defaultOf(each: Variable): string {
+  if (each.shown) return each.shown;
+  const { flags } = each.schema.describe() as { flags?: { default?: string | number | boolean } };
+  return flags?.default === undefined ? "unset" : `\`${String(flags.default)}\``;
+}
+
+/** README's rows: variables without a meaning of their own join the row before them. */
+export function rowsOf(variables: readonly Variable[]): { variables: Variable[]; meaning: string }[] {
+  const rows: { variables: Variable[]; meaning: string }[] = [];
+  for (const each of variables) {
+    if (each.meaning) rows.push({ variables: [each], meaning: each.meaning });
+    else if (rows.length) rows[rows.length - 1].variables.push(each);
+    else throw new Error(`${each.name}: the first variable needs a meaning`);
+  }
+  return rows;
+}
+
+/** README's variable table (markdown). */
+export function markdownTable(variables: readonly Variable[]): string {
+  const lines = rowsOf(variables).map((row) => {
+    const names = row.variables.map((each) => `\`${each.name}\``).join(", ");
+    return `| ${names} | ${row.variables.map(defaultOf).join(", ")} | ${row.meaning} |`;
+  });
+  return ["| variable | default | meaning |", "|---|---|---|", ...lines].join("\n");
+}
+
+/** Each variable with its --help text: plain text (no backticks), its row's meaning, its default when it has one. */
+export function helpTexts(variables: readonly Variable[]): { variable: Variable; help: string }[] {
+  const plain = (markdown: string) => markdown.replaceAll("`", "");
+  return rowsOf(variables).flatMap((row) =>
+    row.variables.map((each) => {
+      const fallback = defaultOf(each);
+      const shown = fallback === "unset" ? "" : ` (default ${plain(fallback)})`;
+      return { variable: each, help: `${each.name}: ${plain(row.meaning)}${shown}` };
+    }),
+  );
 }

@@ -6,9 +6,11 @@ import { appendAudit } from "../audit/entries.js";
 import { DomainError } from "../errors.js";
 import { createInvalidatedCache } from "../shared/cache.js";
 import { newId, randomBase62, sha256Hex } from "../shared/ids.js";
+import { apiKeyChecksum, looksLikeApiKey } from "../../api-key-format.js";
 import { defaultKeyScopes, type KeyScope } from "../../generated/security.js";
 
 export type { KeyScope } from "../../generated/security.js";
+export { looksLikeApiKey } from "../../api-key-format.js";
 export interface ApiKeyRecord {
   id: string;
   account: string;
@@ -18,26 +20,6 @@ export interface ApiKeyRecord {
   scopes: KeyScope[];
   created_at: string;
   revoked_at: string | null;
-}
-
-const keyPattern = /^dispatch_(test|live)_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
-/** Six base62 characters derived from the SHA-256 of the key body: catches typos without a lookup. */
-function checksumBase62(body: string): string {
-  const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-  let n = parseInt(sha256Hex(body).slice(0, 12), 16);
-  let out = "";
-  for (let i = 0; i < 6; i++) {
-    out += alphabet[n % 62];
-    n = Math.floor(n / 62);
-  }
-  return out;
-}
-
-/** Cheap structural check before touching the database: format and checksum. */
-export function looksLikeApiKey(value: string): boolean {
-  const match = keyPattern.exec(value);
-  if (!match) return false;
-  return checksumBase62(`${match[1]}_${match[2]}`) === match[3];
 }
 
 function toRecord(row: ApiKeyRow): ApiKeyRecord {
@@ -88,7 +70,7 @@ async function storeKey(db: Db, key: string, input: IssueInput) {
 /** A new random key in the issued format: `dispatch_{environment}_` + 32 base62 characters + checksum. */
 export function mintApiKey(environment: "test" | "live"): string {
   const body = `${environment}_${randomBase62(32)}`;
-  return `dispatch_${body}${checksumBase62(body)}`;
+  return `dispatch_${body}${apiKeyChecksum(body)}`;
 }
 
 /** Mints a key (shown once), stores only its hash, and audits the issue. */

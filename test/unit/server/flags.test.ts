@@ -1,9 +1,8 @@
-// dispatch-server's flags come from the configuration schema: one per variable, booleans as --x / --no-x.
+// dispatch-server's flags come from the configuration's definition: one per variable, booleans as --x / --no-x.
 import assert from "node:assert/strict";
 import { Command } from "commander";
 import { schema } from "../../../server/config.js";
 import { addConfigFlags, envWithFlags, flagName } from "../../../server/bin/flags.js";
-import { meaningOf } from "../../../server/config-variables.js";
 
 const parse = (args: string[]) =>
   addConfigFlags(new Command().exitOverride()).parse(args, { from: "user" }).opts<Record<string, unknown>>();
@@ -17,15 +16,20 @@ describe("dispatch-server flags", () => {
     for (const variable of variables) assert.ok(longs.has(`--${flagName(variable)}`), variable);
   });
 
-  it("describes each flag with its variable's meaning from README's table, never only 'sets X'", () => {
+  it("describes each flag with its variable's meaning and default from README's table, never only 'sets X'", () => {
     const command = addConfigFlags(new Command());
-    const port = command.options.find((option) => option.long === "--port")!;
-    assert.equal(port.description, "PORT: where to listen (default 3000)");
+    const description = (long: string) => command.options.find((option) => option.long === long)!.description;
+    assert.equal(description("--port"), "PORT: where to listen (default 3000)");
+    assert.match(description("--webhook-allow-private"), /private and loopback.* \(default false\)$/);
+    assert.match(
+      description("--database-url"),
+      /^DATABASE_URL: pglite:\/\/memory for in-memory.* \(default pglite:\/\/\.\/\.data\)$/,
+    );
+    assert.equal(description("--redis-url").includes("(default"), false, "no default shown for an unset variable");
     for (const option of command.options.filter((o) => !o.long?.startsWith("--no-"))) {
       assert.doesNotMatch(option.description, /^sets |see README/, option.long);
       assert.ok(!option.description.includes("`"), option.description);
     }
-    assert.match(meaningOf("WEBHOOK_ALLOW_PRIVATE")!, /private and loopback/);
   });
 
   it("writes the flags given over the environment and leaves the others alone", () => {
