@@ -8,7 +8,7 @@ import { matchFacts, type Match } from "../matching.js";
 import { usd } from "../pricing.js";
 import { isOverNte, nteCheck } from "../nte.js";
 import type { ResponseBody, Schemas, ValidBody } from "../../../types/contract.js";
-import { statusUrl, trackingAuth, webhookData } from "./view.js";
+import { statusUrl, trackingAuth } from "./view.js";
 import type { NewOrder } from "./writer.js";
 
 /** createOrder's body after validation (joi has applied the `urgency` default). */
@@ -117,9 +117,8 @@ const escalation = (config: Config, input: OrderInput, overNte?: Match): Schemas
 /** The outbox message of the order's first event (order.created) when the order has a callback_url. */
 function webhookOf(input: OrderInput, row: NewRow, base: string): NewOrder["webhook"] {
   if (!input.callback_url) return null;
-  const data = webhookData(row, null, base);
   const tenant = { account: row.account, environment: row.environment };
-  return { orderId: row.id, tenant, url: input.callback_url, data };
+  return { orderId: row.id, tenant, url: input.callback_url, base };
 }
 
 interface Outcome {
