@@ -1,6 +1,7 @@
 // Follows one of the API's SSE feeds (listEvents, listOrderEvents) and resumes with Last-Event-ID after a drop,
 // so a reconnect neither repeats nor skips an event. Parsing is eventsource-parser's, not hand-written.
 import { EventSourceParserStream } from "eventsource-parser/stream";
+import type { components } from "../../sdk/generated/openapi.js";
 import type { CliContext } from "../context.js";
 import { apiFailure } from "../api-failure.js";
 import { CliError, ExitCode, networkError } from "../errors.js";
@@ -14,12 +15,8 @@ type StreamRequest = (
   init: { headers: Record<string, string>; signal: AbortSignal; parseAs: "stream" },
 ) => Promise<{ data?: ReadableStream<BufferSource>; error?: unknown; response: Response }>;
 
-export interface LiveEvent {
-  id: string;
-  type: string;
-  timestamp: string;
-  data: Record<string, unknown>;
-}
+/** One event as the feed, its SSE stream and webhooks carry it (the contract's DispatchEvent). */
+export type LiveEvent = components["schemas"]["DispatchEvent"];
 /** Called per event; answering true ends the follow. */
 export type OnEvent = (event: LiveEvent) => Promise<boolean> | boolean;
 

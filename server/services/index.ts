@@ -39,7 +39,7 @@ export function createServices(db: Db, config: Config) {
     evals: createEvalsService(db, config.evalsCacheMs),
     oauth,
     oauthPurger: createOAuthPurger(db),
-    orders: createOrderService(db, contractors, config),
+    orders: createOrderService(db, contractors, config, events.eventSequencer.nudge),
     webhooks: createWebhookService(db, config),
     probe: createProbeService({ allowPrivate: config.probeAllowPrivate }),
   };

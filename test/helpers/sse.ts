@@ -1,13 +1,10 @@
 // An SSE client for the event suites: records each event with its arrival time and each comment, parsed by
 // eventsource-parser (the CLI's parser), and can be dropped at any moment like a network cut.
 import { createParser } from "eventsource-parser";
+import type { components } from "../../sdk/generated/openapi.js";
 
-export interface ReceivedEvent {
-  id: string;
-  type: string;
-  data: { order_id: string; status: string };
-  at: number;
-}
+/** One event as the server sent it (the contract's DispatchEvent) and when it arrived. */
+export type ReceivedEvent = components["schemas"]["DispatchEvent"] & { at: number };
 
 export interface SseClient {
   status: number;

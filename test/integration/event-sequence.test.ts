@@ -12,17 +12,29 @@ const lastBefore = "20261125100000_tenancy";
 const order = (id: string, account: string, environment: string) =>
   storedOrder(id, { account, environment, key_id: "key_x" });
 
-/** Inserts one event row and answers its id. */
-async function insertEvent(db: Db, orderId: string): Promise<number> {
-  const [row] = await db("order_events").insert({ order_id: orderId, status: "pending_dispatch" }).returning("id");
-  return row.id;
+/** The orders' tenants, which events are written with since the migration that made them required. */
+const tenants = {
+  ord_a: { account: "acme", environment: "test" },
+  ord_b: { account: "bolt", environment: "live" },
+} as const;
+type OrderId = keyof typeof tenants;
+
+/** Inserts one event row as the schema at hand takes it (`old`: before events had tenants) and answers its id. */
+async function insertEvent(db: Db, orderId: OrderId, old = false): Promise<number> {
+  const event = { order_id: orderId, status: "pending_dispatch" as const };
+  const [row] = old
+    ? await db<Record<string, unknown>>("order_events").insert(event).returning("id")
+    : await db("order_events")
+        .insert({ ...event, ...tenants[orderId] })
+        .returning("id");
+  return Number(row.id);
 }
 
 /** Takes an id and rolls back: a hole. */
-async function hole(db: Db, orderId: string): Promise<void> {
+async function hole(db: Db, orderId: OrderId, old = false): Promise<void> {
   await db
     .transaction(async (trx) => {
-      await insertEvent(trx, orderId);
+      await insertEvent(trx, orderId, old);
       throw new Error("rolled back");
     })
     .catch(() => undefined);
@@ -47,9 +59,9 @@ for (const target of databases()) {
       db = createDb(created.url);
       await migrateThrough(db, lastBefore);
       await db("orders").insert([order("ord_a", "acme", "test"), order("ord_b", "bolt", "live")]);
-      old.push(await insertEvent(db, "ord_a"));
-      await hole(db, "ord_a");
-      old.push(await insertEvent(db, "ord_b"));
+      old.push(await insertEvent(db, "ord_a", true));
+      await hole(db, "ord_a", true);
+      old.push(await insertEvent(db, "ord_b", true));
       await migrate(db);
     });
     after(async () => {

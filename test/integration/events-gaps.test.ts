@@ -19,7 +19,8 @@ async function orderId(t: TestServer, key: string, reference_id: string): Promis
 /** Takes an order_events id and rolls back: the hole a failed write leaves. */
 async function rolledBackEvent(t: TestServer, order: string): Promise<void> {
   const failed = t.app.services.db.transaction(async (trx) => {
-    await trx("order_events").insert({ order_id: order, status: "dispatched" });
+    const tenant = await trx("orders").where({ id: order }).first("account", "environment");
+    await trx("order_events").insert({ order_id: order, status: "dispatched", ...tenant! });
     throw new Error("rolled back on purpose");
   });
   await assert.rejects(failed, /rolled back on purpose/);

@@ -178,23 +178,24 @@ for (const db of databases()) {
             environment: "test",
             secret: `whsec_${Buffer.from("0123456789abcdef01234567").toString("base64")}`,
           });
+          const event = await rows("order_events").where({ order_id: id }).first("id");
           await rows("webhook_outbox").insert({
             message_id: "msg_rebound",
             order_id: id,
             account: "acme",
             environment: "test",
             url: `http://127.0.0.1:${port}/`,
-            payload: JSON.stringify({
-              type: "order.created",
-              timestamp: new Date().toISOString(),
-              data: { status_url: `${s.url}/api/dispatch/v1/orders/${id}` },
-            }),
+            event_id: event!.id,
+            status_base_url: s.url,
           });
-          // The message is sent with its event's id (evt_…), which replaces the msg_ placeholder.
+          // The message is listed with its event's id (evt_…) in place of the msg_ placeholder.
           const stored = async () => (await rows("webhook_outbox").where({ order_id: id }).first())!;
           await eventually(async () => (await stored()).attempts >= 1);
           const row = await stored();
-          assert.match(row.message_id, /^evt_\d+$/);
+          const [delivery] = (
+            await s.app.services.webhooks.deliveries({ account: "acme", environment: "test" }, { limit: 1 })
+          ).items;
+          assert.match(delivery.event_id, /^evt_\d+$/);
           assert.match(row.last_error ?? "", /not allowed/);
           assert.deepEqual([row.status, receiver.deliveries.length], ["pending", 0]);
         } finally {

@@ -1,5 +1,5 @@
-// Rows of order_events: every status an order passes through. The feed sequencer gives each a `seq` (and the
-// order's tenant) after commit; until then those are null and the event is not in the feed.
+// Rows of order_events: every status an order passes through, written with its order's tenant. The feed sequencer
+// gives each a `seq` after commit; until then it is null and the event is not in the feed.
 import type { Schemas } from "../../types/contract.js";
 import type { InsertOf, TableOf } from "./writes.js";
 
@@ -12,12 +12,12 @@ export interface OrderEventRow {
   final_cost_cents: number | null;
   at: Date;
   seq: number | null;
-  account: string | null;
-  environment: Schemas["ApiKeyEnvironment"] | null;
+  account: string;
+  environment: Schemas["ApiKeyEnvironment"];
 }
 type OrderEventInsert = InsertOf<
   Omit<OrderEventRow, "at"> & { at: Date | string },
-  "id" | "note" | "human_override" | "final_cost_cents" | "at" | "seq" | "account" | "environment"
+  "id" | "note" | "human_override" | "final_cost_cents" | "at" | "seq"
 >;
 
 declare module "knex/types/tables.js" {

@@ -21,13 +21,6 @@ export interface WebhookRetiredSecretRow {
   expires_at: Date;
 }
 
-/** What an outbox message names: the event's type and time, and the data the deliveries list shows. */
-export interface WebhookPayload {
-  type: string;
-  timestamp: string;
-  data: Record<string, unknown>;
-}
-
 export interface WebhookOutboxRow {
   id: number;
   message_id: string;
@@ -35,7 +28,12 @@ export interface WebhookOutboxRow {
   account: string;
   environment: Environment;
   url: string;
-  payload: WebhookPayload;
+  /** The order_events row the message delivers (null only for a message older than the reference that had none). */
+  event_id: number | null;
+  /** The base URL of the event's `status_url` when no PUBLIC_BASE_URL is set: the one the order was made on. */
+  status_base_url: string;
+  /** No longer written: the body sent is the event itself. Kept for messages queued before event_id. */
+  payload: Record<string, unknown> | null;
   status: "pending" | "delivered" | "dead";
   attempts: number;
   next_attempt_at: Date;
@@ -44,9 +42,8 @@ export interface WebhookOutboxRow {
   created_at: Date;
   delivered_at: Date | null;
 }
-/** jsonb `payload` is written as JSON text, as node-postgres and PGlite both take it. */
 type WebhookOutboxInsert = InsertOf<
-  Omit<WebhookOutboxRow, "payload"> & { payload: string },
+  Omit<WebhookOutboxRow, "payload">,
   "id" | "status" | "attempts" | "next_attempt_at" | "last_error" | "last_status_code" | "created_at" | "delivered_at"
 >;
 

@@ -1,16 +1,16 @@
-// The event feed: order_events rows as webhook-shaped events (`evt_<seq>`, see sequencer.ts), oldest first,
-// per tenant or per order.
+// The event feed: order_events rows as the contract's DispatchEvent (`evt_<seq>`, see sequencer.ts), oldest
+// first, per tenant or per order; toEvent is the one renderer of an event for every surface.
 import type { Knex } from "knex";
 import { maskRef } from "../shared/ids.js";
 import { statusUrl } from "../shared/base-url.js";
-import type { EventType } from "../../generated/events.js";
+import type { Schemas } from "../../types/contract.js";
 import { eventTypeOf } from "./catalogue.js";
 
 /** The columns feed queries select (bigints may arrive as strings over raw SQL). */
 export interface EventRow {
   seq: number | string;
   order_id: string;
-  status: string;
+  status: Schemas["OrderLifecycleStatus"];
   at: Date | string;
   final_cost_cents: number | null;
   account: string;
@@ -18,15 +18,10 @@ export interface EventRow {
   reference_id: string | null;
   contractor_id: string | null;
   quoted_cost_cents: number | null;
-  previous_status: string | null;
+  previous_status: Schemas["OrderLifecycleStatus"] | null;
 }
 type Conn = Knex | Knex.Transaction;
-export interface DispatchEvent {
-  id: string;
-  type: EventType;
-  timestamp: string;
-  data: Record<string, unknown>;
-}
+export type DispatchEvent = Schemas["DispatchEvent"];
 /** Whose events: always one tenant (account and environment); only the stream hub reads across tenants. */
 export interface EventScope {
   account: string;
@@ -55,11 +50,15 @@ function sequencedRows(db: Conn, afterSeq: number) {
       "o.reference_id",
       "o.contractor_id",
       "o.quoted_cost_cents",
-      db.raw(
-        "(select p.status from order_events p where p.order_id = e.order_id and p.id < e.id order by p.id desc limit 1) as previous_status",
-      ),
+      previousStatus(db),
     );
 }
+
+/** The status before row `e`'s (null for an order's first event): what an event's type and data are made of. */
+export const previousStatus = (db: Conn) =>
+  db.raw(
+    "(select p.status from order_events p where p.order_id = e.order_id and p.id < e.id order by p.id desc limit 1) as previous_status",
+  );
 
 /** One tenant's rows (the (account, environment, seq) index), optionally one order's, up to `uptoSeq`. */
 export function tenantRows(db: Conn, afterSeq: number, scope: EventScope, uptoSeq?: number) {
@@ -67,6 +66,12 @@ export function tenantRows(db: Conn, afterSeq: number, scope: EventScope, uptoSe
   if (scope.orderId) query.where("e.order_id", scope.orderId);
   if (uptoSeq !== undefined) query.where("e.seq", "<=", uptoSeq);
   return query;
+}
+
+/** One event by its row id (a webhook message's `event_id`), once it has its place in the feed. */
+export async function eventRow(db: Conn, id: number): Promise<EventRow | undefined> {
+  const [row] = await sequencedRows(db, 0).where("e.id", id);
+  return row;
 }
 
 /** Every tenant's rows: for the stream hub's poller only, which hands each row to its own tenant's streams. */

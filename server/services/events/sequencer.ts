@@ -1,5 +1,5 @@
 // The feed sequencer: gives committed order_events rows their place in the event feed (`seq`, the number in
-// `evt_<seq>`) after they commit, and copies the order's tenant onto them.
+// `evt_<seq>`) after they commit.
 //
 // Why after commit: a row's own id is taken from a sequence while its statement runs, so ids reach readers out
 // of order and with holes (every failed or conflicting write leaves one, and one tenant can make them at will).
@@ -10,9 +10,9 @@
 // `seq > last` and never wait. The price is a short delay (one sequencer interval) before a row is readable,
 // and an event that is read (JSON page, stream open) first runs a pass so a caller sees its own writes.
 //
-// Runs are nudged: a statement that inserted into order_events asks for a pass within `intervalMs`, passes
+// Runs are nudged: the code that writes events calls `nudge`, which asks for a pass within `intervalMs`; passes
 // continue while they find rows, and an idle instance only sweeps every `sweepMs` (for rows whose writer
-// stopped before sequencing them) instead of opening a transaction ten times a second for nothing.
+// stopped before sequencing them) instead of opening a transaction ten times a second.
 import type { Knex } from "knex";
 import { rawQuery } from "../../db/raw.js";
 import { startBackgroundJob, type BackgroundJob } from "../../background-job.js";
@@ -24,12 +24,11 @@ const batchLimit = 1000;
 
 const sequenceBatch = `
   update order_events e
-     set seq = top.seq + batch.n, account = o.account, environment = o.environment
+     set seq = top.seq + batch.n
     from (select id, row_number() over (order by id) as n
             from (select id from order_events where seq is null order by id limit ?) pending) batch,
-         (select coalesce(max(seq), 0) as seq from order_events) top,
-         orders o
-   where e.id = batch.id and o.id = e.order_id`;
+         (select coalesce(max(seq), 0) as seq from order_events) top
+   where e.id = batch.id`;
 
 /**
  * One pass: rows sequenced, or null when `wait` is false and another instance is sequencing right now.
@@ -54,8 +53,6 @@ export interface SequencerTiming {
   sweepMs: number;
 }
 
-const insertsEvents = (sql: string) => sql.includes('insert into "order_events"');
-
 /** Passes go one at a time in this process; a caller joins a pass that has not started yet. */
 function createPassQueue(db: Knex) {
   let tail: Promise<unknown> = Promise.resolve();
@@ -75,12 +72,11 @@ function createPassQueue(db: Knex) {
 export function createFeedSequencer(db: Knex, timing: SequencerTiming) {
   const pass = createPassQueue(db);
   let job: BackgroundJob | null = null;
-  // On the statement's answer, not its start: the pass then comes a whole interval after the write, not during
-  // the request that made it (whose statements the attest suite counts).
-  const onAnswer = (_response: unknown, query: { sql: string }) => {
-    if (insertsEvents(query.sql)) job?.nudge();
-  };
   return {
+    /** Events were written: a pass follows within one interval (not during the request that wrote them). */
+    nudge: (): void => {
+      job?.nudge();
+    },
     /** Sequences what is committed now (waiting for another instance's pass): read-your-writes for readers. */
     sequenceNow: async (): Promise<void> => {
       await pass(true);
@@ -94,10 +90,8 @@ export function createFeedSequencer(db: Knex, timing: SequencerTiming) {
         { intervalMs: timing.intervalMs, idleMs: timing.sweepMs, firstRunMs: timing.sweepMs },
         onError,
       );
-      db.on("query-response", onAnswer);
     },
     async stop(): Promise<void> {
-      db.removeListener("query-response", onAnswer);
       await job?.stop();
       job = null;
     },

@@ -3,6 +3,8 @@ import type { Tenant } from "../access/principal.js";
 import type { Knex } from "knex";
 import { DomainError } from "../errors.js";
 import { newestFirst, pageOf } from "../shared/keyset.js";
+import { eventTypeOf } from "../events/catalogue.js";
+import { eventId, previousStatus } from "../events/feed.js";
 
 export type DeliveryState = "pending" | "delivered" | "dead";
 export interface DeliveryFilter {
@@ -14,7 +16,9 @@ export interface DeliveryFilter {
 interface DeliveryRow {
   id: number | string;
   message_id: string;
-  event_type: string;
+  event_id: number | string | null;
+  /** What a message queued before `event_id` recorded of its event's type. */
+  stored_type: string | null;
   order_id: string;
   status: DeliveryState;
   attempts: number;
@@ -28,7 +32,8 @@ const deliveryId = (id: number | string) => `dlv_${id}`;
 const columns = (db: Knex) => [
   "id",
   "message_id",
-  db.raw("payload->>'type' as event_type"),
+  "event_id",
+  db.raw("payload->>'type' as stored_type"),
   "order_id",
   "status",
   "attempts",
@@ -38,12 +43,31 @@ const columns = (db: Knex) => [
   "created_at",
 ];
 
+/** What a delivery shows of its event: the feed id once the event has its place (until then the message's
+ * placeholder) and the type, both as the feed renders them. */
+interface EventFacts {
+  id: number | string;
+  seq: number | string | null;
+  status: string;
+  previous_status: string | null;
+}
+
+async function eventsOf(db: Knex, rows: DeliveryRow[]): Promise<Map<string, EventFacts>> {
+  const ids = rows.flatMap((row) => (row.event_id === null ? [] : [String(row.event_id)]));
+  const events = ids.length
+    ? await db("order_events as e")
+        .whereIn("e.id", ids)
+        .select<EventFacts[]>("e.id", "e.seq", "e.status", previousStatus(db))
+    : [];
+  return new Map(events.map((event) => [String(event.id), event]));
+}
+
 /** WebhookDelivery of the contract. */
-function viewOf(row: DeliveryRow) {
+function viewOf(row: DeliveryRow, event: EventFacts | undefined) {
   return {
     id: deliveryId(row.id),
-    event_id: row.message_id,
-    event_type: row.event_type,
+    event_id: event?.seq != null ? eventId(Number(event.seq)) : row.message_id,
+    event_type: event ? eventTypeOf(event.status, event.previous_status) : (row.stored_type ?? "order.status_changed"),
     order_id: row.order_id,
     state: row.status,
     attempts: row.attempts,
@@ -52,6 +76,12 @@ function viewOf(row: DeliveryRow) {
     next_attempt_at: row.status === "pending" ? new Date(row.next_attempt_at).toISOString() : null,
     created_at: new Date(row.created_at).toISOString(),
   };
+}
+
+/** The rows as WebhookDelivery items, with their events read in one query. */
+async function viewsOf(db: Knex, rows: DeliveryRow[]) {
+  const events = await eventsOf(db, rows);
+  return rows.map((row) => viewOf(row, row.event_id === null ? undefined : events.get(String(row.event_id))));
 }
 
 /** listWebhookDeliveries: the tenant's deliveries newest first, keyset-paged like listOrders. */
@@ -64,7 +94,7 @@ export async function listDeliveries(db: Knex, tenant: Tenant, filter: DeliveryF
   if (filter.order_id) query.where({ order_id: filter.order_id });
   if (filter.state) query.where({ status: filter.state });
   const { page, next_cursor } = pageOf(await query, filter.limit);
-  return { items: page.map(viewOf), next_cursor };
+  return { items: await viewsOf(db, page), next_cursor };
 }
 
 /** redeliverWebhookDelivery: pending again with an attempt due now; 404 for another tenant's or an unknown id. */
@@ -75,5 +105,5 @@ export async function redeliver(db: Knex, tenant: Tenant, id: string) {
     .update({ status: "pending", next_attempt_at: db.fn.now() })
     .returning<DeliveryRow[]>(columns(db));
   if (!row) throw new DomainError("not_found", "not_found", `No webhook delivery ${id} for this account.`);
-  return viewOf(row);
+  return (await viewsOf(db, [row]))[0];
 }

@@ -8,47 +8,40 @@ import { rawQuery } from "../../db/raw.js";
 import type { WebhookOutboxRow } from "../../db/tables/webhooks.js";
 import { ensureWebhookSecret } from "./secrets.js";
 import type { Tenant } from "../access/principal.js";
-import { eventTypeOf } from "../events/catalogue.js";
-import { tenantRows, toEvent } from "../events/feed.js";
+import { eventRow, toEvent } from "../events/feed.js";
 
 /** The columns a claim returns: what a delivery attempt needs. */
 export type OutboxRow = Pick<
   WebhookOutboxRow,
-  "id" | "message_id" | "order_id" | "account" | "environment" | "url" | "payload" | "attempts"
+  "id" | "message_id" | "order_id" | "account" | "environment" | "url" | "event_id" | "status_base_url" | "attempts"
 >;
 
+/** An order's webhook: the callback it goes to, and the base URL of the event's `status_url` (the order's own
+ * server's). The event it delivers is referenced by id (`event_id`). */
 export interface StatusChange {
   orderId: string;
   tenant: Tenant;
   url: string;
-  data: Record<string, unknown>;
+  base: string;
 }
 
-const previousOf = ({ previous_status: previous }: Record<string, unknown>) =>
-  typeof previous === "string" ? previous : null;
-
-/** The outbox row of one order event (for callers that write it in a statement of their own). Its `payload`
- * names the event for the deliveries list; the body sent is the feed's event (eventOfMessage). */
+/** The outbox row of one order event without its event reference (for a statement that adds `event_id` itself).
+ * `message_id` is the delivery's placeholder name until the event has its feed id. */
 export function statusChangeMessage(change: StatusChange) {
-  const payload = {
-    type: eventTypeOf(String(change.data.status), previousOf(change.data)),
-    timestamp: new Date().toISOString(),
-    data: { order_id: change.orderId, ...change.data },
-  };
   return {
     message_id: newId("msg"),
     order_id: change.orderId,
     account: change.tenant.account,
     environment: change.tenant.environment,
     url: change.url,
-    payload: JSON.stringify(payload),
+    status_base_url: change.base,
   };
 }
 
-/** Writes one order event's message; call inside the transaction that changes the status. */
-export async function enqueueStatusChange(trx: Knex.Transaction, change: StatusChange): Promise<void> {
+/** Writes the message of the order event `eventId`; call inside the transaction that wrote the event. */
+export async function enqueueStatusChange(trx: Knex.Transaction, change: StatusChange, eventId: number): Promise<void> {
   await ensureWebhookSecret(trx, change.tenant);
-  await trx("webhook_outbox").insert(statusChangeMessage(change));
+  await trx("webhook_outbox").insert({ ...statusChangeMessage(change), event_id: eventId });
 }
 
 /** An endpoint is its scheme and authority: varying the path or query on one host never buys more slots. */
@@ -73,20 +66,11 @@ export interface ClaimSkip {
   tenants: Tenant[];
 }
 
-/**
- * The feed event a message stands for, as the feed renders it: an order's messages and its events are written
- * one for one in the same transactions, so the order's nth message is its nth event.
- */
+/** The event a message delivers, read by its id and rendered as the feed renders it. */
 export async function eventOfMessage(db: Knex, row: OutboxRow, publicBaseUrl: string | null) {
-  const tenant = { account: row.account, environment: row.environment, orderId: row.order_id };
-  const [{ count }] = await db("webhook_outbox")
-    .where({ order_id: row.order_id })
-    .andWhere("id", "<", row.id)
-    .count<{ count: number | string }[]>({ count: "*" });
-  const [event] = await tenantRows(db, 0, tenant).offset(Number(count)).limit(1);
-  if (!event) throw new Error(`order ${row.order_id} has no event for webhook message ${row.message_id}`);
-  const statusUrl = String(row.payload.data.status_url);
-  return toEvent(event, baseUrlOf(publicBaseUrl, new URL(statusUrl).origin)); // the order's own request origin
+  const event = row.event_id === null ? undefined : await eventRow(db, row.event_id);
+  if (!event) throw new Error(`webhook message ${row.message_id} of order ${row.order_id} has no event`);
+  return toEvent(event, baseUrlOf(publicBaseUrl, row.status_base_url));
 }
 
 const endpointSql = "lower(substring(o.url from '^[^:]+://[^/\\?#]+'))"; // \\? : a literal ?, not a knex binding
@@ -138,7 +122,7 @@ export async function claimDue(
        ) heads
        where nth_in_tenant = 1 order by next_attempt_at, id limit ?)
        and status = 'pending' and next_attempt_at <= now() -- re-checked after a concurrent claim
-     returning id, message_id, order_id, account, environment, url, payload, attempts`,
+     returning id, message_id, order_id, account, environment, url, event_id, status_base_url, attempts`,
     [
       leaseMs,
       ...skip.lanes.flatMap((l) => [l.account, l.environment, l.endpoint]),

@@ -66,10 +66,9 @@ async function send(w: Worker, row: OutboxRow): Promise<number> {
   const secrets = await signingSecrets(w.db, { account: row.account, environment: row.environment });
   if (!secrets.length) throw new Error(`no ${row.environment} webhook secret for account ${row.account}`);
   const event = await eventOfMessage(w.db, row, w.publicBaseUrl);
-  // The webhook-id is the stored event's feed id: a retry, a redelivery and a `dispatch listen` forward of the
-  // same event carry the same id, so a receiver deduplicates across all of them.
+  // The webhook-id is the event's feed id: a retry, a redelivery and a `dispatch listen` forward of the same event
+  // carry the same id, so a receiver deduplicates across all of them.
   const id = event.id;
-  if (row.message_id !== id) await w.db("webhook_outbox").where({ id: row.id }).update({ message_id: id });
   const body = JSON.stringify(event); // the feed's event, byte for byte
   const now = new Date(); // one instant for both the signature and its header
   const headers = {

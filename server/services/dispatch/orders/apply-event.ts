@@ -13,7 +13,7 @@ import {
   type Cancellation,
   type OrderEventInput,
 } from "./transition.js";
-import { statusView, webhookData } from "./view.js";
+import { statusView } from "./view.js";
 
 interface EventRecord {
   note: string | null;
@@ -30,8 +30,8 @@ interface StatusChange {
   nteOverride: NteOverride | null;
 }
 
-/** The audit records and the webhook of one status change, inside its transaction. */
-async function recordSideEffects(trx: Knex.Transaction, change: StatusChange, base: string) {
+/** The audit records and the webhook of one status change (its event `eventId`), inside its transaction. */
+async function recordSideEffects(trx: Knex.Transaction, change: StatusChange, eventId: number, base: string) {
   const { row, updated, event, match, cancellation, nteOverride } = change;
   const tenant = { account: row.account, environment: row.environment };
   if (match)
@@ -54,12 +54,7 @@ async function recordSideEffects(trx: Knex.Transaction, change: StatusChange, ba
     },
   });
   if (row.callback_url)
-    await enqueueStatusChange(trx, {
-      orderId: row.id,
-      tenant,
-      url: row.callback_url,
-      data: webhookData(updated, row.status, base),
-    });
+    await enqueueStatusChange(trx, { orderId: row.id, tenant, url: row.callback_url, base }, eventId);
 }
 
 /** The row's new columns: status, cancellation, final cost, and the assignment when a match was made. */
@@ -113,8 +108,11 @@ export async function applyEvent(
     human_override: (input.human_override ?? false) || nteOverride !== null,
     final_cost_cents: input.final_cost_cents ?? null,
   };
-  await trx("order_events").insert({ order_id: id, status: input.status, ...event, at: now });
+  const tenant = { account: row.account, environment: row.environment };
+  const [written] = await trx("order_events")
+    .insert({ order_id: id, status: input.status, ...event, at: now, ...tenant })
+    .returning("id");
   const updated = { ...row, ...update, cancellation: cancellation ?? row.cancellation };
-  await recordSideEffects(trx, { row, updated, event, match, cancellation, nteOverride }, base);
+  await recordSideEffects(trx, { row, updated, event, match, cancellation, nteOverride }, written.id, base);
   return statusView(trx, updated, base);
 }

@@ -36,16 +36,24 @@ async function getOrder(db: Db, tenant: Tenant | null, id: string, base: string)
   return statusView(db, row, base);
 }
 
-export function createOrderService(db: Db, contractors: ContractorService, config: Config) {
-  const creation = { db, contractors, config, writer: createOrderWriter(db) };
+/** `eventsWritten` is told after order events are written (the feed sequencer's nudge). */
+export function createOrderService(
+  db: Db,
+  contractors: ContractorService,
+  config: Config,
+  eventsWritten: () => void = () => undefined,
+) {
+  const creation = { db, contractors, config, writer: createOrderWriter(db, eventsWritten) };
   const baseOf = (origin: string) => baseUrlOf(config.publicBaseUrl, origin);
   const clock: SandboxClock = {
     db,
     contractors,
     config,
+    eventsWritten,
     job: null,
     base: baseOf(configuredOrigin(config)),
   };
+  const thenWritten = <T>(change: Promise<T>) => change.finally(eventsWritten);
   return {
     create: (principal: OrderPrincipal, payload: OrderInput, ctx: OrderContext) =>
       createOrder(creation, principal, { payload, ctx }),
@@ -53,10 +61,10 @@ export function createOrderService(db: Db, contractors: ContractorService, confi
     /** listOrders: only the key's tenant (its account in its environment). */
     list: (tenant: Tenant, filter: OrderListFilter, origin: string) => listOrders(db, tenant, filter, baseOf(origin)),
     cancel: (tenant: Tenant, id: string, input: CancelInput, origin: string) =>
-      cancelOrder(db, tenant, id, input, baseOf(origin)),
+      thenWritten(cancelOrder(db, tenant, id, input, baseOf(origin))),
     /** An operator's status change; `base` is the admin request's own base URL. */
     recordEvent: (id: string, input: OrderEventInput, base: string) =>
-      recordEvent(db, contractors, { id, input, base }),
+      thenWritten(recordEvent(db, contractors, { id, input, base })),
     advanceSandbox: (tenant: Tenant, id: string, to: SandboxStatus | undefined) =>
       advanceSandboxOrder(clock, tenant, { id, to }),
     resetSandbox: (tenant: Tenant) => resetSandbox(db, tenant),

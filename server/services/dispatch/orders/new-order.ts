@@ -8,7 +8,7 @@ import { matchFacts, type Match } from "../matching.js";
 import { usd } from "../pricing.js";
 import { isOverNte, nteCheck } from "../nte.js";
 import type { ResponseBody, Schemas, ValidBody } from "../../../types/contract.js";
-import { trackingAuth, webhookData } from "./view.js";
+import { trackingAuth } from "./view.js";
 import { baseUrlOf, statusUrl } from "../../shared/base-url.js";
 import type { NewOrder } from "./writer.js";
 
@@ -118,9 +118,8 @@ const escalation = (config: Config, input: OrderInput, overNte?: Match): Schemas
 /** The outbox message of the order's first event (order.created) when the order has a callback_url. */
 function webhookOf(input: OrderInput, row: NewRow, base: string): NewOrder["webhook"] {
   if (!input.callback_url) return null;
-  const data = webhookData(row, null, base);
   const tenant = { account: row.account, environment: row.environment };
-  return { orderId: row.id, tenant, url: input.callback_url, data };
+  return { orderId: row.id, tenant, url: input.callback_url, base };
 }
 
 interface Outcome {

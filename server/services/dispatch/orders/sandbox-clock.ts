@@ -20,6 +20,8 @@ export interface SandboxClock {
   db: Db;
   contractors: ContractorService;
   config: Config;
+  /** Told after each step's event is written (the feed sequencer's nudge). */
+  eventsWritten: () => void;
   job: BackgroundJob | null;
   base: string;
 }
@@ -72,7 +74,9 @@ export async function step(clock: SandboxClock, row: OrderRow) {
   const match =
     row.status === "accepted_pending_fulfilment" ? await matchUnassigned(clock.contractors, row, { standIn }) : null;
   try {
-    return await clock.db.transaction((trx) => applyEvent(trx, row.id, inputFor(row), match, clock.base));
+    const view = await clock.db.transaction((trx) => applyEvent(trx, row.id, inputFor(row), match, clock.base));
+    clock.eventsWritten();
+    return view;
   } catch (error) {
     if (!isOverNteError(error)) throw error;
     if (match) return holdAtPrice(clock, row, match);

@@ -1,17 +1,12 @@
-// What the order domain answers with: the status view (an order with its events) and the webhook's data.
+// What the order domain answers with: the status view (an order with its events). Events as customers receive
+// them (feed, stream, webhooks) are rendered by services/events/feed.ts.
 import type { Knex } from "knex";
 import type { OrderEventRow, OrderRow } from "../../../db/tables/dispatch.js";
 import { statusUrl } from "../../shared/base-url.js";
 import { maskRef } from "../../shared/ids.js";
 import type { Schemas } from "../../../types/contract.js";
-import type { OrderLifecycleStatus } from "./state.js";
 
 type OrderView = Schemas["OrderStatus"];
-/** What a webhook outbox row records of the order (the body sent is the feed's event: events/feed.ts toEvent). */
-export type WebhookFacts = Pick<OrderRow, "id" | "status" | "reference_id" | "contractor_id" | "quoted_cost_cents"> & {
-  final_cost_cents?: number | null;
-  updated_at: Date | string;
-};
 type Conn = Knex | Knex.Transaction;
 
 export const trackingAuth = "Send the same x-api-key header.";
@@ -66,22 +61,4 @@ export async function statusViews(db: Conn, rows: OrderRow[], base: string): Pro
       base,
     ),
   );
-}
-
-/** The `data` an outbox row records for the deliveries list; receivers get the feed's event (toEvent) instead. */
-export function webhookData(
-  row: WebhookFacts,
-  previousStatus: OrderLifecycleStatus | null,
-  base: string,
-): Omit<Schemas["OrderEventData"], "order_id" | "at"> & { at: string | null } {
-  return {
-    status: row.status,
-    previous_status: previousStatus,
-    reference_id: row.reference_id ?? null,
-    assigned_contractor_ref: row.contractor_id ? maskRef(row.contractor_id) : null,
-    quoted_cost_cents: row.quoted_cost_cents ?? null,
-    final_cost_cents: row.final_cost_cents ?? null,
-    status_url: statusUrl(base, row.id),
-    at: iso(row.updated_at),
-  };
 }

@@ -6,8 +6,8 @@ import {
   type OrderEventInput,
   type OrderLifecycleStatus,
 } from "../../../../server/services/dispatch/orders/transition.js";
-import { webhookData } from "../../../../server/services/dispatch/orders/view.js";
 import { statusUrl } from "../../../../server/services/shared/base-url.js";
+import { toEvent } from "../../../../server/services/events/feed.js";
 import { DomainError } from "../../../../server/services/errors.js";
 
 type Target = OrderEventInput["status"];
@@ -138,7 +138,7 @@ describe("order lifecycle", () => {
     });
   });
 
-  describe("statusUrl() and webhookData()", () => {
+  describe("statusUrl() and the event renderer (toEvent)", () => {
     const cases: [string, string][] = [
       ["http://127.0.0.1:3000", "http://127.0.0.1:3000/api/dispatch/v1/orders/ord_1"],
       ["http://127.0.0.1:3000/", "http://127.0.0.1:3000/api/dispatch/v1/orders/ord_1"],
@@ -151,19 +151,25 @@ describe("order lifecycle", () => {
     }
 
     it("masks the contractor and carries the previous status", () => {
-      const updated = {
-        id: "ord_1",
+      const row = {
+        seq: 7,
+        order_id: "ord_1",
         status: "dispatched" as const,
+        at: "2026-01-02T03:04:05Z",
+        final_cost_cents: null,
+        account: "acme",
+        environment: "test" as const,
         contractor_id: "ctr_secret_123",
         reference_id: null,
         quoted_cost_cents: null,
-        updated_at: "2026-01-02T03:04:05Z",
+        previous_status: "pending_dispatch" as const,
       };
-      const data = webhookData(updated, "pending_dispatch", "http://127.0.0.1:3000");
-      assert.equal(data.previous_status, "pending_dispatch");
-      assert.equal(data.at, "2026-01-02T03:04:05.000Z");
-      assert.notEqual(data.assigned_contractor_ref, null);
-      assert.doesNotMatch(String(data.assigned_contractor_ref), /ctr_secret_123/);
+      const event = toEvent(row, "http://127.0.0.1:3000");
+      assert.deepEqual([event.id, event.type], ["evt_7", "order.status_changed"]);
+      assert.equal(event.data.previous_status, "pending_dispatch");
+      assert.equal(event.data.at, "2026-01-02T03:04:05.000Z");
+      assert.notEqual(event.data.assigned_contractor_ref, null);
+      assert.doesNotMatch(String(event.data.assigned_contractor_ref), /ctr_secret_123/);
     });
   });
 });
