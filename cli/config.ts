@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { configKeys, type ConfigKey } from "./config-keys.js";
 import { usageError } from "./errors.js";
+import { currentIo } from "./io.js";
 
 type Profile = Partial<Record<ConfigKey, string>>;
 interface ConfigFile {
@@ -13,7 +14,7 @@ interface ConfigFile {
 export const defaultBaseUrl = "http://127.0.0.1:3000";
 const secretKeys = new Set<ConfigKey>(["api-key", "token", "admin-token"]);
 
-export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+export function configPath(env: NodeJS.ProcessEnv = currentIo().env): string {
   if (env.DISPATCH_CONFIG) return env.DISPATCH_CONFIG;
   const base = env.XDG_CONFIG_HOME || join(homedir(), ".config");
   return join(base, "dispatch", "config.json");
@@ -40,7 +41,7 @@ export function writeConfig(config: ConfigFile, path = configPath()): void {
   chmodSync(path, 0o600);
 }
 
-export function profileName(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+export function profileName(flag: string | undefined, env: NodeJS.ProcessEnv = currentIo().env): string {
   return flag ?? env.DISPATCH_PROFILE ?? "default";
 }
 
@@ -99,7 +100,7 @@ export function resolveSettings(
   flags: Profile,
   profileFlag: string | undefined,
   useProfile = true,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = currentIo().env,
 ): ResolvedSettings {
   const name = profileName(profileFlag, env);
   const profile = useProfile ? readConfig(configPath(env)).profiles[name] : undefined;

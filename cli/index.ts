@@ -4,23 +4,21 @@ import { CommanderError } from "commander";
 import type { RunAction } from "./commands/operation.js";
 import { CliError, ExitCode } from "./errors.js";
 import { cliVersion } from "./generated/version.js";
+import { currentIo, withIo, type CliIo } from "./io.js";
 import { printData, printError, writeErr } from "./output.js";
 import { buildProgram } from "./program.js";
 
 /** Commander's own exits: help and version are 0, every parse error is a usage error. */
-function commanderExit(err: CommanderError): number {
+function commanderExit(err: CommanderError, argv: readonly string[]): number {
   if (err.code === "commander.helpDisplayed" || err.code === "commander.version") return ExitCode.ok;
   if (err.code === "commander.help") return ExitCode.usage;
-  return printError(
-    new CliError(err.message.replace(/^error: /, ""), ExitCode.usage),
-    jsonErrorsRequested(process.argv),
-  );
+  return printError(new CliError(err.message.replace(/^error: /, ""), ExitCode.usage), jsonErrorsRequested(argv));
 }
 
 function jsonErrorsRequested(argv: readonly string[]): boolean {
   const i = argv.findIndex((a) => a === "--output" || a === "-o");
   const value = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith("--output="))?.slice(9);
-  const format = value ?? process.env.DISPATCH_OUTPUT;
+  const format = value ?? currentIo().env.DISPATCH_OUTPUT;
   return format === "json" || format === "ndjson";
 }
 
@@ -44,7 +42,34 @@ export async function main(argv: readonly string[]): Promise<number> {
     await buildProgram(cliVersion, run, argv).parseAsync([...argv]);
     return ExitCode.ok;
   } catch (err) {
-    if (err instanceof CommanderError) return commanderExit(err);
+    if (err instanceof CommanderError) return commanderExit(err, argv);
     return printError(err, jsonErrors);
   }
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `dispatch args…` in this process with the given environment and stdin, collecting what it prints; the
+ * process's own streams and exit code are left alone. Streams are not terminals unless `tty` says so.
+ */
+export async function runCli(
+  args: readonly string[],
+  options: { env: NodeJS.ProcessEnv; stdin?: string; tty?: { columns: number } },
+): Promise<CliRun> {
+  let stdout = "";
+  let stderr = "";
+  const terminal = { isTTY: options.tty !== undefined, columns: options.tty?.columns };
+  const io: CliIo = {
+    stdout: { ...terminal, write: (text: string) => (stdout += text) },
+    stderr: { ...terminal, write: (text: string) => (stderr += text) },
+    env: options.env,
+    readStdin: () => options.stdin ?? "",
+  };
+  const code = await withIo(io, () => main(["node", "dispatch", ...args]));
+  return { code, stdout, stderr };
 }

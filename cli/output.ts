@@ -1,29 +1,27 @@
 // The only module that writes to stdout/stderr: data on stdout, one-line diagnostics on stderr.
 import { CliError, ExitCode, usageError } from "./errors.js";
+import { currentIo } from "./io.js";
 
 export const outputFormats = ["json", "ndjson", "table", "yaml"] as const;
 export type OutputFormat = (typeof outputFormats)[number];
 
-let watchingStdout = false;
-
 export function writeOut(text: string): void {
-  // A closed pipe (`dispatch … | head`) ends the command quietly, as other Unix tools do.
-  if (!watchingStdout)
-    process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "EPIPE") process.exit(0);
-      throw error;
-    });
-  watchingStdout = true;
-  process.stdout.write(text);
+  currentIo().stdout.write(text);
 }
 
 export function writeErr(text: string): void {
-  process.stderr.write(text);
+  currentIo().stderr.write(text);
+}
+
+/** Columns to fit help and tables in: the terminal's width, none when piped. */
+export function terminalWidth(stream: "stdout" | "stderr"): number | undefined {
+  const { isTTY, columns } = currentIo()[stream];
+  return isTTY ? columns : undefined;
 }
 
 /** `--output`, else json when stdout is piped and table on a terminal. */
 export function resolveFormat(value: string | undefined): OutputFormat {
-  if (value === undefined) return process.stdout.isTTY ? "table" : "json";
+  if (value === undefined) return currentIo().stdout.isTTY ? "table" : "json";
   if (!(outputFormats as readonly string[]).includes(value))
     throw usageError(`--output must be one of ${outputFormats.join(", ")} (got "${value}")`);
   return value as OutputFormat;
@@ -50,7 +48,7 @@ export async function printData(data: unknown, format: OutputFormat): Promise<vo
     return;
   }
   const { renderTable } = await import("./table.js");
-  writeOut(`${renderTable(data, process.stdout.isTTY ? process.stdout.columns : undefined)}\n`);
+  writeOut(`${renderTable(data, terminalWidth("stdout"))}\n`);
 }
 
 /** Plain text for humans (config values, completion scripts). */

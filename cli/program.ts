@@ -16,7 +16,7 @@ import { addWatchCommand } from "./commands/watch.js";
 import { operations } from "./generated/operations.js";
 import { addExamples, plainHelp } from "./help.js";
 import { overrideFor } from "./overrides.js";
-import { outputFormats, printText, writeErr, writeOut } from "./output.js";
+import { outputFormats, printText, terminalWidth, writeErr, writeOut } from "./output.js";
 
 const exitCodesHelp = `
 Exit codes: ${exitCodesBrief()}.
@@ -85,7 +85,17 @@ export function buildProgram(version: string, run: RunAction, argv?: readonly st
     .description("Quote, estimate and order field-service work from the dispatch API.")
     .version(version, "-V, --version", "print the version")
     .exitOverride()
-    .configureOutput({ writeOut, writeErr, outputError: () => undefined /* cli/output.ts prints errors */ })
+    .configureOutput({
+      writeOut,
+      writeErr,
+      outputError: () => undefined /* cli/output.ts prints errors */,
+      // The running command's streams (cli/io.ts), not the process's: 80 columns when piped (commander's default);
+      // the help has no colours.
+      getOutHelpWidth: () => terminalWidth("stdout") ?? 80,
+      getErrHelpWidth: () => terminalWidth("stderr") ?? 80,
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
+    })
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false, ...plainHelp })
     .showSuggestionAfterError(true);
   addGlobalOptions(program);

@@ -1,6 +1,7 @@
 // Builds the request of an operation from --data (file, stdin or inline JSON) and the command-line values.
 import { readFileSync } from "node:fs";
 import { usageError } from "./errors.js";
+import { currentIo } from "./io.js";
 import { coerceFlag } from "./flags.js";
 import type { FlagSpec, OperationSpec } from "./operation-spec.js";
 import { overrideFor } from "./overrides.js";
@@ -12,7 +13,7 @@ export function readData(source: string): Record<string, unknown> {
   try {
     text =
       source === "-"
-        ? readFileSync(0, "utf8")
+        ? currentIo().readStdin()
         : source.startsWith("@")
           ? readFileSync(source.slice(1), "utf8")
           : source;

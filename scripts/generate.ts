@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import { renderCommandTable } from "./cli-commands.js";
 import { renderConfigTable } from "./config-table.js";
+import { renderRequestSchemas } from "./cli-request-schemas.js";
 import { contractPath, loadResolvedContract } from "./contract.js";
 import { renderDeprecationTable } from "./deprecation-table.js";
 import { renderEventCatalogue } from "./event-catalogue.js";
@@ -34,6 +35,7 @@ async function renderOutputs(): Promise<Record<string, string>> {
     "sdk/generated/version.ts": renderVersion("sdk", "sdkVersion"),
     "cli/generated/version.ts": renderVersion("cli", "cliVersion"),
     "cli/generated/operations.ts": renderCommandTable(doc),
+    "cli/generated/request-schemas.ts": renderRequestSchemas(doc),
     "server/generated/validators.ts": renderValidators(doc),
     "server/generated/security.ts": renderSecurityTable(doc),
     "server/generated/deprecations.ts": renderDeprecationTable(doc),

@@ -7,6 +7,7 @@ import { eventTypes, isEventType, webhookUserAgent } from "../generated/events.j
 import type { CliContext } from "../context.js";
 import { usageError } from "../errors.js";
 import { addExamples } from "../help.js";
+import { currentIo } from "../io.js";
 import { writeErr, writeOut } from "../output.js";
 import type { LiveEvent } from "./live-stream.js";
 import type { RunAction } from "./operation.js";
@@ -20,7 +21,7 @@ interface ListenOptions {
 
 /** --secret (or DISPATCH_WEBHOOK_SECRET), else the key's account's secret for its environment (getAccountWebhookSecret). */
 async function signingSecret(ctx: CliContext, options: ListenOptions): Promise<string> {
-  const given = options.secret ?? process.env.DISPATCH_WEBHOOK_SECRET;
+  const given = options.secret ?? currentIo().env.DISPATCH_WEBHOOK_SECRET;
   if (given) return given;
   if (!ctx.settings["api-key"])
     throw usageError("listen needs an API key (--api-key or DISPATCH_API_KEY), or --secret whsec_…");

@@ -7,6 +7,7 @@ import type { OperationSpec } from "../operation-spec.js";
 import { overrideFor } from "../overrides.js";
 import { writeErr } from "../output.js";
 import { ensureGroup } from "./groups.js";
+import { currentIo } from "../io.js";
 
 /** Resolves the context, runs the action and prints what it returns (cli/index.ts). */
 export type RunAction = (
@@ -76,7 +77,7 @@ export function addOperationCommand(root: Command, spec: OperationSpec, run: Run
         ? sendAllPages(spec, parts, ctx)
         : sendOperation(spec, parts, ctx, {}, noteReplay));
       // A hint is for a person at a terminal; a script reading stderr wants diagnostics only.
-      const next = process.stderr.isTTY ? nextStep(spec.operationId, result) : undefined;
+      const next = currentIo().stderr.isTTY ? nextStep(spec.operationId, result) : undefined;
       if (next) writeErr(`next: ${next}\n`);
       return result;
     }),

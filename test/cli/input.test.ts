@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { oneLine, runCli, startRecorder, type Recorder } from "./run-cli.js";
+import { oneLine, runBin, runCli, startRecorder, type Recorder } from "./run-cli.js";
 
 const tmp = fileURLToPath(new URL(`../tmp/cli-input-${process.pid}/`, import.meta.url));
 const quote = ["quote", "--trade", "plumbing", "--state", "TX"];
@@ -62,6 +62,22 @@ describe("cli", function () {
         ["quote", "--data", '{"trade":"hvac","location":{"state":"Texas"}}'],
         /--state must be one of/,
       ],
+      // Keywords the contract states beyond a flag's own bounds: refused here as the server would refuse them.
+      [
+        "a --data field the contract does not have",
+        [...quote, "--data", '{"colour":"red"}'],
+        /--data field colour is not a field of this request/,
+      ],
+      [
+        "a --data value of the wrong type",
+        ["quote", "--trade", "hvac", "--data", '{"location":{"state":"TX","zip":78701}}'],
+        /--zip must be a string \(got 78701\)/,
+      ],
+      [
+        "a repeated value of a list flag",
+        ["admin", "keys", "create", "--account", "a", "--environment", "test", "--scopes", "quote,quote"],
+        /--scopes must not repeat a value/,
+      ],
       ["an unknown option", [...quote, "--trde", "x"], /unknown option '--trde'/],
       ["a missing positional", ["orders", "get"], /missing required argument 'id'/],
       ["an unknown --output", [...quote, "--output", "xml"], /--output must be one of json, ndjson, table, yaml/],
@@ -113,8 +129,11 @@ describe("cli", function () {
       assert.deepEqual(lastBody(), { trade: "hvac", location: { state: "NV", city: "Fresno" }, urgency: "emergency" });
     });
 
-    it("reads --data - from stdin", async () => {
-      const run = await send(["quote", "--data", "-"], { input: '{"trade":"roofing","location":{"state":"FL"}}' });
+    it("reads --data - from stdin (the bin, stdin piped)", async () => {
+      const run = await runBin(["quote", "--data", "-", "--base-url", server.url], {
+        env: { DISPATCH_API_KEY: "dispatch_test_in" },
+        input: '{"trade":"roofing","location":{"state":"FL"}}',
+      });
       assert.equal(run.code, 0, run.stderr);
       assert.deepEqual(lastBody(), { trade: "roofing", location: { state: "FL" } });
     });

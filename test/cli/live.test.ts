@@ -8,7 +8,7 @@ import { Webhook } from "standardwebhooks";
 import { orderRequest } from "../fixtures/requests.js";
 import { postOrder, webhookSecret } from "../fixtures/orders.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { bin, runCli } from "./run-cli.js";
+import { bin, runBin, runCli } from "./run-cli.js";
 
 interface Received {
   id: string;
@@ -116,7 +116,8 @@ describe("cli live commands", function () {
         const order = (await (await postOrder(t.url, { "x-api-key": key }, orderRequest)).json()) as {
           order: { id: string };
         };
-        const watch = runCli(["orders", "watch", order.order.id, "--output", "ndjson"], { env });
+        // The bin: the process must end at completed, with nothing of the dropped stream keeping it alive.
+        const watch = runBin(["orders", "watch", order.order.id, "--output", "ndjson"], { env });
         await until(() => receiver.received.length >= 2, "the first forwarded events");
         proxy.cut(); // both streams drop; each must resume after the last event it saw
         const watched = await watch;

@@ -1,7 +1,9 @@
-// Runs the `dispatch` bin as a child process, and a recording HTTP server to see what it sent.
+// Runs `dispatch` in-process or as the bin in a child process, and a recording HTTP server to see what it sent.
 import { spawn } from "node:child_process";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { fileURLToPath } from "node:url";
+import { runCli as runInProcess } from "../../cli/index.js";
+import { resetDeprecationWarning } from "../../sdk/deprecation.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 export const bin = `${root}cli/bin/dispatch.cjs`;
@@ -12,16 +14,31 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `dispatch args…` with a clean environment: no DISPATCH_* from the caller, no real config file. */
-export function runCli(
-  args: string[],
-  options: { env?: Record<string, string>; input?: string; cwd?: string; timeoutMs?: number } = {},
-): Promise<CliRun> {
+interface RunOptions {
+  env?: Record<string, string>;
+  input?: string;
+}
+
+/** A clean environment: no DISPATCH_* from the caller, no real config file. */
+function cleanEnv(env: Record<string, string> | undefined): Record<string, string | undefined> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DISPATCH_")));
-  const env = { ...inherited, DISPATCH_CONFIG: `${root}test/tmp/no-such-config.json`, ...options.env };
+  return { ...inherited, DISPATCH_CONFIG: `${root}test/tmp/no-such-config.json`, ...env };
+}
+
+/** Runs `dispatch args…` in-process (cli/index.ts runCli) with a clean environment, as one fresh invocation. */
+export async function runCli(args: string[], options: RunOptions = {}): Promise<CliRun> {
+  resetDeprecationWarning(); // the SDK says it once per process, and each run stands for one process
+  return runInProcess(args, { env: cleanEnv(options.env), stdin: options.input });
+}
+
+/** Runs the `dispatch` bin as a child process: for what crosses the process boundary (exit status, signals, pipes). */
+export function runBin(
+  args: string[],
+  options: RunOptions & { cwd?: string; timeoutMs?: number } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], {
-      env,
+      env: cleanEnv(options.env),
       cwd: options.cwd ?? root,
       stdio: ["pipe", "pipe", "pipe"],
       timeout: options.timeoutMs, // then killed with SIGTERM: `code` is null

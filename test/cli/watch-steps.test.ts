@@ -6,7 +6,7 @@ import { orderRequest } from "../fixtures/requests.js";
 import { postOrder } from "../fixtures/orders.js";
 import { adminToken } from "../helpers/server.js";
 import { spawnServer, type ServerProcess } from "../helpers/server-process.js";
-import { runCli } from "./run-cli.js";
+import { runBin } from "./run-cli.js";
 
 const stepMs = 5_000; // SANDBOX_STEP_MS default
 
@@ -42,7 +42,8 @@ describe("orders watch with steps seconds apart (built server and CLI)", functio
       const created = (await (await postOrder(base, { "x-api-key": key }, body)).json()) as { order: { id: string } };
       const started = Date.now();
       // Bounded: a watch that never exits is killed after the walk's four steps plus a generous margin.
-      const watched = await runCli(["orders", "watch", created.order.id, "--output", format], {
+      // The bin: what is measured is how soon the process itself exits.
+      const watched = await runBin(["orders", "watch", created.order.id, "--output", format], {
         env: { DISPATCH_API_KEY: key, DISPATCH_BASE_URL: base },
         timeoutMs: 4 * stepMs + 20_000,
       });
