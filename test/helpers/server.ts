@@ -1,6 +1,7 @@
 // Starts the real server for a test suite: embedded PGlite in memory, or a fresh Postgres database when
 // TEST_DATABASE_URL is set (suites call `databases()` to run once per available database).
 import { randomBytes } from "node:crypto";
+import { Server as HttpServer } from "node:http";
 import pg from "pg";
 import { loadConfig, type Config } from "../../server/config.js";
 import { createServer, type DispatchServer } from "../../server/index.js";
@@ -114,6 +115,18 @@ export const testServerEnv = {
   SHUTDOWN_GRACE_MS: "5000", // a suite that leaves a request hanging waits 5 s at stop, not the 25 s default
 };
 
+/**
+ * The test is the server's only client and it is stopping the server, so no further request comes on an idle
+ * kept-alive connection: those close at once instead of holding the drain until the client's keep-alive timeout
+ * (about 4 s per server). Requests under way still drain; the drain itself is tested on spawned servers.
+ */
+function closeIdleOnClosing(app: DispatchServer): void {
+  app.server.events.once("closing", () => {
+    // The drain turns the listener's own closeIdleConnections off (server/drain.ts); Node's is called here.
+    HttpServer.prototype.closeIdleConnections.call(app.server.listener);
+  });
+}
+
 export async function startTestServer(
   db: TestDatabase = pglite,
   env: Record<string, string> = {},
@@ -141,6 +154,7 @@ export async function startTestServer(
     databaseUrl: database.url,
     issueKey: (input) => issueTestKey({ url, fetch: send }, input),
     async stop() {
+      if (!options.inject) closeIdleOnClosing(app);
       await app.stop();
       await database.drop();
     },
