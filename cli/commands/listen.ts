@@ -107,7 +107,7 @@ async function listen(ctx: CliContext, options: ListenOptions): Promise<undefine
     const line = { id: event.id, type: event.type, order_id: event.data.order_id, status: event.data.status };
     writeOut(
       ctx.format === "table"
-        ? `${event.timestamp}  ${event.type}  ${String(line.order_id)}  ${String(line.status)}  -> ${status}\n`
+        ? `${event.timestamp}  ${event.type}  ${line.order_id}  ${line.status}  -> ${status}\n`
         : `${JSON.stringify({ ...line, forwarded: status })}\n`,
     );
     return false;

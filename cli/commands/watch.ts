@@ -15,7 +15,7 @@ export function eventLine(event: LiveEvent, format: CliContext["format"]): strin
   if (format !== "table") return `${JSON.stringify(event)}\n`;
   const { data } = event;
   const from = typeof data.previous_status === "string" ? `${data.previous_status} -> ` : "";
-  return `${event.timestamp}  ${String(data.order_id)}  ${from}${String(data.status)}  (${event.type}, ${event.id})\n`;
+  return `${event.timestamp}  ${data.order_id}  ${from}${data.status}  (${event.type}, ${event.id})\n`;
 }
 
 async function watchOrder(ctx: CliContext, id: string): Promise<undefined> {
@@ -23,7 +23,7 @@ async function watchOrder(ctx: CliContext, id: string): Promise<undefined> {
   let final = "";
   await follow(ctx, `/api/dispatch/v1/orders/${encodeURIComponent(id)}/events`, (event) => {
     writeOut(eventLine(event, ctx.format));
-    final = String(event.data.status);
+    final = event.data.status;
     return finalStatuses.has(final);
   });
   if (final === "cancelled") throw new CliError(`order ${id} was cancelled`, ExitCode.cancelled);

@@ -121,7 +121,9 @@ export const testServerEnv = {
  * (about 4 s per server). Requests under way still drain; the drain itself is tested on spawned servers.
  */
 function closeIdleOnClosing(app: DispatchServer): void {
-  app.server.events.once("closing", () => {
+  // Hapi emits "closing" when stop() begins; its type definitions do not list the event.
+  const events = app.server.events as unknown as { once(event: "closing", listener: () => void): void };
+  events.once("closing", () => {
     // The drain turns the listener's own closeIdleConnections off (server/drain.ts); Node's is called here.
     HttpServer.prototype.closeIdleConnections.call(app.server.listener);
   });
