@@ -14,7 +14,16 @@ const run = promisify(execFile);
 
 /** Copies what generating and type-checking the server needs; node_modules is linked, not copied. */
 async function copyTree(dir: string): Promise<void> {
-  for (const entry of ["openapi.yaml", "redocly.yaml", "package.json", "tsconfig.json", "sdk", "server", "scripts"])
+  for (const entry of [
+    "openapi.yaml",
+    "README.md",
+    "redocly.yaml",
+    "package.json",
+    "tsconfig.json",
+    "sdk",
+    "server",
+    "scripts",
+  ])
     await cp(join(root, entry), join(dir, entry), { recursive: true });
   await mkdir(join(dir, "cli/generated"), { recursive: true }); // the generator writes the CLI's files too
   await cp(join(root, "cli/package.json"), join(dir, "cli/package.json"));
