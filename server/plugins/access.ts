@@ -1,9 +1,10 @@
-// Every keyed REST operation checks its caller against the contract's security requirement (generated table):
-// the credential kind it accepts and the key scope it names. No route declares scopes, so none can forget one.
+// Every keyed REST operation checks its caller against the contract's security requirement (the operation table,
+// found by the route's id, which is its operationId): the credential kind it accepts and the key scope it names.
+// No route declares scopes, so none can forget one; entitlement (402) is decided here and nowhere else on REST.
 // Operations callable anonymously (MCP, A2A) check per tool, against the tool's REST twin.
 import type { Plugin } from "@hapi/hapi";
 import type { Config } from "../config.js";
-import { accessOfRoute, assertMayCall } from "../services/access/operation-access.js";
+import { accessOfOperation, assertMayCall } from "../services/access/operation-access.js";
 import { notEntitledToOrder } from "../services/dispatch/entitlement.js";
 import { callerOf } from "./auth.js";
 
@@ -12,7 +13,7 @@ export const accessPlugin: Plugin<{ config: Config }> = {
   register(server, { config }) {
     server.ext("onPostAuth", (request, h) => {
       const caller = callerOf(request);
-      const access = caller ? accessOfRoute(request.route.method, request.route.path) : undefined;
+      const access = caller ? accessOfOperation(request.route.settings.id) : undefined;
       if (caller && access && !access.anonymous)
         assertMayCall(caller, access, () => notEntitledToOrder(caller, config.provisioningContact));
       return h.continue;

@@ -5,6 +5,7 @@ import { principalOf } from "../plugins/auth.js";
 import type { Services } from "../services/index.js";
 import { seqOf, type EventScope } from "../services/events/feed.js";
 import { baseUrlOf } from "../plugins/origin.js";
+import type { ValidQuery } from "../types/contract.js";
 
 /** The stream only when the client prefers it (RFC 9110 §12.5.1): `application/json, text/event-stream` gets JSON. */
 function wantsStream(accept: string | undefined): boolean {
@@ -24,9 +25,17 @@ function closedSignal(request: Request): AbortSignal {
   return controller.signal;
 }
 
-export async function answerEvents(services: Services, request: Request, h: ResponseToolkit, scope: EventScope) {
+/** The query of either operation (the two share their parameters). */
+export type EventsQuery = ValidQuery<"listEvents"> | ValidQuery<"listOrderEvents">;
+
+export async function answerEvents(
+  services: Services,
+  request: Request,
+  h: ResponseToolkit,
+  scope: EventScope,
+  query: EventsQuery,
+) {
   const base = baseUrlOf(request, services.config.publicBaseUrl);
-  const query = request.query as { after?: string; limit: number };
   const resume = (request.headers["last-event-id"] as string | undefined) ?? query.after;
   if (!wantsStream(request.headers.accept as string | undefined))
     return services.eventFeed.page(seqOf(query.after), scope, query.limit, base);

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { Webhook } from "standardwebhooks";
-import { keyScopes, operationAccess } from "../../server/generated/security.js";
+import { keyScopes, operations } from "../../server/generated/operations.js";
 import { orderRequest, quoteRequest } from "../fixtures/requests.js";
 import { oauthToken, postOrder } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
@@ -171,10 +171,16 @@ for (const db of databases()) {
 
     describe("scopes from the contract", () => {
       // Every keyed operation, refused to a key holding every scope but the one its requirement names.
-      const keyed = Object.entries(operationAccess).filter(([, access]) => (access.schemes.ApiKey ?? []).length > 0);
+      const keyed = Object.entries(operations)
+        .map(([operationId, operation]) => ({
+          operationId,
+          ...operation,
+          schemes: operation.schemes as { ApiKey?: readonly string[] },
+        }))
+        .filter((access) => (access.schemes.ApiKey ?? []).length > 0);
 
       it("the table covers every keyed REST operation of the contract", () => {
-        assert.deepEqual(keyed.map(([, a]) => a.operationId).sort(), [
+        assert.deepEqual(keyed.map((a) => a.operationId).sort(), [
           "advanceSandboxOrder",
           "cancelOrder",
           "createOrder",
@@ -192,9 +198,9 @@ for (const db of databases()) {
         ]);
       });
 
-      for (const [route, access] of keyed)
+      for (const access of keyed)
         it(`${access.operationId}: a key without ${access.schemes.ApiKey!.join(", ")} is refused (${access.entitlement ? 402 : 403})`, async () => {
-          const [method, template] = route.split(" ");
+          const { method, path: template } = access;
           const scopes = keyScopes.filter((scope) => !access.schemes.ApiKey!.includes(scope));
           const key = (await t.issueKey({ account: "twins", environment: "test", scopes })).key;
           const path = template.replace("{id}", "ord_x").replace("deliveries/ord_x", "deliveries/dlv_1");

@@ -1,5 +1,5 @@
 // Rows of the access tables: API keys (hash only), self-serve OAuth clients and their access tokens.
-import type { KeyScope } from "../../generated/security.js";
+import type { KeyScope } from "../../generated/operations.js";
 import type { Schemas } from "../../types/contract.js";
 import type { InsertOf, TableOf } from "./writes.js";
 

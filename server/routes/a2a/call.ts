@@ -6,18 +6,18 @@ import { a2aCosts } from "../../services/agents/a2a-costs.js";
 import type { RouteFactory } from "../types.js";
 import { invalidSingleRequest, tooDeep } from "../json-rpc.js";
 import { originOf } from "../../plugins/origin.js";
+import { operationRoute } from "../operation-route.js";
 
 const route: RouteFactory = (services) => {
   // The A2A service and its SDK load with the first A2A request: importing them is a good part of start-up.
   let a2a: Promise<A2aService> | undefined;
   const loadA2a = () =>
     (a2a ??= import("../../services/agents/a2a.js").then(({ createA2aService }) => createA2aService(services)));
-  return {
-    method: "POST",
-    path: "/api/a2a",
+  return operationRoute("callA2a", {
+    // One strategy reads both of the contract's A2A credentials (a key or a token, each optional) from
+    // `Authorization: Bearer` as A2A clients send them, beside x-api-key.
+    auth: { strategy: "a2a", mode: "optional" },
     options: {
-      auth: { strategy: "a2a", mode: "optional" },
-      tags: ["a2a"],
       plugins: { rateLimit: (request: Request) => a2aCosts(request.payload) },
       payload: {
         allow: "application/json",
@@ -44,6 +44,6 @@ const route: RouteFactory = (services) => {
         },
       });
     },
-  };
+  });
 };
 export default route;

@@ -1,19 +1,10 @@
-import { validators } from "../../generated/validators.js";
 import type { RouteFactory } from "../types.js";
+import { operationRoute, reply } from "../operation-route.js";
 
-const route: RouteFactory = ({ keys }) => ({
-  method: "POST",
-  path: "/api/admin/v1/keys",
-  options: {
-    auth: "admin",
-    tags: ["admin"],
-    plugins: { rateLimit: "none" },
-    validate: validators.createApiKey,
-  },
-  handler: async (request, h) =>
-    h
-      .response(await keys.issue(request.payload as Parameters<typeof keys.issue>[0]))
-      .code(201)
-      .header("cache-control", "no-store"),
-});
+const route: RouteFactory = ({ keys }) =>
+  operationRoute("createApiKey", {
+    options: { plugins: { rateLimit: "none" } },
+    handler: async (_request, h, { payload }) =>
+      reply(h, "createApiKey", 201, await keys.issue(payload)).header("cache-control", "no-store"),
+  });
 export default route;

@@ -1,15 +1,9 @@
-import { validators } from "../../generated/validators.js";
 import type { RouteFactory } from "../types.js";
+import { operationRoute, reply } from "../operation-route.js";
 
-const route: RouteFactory = ({ keys }) => ({
-  method: "GET",
-  path: "/api/admin/v1/keys",
-  options: {
-    auth: "admin",
-    tags: ["admin"],
-    plugins: { rateLimit: "none" },
-    validate: validators.listApiKeys,
-  },
-  handler: (request) => keys.list(request.query as Parameters<typeof keys.list>[0]),
-});
+const route: RouteFactory = ({ keys }) =>
+  operationRoute("listApiKeys", {
+    options: { plugins: { rateLimit: "none" } },
+    handler: async (_request, h, { query }) => reply(h, "listApiKeys", 200, await keys.list(query)),
+  });
 export default route;

@@ -1,15 +1,9 @@
-import { validators } from "../../generated/validators.js";
 import type { RouteFactory } from "../types.js";
+import { operationRoute, reply } from "../operation-route.js";
 
-const route: RouteFactory = ({ keys }) => ({
-  method: "DELETE",
-  path: "/api/admin/v1/keys/{id}",
-  options: {
-    auth: "admin",
-    tags: ["admin"],
-    plugins: { rateLimit: "none" },
-    validate: validators.revokeApiKey,
-  },
-  handler: (request) => keys.revoke(request.params.id as string),
-});
+const route: RouteFactory = ({ keys }) =>
+  operationRoute("revokeApiKey", {
+    options: { plugins: { rateLimit: "none" } },
+    handler: async (_request, h, { params }) => reply(h, "revokeApiKey", 200, await keys.revoke(params.id)),
+  });
 export default route;

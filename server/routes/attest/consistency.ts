@@ -1,10 +1,9 @@
-import { validators } from "../../generated/validators.js";
 import type { RouteFactory } from "../types.js";
+import { operationRoute, reply } from "../operation-route.js";
 
-const route: RouteFactory = ({ auditLog }) => ({
-  method: "GET",
-  path: "/api/attest/consistency",
-  options: { auth: false, tags: ["attest"], validate: validators.getConsistencyProof },
-  handler: (request) => auditLog.consistency(request.query.first as number, request.query.second as number),
-});
+const route: RouteFactory = ({ auditLog }) =>
+  operationRoute("getConsistencyProof", {
+    handler: async (_request, h, { query }) =>
+      reply(h, "getConsistencyProof", 200, await auditLog.consistency(query.first, query.second)),
+  });
 export default route;

@@ -1,9 +1,8 @@
 import type { RouteFactory } from "../types.js";
+import { operationRoute } from "../operation-route.js";
 
-const route: RouteFactory = ({ auditLog }) => ({
-  method: "GET",
-  path: "/api/attest/key",
-  options: { auth: false, tags: ["attest"] },
-  handler: async (_request, h) => h.response(await auditLog.verifierKey()).type("text/plain; charset=utf-8"),
-});
+const route: RouteFactory = ({ auditLog }) =>
+  operationRoute("getLogKey", {
+    handler: async (_request, h) => h.response(await auditLog.verifierKey()).type("text/plain; charset=utf-8"),
+  });
 export default route;

@@ -1,13 +1,11 @@
 import { validators } from "../../generated/validators.js";
 import { DomainError } from "../../services/errors.js";
 import type { RouteFactory } from "../types.js";
+import { operationRoute, reply } from "../operation-route.js";
 
-const route: RouteFactory = ({ auditLog }) => ({
-  method: "GET",
-  path: "/api/attest/verify/{seal}",
-  options: {
-    auth: false,
-    tags: ["attest"],
+const route: RouteFactory = ({ auditLog }) =>
+  operationRoute("verifySeal", {
+    // The contract answers a malformed seal 400 malformed_seal (not the generic 422).
     validate: {
       ...validators.verifySeal,
       failAction: () => {
@@ -18,7 +16,6 @@ const route: RouteFactory = ({ auditLog }) => ({
         );
       },
     },
-  },
-  handler: (request) => auditLog.verify(request.params.seal as string),
-});
+    handler: async (_request, h, { params }) => reply(h, "verifySeal", 200, await auditLog.verify(params.seal)),
+  });
 export default route;

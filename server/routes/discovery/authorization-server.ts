@@ -1,11 +1,10 @@
 import { authorizationServerMetadata } from "../../services/agents/mcp.js";
 import type { RouteFactory } from "../types.js";
 import { baseUrlOf } from "../../plugins/origin.js";
+import { operationRoute } from "../operation-route.js";
 
-const route: RouteFactory = ({ config }) => ({
-  method: "GET",
-  path: "/.well-known/oauth-authorization-server",
-  options: { auth: false, tags: ["discovery"] },
-  handler: (request) => authorizationServerMetadata(baseUrlOf(request, config.publicBaseUrl)),
-});
+const route: RouteFactory = ({ config }) =>
+  operationRoute("getAuthorizationServerMetadata", {
+    handler: (request) => authorizationServerMetadata(baseUrlOf(request, config.publicBaseUrl)),
+  });
 export default route;

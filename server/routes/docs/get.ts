@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { redocBundlePath } from "../../assets.js";
 import type { RouteFactory } from "../types.js";
+import { operationRoute } from "../operation-route.js";
 
 // Redoc's standalone bundle is served from our own origin so the page works offline.
 
@@ -29,22 +30,14 @@ const readBundle = () =>
 const route: RouteFactory = () => {
   let bundle: string | undefined; // read on first request: a megabyte most servers never serve
   return [
-    {
-      method: "GET",
-      path: "/docs",
-      options: { auth: false, tags: ["docs"] },
-      handler: (_r, h) => h.response(page).type("text/html; charset=utf-8"),
-    },
-    {
-      method: "GET",
-      path: "/docs/redoc.standalone.js",
-      options: { auth: false, tags: ["docs"] },
+    operationRoute("getDocs", { handler: (_r, h) => h.response(page).type("text/html; charset=utf-8") }),
+    operationRoute("getDocsBundle", {
       handler: (_r, h) =>
         h
           .response((bundle ??= readBundle()))
           .type("text/javascript; charset=utf-8")
           .header("cache-control", "public, max-age=86400"),
-    },
+    }),
   ];
 };
 export default route;

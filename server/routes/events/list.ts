@@ -1,14 +1,10 @@
-import { validators } from "../../generated/validators.js";
 import { keyTenantOf } from "../../plugins/auth.js";
 import type { RouteFactory } from "../types.js";
 import { answerEvents } from "../event-response.js";
+import { operationRoute } from "../operation-route.js";
 
-const route: RouteFactory = (services) => ({
-  method: "GET",
-  path: "/api/dispatch/v1/events",
-  options: { tags: ["orders"], auth: "api-key", validate: validators.listEvents },
-  handler: (request, h) => {
-    return answerEvents(services, request, h, keyTenantOf(request));
-  },
-});
+const route: RouteFactory = (services) =>
+  operationRoute("listEvents", {
+    handler: (request, h, { query }) => answerEvents(services, request, h, keyTenantOf(request), query),
+  });
 export default route;

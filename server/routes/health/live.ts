@@ -1,10 +1,10 @@
 import { contractVersion } from "../../contract-version.js";
 import type { RouteFactory } from "../types.js";
+import { operationRoute, reply } from "../operation-route.js";
 
-const route: RouteFactory = () => ({
-  method: "GET",
-  path: "/healthz",
-  options: { auth: false, tags: ["health"], plugins: { rateLimit: "none" } },
-  handler: () => ({ status: "ok", version: contractVersion }),
-});
+const route: RouteFactory = () =>
+  operationRoute("getHealth", {
+    options: { plugins: { rateLimit: "none" } },
+    handler: (_request, h) => reply(h, "getHealth", 200, { status: "ok", version: contractVersion }),
+  });
 export default route;

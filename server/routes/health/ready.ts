@@ -1,10 +1,11 @@
 import type { RouteFactory } from "../types.js";
 import { contractVersion } from "../../contract-version.js";
+import { operationRoute, reply } from "../operation-route.js";
 
-const route: RouteFactory = ({ health }) => ({
-  method: "GET",
-  path: "/readyz",
-  options: { auth: false, tags: ["health"], plugins: { rateLimit: "none" } },
-  handler: async () => ({ status: "ok", version: contractVersion, checks: await health.assertReady() }),
-});
+const route: RouteFactory = ({ health }) =>
+  operationRoute("getReadiness", {
+    options: { plugins: { rateLimit: "none" } },
+    handler: async (_request, h) =>
+      reply(h, "getReadiness", 200, { status: "ok", version: contractVersion, checks: await health.assertReady() }),
+  });
 export default route;

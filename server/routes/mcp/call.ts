@@ -13,6 +13,7 @@ import {
   tooDeep,
 } from "../json-rpc.js";
 import { originOf } from "../../plugins/origin.js";
+import { operationRoute } from "../operation-route.js";
 
 /**
  * The -32600 answer to a body the SDK must not see: not an object or non-empty batch, a batch over the bound, too
@@ -43,12 +44,8 @@ const parseFailAction: Lifecycle.Method = (_request, h, error) => {
 
 const route: RouteFactory = (services) => {
   const mcp = createMcpService(services);
-  return {
-    method: "POST",
-    path: "/api/mcp",
+  return operationRoute("callMcp", {
     options: {
-      auth: { strategy: "mcp", mode: "optional" },
-      tags: ["mcp"],
       plugins: { rateLimit: (request: Request) => mcpCosts(request.payload), checkOrigin: true },
       payload: {
         allow: "application/json",
@@ -78,6 +75,6 @@ const route: RouteFactory = (services) => {
       });
       return h.abandon;
     },
-  };
+  });
 };
 export default route;

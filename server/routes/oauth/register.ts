@@ -3,22 +3,22 @@ import { isParseError } from "../../plugins/errors.js";
 import { declaresBody } from "../../plugins/validation.js";
 import { OAuthError } from "../../services/errors.js";
 import type { RouteFactory } from "../types.js";
+import { operationRoute, reply } from "../operation-route.js";
 
 const metadata = validators.registerOAuthClient.payload;
 
-const route: RouteFactory = ({ oauth }) => ({
-  method: "POST",
-  path: "/api/mcp/oauth/register",
-  options: {
-    auth: false,
-    tags: ["oauth"],
-    plugins: { rateLimit: "oauth-register" },
-    payload: {
-      failAction: (_request, _h, error) => {
-        if (!isParseError(error)) throw error!; // Hapi always passes the error to failAction
-        throw new OAuthError("invalid_client_metadata", "The body must be a JSON object.");
+const route: RouteFactory = ({ oauth }) =>
+  operationRoute("registerOAuthClient", {
+    options: {
+      plugins: { rateLimit: "oauth-register" },
+      payload: {
+        failAction: (_request, _h, error) => {
+          if (!isParseError(error)) throw error!; // Hapi always passes the error to failAction
+          throw new OAuthError("invalid_client_metadata", "The body must be a JSON object.");
+        },
       },
     },
+    // RFC 7591 §3.2.2 answers bad metadata invalid_client_metadata (not the generic 422).
     validate: {
       // No body is Hapi's null and registers with defaults; a body that is JSON `null` is no client metadata.
       payload: (value: unknown, options) => {
@@ -32,11 +32,7 @@ const route: RouteFactory = ({ oauth }) => ({
         throw new OAuthError("invalid_client_metadata", err!.message);
       },
     },
-  },
-  handler: async (request, h) =>
-    h
-      .response(await oauth.register((request.payload ?? {}) as Parameters<typeof oauth.register>[0]))
-      .code(201)
-      .header("cache-control", "no-store"),
-});
+    handler: async (_request, h, { payload }) =>
+      reply(h, "registerOAuthClient", 201, await oauth.register(payload ?? {})).header("cache-control", "no-store"),
+  });
 export default route;

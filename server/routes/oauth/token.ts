@@ -3,6 +3,7 @@ import { validators } from "../../generated/validators.js";
 import { OAuthError } from "../../services/errors.js";
 import { isTooLarge } from "../../plugins/errors.js";
 import type { RouteFactory } from "../types.js";
+import { operationRoute } from "../operation-route.js";
 
 type Form = Record<string, string | undefined>;
 
@@ -37,35 +38,33 @@ function clientCredentials(authorization: string | undefined, form: Form) {
 const clientIdOf = (request: Request) =>
   clientCredentials(request.headers.authorization as string | undefined, (request.payload ?? {}) as Form).clientId;
 
-const route: RouteFactory = ({ oauth }) => ({
-  method: "POST",
-  path: "/api/mcp/oauth/token",
-  options: {
-    auth: false,
-    tags: ["oauth"],
-    plugins: { oauthClient: clientIdOf },
-    payload: {
-      allow: ["application/x-www-form-urlencoded"],
-      failAction: (_request, _h, error) => {
-        if (isTooLarge(error)) throw error!; // Hapi always passes the error to failAction
-        throw new OAuthError("invalid_request", "Send a form-encoded body (application/x-www-form-urlencoded).");
+const route: RouteFactory = ({ oauth }) =>
+  operationRoute("createOAuthToken", {
+    options: {
+      plugins: { oauthClient: clientIdOf },
+      payload: {
+        allow: ["application/x-www-form-urlencoded"],
+        failAction: (_request, _h, error) => {
+          if (isTooLarge(error)) throw error!; // Hapi always passes the error to failAction
+          throw new OAuthError("invalid_request", "Send a form-encoded body (application/x-www-form-urlencoded).");
+        },
       },
     },
+    // RFC 6749 §5.2 answers a bad token request invalid_request (not the generic 422).
     validate: {
       payload: validators.createOAuthToken.payload.allow(null),
       failAction: (_r, _h, err) => {
         throw new OAuthError("invalid_request", err!.message);
       },
     },
-  },
-  handler: async (request, h) => {
-    const form = (request.payload ?? {}) as Form;
-    const token = await oauth.issueToken({
-      grantType: form.grant_type,
-      scope: form.scope,
-      ...clientCredentials(request.headers.authorization as string | undefined, form),
-    });
-    return h.response(token).header("cache-control", "no-store").header("pragma", "no-cache");
-  },
-});
+    handler: async (request, h) => {
+      const form = (request.payload ?? {}) as Form;
+      const token = await oauth.issueToken({
+        grantType: form.grant_type,
+        scope: form.scope,
+        ...clientCredentials(request.headers.authorization as string | undefined, form),
+      });
+      return h.response(token).header("cache-control", "no-store").header("pragma", "no-cache");
+    },
+  });
 export default route;

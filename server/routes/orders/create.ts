@@ -1,21 +1,14 @@
-import { validators } from "../../generated/validators.js";
 import { callerOf } from "../../plugins/auth.js";
+import { keyCallerOf } from "../../services/access/principal.js";
 import type { RouteFactory } from "../types.js";
-import { contractRoute, reply } from "../contract-route.js";
+import { operationRoute, reply } from "../operation-route.js";
 import { originOf } from "../../plugins/origin.js";
 
 const route: RouteFactory = ({ orders }) =>
-  contractRoute("createOrder", {
-    method: "POST",
-    path: "/api/dispatch/v1/order",
-    options: {
-      tags: ["orders"],
-      auth: { strategies: ["api-key", "oauth-token"] },
-      validate: validators.createOrder,
-    },
+  operationRoute("createOrder", {
     handler: async (request, h, { payload }) => {
       const idempotencyKey: unknown = request.headers["idempotency-key"];
-      const { body, replayed } = await orders.create(callerOf(request)!, payload, {
+      const { body, replayed } = await orders.create(keyCallerOf(callerOf(request)), payload, {
         idempotencyKey: typeof idempotencyKey === "string" ? idempotencyKey : undefined,
         origin: originOf(request),
         receivedAt: request.info.received,

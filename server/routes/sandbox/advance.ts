@@ -1,17 +1,11 @@
 import { validators } from "../../generated/validators.js";
 import { keyTenantOf } from "../../plugins/auth.js";
 import type { RouteFactory } from "../types.js";
-import { contractRoute, reply } from "../contract-route.js";
+import { operationRoute, reply } from "../operation-route.js";
 
 const route: RouteFactory = ({ orders }) =>
-  contractRoute("advanceSandboxOrder", {
-    method: "POST",
-    path: "/api/dispatch/v1/sandbox/orders/{id}/advance",
-    options: {
-      tags: ["orders"],
-      auth: "api-key",
-      validate: { ...validators.advanceSandboxOrder, payload: validators.advanceSandboxOrder.payload.allow(null) },
-    },
+  operationRoute("advanceSandboxOrder", {
+    validate: { ...validators.advanceSandboxOrder, payload: validators.advanceSandboxOrder.payload.allow(null) },
     handler: async (request, h, { params, payload }) => {
       const to = payload?.to; // the body is optional: no body (null) is one step
       return reply(h, "advanceSandboxOrder", 200, await orders.advanceSandbox(keyTenantOf(request), params.id, to));

@@ -1,13 +1,9 @@
 import { keyTenantOf } from "../../plugins/auth.js";
 import type { RouteFactory } from "../types.js";
+import { operationRoute, reply } from "../operation-route.js";
 
-const route: RouteFactory = ({ orders }) => ({
-  method: "POST",
-  path: "/api/dispatch/v1/sandbox/reset",
-  options: {
-    tags: ["orders"],
-    auth: "api-key",
-  },
-  handler: (request) => orders.resetSandbox(keyTenantOf(request)),
-});
+const route: RouteFactory = ({ orders }) =>
+  operationRoute("resetSandbox", {
+    handler: async (request, h) => reply(h, "resetSandbox", 200, await orders.resetSandbox(keyTenantOf(request))),
+  });
 export default route;

@@ -7,9 +7,9 @@ import { DomainError } from "../errors.js";
 import { createInvalidatedCache } from "../shared/cache.js";
 import { newId, randomBase62, sha256Hex } from "../shared/ids.js";
 import { apiKeyChecksum, looksLikeApiKey } from "../../api-key-format.js";
-import { defaultKeyScopes, type KeyScope } from "../../generated/security.js";
+import { defaultKeyScopes, type KeyScope } from "../../generated/operations.js";
 
-export type { KeyScope } from "../../generated/security.js";
+export type { KeyScope } from "../../generated/operations.js";
 export { looksLikeApiKey } from "../../api-key-format.js";
 export interface ApiKeyRecord {
   id: string;

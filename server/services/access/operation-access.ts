@@ -1,17 +1,25 @@
-// Who may call an operation, from the contract's security requirements (server/generated/security.ts): the
-// credential's kind must be one the operation lists, and a key must hold the scope the requirement names. REST
-// checks every route through plugins/access.ts; MCP tools and A2A skills check their REST twin's requirement.
-import { operationAccess, type KeyScope, type OperationAccess } from "../../generated/security.js";
+// Who may call an operation, from the contract's security requirements (the operation table,
+// server/generated/operations.ts): the credential's kind must be one the operation lists, and a key must hold the
+// scope the requirement names. REST checks every route through plugins/access.ts by the route's operationId; MCP
+// tools and A2A skills check the requirement of the operation they run.
+import { operations, type KeyScope, type Operation, type OperationName } from "../../generated/operations.js";
 import { DomainError, type EntitlementError } from "../errors.js";
 import type { Caller } from "./principal.js";
 
-const byOperationId = new Map(Object.values(operationAccess).map((access) => [access.operationId, access]));
+export interface OperationAccess extends Operation {
+  operationId: OperationName;
+}
 
-/** The access entry of a route (`GET`, `/api/dispatch/v1/orders/{id}`), undefined for paths not in the contract. */
-export const accessOfRoute = (method: string, path: string): OperationAccess | undefined =>
-  operationAccess[`${method.toUpperCase()} ${path}`];
+const byId = new Map<string, OperationAccess>(
+  Object.entries(operations).map(([operationId, operation]) => [
+    operationId,
+    { operationId: operationId as OperationName, ...operation },
+  ]),
+);
 
-export const accessOfOperation = (operationId: string): OperationAccess | undefined => byOperationId.get(operationId);
+/** The operation's access entry, undefined for an id that is not in the contract. */
+export const accessOfOperation = (operationId: string | undefined): OperationAccess | undefined =>
+  operationId === undefined ? undefined : byId.get(operationId);
 
 const schemeOf = (caller: Caller) => (caller.kind === "key" ? "ApiKey" : "OAuthToken");
 

@@ -1,8 +1,9 @@
 // Who is calling: the one principal type and the one credential resolver behind REST, MCP and A2A.
 import type { KeyService } from "./keys.js";
 import type { OAuthService } from "./oauth.js";
-import type { KeyScope } from "../../generated/security.js";
+import type { KeyScope } from "../../generated/operations.js";
 import type { Tenant } from "../shared/tenant.js";
+import { DomainError } from "../errors.js";
 
 export type { Environment, Tenant } from "../shared/tenant.js";
 
@@ -21,6 +22,19 @@ export function bearerOf(authorization: unknown): string | null {
   return match ? match[1] : null;
 }
 
+/** What a self-serve OAuth client's token may do (the OAuthToken scheme: "valid for quote only"). */
+export const oauthTokenScopes: readonly KeyScope[] = ["quote"];
+
+/** A provisioned key's caller. */
+export type KeyCaller = Extract<Principal, { kind: "key" }>;
+
+/** The key behind a call the operation's access check admitted only for keys (it refused anything else first):
+ * narrows the type; the throw is the guard should a route ever skip that check. */
+export function keyCallerOf(caller: Caller | null): KeyCaller {
+  if (caller?.kind === "key") return caller;
+  throw new DomainError("unauthorized", "api_key_required", "This operation needs an API key (x-api-key).");
+}
+
 /** The tenant a caller's orders and quotes belong to; OAuth clients have none. */
 export const tenantOf = (caller: Caller): Tenant | null =>
   caller.kind === "key" ? { account: caller.account, environment: caller.environment } : null;
@@ -37,7 +51,7 @@ export function createPrincipalResolver(
         return { kind: "key", id: key.id, account: key.account, environment: key.environment, scopes: key.scopes };
       const token = await oauth.verifyToken(secret);
       return token
-        ? { kind: "oauth", id: `oauth:${token.clientId}`, clientId: token.clientId, scopes: ["quote"] }
+        ? { kind: "oauth", id: `oauth:${token.clientId}`, clientId: token.clientId, scopes: oauthTokenScopes }
         : null;
     },
   };

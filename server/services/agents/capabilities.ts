@@ -1,9 +1,13 @@
-// The capability registry: one list for the capability index, the agent card, MCP and A2A.
+// The capability registry: one list for the capability index, the agent card, MCP and A2A. Each capability names
+// the contract operation it runs; its REST method and path and who may call it come from the operation table
+// (server/generated/operations.ts), so no agent surface restates what the contract says.
 import { execSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { sha256Hex } from "../shared/ids.js";
 import { contractVersion } from "../../contract-version.js";
+import { operations, type Operation, type OperationName } from "../../generated/operations.js";
+import { oauthTokenScopes } from "../access/principal.js";
 
 // Per capability: REST operation, MCP tool (with its hints and note) and A2A skill (name, example). The agent
 // card, the MCP tools, the A2A skills and the capability index all read this one list, so no surface can offer a
@@ -11,13 +15,12 @@ import { contractVersion } from "../../contract-version.js";
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const keyNote = "Needs `Authorization: Bearer <API_KEY>` (a provisioned key); other accounts' orders are not found.";
 
-export const capabilities = [
+const agentCapabilities = [
   {
     id: "agentic.readiness_probe",
     name: "Readiness probe",
     purpose: "Free multi-surface readiness snapshot of a storefront; not an attested grade.",
-    access: "public",
-    rest: { method: "POST", path: "/api/agentic-commerce/probe", operationId: "probeStorefront" },
+    operationId: "probeStorefront",
     mcp_tool: null,
     tool_note: "",
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -27,8 +30,7 @@ export const capabilities = [
     id: "dispatch.quote",
     name: "Quote",
     purpose: "Quote for a job: availability, estimated cost, ETA tier, validity.",
-    access: "key_or_token",
-    rest: { method: "POST", path: "/api/dispatch/v1/quote", operationId: "createQuote" },
+    operationId: "createQuote",
     mcp_tool: "dispatch.quote",
     tool_note:
       "Needs `Authorization: Bearer <API_KEY>` (a provisioned key) or a self-serve OAuth access token as Bearer.",
@@ -39,8 +41,7 @@ export const capabilities = [
     id: "dispatch.estimate",
     name: "Estimate",
     purpose: "Public modeled price estimate from cited national wage statistics and disclosed model assumptions.",
-    access: "public",
-    rest: { method: "POST", path: "/api/dispatch/v1/estimate", operationId: "createEstimate" },
+    operationId: "createEstimate",
     mcp_tool: null,
     tool_note: "",
     annotations: readOnly,
@@ -50,8 +51,7 @@ export const capabilities = [
     id: "dispatch.order",
     name: "Order",
     purpose: "Create a tracked work order; the contractor is auto-matched and returned as a masked reference.",
-    access: "key",
-    rest: { method: "POST", path: "/api/dispatch/v1/order", operationId: "createOrder" },
+    operationId: "createOrder",
     mcp_tool: "dispatch.order",
     tool_note:
       'Needs `Authorization: Bearer <API_KEY>` with the order scope. The order handle is `dispatch-{id}`. A credential that is not entitled to order (an OAuth token, a quote-only key) gets JSON-RPC error -32002 with the entitlement body (error, message, entitled_credential, provisioning_contact, free_alternatives) as error.data; the product spec assigns -32002 to this, although MCP 2025-06-18/2025-11-25 also use -32002 for resources/read "resource not found".',
@@ -62,8 +62,7 @@ export const capabilities = [
     id: "dispatch.order_status",
     name: "Order status",
     purpose: "An order's lifecycle status and history (`id`: ord_… or the MCP handle dispatch-ord_…).",
-    access: "key",
-    rest: { method: "GET", path: "/api/dispatch/v1/orders/{id}", operationId: "getOrder" },
+    operationId: "getOrder",
     mcp_tool: "dispatch.order_status",
     tool_note: keyNote,
     annotations: readOnly,
@@ -73,8 +72,7 @@ export const capabilities = [
     id: "dispatch.cancel_order",
     name: "Cancel order",
     purpose: "Cancel an order until the contractor is on site; a repeat answers the same cancelled order.",
-    access: "key",
-    rest: { method: "POST", path: "/api/dispatch/v1/orders/{id}/cancel", operationId: "cancelOrder" },
+    operationId: "cancelOrder",
     mcp_tool: "dispatch.cancel_order",
     tool_note: keyNote,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
@@ -84,8 +82,7 @@ export const capabilities = [
     id: "dispatch.evals",
     name: "Evals",
     purpose: "Self-reported evaluation document for a rolling window; not an independent audit.",
-    access: "public",
-    rest: { method: "GET", path: "/api/dispatch/analytics/evals", operationId: "getEvals" },
+    operationId: "getEvals",
     mcp_tool: "dispatch.evals",
     tool_note: "Public.",
     annotations: readOnly,
@@ -95,14 +92,37 @@ export const capabilities = [
     id: "dispatch.index",
     name: "Trade index",
     purpose: "Catalog of 8 trade verticals with wage and billed-rate figures.",
-    access: "public",
-    rest: { method: "GET", path: "/api/dispatch/index", operationId: "getTradeIndex" },
+    operationId: "getTradeIndex",
     mcp_tool: "dispatch.index",
     tool_note: "Public.",
     annotations: readOnly,
     example: {},
   },
 ] as const;
+
+/** Who may call an operation, as agents are told: anyone, a key, or a key or an OAuth token (when the token's
+ * scopes cover the operation's requirement; createOrder lists the token scheme only to answer it 402). */
+export type CapabilityAccess = "public" | "key" | "key_or_token";
+function accessOf(operation: Operation): CapabilityAccess {
+  if (!Object.keys(operation.schemes).length) return "public";
+  const tokenNeeds = operation.schemes.OAuthToken;
+  return tokenNeeds?.every((scope) => oauthTokenScopes.includes(scope)) ? "key_or_token" : "key";
+}
+
+type WithOperation<C> = C extends { operationId: OperationName }
+  ? C & { access: CapabilityAccess; rest: { method: string; path: string; operationId: C["operationId"] } }
+  : never;
+type WithOperations<T extends readonly unknown[]> = { readonly [K in keyof T]: WithOperation<T[K]> };
+
+/** Every capability with its operation's REST method, path and access, from the operation table. */
+export const capabilities = agentCapabilities.map((capability) => {
+  const operation: Operation = operations[capability.operationId];
+  return {
+    ...capability,
+    access: accessOf(operation),
+    rest: { method: operation.method, path: operation.path, operationId: capability.operationId },
+  };
+}) as unknown as WithOperations<typeof agentCapabilities>;
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 

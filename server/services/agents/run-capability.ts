@@ -10,7 +10,7 @@ import {
   type CapabilityCall,
   type CapabilityId,
 } from "./tool-schemas.js";
-import { tenantOf, type Caller } from "../access/principal.js";
+import { keyCallerOf, tenantOf, type Caller } from "../access/principal.js";
 import { accessOfOperation, assertMayCall } from "../access/operation-access.js";
 import { notEntitledToOrder } from "../dispatch/entitlement.js";
 
@@ -84,7 +84,7 @@ async function run(
       return services.quotes.create({ id: caller!.id, tenant: tenantOf(caller!) }, call.input);
     case "dispatch.order":
       return (
-        await services.orders.create(caller!, call.input, {
+        await services.orders.create(keyCallerOf(caller), call.input, {
           origin: ctx.origin,
           receivedAt: ctx.receivedAt,
         })

@@ -4,6 +4,7 @@ import type { Knex } from "knex";
 import { DomainError } from "../errors.js";
 import { newestFirst, pageOf } from "../shared/keyset.js";
 import { eventTypeOf } from "../events/catalogue.js";
+import { isEventType, type EventType } from "../../generated/events.js";
 import { eventId, previousStatus } from "../events/feed.js";
 
 export type DeliveryState = "pending" | "delivered" | "dead";
@@ -62,12 +63,16 @@ async function eventsOf(db: Knex, rows: DeliveryRow[]): Promise<Map<string, Even
   return new Map(events.map((event) => [String(event.id), event]));
 }
 
+/** A message without its event (written before events were referenced) keeps the type its payload stored. */
+const storedType = (stored: string | null): EventType =>
+  stored !== null && isEventType(stored) ? stored : "order.status_changed";
+
 /** WebhookDelivery of the contract. */
 function viewOf(row: DeliveryRow, event: EventFacts | undefined) {
   return {
     id: deliveryId(row.id),
     event_id: event?.seq != null ? eventId(Number(event.seq)) : row.message_id,
-    event_type: event ? eventTypeOf(event.status, event.previous_status) : (row.stored_type ?? "order.status_changed"),
+    event_type: event ? eventTypeOf(event.status, event.previous_status) : storedType(row.stored_type),
     order_id: row.order_id,
     state: row.status,
     attempts: row.attempts,

@@ -1,12 +1,13 @@
-// createOrder: entitlement, idempotent creation with auto-matching (audited, webhooked) in one statement.
+// createOrder: idempotent creation with auto-matching (audited, webhooked) in one statement. Entitlement (402) is
+// decided before it, once, by the operation's access check (plugins/access.ts on REST, the agents' invoker on MCP
+// and A2A): what reaches it is a key holding the order scope.
 import type { OrderRow } from "../../../db/tables/dispatch.js";
-import { tenantOf, type Caller, type Principal, type Tenant } from "../../access/principal.js";
+import { tenantOf, type KeyCaller, type Tenant } from "../../access/principal.js";
 import type { Config } from "../../../config.js";
 import type { Db } from "../../../db/knex.js";
 import { assertDispatchConfigured } from "../availability.js";
 import type { ContractorService } from "../contractors.js";
 import { DomainError } from "../../errors.js";
-import { notEntitledToOrder } from "../entitlement.js";
 import { canonicalJson, sha256Hex } from "../../shared/ids.js";
 import { rankMatches } from "../matching.js";
 import { usStateOf } from "../trades.js";
@@ -16,8 +17,8 @@ import { quotedMatches, quoteForOrder } from "./quoted.js";
 import type { OrderWriter } from "./writer.js";
 
 export type { OrderContext, OrderInput } from "./new-order.js";
-/** Who is ordering: a key or an OAuth client; only keys with the order scope are entitled. */
-export type OrderPrincipal = Caller;
+/** Who is ordering: a key (only keys with the order scope are entitled, which the access check has decided). */
+export type OrderPrincipal = KeyCaller;
 export interface OrderAnswer {
   /** True when this answers a repeated Idempotency-Key / reference_id (sent as `Idempotent-Replayed: true`). */
   replayed?: boolean;
@@ -37,14 +38,6 @@ interface RepeatKeys {
   tenant: Tenant;
   referenceId: string | null;
   idempotencyKey: string | null;
-}
-
-function assertEntitled(
-  principal: OrderPrincipal,
-  config: Config,
-): asserts principal is Extract<Principal, { kind: "key" }> {
-  if (principal.kind === "key" && principal.scopes.includes("order")) return;
-  throw notEntitledToOrder(principal, config.provisioningContact);
 }
 
 /** The orders the request's reference_id and Idempotency-Key name: none, one, or two different ones. */
@@ -93,7 +86,7 @@ async function matchesFor(creation: OrderCreation, tenant: Tenant, input: OrderI
 const isUniqueViolation = (error: unknown) =>
   typeof error === "object" && error !== null && "code" in error && error.code === "23505";
 
-/** 402 unless an order-scoped key, 503 when dispatch is off, replay/409 on a repeated key. */
+/** 503 when dispatch is off, replay/409 on a repeated key. */
 export async function createOrder(
   creation: OrderCreation,
   principal: OrderPrincipal,
@@ -101,7 +94,6 @@ export async function createOrder(
 ): Promise<OrderAnswer> {
   const { db, config } = creation;
   const { payload, ctx } = request;
-  assertEntitled(principal, config);
   await assertDispatchConfigured(config, creation.contractors);
   const input = withUpperCaseState(payload);
   const requestHash = sha256Hex(canonicalJson(payload));
