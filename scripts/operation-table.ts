@@ -85,16 +85,29 @@ export type OperationName = keyof typeof operations;
 `;
 }
 
-/** The SDK's view of the same table: which credential each \`METHOD path\` takes (sdk/generated/auth.ts). */
+/** The SDK's view of the same table (sdk/generated/auth.ts): which credential each \`METHOD path\` takes, and
+ * which operation it is, so the SDK's middleware (sdk/auth.ts, sdk/index.ts) keys on the operation, not the URL. */
 export function renderSdkAuthTable(doc: JsonObject): string {
   const schemas = (doc.components as JsonObject).schemas as Record<string, JsonObject>;
   const table = operationsOf(doc, new Set(schemas.ApiKeyScope.enum as string[]));
-  const schemesByRoute = Object.fromEntries(
-    Object.values(table).map((op) => [`${op.method} ${op.path}`, Object.keys(op.schemes)]),
-  );
+  const routes = Object.entries(table).map(([operationId, op]) => ({
+    operationId,
+    route: `${op.method} ${op.path}`,
+    op,
+  }));
+  const schemesByRoute = Object.fromEntries(routes.map(({ route, op }) => [route, Object.keys(op.schemes)]));
+  const idsByRoute = Object.fromEntries(routes.map(({ route, operationId }) => [route, operationId]));
+  const schemeNames = Object.keys((doc.components as JsonObject).securitySchemes as JsonObject);
   return `${header}
+/** Every security scheme the contract defines (components.securitySchemes). */
+export type SecurityScheme = ${schemeNames.map((name) => JSON.stringify(name)).join(" | ")};
+
 /** The security schemes each operation accepts, by \`METHOD /path\` as the contract writes it (openapi-fetch's
  * schemaPath), in the contract's order of preference. Empty: callable without a credential. */
-export const operationSchemes: Readonly<Record<string, readonly string[]>> = ${JSON.stringify(schemesByRoute, null, 2)};
+export const operationSchemes: Readonly<Record<string, readonly SecurityScheme[]>> = ${JSON.stringify(schemesByRoute, null, 2)};
+
+/** The operationId of each \`METHOD /path\` (same key as operationSchemes). */
+export const operationIds = ${JSON.stringify(idsByRoute, null, 2)} as const satisfies Record<string, string>;
+export type OperationId = (typeof operationIds)[keyof typeof operationIds];
 `;
 }

@@ -1,9 +1,12 @@
-// Typed client for the dispatch API: openapi-fetch over the generated types, plus auth, User-Agent and retry.
+// Typed client for the dispatch API: openapi-fetch over the generated types, plus auth (sdk/auth.ts), User-Agent,
+// idempotency keys and retry.
 import createClient, { type Client, type Middleware } from "openapi-fetch";
 import type { components, paths } from "./generated/openapi.js";
 import { sdkVersion } from "./generated/version.js";
 import { deprecationMiddleware, type DeprecationNotice } from "./deprecation.js";
 import { withRetry, type RetryOptions } from "./retry.js";
+import { authMiddleware } from "./auth.js";
+import { operationIds, type OperationId } from "./generated/auth.js";
 
 export type { components, paths, operations } from "./generated/openapi.js";
 export { DispatchApiError, DispatchTimeoutError, createApiError, unwrap } from "./errors.js";
@@ -18,11 +21,11 @@ export type DispatchClient = Client<paths>;
 
 export interface DispatchClientOptions {
   baseUrl: string;
-  /** Provisioned key: sent as `x-api-key` (and as `Authorization: Bearer` to the MCP endpoint). */
+  /** Provisioned key: sent as `x-api-key` (and as `Authorization: Bearer` to the MCP endpoint); never to admin ones. */
   apiKey?: string;
   /** Self-serve OAuth access token (quote only): sent as `Authorization: Bearer`. */
   accessToken?: string;
-  /** Operator token for `/api/admin/v1/*`. */
+  /** Operator token, sent only to the operations the contract secures with AdminToken (`/api/admin/v1/*`). */
   adminToken?: string;
   /** Inject a fetch (tests, proxies). Defaults to the global fetch. */
   fetch?: typeof fetch;
@@ -42,31 +45,23 @@ function defaultUserAgent(): string {
   return node ? `dispatch-sdk/${sdkVersion} node/${node}` : `dispatch-sdk/${sdkVersion}`;
 }
 
-function authMiddleware(options: DispatchClientOptions): Middleware {
+/** The User-Agent, unless the call gave one. */
+function userAgentMiddleware(userAgent: string | undefined): Middleware {
   return {
     onRequest({ request }) {
-      const path = new URL(request.url).pathname;
-      if (path.startsWith("/api/admin/")) {
-        if (options.adminToken) request.headers.set("authorization", `Bearer ${options.adminToken}`);
-      } else if (path === "/api/mcp") {
-        const bearer = options.apiKey ?? options.accessToken;
-        if (bearer) request.headers.set("authorization", `Bearer ${bearer}`);
-      } else if (options.apiKey) {
-        request.headers.set("x-api-key", options.apiKey);
-      } else if (options.accessToken) {
-        request.headers.set("authorization", `Bearer ${options.accessToken}`);
-      }
-      if (!request.headers.has("user-agent"))
-        request.headers.set("user-agent", options.userAgent ?? defaultUserAgent());
+      if (!request.headers.has("user-agent")) request.headers.set("user-agent", userAgent ?? defaultUserAgent());
       return request;
     },
   };
 }
 
-/** Every order creation carries an Idempotency-Key, set once here so each retry of it resends the same one. */
+/** The operationId of `METHOD schemaPath` (typed, so comparing with an operationId not in the contract fails). */
+const operationIdOf: Readonly<Record<string, OperationId | undefined>> = operationIds;
+
+/** Every order creation (createOrder) carries an Idempotency-Key, set once here so each retry of it resends the same one. */
 const idempotencyMiddleware: Middleware = {
-  onRequest({ request }) {
-    const createsOrder = request.method === "POST" && new URL(request.url).pathname.endsWith("/order");
+  onRequest({ request, schemaPath }) {
+    const createsOrder = operationIdOf[`${request.method} ${schemaPath}`] === "createOrder";
     if (createsOrder && !request.headers.has("idempotency-key"))
       request.headers.set("idempotency-key", globalThis.crypto.randomUUID());
     return request;
@@ -80,6 +75,11 @@ export function createDispatchClient(options: DispatchClientOptions): DispatchCl
     fetch: withRetry(baseFetch, options.retry === false ? { retries: 0 } : options.retry, options.timeoutMs),
     headers: options.headers,
   });
-  client.use(authMiddleware(options), idempotencyMiddleware, deprecationMiddleware(options.onDeprecation));
+  client.use(
+    authMiddleware(options),
+    userAgentMiddleware(options.userAgent),
+    idempotencyMiddleware,
+    deprecationMiddleware(options.onDeprecation),
+  );
   return client;
 }

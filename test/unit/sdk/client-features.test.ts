@@ -1,8 +1,9 @@
-// SDK: idempotency keys kept across retries, safe network retries, timeouts, paginate() and verifyWebhook().
+// SDK: idempotency keys (createOrder only) kept across retries, safe network retries, timeouts, paginate() and verifyWebhook().
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
 import { createDispatchClient, DispatchTimeoutError, paginate } from "../../../sdk/index.js";
 import { verifyWebhook, WebhookVerificationError } from "../../../sdk/webhooks.js";
+import { operationIds } from "../../../sdk/generated/auth.js";
 
 const order = {
   trade: "plumbing",
@@ -40,6 +41,26 @@ describe("sdk client", () => {
         client.POST("/api/dispatch/v1/estimate", { body: { trade: "plumbing", state: "TX" } as never }),
       );
       assert.equal(calls, 1);
+    });
+
+    it("generates an Idempotency-Key for createOrder only, by operation (every operation in the table)", async () => {
+      type LooseRequest = (
+        method: string,
+        path: string,
+        init: { params: { path: Record<string, string> } },
+      ) => Promise<unknown>;
+      for (const [route, operationId] of Object.entries(operationIds)) {
+        const [method, path] = route.split(" ");
+        let key: string | null = null;
+        const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+          key = new Request(input, init).headers.get("idempotency-key");
+          return Response.json({});
+        };
+        const client = createDispatchClient({ baseUrl: "http://x.test", apiKey: "k", fetch, retry: false });
+        const pathParams = Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name, "p1"]));
+        await (client.request as unknown as LooseRequest)(method.toLowerCase(), path, { params: { path: pathParams } });
+        assert.equal(key !== null, operationId === "createOrder", route);
+      }
     });
   });
 
