@@ -77,6 +77,25 @@ export default tseslint.config(
     "^@hapi/|^hapi-|(^|/)(plugins|routes)/",
   ),
   {
+    // A route is its operation (routes/operation-route.ts): method, path, tags, auth and the scopes come from the
+    // generated operation table by operationId, never restated in a route file.
+    files: ["server/routes/*/*.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "Property[key.name=/^(method|path)$/]",
+          message: "Route files name their operationId (operationRoute); method and path are the contract's.",
+        },
+        {
+          selector: "Property[key.name='options'] > ObjectExpression > Property[key.name=/^(id|tags|auth|validate)$/]",
+          message:
+            "id, tags, auth and validators come from the operation (operationRoute's auth/validate override, with why).",
+        },
+      ],
+    },
+  },
+  {
     // Test files: one describe() wraps a whole suite, so the function limit applies to the it() bodies only loosely.
     files: ["test/**/*.ts", "bench/**/*.ts"],
     rules: {
