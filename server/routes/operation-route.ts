@@ -32,8 +32,9 @@ export interface OperationRoute<Op extends OperationId> {
    * (the route file says why). */
   auth?: RouteOptions["auth"];
   /** Overrides the operation's generated validators, for a route whose contract answers a failure its own way
-   * (OAuth errors, 400 invalid_url): built from the same validators. */
-  validate?: RouteOptionsValidate;
+   * (OAuth errors, 400 invalid_url): built from the same validators. null: the handler validates (JSON-RPC
+   * endpoints answer a bad message with their protocol's error codes, never the generic 422). */
+  validate?: RouteOptionsValidate | null;
   handler: (request: Request, h: ResponseToolkit, input: ContractInput<Op>) => Lifecycle.ReturnValue;
 }
 
@@ -63,7 +64,7 @@ const validatorsOf = validators as Partial<Record<OperationId, RouteOptionsValid
  * operation's generated validators) has checked it before the handler runs. */
 export function operationRoute<Op extends OperationId>(operationId: Op, route: OperationRoute<Op>): ServerRoute {
   const operation: Operation = operations[operationId];
-  const validate = route.validate ?? validatorsOf[operationId];
+  const validate = route.validate === null ? undefined : (route.validate ?? validatorsOf[operationId]);
   return {
     method: operation.method,
     path: operation.path,

@@ -17,6 +17,7 @@ const route: RouteFactory = (services) => {
     // One strategy reads both of the contract's A2A credentials (a key or a token, each optional) from
     // `Authorization: Bearer` as A2A clients send them, beside x-api-key.
     auth: { strategy: "a2a", mode: "optional" },
+    validate: null, // JSON-RPC: a bad message is -32600 from the checks below and the SDK, not a 422
     options: {
       plugins: { rateLimit: (request: Request) => a2aCosts(request.payload) },
       payload: {

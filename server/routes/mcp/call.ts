@@ -45,6 +45,7 @@ const parseFailAction: Lifecycle.Method = (_request, h, error) => {
 const route: RouteFactory = (services) => {
   const mcp = createMcpService(services);
   return operationRoute("callMcp", {
+    validate: null, // JSON-RPC: a bad message is -32600/-32602 from refusal() and the SDK, not a 422
     options: {
       plugins: { rateLimit: (request: Request) => mcpCosts(request.payload), checkOrigin: true },
       payload: {
