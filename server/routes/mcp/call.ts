@@ -42,8 +42,8 @@ const parseFailAction: Lifecycle.Method = (_request, h, error) => {
     .takeover();
 };
 
-const route: RouteFactory = (services) => {
-  const mcp = createMcpService(services);
+const route: RouteFactory = (services, handlers) => {
+  const mcp = createMcpService(services, handlers);
   return operationRoute("callMcp", {
     options: {
       plugins: { rateLimit: (request: Request) => mcpCosts(request.payload), checkOrigin: true },
