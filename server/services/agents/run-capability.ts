@@ -1,6 +1,6 @@
 // Runs a capability for a caller, validated against the contract: shared by the MCP tools and the A2A skills. The
 // capability calls its operation's handler, the same function the REST route serves (no switch over capabilities).
-import { capabilities } from "./capabilities.js";
+import { capabilities, type Capability } from "./capabilities.js";
 import { DomainError, EntitlementError } from "../errors.js";
 import type { Services } from "../index.js";
 import type { OperationContext, OperationHandlers } from "../operation-handler.js";
@@ -16,7 +16,7 @@ export type InvokeContext = OperationContext;
 export const isDomainError = (e: unknown): e is DomainError => e instanceof DomainError;
 export const isEntitlementError = (e: unknown): e is EntitlementError => e instanceof EntitlementError;
 
-export type Capability = (typeof capabilities)[number];
+export type { Capability } from "./capabilities.js";
 
 /** What one request costs in the rate limiter's policies: one point per message, plus the probe's own policy
  * for each probe call, so a capability is limited alike on REST, MCP and A2A. */
