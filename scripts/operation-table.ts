@@ -15,6 +15,31 @@ interface Operation {
   anonymous: boolean;
   /** The operation documents 402: a credential without the scope is not entitled (spec §2.2), not forbidden. */
   entitlement: boolean;
+  /** x-mcp-tool, x-mcp-annotations, x-a2a-skill: how the agents' surfaces offer the operation. */
+  mcpTool: string | null;
+  mcpAnnotations: Record<string, boolean> | null;
+  a2aSkill: { id: string; name: string } | null;
+}
+
+const hints = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
+
+/** The operation's agent exposure (x-mcp-tool with x-mcp-annotations, x-a2a-skill), checked for shape. */
+function agentExposureOf(operationId: string, operation: JsonObject) {
+  const tool = operation["x-mcp-tool"] as string | undefined;
+  const annotations = operation["x-mcp-annotations"] as Record<string, boolean> | undefined;
+  const skill = operation["x-a2a-skill"] as { id?: unknown; name?: unknown } | undefined;
+  if (Boolean(tool) !== Boolean(annotations))
+    throw new Error(`${operationId}: x-mcp-tool and x-mcp-annotations go together`);
+  if (annotations && !hints.every((hint) => typeof annotations[hint] === "boolean"))
+    throw new Error(`${operationId}: x-mcp-annotations needs the booleans ${hints.join(", ")}`);
+  if (skill && (typeof skill.id !== "string" || typeof skill.name !== "string"))
+    throw new Error(`${operationId}: x-a2a-skill needs an id and a name`);
+  if (tool && !skill) throw new Error(`${operationId}: an MCP tool is an A2A skill too (x-a2a-skill)`);
+  return {
+    mcpTool: tool ?? null,
+    mcpAnnotations: annotations ? Object.fromEntries(hints.map((hint) => [hint, annotations[hint]])) : null,
+    a2aSkill: skill ? { id: skill.id as string, name: skill.name as string } : null,
+  };
 }
 
 function operationOf(method: string, path: string, operation: JsonObject, scopes: Set<string>): Operation {
@@ -34,6 +59,7 @@ function operationOf(method: string, path: string, operation: JsonObject, scopes
     schemes,
     anonymous: requirements.length === 0 || requirements.some((r) => Object.keys(r).length === 0),
     entitlement: Boolean((operation.responses as JsonObject | undefined)?.["402"]),
+    ...agentExposureOf(operationId, operation),
   };
 }
 
@@ -45,6 +71,26 @@ function operationsOf(doc: JsonObject, scopes: Set<string>): Record<string, Oper
     ]),
   );
 }
+
+/** The generated table's entry type (the fields operationOf fills). */
+const operationInterface = `export interface Operation {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** As written in the contract (Hapi's path syntax is the same). */
+  path: string;
+  tags: readonly string[];
+  /** Security scheme -> the scopes it needs (empty: any credential of that scheme). */
+  schemes: Readonly<Partial<Record<SecurityScheme, readonly KeyScope[]>>>;
+  /** Callable without a credential. */
+  anonymous: boolean;
+  /** Lacking the scope is a 402 entitlement error (the operation documents 402), not a 403. */
+  entitlement: boolean;
+  /** x-mcp-tool: the MCP tool that runs the operation; null: none. */
+  mcpTool: string | null;
+  /** x-mcp-annotations: the tool's MCP hints. */
+  mcpAnnotations: Readonly<Record<McpHint, boolean>> | null;
+  /** x-a2a-skill: the A2A skill (and capability) that runs the operation; null: none. */
+  a2aSkill: Readonly<{ id: string; name: string }> | null;
+}`;
 
 export function renderOperationTable(doc: JsonObject): string {
   const schemas = (doc.components as JsonObject).schemas as Record<string, JsonObject>;
@@ -66,18 +112,10 @@ export type SecurityScheme = ${Object.keys((doc.components as JsonObject).securi
     .map((name) => JSON.stringify(name))
     .join(" | ")};
 
-export interface Operation {
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  /** As written in the contract (Hapi's path syntax is the same). */
-  path: string;
-  tags: readonly string[];
-  /** Security scheme -> the scopes it needs (empty: any credential of that scheme). */
-  schemes: Readonly<Partial<Record<SecurityScheme, readonly KeyScope[]>>>;
-  /** Callable without a credential. */
-  anonymous: boolean;
-  /** Lacking the scope is a 402 entitlement error (the operation documents 402), not a 403. */
-  entitlement: boolean;
-}
+/** The MCP tool hints an operation's x-mcp-annotations gives. */
+export type McpHint = ${hints.map((hint) => JSON.stringify(hint)).join(" | ")};
+
+${operationInterface}
 
 /** Every operation of the contract, by operationId: the runtime's key for routes, access and agents. */
 export const operations = ${JSON.stringify(table, null, 2)} as const satisfies Record<string, Operation>;

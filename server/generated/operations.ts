@@ -9,6 +9,9 @@ export const defaultKeyScopes: readonly KeyScope[] = ["quote","order","orders:re
 
 export type SecurityScheme = "ApiKey" | "OAuthToken" | "McpBearerKey" | "OAuthClientBasic" | "AdminToken";
 
+/** The MCP tool hints an operation's x-mcp-annotations gives. */
+export type McpHint = "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint";
+
 export interface Operation {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** As written in the contract (Hapi's path syntax is the same). */
@@ -20,6 +23,12 @@ export interface Operation {
   anonymous: boolean;
   /** Lacking the scope is a 402 entitlement error (the operation documents 402), not a 403. */
   entitlement: boolean;
+  /** x-mcp-tool: the MCP tool that runs the operation; null: none. */
+  mcpTool: string | null;
+  /** x-mcp-annotations: the tool's MCP hints. */
+  mcpAnnotations: Readonly<Record<McpHint, boolean>> | null;
+  /** x-a2a-skill: the A2A skill (and capability) that runs the operation; null: none. */
+  a2aSkill: Readonly<{ id: string; name: string }> | null;
 }
 
 /** Every operation of the contract, by operationId: the runtime's key for routes, access and agents. */
@@ -32,7 +41,13 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": {
+      "id": "agentic.readiness_probe",
+      "name": "Readiness probe"
+    }
   },
   "createQuote": {
     "method": "POST",
@@ -49,7 +64,18 @@ export const operations = {
       ]
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": "dispatch.quote",
+    "mcpAnnotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": false
+    },
+    "a2aSkill": {
+      "id": "dispatch.quote",
+      "name": "Quote"
+    }
   },
   "createEstimate": {
     "method": "POST",
@@ -59,7 +85,13 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": {
+      "id": "dispatch.estimate",
+      "name": "Estimate"
+    }
   },
   "createOrder": {
     "method": "POST",
@@ -76,7 +108,18 @@ export const operations = {
       ]
     },
     "anonymous": false,
-    "entitlement": true
+    "entitlement": true,
+    "mcpTool": "dispatch.order",
+    "mcpAnnotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": true
+    },
+    "a2aSkill": {
+      "id": "dispatch.order",
+      "name": "Order"
+    }
   },
   "listOrders": {
     "method": "GET",
@@ -90,7 +133,10 @@ export const operations = {
       ]
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "getOrder": {
     "method": "GET",
@@ -104,7 +150,18 @@ export const operations = {
       ]
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": "dispatch.order_status",
+    "mcpAnnotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "a2aSkill": {
+      "id": "dispatch.order_status",
+      "name": "Order status"
+    }
   },
   "getAccountWebhookSecret": {
     "method": "GET",
@@ -118,7 +175,10 @@ export const operations = {
       ]
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "rotateWebhookSecret": {
     "method": "POST",
@@ -132,7 +192,10 @@ export const operations = {
       ]
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "listWebhookDeliveries": {
     "method": "GET",
@@ -146,7 +209,10 @@ export const operations = {
       ]
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "redeliverWebhookDelivery": {
     "method": "POST",
@@ -160,7 +226,10 @@ export const operations = {
       ]
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "listEvents": {
     "method": "GET",
@@ -174,7 +243,10 @@ export const operations = {
       ]
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "listOrderEvents": {
     "method": "GET",
@@ -188,7 +260,10 @@ export const operations = {
       ]
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "cancelOrder": {
     "method": "POST",
@@ -202,7 +277,18 @@ export const operations = {
       ]
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": "dispatch.cancel_order",
+    "mcpAnnotations": {
+      "readOnlyHint": false,
+      "destructiveHint": true,
+      "idempotentHint": true,
+      "openWorldHint": true
+    },
+    "a2aSkill": {
+      "id": "dispatch.cancel_order",
+      "name": "Cancel order"
+    }
   },
   "advanceSandboxOrder": {
     "method": "POST",
@@ -216,7 +302,10 @@ export const operations = {
       ]
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "resetSandbox": {
     "method": "POST",
@@ -230,7 +319,10 @@ export const operations = {
       ]
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "getEvals": {
     "method": "GET",
@@ -240,7 +332,18 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": "dispatch.evals",
+    "mcpAnnotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "a2aSkill": {
+      "id": "dispatch.evals",
+      "name": "Evals"
+    }
   },
   "getTradeIndex": {
     "method": "GET",
@@ -250,7 +353,18 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": "dispatch.index",
+    "mcpAnnotations": {
+      "readOnlyHint": true,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": false
+    },
+    "a2aSkill": {
+      "id": "dispatch.index",
+      "name": "Trade index"
+    }
   },
   "openMcpStream": {
     "method": "GET",
@@ -260,7 +374,10 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "callMcp": {
     "method": "POST",
@@ -272,7 +389,10 @@ export const operations = {
       "McpBearerKey": []
     },
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "deleteMcpSession": {
     "method": "DELETE",
@@ -282,7 +402,10 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "registerOAuthClient": {
     "method": "POST",
@@ -292,7 +415,10 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "createOAuthToken": {
     "method": "POST",
@@ -304,7 +430,10 @@ export const operations = {
       "OAuthClientBasic": []
     },
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "callA2a": {
     "method": "POST",
@@ -317,7 +446,10 @@ export const operations = {
       "OAuthToken": []
     },
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "verifySeal": {
     "method": "GET",
@@ -327,7 +459,10 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "getCheckpoint": {
     "method": "GET",
@@ -337,7 +472,10 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "getLogKey": {
     "method": "GET",
@@ -347,7 +485,10 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "getConsistencyProof": {
     "method": "GET",
@@ -357,7 +498,10 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "listAuditRecords": {
     "method": "GET",
@@ -371,7 +515,10 @@ export const operations = {
       ]
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "getAgentCard": {
     "method": "GET",
@@ -381,7 +528,10 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "getProtectedResourceMetadata": {
     "method": "GET",
@@ -391,7 +541,10 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "getMcpProtectedResourceMetadata": {
     "method": "GET",
@@ -401,7 +554,10 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "getAuthorizationServerMetadata": {
     "method": "GET",
@@ -411,7 +567,10 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "getCapabilityIndex": {
     "method": "GET",
@@ -421,7 +580,10 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "getOpenApiJson": {
     "method": "GET",
@@ -431,7 +593,10 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "getOpenApiYaml": {
     "method": "GET",
@@ -441,7 +606,10 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "getDocs": {
     "method": "GET",
@@ -451,7 +619,10 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "getDocsBundle": {
     "method": "GET",
@@ -461,7 +632,10 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "getHealth": {
     "method": "GET",
@@ -471,7 +645,10 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "getReadiness": {
     "method": "GET",
@@ -481,7 +658,10 @@ export const operations = {
     ],
     "schemes": {},
     "anonymous": true,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "getMetrics": {
     "method": "GET",
@@ -493,7 +673,10 @@ export const operations = {
       "AdminToken": []
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "listApiKeys": {
     "method": "GET",
@@ -505,7 +688,10 @@ export const operations = {
       "AdminToken": []
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "createApiKey": {
     "method": "POST",
@@ -517,7 +703,10 @@ export const operations = {
       "AdminToken": []
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "revokeApiKey": {
     "method": "DELETE",
@@ -529,7 +718,10 @@ export const operations = {
       "AdminToken": []
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "listContractors": {
     "method": "GET",
@@ -541,7 +733,10 @@ export const operations = {
       "AdminToken": []
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "createContractor": {
     "method": "POST",
@@ -553,7 +748,10 @@ export const operations = {
       "AdminToken": []
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "updateContractor": {
     "method": "PATCH",
@@ -565,7 +763,10 @@ export const operations = {
       "AdminToken": []
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "recordOrderEvent": {
     "method": "POST",
@@ -577,7 +778,10 @@ export const operations = {
       "AdminToken": []
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   },
   "getWebhookSecret": {
     "method": "GET",
@@ -589,7 +793,10 @@ export const operations = {
       "AdminToken": []
     },
     "anonymous": false,
-    "entitlement": false
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
   }
 } as const satisfies Record<string, Operation>;
 export type OperationName = keyof typeof operations;

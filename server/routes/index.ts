@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ServerRoute } from "@hapi/hapi";
 import type { Services } from "../services/index.js";
 import type { RouteFactory } from "./types.js";
+import { createOperationHandlers } from "./operation-handle.js";
 
 const dir = fileURLToPath(new URL("./", import.meta.url));
 
@@ -31,7 +32,11 @@ export function importRouteModules(): Promise<{ default: RouteFactory }[]> {
   return imported;
 }
 
+/** Every route, built from the services; the operations' `handle`s go into the registry the agents call. */
 export async function loadRoutes(services: Services): Promise<ServerRoute[]> {
   const modules = await importRouteModules();
-  return modules.flatMap((m) => m.default(services));
+  const { handlers, register } = createOperationHandlers();
+  const routes = modules.flatMap((m) => m.default(services, handlers));
+  register(routes);
+  return routes;
 }

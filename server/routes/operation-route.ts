@@ -1,8 +1,11 @@
 // A route is an operation of the contract, named by its operationId: method, path, tags and auth come from the
 // operation table (server/generated/operations.ts, generated from openapi.yaml), and the validators from the
 // operation's generated joi schemas, so a route file holds only what the contract cannot say: its handler and,
-// rarely, a route option (rate-limit policy, payload parsing). The route's Hapi id is the operationId: the access
-// check (plugins/access.ts) finds the operation's security requirement by it.
+// rarely, a route option (rate-limit policy, payload parsing). The route's Hapi id is the operationId, and the route
+// carries its operation's security requirement, which the access check (plugins/access.ts) applies.
+// The handler is `handle` (services/operation-handler.ts: contract-typed input in, status + body out, no Hapi),
+// which the MCP tools and A2A skills call too, or a Hapi `handler` where the answer is not one JSON body (streams,
+// raw or text answers, the MCP and A2A endpoints themselves).
 import type {
   Lifecycle,
   Request,
@@ -14,19 +17,23 @@ import type {
 } from "@hapi/hapi";
 import { operations, type Operation, type SecurityScheme } from "../generated/operations.js";
 import { validators } from "../generated/validators.js";
-import type { JsonStatus, OperationId, PathParams, ResponseBody, ValidBody, ValidQuery } from "../types/contract.js";
+import type { ContractInput, JsonStatus, OperationId, ResponseBody } from "../types/contract.js";
+import type { AnyOperationHandle, OperationHandle } from "../services/operation-handler.js";
+import { hapiHandlerOf } from "./operation-handle.js";
 
-/** What the generated validators let through for the operation (defaults applied). */
-export interface ContractInput<Op extends OperationId> {
-  payload: ValidBody<Op>;
-  params: PathParams<Op>;
-  query: ValidQuery<Op>;
+export type { ContractInput } from "../types/contract.js";
+
+declare module "@hapi/hapi" {
+  interface RouteOptionsApp {
+    /** The operation's contract-typed handler, which the agents' surfaces call too (routes/index.ts). */
+    handle?: AnyOperationHandle;
+  }
 }
 
 /** Route options a route may add; method, path, id, tags, auth and validate are the contract's. */
 export type ExtraOptions = Omit<RouteOptions, "id" | "tags" | "auth" | "validate">;
 
-export interface OperationRoute<Op extends OperationId> {
+interface RouteSettings {
   options?: ExtraOptions;
   /** Overrides the auth derived from the security requirement; only where a strategy differs from the schemes'
    * (the route file says why). */
@@ -35,8 +42,21 @@ export interface OperationRoute<Op extends OperationId> {
    * (OAuth errors, 400 invalid_url): built from the same validators. null: the handler validates (JSON-RPC
    * endpoints answer a bad message with their protocol's error codes, never the generic 422). */
   validate?: RouteOptionsValidate | null;
-  handler: (request: Request, h: ResponseToolkit, input: ContractInput<Op>) => Lifecycle.ReturnValue;
 }
+
+/** A route with a Hapi handler (streams, raw or text answers, the JSON-RPC endpoints). */
+interface HapiRoute<Op extends OperationId> extends RouteSettings {
+  handler: (request: Request, h: ResponseToolkit, input: ContractInput<Op>) => Lifecycle.ReturnValue;
+  handle?: never;
+}
+
+/** A route whose handler is the operation's contract-typed `handle`. */
+interface HandleRoute<Op extends OperationId> extends RouteSettings {
+  handle: OperationHandle<Op>;
+  handler?: never;
+}
+
+export type OperationRoute<Op extends OperationId> = HapiRoute<Op> | HandleRoute<Op>;
 
 /** The Hapi strategy that checks each security scheme (plugins/auth.ts); null: the handler checks it (the OAuth
  * token endpoint authenticates its client itself, as RFC 6749 §2.3 lets a client send credentials in the body). */
@@ -58,13 +78,27 @@ export function authOf(operation: Operation): RouteOptions["auth"] {
   return operation.anonymous ? { strategies, mode: "optional" } : { strategies };
 }
 
-const validatorsOf = validators as Partial<Record<OperationId, RouteOptionsValidate>>;
+/** A route without the contract's types: an operation of any table (a test builds one from a copy of the
+ * contract), its validators, and a handler or handle. */
+export interface UntypedRoute extends RouteSettings {
+  handler?: (request: Request, h: ResponseToolkit, input: never) => Lifecycle.ReturnValue;
+  handle?: AnyOperationHandle;
+}
 
-/** The one place the validated request is trusted to have the contract's shape: the route's `validate` (the
- * operation's generated validators) has checked it before the handler runs. */
-export function operationRoute<Op extends OperationId>(operationId: Op, route: OperationRoute<Op>): ServerRoute {
-  const operation: Operation = operations[operationId];
-  const validate = route.validate === null ? undefined : (route.validate ?? validatorsOf[operationId]);
+/** The route of `operation` (an entry of an operation table) named `operationId`. */
+export function routeOfOperation(
+  operationId: string,
+  operation: Operation,
+  generatedValidate: RouteOptionsValidate | undefined,
+  route: UntypedRoute,
+): ServerRoute {
+  const validate = route.validate === null ? undefined : (route.validate ?? generatedValidate);
+  const handle = route.handle;
+  // The one place the validated request is trusted to have the contract's shape: `validate` (the operation's
+  // generated validators) has checked it before the handler runs.
+  const handler: Lifecycle.Method = handle
+    ? hapiHandlerOf(handle)
+    : (request, h) => route.handler!(request, h, request as never);
   return {
     method: operation.method,
     path: operation.path,
@@ -73,10 +107,18 @@ export function operationRoute<Op extends OperationId>(operationId: Op, route: O
       id: operationId,
       tags: [...operation.tags],
       auth: route.auth ?? authOf(operation),
+      app: { ...route.options?.app, operation: { operationId, ...operation }, ...(handle ? { handle } : {}) },
       ...(validate ? { validate } : {}),
     },
-    handler: (request, h) => route.handler(request, h, request as unknown as ContractInput<Op>),
+    handler,
   };
+}
+
+const validatorsOf = validators as Partial<Record<OperationId, RouteOptionsValidate>>;
+
+/** The route of a contract operation, by its operationId. */
+export function operationRoute<Op extends OperationId>(operationId: Op, route: OperationRoute<Op>): ServerRoute {
+  return routeOfOperation(operationId, operations[operationId], validatorsOf[operationId], route as UntypedRoute);
 }
 
 /** A response of the operation with this status and its body as the contract types it. */

@@ -39,3 +39,10 @@ export type ValidBody<Op extends OperationId> = WithDefaults<RequestBody<Op>, De
 
 /** The query a route and its service see: validated, defaults applied. */
 export type ValidQuery<Op extends OperationId> = WithDefaults<QueryParams<Op>, DefaultsOf<Op, "query">>;
+
+/** What the generated validators let through for the operation (defaults applied): a handler's input. */
+export interface ContractInput<Op extends OperationId> {
+  payload: ValidBody<Op>;
+  params: PathParams<Op>;
+  query: ValidQuery<Op>;
+}

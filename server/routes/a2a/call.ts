@@ -8,11 +8,13 @@ import { invalidSingleRequest, tooDeep } from "../json-rpc.js";
 import { originOf } from "../../plugins/origin.js";
 import { operationRoute } from "../operation-route.js";
 
-const route: RouteFactory = (services) => {
+const route: RouteFactory = (services, handlers) => {
   // The A2A service and its SDK load with the first A2A request: importing them is a good part of start-up.
   let a2a: Promise<A2aService> | undefined;
   const loadA2a = () =>
-    (a2a ??= import("../../services/agents/a2a.js").then(({ createA2aService }) => createA2aService(services)));
+    (a2a ??= import("../../services/agents/a2a.js").then(({ createA2aService }) =>
+      createA2aService(services, handlers),
+    ));
   return operationRoute("callA2a", {
     // One strategy reads both of the contract's A2A credentials (a key or a token, each optional) from
     // `Authorization: Bearer` as A2A clients send them, beside x-api-key.

@@ -4,6 +4,6 @@ import { operationRoute } from "../operation-route.js";
 
 const route: RouteFactory = () =>
   operationRoute("createEstimate", {
-    handler: (_request, _h, { payload }) => estimate(payload),
+    handle: ({ payload }) => Promise.resolve({ status: 200, body: estimate(payload) }),
   });
 export default route;

@@ -4,6 +4,6 @@ import { operationRoute } from "../operation-route.js";
 const route: RouteFactory = ({ evals }) =>
   operationRoute("getEvals", {
     options: { plugins: { rateLimit: "none" } },
-    handler: (_request, _h, { query }) => evals.document(query.period),
+    handle: async ({ query }) => ({ status: 200, body: await evals.document(query.period) }),
   });
 export default route;

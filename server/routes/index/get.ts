@@ -1,7 +1,7 @@
 import { tradeIndex } from "../../services/dispatch/pricing.js";
 import type { RouteFactory } from "../types.js";
-import { operationRoute, reply } from "../operation-route.js";
+import { operationRoute } from "../operation-route.js";
 
 const route: RouteFactory = () =>
-  operationRoute("getTradeIndex", { handler: (_request, h) => reply(h, "getTradeIndex", 200, tradeIndex()) });
+  operationRoute("getTradeIndex", { handle: () => Promise.resolve({ status: 200, body: tradeIndex() }) });
 export default route;

@@ -42,8 +42,8 @@ const parseFailAction: Lifecycle.Method = (_request, h, error) => {
     .takeover();
 };
 
-const route: RouteFactory = (services) => {
-  const mcp = createMcpService(services);
+const route: RouteFactory = (services, handlers) => {
+  const mcp = createMcpService(services, handlers);
   return operationRoute("callMcp", {
     validate: null, // JSON-RPC: a bad message is -32600/-32602 from refusal() and the SDK, not a 422
     options: {

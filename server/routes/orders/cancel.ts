@@ -1,13 +1,12 @@
-import { keyTenantOf } from "../../plugins/auth.js";
+import { tenantOfKey } from "../../services/access/principal.js";
 import type { RouteFactory } from "../types.js";
-import { operationRoute, reply } from "../operation-route.js";
-import { originOf } from "../../plugins/origin.js";
+import { operationRoute } from "../operation-route.js";
 
 const route: RouteFactory = ({ orders }) =>
   operationRoute("cancelOrder", {
-    handler: async (request, h, { params, payload }) => {
-      const order = await orders.cancel(keyTenantOf(request), params.id, payload, originOf(request));
-      return reply(h, "cancelOrder", 200, order);
-    },
+    handle: async ({ params, payload }, { caller, origin }) => ({
+      status: 200,
+      body: await orders.cancel(tenantOfKey(caller), params.id, payload, origin),
+    }),
   });
 export default route;

@@ -1,11 +1,12 @@
-import { keyTenantOf } from "../../plugins/auth.js";
+import { tenantOfKey } from "../../services/access/principal.js";
 import type { RouteFactory } from "../types.js";
-import { operationRoute, reply } from "../operation-route.js";
-import { originOf } from "../../plugins/origin.js";
+import { operationRoute } from "../operation-route.js";
 
 const route: RouteFactory = ({ orders }) =>
   operationRoute("getOrder", {
-    handler: async (request, h, { params }) =>
-      reply(h, "getOrder", 200, await orders.get(keyTenantOf(request), params.id, originOf(request))),
+    handle: async ({ params }, { caller, origin }) => ({
+      status: 200,
+      body: await orders.get(tenantOfKey(caller), params.id, origin),
+    }),
   });
 export default route;

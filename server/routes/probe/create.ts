@@ -1,7 +1,7 @@
 import { validators } from "../../generated/validators.js";
 import { DomainError } from "../../services/errors.js";
 import type { RouteFactory } from "../types.js";
-import { operationRoute, reply } from "../operation-route.js";
+import { operationRoute } from "../operation-route.js";
 
 const route: RouteFactory = ({ probe }) =>
   operationRoute("probeStorefront", {
@@ -17,6 +17,6 @@ const route: RouteFactory = ({ probe }) =>
         );
       },
     },
-    handler: async (_request, h, { payload }) => reply(h, "probeStorefront", 200, await probe.probe(payload.url)),
+    handle: async ({ payload }) => ({ status: 200, body: await probe.probe(payload.url) }),
   });
 export default route;

@@ -35,6 +35,12 @@ export function keyCallerOf(caller: Caller | null): KeyCaller {
   throw new DomainError("unauthorized", "api_key_required", "This operation needs an API key (x-api-key).");
 }
 
+/** The tenant of a key-only operation's caller (see keyCallerOf). */
+export function tenantOfKey(caller: Caller | null): Tenant {
+  const key = keyCallerOf(caller);
+  return { account: key.account, environment: key.environment };
+}
+
 /** The tenant a caller's orders and quotes belong to; OAuth clients have none. */
 export const tenantOf = (caller: Caller): Tenant | null =>
   caller.kind === "key" ? { account: caller.account, environment: caller.environment } : null;

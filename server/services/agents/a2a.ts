@@ -13,6 +13,7 @@ import { createDispatchExecutor, invokeContextKey } from "./a2a-executor.js";
 import { createBoundedTaskStore } from "./a2a-task-store.js";
 import { buildAgentCard } from "./agent-card.js";
 import type { Services } from "../index.js";
+import type { OperationHandlers } from "../operation-handler.js";
 import { createCapabilityInvoker, type Caller, type InvokeContext } from "./run-capability.js";
 import { baseUrlOf, configuredOrigin } from "../shared/base-url.js";
 
@@ -35,8 +36,9 @@ export interface A2aContext extends InvokeContext {
 
 type JsonRpcBody = { id?: string | number | null } & Record<string, unknown>;
 
-export function createA2aService(services: Pick<Services, "quotes" | "evals" | "orders" | "probe" | "config">) {
-  const invoker = createCapabilityInvoker(services);
+/** `handlers`: the operations' handlers (the REST routes'), which the capabilities call. */
+export function createA2aService(services: Pick<Services, "config">, handlers: OperationHandlers) {
+  const invoker = createCapabilityInvoker(services, handlers);
   // This card only drives the handler's version and capability checks; /.well-known/agent-card.json builds
   // the served one with the request's base URL.
   const card = buildAgentCard(baseUrlOf(services.config.publicBaseUrl, configuredOrigin(services.config)));

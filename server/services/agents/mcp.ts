@@ -6,6 +6,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { capabilities } from "./capabilities.js";
 import type { Services } from "../index.js";
+import type { OperationHandlers } from "../operation-handler.js";
 import {
   costsOf,
   createCapabilityInvoker,
@@ -119,8 +120,9 @@ export interface McpContext extends InvokeContext {
   log(error: unknown): void;
 }
 
-export function createMcpService(services: Pick<Services, "quotes" | "evals" | "orders" | "probe" | "config">) {
-  const invoker = createCapabilityInvoker(services);
+/** `handlers`: the operations' handlers (the REST routes'), which the capabilities call. */
+export function createMcpService(services: Pick<Services, "config">, handlers: OperationHandlers) {
+  const invoker = createCapabilityInvoker(services, handlers);
   const tools = listTools(invoker);
 
   // The low-level Server (deprecated for apps) is kept because tools are served from hand-built JSON schemas.

@@ -1,32 +1,22 @@
-// Runs a capability for a caller, validated against the contract: shared by the MCP tools and the A2A skills
-// (REST has its own routes).
-import { capabilities } from "./capabilities.js";
+// Runs a capability for a caller, validated against the contract: shared by the MCP tools and the A2A skills. The
+// capability calls its operation's handler, the same function the REST route serves (no switch over capabilities).
+import { capabilities, type Capability } from "./capabilities.js";
 import { DomainError, EntitlementError } from "../errors.js";
 import type { Services } from "../index.js";
-import { estimate, tradeIndex } from "../dispatch/pricing.js";
-import {
-  createInputValidator,
-  deriveCapabilitySchemas,
-  type CapabilityCall,
-  type CapabilityId,
-} from "./tool-schemas.js";
-import { keyCallerOf, tenantOf, type Caller } from "../access/principal.js";
+import type { OperationContext, OperationHandlers } from "../operation-handler.js";
+import { createInputValidator, deriveCapabilitySchemas, operationInputOf, type CapabilityId } from "./tool-schemas.js";
 import { accessOfOperation, assertMayCall } from "../access/operation-access.js";
 import { notEntitledToOrder } from "../dispatch/entitlement.js";
 
 export type { Caller } from "../access/principal.js";
 
-export interface InvokeContext {
-  caller: Caller | null;
-  /** Base of absolute URLs (status URLs) when PUBLIC_BASE_URL is unset. */
-  origin: string;
-  receivedAt: number;
-}
+/** What a capability's handler knows of its call (an agent sends no idempotency key). */
+export type InvokeContext = OperationContext;
 
 export const isDomainError = (e: unknown): e is DomainError => e instanceof DomainError;
 export const isEntitlementError = (e: unknown): e is EntitlementError => e instanceof EntitlementError;
 
-export type Capability = (typeof capabilities)[number];
+export type { Capability } from "./capabilities.js";
 
 /** What one request costs in the rate limiter's policies: one point per message, plus the probe's own policy
  * for each probe call, so a capability is limited alike on REST, MCP and A2A. */
@@ -42,62 +32,13 @@ export function costsOf(messages: number, called: readonly string[]): Capability
   if (probes) costs.push({ policy: "probe", points: probes });
   return costs;
 }
-type CapabilityServices = Pick<Services, "quotes" | "evals" | "orders" | "probe" | "config">;
-
-/** `ord_…`, or the MCP order handle `dispatch-ord_…` that dispatch.order answers with. */
-const orderIdOf = (input: { id: string }) => input.id.replace(/^dispatch-/, "");
-type OrderToolCall = Extract<CapabilityCall, { id: "dispatch.order_status" | "dispatch.cancel_order" }>;
-
-/** dispatch.order_status and dispatch.cancel_order: the account's own orders, as GET and cancel over REST. */
-async function runOrderTool(
-  services: CapabilityServices,
-  call: OrderToolCall,
-  origin: string,
-  caller: Caller,
-): Promise<Record<string, unknown>> {
-  const tenant = tenantOf(caller)!; // the access check admits keys only to these tools
-  const id = orderIdOf(call.input);
-  if (call.id === "dispatch.order_status") return { ...(await services.orders.get(tenant, id, origin)) };
-  const { reason, note } = call.input;
-  return { ...(await services.orders.cancel(tenant, id, { reason, ...(note ? { note } : {}) }, origin)) };
-}
-
 export function capabilityById(id: string): Capability | undefined {
   return capabilities.find((c) => c.id === id);
 }
 
-/** One capability on validated input. */
-async function run(
-  services: CapabilityServices,
-  call: CapabilityCall,
-  ctx: InvokeContext,
-  caller: Caller | null,
-): Promise<Record<string, unknown>> {
-  switch (call.id) {
-    case "dispatch.index":
-      return tradeIndex();
-    case "dispatch.evals":
-      return services.evals.document(call.input.period);
-    case "dispatch.estimate":
-      return estimate(call.input);
-    case "dispatch.quote":
-      return services.quotes.create({ id: caller!.id, tenant: tenantOf(caller!) }, call.input);
-    case "dispatch.order":
-      return (
-        await services.orders.create(keyCallerOf(caller), call.input, {
-          origin: ctx.origin,
-          receivedAt: ctx.receivedAt,
-        })
-      ).body;
-    case "dispatch.order_status":
-    case "dispatch.cancel_order":
-      return runOrderTool(services, call, ctx.origin, caller!);
-    case "agentic.readiness_probe":
-      return { ...(await services.probe.probe(call.input.url)) };
-  }
-}
-
-export function createCapabilityInvoker(services: CapabilityServices) {
+/** Runs each capability with the handler of its operation (services/operation-handler.ts), the one REST serves:
+ * there is no second dispatcher. */
+export function createCapabilityInvoker(services: Pick<Services, "config">, handlers: OperationHandlers) {
   const { provisioningContact } = services.config;
   const schemas = deriveCapabilitySchemas();
   const validateInput = createInputValidator();
@@ -117,7 +58,13 @@ export function createCapabilityInvoker(services: CapabilityServices) {
       const caller = ctx.caller;
       if (caller && access && !access.anonymous)
         assertMayCall(caller, access, () => notEntitledToOrder(caller, provisioningContact));
-      return run(services, validateInput(id, rawInput), ctx, ctx.caller);
+      const { operationId, path } = capability.rest;
+      const handle = handlers.handlerOf(operationId);
+      if (!handle) throw new Error(`No route serves ${operationId} with a handle (capability ${id}).`);
+      const { input } = validateInput(id, rawInput);
+      // joi answers an object (or {} for an operation without input)
+      const reply = await handle(operationInputOf(operationId, path, input as Record<string, unknown>), ctx);
+      return reply.body as Record<string, unknown>;
     },
   };
 }

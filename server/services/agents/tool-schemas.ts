@@ -86,3 +86,20 @@ export function createInputValidator() {
     return { id, input: result.value };
   };
 }
+
+/** A path parameter `id` takes the MCP order handle `dispatch-ord_…` as well as `ord_…` (spec §2.1). */
+const pathValueOf = (name: string, value: unknown) =>
+  name === "id" && typeof value === "string" ? value.replace(/^dispatch-/, "") : value;
+
+/** A capability's validated input as its operation's request parts: the path's `{names}` are its params, the
+ * rest its query (an operation with query parameters) or its JSON body. */
+export function operationInputOf(operationId: string, path: string, input: Record<string, unknown>) {
+  const names = new Set([...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]));
+  const params: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(input))
+    if (names.has(name)) params[name] = pathValueOf(name, value);
+    else rest[name] = value;
+  const takesQuery = Boolean(operations[operationId]?.query);
+  return { params, query: takesQuery ? rest : {}, payload: takesQuery ? null : rest };
+}
