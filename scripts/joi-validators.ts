@@ -133,7 +133,7 @@ function operationEntry({ operationId, operation }: ContractOperation): string |
   if (body) parts.payload = payloadJoi(operation, body);
   const entries = Object.entries(parts);
   if (!entries.length) return null;
-  return `  ${operationId}: {\n${entries.map(([k, v]) => `    ${k}: lazy(() => ${v}),`).join("\n")}\n  },`;
+  return `  ${operationId}: {\n${entries.map(([k, v]) => `    ${k}: ${v},`).join("\n")}\n  },`;
 }
 
 /** Input schema of an operation as a tool sees it: the JSON body, or an object of its query parameters. */
@@ -196,23 +196,6 @@ export function renderValidators(doc: JsonObject): string {
     'import Joi from "joi";',
     "",
     ...customRules,
-    "/**",
-    " * Each schema is built on first use rather than when the server starts (all of them take tens of milliseconds):",
-    " * `lazy` stands in for it. Hapi only checks at route registration that a rule has `validate`, and calls",
-    " * `validateAsync` per request; both answer without building until a request comes. Any other use builds it.",
-    " */",
-    "function lazy<T extends Joi.Schema>(build: () => T): T {",
-    "  let built: T | undefined;",
-    "  const schema = () => (built ??= build());",
-    "  return new Proxy({} as T, {",
-    "    get(_target, property) {",
-    '      if (property === "validate" || property === "validateAsync")',
-    "        return (value: unknown, options?: Joi.ValidationOptions) => schema()[property](value, options);",
-    "      const value: unknown = Reflect.get(schema(), property);",
-    '      return typeof value === "function" ? value.bind(schema()) : value;',
-    "    },",
-    "  });",
-    "}",
     "",
     "/** Route input validation per operationId: Hapi `validate` parts (params, query, headers, payload). */",
     `export const validators = {\n${entries.join("\n")}\n};`,

@@ -90,48 +90,6 @@ function thirdPartyNotices(inputs: string[]): string {
   return [`# Third-party notices\n\nPackages bundled into \`server/vendor/\` by the build.\n`, ...sections].join("\n");
 }
 
-/**
- * knex names a loader for every SQL dialect it supports; the server speaks PostgreSQL only (node-postgres or PGlite,
- * whose knex client extends knex's postgres dialect), so the other dialects are left out of the bundle and a loader
- * for one of them fails with a message saying so. A third of knex's code the server never runs is not parsed at start.
- */
-const postgresDialectOnly: Plugin = {
-  name: "postgres-dialect-only",
-  setup(build) {
-    const unused =
-      /^\.\/(better-sqlite3|cockroachdb|mssql|mysql|mariadb|mysql2|oracle|oracledb|pgnative|redshift|sqlite3)$/;
-    build.onResolve({ filter: unused }, (args) =>
-      /knex[\\/]lib[\\/]dialects[\\/]index\.js$/.test(args.importer)
-        ? { path: args.path.slice(2), namespace: "unbundled-dialect" }
-        : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: "unbundled-dialect" }, (args) => ({
-      contents: `throw new Error("dispatch-server bundles knex's PostgreSQL dialect only, not ${args.path}");`,
-      loader: "js",
-    }));
-  },
-};
-
-/**
- * rate-limiter-flexible's index requires every store it supports (Mongo, MySQL, DynamoDB, Prisma, etcd and more);
- * the server uses the classes below, so its bundle takes them from their own files (each exports one class). A class
- * not listed here fails the build ("No matching export"), never a request.
- */
-const limiterClasses = ["BurstyRateLimiter", "RateLimiterMemory", "RateLimiterRedis", "RateLimiterRes"];
-const usedLimiterClassesOnly: Plugin = {
-  name: "used-limiter-classes-only",
-  setup(build) {
-    build.onResolve({ filter: /^rate-limiter-flexible$/ }, () => ({ path: "classes", namespace: "rate-limiter" }));
-    build.onLoad({ filter: /.*/, namespace: "rate-limiter" }, () => ({
-      contents: limiterClasses
-        .map((name) => `export { default as ${name} } from "rate-limiter-flexible/lib/${name}.js";`)
-        .join("\n"),
-      resolveDir: serverDir,
-      loader: "js",
-    }));
-  },
-};
-
 /** The commit built, or a hash of the contract and lockfile outside git; the package's capability index reports it. */
 function buildHash(): string {
   try {
@@ -190,7 +148,7 @@ export async function buildServer(): Promise<Metafile> {
     splitting: true,
     chunkNames: "vendor/[name]-[hash]",
     external: [...runtimeDependencies, ...neverLoaded],
-    plugins: [ownModulesStayApart, postgresDialectOnly, usedLimiterClassesOnly],
+    plugins: [ownModulesStayApart],
     // Bundled CommonJS code calls require() for the externals (knex's driver, pg, PGlite): give ESM chunks one.
     banner: {
       js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',

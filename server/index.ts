@@ -25,7 +25,7 @@ import { rateLimitPlugin } from "./plugins/rate-limit.js";
 import { requestIdPlugin } from "./plugins/request-id.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { validationFailAction } from "./plugins/validation.js";
-import { importRouteModules, loadRoutes } from "./routes/index.js";
+import { loadRoutes } from "./routes/index.js";
 import { createServices, type Services } from "./services/index.js";
 import { applyFixtures, readySandboxKey, type SandboxKey } from "./services/sandbox/start-up.js";
 
@@ -185,8 +185,6 @@ async function startWorkers(server: Hapi.Server, services: Services): Promise<vo
 
 /** `logStream` (tests) receives the pino lines instead of stdout. */
 export async function createServer(config: Config, options: { logStream?: Writable } = {}): Promise<DispatchServer> {
-  // Route modules load while the database opens; loadRoutes below awaits the same promise and reports a failure.
-  importRouteModules().catch(() => undefined);
   // a bad file fails before any I/O; the YAML parser loads only for a fixtures file
   const fixtures = config.fixturesFile
     ? (await import("./services/sandbox/fixtures-file.js")).readFixtures(config.fixturesFile, config)

@@ -19,18 +19,8 @@ function routeFiles(): string[] {
     .sort();
 }
 
-let imported: Promise<{ default: RouteFactory }[]> | null = null;
-
-/**
- * Starts loading the route modules, once: start-up calls it before opening the database, so the modules load while
- * PGlite compiles its wasm off the main thread rather than after it.
- */
-export function importRouteModules(): Promise<{ default: RouteFactory }[]> {
-  imported ??= Promise.all(
-    routeFiles().map((file) => import(pathToFileURL(file).href) as Promise<{ default: RouteFactory }>),
-  );
-  return imported;
-}
+const importRouteModules = (): Promise<{ default: RouteFactory }[]> =>
+  Promise.all(routeFiles().map((file) => import(pathToFileURL(file).href) as Promise<{ default: RouteFactory }>));
 
 /** Every route, built from the services; the operations' `handle`s go into the registry the agents call. */
 export async function loadRoutes(services: Services): Promise<ServerRoute[]> {
