@@ -3,7 +3,7 @@
 // new columns hold the contract's bounds (check constraints), so no writer can store what the contract refuses.
 import assert from "node:assert/strict";
 import { createDb, type Db } from "../../server/db/knex.js";
-import { migrate } from "../../server/db/migrate.js";
+import { migrate, migrationSource } from "../../server/db/migrate.js";
 import { migrateThrough } from "../helpers/migrations.js";
 import { databases } from "../helpers/server.js";
 
@@ -89,6 +89,13 @@ for (const target of databases()) {
       it(`refuses to store ${what}`, async () => {
         await assert.rejects(insert(fields), constraint);
       });
+
+    it("rolls back to the previous schema and forward again", async () => {
+      await db.migrate.down({ migrationSource });
+      assert.equal(await db.schema.hasColumn("contractors", "working_hours"), false);
+      await migrate(db);
+      assert.equal((await db("contractors").where({ id: "ctr_hi" }).first())?.time_zone, "Pacific/Honolulu");
+    });
 
     it("stores the bounds themselves", async () => {
       await insert({ concurrent_jobs: 1, jobs_per_day: 1000, time_zone: "America/Indiana/Indianapolis" });
