@@ -70,6 +70,10 @@ for (const db of databases()) {
       assert.deepEqual(body.capacity, { concurrent_jobs: 3, jobs_per_day: 8 });
       const [listed] = await named("Hours Plumbing");
       assert.deepEqual(listed, body);
+      // In weekday order, each interval start then end, whatever order the database keeps the keys in.
+      const days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+      assert.deepEqual(Object.keys(listed.working_hours), days);
+      assert.deepEqual(Object.keys(listed.working_hours.monday[0]), ["start", "end"]);
     });
 
     it("updates zone, hours and capacity, each replacing the whole value", async () => {

@@ -18,9 +18,15 @@ export type ServiceArea = Omit<Schemas["ServiceArea"], "state"> & { state: strin
 /** createContractor's body (and the demo pool's and fixtures' contractors). */
 export type ContractorInput = Omit<Schemas["ContractorInput"], "service_areas"> & { service_areas: ServiceArea[] };
 
+/** The answer's form of a row: capacity as one object, the week in weekday order (jsonb keeps its keys sorted). */
 function toContractor(row: ContractorRow): Contractor {
-  const { concurrent_jobs, jobs_per_day, created_at, ...rest } = row;
-  return { ...rest, capacity: { concurrent_jobs, jobs_per_day }, created_at: new Date(created_at).toISOString() };
+  const { working_hours, concurrent_jobs, jobs_per_day, created_at, ...rest } = row;
+  return {
+    ...rest,
+    working_hours: fullWeek(working_hours),
+    capacity: { concurrent_jobs, jobs_per_day },
+    created_at: new Date(created_at).toISOString(),
+  };
 }
 
 const upperAreas = (areas: ServiceArea[]) => areas.map((area) => ({ ...area, state: area.state.toUpperCase() }));
