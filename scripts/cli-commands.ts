@@ -36,7 +36,12 @@ function describe(schema: JsonObject, fallback: string): string {
   return ((schema.description as string | undefined) ?? fallback).split("\n")[0].trim();
 }
 
-/** Body properties become flags; one level of nested objects is flattened (`location.state` -> `--state`). */
+/** An object, or a list of objects: no flag can spell it, so it comes through --data. */
+const onlyInData = (prop: JsonObject) =>
+  prop.type === "object" || (prop.type === "array" && (prop.items as JsonObject | undefined)?.type === "object");
+
+/** Body properties become flags; one level of nested objects is flattened (`location.state` -> `--state`), except
+ * the leaves that are objects or lists of objects (`working_hours.monday`), which stay in --data. */
 function bodyFlags(schema: JsonObject): FlagSpec[] {
   const props = (schema.properties ?? {}) as Record<string, JsonObject>;
   const required = (schema.required ?? []) as string[];
@@ -45,17 +50,19 @@ function bodyFlags(schema: JsonObject): FlagSpec[] {
     if (prop.type === "object" && prop.properties) {
       const inner = prop.properties as Record<string, JsonObject>;
       const innerRequired = (prop.required ?? []) as string[];
-      return Object.entries(inner).map(([leaf, leafSchema]) => ({
-        flag: topNames.has(kebab(leaf)) ? `${kebab(name)}-${kebab(leaf)}` : kebab(leaf),
-        in: "body" as const,
-        target: [name, leaf],
-        type: typeOf(leafSchema),
-        required: required.includes(name) && innerRequired.includes(leaf),
-        description: describe(leafSchema, `${name}.${leaf}`),
-        ...pickBounds(leafSchema),
-      }));
+      return Object.entries(inner)
+        .filter(([, leafSchema]) => !onlyInData(leafSchema))
+        .map(([leaf, leafSchema]) => ({
+          flag: topNames.has(kebab(leaf)) ? `${kebab(name)}-${kebab(leaf)}` : kebab(leaf),
+          in: "body" as const,
+          target: [name, leaf],
+          type: typeOf(leafSchema),
+          required: required.includes(name) && innerRequired.includes(leaf),
+          description: describe(leafSchema, `${name}.${leaf}`),
+          ...pickBounds(leafSchema),
+        }));
     }
-    if (prop.type === "object" || (prop.type === "array" && (prop.items as JsonObject)?.type === "object")) return [];
+    if (onlyInData(prop)) return [];
     return [
       {
         flag: kebab(name),

@@ -2751,6 +2751,46 @@ export const operations: readonly OperationSpec[] = [
         "required": false,
         "description": "In the matching pool. Default `true`.",
         "default": true
+      },
+      {
+        "flag": "time-zone",
+        "in": "body",
+        "target": [
+          "time_zone"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "The IANA time zone `working_hours` are read in. Default: the principal zone of the first service area's state (`America/Chicago` for IL, `America/Los_Angeles` for CA; a state spanning zones gets the zone of most of its people), so a contractor created without it still counts its days where it works.",
+        "pattern": "^[A-Za-z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+){0,2}$",
+        "patternDescription": "an IANA time zone name such as America/New_York",
+        "minLength": 1,
+        "maxLength": 64
+      },
+      {
+        "flag": "concurrent-jobs",
+        "in": "body",
+        "target": [
+          "capacity",
+          "concurrent_jobs"
+        ],
+        "type": "integer",
+        "required": false,
+        "description": "Jobs it works on at once (assigned and not yet completed or cancelled).",
+        "minimum": 1,
+        "maximum": 100
+      },
+      {
+        "flag": "jobs-per-day",
+        "in": "body",
+        "target": [
+          "capacity",
+          "jobs_per_day"
+        ],
+        "type": "integer",
+        "required": false,
+        "description": "Jobs it starts per local day in its `time_zone`.",
+        "minimum": 1,
+        "maximum": 1000
       }
     ],
     "example": {
@@ -2772,7 +2812,50 @@ export const operations: readonly OperationSpec[] = [
       ],
       "hourly_rate_cents": 9500,
       "base_response_minutes": 180,
-      "emergency_capable": true
+      "emergency_capable": true,
+      "time_zone": "America/Chicago",
+      "working_hours": {
+        "monday": [
+          {
+            "start": "07:00",
+            "end": "18:00"
+          }
+        ],
+        "tuesday": [
+          {
+            "start": "07:00",
+            "end": "18:00"
+          }
+        ],
+        "wednesday": [
+          {
+            "start": "07:00",
+            "end": "18:00"
+          }
+        ],
+        "thursday": [
+          {
+            "start": "07:00",
+            "end": "18:00"
+          }
+        ],
+        "friday": [
+          {
+            "start": "07:00",
+            "end": "18:00"
+          }
+        ],
+        "saturday": [
+          {
+            "start": "08:00",
+            "end": "12:00"
+          }
+        ]
+      },
+      "capacity": {
+        "concurrent_jobs": 3,
+        "jobs_per_day": 8
+      }
     },
     "responses": [
       "201",
@@ -2892,6 +2975,46 @@ export const operations: readonly OperationSpec[] = [
         "type": "boolean",
         "required": false,
         "description": "active"
+      },
+      {
+        "flag": "time-zone",
+        "in": "body",
+        "target": [
+          "time_zone"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "An IANA time zone name (`America/New_York`, `Asia/Kolkata`, `UTC`). A name the server's time-zone database does not know is 422 naming the field. Answers give the name as written, in the database's letter case when only the case differs (`america/chicago` is answered `America/Chicago`).",
+        "pattern": "^[A-Za-z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+){0,2}$",
+        "patternDescription": "an IANA time zone name such as America/New_York",
+        "minLength": 1,
+        "maxLength": 64
+      },
+      {
+        "flag": "concurrent-jobs",
+        "in": "body",
+        "target": [
+          "capacity",
+          "concurrent_jobs"
+        ],
+        "type": "integer",
+        "required": false,
+        "description": "Jobs it works on at once (assigned and not yet completed or cancelled).",
+        "minimum": 1,
+        "maximum": 100
+      },
+      {
+        "flag": "jobs-per-day",
+        "in": "body",
+        "target": [
+          "capacity",
+          "jobs_per_day"
+        ],
+        "type": "integer",
+        "required": false,
+        "description": "Jobs it starts per local day in its `time_zone`.",
+        "minimum": 1,
+        "maximum": 1000
       }
     ],
     "example": {

@@ -2091,6 +2091,269 @@ export const requestSchemas: Record<string, object> = {
           "active": {
             "type": "boolean",
             "x-default": true
+          },
+          "time_zone": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 64,
+            "pattern": "^[A-Za-z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+){0,2}$",
+            "x-pattern-description": "an IANA time zone name such as America/New_York"
+          },
+          "working_hours": {
+            "x-default": {
+              "monday": [
+                {
+                  "start": "00:00",
+                  "end": "24:00"
+                }
+              ],
+              "tuesday": [
+                {
+                  "start": "00:00",
+                  "end": "24:00"
+                }
+              ],
+              "wednesday": [
+                {
+                  "start": "00:00",
+                  "end": "24:00"
+                }
+              ],
+              "thursday": [
+                {
+                  "start": "00:00",
+                  "end": "24:00"
+                }
+              ],
+              "friday": [
+                {
+                  "start": "00:00",
+                  "end": "24:00"
+                }
+              ],
+              "saturday": [
+                {
+                  "start": "00:00",
+                  "end": "24:00"
+                }
+              ],
+              "sunday": [
+                {
+                  "start": "00:00",
+                  "end": "24:00"
+                }
+              ]
+            },
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "monday": {
+                "type": "array",
+                "maxItems": 6,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "start",
+                    "end"
+                  ],
+                  "properties": {
+                    "start": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:[01][0-9]|2[0-3]):[0-5][0-9]$",
+                      "x-pattern-description": "HH:MM, 00:00 to 23:59"
+                    },
+                    "end": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                      "x-pattern-description": "HH:MM, 00:01 to 24:00"
+                    }
+                  }
+                }
+              },
+              "tuesday": {
+                "type": "array",
+                "maxItems": 6,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "start",
+                    "end"
+                  ],
+                  "properties": {
+                    "start": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:[01][0-9]|2[0-3]):[0-5][0-9]$",
+                      "x-pattern-description": "HH:MM, 00:00 to 23:59"
+                    },
+                    "end": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                      "x-pattern-description": "HH:MM, 00:01 to 24:00"
+                    }
+                  }
+                }
+              },
+              "wednesday": {
+                "type": "array",
+                "maxItems": 6,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "start",
+                    "end"
+                  ],
+                  "properties": {
+                    "start": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:[01][0-9]|2[0-3]):[0-5][0-9]$",
+                      "x-pattern-description": "HH:MM, 00:00 to 23:59"
+                    },
+                    "end": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                      "x-pattern-description": "HH:MM, 00:01 to 24:00"
+                    }
+                  }
+                }
+              },
+              "thursday": {
+                "type": "array",
+                "maxItems": 6,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "start",
+                    "end"
+                  ],
+                  "properties": {
+                    "start": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:[01][0-9]|2[0-3]):[0-5][0-9]$",
+                      "x-pattern-description": "HH:MM, 00:00 to 23:59"
+                    },
+                    "end": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                      "x-pattern-description": "HH:MM, 00:01 to 24:00"
+                    }
+                  }
+                }
+              },
+              "friday": {
+                "type": "array",
+                "maxItems": 6,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "start",
+                    "end"
+                  ],
+                  "properties": {
+                    "start": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:[01][0-9]|2[0-3]):[0-5][0-9]$",
+                      "x-pattern-description": "HH:MM, 00:00 to 23:59"
+                    },
+                    "end": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                      "x-pattern-description": "HH:MM, 00:01 to 24:00"
+                    }
+                  }
+                }
+              },
+              "saturday": {
+                "type": "array",
+                "maxItems": 6,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "start",
+                    "end"
+                  ],
+                  "properties": {
+                    "start": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:[01][0-9]|2[0-3]):[0-5][0-9]$",
+                      "x-pattern-description": "HH:MM, 00:00 to 23:59"
+                    },
+                    "end": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                      "x-pattern-description": "HH:MM, 00:01 to 24:00"
+                    }
+                  }
+                }
+              },
+              "sunday": {
+                "type": "array",
+                "maxItems": 6,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "start",
+                    "end"
+                  ],
+                  "properties": {
+                    "start": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:[01][0-9]|2[0-3]):[0-5][0-9]$",
+                      "x-pattern-description": "HH:MM, 00:00 to 23:59"
+                    },
+                    "end": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                      "x-pattern-description": "HH:MM, 00:01 to 24:00"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "capacity": {
+            "x-default": {
+              "concurrent_jobs": 100,
+              "jobs_per_day": 1000
+            },
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "concurrent_jobs",
+              "jobs_per_day"
+            ],
+            "properties": {
+              "concurrent_jobs": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 100
+              },
+              "jobs_per_day": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 1000
+              }
+            }
           }
         }
       }
@@ -2265,6 +2528,221 @@ export const requestSchemas: Record<string, object> = {
           },
           "active": {
             "type": "boolean"
+          },
+          "time_zone": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 64,
+            "pattern": "^[A-Za-z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+){0,2}$",
+            "x-pattern-description": "an IANA time zone name such as America/New_York"
+          },
+          "working_hours": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "monday": {
+                "type": "array",
+                "maxItems": 6,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "start",
+                    "end"
+                  ],
+                  "properties": {
+                    "start": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:[01][0-9]|2[0-3]):[0-5][0-9]$",
+                      "x-pattern-description": "HH:MM, 00:00 to 23:59"
+                    },
+                    "end": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                      "x-pattern-description": "HH:MM, 00:01 to 24:00"
+                    }
+                  }
+                }
+              },
+              "tuesday": {
+                "type": "array",
+                "maxItems": 6,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "start",
+                    "end"
+                  ],
+                  "properties": {
+                    "start": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:[01][0-9]|2[0-3]):[0-5][0-9]$",
+                      "x-pattern-description": "HH:MM, 00:00 to 23:59"
+                    },
+                    "end": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                      "x-pattern-description": "HH:MM, 00:01 to 24:00"
+                    }
+                  }
+                }
+              },
+              "wednesday": {
+                "type": "array",
+                "maxItems": 6,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "start",
+                    "end"
+                  ],
+                  "properties": {
+                    "start": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:[01][0-9]|2[0-3]):[0-5][0-9]$",
+                      "x-pattern-description": "HH:MM, 00:00 to 23:59"
+                    },
+                    "end": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                      "x-pattern-description": "HH:MM, 00:01 to 24:00"
+                    }
+                  }
+                }
+              },
+              "thursday": {
+                "type": "array",
+                "maxItems": 6,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "start",
+                    "end"
+                  ],
+                  "properties": {
+                    "start": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:[01][0-9]|2[0-3]):[0-5][0-9]$",
+                      "x-pattern-description": "HH:MM, 00:00 to 23:59"
+                    },
+                    "end": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                      "x-pattern-description": "HH:MM, 00:01 to 24:00"
+                    }
+                  }
+                }
+              },
+              "friday": {
+                "type": "array",
+                "maxItems": 6,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "start",
+                    "end"
+                  ],
+                  "properties": {
+                    "start": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:[01][0-9]|2[0-3]):[0-5][0-9]$",
+                      "x-pattern-description": "HH:MM, 00:00 to 23:59"
+                    },
+                    "end": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                      "x-pattern-description": "HH:MM, 00:01 to 24:00"
+                    }
+                  }
+                }
+              },
+              "saturday": {
+                "type": "array",
+                "maxItems": 6,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "start",
+                    "end"
+                  ],
+                  "properties": {
+                    "start": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:[01][0-9]|2[0-3]):[0-5][0-9]$",
+                      "x-pattern-description": "HH:MM, 00:00 to 23:59"
+                    },
+                    "end": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                      "x-pattern-description": "HH:MM, 00:01 to 24:00"
+                    }
+                  }
+                }
+              },
+              "sunday": {
+                "type": "array",
+                "maxItems": 6,
+                "items": {
+                  "type": "object",
+                  "additionalProperties": false,
+                  "required": [
+                    "start",
+                    "end"
+                  ],
+                  "properties": {
+                    "start": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:[01][0-9]|2[0-3]):[0-5][0-9]$",
+                      "x-pattern-description": "HH:MM, 00:00 to 23:59"
+                    },
+                    "end": {
+                      "type": "string",
+                      "maxLength": 5,
+                      "pattern": "^(?:(?:[01][0-9]|2[0-3]):[0-5][0-9]|24:00)$",
+                      "x-pattern-description": "HH:MM, 00:01 to 24:00"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "capacity": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "concurrent_jobs",
+              "jobs_per_day"
+            ],
+            "properties": {
+              "concurrent_jobs": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 100
+              },
+              "jobs_per_day": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 1000
+              }
+            }
           }
         }
       }

@@ -2072,6 +2072,93 @@ export interface components {
             cities?: string[];
             zip_prefixes?: string[];
         };
+        /**
+         * @description An IANA time zone name (`America/New_York`, `Asia/Kolkata`, `UTC`). A name the server's time-zone database does not know is 422 naming the field. Answers give the name as written, in the database's letter case when only the case differs (`america/chicago` is answered `America/Chicago`).
+         * @example America/Chicago
+         */
+        TimeZone: string;
+        /** @description Local wall-clock times in the contractor's `time_zone`, `end` after `start`, the interval being [start, end). `24:00` ends the day. A shift past midnight is split: 22:00–06:00 from Friday is Friday `22:00`–`24:00` and Saturday `00:00`–`06:00` (joined again when availability is computed). On a day the clocks skip forward a local time the clocks skip counts as the time just after the gap; on a day they go back, the first of the repeated times. */
+        WorkingInterval: {
+            /** @example 08:00 */
+            start: string;
+            /** @example 17:00 */
+            end: string;
+        };
+        /** @description One weekday's intervals in time order, none overlapping the previous one; empty for a day off. */
+        WorkingIntervals: components["schemas"]["WorkingInterval"][];
+        /**
+         * @description Working intervals per weekday in the contractor's `time_zone`; a weekday left out (or empty) is a day off.
+         * @example {
+         *       "monday": [
+         *         {
+         *           "start": "07:00",
+         *           "end": "18:00"
+         *         }
+         *       ],
+         *       "tuesday": [
+         *         {
+         *           "start": "07:00",
+         *           "end": "18:00"
+         *         }
+         *       ],
+         *       "wednesday": [
+         *         {
+         *           "start": "07:00",
+         *           "end": "18:00"
+         *         }
+         *       ],
+         *       "thursday": [
+         *         {
+         *           "start": "07:00",
+         *           "end": "18:00"
+         *         }
+         *       ],
+         *       "friday": [
+         *         {
+         *           "start": "07:00",
+         *           "end": "18:00"
+         *         }
+         *       ],
+         *       "saturday": [
+         *         {
+         *           "start": "08:00",
+         *           "end": "12:00"
+         *         }
+         *       ]
+         *     }
+         */
+        WorkingHoursInput: {
+            monday?: components["schemas"]["WorkingIntervals"];
+            tuesday?: components["schemas"]["WorkingIntervals"];
+            wednesday?: components["schemas"]["WorkingIntervals"];
+            thursday?: components["schemas"]["WorkingIntervals"];
+            friday?: components["schemas"]["WorkingIntervals"];
+            saturday?: components["schemas"]["WorkingIntervals"];
+            sunday?: components["schemas"]["WorkingIntervals"];
+        };
+        /** @description Working intervals per weekday in the contractor's `time_zone`, every weekday present (empty for a day off). */
+        WorkingHours: {
+            monday: components["schemas"]["WorkingInterval"][];
+            tuesday: components["schemas"]["WorkingInterval"][];
+            wednesday: components["schemas"]["WorkingInterval"][];
+            thursday: components["schemas"]["WorkingInterval"][];
+            friday: components["schemas"]["WorkingInterval"][];
+            saturday: components["schemas"]["WorkingInterval"][];
+            sunday: components["schemas"]["WorkingInterval"][];
+        };
+        /** @description How many jobs a contractor takes. */
+        ContractorCapacity: {
+            /**
+             * @description Jobs it works on at once (assigned and not yet completed or cancelled).
+             * @example 3
+             */
+            concurrent_jobs: number;
+            /**
+             * @description Jobs it starts per local day in its `time_zone`.
+             * @example 8
+             */
+            jobs_per_day: number;
+        };
         ContractorInput: {
             name: string;
             trades: components["schemas"]["TradeCode"][];
@@ -2083,6 +2170,12 @@ export interface components {
             emergency_capable?: boolean;
             /** @description In the matching pool. Default `true`. */
             active?: boolean;
+            /** @description The IANA time zone `working_hours` are read in. Default: the principal zone of the first service area's state (`America/Chicago` for IL, `America/Los_Angeles` for CA; a state spanning zones gets the zone of most of its people), so a contractor created without it still counts its days where it works. */
+            time_zone?: components["schemas"]["TimeZone"];
+            /** @description When the contractor takes jobs, per weekday in `time_zone`. Default: every day 00:00–24:00 (always working), which keeps the behaviour of contractors created before working hours existed. */
+            working_hours?: components["schemas"]["WorkingHoursInput"];
+            /** @description How many jobs the contractor takes. Default: the bounds' maxima (100 at once, 1000 a day), no practical limit, which keeps the behaviour of contractors created before capacity existed; give real figures. */
+            capacity?: components["schemas"]["ContractorCapacity"];
         };
         ContractorUpdate: {
             name?: string;
@@ -2092,6 +2185,11 @@ export interface components {
             base_response_minutes?: number;
             emergency_capable?: boolean;
             active?: boolean;
+            time_zone?: components["schemas"]["TimeZone"];
+            /** @description Replaces the whole week (a weekday left out has no hours). */
+            working_hours?: components["schemas"]["WorkingHoursInput"];
+            /** @description Replaces both figures. */
+            capacity?: components["schemas"]["ContractorCapacity"];
         };
         Contractor: {
             id: string;
@@ -2104,6 +2202,13 @@ export interface components {
             base_response_minutes: number;
             emergency_capable: boolean;
             active: boolean;
+            /**
+             * @description IANA time zone of `working_hours`.
+             * @example America/Chicago
+             */
+            time_zone: string;
+            working_hours: components["schemas"]["WorkingHours"];
+            capacity: components["schemas"]["ContractorCapacity"];
             /** Format: date-time */
             created_at: string;
         };

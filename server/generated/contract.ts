@@ -33,6 +33,6 @@ export interface ContractDefaults {
   listApiKeys: { body: never; query: "limit" };
   createApiKey: { body: "scopes"; query: never };
   listContractors: { body: never; query: "limit" };
-  createContractor: { body: "emergency_capable" | "active"; query: never };
+  createContractor: { body: "emergency_capable" | "active" | "working_hours" | "capacity"; query: never };
   recordOrderEvent: { body: "human_override" | "nte_override"; query: never };
 }

@@ -107,6 +107,12 @@ export const event: OrderEventInput = { status: "dispatched" };
       );
       assert.equal(contractor.active, true);
       assert.equal(contractor.emergency_capable, false);
+      // Availability defaults (x-default), and the zone the server derives from the first service area's state.
+      assert.deepEqual(contractor.capacity, { concurrent_jobs: 100, jobs_per_day: 1000 });
+      assert.deepEqual((contractor.working_hours as Record<string, unknown>).sunday, [
+        { start: "00:00", end: "24:00" },
+      ]);
+      assert.equal(contractor.time_zone, "America/Los_Angeles");
     });
   });
 });

@@ -16,16 +16,24 @@ export interface ContractorRow {
   base_response_minutes: number;
   emergency_capable: boolean;
   active: boolean;
+  /** IANA zone of working_hours, as written (letter case corrected). */
+  time_zone: string;
+  /** All seven weekdays, local intervals in time_zone. */
+  working_hours: Schemas["WorkingHours"];
+  /** The contract's capacity, one column per figure (bounded by check constraints). */
+  concurrent_jobs: number;
+  jobs_per_day: number;
   created_at: Date;
 }
 
 /** A contractor as written: the jsonb columns as JSON text, defaults left to the database. */
 export type ContractorWrite = Omit<
   Partial<ContractorRow>,
-  "trades" | "service_areas" | "emergency_capable" | "active" | "created_at"
+  "trades" | "service_areas" | "working_hours" | "emergency_capable" | "active" | "created_at"
 > & {
   trades?: string;
   service_areas?: string;
+  working_hours?: string;
   emergency_capable?: boolean;
   active?: boolean;
 };

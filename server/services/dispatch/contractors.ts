@@ -1,11 +1,15 @@
-// The contractor pool: admin CRUD and the active candidates for a trade and state.
+// The contractor pool: admin CRUD and the active candidates for a trade and state. Availability (time_zone,
+// working_hours, capacity) is checked here (working-hours.ts) for every writer, the admin operations and
+// DISPATCH_FIXTURES alike; capacity is stored as two bounded columns and answered as the contract's one object.
 import type { ChangeFeed } from "../../db/change-feed.js";
 import type { Db } from "../../db/knex.js";
 import type { ContractorRow, ContractorWrite } from "../../db/tables/dispatch.js";
 import { DomainError } from "../errors.js";
 import { createInvalidatedCache } from "../shared/cache.js";
 import { maskRef, newId } from "../shared/ids.js";
+import { stateTimeZone } from "./state-zones.js";
 import type { TradeCode } from "./trades.js";
+import { assertAvailability, storedTimeZone, fullWeek } from "./working-hours.js";
 import type { Schemas } from "../../types/contract.js";
 
 export type Contractor = Schemas["Contractor"];
@@ -14,19 +18,35 @@ export type ServiceArea = Omit<Schemas["ServiceArea"], "state"> & { state: strin
 /** createContractor's body (and the demo pool's and fixtures' contractors). */
 export type ContractorInput = Omit<Schemas["ContractorInput"], "service_areas"> & { service_areas: ServiceArea[] };
 
+/** The answer's form of a row: capacity as one object, the week in weekday order (jsonb keeps its keys sorted). */
 function toContractor(row: ContractorRow): Contractor {
-  return { ...row, created_at: new Date(row.created_at).toISOString() };
+  const { working_hours, concurrent_jobs, jobs_per_day, created_at, ...rest } = row;
+  return {
+    ...rest,
+    working_hours: fullWeek(working_hours),
+    capacity: { concurrent_jobs, jobs_per_day },
+    created_at: new Date(created_at).toISOString(),
+  };
 }
 
 const upperAreas = (areas: ServiceArea[]) => areas.map((area) => ({ ...area, state: area.state.toUpperCase() }));
 
-/** The columns of an input; the jsonb columns as JSON text. */
+/** The columns of an input; the jsonb columns as JSON text, capacity as its two columns, the zone canonical. */
 function toRow(input: Partial<ContractorInput>): ContractorWrite {
-  const { trades, service_areas, ...scalars } = input;
+  const { trades, service_areas, time_zone, working_hours, capacity, ...scalars } = input;
   const row: ContractorWrite = { ...scalars };
   if (trades) row.trades = JSON.stringify(trades);
   if (service_areas) row.service_areas = JSON.stringify(upperAreas(service_areas));
+  if (time_zone) row.time_zone = storedTimeZone(time_zone) ?? time_zone;
+  if (working_hours) row.working_hours = JSON.stringify(fullWeek(working_hours));
+  if (capacity) Object.assign(row, { concurrent_jobs: capacity.concurrent_jobs, jobs_per_day: capacity.jobs_per_day });
   return row;
+}
+
+/** A new contractor's columns: checked, and in its first service area's zone unless it names one. */
+function toNewRow(input: ContractorInput): ContractorWrite {
+  assertAvailability(input);
+  return { time_zone: stateTimeZone(input.service_areas[0].state), ...toRow(input) };
 }
 
 const serves = (contractor: Contractor, trade: TradeCode, state: string) =>
@@ -52,6 +72,15 @@ async function removeAllContractors(db: Db, feed: ChangeFeed | null): Promise<nu
   return removed;
 }
 
+/** Changes the given fields (hours and capacity replaced whole); 422 for a bad zone or hours, 404 for no such id. */
+async function updateContractor(db: Db, feed: ChangeFeed | null, id: string, patch: Partial<ContractorInput>) {
+  assertAvailability(patch);
+  const [row] = await db("contractors").where({ id }).update(toRow(patch)).returning("*");
+  feed?.announce("contractors");
+  if (!row) throw new DomainError("not_found", "not_found", `No contractor ${id}.`);
+  return toContractor(row);
+}
+
 export function createContractorService(db: Db, feed: ChangeFeed | null = null) {
   // The active pool, held in memory; any contractor change anywhere clears it through the change feed.
   const pool = createInvalidatedCache<Contractor[]>(feed, "contractors", 60_000, 1);
@@ -61,7 +90,7 @@ export function createContractorService(db: Db, feed: ChangeFeed | null = null) 
     async create(input: ContractorInput): Promise<Contractor> {
       const id = newId("ctr");
       const [row] = await db("contractors")
-        .insert({ id, ref: maskRef(id), ...toRow(input) })
+        .insert({ id, ref: maskRef(id), ...toNewRow(input) })
         .returning("*");
       feed?.announce("contractors");
       return toContractor(row);
@@ -71,19 +100,16 @@ export function createContractorService(db: Db, feed: ChangeFeed | null = null) 
     async createMany(inputs: ContractorInput[]): Promise<void> {
       if (!inputs.length) return;
       const ids = inputs.map(() => newId("ctr")).sort();
-      await db("contractors").insert(inputs.map((input, i) => ({ id: ids[i], ref: maskRef(ids[i]), ...toRow(input) })));
+      await db("contractors").insert(
+        inputs.map((input, i) => ({ id: ids[i], ref: maskRef(ids[i]), ...toNewRow(input) })),
+      );
       feed?.announce("contractors");
     },
 
     /** Removes every contractor (the demo pool of a database restored from the build's snapshot, before serving). */
     removeAll: () => removeAllContractors(db, feed),
 
-    async update(id: string, patch: Partial<ContractorInput>): Promise<Contractor> {
-      const [row] = await db("contractors").where({ id }).update(toRow(patch)).returning("*");
-      feed?.announce("contractors");
-      if (!row) throw new DomainError("not_found", "not_found", `No contractor ${id}.`);
-      return toContractor(row);
-    },
+    update: (id: string, patch: Partial<ContractorInput>) => updateContractor(db, feed, id, patch),
 
     list: (filter: Parameters<typeof listContractors>[1]) => listContractors(db, filter),
 

@@ -1,7 +1,66 @@
 // Demo contractor pool: every trade in eight large states, two contractors each; deliberately none in AK.
+//
+// Availability, in each contractor's state's zone (state-zones.ts; all eight states lie in one zone for most of
+// their people), shaped on how US trade shops run:
+// - The metro shops of the trades with true emergencies at any hour (plumbing: burst pipes; electrical: outages;
+//   hvac: no heat in winter; locksmith: lock-outs) are 24/7 emergency outfits with an on-call rotation: always
+//   working, 4–6 jobs at once and 10–12 a day (several vans).
+// - The other metro shops (carpentry, roofing, painting, appliance repair) take emergencies in working hours only:
+//   weekdays 7–18 and Saturday mornings 8–13, 2–4 jobs at once, 6–9 a day.
+// - The statewide contractors are small crews: weekdays 8–17 or 7–18, a third of them also Saturday 8–12, 1–3 jobs
+//   at once and 4–7 a day (long drives between jobs).
+// So nights and Sundays leave only the 24/7 outfits, as in a real market, and the per-day figures stay at or above
+// the concurrent ones (a crew finishes a job before the day ends).
 import type { ContractorInput, ContractorService } from "../dispatch/contractors.js";
-import { tradeCodes } from "../dispatch/trades.js";
+import { stateTimeZone } from "../dispatch/state-zones.js";
+import { tradeCodes, type TradeCode } from "../dispatch/trades.js";
+import type { WorkingHoursInput } from "../dispatch/working-hours.js";
 import { tradeWages } from "../../data/oews-wages.js";
+
+type Availability = Required<Pick<ContractorInput, "working_hours" | "capacity">>;
+
+const allDay = [{ start: "00:00", end: "24:00" }];
+const roundTheClock: WorkingHoursInput = {
+  monday: allDay,
+  tuesday: allDay,
+  wednesday: allDay,
+  thursday: allDay,
+  friday: allDay,
+  saturday: allDay,
+  sunday: allDay,
+};
+
+/** Monday to Friday start–end, and Saturday's hours when given. */
+function weekdays(start: string, end: string, saturday?: [string, string]): WorkingHoursInput {
+  const day = [{ start, end }];
+  const week: WorkingHoursInput = { monday: day, tuesday: day, wednesday: day, thursday: day, friday: day };
+  if (saturday) week.saturday = [{ start: saturday[0], end: saturday[1] }];
+  return week;
+}
+
+const emergencyTrades: readonly TradeCode[] = ["plumbing", "electrical", "hvac", "locksmith"];
+
+/** The metro shop's hours and capacity (s, t: the state's and trade's positions, varying the figures). */
+function metroAvailability(trade: TradeCode, s: number, t: number): Availability {
+  if (emergencyTrades.includes(trade))
+    return {
+      working_hours: roundTheClock,
+      capacity: { concurrent_jobs: 4 + ((s + t) % 3), jobs_per_day: 10 + ((s + 2 * t) % 3) },
+    };
+  return {
+    working_hours: weekdays("07:00", "18:00", ["08:00", "13:00"]),
+    capacity: { concurrent_jobs: 2 + ((s + t) % 3), jobs_per_day: 6 + ((s * 3 + t) % 4) },
+  };
+}
+
+/** The statewide crew's hours and capacity. */
+function statewideAvailability(s: number, t: number): Availability {
+  const [start, end] = (s + t) % 2 ? ["07:00", "18:00"] : ["08:00", "17:00"];
+  return {
+    working_hours: weekdays(start, end, (s + 2 * t) % 3 === 0 ? ["08:00", "12:00"] : undefined),
+    capacity: { concurrent_jobs: 1 + ((s + t) % 3), jobs_per_day: 4 + ((s + 2 * t) % 4) },
+  };
+}
 
 const states: Record<string, { cities: string[]; zip_prefixes: string[] }> = {
   CA: {
@@ -31,6 +90,8 @@ export function demoContractors(): ContractorInput[] {
           hourly_rate_cents: Math.round(wage * 340 + s * 150),
           base_response_minutes: 90 + ((s + t) % 4) * 30,
           emergency_capable: true,
+          time_zone: stateTimeZone(state),
+          ...metroAvailability(trade, s, t),
         },
         {
           name: `${state} Statewide ${tradeWages[trade].name}`,
@@ -39,6 +100,8 @@ export function demoContractors(): ContractorInput[] {
           hourly_rate_cents: Math.round(wage * 300 + t * 120),
           base_response_minutes: 240 + ((s * 3 + t) % 5) * 60,
           emergency_capable: false,
+          time_zone: stateTimeZone(state),
+          ...statewideAvailability(s, t),
         },
       ];
     }),

@@ -1,12 +1,14 @@
 // DISPATCH_FIXTURES: reads a YAML or JSON file and checks it against the contract's SandboxFixtures schema and the
-// fixtures rules (sandbox mode only, test keys only, nothing repeated, at most 1 MiB), so a bad file stops the start
-// naming the file and its first problem.
+// fixtures rules (sandbox mode only, test keys only, nothing repeated, at most 1 MiB, and each contractor's time zone
+// and working hours by the admin operations' rules), so a bad file stops the start naming the file and its first
+// problem.
 import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { components } from "../../../sdk/generated/openapi.js";
 import { schemaValidators } from "../../generated/validators.js";
 import { looksLikeApiKey } from "../access/keys.js";
+import { availabilityProblems } from "../dispatch/working-hours.js";
 
 export type SandboxFixtures = components["schemas"]["SandboxFixtures"];
 
@@ -62,7 +64,8 @@ function firstRepeat<T>(list: string, items: T[], identity: (item: T) => string)
 }
 
 /** Rules the schema cannot state: checksums, test keys only (a committed file must never mint a live key whose
- * plaintext it shows), and no key or contractor twice (a repeat would silently keep only one entry). */
+ * plaintext it shows), zones and hours as the admin operations check them (working-hours.ts), and no key or
+ * contractor twice (a repeat would silently keep only one entry). */
 function checkEntries(file: string, fixtures: SandboxFixtures): void {
   const keys = fixtures.keys ?? [];
   const bad = keys.findIndex((entry) => !looksLikeApiKey(entry.key));
@@ -70,6 +73,8 @@ function checkEntries(file: string, fixtures: SandboxFixtures): void {
   const live = keys.findIndex((entry) => !entry.key.startsWith("dispatch_test_"));
   if (live >= 0)
     throw fixturesError(file, `/keys/${live}/key is a live key: fixtures hold test keys (dispatch_test_…) only`);
+  const [unavailable] = (fixtures.contractors ?? []).flatMap((c, i) => availabilityProblems(c, `/contractors/${i}`));
+  if (unavailable) throw fixturesError(file, `${unavailable.pointer} ${unavailable.message}`);
   const repeat =
     firstRepeat("keys", keys, (entry) => entry.key) ??
     firstRepeat("contractors", fixtures.contractors ?? [], (contractor) => contractor.name);

@@ -18,6 +18,10 @@ const declared = {
     base_response_minutes: true,
     emergency_capable: true,
     active: true,
+    time_zone: true,
+    working_hours: true,
+    concurrent_jobs: true,
+    jobs_per_day: true,
     created_at: true,
   } satisfies Columns<ContractorRow>,
   quotes: {

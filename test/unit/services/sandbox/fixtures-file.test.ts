@@ -9,7 +9,12 @@ import { mintApiKey } from "../../../../server/services/access/keys.js";
 import { fixtureContractor } from "../../../fixtures/requests.js";
 import { readFixtures, type SandboxFixtures } from "../../../../server/services/sandbox/fixtures-file.js";
 
+import { alwaysWorking } from "../../../../server/services/dispatch/working-hours.js";
+
 const key = mintApiKey("test");
+const maxCapacity = { concurrent_jobs: 100, jobs_per_day: 1000 };
+const capacity = { concurrent_jobs: 2, jobs_per_day: 6 };
+const hours = { monday: [{ start: "08:00", end: "17:00" }], saturday: [{ start: "09:00", end: "13:00" }] };
 const contractor = fixtureContractor;
 const fixtures = { contractors: [contractor], keys: [{ key, account: "fixture-co" }] } satisfies SandboxFixtures;
 const sandbox = { sandbox: true };
@@ -31,9 +36,21 @@ describe("sandbox fixtures file", () => {
   describe("readFixtures()", () => {
     for (const name of ["good.yaml", "good.json"])
       it(`returns the fixtures of a valid ${name.split(".")[1]} file, with the schema's defaults`, () => {
-        const withDefaults = { ...fixtures, contractors: [{ ...contractor, emergency_capable: false, active: true }] };
+        const defaults = {
+          emergency_capable: false,
+          active: true,
+          working_hours: alwaysWorking,
+          capacity: maxCapacity,
+        };
+        const withDefaults = { ...fixtures, contractors: [{ ...contractor, ...defaults }] };
         assert.deepEqual(readFixtures(write(name, fixtures), sandbox), withDefaults);
       });
+
+    it("keeps a contractor's time zone, working hours and capacity", () => {
+      const available = { ...contractor, time_zone: "America/Anchorage", working_hours: hours, capacity };
+      const [read] = readFixtures(write("hours.yaml", { contractors: [available] }), sandbox).contractors ?? [];
+      assert.deepEqual(read, { ...available, emergency_capable: false, active: true });
+    });
 
     it("reads an empty file as no fixtures", () => {
       assert.deepEqual(readFixtures(write("empty.yaml", ""), sandbox), {});
@@ -55,6 +72,31 @@ describe("sandbox fixtures file", () => {
         what: "a trade the contract does not know",
         file: () => write("trade.yaml", { contractors: [{ ...contractor, trades: ["roofing", "chimney"] }] }),
         pattern: /trade\.yaml: \/contractors\/0\/trades\/1 must be one of \[/,
+      },
+      {
+        what: "a time zone Intl does not know",
+        file: () => write("zone.yaml", { contractors: [{ ...contractor, time_zone: "America/Gotham" }] }),
+        pattern: /zone\.yaml: \/contractors\/0\/time_zone "time_zone" \(America\/Gotham\) is not an IANA time zone/,
+      },
+      {
+        what: "working hours ending before they start",
+        file: () =>
+          write("hours.json", {
+            contractors: [
+              contractor,
+              { ...contractor, name: "Night", working_hours: { friday: [{ start: "22:00", end: "06:00" }] } },
+            ],
+          }),
+        pattern:
+          /hours\.json: \/contractors\/1\/working_hours\/friday\/0\/end "end" \(06:00\) must be after "start" \(22:00\)/,
+      },
+      {
+        what: "a capacity out of bounds",
+        file: () =>
+          write("capacity.yaml", {
+            contractors: [{ ...contractor, capacity: { concurrent_jobs: 101, jobs_per_day: 8 } }],
+          }),
+        pattern: /capacity\.yaml: \/contractors\/0\/capacity\/concurrent_jobs must be less than or equal to 100/,
       },
       {
         what: "a key without its account",
