@@ -46,7 +46,8 @@ function toRow(input: Partial<ContractorInput>): ContractorWrite {
 /** A new contractor's columns: checked, and in its first service area's zone unless it names one. */
 function toNewRow(input: ContractorInput): ContractorWrite {
   assertAvailability(input);
-  return { time_zone: stateTimeZone(input.service_areas[0].state), ...toRow(input) };
+  const zone = input.time_zone ?? stateTimeZone(input.service_areas[0].state); // the contract's minItems: 1
+  return { ...toRow(input), time_zone: storedTimeZone(zone) ?? zone };
 }
 
 const serves = (contractor: Contractor, trade: TradeCode, state: string) =>

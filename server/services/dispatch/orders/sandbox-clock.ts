@@ -51,7 +51,8 @@ async function simulatedContractor(clock: SandboxClock): Promise<Contractor> {
   if (existing) return existing;
   const trades = [...tradeCodes];
   const input = { name: simulatedName, trades, service_areas: [], hourly_rate_cents: 9000, base_response_minutes: 60 };
-  return clock.contractors.create({ ...input, active: false, emergency_capable: true });
+  // No service area, so no state to take a zone from: it works around the clock, in UTC.
+  return clock.contractors.create({ ...input, time_zone: "UTC", active: false, emergency_capable: true });
 }
 
 /** An unassigned order whose only price (the stand-in's) is over its NTE keeps that price and is held, as live
