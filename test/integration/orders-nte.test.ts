@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { getOrder, postOrder, recordEvent } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer, type ServerTarget } from "../helpers/server.js";
+import { until } from "../helpers/wait.js";
 
 const job = {
   trade: "plumbing",
@@ -98,12 +99,13 @@ for (const db of databases()) {
       const held = await (await postOrder(t, { "x-api-key": key }, { ...job, nte_cents: price - 1 })).json();
       const fits = await (await postOrder(t, { "x-api-key": key }, { ...job, nte_cents: price })).json();
       assert.equal(held.fulfilment.reason, "over_nte");
-      let status = "";
-      for (let i = 0; i < 200 && status !== "completed"; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        status = ((await (await getOrder(fits.tracking.status_url, key, t.fetch)).json()) as { status: string }).status;
-      }
-      assert.equal(status, "completed", "the sandbox walker ran");
+      const status = async () =>
+        ((await (await getOrder(fits.tracking.status_url, key, t.fetch)).json()) as { status: string }).status;
+      await until(async () => (await status()) === "completed", {
+        timeoutMs: 10_000,
+        intervalMs: 50,
+        message: "the sandbox walker to complete the order",
+      });
       const view = (await (await getOrder(held.tracking.status_url, key, t.fetch)).json()) as {
         status: string;
         events: unknown[];
