@@ -6,7 +6,7 @@ import { startReceiver } from "../fixtures/orders.js";
 import { startBuiltServer, type BuiltServer } from "../helpers/server-process.js";
 import { adminToken } from "../helpers/server.js";
 import { oneLine, runCli } from "./run-cli.js";
-import { until } from "../helpers/wait.js";
+import { sleep, until } from "../helpers/wait.js";
 
 describe("cli", function () {
   this.timeout(180_000);
@@ -170,7 +170,7 @@ describe("cli", function () {
       let verified = await cli(["attest", "verify", seal, "--key", logKey]);
       // The sequencer integrates records at most every second: a fresh seal is pending until then.
       for (let i = 0; i < 20 && verified.code !== 0 && verified.stderr.includes("pending"); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
+        await sleep(250);
         verified = await cli(["attest", "verify", seal, "--key", logKey]);
       }
       assert.equal(verified.code, 0, verified.stderr);

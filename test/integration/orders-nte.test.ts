@@ -151,12 +151,11 @@ for (const db of databases()) {
       const capped = await (await postOrder(t, { "x-api-key": key }, { ...alaska, nte_cents: 1 })).json();
       const open = await (await postOrder(t, { "x-api-key": key }, alaska)).json();
       assert.equal(capped.fulfilment.reason, "no_contractor_in_area");
-      let status = "";
-      for (let waited = 0; waited < 30_000 && status !== "completed"; waited += 250) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        status = (await view(open.tracking.status_url)).status;
-      }
-      assert.equal(status, "completed", "the walker moved the uncapped order over the same time");
+      await until(async () => (await view(open.tracking.status_url)).status === "completed", {
+        timeoutMs: 30_000,
+        intervalMs: 250,
+        message: "the walker to move the uncapped order (the capped one must not move over the same time)",
+      });
       const held = await view(capped.tracking.status_url);
       assert.equal(held.status, "accepted_pending_fulfilment");
       assert.equal(held.events.length, 1);
