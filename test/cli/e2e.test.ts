@@ -2,10 +2,11 @@
 import assert from "node:assert/strict";
 import { operations } from "../../cli/generated/operations.js";
 import { freePort } from "../../mocks/prism.js";
-import { eventually, startReceiver } from "../fixtures/orders.js";
+import { startReceiver } from "../fixtures/orders.js";
 import { startBuiltServer, type BuiltServer } from "../helpers/server-process.js";
 import { adminToken } from "../helpers/server.js";
 import { oneLine, runCli } from "./run-cli.js";
+import { sleep, until } from "../helpers/wait.js";
 
 describe("cli", function () {
   this.timeout(180_000);
@@ -169,7 +170,7 @@ describe("cli", function () {
       let verified = await cli(["attest", "verify", seal, "--key", logKey]);
       // The sequencer integrates records at most every second: a fresh seal is pending until then.
       for (let i = 0; i < 20 && verified.code !== 0 && verified.stderr.includes("pending"); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
+        await sleep(250);
         verified = await cli(["attest", "verify", seal, "--key", logKey]);
       }
       assert.equal(verified.code, 0, verified.stderr);
@@ -289,7 +290,7 @@ describe("cli", function () {
           assert.equal(made.code, 0, made.stderr);
           orderIds.push(made.json().order.id);
         }
-        await eventually(() => receiver.deliveries.length === 3);
+        await until(() => receiver.deliveries.length === 3);
         const all = await cli(["webhooks", "deliveries", "--limit", "1", "--paginate"], env);
         assert.equal(all.code, 0, all.stderr);
         const items = all.json() as { id: string; order_id: string; state: string }[];
@@ -297,7 +298,7 @@ describe("cli", function () {
           items.map((d) => d.order_id),
           [...orderIds].reverse(),
         );
-        await eventually(
+        await until(
           async () =>
             ((await cli(["webhooks", "deliveries", "--state", "delivered"], env)).json().items as unknown[]).length ===
             3,
@@ -310,7 +311,7 @@ describe("cli", function () {
         const redelivered = await cli(["webhooks", "redeliver", items[2].id], env);
         assert.equal(redelivered.code, 0, redelivered.stderr);
         assert.deepEqual([redelivered.json().id, redelivered.json().state], [items[2].id, "pending"]);
-        await eventually(() => receiver.deliveries.length === 4);
+        await until(() => receiver.deliveries.length === 4);
         assert.equal(receiver.deliveries[3].headers["webhook-id"], receiver.deliveries[0].headers["webhook-id"]);
         const missing = await cli(["webhooks", "redeliver", "dlv_999999999"], env);
         assert.equal(missing.code, 6, missing.stderr);

@@ -5,10 +5,12 @@ import { spawn } from "node:child_process";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { Webhook } from "standardwebhooks";
 import { eventTypes } from "../../cli/generated/events.js";
-import { eventually, postOrder, webhookSecret } from "../fixtures/orders.js";
+import { postOrder, webhookSecret } from "../fixtures/orders.js";
 import { orderRequest } from "../fixtures/requests.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { bin, runCli } from "./run-cli.js";
+import { until } from "../helpers/wait.js";
+import { jsonRequest } from "../helpers/request.js";
 
 interface Hit {
   path: string;
@@ -69,7 +71,7 @@ describe("event catalogue: webhooks, listen and trigger", function () {
     let stderr = "";
     listen.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     try {
-      await eventually(() => stderr.includes("ready"));
+      await until(() => stderr.includes("ready"));
       const callback_url = `${receiver.url}/hook`;
       const created = await postOrder(
         t.url,
@@ -78,16 +80,12 @@ describe("event catalogue: webhooks, listen and trigger", function () {
       );
       const id = ((await created.json()) as { order: { id: string } }).order.id;
       const call = (path: string, body: unknown) =>
-        fetch(`${t.url}${path}`, {
-          method: "POST",
-          headers: { "x-api-key": key, "content-type": "application/json" },
-          body: JSON.stringify(body),
-        });
+        jsonRequest(t.url, "POST", path, { headers: { "x-api-key": key }, body });
       assert.equal((await call(`/api/dispatch/v1/sandbox/orders/${id}/advance`, { to: "dispatched" })).status, 200);
       assert.equal((await call(`/api/dispatch/v1/sandbox/orders/${id}/advance`, { to: "en_route" })).status, 200);
       assert.equal((await call(`/api/dispatch/v1/orders/${id}/cancel`, { reason: "duplicate" })).status, 200);
       const of = (path: string) => receiver.hits.filter((h) => h.path === path && orderOf(h) === id);
-      await eventually(() => of("/hook").length === 4 && of("/listen").length === 4, 20_000);
+      await until(() => of("/hook").length === 4 && of("/listen").length === 4, { timeoutMs: 20_000 });
       const [hook, forwarded] = [of("/hook"), of("/listen")];
       assert.deepEqual(
         hook.map((h) => (JSON.parse(h.raw.toString()) as { type: string }).type),
@@ -135,7 +133,7 @@ describe("event catalogue: webhooks, listen and trigger", function () {
         await fetch(`${t.url}/api/dispatch/v1/orders/${order.id}/events`, { headers: { "x-api-key": key } })
       ).json()) as { items: { id: string; type: string }[] };
       assert.ok(feed.items.some((e) => e.id === event.id && e.type === type));
-      await eventually(() => receiver.hits.some((h) => h.path === "/hook" && h.headers["webhook-id"] === event.id));
+      await until(() => receiver.hits.some((h) => h.path === "/hook" && h.headers["webhook-id"] === event.id));
     });
 
   it("trigger prints the order id; an unknown type is a usage error listing the catalogue; a live key is refused", async () => {

@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { freePort } from "../../mocks/prism.js";
-import { eventually } from "../fixtures/orders.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { bin, runCli, startRecorder, type Recorder } from "./run-cli.js";
+import { until } from "../helpers/wait.js";
 
 describe("cli first use", function () {
   this.timeout(90_000);
@@ -184,10 +184,10 @@ describe("cli first use", function () {
       listen.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
       const exited = new Promise((resolve) => listen.once("close", resolve));
       try {
-        await eventually(() => stderr.includes("ready"));
+        await until(() => stderr.includes("ready"));
         const ids = [await order(), await order()].map((r) => JSON.parse(r.stdout).order.id as string);
         const lines = () => stdout.split("\n").filter((l) => ids.some((id) => l.includes(id)));
-        await eventually(() => lines().length === 2);
+        await until(() => lines().length === 2);
         for (const line of lines())
           assert.match(
             (JSON.parse(line) as { forwarded: string }).forwarded,

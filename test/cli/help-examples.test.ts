@@ -15,6 +15,7 @@ import { orderRequest } from "../fixtures/requests.js";
 import { startReceiver } from "../fixtures/orders.js";
 import { freePort } from "../../mocks/prism.js";
 import { adminToken, startTestServer, type TestServer } from "../helpers/server.js";
+import { untilValue } from "../helpers/wait.js";
 import { bin } from "./run-cli.js";
 
 interface Example {
@@ -85,13 +86,9 @@ function runExample(
   });
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
-    const value = await probe();
-    if (value !== undefined) return value;
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** Polls `probe` (every 100 ms, up to 20 s) until it answers. */
+const waitFor = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> =>
+  untilValue(probe, { timeoutMs: 20_000, intervalMs: 100, message: what });
 
 describe("cli --help examples", function () {
   this.timeout(120_000);
@@ -136,7 +133,7 @@ describe("cli --help examples", function () {
     },
     DELIVERY_ID: async () => {
       const id = await newOrder({ callback_url: `${receiverUrl}/hooks` });
-      return until("a webhook delivery", async () => {
+      return waitFor("a webhook delivery", async () => {
         const page = (await api("GET", `/api/dispatch/v1/webhooks/deliveries?order_id=${id}`)) as {
           items: { id: string }[];
         };
@@ -148,7 +145,7 @@ describe("cli --help examples", function () {
         trade: "plumbing",
         location: { state: "TX" },
       })) as { seal: string };
-      await until("the seal in a checkpoint", async () =>
+      await waitFor("the seal in a checkpoint", async () =>
         ((await fetch(`${t.url}/api/attest/verify/${seal}`).then((r) => r.json())) as { status: string }).status ===
         "valid"
           ? true
@@ -241,14 +238,14 @@ describe("cli --help examples", function () {
       let result: Run;
       if (example.command === "orders watch") {
         result = await runExample(example.line, runEnv, dir, async (child) => {
-          await until("the watch to print the order", () =>
+          await waitFor("the watch to print the order", () =>
             child.stdout().includes(vars.ORDER_ID) ? true : undefined,
           );
           await api("POST", `/api/dispatch/v1/sandbox/orders/${vars.ORDER_ID}/advance`, { to: "completed" });
         });
       } else if (example.command === "listen" && example.line.includes("--forward-to")) {
         result = await runExample(example.line, runEnv, dir, async (child) => {
-          await until("listen to be ready", () => (child.stderr().includes("ready") ? true : undefined));
+          await waitFor("listen to be ready", () => (child.stderr().includes("ready") ? true : undefined));
           const id = await newOrder();
           await api("POST", `/api/dispatch/v1/orders/${id}/cancel`, { reason: "duplicate" });
           const forwarded = () =>
@@ -256,7 +253,7 @@ describe("cli --help examples", function () {
               .stdout()
               .split("\n")
               .find((l) => l.includes(id) && l.includes("order.cancelled"));
-          await until("the cancellation forwarded", () => forwarded());
+          await waitFor("the cancellation forwarded", () => forwarded());
           child.stop();
         });
         assert.match(result.stdout, /order\.cancelled/, result.stderr);

@@ -8,6 +8,7 @@ import { Webhook } from "standardwebhooks";
 import { orderRequest } from "../fixtures/requests.js";
 import { postOrder, webhookSecret } from "../fixtures/orders.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { until } from "../helpers/wait.js";
 import { bin, runBin, runCli } from "./run-cli.js";
 
 interface Received {
@@ -78,11 +79,8 @@ async function startReceiver(secret: string) {
   };
 }
 
-/** Polls (bounded) until `done()` holds. */
-async function until(done: () => boolean, what: string) {
-  for (let i = 0; i < 600 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  assert.ok(done(), `timed out waiting for ${what}`);
-}
+/** Polls every 100 ms, up to a minute. */
+const liveWait = { timeoutMs: 60_000, intervalMs: 100 };
 
 const sandboxStatuses = ["pending_dispatch", "dispatched", "en_route", "on_site", "completed"];
 
@@ -112,13 +110,13 @@ describe("cli live commands", function () {
       listen.stderr.on("data", (c: Buffer) => (listenErr += c.toString()));
       listen.stdout.on("data", (c: Buffer) => (listenOut += c.toString()));
       try {
-        await until(() => listenErr.includes("ready"), "listen to connect");
+        await until(() => listenErr.includes("ready"), { ...liveWait, message: "listen to connect" });
         const order = (await (await postOrder(t.url, { "x-api-key": key }, orderRequest)).json()) as {
           order: { id: string };
         };
         // The bin: the process must end at completed, with nothing of the dropped stream keeping it alive.
         const watch = runBin(["orders", "watch", order.order.id, "--output", "ndjson"], { env });
-        await until(() => receiver.received.length >= 2, "the first forwarded events");
+        await until(() => receiver.received.length >= 2, { ...liveWait, message: "the first forwarded events" });
         proxy.cut(); // both streams drop; each must resume after the last event it saw
         const watched = await watch;
         assert.equal(watched.code, 0, watched.stderr);
@@ -128,7 +126,10 @@ describe("cli live commands", function () {
           .map((l) => JSON.parse(l) as Received);
         assert.equal(lines.at(-1)?.data.status, "completed");
         assert.equal(new Set(lines.map((e) => e.id)).size, lines.length, "watch printed an event twice");
-        await until(() => receiver.received.some((e) => e.data.status === "completed"), "the completed event");
+        await until(() => receiver.received.some((e) => e.data.status === "completed"), {
+          ...liveWait,
+          message: "the completed event",
+        });
         const statuses = receiver.received.map((e) => e.data.status);
         for (const status of sandboxStatuses)
           assert.equal(statuses.filter((s) => s === status).length, 1, `${status} in ${statuses.join(",")}`);

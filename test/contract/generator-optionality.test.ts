@@ -8,6 +8,7 @@ import { promisify } from "node:util";
 import { createClient } from "@hey-api/openapi-ts";
 import openapiTS, { astToString } from "openapi-typescript";
 import { adminToken, startTestServer, type TestServer } from "../helpers/server.js";
+import { jsonRequest } from "../helpers/request.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const workDir = `${root}test/tmp/generator-optionality-${process.pid}`;
@@ -71,14 +72,8 @@ export const event: OrderEventInput = { status: "dispatched" };
     });
     after(() => t?.stop());
 
-    const post = async (path: string, body: unknown, headers: Record<string, string>) => {
-      const response = await fetch(t.url + path, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...headers },
-        body: JSON.stringify(body),
-      });
-      return (await response.json()) as Record<string, unknown>;
-    };
+    const post = async (path: string, body: unknown, headers: Record<string, string>) =>
+      (await (await jsonRequest(t.url, "POST", path, { headers, body })).json()) as Record<string, unknown>;
 
     it("urgency routine for quotes and estimates, every scope for keys, active for contractors", async () => {
       const admin = { authorization: `Bearer ${adminToken}` };

@@ -5,6 +5,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../mocks/prism.js";
+import { jsonRequest } from "../helpers/request.js";
+import { until } from "../helpers/wait.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -70,14 +72,6 @@ async function startMock(): Promise<Mock> {
   return { npm, port, prismPid: Number(/pid (\d+)/.exec(line)![1]), exited, output: () => output };
 }
 
-async function waitUntil(check: () => boolean | Promise<boolean>): Promise<boolean> {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
-}
-
 describe("npm run mock", function () {
   this.timeout(180_000);
 
@@ -88,8 +82,12 @@ describe("npm run mock", function () {
       assert.ok(isAlive(mock.prismPid));
       mock.npm.kill(signal);
       await mock.exited;
-      assert.ok(await waitUntil(() => portIsFree(mock.port)), `port still taken after ${signal}:\n${mock.output()}`);
-      assert.ok(await waitUntil(() => !isAlive(mock.prismPid)), `Prism still runs after ${signal}`);
+      const wait = { timeoutMs: 10_000, intervalMs: 100 };
+      await until(() => portIsFree(mock.port), {
+        ...wait,
+        message: () => `the port freed after ${signal}:\n${mock.output()}`,
+      });
+      await until(() => !isAlive(mock.prismPid), { ...wait, message: `Prism to stop after ${signal}` });
     });
 
   describe("answers", () => {
@@ -100,10 +98,9 @@ describe("npm run mock", function () {
       await mock?.exited;
     });
     const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`http://127.0.0.1:${mock.port}/api/dispatch/v1${path}`, {
-        method: "POST",
-        headers: { "x-api-key": "dispatch_test_mock", "content-type": "application/json", ...headers },
-        body: JSON.stringify(body),
+      jsonRequest(`http://127.0.0.1:${mock.port}`, "POST", `/api/dispatch/v1${path}`, {
+        headers: { "x-api-key": "dispatch_test_mock", ...headers },
+        body,
       });
     const order = { trade: "plumbing", location: { state: "TX" }, description: "Leak." };
 

@@ -4,9 +4,10 @@
 // up to 5 s at every hole, so B's events came minutes late.)
 import assert from "node:assert/strict";
 import { orderRequest } from "../fixtures/requests.js";
-import { eventually, postOrder } from "../fixtures/orders.js";
+import { postOrder } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 import { openSse } from "../helpers/sse.js";
+import { sleep, until } from "../helpers/wait.js";
 
 const stormMs = 15_000;
 const maxRounds = 3000; // bounded whatever the machine's speed
@@ -14,9 +15,9 @@ const bOrderEveryMs = 250;
 const p95LimitMs = 2000;
 
 /** A's storm: rounds of three identical orders at once; answers the statuses it got. */
-async function conflictStorm(t: TestServer, key: string, until: number): Promise<Map<number, number>> {
+async function conflictStorm(t: TestServer, key: string, stormEnds: number): Promise<Map<number, number>> {
   const statuses = new Map<number, number>();
-  for (let round = 0; round < maxRounds && Date.now() < until; round++) {
+  for (let round = 0; round < maxRounds && Date.now() < stormEnds; round++) {
     const body = { ...orderRequest, reference_id: `storm-${round}` };
     const answers = await Promise.all([1, 2, 3].map(() => postOrder(t.url, { "x-api-key": key }, body)));
     for (const answer of answers) {
@@ -28,13 +29,13 @@ async function conflictStorm(t: TestServer, key: string, until: number): Promise
 }
 
 /** B's orders, one every bOrderEveryMs: order id -> when its answer (after commit) arrived. */
-async function steadyOrders(t: TestServer, key: string, until: number): Promise<Map<string, number>> {
+async function steadyOrders(t: TestServer, key: string, stormEnds: number): Promise<Map<string, number>> {
   const made = new Map<string, number>();
-  for (let i = 0; Date.now() < until; i++) {
+  for (let i = 0; Date.now() < stormEnds; i++) {
     const response = await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: `steady-${i}` });
     assert.ok(response.status < 300, `B's order answered ${response.status}`);
     made.set(((await response.json()) as { order: { id: string } }).order.id, Date.now());
-    await new Promise((resolve) => setTimeout(resolve, bOrderEveryMs));
+    await sleep(bOrderEveryMs); // a steady tenant's realistic pace
   }
   return made;
 }
@@ -56,13 +57,12 @@ for (const db of databases()) {
       const b = (await t.issueKey({ account: "tenant-b" })).key;
       const stream = await openSse(`${t.url}/api/dispatch/v1/events`, { "x-api-key": b });
       try {
-        await new Promise((resolve) => setTimeout(resolve, 300)); // the stream is live
-        const until = Date.now() + stormMs;
-        const [statuses, made] = await Promise.all([conflictStorm(t, a, until), steadyOrders(t, b, until)]);
-        await eventually(
-          () => [...made.keys()].every((id) => stream.events.some((e) => e.data.order_id === id)),
-          20_000,
-        );
+        await until(() => stream.comments.includes("stream open")); // the stream is live
+        const stormEnds = Date.now() + stormMs;
+        const [statuses, made] = await Promise.all([conflictStorm(t, a, stormEnds), steadyOrders(t, b, stormEnds)]);
+        await until(() => [...made.keys()].every((id) => stream.events.some((e) => e.data.order_id === id)), {
+          timeoutMs: 20_000,
+        });
         const delays = [...made].map(([id, at]) => stream.events.find((e) => e.data.order_id === id)!.at - at);
         const sorted = delays.sort((x, y) => x - y);
         const [{ holes }] = await t.app.services

@@ -18,6 +18,7 @@ import { freePort } from "../../mocks/prism.js";
 import { heldBytes } from "../helpers/inspector.js";
 import { startReadyServer } from "../helpers/server-process.js";
 import { databases, startTestServer, type TestDatabase } from "../helpers/server.js";
+import { sleep } from "../helpers/wait.js";
 
 const backlog = 1500;
 const clients = 40;
@@ -25,14 +26,13 @@ const limitBytes = 25 * 1024 * 1024;
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MB`;
 
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) * 1024;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The median of five RSS samples over two seconds: what the process holds, not one moment's garbage. */
 async function steadyRss(pid: number): Promise<number> {
   const samples: number[] = [];
   for (let i = 0; i < 5; i++) {
     samples.push(rssOf(pid));
-    await pause(500);
+    await sleep(500);
   }
   return samples.sort((a, b) => a - b)[2];
 }
@@ -156,11 +156,11 @@ for (const db of databases()) {
       const started = await startReadyServer(env, 90_000); // PGlite boots slowly on a busy machine
       server = started.child;
       assert.equal(await eventsRead(started.url, key), backlog, "a replay that reads gets the whole backlog");
-      await pause(1000);
+      await sleep(1000);
       const rssBefore = await steadyRss(server.pid!);
       const before = await heldBytes(inspectorPort);
       idle = await idleReplays(started.url, key, clients);
-      await pause(3000); // the server writes what the sockets take, then waits
+      await sleep(3000); // the server writes what the sockets take, then waits
       const rssAdded = (await steadyRss(server.pid!)) - rssBefore;
       const after = await heldBytes(inspectorPort);
       idle.kill();

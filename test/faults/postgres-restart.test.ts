@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import pg from "pg";
 import { startPrivatePostgres, type PrivatePostgres } from "../helpers/private-services.js";
 import { startBuiltServer, type BuiltServer } from "../helpers/server-process.js";
+import { sleep } from "../helpers/wait.js";
 
 const loadPath = process.env.FAULT_LOAD ?? "/api/dispatch/v1/order";
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("fault: Postgres restart under load", function () {
   this.timeout(120_000);

@@ -11,8 +11,7 @@ import { estimateRequest, orderRequest } from "../fixtures/requests.js";
 import { startPrivateRedis, type PrivateRedis } from "../helpers/private-services.js";
 import { adminToken } from "../helpers/server.js";
 import { spawnServer, type ServerProcess } from "../helpers/server-process.js";
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep } from "../helpers/wait.js";
 
 /** A TCP proxy to `port` that, once frozen, accepts and never answers (old and new connections alike). */
 async function startFreezableProxy(port: number) {

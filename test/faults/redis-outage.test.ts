@@ -7,8 +7,7 @@ import { quoteRequest } from "../fixtures/requests.js";
 import { startPrivateRedis, type PrivateRedis } from "../helpers/private-services.js";
 import { startBuiltServer, type BuiltServer } from "../helpers/server-process.js";
 import { postgresDatabase } from "../helpers/server.js";
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { until } from "../helpers/wait.js";
 
 describe("fault: Redis outage", function () {
   this.timeout(60_000);
@@ -38,7 +37,11 @@ describe("fault: Redis outage", function () {
     const during: number[] = [];
     for (let i = 0; i < 20; i++) during.push(await quote());
     await redis.start();
-    await sleep(1500); // ioredis reconnects with backoff
+    // ioredis reconnects with backoff: /readyz pings the store through the same client.
+    const storeAnswers = async () =>
+      ((await (await fetch(`${t.url}/readyz`)).json()) as { checks?: Record<string, string> }).checks
+        ?.rate_limit_store === "ok";
+    await until(storeAnswers, { timeoutMs: 15_000, intervalMs: 50, message: "the rate-limit store to answer again" });
     const after: number[] = [];
     for (let i = 0; i < 20; i++) after.push(await quote());
     assert.deepEqual([...new Set([...before, ...during, ...after])], [200]);

@@ -6,6 +6,8 @@ import pg from "pg";
 import { orderRequest, quoteRequest } from "../fixtures/requests.js";
 import { startReadyServer } from "../helpers/server-process.js";
 import { adminToken, postgresDatabase } from "../helpers/server.js";
+import { until } from "../helpers/wait.js";
+import { jsonRequest } from "../helpers/request.js";
 
 describe("scale-out: two server processes", function () {
   this.timeout(120_000);
@@ -39,16 +41,14 @@ describe("scale-out: two server processes", function () {
   });
   after(async () => {
     for (const child of procs) child.kill("SIGTERM");
-    await new Promise((r) => setTimeout(r, 500));
+    await until(() => procs.every((child) => child.exitCode !== null || child.signalCode !== null), {
+      timeoutMs: 10_000,
+    });
     await database?.drop();
   });
 
   const post = (base: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(base + path, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": key, ...headers },
-      body: JSON.stringify(body),
-    });
+    jsonRequest(base, "POST", path, { headers: { "x-api-key": key, ...headers }, body });
 
   it("holds one key's rate limit across both processes", async () => {
     const statuses: number[] = [];

@@ -4,11 +4,10 @@
 import assert from "node:assert/strict";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import { freePort } from "../../mocks/prism.js";
-import { eventually, postOrder, startReceiver } from "../fixtures/orders.js";
+import { postOrder, startReceiver } from "../fixtures/orders.js";
 import { orderRequest } from "../fixtures/requests.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { sleep, until } from "../helpers/wait.js";
 
 /** Lets a request's body arrive, then answers it (or never does when `answer` is null). */
 function drainThen(request: import("node:http").IncomingMessage, answer: () => void): void {
@@ -108,7 +107,7 @@ for (const db of databases())
         const callback_url = `http://127.0.0.1:${goodPort}/hooks`;
         const res = await postOrder(t.url, { "x-api-key": b }, { ...orderRequest, reference_id: "b-1", callback_url });
         assert.ok(res.status < 300, `order answered ${res.status}`);
-        await eventually(() => receiver.deliveries.length >= 1, 30_000);
+        await until(() => receiver.deliveries.length >= 1, { timeoutMs: 30_000 });
         const delayMs = Date.now() - started;
         console.error(`      account B's first webhook arrived after ${delayMs} ms`);
         assert.ok(delayMs < 5_000, `B's webhook took ${delayMs} ms`);
@@ -152,7 +151,7 @@ for (const db of databases())
           }
         };
         await Promise.all([attack(), live()]);
-        await eventually(() => host.victim.size >= sentAt.size, 30_000).catch(() => undefined);
+        await until(() => host.victim.size >= sentAt.size, { timeoutMs: 30_000 }).catch(() => undefined);
         const delays = [...sentAt].map(([ref, at]) => (host.victim.get(ref) ?? Infinity) - at).sort((x, y) => x - y);
         const [p50, p95] = [percentile(delays, 0.5), percentile(delays, 0.95)];
         console.error(

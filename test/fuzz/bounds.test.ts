@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { listOperations, loadResolvedContract, type JsonObject } from "../../scripts/contract.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
+import { jsonRequest } from "../helpers/request.js";
 
 const doc = await loadResolvedContract();
 const operations = new Map(listOperations(doc).map((o) => [o.operationId, o]));
@@ -77,11 +78,7 @@ const targets: Target[] = [
 ];
 
 const post = (url: string, headers: Record<string, string>, body: unknown) =>
-  fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify(body),
-  });
+  jsonRequest(url, "POST", "", { headers, body });
 
 const quote = { trade: "plumbing", location: { state: "TX", city: "Austin" }, description: "Leak" };
 /** Invalid inputs found from outside; each is a 422 over REST. */

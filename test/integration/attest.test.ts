@@ -13,15 +13,12 @@ import type { components } from "../../sdk/generated/openapi.js";
 import { appendAuditRows, auditRow } from "../../server/services/audit/entries.js";
 import { orderRequest, quoteRequest } from "../fixtures/requests.js";
 import { databases, startTestServer, type TestServer, type ServerTarget } from "../helpers/server.js";
+import { jsonRequest } from "../helpers/request.js";
 
 type Verification = components["schemas"]["SealVerification"];
 
-const post = ({ url, fetch }: ServerTarget, path: string, key: string, body: unknown) =>
-  fetch(`${url}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-api-key": key },
-    body: JSON.stringify(body),
-  });
+const post = (target: ServerTarget, path: string, key: string, body: unknown) =>
+  jsonRequest(target, "POST", path, { headers: { "x-api-key": key }, body });
 const verify = async ({ url, fetch }: ServerTarget, seal: string) =>
   (await (await fetch(`${url}/api/attest/verify/${seal}`)).json()) as Verification;
 const checkpoint = async ({ url, fetch }: ServerTarget, key: VerifierKey) =>

@@ -1,12 +1,12 @@
 // 7-year retention: purgeExpiredAudit (with a fake clock) removes the expired prefix of the chain through the
 // database's purge function, anchors the boundary, and the oldest remaining record still verifies.
 import assert from "node:assert/strict";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { components } from "../../sdk/generated/openapi.js";
 import { parseVerifierKey, verifySealProof } from "../../sdk/attest.js";
 import { purgeExpiredAudit } from "../../server/db/retention.js";
 import { quoteRequest } from "../fixtures/requests.js";
 import { databases, startTestServer, type TestServer, type ServerTarget } from "../helpers/server.js";
+import { sleep } from "../helpers/wait.js";
 
 type Verification = components["schemas"]["SealVerification"];
 

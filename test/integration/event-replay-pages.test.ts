@@ -5,9 +5,10 @@
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { orderRequest } from "../fixtures/requests.js";
-import { eventually, postOrder } from "../fixtures/orders.js";
+import { postOrder } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 import { replay, replayPageRows, type Subscriber } from "../../server/services/events/subscriber.js";
+import { sleep, until } from "../helpers/wait.js";
 
 const backlog = 250; // two and a half pages
 const ids = (text: string) => [...text.matchAll(/^id: evt_(\d+)$/gm)].map((match) => Number(match[1]));
@@ -52,8 +53,8 @@ for (const db of databases()) {
       const replayed = replay(t.app.services.db, sub, () => seqs.at(-1)!).then(() => {
         finished = true;
       });
-      await eventually(() => stream.writableNeedDrain);
-      await new Promise((resolve) => setTimeout(resolve, 500)); // time for any read the replay should not make
+      await until(() => stream.writableNeedDrain);
+      await sleep(500); // time for any read the replay should not make (an absence: no condition to wait on)
       assert.equal(finished, false, "the replay waits for the stream");
       assert.equal(sub.through, seqs[replayPageRows - 1], "one page written, no more read");
 

@@ -2,13 +2,13 @@
 // streams and pages deliver the events after a hole at once, on every test database and across instances.
 import assert from "node:assert/strict";
 import { orderRequest } from "../fixtures/requests.js";
-import { eventually, postOrder } from "../fixtures/orders.js";
+import { postOrder } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 import { openSse, type SseClient } from "../helpers/sse.js";
+import { until } from "../helpers/wait.js";
 
 /** Well under the 5 s a reader used to wait at each hole, well over a sequencer interval plus a poll. */
 const promptMs = 1500;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function orderId(t: TestServer, key: string, reference_id: string): Promise<string> {
   const response = await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id });
@@ -35,7 +35,7 @@ async function conflictingOrders(t: TestServer, key: string, reference_id: strin
 }
 
 async function arrivalDelay(stream: SseClient, order: string, since: number): Promise<number> {
-  await eventually(() => stream.events.some((e) => e.data.order_id === order), 15_000);
+  await until(() => stream.events.some((e) => e.data.order_id === order), { timeoutMs: 15_000 });
   return stream.events.find((e) => e.data.order_id === order)!.at - since;
 }
 
@@ -53,7 +53,7 @@ for (const db of databases()) {
     it("a stream and a page deliver the events after a rolled-back insert and a failed batch at once", async () => {
       const stream = await openSse(`${t.url}/api/dispatch/v1/events`, { "x-api-key": key });
       try {
-        await pause(300); // the stream is live
+        await until(() => stream.comments.includes("stream open")); // the stream is live
         const first = await orderId(t, key, "hole-1");
         await rolledBackEvent(t, first);
         await conflictingOrders(t, key, "hole-dup");
@@ -85,7 +85,7 @@ for (const db of databases()) {
         const second = await startTestServer(db, { DATABASE_URL: t.databaseUrl });
         const stream = await openSse(`${t.url}/api/dispatch/v1/events`, { "x-api-key": key });
         try {
-          await pause(300);
+          await until(() => stream.comments.includes("stream open")); // the stream is live
           await rolledBackEvent(second, await orderId(second, key, "other-1"));
           await conflictingOrders(second, key, "other-dup");
           const started = Date.now();

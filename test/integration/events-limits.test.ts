@@ -2,9 +2,10 @@
 // keep to `limit`, and nothing left behind (subscriber, slot, timer) by a stream that fails or is dropped.
 import assert from "node:assert/strict";
 import { orderRequest } from "../fixtures/requests.js";
-import { eventually, postOrder } from "../fixtures/orders.js";
+import { postOrder } from "../fixtures/orders.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 import { openSse, type SseClient } from "../helpers/sse.js";
+import { until } from "../helpers/wait.js";
 
 const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
 
@@ -25,7 +26,7 @@ for (const db of databases()) {
     });
     after(() => t?.stop());
     afterEach(async () => {
-      await eventually(() => t.app.services.eventStreams.stats().streams === 0, 10_000);
+      await until(() => t.app.services.eventStreams.stats().streams === 0, { timeoutMs: 10_000 });
     });
 
     it("answers a key's 11th concurrent stream 429 with Retry-After; other keys stream on; a closed one frees a slot", async () => {
@@ -43,7 +44,7 @@ for (const db of databases()) {
         open.push(other);
         assert.equal(other.status, 200);
         open.shift()!.close();
-        await eventually(() => t.app.services.eventStreams.stats().slots === 10, 5000);
+        await until(() => t.app.services.eventStreams.stats().slots === 10, { timeoutMs: 5000 });
         const again = await openSse(events(t), { "x-api-key": key });
         open.push(again);
         assert.equal(again.status, 200);
@@ -101,7 +102,7 @@ for (const db of databases()) {
             .catch(() => undefined);
         }),
       );
-      await eventually(() => t.app.services.eventStreams.stats().slots === 0, 10_000);
+      await until(() => t.app.services.eventStreams.stats().slots === 0, { timeoutMs: 10_000 });
       assert.deepEqual(t.app.services.eventStreams.stats(), { streams: 0, opening: 0, slots: 0 });
     });
 

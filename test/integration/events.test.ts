@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { orderRequest } from "../fixtures/requests.js";
 import { postOrder } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
+import { sleep, until } from "../helpers/wait.js";
 
 /** Reads SSE frames until `count` events arrived, then drops the connection (as a network cut would). */
 async function readEvents(url: string, key: string, count: number, lastEventId?: string) {
@@ -89,7 +90,9 @@ for (const db of databases()) {
     });
 
     it("reads no events while no stream is open, and a stream opened later (no resume point) gets only new ones", async () => {
-      await new Promise((r) => setTimeout(r, 500)); // the streams of the tests above have closed
+      // The streams of the tests above have closed and a poll tick begun while they were open has finished (no
+      // condition to wait on for the latter: it is proving an absence).
+      await sleep(500);
       const reads: string[] = [];
       const listener = (q: { sql: string }) => {
         if (q.sql.includes('from "order_events" as "e"')) reads.push(q.sql);
@@ -98,13 +101,13 @@ for (const db of databases()) {
       try {
         for (const ref of ["idle-1", "idle-2", "idle-3"])
           await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: ref });
-        await new Promise((r) => setTimeout(r, 700)); // three poll intervals
+        await sleep(700); // three poll intervals with no read: the absence is the point
         assert.deepEqual(reads, []);
       } finally {
         t.app.services.db.removeListener("query", listener);
       }
       const reading = readEvents(`${t.url}/api/dispatch/v1/events`, key, 1);
-      await new Promise((r) => setTimeout(r, 300)); // the stream is open before the next order
+      await until(() => t.app.services.eventStreams.stats().streams === 1); // the stream is open before the next order
       const fresh = await (
         await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "after-open" })
       ).json();

@@ -4,9 +4,10 @@
 import assert from "node:assert/strict";
 import { freePort } from "../../mocks/prism.js";
 import { orderRequest, quoteRequest } from "../fixtures/requests.js";
-import { eventually, postOrder } from "../fixtures/orders.js";
+import { postOrder } from "../fixtures/orders.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 import { openSse } from "../helpers/sse.js";
+import { sleep, until } from "../helpers/wait.js";
 
 /** Samples by `name{labels}` as printed (labels in prom-client's order), e.g. `dispatch_event_streams_open`. */
 function samples(text: string): Map<string, number> {
@@ -107,7 +108,7 @@ for (const db of databases())
           { ...orderRequest, reference_id: "metrics-outbox", callback_url: `http://127.0.0.1:${closed}/hooks` },
         );
         assert.equal(response.status, 201);
-        await new Promise((r) => setTimeout(r, 50));
+        await sleep(50); // the clock moves: the oldest pending row's age (the lag below) is above 0
         const found = await scrape(t.url);
         assert.ok(found.get("dispatch_webhook_outbox_pending")! >= 1, "outbox depth");
         const lag = found.get("dispatch_webhook_outbox_oldest_pending_age_seconds")!;
@@ -123,7 +124,7 @@ for (const db of databases())
         assert.equal((await scrape(t.url)).get("dispatch_event_streams_open"), 1);
         sse.close();
         await sse.ended;
-        await eventually(async () => (await scrape(t.url)).get("dispatch_event_streams_open") === 0);
+        await until(async () => (await scrape(t.url)).get("dispatch_event_streams_open") === 0);
       });
 
       it("reports the database pool (used + free within its max) and the default process metrics", async () => {
@@ -144,7 +145,7 @@ for (const db of databases())
 
       // Last: it stops the audit sequencer for good.
       it("counts audit records waiting for the sequencer and the newest checkpoint's age", async () => {
-        await eventually(async () => (await scrape(t.url)).has("dispatch_audit_checkpoint_age_seconds"));
+        await until(async () => (await scrape(t.url)).has("dispatch_audit_checkpoint_age_seconds"));
         await t.app.services.auditLog.stop(); // records now wait
         for (const ref of ["metrics-audit-1", "metrics-audit-2"])
           assert.equal(

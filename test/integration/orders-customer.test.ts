@@ -3,6 +3,8 @@ import assert from "node:assert/strict";
 import { orderRequest } from "../fixtures/requests.js";
 import { postOrder, recordEvent } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
+import { until } from "../helpers/wait.js";
+import { jsonRequest } from "../helpers/request.js";
 
 const akOrder = { trade: "hvac", location: { state: "AK" }, urgency: "urgent", description: "No heat." } as const;
 interface View {
@@ -18,10 +20,9 @@ for (const db of databases()) {
     let t: TestServer;
     let key: string;
     const call = (path: string, init: { method?: string; body?: unknown; key?: string } = {}) =>
-      t.fetch(`${t.url}/api/dispatch/v1${path}`, {
-        method: init.method ?? "GET",
-        headers: { "x-api-key": init.key ?? key, "content-type": "application/json" },
-        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+      jsonRequest(t, init.method ?? "GET", `/api/dispatch/v1${path}`, {
+        headers: { "x-api-key": init.key ?? key },
+        body: init.body,
       });
     const create = async (body: unknown, k = key) =>
       (await (await postOrder(t, { "x-api-key": k }, body)).json()).order.id as string;
@@ -186,12 +187,11 @@ for (const db of databases()) {
         const test = await order((await t.issueKey({ account: "s" })).key, "auto-test");
         const liveKey = (await t.issueKey({ account: "s", environment: "live" })).key;
         const live = await order(liveKey, "auto-live");
-        let status = "";
-        for (let i = 0; i < 400 && status !== "completed"; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 25));
-          status = (await t.app.services.db("orders").where({ id: test.id }).first("status"))!.status;
-        }
-        assert.equal(status, "completed");
+        const status = async () => (await t.app.services.db("orders").where({ id: test.id }).first("status"))!.status;
+        await until(async () => (await status()) === "completed", {
+          timeoutMs: 10_000,
+          message: "the test order completed",
+        });
         const liveRow = (await t.app.services.db("orders").where({ id: live.id }).first("status"))!;
         assert.equal(liveRow.status, "pending_dispatch");
         const events = await t.app.services.db("order_events").where({ order_id: test.id });

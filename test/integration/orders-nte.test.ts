@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { getOrder, postOrder, recordEvent } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer, type ServerTarget } from "../helpers/server.js";
+import { until } from "../helpers/wait.js";
 
 const job = {
   trade: "plumbing",
@@ -98,12 +99,13 @@ for (const db of databases()) {
       const held = await (await postOrder(t, { "x-api-key": key }, { ...job, nte_cents: price - 1 })).json();
       const fits = await (await postOrder(t, { "x-api-key": key }, { ...job, nte_cents: price })).json();
       assert.equal(held.fulfilment.reason, "over_nte");
-      let status = "";
-      for (let i = 0; i < 200 && status !== "completed"; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        status = ((await (await getOrder(fits.tracking.status_url, key, t.fetch)).json()) as { status: string }).status;
-      }
-      assert.equal(status, "completed", "the sandbox walker ran");
+      const status = async () =>
+        ((await (await getOrder(fits.tracking.status_url, key, t.fetch)).json()) as { status: string }).status;
+      await until(async () => (await status()) === "completed", {
+        timeoutMs: 10_000,
+        intervalMs: 50,
+        message: "the sandbox walker to complete the order",
+      });
       const view = (await (await getOrder(held.tracking.status_url, key, t.fetch)).json()) as {
         status: string;
         events: unknown[];
@@ -149,12 +151,11 @@ for (const db of databases()) {
       const capped = await (await postOrder(t, { "x-api-key": key }, { ...alaska, nte_cents: 1 })).json();
       const open = await (await postOrder(t, { "x-api-key": key }, alaska)).json();
       assert.equal(capped.fulfilment.reason, "no_contractor_in_area");
-      let status = "";
-      for (let waited = 0; waited < 30_000 && status !== "completed"; waited += 250) {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-        status = (await view(open.tracking.status_url)).status;
-      }
-      assert.equal(status, "completed", "the walker moved the uncapped order over the same time");
+      await until(async () => (await view(open.tracking.status_url)).status === "completed", {
+        timeoutMs: 30_000,
+        intervalMs: 250,
+        message: "the walker to move the uncapped order (the capped one must not move over the same time)",
+      });
       const held = await view(capped.tracking.status_url);
       assert.equal(held.status, "accepted_pending_fulfilment");
       assert.equal(held.events.length, 1);

@@ -14,6 +14,8 @@ import { applyFixtures } from "../../server/services/sandbox/start-up.js";
 import { fixtureContractor, quoteRequest } from "../fixtures/requests.js";
 import { spawnServer } from "../helpers/server-process.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
+import { until } from "../helpers/wait.js";
+import { jsonRequest } from "../helpers/request.js";
 
 type Fixtures = components["schemas"]["SandboxFixtures"];
 
@@ -46,11 +48,7 @@ function writeFixtures(name: string, content: unknown): string {
 const breakChecksum = (key: string) => key.slice(0, -1) + (key.endsWith("0") ? "1" : "0");
 
 const post = (url: string, path: string, key: string, body?: unknown) =>
-  fetch(`${url}${v1}${path}`, {
-    method: "POST",
-    headers: { "x-api-key": key, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  jsonRequest(url, "POST", `${v1}${path}`, { headers: { "x-api-key": key }, body });
 
 for (const db of databases()) {
   describe(`sandbox start-up (${db.name})`, function () {
@@ -90,7 +88,7 @@ for (const db of databases()) {
           assert.ok([201, 202].includes(order.status), await order.clone().text());
           const id = ((await order.json()) as { order: { id: string } }).order.id;
           // the worker's default poll (1 s): the delivery comes within a few polls
-          for (let i = 0; i < 100 && !received.length; i++) await new Promise((r) => setTimeout(r, 100));
+          await until(() => received.length > 0, { timeoutMs: 10_000, intervalMs: 100, message: "the delivery" });
           assert.match(received[0] ?? "", new RegExp(id));
           const live = (await t.issueKey({ account: "loopback-co", environment: "live" })).key;
           const refused = await post(t.url, "/order", live, job);

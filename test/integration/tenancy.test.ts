@@ -7,16 +7,13 @@ import { keyScopes, operations } from "../../server/generated/operations.js";
 import { orderRequest, quoteRequest } from "../fixtures/requests.js";
 import { oauthToken, postOrder } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
+import { until } from "../helpers/wait.js";
+import { jsonRequest } from "../helpers/request.js";
 
 const v1 = "/api/dispatch/v1";
 
-function call(t: TestServer, method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  return t.fetch(t.url + path, {
-    method,
-    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const call = (t: TestServer, method: string, path: string, headers: Record<string, string>, body?: unknown) =>
+  jsonRequest(t, method, path, { headers, body });
 
 for (const db of databases()) {
   describe(`tenancy (${db.name})`, function () {
@@ -156,7 +153,7 @@ for (const db of databases()) {
           const port = (receiver.address() as { port: number }).port;
           const body = { ...orderRequest, reference_id: "hooked", callback_url: `http://127.0.0.1:${port}/hook` };
           assert.equal((await postOrder(t, { "x-api-key": live }, body)).status, 201);
-          for (let i = 0; i < 100 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+          await until(() => received.length > 0, { timeoutMs: 10_000, intervalMs: 100, message: "the live delivery" });
           const secret = async (key: string) =>
             (await (await call(t, "GET", `${v1}/webhooks/secret`, { "x-api-key": key })).json()).secret as string;
           const [liveSecret, testSecret] = [await secret(live), await secret(test)];

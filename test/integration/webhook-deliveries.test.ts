@@ -4,8 +4,9 @@ import { Webhook } from "standardwebhooks";
 import { freePort } from "../../mocks/prism.js";
 import { createDispatchClient, paginate } from "../../sdk/index.js";
 import { orderRequest } from "../fixtures/requests.js";
-import { eventually, postOrder, recordEvent, startReceiver } from "../fixtures/orders.js";
+import { postOrder, recordEvent, startReceiver } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
+import { until } from "../helpers/wait.js";
 
 // A failed attempt waits 10 minutes for the next one, so a failing delivery stays pending until redelivered.
 const env = {
@@ -74,11 +75,11 @@ for (const db of databases()) {
       other = (await t.issueKey({ account: "elsewhere" })).key;
       ids.x = await order(key, "x", good);
       await recordEvent(t, ids.x, { status: "dispatched" });
-      await eventually(() => good.deliveries.filter((d) => d.body.data.order_id === ids.x).length === 2);
+      await until(() => good.deliveries.filter((d) => d.body.data.order_id === ids.x).length === 2);
       ids.y = await order(key, "y", flaky);
-      await eventually(async () => (await deliveryOf(ids.y)).attempts === 1);
+      await until(async () => (await deliveryOf(ids.y)).attempts === 1);
       ids.z = await order(other, "z", good);
-      await eventually(() => good.deliveries.some((d) => d.body.data.order_id === ids.z));
+      await until(() => good.deliveries.some((d) => d.body.data.order_id === ids.z));
     });
     after(async () => {
       await t?.stop();
@@ -182,13 +183,13 @@ for (const db of databases()) {
       assert.equal(queued.status, 202);
       assert.deepEqual([queued.body.id, queued.body.state, queued.body.event_id], [y.id, "pending", y.event_id]);
       assert.ok(Math.abs(Date.parse(queued.body.next_attempt_at) - Date.now()) < 5_000, queued.body.next_attempt_at);
-      await eventually(async () => (await deliveryOf(ids.y)).state === "dead");
+      await until(async () => (await deliveryOf(ids.y)).state === "dead");
       const dead = await deliveryOf(ids.y);
       assert.deepEqual([dead.attempts, dead.last_status_code, dead.next_attempt_at], [2, 500, null]);
 
       flakyStatus = 204;
       assert.equal((await redeliver(y.id)).status, 202);
-      await eventually(async () => (await deliveryOf(ids.y)).state === "delivered");
+      await until(async () => (await deliveryOf(ids.y)).state === "delivered");
       const delivered = await deliveryOf(ids.y);
       assert.deepEqual([delivered.attempts, delivered.last_status_code, delivered.last_error], [3, 204, null]);
       assert.deepEqual(
@@ -204,8 +205,8 @@ for (const db of databases()) {
       const x1 = await deliveryOf(ids.x);
       assert.equal(x1.state, "delivered");
       assert.equal((await redeliver(x1.id)).status, 202);
-      await eventually(() => good.deliveries.filter((d) => d.headers["webhook-id"] === x1.event_id).length === 2);
-      await eventually(async () => (await deliveryOf(ids.x)).attempts === 2);
+      await until(() => good.deliveries.filter((d) => d.headers["webhook-id"] === x1.event_id).length === 2);
+      await until(async () => (await deliveryOf(ids.x)).attempts === 2);
       assert.equal((await deliveryOf(ids.x)).state, "delivered");
     });
 

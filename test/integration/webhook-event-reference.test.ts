@@ -3,9 +3,10 @@
 import assert from "node:assert/strict";
 import { freePort } from "../../mocks/prism.js";
 import { orderRequest } from "../fixtures/requests.js";
-import { eventually, postOrder, recordEvent, startReceiver, webhookSecret } from "../fixtures/orders.js";
+import { postOrder, recordEvent, startReceiver, webhookSecret } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 import type { components } from "../../sdk/generated/openapi.js";
+import { until } from "../helpers/wait.js";
 
 const fast = { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_POLL_MS: "20", WEBHOOK_BACKOFF_MS: "50" };
 
@@ -30,7 +31,7 @@ for (const db of databases()) {
         });
         return ((await response.json()) as { items: components["schemas"]["DispatchEvent"][] }).items;
       };
-      await eventually(async () => (await feed()).length === 4);
+      await until(async () => (await feed()).length === 4);
       const onSite = (await feed()).find((event) => event.data.status === "on_site")!;
       const row = await t.app.services.db("order_events").where({ order_id: id, status: "on_site" }).first("id");
 
@@ -47,7 +48,7 @@ for (const db of databases()) {
           event_id: row!.id,
           status_base_url: t.url,
         });
-        await eventually(() => receiver.deliveries.length >= 1);
+        await until(() => receiver.deliveries.length >= 1);
         const [delivery] = receiver.deliveries;
         assert.equal(delivery.raw, JSON.stringify(onSite));
         assert.equal(delivery.headers["webhook-id"], onSite.id);

@@ -4,8 +4,10 @@ import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
 import { freePort } from "../../mocks/prism.js";
 import { orderRequest } from "../fixtures/requests.js";
-import { eventually, postOrder, recordEvent, startReceiver, type Delivery } from "../fixtures/orders.js";
+import { postOrder, recordEvent, startReceiver, type Delivery } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
+import { until } from "../helpers/wait.js";
+import { jsonRequest } from "../helpers/request.js";
 
 const fast = { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_POLL_MS: "20", WEBHOOK_BACKOFF_MS: "50" };
 const strangerSecret = `whsec_${Buffer.from("another-secret-entirely!").toString("base64")}`;
@@ -36,7 +38,7 @@ for (const db of databases()) {
     let receiver: Awaited<ReturnType<typeof startReceiver>>;
     let callbackUrl: string;
     const call = (path: string, key: string, method = "GET") =>
-      t.fetch(`${t.url}/api/dispatch/v1/webhooks/${path}`, { method, headers: { "x-api-key": key } });
+      jsonRequest(t, method, `/api/dispatch/v1/webhooks/${path}`, { headers: { "x-api-key": key } });
     const rotate = async (key: string) => {
       const response = await call("secret/rotate", key, "POST");
       assert.equal(response.status, 200);
@@ -47,7 +49,7 @@ for (const db of databases()) {
     /** The deliveries of one order once `count` have arrived. */
     const deliveriesOf = async (orderId: string, count: number) => {
       const mine = () => receiver.deliveries.filter((d) => d.body.data.order_id === orderId);
-      await eventually(() => mine().length >= count);
+      await until(() => mine().length >= count);
       return mine();
     };
 

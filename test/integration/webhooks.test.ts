@@ -6,8 +6,9 @@ import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { freePort } from "../../mocks/prism.js";
 import { orderRequest } from "../fixtures/requests.js";
-import { eventually, postOrder, recordEvent, startReceiver, webhookSecret, type Delivery } from "../fixtures/orders.js";
+import { postOrder, recordEvent, startReceiver, webhookSecret, type Delivery } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestDatabase, type TestServer } from "../helpers/server.js";
+import { sleep, until } from "../helpers/wait.js";
 
 const fast = {
   WEBHOOK_ALLOW_PRIVATE: "true",
@@ -77,13 +78,13 @@ for (const db of databases()) {
         await recordEvent(t, a, { status: "completed", final_cost_cents: 40000 });
         await recordEvent(t, b, { status: "cancelled" });
         const outbox = () => t.app.services.db("webhook_outbox").whereIn("order_id", [a, b]);
-        await eventually(async () => (await outbox()).some((r: { attempts: number }) => r.attempts >= 2));
+        await until(async () => (await outbox()).some((r: { attempts: number }) => r.attempts >= 2));
         assert.match((await outbox()).find((r) => r.last_error)!.last_error!, /ECONNREFUSED/);
 
         const receiver = await startReceiver(port);
         try {
-          await eventually(() => receiver.deliveries.length >= 7);
-          await new Promise((resolve) => setTimeout(resolve, 300)); // room for a duplicate to show up
+          await until(() => receiver.deliveries.length >= 7);
+          await sleep(300); // room for a duplicate to show up (an absence: no condition to wait on)
           assert.equal(receiver.deliveries.length, 7);
           assert.equal(new Set(receiver.deliveries.map((d) => d.headers["webhook-id"])).size, 7);
           assert.deepEqual(statusesOf(receiver.deliveries, a), [
@@ -125,7 +126,7 @@ for (const db of databases()) {
             ).json()
           ).order.id;
           const row = () => s.app.services.db("webhook_outbox").where({ order_id: id }).first();
-          await eventually(async () => (await row())?.status === "dead");
+          await until(async () => (await row())?.status === "dead");
           assert.deepEqual([(await row())?.attempts, receiver.deliveries.length], [3, 3]);
           assert.equal(
             new Set(receiver.deliveries.map((d) => d.headers["webhook-id"])).size,
@@ -190,7 +191,7 @@ for (const db of databases()) {
           });
           // The message is listed with its event's id (evt_…) in place of the msg_ placeholder.
           const stored = async () => (await rows("webhook_outbox").where({ order_id: id }).first())!;
-          await eventually(async () => (await stored()).attempts >= 1);
+          await until(async () => (await stored()).attempts >= 1);
           const row = await stored();
           const [delivery] = (
             await s.app.services.webhooks.deliveries({ account: "acme", environment: "test" }, { limit: 1 })
@@ -225,7 +226,7 @@ for (const db of databases()) {
           ).order.id;
           await recordEvent(first, id, { status: "dispatched" });
           await recordEvent(first, id, { status: "cancelled", note: "stopped mid-delivery" });
-          await eventually(
+          await until(
             async () =>
               Number(
                 (await first!.app.services.db("webhook_outbox").where({ order_id: id }).max({ n: "attempts" }))[0].n,
@@ -235,7 +236,7 @@ for (const db of databases()) {
           first = null;
           receiver.current = await startReceiver(port);
           second = await startTestServer(db, { ...fast, DATABASE_URL: database.url }, { inject: true });
-          await eventually(() => receiver.current!.deliveries.length >= 3);
+          await until(() => receiver.current!.deliveries.length >= 3);
           assert.deepEqual(statusesOf(receiver.current.deliveries, id), [
             "pending_dispatch",
             "dispatched",

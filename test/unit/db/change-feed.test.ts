@@ -3,14 +3,12 @@
 import assert from "node:assert/strict";
 import pg from "pg";
 import { createChangeFeed } from "../../../server/db/change-feed.js";
+import { until } from "../../helpers/wait.js";
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 
-async function until(condition: () => boolean, limitMs = 20_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  assert.ok(condition(), "condition not met in time");
-}
+/** Polls every 20 ms, up to 20 s. */
+const feedWait = { timeoutMs: 20_000, intervalMs: 20 };
 
 /** This suite's own sessions (other suites may share the database server). */
 const applicationName = `dispatch_feed_test_${String(process.pid)}`;
@@ -53,9 +51,9 @@ describe("change feed", () => {
         assert.equal(feed.live, true);
         heard.length = 0;
         assert.ok((await cutListeners(databaseUrl)) >= 1, "a LISTEN session to cut");
-        await until(() => !feed.live);
+        await until(() => !feed.live, feedWait);
         assert.equal(heard[0], "*", "a lost connection announces that anything may have changed");
-        await until(() => feed.live);
+        await until(() => feed.live, feedWait);
         assert.ok(heard.filter((table) => table === "*").length >= 2, `heard ${heard.join(", ")}`);
       } finally {
         await feed.stop();
@@ -76,7 +74,7 @@ describe("change feed", () => {
       try {
         await feed.start((error) => errors.push(error as Error));
         await admin.query(`DROP DATABASE ${name} WITH (FORCE)`); // cuts the feed; every reconnect now fails
-        await until(() => errors.length >= 2);
+        await until(() => errors.length >= 2, feedWait);
       } finally {
         await feed.stop();
         await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -1,8 +1,9 @@
 // `npm run coverage` (README's set-up table) is c8 over mocha: run its exact command on one small suite and check
-// that it reports coverage and writes the HTML report. `npm test` runs the same suites under c8 with a floor.
+// that it reports coverage and writes the HTML report. `npm test` runs the same suites under c8 with a floor: its
+// command line is run with npm and c8 stubbed, so what it runs, in which order and on whose failure is observed.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,12 +22,44 @@ interface PackageJson {
   };
 }
 
+/**
+ * Runs a package.json script's command line with sh, as npm does, but with npm and c8 replaced by stubs that record
+ * their arguments (one line each) and exit with the given codes.
+ */
+function runWithStubs(script: string, exits: { npm: number; c8: number }): { status: number | null; lines: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), "dispatch-script-"));
+  try {
+    const calls = join(dir, "calls");
+    for (const [name, exit] of Object.entries(exits))
+      writeFileSync(join(dir, name), `#!/bin/sh\necho "${name} $*" >> "${calls}"\nexit ${exit}\n`, { mode: 0o755 });
+    const run = spawnSync("sh", ["-c", script], { cwd: root, env: { PATH: `${dir}:/usr/bin:/bin` } });
+    const lines = existsSync(calls) ? readFileSync(calls, "utf8").trim().split("\n") : [];
+    return { status: run.status, lines };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe("npm run coverage", function () {
   this.timeout(180_000);
 
-  it("is what npm test runs mocha under, with a floor and generated code and bundles left out", () => {
+  it("is what npm test runs the whole suite under, last and after the gates, and fails npm test when it fails", () => {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as PackageJson;
-    assert.match(pkg.scripts.test, / && c8 mocha 'test\/\*\*\/\*\.test\.ts'$/);
+    const c8Calls = (c8Exit: number, npmExit = 0) => {
+      const calls = runWithStubs(pkg.scripts.test, { c8: c8Exit, npm: npmExit });
+      return { ...calls, c8: calls.lines.filter((line) => line.startsWith("c8 ")) };
+    };
+    const passing = c8Calls(0);
+    assert.equal(passing.status, 0);
+    assert.ok(passing.lines.length > 1 && passing.lines[0].startsWith("npm "), "gates run first");
+    assert.deepEqual(passing.c8, ["c8 mocha test/**/*.test.ts"], "one c8 run, over every test file");
+    assert.equal(passing.lines.at(-1), passing.c8[0], "c8 runs last");
+    assert.notEqual(c8Calls(1).status, 0, "a failing suite (or coverage floor) fails npm test");
+    assert.deepEqual(c8Calls(0, 1).c8, [], "a failing gate stops npm test before the suite");
+  });
+
+  it("keeps a coverage floor and leaves generated code and bundles out", () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as PackageJson;
     assert.equal(pkg.c8["check-coverage"], true);
     for (const metric of [pkg.c8.lines, pkg.c8.branches, pkg.c8.functions]) assert.ok(metric > 50, String(metric));
     assert.deepEqual(pkg.c8.include, ["server/**", "cli/**", "sdk/**"]);

