@@ -2,7 +2,7 @@
 // operation table, which the route carries: routes/operation-route.ts): the credential kind it accepts and the key
 // scope it names.
 // No route declares scopes, so none can forget one; entitlement (402) is decided here and nowhere else on REST.
-// Operations callable anonymously (MCP, A2A) check per tool, against the tool's REST twin.
+// Operations callable anonymously (MCP, A2A) check per tool, against the requirement of the operation it runs.
 import type { Plugin } from "@hapi/hapi";
 import type { Config } from "../config.js";
 import { assertMayCall, type OperationAccess } from "../services/access/operation-access.js";

@@ -7,7 +7,7 @@ import type { Plugin, Request, ResponseToolkit, Server } from "@hapi/hapi";
 import { DomainError } from "../services/errors.js";
 import type { Services } from "../services/index.js";
 import { looksLikeApiKey } from "../services/access/keys.js";
-import { bearerOf, type Caller, type Principal, type Tenant } from "../services/access/principal.js";
+import { bearerOf, tenantOfKey, type Caller, type Principal, type Tenant } from "../services/access/principal.js";
 import { baseUrlOf } from "./origin.js";
 import { clientBucketOf } from "./client-ip.js";
 import { admission, failure, success } from "./credential-throttle.js";
@@ -158,12 +158,7 @@ export const authPlugin: Plugin<Options> = {
 };
 
 /** The tenant of a key-only operation's caller (the access check admits nothing but keys there). */
-export function keyTenantOf(request: Request): Tenant {
-  const principal = principalOf(request);
-  if (principal.kind !== "key")
-    throw Boom.unauthorized("This operation needs an API key (x-api-key).", "ApiKey", realm);
-  return { account: principal.account, environment: principal.environment };
-}
+export const keyTenantOf = (request: Request): Tenant => tenantOfKey(callerOf(request));
 
 export function principalOf(request: Request): Principal {
   return request.auth.credentials.principal!; // set by every scheme; called on authenticated routes only

@@ -32,18 +32,17 @@ export type KeyCaller = Extract<Principal, { kind: "key" }>;
  * narrows the type; the throw is the guard should a route ever skip that check. */
 export function keyCallerOf(caller: Caller | null): KeyCaller {
   if (caller?.kind === "key") return caller;
-  throw new DomainError("unauthorized", "api_key_required", "This operation needs an API key (x-api-key).");
-}
-
-/** The tenant of a key-only operation's caller (see keyCallerOf). */
-export function tenantOfKey(caller: Caller | null): Tenant {
-  const key = keyCallerOf(caller);
-  return { account: key.account, environment: key.environment };
+  throw new DomainError("unauthorized", "api_key_required", "This operation needs an API key (x-api-key).", {
+    challenge: 'ApiKey realm="dispatch", header="x-api-key"',
+  });
 }
 
 /** The tenant a caller's orders and quotes belong to; OAuth clients have none. */
 export const tenantOf = (caller: Caller): Tenant | null =>
   caller.kind === "key" ? { account: caller.account, environment: caller.environment } : null;
+
+/** The tenant of a key-only operation's caller (see keyCallerOf). */
+export const tenantOfKey = (caller: Caller | null): Tenant => tenantOf(keyCallerOf(caller))!;
 
 export function createPrincipalResolver(
   keys: Pick<KeyService, "authenticate">,

@@ -46,8 +46,8 @@ function toRow(input: Partial<ContractorInput>): ContractorWrite {
 /** A new contractor's columns: checked, and in its first service area's zone unless it names one. */
 function toNewRow(input: ContractorInput): ContractorWrite {
   assertAvailability(input);
-  const zone = input.time_zone ?? stateTimeZone(input.service_areas[0].state); // the contract's minItems: 1
-  return { ...toRow(input), time_zone: storedTimeZone(zone) ?? zone };
+  const row = toRow(input); // a named zone, stored canonical
+  return { ...row, time_zone: row.time_zone ?? stateTimeZone(input.service_areas[0].state) }; // minItems: 1
 }
 
 const serves = (contractor: Contractor, trade: TradeCode, state: string) =>
