@@ -51,7 +51,10 @@ export function credentialHeader(
     const header = schemeHeader[scheme](credentials);
     if (header) return header;
   }
-  return undefined;
+  // A key-only operation called with only an access token still gets the token, as before the table: the server
+  // then says what is wrong (401 api_key_required, "an OAuth access token is not accepted here"), not just that
+  // no credential came.
+  return schemes.includes("ApiKey") ? bearer(credentials.accessToken) : undefined;
 }
 
 /** Sets the operation's credential header on each request (overriding one given per call, as before). */

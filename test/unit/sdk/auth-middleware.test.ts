@@ -45,7 +45,8 @@ function expected(schemes: readonly SecurityScheme[], c: Credentials): Sent {
     const sent = expectedFor[scheme](c);
     if (sent) return sent;
   }
-  return nothing;
+  // A key-only operation with only an access token: the token goes, so the server can name the wrong credential.
+  return schemes.includes("ApiKey") && c.accessToken ? bearer(c.accessToken) : nothing;
 }
 
 /** The client's `request(method, path, init)` without the typed paths: the table's keys are plain strings. */
