@@ -4,6 +4,7 @@
 // does not hold the process) before the file's first suite and after its last, giving sockets a short grace to
 // close. LEAK_CHECK_STACKS=1 also records where each timer and handle was created (async_hooks; slower).
 import { createHook } from "node:async_hooks";
+import { appendFileSync } from "node:fs";
 import { ChildProcess } from "node:child_process";
 import { Server, Socket } from "node:net";
 import type { Context, Hook, RootHookObject, Suite } from "mocha";
@@ -94,6 +95,16 @@ async function leftOpen(before: Snapshot): Promise<string[]> {
   return [...types, ...handles, ...creationStacks(before.takenAt)];
 }
 
+/**
+ * Appends the file's wall time (its hooks included, the leak check's grace not) to the summary reporter's file
+ * (MOCHA_FILE_TIMES, which it sets before any worker starts): a parallel run's reporter sees only replayed events,
+ * so the time is measured here, where the file runs, in a worker or in mocha's own process alike.
+ */
+function recordFileTime(file: string, ms: number): void {
+  const times = process.env.MOCHA_FILE_TIMES;
+  if (times) appendFileSync(times, `${JSON.stringify({ file, ms })}\n`);
+}
+
 /** Mocha keeps a suite's `before` hooks in this (private) array; the snapshot must run before the file's own. */
 const beforeHooksOf = (suite: Suite) => (suite as unknown as { _beforeAll: Hook[] })._beforeAll;
 
@@ -117,6 +128,7 @@ function checkEachFile(root: Suite): void {
       const before = snapshots.get(file);
       if (!before) return; // none of the file's tests ran (--grep)
       this.timeout(graceMs + 10_000);
+      recordFileTime(file, Date.now() - before.takenAt);
       const leaks = await leftOpen(before);
       if (leaks.length > 0)
         throw new Error(`${file} left handles open (they would keep mocha from exiting):\n  ${leaks.join("\n  ")}`);

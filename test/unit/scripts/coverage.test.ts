@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { globSync } from "tinyglobby";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -26,7 +27,10 @@ interface PackageJson {
  * Runs a package.json script's command line with sh, as npm does, but with npm and c8 replaced by stubs that record
  * their arguments (one line each) and exit with the given codes.
  */
-function runWithStubs(script: string, exits: { npm: number; c8: number }): { status: number | null; lines: string[] } {
+function runWithStubs(
+  script: string,
+  exits: Partial<Record<"npm" | "c8" | "mocha", number>>,
+): { status: number | null; lines: string[] } {
   const dir = mkdtempSync(join(tmpdir(), "dispatch-script-"));
   try {
     const calls = join(dir, "calls");
@@ -38,6 +42,22 @@ function runWithStubs(script: string, exits: { npm: number; c8: number }): { sta
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A mocha command line's spec globs, --ignore globs and whether it runs in parallel (its other options skipped). */
+function mochaArguments(line: string): { globs: string[]; ignored: string[]; parallel: boolean } {
+  const [command, ...words] = line.split(" ");
+  assert.equal(command, "mocha");
+  const globs: string[] = [];
+  const ignored: string[] = [];
+  let parallel = false;
+  for (let i = 0; i < words.length; i++) {
+    if (words[i] === "--ignore") ignored.push(words[++i]);
+    else if (words[i] === "--jobs") i++;
+    else if (words[i] === "--parallel") parallel = true;
+    else globs.push(words[i]);
+  }
+  return { globs, ignored, parallel };
 }
 
 describe("npm run coverage", function () {
@@ -52,10 +72,40 @@ describe("npm run coverage", function () {
     const passing = c8Calls(0);
     assert.equal(passing.status, 0);
     assert.ok(passing.lines.length > 1 && passing.lines[0].startsWith("npm "), "gates run first");
-    assert.deepEqual(passing.c8, ["c8 mocha test/**/*.test.ts"], "one c8 run, over every test file");
+    assert.deepEqual(passing.c8, ["c8 npm run test:suites"], "one c8 run, over the suites");
     assert.equal(passing.lines.at(-1), passing.c8[0], "c8 runs last");
     assert.notEqual(c8Calls(1).status, 0, "a failing suite (or coverage floor) fails npm test");
     assert.deepEqual(c8Calls(0, 1).c8, [], "a failing gate stops npm test before the suite");
+  });
+
+  it("runs the parallel suites, then the serial ones, and fails when either fails", () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as PackageJson;
+    const passing = runWithStubs(pkg.scripts["test:suites"], { npm: 0 });
+    assert.equal(passing.status, 0);
+    assert.deepEqual(passing.lines, ["npm run test:parallel", "npm run test:serial"]);
+    const failing = runWithStubs(pkg.scripts["test:suites"], { npm: 1 });
+    assert.notEqual(failing.status, 0);
+    for (const script of ["test:parallel", "test:serial"])
+      assert.notEqual(runWithStubs(pkg.scripts[script], { mocha: 1 }).status, 0, `${script} fails with mocha`);
+  });
+
+  it("runs every test file exactly once between the two, the timing-sensitive and building ones serially", () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as PackageJson;
+    const filesOf = (script: string) => {
+      const { lines } = runWithStubs(pkg.scripts[script], { mocha: 0 });
+      assert.equal(lines.length, 1, lines.join("\n"));
+      const { globs, ignored, parallel } = mochaArguments(lines[0]);
+      const files = new Set(globs.flatMap((glob) => globSync(glob, { cwd: root })));
+      for (const file of ignored.flatMap((glob) => globSync(glob, { cwd: root }))) files.delete(file);
+      return { files, parallel };
+    };
+    const parallel = filesOf("test:parallel");
+    const serial = filesOf("test:serial");
+    assert.ok(parallel.parallel && !serial.parallel);
+    const every = globSync("test/**/*.test.ts", { cwd: root });
+    assert.deepEqual([...parallel.files, ...serial.files].sort(), [...every].sort(), "each file once");
+    for (const file of serial.files) assert.match(file, /^test\/(faults|packaging)\/|^test\/cli\/watch-steps/);
+    assert.ok(serial.files.has("test/faults/webhook-fairness.test.ts"));
   });
 
   it("keeps a coverage floor and leaves generated code and bundles out", () => {

@@ -7,9 +7,9 @@ import { isBuiltin } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Metafile } from "esbuild";
-import { buildServer, neverLoaded, runtimeDependencies } from "../../../server/build.js";
+import { buildServer, neverLoaded, runtimeDependencies } from "../../server/build.js";
 
-const serverDir = fileURLToPath(new URL("../../../server/", import.meta.url));
+const serverDir = fileURLToPath(new URL("../../server/", import.meta.url));
 const packageOf = (specifier: string) => specifier.split("/", specifier.startsWith("@") ? 2 : 1).join("/");
 
 /**
