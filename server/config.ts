@@ -119,6 +119,10 @@ const definition = {
         "sandbox: orders made with a `dispatch_test_` key take one lifecycle step this often; `0` = only `POST …/sandbox/orders/{id}/advance` moves them",
     },
   ),
+  dispatcherIntervalMs: number("DISPATCHER_INTERVAL_MS", int.min(1000).max(3_600_000).default(30_000), {
+    meaning:
+      "the dispatcher assigns orders accepted without a contractor (202) once one can take them: at once after a contractor is added or updated or an order ends, and otherwise every this often",
+  }),
   sandbox: sandboxMode,
   sandboxKey: optionalText("DISPATCH_SANDBOX_KEY", testKey, {
     shown: "generated, printed once",

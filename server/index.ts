@@ -164,8 +164,8 @@ async function registerPlugins(
   ]);
 }
 
-/** Background workers: the change feed's LISTEN connection, audit integration, webhook outbox, sandbox walker
- * (needs the real port), the event feed's sequencer and SSE streams. */
+/** Background workers: the change feed's LISTEN connection, audit integration, webhook outbox, sandbox walker and
+ * dispatcher (both need the real port), the event feed's sequencer and SSE streams. */
 async function startWorkers(server: Hapi.Server, services: Services): Promise<void> {
   const backgroundThrottle = createLogThrottle(60_000); // one line per cause per minute during an outage
   /** Every worker's failed run is logged the same way, named by its job and throttled together. */
@@ -177,7 +177,7 @@ async function startWorkers(server: Hapi.Server, services: Services): Promise<vo
   services.oauthPurger.start(logAs("oauth-purge"));
   services.webhooks.start(logAs("webhooks")); // outbox delivery worker; stop() waits for deliveries in flight
   server.ext("onPostStart", () => {
-    services.orders.startSandboxClock(server.info.uri, logAs("sandbox"));
+    services.orders.startWorkers(server.info.uri, logAs);
   }); // the real port once listening
   services.eventSequencer.start(logAs("event-sequencer"));
   services.eventStreams.start(logAs("event-streams"));
@@ -214,7 +214,7 @@ export async function createServer(config: Config, options: { logStream?: Writab
       const stopping = server.stop();
       await services.eventStreams.stop(); // ends open SSE streams (last comment) so the drain does not wait on them
       await stopping;
-      await services.orders.stopSandboxClock();
+      await services.orders.stopWorkers(); // the sandbox clock and the dispatcher
       await services.webhooks.stop();
       await services.oauthPurger.stop();
       await services.auditLog.stop();

@@ -349,16 +349,18 @@ export interface paths {
         put?: never;
         /**
          * Move a sandbox order one step now
-         * @description Sandbox only: orders made with a `dispatch_test_` key move on their own
-         *     (`accepted_pending_fulfilment` gets a simulated contractor, then `pending_dispatch` → `dispatched` →
-         *     `en_route` with an ETA → `on_site` → `completed` at the quoted cost), one step every `SANDBOX_STEP_MS`
-         *     (default 5000; 0 = only through this endpoint). This endpoint takes the next step now, or with `to`
-         *     walks the steps up to that status; each step is evented, audited and webhooked exactly like an
-         *     operator's. The sandbox follows the live NTE rule exactly: an order whose price is over its NTE
-         *     (`fulfilment.reason: over_nte`) is never dispatched or completed, so the sandbox never moves it; an order
-         *     no contractor covers gets the simulated contractor only within its NTE, else it stays
-         *     `accepted_pending_fulfilment`, held with that price as its `quoted_cost_cents`. 403 `live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of
-         *     the order, 409 `held_over_nte` for an order held over its NTE.
+         * @description Sandbox only: orders made with a `dispatch_test_` key move on their own once assigned
+         *     (`pending_dispatch` → `dispatched` → `en_route` with an ETA → `on_site` → `completed` at the quoted
+         *     cost), one step every `SANDBOX_STEP_MS` (default 5000; 0 = only through this endpoint). This endpoint
+         *     takes the next step now, or with `to` walks the steps up to that status; each step is evented, audited
+         *     and webhooked exactly like an operator's. The sandbox follows the live rules exactly: an
+         *     `accepted_pending_fulfilment` order is assigned by the dispatcher, as live, once an active contractor
+         *     can take it (no contractor is invented; advancing it first assigns the pool's match, or answers 409
+         *     `no_contractor_in_area`); an order whose price is over its NTE (`fulfilment.reason: over_nte`, or a
+         *     later match priced over it, kept as its `quoted_cost_cents`) is never dispatched or completed. 403
+         *     `live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of the order, 409
+         *     `held_over_nte` for an order held over its NTE, 409 `no_contractor_in_area` for an unassigned order no
+         *     active contractor can take.
          */
         post: operations["advanceSandboxOrder"];
         delete?: never;
@@ -3085,7 +3087,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description `to` is not ahead of the order (`invalid_transition`), or the order is held over its NTE (`held_over_nte`). */
+            /** @description `to` is not ahead of the order (`invalid_transition`), the order is held over its NTE (`held_over_nte`), or no active contractor can take an unassigned order (`no_contractor_in_area`). */
             409: {
                 headers: {
                     [name: string]: unknown;

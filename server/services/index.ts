@@ -23,6 +23,11 @@ export function createServices(db: Db, config: Config) {
   const keys = createKeyService(db, changes);
   const oauth = createOAuthService(db, config.oauthTokenTtlSeconds);
   const events = createEventServices(db, config, { keys, changes });
+  const orders = createOrderService(db, contractors, config, events.eventSequencer.nudge);
+  // A contractor added, raised or re-activated on any instance (or anything, after the feed was cut off).
+  changes.on((table) => {
+    if (table === "contractors" || table === "*") orders.nudgeDispatcher();
+  });
   return {
     db,
     config,
@@ -39,7 +44,7 @@ export function createServices(db: Db, config: Config) {
     evals: createEvalsService(db, config.evalsCacheMs),
     oauth,
     oauthPurger: createOAuthPurger(db),
-    orders: createOrderService(db, contractors, config, events.eventSequencer.nudge),
+    orders,
     webhooks: createWebhookService(db, config),
     probe: createProbeService({ allowPrivate: config.probeAllowPrivate }),
   };

@@ -112,6 +112,7 @@ const starts: Start[] = [
       WEBHOOK_TIMEOUT_MS: "5000",
       PROBE_ALLOW_PRIVATE: "true",
       SANDBOX_STEP_MS: "0",
+      DISPATCHER_INTERVAL_MS: "5000",
       EVENT_STREAMS_PER_KEY: "2",
       EVENT_STREAM_MAX_SECONDS: "60",
       RATE_LIMIT_POINTS: "50",

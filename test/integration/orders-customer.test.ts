@@ -126,9 +126,21 @@ for (const db of databases()) {
     });
 
     describe("advanceSandboxOrder", () => {
-      it("steps one at a time or up to `to`, and gives a 202 order a simulated contractor", async () => {
+      it("steps one at a time or up to `to`; a 202 order is assigned only once a contractor can take it", async () => {
         const id = await create({ ...akOrder, reference_id: "sandbox-ak" });
         const advance = (body?: unknown) => call(`/sandbox/orders/${id}/advance`, { method: "POST", body });
+        // Nobody serves AK: like live, the sandbox invents no contractor.
+        const unassigned = await advance();
+        assert.equal(unassigned.status, 409);
+        assert.equal((await unassigned.json()).code, "no_contractor_in_area");
+        await t.app.services.contractors.create({
+          name: "Anchorage Heating",
+          trades: ["hvac"],
+          service_areas: [{ state: "AK" }],
+          hourly_rate_cents: 9000,
+          base_response_minutes: 60,
+          emergency_capable: false,
+        });
         const assigned = (await (await advance()).json()) as View & { assigned_contractor_ref: string | null };
         assert.equal(assigned.status, "pending_dispatch");
         assert.ok(assigned.assigned_contractor_ref);

@@ -1,5 +1,5 @@
-// The not-to-exceed rule on every path: createOrder (the quote's NTE check decides), the sandbox (its clock and
-// advancing by hand) and operators' events never dispatch or complete an order above it; only an operator's
+// The not-to-exceed rule on every path: createOrder (the quote's NTE check decides), the dispatcher, the sandbox (its
+// clock and advancing by hand) and operators' events never dispatch or complete an order above it; only an operator's
 // override with a reason goes above it, audited and counted as a human override.
 import assert from "node:assert/strict";
 import { getOrder, postOrder, recordEvent } from "../fixtures/orders.js";
@@ -126,7 +126,7 @@ for (const db of databases()) {
     });
   });
 
-  describe(`sandbox clock at its sandbox-mode interval and an order nobody covers within its NTE (${db.name})`, function () {
+  describe(`sandbox clock at its sandbox-mode interval and an order nobody covers yet, within its NTE (${db.name})`, function () {
     this.timeout(120_000);
     const stepMs = 500; // SANDBOX_STEP_MS's default in sandbox mode
     let t: TestServer;
@@ -147,10 +147,19 @@ for (const db of databases()) {
         assigned_contractor_ref: string | null;
       };
 
-    it("never completes an nte_cents: 1 order in AK (walker or advance), while one without an NTE walks on", async () => {
+    it("never completes an nte_cents: 1 order in AK (dispatcher, walker or advance), while one without an NTE walks on", async () => {
       const capped = await (await postOrder(t, { "x-api-key": key }, { ...alaska, nte_cents: 1 })).json();
       const open = await (await postOrder(t, { "x-api-key": key }, alaska)).json();
       assert.equal(capped.fulfilment.reason, "no_contractor_in_area");
+      // A contractor joins: the dispatcher assigns the open order (the walker then walks it) and holds the capped one.
+      await t.app.services.contractors.create({
+        name: "Anchorage Emergency Plumbing",
+        trades: ["plumbing"],
+        service_areas: [{ state: "AK", cities: ["Anchorage"] }],
+        hourly_rate_cents: 9000,
+        base_response_minutes: 60,
+        emergency_capable: true,
+      });
       await until(async () => (await view(open.tracking.status_url)).status === "completed", {
         timeoutMs: 30_000,
         intervalMs: 250,
@@ -161,7 +170,7 @@ for (const db of databases()) {
       assert.equal(held.events.length, 1);
       assert.equal(held.assigned_contractor_ref, null);
       assert.equal(held.final_cost_cents, null);
-      assert.ok(held.quoted_cost_cents! > 1, "held at the simulated contractor's price, as live holds an order");
+      assert.ok(held.quoted_cost_cents! > 1, "held at its match's price, as live holds an order");
       for (const body of [{}, { to: "completed" }]) {
         const response = await t.fetch(`${t.url}/api/dispatch/v1/sandbox/orders/${capped.order.id}/advance`, {
           method: "POST",

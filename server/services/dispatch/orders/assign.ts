@@ -1,15 +1,13 @@
-// Assigning an unassigned order: the contractor an operator names, else the best of the pool, else a stand-in.
+// Assigning an unassigned order: the contractor an operator names, else the best of the pool.
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { DomainError } from "../../errors.js";
-import type { Contractor, ContractorService } from "../contractors.js";
+import type { ContractorService } from "../contractors.js";
 import { rankMatches, type Match } from "../matching.js";
 import { invalidField } from "./errors.js";
 
 export interface MatchRequest {
   /** The contractor an operator named: they must serve the job. */
   contractorId?: string;
-  /** Who takes the job when nobody in the pool covers it (the sandbox's simulated contractor); else a 409. */
-  standIn?: () => Promise<Contractor>;
 }
 
 /** The named contractor as a pool of one: 422 unless active in the order's trade. */
@@ -20,13 +18,13 @@ async function namedContractor(contractors: ContractorService, row: OrderRow, co
   return [contractor];
 }
 
-/** The match for an unassigned order: the named contractor, else the best of the pool, else the stand-in. */
+/** The match for an unassigned order: the named contractor, else the best of the pool, else 409. */
 export async function matchUnassigned(
   contractors: ContractorService,
   row: OrderRow,
   request: MatchRequest,
 ): Promise<Match> {
-  const { contractorId, standIn } = request;
+  const { contractorId } = request;
   const job = { trade: row.trade, location: row.location, urgency: row.urgency };
   const pool = contractorId
     ? await namedContractor(contractors, row, contractorId)
@@ -38,7 +36,6 @@ export async function matchUnassigned(
       "/contractor_id",
       `Contractor ${contractorId} does not serve ${row.state} at ${row.urgency} urgency.`,
     );
-  if (standIn) return rankMatches([{ ...(await standIn()), service_areas: [{ state: row.state }] }], job)[0];
   throw new DomainError(
     "conflict",
     "no_contractor_in_area",

@@ -1,11 +1,13 @@
 // The order aggregate: creating, reading, listing, cancelling and moving orders, and the sandbox that walks test
-// orders (its clock, advancing by hand, reset). One service over the one transition table (state.ts).
+// orders (its clock, advancing by hand, reset), and the dispatcher that assigns unassigned orders once the pool can
+// take them. One service over the one transition table (state.ts).
 import type { Config } from "../../../config.js";
 import type { Db } from "../../../db/knex.js";
 import type { Tenant } from "../../access/principal.js";
 import type { ContractorService } from "../contractors.js";
 import { cancelOrder, type CancelInput } from "./cancel.js";
 import { createOrder, type OrderContext, type OrderInput, type OrderPrincipal } from "./create.js";
+import { createDispatcher } from "./dispatcher.js";
 import { orderNotFound } from "./errors.js";
 import { listOrders, type OrderListFilter } from "./list.js";
 import { recordEvent } from "./record-event.js";
@@ -36,6 +38,8 @@ async function getOrder(db: Db, tenant: Tenant | null, id: string, base: string)
   return statusView(db, row, base);
 }
 
+const isFinal = (status: string) => status === "completed" || status === "cancelled";
+
 /** `eventsWritten` is told after order events are written (the feed sequencer's nudge). */
 export function createOrderService(
   db: Db,
@@ -45,15 +49,15 @@ export function createOrderService(
 ) {
   const creation = { db, contractors, config, writer: createOrderWriter(db, eventsWritten) };
   const baseOf = (origin: string) => baseUrlOf(config.publicBaseUrl, origin);
-  const clock: SandboxClock = {
-    db,
-    contractors,
-    config,
-    eventsWritten,
-    job: null,
-    base: baseOf(configuredOrigin(config)),
-  };
-  const thenWritten = <T>(change: Promise<T>) => change.finally(eventsWritten);
+  const base = baseOf(configuredOrigin(config)); // until the server listens
+  const clock: SandboxClock = { db, contractors, config, eventsWritten, job: null, base };
+  const dispatcher = createDispatcher({ db, contractors, eventsWritten }, config.dispatcherIntervalMs);
+  /** Tells the sequencer; a cancelled or completed order frees its contractor, so the dispatcher looks again. */
+  const thenWritten = <T>(change: Promise<T>, frees: boolean) =>
+    change.finally(() => {
+      eventsWritten();
+      if (frees) dispatcher.nudge();
+    });
   return {
     create: (principal: OrderPrincipal, payload: OrderInput, ctx: OrderContext) =>
       createOrder(creation, principal, { payload, ctx }),
@@ -61,17 +65,24 @@ export function createOrderService(
     /** listOrders: only the key's tenant (its account in its environment). */
     list: (tenant: Tenant, filter: OrderListFilter, origin: string) => listOrders(db, tenant, filter, baseOf(origin)),
     cancel: (tenant: Tenant, id: string, input: CancelInput, origin: string) =>
-      thenWritten(cancelOrder(db, tenant, id, input, baseOf(origin))),
+      thenWritten(cancelOrder(db, tenant, id, input, baseOf(origin)), true),
     /** An operator's status change; `base` is the admin request's own base URL. */
     recordEvent: (id: string, input: OrderEventInput, base: string) =>
-      thenWritten(recordEvent(db, contractors, { id, input, base })),
+      thenWritten(recordEvent(db, contractors, { id, input, base }), isFinal(input.status)),
     advanceSandbox: (tenant: Tenant, id: string, to: SandboxStatus | undefined) =>
       advanceSandboxOrder(clock, tenant, { id, to }),
     resetSandbox: (tenant: Tenant) => resetSandbox(db, tenant),
-    startSandboxClock: (origin: string, onError: (error: unknown) => void) => {
-      startSandboxClock(clock, baseOf(origin), onError);
+    /** The sandbox clock and the dispatcher, once the server listens (`origin`: its address, for status URLs). */
+    startWorkers: (origin: string, onError: (job: "sandbox" | "dispatcher") => (error: unknown) => void) => {
+      startSandboxClock(clock, baseOf(origin), onError("sandbox"));
+      dispatcher.start(baseOf(origin), onError("dispatcher"));
     },
-    stopSandboxClock: () => stopSandboxClock(clock),
+    stopWorkers: async () => {
+      await stopSandboxClock(clock);
+      await dispatcher.stop();
+    },
+    /** The pool changed (a contractor added or updated, here or on another instance). */
+    nudgeDispatcher: () => dispatcher.nudge(),
   };
 }
 

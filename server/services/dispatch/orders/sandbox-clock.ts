@@ -4,16 +4,12 @@ import type { Db } from "../../../db/knex.js";
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { DomainError } from "../../errors.js";
 import { startBackgroundJob, type BackgroundJob } from "../../../background-job.js";
-import type { Contractor, ContractorService } from "../contractors.js";
-import type { Match } from "../matching.js";
-import { tradeCodes } from "../trades.js";
+import type { ContractorService } from "../contractors.js";
 import { applyEvent } from "./apply-event.js";
 import { matchUnassigned } from "./assign.js";
 import { heldOverNte } from "./nte-rule.js";
 import { advancingStatuses, nextStep } from "./state.js";
 import type { OrderEventInput } from "./transition.js";
-
-const simulatedName = "Sandbox contractor (simulated)";
 
 /** The clock: what it steps orders with, its running job, and `base`, the server's own origin once it listens. */
 export interface SandboxClock {
@@ -44,44 +40,20 @@ export const heldOrder = (id: string) =>
     `Order ${id} is held over its not-to-exceed and is never dispatched; order again with a higher nte_cents.`,
   );
 
-/** An inactive pool member that never matches live orders: the stand-in when nobody covers a test order. */
-async function simulatedContractor(clock: SandboxClock): Promise<Contractor> {
-  const found = await clock.db("contractors").where({ name: simulatedName, active: false }).first("id");
-  const existing = found ? await clock.contractors.get(found.id) : null;
-  if (existing) return existing;
-  const trades = [...tradeCodes];
-  const input = { name: simulatedName, trades, service_areas: [], hourly_rate_cents: 9000, base_response_minutes: 60 };
-  // No service area, so no state to take a zone from: it works around the clock, in UTC.
-  return clock.contractors.create({ ...input, time_zone: "UTC", active: false, emergency_capable: true });
-}
-
-/** An unassigned order whose only price (the stand-in's) is over its NTE keeps that price and is held, as live
- * holds an order priced over its NTE at creation; the clock then leaves it alone instead of retrying each tick. */
-async function holdAtPrice(clock: SandboxClock, row: OrderRow, match: Match): Promise<never> {
-  await clock
-    .db("orders")
-    .where({ id: row.id, status: "accepted_pending_fulfilment" })
-    .whereNull("quoted_cost_cents")
-    .update({ quoted_cost_cents: match.costCents, updated_at: new Date() });
-  throw heldOrder(row.id);
-}
-
 const isOverNteError = (error: unknown) => error instanceof DomainError && error.code === "over_nte";
 
-/** One step forward, assigning (a stand-in if need be) when the order leaves accepted_pending_fulfilment; the
- * step goes through the same NTE rule as an operator's, and the sandbox never overrides it. */
+/** One step forward; from accepted_pending_fulfilment (advancing by hand) it assigns the pool's match as an
+ * operator's assignment does, or answers 409 `no_contractor_in_area`: like live, nobody is invented. The step goes
+ * through the same NTE rule as an operator's, and the sandbox never overrides it. */
 export async function step(clock: SandboxClock, row: OrderRow) {
-  const standIn = () => simulatedContractor(clock);
-  const match =
-    row.status === "accepted_pending_fulfilment" ? await matchUnassigned(clock.contractors, row, { standIn }) : null;
+  const match = row.status === "accepted_pending_fulfilment" ? await matchUnassigned(clock.contractors, row, {}) : null;
   try {
     const view = await clock.db.transaction((trx) => applyEvent(trx, row.id, inputFor(row), match, clock.base));
     clock.eventsWritten();
     return view;
   } catch (error) {
-    if (!isOverNteError(error)) throw error;
-    if (match) return holdAtPrice(clock, row, match);
-    throw heldOrder(row.id);
+    if (isOverNteError(error)) throw heldOrder(row.id);
+    throw error;
   }
 }
 
@@ -89,12 +61,16 @@ function ignoreLostRace(error: unknown) {
   if (!(error instanceof DomainError && error.kind === "conflict")) throw error;
 }
 
-/** Moves every test-key order whose last step is SANDBOX_STEP_MS old; another instance's step wins (409). */
+/** Moves every assigned test-key order whose last step is SANDBOX_STEP_MS old; another instance's step wins (409).
+ * Unassigned orders are the dispatcher's (dispatcher.ts), in the sandbox as live. */
 async function tick(clock: SandboxClock): Promise<number> {
   const due = await clock
     .db("orders")
     .where("orders.environment", "test")
-    .whereIn("orders.status", advancingStatuses)
+    .whereIn(
+      "orders.status",
+      advancingStatuses.filter((status) => status !== "accepted_pending_fulfilment"),
+    )
     .whereNot(heldOverNte)
     .where("orders.updated_at", "<=", new Date(Date.now() - clock.config.sandboxStepMs))
     .orderBy("orders.updated_at")

@@ -1,5 +1,5 @@
-// The sandbox walker runs on the shared background-job helper: a failing step reaches the caller's logger (it used
-// to be swallowed) and the walker keeps polling.
+// The sandbox walker and the dispatcher run on the shared background-job helper: a failing run reaches the caller's
+// logger under the job's name (it used to be swallowed) and the job keeps polling.
 import assert from "node:assert/strict";
 import type { Config } from "../../../../server/config.js";
 import { createDb } from "../../../../server/db/knex.js";
@@ -7,23 +7,34 @@ import type { ContractorService } from "../../../../server/services/dispatch/con
 import { createOrderService } from "../../../../server/services/dispatch/orders/index.js";
 
 describe("orders service", () => {
-  describe("startSandboxClock()", () => {
-    it("hands each failed poll to onError and keeps polling", async () => {
+  describe("startWorkers()", () => {
+    it("hands each failed poll to onError, named by its job, and keeps polling", async () => {
       const db = createDb("pglite://memory"); // no migrations: every poll fails on the missing orders table
-      const config = { sandboxStepMs: 20, publicBaseUrl: null, host: "127.0.0.1", port: 0 } as unknown as Config;
+      const config = {
+        sandboxStepMs: 20,
+        dispatcherIntervalMs: 1000,
+        publicBaseUrl: null,
+        host: "127.0.0.1",
+        port: 0,
+      } as unknown as Config;
       await db.raw("select 1"); // PGlite starts before the clock below does
       const orders = createOrderService(db, {} as ContractorService, config);
       const errors: Error[] = [];
-      orders.startSandboxClock("http://127.0.0.1:1", (error) => errors.push(error as Error));
+      const dispatcherErrors: Error[] = [];
+      orders.startWorkers("http://127.0.0.1:1", (job) => (error) => {
+        (job === "sandbox" ? errors : dispatcherErrors).push(error as Error);
+      });
       try {
         const deadline = Date.now() + 20_000;
         while (errors.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       } finally {
-        await orders.stopSandboxClock();
+        await orders.stopWorkers();
         await db.destroy();
       }
       assert.ok(errors.length >= 3, `failed polls logged: ${String(errors.length)}`);
       assert.match(errors[0].message, /orders/);
+      assert.ok(dispatcherErrors.length >= 1, "the dispatcher's failed sweep is logged as the dispatcher's");
+      assert.match(dispatcherErrors[0].message, /orders/);
     });
   });
 });

@@ -1,0 +1,119 @@
+// The dispatcher: orders accepted without a contractor (202, `accepted_pending_fulfilment`) get one as soon as the
+// pool can take them, in both environments alike (the sandbox follows the live rule: nothing assigns a contractor
+// that does not exist). A run sweeps every such order, oldest first, in pages, and assigns each the match an
+// operator's assignment would make (assign.ts: the same pool, ranking and rules); the step goes through the one
+// NTE rule, so an order whose match is priced over its not-to-exceed is never assigned here: it is held at that
+// price, as createOrder holds one (isHeldOverNte), and later sweeps leave it alone.
+//
+// When it runs: after a change to the pool (a contractor added, raised or re-activated on any instance: the change
+// feed's `contractors` notice, which Postgres triggers send to every instance), after an order on this instance
+// ends (cancelled or completed: a contractor may have capacity again), and otherwise every
+// DISPATCHER_INTERVAL_MS (what another instance freed, a contractor's working hours starting). A whole sweep rather
+// than a queue of "orders to retry": what makes an order matchable is a change to the pool, which concerns any
+// unassigned order, and the sweep reads only unassigned orders through their status index, a page at a time.
+//
+// Several instances may sweep at once: the assignment locks the order's row and re-checks its status under the lock
+// (applyEvent), so the second instance to reach an order finds it assigned and moves on (409, ignored): at most one
+// assignment per order, and no order is skipped, since every sweep reads every unassigned order.
+import type { Db } from "../../../db/knex.js";
+import type { OrderRow } from "../../../db/tables/dispatch.js";
+import { startBackgroundJob, type BackgroundJob } from "../../../background-job.js";
+import { DomainError } from "../../errors.js";
+import type { ContractorService } from "../contractors.js";
+import type { Match } from "../matching.js";
+import { applyEvent } from "./apply-event.js";
+import { matchUnassigned } from "./assign.js";
+import { heldOverNte } from "./nte-rule.js";
+
+export interface Dispatcher {
+  db: Db;
+  contractors: ContractorService;
+  /** Told after each assignment is written (the feed sequencer's nudge). */
+  eventsWritten: () => void;
+  /** The server's own base URL once it listens (status URLs in events and webhooks). */
+  base: string;
+  job: BackgroundJob | null;
+}
+
+/** Orders read per page of a sweep. */
+const pageSize = 100;
+
+/** One page of unassigned orders after `after` (created_at, id), oldest first; held orders are left alone. */
+function unassignedPage(db: Db, after: Pick<OrderRow, "created_at" | "id"> | null) {
+  const query = db("orders")
+    .where("orders.status", "accepted_pending_fulfilment")
+    .whereNot(heldOverNte)
+    .orderBy([
+      { column: "orders.created_at", order: "asc" },
+      { column: "orders.id", order: "asc" },
+    ])
+    .limit(pageSize)
+    .select<OrderRow[]>("orders.*");
+  if (after) void query.whereRaw('("orders"."created_at", "orders"."id") > (?, ?)', [after.created_at, after.id]);
+  return query;
+}
+
+/** Expected outcomes of one order's attempt: nobody can take it yet, or another instance (or an operator, or
+ * the customer's cancel) moved it first. Anything else is a failure of the run. */
+const isSettledElsewhere = (error: unknown) =>
+  error instanceof DomainError && (error.code === "no_contractor_in_area" || error.code === "invalid_transition");
+
+const isOverNte = (error: unknown) => error instanceof DomainError && error.code === "over_nte";
+
+/** An order whose match is priced over its NTE keeps that price and is held, as createOrder holds one priced over
+ * its NTE: later sweeps leave it alone (isHeldOverNte) rather than retrying it each time. */
+async function holdAtPrice(db: Db, row: OrderRow, match: Match): Promise<void> {
+  await db("orders")
+    .where({ id: row.id, status: "accepted_pending_fulfilment" })
+    .whereNull("quoted_cost_cents")
+    .update({ quoted_cost_cents: match.costCents, updated_at: new Date() });
+}
+
+/** Assigns the order its match when there is one; true when this run assigned it. */
+async function assign(dispatcher: Dispatcher, row: OrderRow): Promise<boolean> {
+  let match: Match | null = null;
+  try {
+    match = await matchUnassigned(dispatcher.contractors, row, {});
+    const input = { status: "pending_dispatch" as const, note: "Assigned by the dispatcher." };
+    const chosen = match;
+    await dispatcher.db.transaction((trx) => applyEvent(trx, row.id, input, chosen, dispatcher.base));
+    return true;
+  } catch (error) {
+    if (match && isOverNte(error)) await holdAtPrice(dispatcher.db, row, match);
+    else if (!isSettledElsewhere(error)) throw error;
+    return false;
+  }
+}
+
+/** One sweep over every unassigned order; the number assigned. */
+export async function sweep(dispatcher: Dispatcher): Promise<number> {
+  let assigned = 0;
+  let after: OrderRow | null = null;
+  for (;;) {
+    const page: OrderRow[] = await unassignedPage(dispatcher.db, after);
+    for (const row of page) if (await assign(dispatcher, row)) assigned++;
+    if (assigned) dispatcher.eventsWritten();
+    if (page.length < pageSize) return assigned;
+    after = page[page.length - 1];
+  }
+}
+
+/** The dispatcher of one server: started once it listens (`origin`: its public base URL or real address, for
+ * status URLs), nudged when the pool or a contractor's load changed, stopped with the server. */
+export function createDispatcher(deps: Omit<Dispatcher, "base" | "job">, intervalMs: number) {
+  const dispatcher: Dispatcher = { ...deps, base: "", job: null };
+  return {
+    start(base: string, onError: (error: unknown) => void): void {
+      dispatcher.base = base;
+      if (dispatcher.job) return;
+      // A nudge sweeps within a second; the interval's sweep catches what this instance was not told of.
+      const timing = { intervalMs: 1000, idleMs: intervalMs, firstRunMs: 0 };
+      dispatcher.job = startBackgroundJob(() => sweep(dispatcher), timing, onError);
+    },
+    nudge: () => dispatcher.job?.nudge(),
+    async stop(): Promise<void> {
+      await dispatcher.job?.stop();
+      dispatcher.job = null;
+    },
+  };
+}
