@@ -3,9 +3,8 @@ import type { Tenant } from "../access/principal.js";
 import type { Knex } from "knex";
 import { DomainError } from "../errors.js";
 import { newestFirst, pageOf } from "../shared/keyset.js";
-import { eventTypeOf } from "../events/catalogue.js";
 import { isEventType, type EventType } from "../../generated/events.js";
-import { eventId, previousStatus } from "../events/feed.js";
+import { eventId } from "../events/feed.js";
 
 export type DeliveryState = "pending" | "delivered" | "dead";
 export interface DeliveryFilter {
@@ -49,16 +48,13 @@ const columns = (db: Knex) => [
 interface EventFacts {
   id: number | string;
   seq: number | string | null;
-  status: string;
-  previous_status: string | null;
+  type: EventType;
 }
 
 async function eventsOf(db: Knex, rows: DeliveryRow[]): Promise<Map<string, EventFacts>> {
   const ids = rows.flatMap((row) => (row.event_id === null ? [] : [String(row.event_id)]));
   const events = ids.length
-    ? await db("order_events as e")
-        .whereIn("e.id", ids)
-        .select<EventFacts[]>("e.id", "e.seq", "e.status", previousStatus(db))
+    ? await db("order_events as e").whereIn("e.id", ids).select<EventFacts[]>("e.id", "e.seq", "e.type")
     : [];
   return new Map(events.map((event) => [String(event.id), event]));
 }
@@ -72,7 +68,7 @@ function viewOf(row: DeliveryRow, event: EventFacts | undefined) {
   return {
     id: deliveryId(row.id),
     event_id: event?.seq != null ? eventId(Number(event.seq)) : row.message_id,
-    event_type: event ? eventTypeOf(event.status, event.previous_status) : storedType(row.stored_type),
+    event_type: event ? event.type : storedType(row.stored_type),
     order_id: row.order_id,
     state: row.status,
     attempts: row.attempts,
