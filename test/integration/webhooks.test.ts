@@ -129,9 +129,7 @@ for (const db of databases()) {
           const { key: k } = await s.issueKey({ account: "acme" });
           const id = (
             await // unassigned (202): its one event, so one message (a matched order's order.assigned would follow)
-            (
-              await postOrder(s, { "x-api-key": k }, { ...akOrder, callback_url: `http://127.0.0.1:${port}/` })
-            ).json()
+            (await postOrder(s, { "x-api-key": k }, { ...akOrder, callback_url: `http://127.0.0.1:${port}/` })).json()
           ).order.id;
           const row = () => s.app.services.db("webhook_outbox").where({ order_id: id }).first();
           await until(async () => (await row())?.status === "dead");
