@@ -60,7 +60,7 @@ const advance = (ctx: CliContext, order: Order, body: Record<string, unknown> = 
 
 /** How the new order is moved until each type has been emitted (a Record: a new catalogue type must say how). */
 const drives: Record<EventType, (ctx: CliContext, order: Order) => Promise<unknown>> = {
-  "order.created": async () => undefined, // creation is order.created already
+  "order.created": () => Promise.resolve(), // creation is order.created already
   "order.status_changed": (ctx, order) => advance(ctx, order),
   "order.cancelled": (ctx, order) =>
     call(

@@ -89,7 +89,7 @@ for (const target of databases()) {
         { ...message, message_id: "msg_status", event_id: status!.id },
         { ...message, message_id: "msg_fact", event_id: fact.id },
       ]);
-      await db.migrate.down({ migrationSource });
+      await db.migrate.down({ migrationSource, name: "20261127110000_event_types" });
       assert.equal(await db.schema.hasColumn("order_events", "type"), false);
       assert.equal(await db.schema.hasColumn("order_events", "data"), false);
       assert.equal((await rows().where({ order_id: "ord_walk" })).length, 3);

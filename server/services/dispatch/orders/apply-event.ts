@@ -110,7 +110,7 @@ async function insertEvents(
     })),
   ];
   const written = await trx("order_events").insert(rows).returning("id");
-  return written.map((w) => Number(w.id)).sort((a, b) => a - b);
+  return written.map((w) => w.id).sort((a, b) => a - b);
 }
 
 export async function applyEvent(
