@@ -2,7 +2,7 @@
 import type { Tenant } from "../access/principal.js";
 import type { Knex } from "knex";
 import { DomainError } from "../errors.js";
-import { newestFirst, pageOf } from "../shared/keyset.js";
+import { newestByPosition, pageByPosition } from "../shared/keyset.js";
 import { isEventType, type EventType } from "../../generated/events.js";
 import { eventId } from "../events/feed.js";
 
@@ -85,16 +85,14 @@ async function viewsOf(db: Knex, rows: DeliveryRow[]) {
   return rows.map((row) => viewOf(row, row.event_id === null ? undefined : events.get(String(row.event_id))));
 }
 
-/** listWebhookDeliveries: the tenant's deliveries newest first, keyset-paged like listOrders. */
+/** listWebhookDeliveries: the tenant's deliveries newest first, keyset-paged by id. Not by (created_at, id): the
+ * messages of one transaction (a status event and its facts) share created_at (its now(), in microseconds), which a
+ * millisecond cursor cannot tell apart. */
 export async function listDeliveries(db: Knex, tenant: Tenant, filter: DeliveryFilter) {
-  const query = newestFirst(
-    db("webhook_outbox").where(tenant).select<DeliveryRow[]>(columns(db)),
-    filter,
-    /^\d{1,18}$/,
-  );
+  const query = newestByPosition(db("webhook_outbox").where(tenant).select<DeliveryRow[]>(columns(db)), filter, "id");
   if (filter.order_id) query.where({ order_id: filter.order_id });
   if (filter.state) query.where({ status: filter.state });
-  const { page, next_cursor } = pageOf(await query, filter.limit);
+  const { page, next_cursor } = pageByPosition(await query, filter.limit, (row) => Number(row.id));
   return { items: await viewsOf(db, page), next_cursor };
 }
 
