@@ -167,6 +167,25 @@ describe("event catalogue: webhooks, listen and trigger", function () {
       await until(() => receiver.hits.some((h) => h.path === "/hook" && h.headers["webhook-id"] === event.id));
     });
 
+  it("trigger order.assigned of an order nobody covers (202): its sandbox step assigns it", async () => {
+    const data = JSON.stringify({
+      trade: "roofing",
+      location: { state: "AK" },
+      description: "Roof leak.",
+      reference_id: "trigger-unassigned",
+    });
+    const run = await runCli(["trigger", "order.assigned", "--data", data, "-o", "json"], { env });
+    assert.equal(run.code, 0, run.stderr);
+    const { order, event } = JSON.parse(run.stdout) as {
+      order: { status: string };
+      event: { type: string; data: { previous_status: string; reassigned: boolean } };
+    };
+    assert.deepEqual(
+      [event.type, event.data.previous_status, event.data.reassigned, order.status],
+      ["order.assigned", "accepted_pending_fulfilment", false, "pending_dispatch"],
+    );
+  });
+
   it("trigger prints the order id; an unknown type is a usage error listing the catalogue; a live key is refused", async () => {
     const plain = await runCli(["trigger", "order.created", "-o", "table"], { env });
     assert.equal(plain.code, 0, plain.stderr);
