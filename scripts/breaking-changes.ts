@@ -37,11 +37,25 @@ const methods = new Set(["get", "put", "post", "delete", "patch", "options", "he
 function resolvePath(doc: unknown, path: readonly (string | number)[]): unknown {
   let node: unknown = doc;
   for (const key of path) {
+    const wrapped = refAsAllOf(node, key);
+    if (wrapped) {
+      node = wrapped;
+      continue;
+    }
     node = deref(doc, node);
     if (node === null || typeof node !== "object") return undefined;
     node = (node as Record<string | number, unknown>)[key];
   }
   return deref(doc, node);
+}
+
+/** The library reads a $ref with sibling keywords (`{ $ref, description }`) as `allOf: [{ $ref }]` beside them and
+ * names its changes so (`…/allOf/0/enum`): walked here the same way. */
+function refAsAllOf(node: unknown, key: string | number): unknown[] | undefined {
+  const schema = node as { $ref?: unknown; allOf?: unknown } | null;
+  const siblings = schema && typeof schema === "object" ? Object.keys(schema).length > 1 : false;
+  if (key !== "allOf" || typeof schema?.$ref !== "string" || !siblings || schema.allOf !== undefined) return undefined;
+  return [{ $ref: schema.$ref }];
 }
 
 function deref(doc: unknown, node: unknown, seen = 0): unknown {

@@ -55,17 +55,28 @@ function orderBody(data: string | undefined): Record<string, unknown> {
   throw usageError(`--data must be a JSON object (a createOrder body), got ${JSON.stringify(data)}`);
 }
 
-/** Moves the new order until `type` has been emitted: creation is order.created already. */
-async function drive(ctx: CliContext, type: EventType, order: Order): Promise<void> {
-  const id = { id: order.id };
-  if (type === "order.cancelled")
-    await call(ctx, target("post", "/api/dispatch/v1/orders/{id}/cancel", true), id, {
-      reason: "other",
-      note: "dispatch trigger",
-    });
-  else if (type === "order.status_changed")
-    await call(ctx, target("post", "/api/dispatch/v1/sandbox/orders/{id}/advance", true), id, {});
-}
+const advance = (ctx: CliContext, order: Order, body: Record<string, unknown> = {}) =>
+  call(ctx, target("post", "/api/dispatch/v1/sandbox/orders/{id}/advance", true), { id: order.id }, body);
+
+/** How the new order is moved until each type has been emitted (a Record: a new catalogue type must say how). */
+const drives: Record<EventType, (ctx: CliContext, order: Order) => Promise<unknown>> = {
+  "order.created": () => Promise.resolve(), // creation is order.created already
+  "order.status_changed": (ctx, order) => advance(ctx, order),
+  "order.cancelled": (ctx, order) =>
+    call(
+      ctx,
+      target("post", "/api/dispatch/v1/orders/{id}/cancel", true),
+      { id: order.id },
+      {
+        reason: "other",
+        note: "dispatch trigger",
+      },
+    ),
+  // a matched order (201) was assigned at creation; an unassigned one (202) is assigned by its sandbox step
+  "order.assigned": async (ctx, order) =>
+    order.status === "accepted_pending_fulfilment" ? advance(ctx, order) : undefined,
+  "order.completed": (ctx, order) => advance(ctx, order, { to: "completed" }),
+};
 
 /** The order's first event of `type` once it is in the feed (listOrderEvents). */
 async function emitted(ctx: CliContext, type: EventType, orderId: string): Promise<LiveEvent> {
@@ -90,7 +101,7 @@ async function trigger(ctx: CliContext, type: string, options: TriggerOptions): 
     );
   const body = orderBody(options.data);
   const created = (await call(ctx, target("post", "/api/dispatch/v1/order", true), {}, body)) as { order: Order };
-  await drive(ctx, type, created.order);
+  await drives[type](ctx, created.order);
   const event = await emitted(ctx, type, created.order.id);
   if (ctx.format === "table") return created.order.id;
   const order = await call(ctx, target("get", "/api/dispatch/v1/orders/{id}"), { id: created.order.id });
@@ -104,7 +115,7 @@ export function addTriggerCommand(root: Command, run: RunAction): void {
     .description(
       `Make the sandbox emit one event of the catalogue (${eventTypes.join(", ")}), as 'stripe trigger' does: ` +
         "creates a test order (a routine plumbing job in TX, or --data) and drives it with the sandbox advance " +
-        "endpoint or a cancel until the event is in the feed, so it reaches the order's callback_url and " +
+        "endpoint (to completed for order.completed) or a cancel until the event is in the feed, so it reaches the order's callback_url and " +
         "'dispatch listen'. Prints the order id (with -o json, the order and the event). Needs a test key " +
         "(dispatch_test_…); a live key is refused.",
     )
@@ -112,6 +123,7 @@ export function addTriggerCommand(root: Command, run: RunAction): void {
   addExamples(command, [
     "dispatch trigger order.created",
     "dispatch trigger order.status_changed -o json",
+    "dispatch trigger order.completed",
     `dispatch trigger order.cancelled --data '{"trade":"hvac","location":{"state":"TX"},"urgency":"urgent","description":"No heat."}'`,
   ]);
   command.action(async (type: string) => run(command, (ctx) => trigger(ctx, type, command.opts<TriggerOptions>())));

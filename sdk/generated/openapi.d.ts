@@ -108,7 +108,9 @@ export interface paths {
          *     **Webhooks:** with a `callback_url`, every event of the order is POSTed there as a Standard Webhook
          *     (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers), in order and retried with exponential
          *     backoff until the receiver answers 2xx: `order.created` at creation, `order.status_changed` on each
-         *     transition and `order.cancelled` at cancellation — the event catalogue in the top-level `webhooks`, the
+         *     transition and `order.cancelled` at cancellation, each followed by the facts of that change
+         *     (`order.assigned` when a contractor is assigned, `order.completed` with the final cost) — the event
+         *     catalogue in the top-level `webhooks`, the
          *     same events (same body, same `webhook-id`) as `listEvents` and `dispatch listen`. The signing secret (`whsec_…`, one per account) is handed out by the operator
          *     (`getWebhookSecret`) and to the account's keys (`getAccountWebhookSecret`, rotated with
          *     `rotateWebhookSecret`); see the `orderEvent` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at
@@ -270,7 +272,8 @@ export interface paths {
         /**
          * The account's order events, oldest first (JSON page or live SSE stream)
          * @description Every lifecycle event of the account's orders (`order.created`, `order.status_changed`,
-         *     `order.cancelled`), oldest first, after the event `after` (exclusive). `data` is the payload of the
+         *     `order.cancelled`, and the facts `order.assigned` and `order.completed` right after the status event they
+         *     belong to), oldest first, after the event `after` (exclusive). `data` is the payload of the
          *     order webhooks. Page with `limit`; `next_after` is the last id of the page.
          *
          *     With `Accept: text/event-stream` the answer is a Server-Sent Events stream that stays open: each event is
@@ -1166,6 +1169,120 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "order.assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A contractor was assigned to an order
+         * @description Sent to the order's `callback_url` (and forwarded by `dispatch listen`); the same event as in `listEvents`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`evt_…`), stable across retries and the same in a `dispatch listen` forward. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,` + base64 HMAC-SHA256, one per signing secret, space-separated: two or more (at most four) while a rotated secret still signs (`rotateWebhookSecret`). */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                    /** @description The webhook sender (the server's worker and `dispatch listen` send the same). */
+                    "user-agent": components["parameters"]["WebhookUserAgent"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OrderAssignedEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the event. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any other answer, a timeout or a refused connection is retried with exponential backoff until the attempts run out. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was completed, with its final cost
+         * @description Sent to the order's `callback_url` (and forwarded by `dispatch listen`); the same event as in `listEvents`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`evt_…`), stable across retries and the same in a `dispatch listen` forward. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,` + base64 HMAC-SHA256, one per signing secret, space-separated: two or more (at most four) while a rotated secret still signs (`rotateWebhookSecret`). */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                    /** @description The webhook sender (the server's worker and `dispatch listen` send the same). */
+                    "user-agent": components["parameters"]["WebhookUserAgent"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OrderCompletedEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the event. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any other answer, a timeout or a refused connection is retried with exponential backoff until the attempts run out. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1478,6 +1595,7 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description The order's status history, oldest first: one entry per status it passed through (the status events of the feed). The facts of a change (`order.assigned`, `order.completed`) are feed events only, not a second status entry. */
             events: components["schemas"]["OrderEvent"][];
             tracking: components["schemas"]["Tracking"];
             /** @description Present once the order is cancelled. */
@@ -1553,7 +1671,7 @@ export interface components {
          * @description The event catalogue's types (the keys of the top-level `webhooks`).
          * @enum {string}
          */
-        OrderEventType: "order.created" | "order.status_changed" | "order.cancelled";
+        OrderEventType: "order.created" | "order.status_changed" | "order.cancelled" | "order.assigned" | "order.completed";
         /**
          * @description One order event, the same JSON in the feed (`listEvents`, `listOrderEvents`, their SSE streams), in a
          *     webhook to a `callback_url` and in a `dispatch listen` forward; one schema per type below.
@@ -1580,6 +1698,58 @@ export interface components {
         OrderCancelledEvent: components["schemas"]["DispatchEvent"] & {
             /** @constant */
             type?: "order.cancelled";
+        };
+        /**
+         * @description A contractor was assigned to the order: at creation when it was matched at once (201), when an operator
+         *     assigns an unassigned order, or when the sandbox does. It follows the status event of the same change
+         *     (`order.created` or `order.status_changed` to `pending_dispatch`) and carries its `status` and
+         *     `previous_status`; `assigned_contractor_ref` and `quoted_cost_cents` name the contractor and price, and
+         *     `reassigned` says whether the order had another contractor before.
+         * @example {
+         *       "id": "evt_42",
+         *       "type": "order.assigned",
+         *       "timestamp": "2026-11-23T15:02:11.000Z",
+         *       "data": {
+         *         "order_id": "ord_01JD8XB3C5D7E9F1G3H5J7K9M1",
+         *         "status": "pending_dispatch",
+         *         "previous_status": null,
+         *         "reference_id": "acme-wo-1042",
+         *         "assigned_contractor_ref": "ctr_****7f3a",
+         *         "quoted_cost_cents": 38400,
+         *         "final_cost_cents": null,
+         *         "status_url": "http://127.0.0.1:3000/api/dispatch/v1/orders/ord_01JD8XB3C5D7E9F1G3H5J7K9M1",
+         *         "at": "2026-11-23T15:02:11.000Z",
+         *         "reassigned": false
+         *       }
+         *     }
+         */
+        OrderAssignedEvent: components["schemas"]["DispatchEvent"] & {
+            /** @constant */
+            type?: "order.assigned";
+        };
+        /**
+         * @description The order was completed: follows its `order.status_changed` to `completed` and carries the final cost
+         *     (`final_cost_cents`) beside the quoted one (`quoted_cost_cents`, null if the order was never priced).
+         * @example {
+         *       "id": "evt_47",
+         *       "type": "order.completed",
+         *       "timestamp": "2026-11-23T17:31:05.000Z",
+         *       "data": {
+         *         "order_id": "ord_01JD8XB3C5D7E9F1G3H5J7K9M1",
+         *         "status": "completed",
+         *         "previous_status": "on_site",
+         *         "reference_id": "acme-wo-1042",
+         *         "assigned_contractor_ref": "ctr_****7f3a",
+         *         "quoted_cost_cents": 38400,
+         *         "final_cost_cents": 41250,
+         *         "status_url": "http://127.0.0.1:3000/api/dispatch/v1/orders/ord_01JD8XB3C5D7E9F1G3H5J7K9M1",
+         *         "at": "2026-11-23T17:31:05.000Z"
+         *       }
+         *     }
+         */
+        OrderCompletedEvent: components["schemas"]["DispatchEvent"] & {
+            /** @constant */
+            type?: "order.completed";
         };
         EventPage: {
             items: components["schemas"]["DispatchEvent"][];
@@ -1613,6 +1783,8 @@ export interface components {
             status_url: string;
             /** Format: date-time */
             at: string;
+            /** @description `order.assigned` only (absent on other types): true when the order had another contractor before this assignment, false on its first. */
+            reassigned?: boolean;
         };
         WebhookSecret: {
             account: string;

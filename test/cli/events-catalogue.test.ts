@@ -64,7 +64,7 @@ describe("event catalogue: webhooks, listen and trigger", function () {
     await receiver?.stop();
   });
 
-  it("listen forwards byte for byte what the callback_url receives, created → status changes → cancelled", async () => {
+  it("listen forwards byte for byte what the callback_url receives, for every type of the catalogue", async () => {
     const listen = spawn(process.execPath, [bin, "listen", "--forward-to", `${receiver.url}/listen`, "-o", "ndjson"], {
       env: { ...process.env, ...env },
     });
@@ -73,36 +73,67 @@ describe("event catalogue: webhooks, listen and trigger", function () {
     try {
       await until(() => stderr.includes("ready"));
       const callback_url = `${receiver.url}/hook`;
-      const created = await postOrder(
-        t.url,
-        { "x-api-key": key },
-        { ...orderRequest, reference_id: "cat-1", callback_url },
-      );
-      const id = ((await created.json()) as { order: { id: string } }).order.id;
+      const create = async (reference_id: string) => {
+        const created = await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id, callback_url });
+        return ((await created.json()) as { order: { id: string } }).order.id;
+      };
       const call = (path: string, body: unknown) =>
         jsonRequest(t.url, "POST", path, { headers: { "x-api-key": key }, body });
-      assert.equal((await call(`/api/dispatch/v1/sandbox/orders/${id}/advance`, { to: "dispatched" })).status, 200);
-      assert.equal((await call(`/api/dispatch/v1/sandbox/orders/${id}/advance`, { to: "en_route" })).status, 200);
-      assert.equal((await call(`/api/dispatch/v1/orders/${id}/cancel`, { reason: "duplicate" })).status, 200);
-      const of = (path: string) => receiver.hits.filter((h) => h.path === path && orderOf(h) === id);
-      await until(() => of("/hook").length === 4 && of("/listen").length === 4, { timeoutMs: 20_000 });
-      const [hook, forwarded] = [of("/hook"), of("/listen")];
-      assert.deepEqual(
-        hook.map((h) => (JSON.parse(h.raw.toString()) as { type: string }).type),
-        ["order.created", "order.status_changed", "order.status_changed", "order.cancelled"],
+      // one order created, assigned, moved and cancelled; another moved to completed
+      const cancelled = await create("cat-1");
+      assert.equal(
+        (await call(`/api/dispatch/v1/sandbox/orders/${cancelled}/advance`, { to: "dispatched" })).status,
+        200,
       );
+      assert.equal(
+        (await call(`/api/dispatch/v1/sandbox/orders/${cancelled}/advance`, { to: "en_route" })).status,
+        200,
+      );
+      assert.equal((await call(`/api/dispatch/v1/orders/${cancelled}/cancel`, { reason: "duplicate" })).status, 200);
+      const completed = await create("cat-2");
+      assert.equal(
+        (await call(`/api/dispatch/v1/sandbox/orders/${completed}/advance`, { to: "completed" })).status,
+        200,
+      );
+      const expected = {
+        [cancelled]: [
+          "order.created",
+          "order.assigned",
+          "order.status_changed",
+          "order.status_changed",
+          "order.cancelled",
+        ],
+        [completed]: [
+          "order.created",
+          "order.assigned",
+          ...Array.from({ length: 4 }, () => "order.status_changed"),
+          "order.completed",
+        ],
+      };
+      const of = (path: string, id: string) => receiver.hits.filter((h) => h.path === path && orderOf(h) === id);
+      const arrived = (id: string) =>
+        of("/hook", id).length === expected[id].length && of("/listen", id).length === expected[id].length;
+      await until(() => arrived(cancelled) && arrived(completed), { timeoutMs: 20_000 });
       const secret = await webhookSecret(t.url, "catalogue");
-      for (const [i, h] of hook.entries()) {
-        assert.ok(
-          h.raw.equals(forwarded[i].raw),
-          `body ${String(i)}:\n${h.raw.toString()}\n${forwarded[i].raw.toString()}`,
+      for (const id of [cancelled, completed]) {
+        const [hook, forwarded] = [of("/hook", id), of("/listen", id)];
+        assert.deepEqual(
+          hook.map((h) => (JSON.parse(h.raw.toString()) as { type: string }).type),
+          expected[id],
         );
-        assert.deepEqual(withoutSignature(forwarded[i].headers), withoutSignature(h.headers));
-        for (const hit of [h, forwarded[i]])
-          new Webhook(secret).verify(hit.raw.toString(), hit.headers as Record<string, string>);
+        for (const [i, h] of hook.entries()) {
+          assert.ok(
+            h.raw.equals(forwarded[i].raw),
+            `body ${String(i)}:\n${h.raw.toString()}\n${forwarded[i].raw.toString()}`,
+          );
+          assert.deepEqual(withoutSignature(forwarded[i].headers), withoutSignature(h.headers));
+          for (const hit of [h, forwarded[i]])
+            new Webhook(secret).verify(hit.raw.toString(), hit.headers as Record<string, string>);
+        }
+        assert.equal(hook[0].headers["user-agent"], "dispatch-webhooks/1");
+        assert.match(String(hook[0].headers["webhook-id"]), /^evt_\d+$/);
       }
-      assert.equal(hook[0].headers["user-agent"], "dispatch-webhooks/1");
-      assert.match(String(hook[0].headers["webhook-id"]), /^evt_\d+$/);
+      assert.deepEqual(new Set([...expected[cancelled], ...expected[completed]]), new Set(eventTypes));
     } finally {
       listen.kill("SIGTERM");
     }
@@ -136,13 +167,32 @@ describe("event catalogue: webhooks, listen and trigger", function () {
       await until(() => receiver.hits.some((h) => h.path === "/hook" && h.headers["webhook-id"] === event.id));
     });
 
+  it("trigger order.assigned of an order nobody covers (202): its sandbox step assigns it", async () => {
+    const data = JSON.stringify({
+      trade: "roofing",
+      location: { state: "AK" },
+      description: "Roof leak.",
+      reference_id: "trigger-unassigned",
+    });
+    const run = await runCli(["trigger", "order.assigned", "--data", data, "-o", "json"], { env });
+    assert.equal(run.code, 0, run.stderr);
+    const { order, event } = JSON.parse(run.stdout) as {
+      order: { status: string };
+      event: { type: string; data: { previous_status: string; reassigned: boolean } };
+    };
+    assert.deepEqual(
+      [event.type, event.data.previous_status, event.data.reassigned, order.status],
+      ["order.assigned", "accepted_pending_fulfilment", false, "pending_dispatch"],
+    );
+  });
+
   it("trigger prints the order id; an unknown type is a usage error listing the catalogue; a live key is refused", async () => {
     const plain = await runCli(["trigger", "order.created", "-o", "table"], { env });
     assert.equal(plain.code, 0, plain.stderr);
     assert.match(plain.stdout, /^ord_\w+\n$/);
     const unknown = await runCli(["trigger", "order.shipped"], { env });
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /order\.created, order\.status_changed, order\.cancelled/);
+    assert.match(unknown.stderr, new RegExp(eventTypes.join(", ").replace(/\./g, "\\.")));
     const live = (await t.issueKey({ account: "catalogue", environment: "live" })).key;
     const refused = await runCli(["trigger", "order.created"], { env: { ...env, DISPATCH_API_KEY: live } });
     assert.equal(refused.code, 2);

@@ -82,7 +82,16 @@ async function startReceiver(secret: string) {
 /** Polls every 100 ms, up to a minute. */
 const liveWait = { timeoutMs: 60_000, intervalMs: 100 };
 
-const sandboxStatuses = ["pending_dispatch", "dispatched", "en_route", "on_site", "completed"];
+/** Each event of a sandbox order's walk (`<type> <status>`): the status events and the facts after them. */
+const sandboxEvents = [
+  "order.created pending_dispatch",
+  "order.assigned pending_dispatch",
+  "order.status_changed dispatched",
+  "order.status_changed en_route",
+  "order.status_changed on_site",
+  "order.status_changed completed",
+  "order.completed completed",
+];
 
 describe("cli live commands", function () {
   this.timeout(180_000);
@@ -126,13 +135,13 @@ describe("cli live commands", function () {
           .map((l) => JSON.parse(l) as Received);
         assert.equal(lines.at(-1)?.data.status, "completed");
         assert.equal(new Set(lines.map((e) => e.id)).size, lines.length, "watch printed an event twice");
-        await until(() => receiver.received.some((e) => e.data.status === "completed"), {
+        await until(() => receiver.received.some((e) => e.type === "order.completed"), {
           ...liveWait,
-          message: "the completed event",
+          message: "the order.completed event",
         });
-        const statuses = receiver.received.map((e) => e.data.status);
-        for (const status of sandboxStatuses)
-          assert.equal(statuses.filter((s) => s === status).length, 1, `${status} in ${statuses.join(",")}`);
+        const events = receiver.received.map((e) => `${e.type} ${e.data.status}`);
+        for (const event of sandboxEvents)
+          assert.equal(events.filter((s) => s === event).length, 1, `${event} in ${events.join(",")}`);
         assert.deepEqual(receiver.rejected, []);
         assert.equal(new Set(receiver.received.map((e) => e.id)).size, receiver.received.length);
         assert.match(listenErr, /reconnecting/);

@@ -195,7 +195,7 @@ for (const db of databases()) {
           ],
           order.join("\n"),
         );
-        assert.match(order[1], /"first_events" as \(insert into "order_events".*insert into "audit_records"/);
+        assert.match(order[1], /"new_events" as \(insert into "order_events".*insert into "audit_records"/);
       });
 
       it("an order of a quote costs one statement more: the quote look-up", async () => {

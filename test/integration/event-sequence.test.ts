@@ -25,7 +25,7 @@ async function insertEvent(db: Db, orderId: OrderId, old = false): Promise<numbe
   const [row] = old
     ? await db<Record<string, unknown>>("order_events").insert(event).returning("id")
     : await db("order_events")
-        .insert({ ...event, ...tenants[orderId] })
+        .insert({ ...event, ...tenants[orderId], type: "order.status_changed" })
         .returning("id");
   return Number(row.id);
 }

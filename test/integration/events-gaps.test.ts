@@ -20,7 +20,12 @@ async function orderId(t: TestServer, key: string, reference_id: string): Promis
 async function rolledBackEvent(t: TestServer, order: string): Promise<void> {
   const failed = t.app.services.db.transaction(async (trx) => {
     const tenant = await trx("orders").where({ id: order }).first("account", "environment");
-    await trx("order_events").insert({ order_id: order, status: "dispatched", ...tenant! });
+    await trx("order_events").insert({
+      order_id: order,
+      type: "order.status_changed",
+      status: "dispatched",
+      ...tenant!,
+    });
     throw new Error("rolled back on purpose");
   });
   await assert.rejects(failed, /rolled back on purpose/);

@@ -67,7 +67,10 @@ for (const db of databases()) {
           e.data.previous_status,
           e.data.status,
         ]),
-        [["order.status_changed", "pending_dispatch", "dispatched"]],
+        [
+          ["order.assigned", null, "pending_dispatch"], // the fact of creation, right after order.created
+          ["order.status_changed", "pending_dispatch", "dispatched"],
+        ],
       );
     });
 
@@ -76,17 +79,27 @@ for (const db of databases()) {
         await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "e2" })
       ).json();
       const url = `${t.url}/api/dispatch/v1/orders/${order.order.id}/events`;
-      const reading = readEvents(url, key, 3);
+      const reading = readEvents(url, key, 4);
       await advance(order.order.id);
       await advance(order.order.id);
-      const before = await reading; // created, dispatched, en_route; then the connection is cut
+      const before = await reading; // created, assigned, dispatched, en_route; then the connection is cut
       await advance(order.order.id); // on_site while nobody listens
-      const resumed = readEvents(url, key, 2, before.at(-1)!.id);
+      const resumed = readEvents(url, key, 3, before.at(-1)!.id);
       await advance(order.order.id); // completed, live
       const after = await resumed;
-      const statuses = [...before, ...after].map((e) => e.data.status);
-      assert.deepEqual(statuses, ["pending_dispatch", "dispatched", "en_route", "on_site", "completed"]);
-      assert.equal(new Set([...before, ...after].map((e) => e.id)).size, 5);
+      assert.deepEqual(
+        [...before, ...after].map((e) => [e.type, e.data.status]),
+        [
+          ["order.created", "pending_dispatch"],
+          ["order.assigned", "pending_dispatch"],
+          ["order.status_changed", "dispatched"],
+          ["order.status_changed", "en_route"],
+          ["order.status_changed", "on_site"],
+          ["order.status_changed", "completed"],
+          ["order.completed", "completed"],
+        ],
+      );
+      assert.equal(new Set([...before, ...after].map((e) => e.id)).size, 7);
     });
 
     it("reads no events while no stream is open, and a stream opened later (no resume point) gets only new ones", async () => {

@@ -60,7 +60,14 @@ for (const db of databases()) {
           ["order", "match"],
         );
         assert.equal(audit[0].seal, body.seal);
-        assert.equal((await t.app.services.db("order_events").where({ order_id: body.order.id })).length, 1);
+        const events = await t.app.services.db("order_events").where({ order_id: body.order.id }).orderBy("id");
+        assert.deepEqual(
+          events.map((e) => [e.type, e.data]),
+          [
+            ["order.created", null],
+            ["order.assigned", { reassigned: false }],
+          ],
+        );
       });
 
       it("answers 202 accepted_pending_fulfilment with an escalation when no contractor covers AK", async () => {

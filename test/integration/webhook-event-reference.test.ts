@@ -31,7 +31,7 @@ for (const db of databases()) {
         });
         return ((await response.json()) as { items: components["schemas"]["DispatchEvent"][] }).items;
       };
-      await until(async () => (await feed()).length === 4);
+      await until(async () => (await feed()).length === 5); // created, assigned and three status changes
       const onSite = (await feed()).find((event) => event.data.status === "on_site")!;
       const row = await t.app.services.db("order_events").where({ order_id: id, status: "on_site" }).first("id");
 

@@ -93,7 +93,7 @@ for (const db of databases()) {
         .update({ expires_at: new Date(Date.now() - 1000) });
       assert.equal(expired, 1);
       await recordEvent(t, id, { status: "dispatched" });
-      const after = (await deliveriesOf(id, 2))[1];
+      const after = (await deliveriesOf(id, 3))[2]; // after order.created and order.assigned
       assert.equal(after.body.data.status, "dispatched");
       assert.equal(signaturesOf(after).length, 1);
       assert.deepEqual([verifies(after, old), verifies(after, rotated.secret)], [false, true]);

@@ -1,11 +1,21 @@
-// Rows of order_events: every status an order passes through, written with its order's tenant. The feed sequencer
-// gives each a `seq` after commit; until then it is null and the event is not in the feed.
+// Rows of order_events: every status an order passes through and the facts of each change (services/events/
+// catalogue.ts), written with its order's tenant. The feed sequencer gives each a `seq` after commit; until then it
+// is null and the event is not in the feed.
 import type { Schemas } from "../../types/contract.js";
+import type { EventType } from "../../generated/events.js";
 import type { InsertOf, TableOf } from "./writes.js";
+
+/** A fact's per-type extras beyond the common event data (written and read by services/events/catalogue.ts). */
+export interface FactData {
+  /** order.assigned: the order had another contractor before. */
+  reassigned?: boolean;
+}
 
 export interface OrderEventRow {
   id: number;
   order_id: string;
+  /** The catalogue type: a status event, or a fact following the status event of its change. */
+  type: EventType;
   status: Schemas["OrderLifecycleStatus"];
   note: string | null;
   human_override: boolean;
@@ -14,10 +24,13 @@ export interface OrderEventRow {
   seq: number | null;
   account: string;
   environment: Schemas["ApiKeyEnvironment"];
+  /** A fact's per-type extras (a JSON object of at most 4 KiB); null for status events. */
+  data: FactData | null;
 }
+/** An event as inserted: `at` as a date or ISO text, `data` (jsonb) as JSON text. */
 type OrderEventInsert = InsertOf<
-  Omit<OrderEventRow, "at"> & { at: Date | string },
-  "id" | "note" | "human_override" | "final_cost_cents" | "at" | "seq"
+  Omit<OrderEventRow, "at" | "data"> & { at: Date | string; data: string | null },
+  "id" | "note" | "human_override" | "final_cost_cents" | "at" | "seq" | "data"
 >;
 
 declare module "knex/types/tables.js" {

@@ -1,8 +1,59 @@
-// Which catalogue event (openapi.yaml `webhooks`) a status change is: the one rule the feed, the SSE stream and
-// the webhook outbox all apply, so a receiver sees the same type whichever path delivered the event.
+// The event catalogue's rules (openapi.yaml `webhooks`), applied when an event is written: each status change is
+// exactly one status event (order.created, order.status_changed, order.cancelled: the order's status history),
+// and the facts of that change (order.assigned, order.completed …) follow it as events of their own, in the same
+// transaction, so a receiver that knows only the status events sees what it always saw. The type is stored with
+// the row (order_events.type), so the feed, the SSE stream, webhooks and deliveries read it instead of deriving it,
+// and a later fact type is one more row type, not a new rule at read time.
 import type { EventType } from "../../generated/events.js";
+import type { Schemas } from "../../types/contract.js";
+import type { FactData } from "../../db/tables/events.js";
 
-export function eventTypeOf(status: string, previousStatus: string | null | undefined): EventType {
+export type { FactData } from "../../db/tables/events.js";
+
+/** The types a status change is written as: one per change, in the order's status history (OrderStatus.events). */
+export const statusEventTypes = [
+  "order.created",
+  "order.status_changed",
+  "order.cancelled",
+] as const satisfies readonly EventType[];
+export type StatusEventType = (typeof statusEventTypes)[number];
+/** Every other catalogue type is a fact: it follows the status event of the change it belongs to. */
+export type FactType = Exclude<EventType, StatusEventType>;
+
+export const isStatusEvent = (type: string): type is StatusEventType =>
+  (statusEventTypes as readonly string[]).includes(type);
+
+/** The status event of a change to `status` from `previousStatus` (null for a new order). */
+export function eventTypeOf(status: string, previousStatus: string | null | undefined): StatusEventType {
   if (previousStatus === null || previousStatus === undefined) return "order.created";
   return status === "cancelled" ? "order.cancelled" : "order.status_changed";
+}
+
+export interface Fact {
+  type: FactType;
+  data: FactData | null;
+}
+/** What facts are read from: the order as a change found it and as it leaves it. */
+export interface OrderState {
+  status: string;
+  contractor_id: string | null;
+}
+
+/** The facts of one change, in the order they follow its status event; `before` is null for a new order. A
+ * contractor that differs from the one before is an assignment (a re-assignment when there was one). */
+export function factsOf(before: OrderState | null, after: OrderState): Fact[] {
+  const facts: Fact[] = [];
+  const previousContractor = before?.contractor_id ?? null;
+  if (after.contractor_id !== null && after.contractor_id !== previousContractor)
+    facts.push({ type: "order.assigned", data: { reassigned: previousContractor !== null } });
+  if (after.status === "completed" && before?.status !== "completed")
+    facts.push({ type: "order.completed", data: null });
+  return facts;
+}
+
+type EventData = Schemas["OrderEventData"];
+
+/** The event data a type adds to the common fields, from its stored extras (the one reader of order_events.data). */
+export function extrasOf(type: string, data: FactData | null): Partial<EventData> {
+  return type === "order.assigned" ? { reassigned: data?.reassigned === true } : {};
 }

@@ -4,12 +4,15 @@ import type { Knex } from "knex";
 import { maskRef } from "../shared/ids.js";
 import { statusUrl } from "../shared/base-url.js";
 import type { Schemas } from "../../types/contract.js";
-import { eventTypeOf } from "./catalogue.js";
+import type { EventType } from "../../generated/events.js";
+import { extrasOf, statusEventTypes, type FactData } from "./catalogue.js";
 
 /** The columns feed queries select (bigints may arrive as strings over raw SQL). */
 export interface EventRow {
   seq: number | string;
   order_id: string;
+  type: EventType;
+  data: FactData | null;
   status: Schemas["OrderLifecycleStatus"];
   at: Date | string;
   final_cost_cents: number | null;
@@ -42,6 +45,8 @@ function sequencedRows(db: Conn, afterSeq: number) {
     .select<EventRow[]>(
       "e.seq",
       "e.order_id",
+      "e.type",
+      "e.data",
       "e.status",
       "e.at",
       "e.final_cost_cents",
@@ -54,11 +59,15 @@ function sequencedRows(db: Conn, afterSeq: number) {
     );
 }
 
-/** The status before row `e`'s (null for an order's first event): what an event's type and data are made of. */
+const statusTypes = statusEventTypes.map((type) => `'${type}'`).join(", "); // constants of the catalogue
+
+/** The status before the change row `e` belongs to (null for an order's first): the status event before its own
+ * status event (`e` itself, or the one a fact follows), so fact rows never count as a status. */
 export const previousStatus = (db: Conn) =>
-  db.raw(
-    "(select p.status from order_events p where p.order_id = e.order_id and p.id < e.id order by p.id desc limit 1) as previous_status",
-  );
+  db.raw(`(select p.status from order_events p
+     where p.order_id = e.order_id and p.type in (${statusTypes}) and p.id < (
+       select max(s.id) from order_events s where s.order_id = e.order_id and s.id <= e.id and s.type in (${statusTypes}))
+     order by p.id desc limit 1) as previous_status`);
 
 /** One tenant's rows (the (account, environment, seq) index), optionally one order's, up to `uptoSeq`. */
 export function tenantRows(db: Conn, afterSeq: number, scope: EventScope, uptoSeq?: number) {
@@ -88,7 +97,7 @@ export function toEvent(row: EventRow, base: string): DispatchEvent {
   const unassigned = row.status === "accepted_pending_fulfilment";
   return {
     id: eventId(Number(row.seq)),
-    type: eventTypeOf(row.status, row.previous_status),
+    type: row.type,
     timestamp: at,
     data: {
       order_id: row.order_id,
@@ -100,6 +109,7 @@ export function toEvent(row: EventRow, base: string): DispatchEvent {
       final_cost_cents: row.final_cost_cents ?? null,
       status_url: statusUrl(base, row.order_id),
       at,
+      ...extrasOf(row.type, row.data),
     },
   };
 }

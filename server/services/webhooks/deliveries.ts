@@ -2,10 +2,9 @@
 import type { Tenant } from "../access/principal.js";
 import type { Knex } from "knex";
 import { DomainError } from "../errors.js";
-import { newestFirst, pageOf } from "../shared/keyset.js";
-import { eventTypeOf } from "../events/catalogue.js";
+import { newestByPosition, pageByPosition } from "../shared/keyset.js";
 import { isEventType, type EventType } from "../../generated/events.js";
-import { eventId, previousStatus } from "../events/feed.js";
+import { eventId } from "../events/feed.js";
 
 export type DeliveryState = "pending" | "delivered" | "dead";
 export interface DeliveryFilter {
@@ -49,16 +48,13 @@ const columns = (db: Knex) => [
 interface EventFacts {
   id: number | string;
   seq: number | string | null;
-  status: string;
-  previous_status: string | null;
+  type: EventType;
 }
 
 async function eventsOf(db: Knex, rows: DeliveryRow[]): Promise<Map<string, EventFacts>> {
   const ids = rows.flatMap((row) => (row.event_id === null ? [] : [String(row.event_id)]));
   const events = ids.length
-    ? await db("order_events as e")
-        .whereIn("e.id", ids)
-        .select<EventFacts[]>("e.id", "e.seq", "e.status", previousStatus(db))
+    ? await db("order_events as e").whereIn("e.id", ids).select<EventFacts[]>("e.id", "e.seq", "e.type")
     : [];
   return new Map(events.map((event) => [String(event.id), event]));
 }
@@ -72,7 +68,7 @@ function viewOf(row: DeliveryRow, event: EventFacts | undefined) {
   return {
     id: deliveryId(row.id),
     event_id: event?.seq != null ? eventId(Number(event.seq)) : row.message_id,
-    event_type: event ? eventTypeOf(event.status, event.previous_status) : storedType(row.stored_type),
+    event_type: event ? event.type : storedType(row.stored_type),
     order_id: row.order_id,
     state: row.status,
     attempts: row.attempts,
@@ -89,16 +85,14 @@ async function viewsOf(db: Knex, rows: DeliveryRow[]) {
   return rows.map((row) => viewOf(row, row.event_id === null ? undefined : events.get(String(row.event_id))));
 }
 
-/** listWebhookDeliveries: the tenant's deliveries newest first, keyset-paged like listOrders. */
+/** listWebhookDeliveries: the tenant's deliveries newest first, keyset-paged by id. Not by (created_at, id): the
+ * messages of one transaction (a status event and its facts) share created_at (its now(), in microseconds), which a
+ * millisecond cursor cannot tell apart. */
 export async function listDeliveries(db: Knex, tenant: Tenant, filter: DeliveryFilter) {
-  const query = newestFirst(
-    db("webhook_outbox").where(tenant).select<DeliveryRow[]>(columns(db)),
-    filter,
-    /^\d{1,18}$/,
-  );
+  const query = newestByPosition(db("webhook_outbox").where(tenant).select<DeliveryRow[]>(columns(db)), filter, "id");
   if (filter.order_id) query.where({ order_id: filter.order_id });
   if (filter.state) query.where({ status: filter.state });
-  const { page, next_cursor } = pageOf(await query, filter.limit);
+  const { page, next_cursor } = pageByPosition(await query, filter.limit, (row) => Number(row.id));
   return { items: await viewsOf(db, page), next_cursor };
 }
 

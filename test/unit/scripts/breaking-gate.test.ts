@@ -136,6 +136,15 @@ describe("breaking-change gate", function () {
     assert.equal(closed.ok, false);
   });
 
+  it("lets an open enum grow where it is referenced with a sibling description ($ref read as allOf)", () => {
+    const { open, closed } = growEnum("OrderEventType", "order.paused");
+    assert.deepEqual(open.breaking, []);
+    assert.ok(
+      closed.breaking.some((c) => /deliveries .*event_type\/allOf\/0\/enum\/=order\.paused$/.test(c.id)),
+      closed.breaking.map((c) => c.id).join("\n"),
+    );
+  });
+
   it("passes an added optional webhook payload field and a new webhook, and names the webhook it saw change", () => {
     const current = structuredClone(released);
     (current.components as { schemas: Schemas }).schemas.OrderEventData.properties.note = { type: "string" };

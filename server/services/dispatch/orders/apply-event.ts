@@ -1,9 +1,11 @@
-// Applies one status change under the row lock: the order, its event, audit records and webhook in one transaction.
+// Applies one status change under the row lock: the order, its status event and the facts that follow it
+// (events/catalogue.ts), audit records and a webhook per event, in one transaction.
 import type { Knex } from "knex";
 import type { OrderRow, OrderUpdate } from "../../../db/tables/dispatch.js";
 import { appendAudit } from "../../audit/entries.js";
 import { matchFacts, type Match } from "../matching.js";
 import { enqueueStatusChange } from "../../webhooks/outbox.js";
+import { eventTypeOf, factsOf } from "../../events/catalogue.js";
 import { orderNotFound } from "./errors.js";
 import { checkNte, type NteOverride } from "./nte-rule.js";
 import {
@@ -30,8 +32,9 @@ interface StatusChange {
   nteOverride: NteOverride | null;
 }
 
-/** The audit records and the webhook of one status change (its event `eventId`), inside its transaction. */
-async function recordSideEffects(trx: Knex.Transaction, change: StatusChange, eventId: number, base: string) {
+/** The audit records and the webhooks of one status change (its events `eventIds`, in feed order), inside its
+ * transaction. */
+async function recordSideEffects(trx: Knex.Transaction, change: StatusChange, eventIds: number[], base: string) {
   const { row, updated, event, match, cancellation, nteOverride } = change;
   const tenant = { account: row.account, environment: row.environment };
   if (match)
@@ -54,7 +57,8 @@ async function recordSideEffects(trx: Knex.Transaction, change: StatusChange, ev
     },
   });
   if (row.callback_url)
-    await enqueueStatusChange(trx, { orderId: row.id, tenant, url: row.callback_url, base }, eventId);
+    for (const eventId of eventIds)
+      await enqueueStatusChange(trx, { orderId: row.id, tenant, url: row.callback_url, base }, eventId);
 }
 
 /** The row's new columns: status, cancellation, final cost, and the assignment when a match was made. */
@@ -87,6 +91,28 @@ function isRepeatedCancel(row: OrderRow, input: OrderEventInput): boolean {
   return false;
 }
 
+/** The change's status event, then its facts (ids in that order: the feed's order); their ids, ascending. */
+async function insertEvents(
+  trx: Knex.Transaction,
+  change: Pick<StatusChange, "row" | "updated" | "event"> & { now: Date },
+): Promise<number[]> {
+  const { row, updated, event, now } = change;
+  const common = { order_id: row.id, status: updated.status, at: now, account: row.account };
+  const rows = [
+    { ...common, ...event, type: eventTypeOf(updated.status, row.status), environment: row.environment },
+    // a fact carries the change's final cost (set when completing), not its note or override
+    ...factsOf(row, updated).map((fact) => ({
+      ...common,
+      type: fact.type,
+      data: fact.data === null ? null : JSON.stringify(fact.data),
+      final_cost_cents: event.final_cost_cents,
+      environment: row.environment,
+    })),
+  ];
+  const written = await trx("order_events").insert(rows).returning("id");
+  return written.map((w) => w.id).sort((a, b) => a - b);
+}
+
 export async function applyEvent(
   trx: Knex.Transaction,
   id: string,
@@ -108,11 +134,8 @@ export async function applyEvent(
     human_override: (input.human_override ?? false) || nteOverride !== null,
     final_cost_cents: input.final_cost_cents ?? null,
   };
-  const tenant = { account: row.account, environment: row.environment };
-  const [written] = await trx("order_events")
-    .insert({ order_id: id, status: input.status, ...event, at: now, ...tenant })
-    .returning("id");
   const updated = { ...row, ...update, cancellation: cancellation ?? row.cancellation };
-  await recordSideEffects(trx, { row, updated, event, match, cancellation, nteOverride }, written.id, base);
+  const eventIds = await insertEvents(trx, { row, updated, event, now });
+  await recordSideEffects(trx, { row, updated, event, match, cancellation, nteOverride }, eventIds, base);
   return statusView(trx, updated, base);
 }

@@ -115,7 +115,7 @@ const escalation = (config: Config, input: OrderInput, overNte?: Match): Schemas
   escalation_contact: config.escalationContact,
 });
 
-/** The outbox message of the order's first event (order.created) when the order has a callback_url. */
+/** Where the order's events are sent when it has a callback_url (the writer queues a message per event). */
 function webhookOf(input: OrderInput, row: NewRow, base: string): NewOrder["webhook"] {
   if (!input.callback_url) return null;
   const tenant = { account: row.account, environment: row.environment };

@@ -1,10 +1,12 @@
-// What the order domain answers with: the status view (an order with its events). Events as customers receive
-// them (feed, stream, webhooks) are rendered by services/events/feed.ts.
+// What the order domain answers with: the status view (an order with its status history: its status events only;
+// the facts of a change, such as order.assigned, are feed events, not a second status). Events as customers
+// receive them (feed, stream, webhooks) are rendered by services/events/feed.ts.
 import type { Knex } from "knex";
 import type { OrderEventRow, OrderRow } from "../../../db/tables/dispatch.js";
 import { statusUrl } from "../../shared/base-url.js";
 import { maskRef } from "../../shared/ids.js";
 import type { Schemas } from "../../../types/contract.js";
+import { statusEventTypes } from "../../events/catalogue.js";
 
 type OrderView = Schemas["OrderStatus"];
 type Conn = Knex | Knex.Transaction;
@@ -47,13 +49,16 @@ function viewOf(row: OrderRow, events: OrderEventRow[], base: string): OrderView
 
 /** OrderStatus of the contract: the order with its event history. */
 export async function statusView(db: Conn, row: OrderRow, base: string): Promise<OrderView> {
-  return viewOf(row, await db("order_events").where({ order_id: row.id }).orderBy("id"), base);
+  const events = await db("order_events").where({ order_id: row.id }).whereIn("type", statusEventTypes).orderBy("id");
+  return viewOf(row, events, base);
 }
 
 /** statusView for a page of orders with one events query. */
 export async function statusViews(db: Conn, rows: OrderRow[], base: string): Promise<OrderView[]> {
   const ids = rows.map((row) => row.id);
-  const events = ids.length ? await db("order_events").whereIn("order_id", ids).orderBy("id") : [];
+  const events = ids.length
+    ? await db("order_events").whereIn("order_id", ids).whereIn("type", statusEventTypes).orderBy("id")
+    : [];
   return rows.map((row) =>
     viewOf(
       row,

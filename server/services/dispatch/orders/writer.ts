@@ -1,9 +1,11 @@
-// New orders are written in ONE statement: the order row with its stored answer, its first event, its audit
-// records and (with a callback_url) its webhook message, as data-modifying CTEs — atomic without BEGIN/COMMIT,
-// and orders that arrive together share the statement (group commit). A reference_id or Idempotency-Key taken
-// meanwhile fails the batch; group commit then writes each order alone, so only that order sees the 23505.
-// With a callback_url the same statement gives the account its webhook secret if it has none yet, and the message
-// references the order's first event by the id that statement gave it.
+// New orders are written in ONE statement: the order row with its stored answer, its events (order.created, then
+// the facts of creation: order.assigned when matched at once), its audit records and (with a callback_url) a
+// webhook message per event, as data-modifying CTEs — atomic without BEGIN/COMMIT, and orders that arrive together
+// share the statement (group commit). A reference_id or Idempotency-Key taken meanwhile fails the batch; group
+// commit then writes each order alone, so only that order sees the 23505. With a callback_url the same statement
+// gives the account its webhook secret if it has none yet, and each message references its event by the id that
+// statement gave it. Events are inserted from one JSON array in array order, so each order's status event takes a
+// smaller id (and so an earlier place in the feed) than the facts after it.
 import type { Db } from "../../../db/knex.js";
 import type { Environment, Tenant } from "../../access/principal.js";
 import { createGroupCommit } from "../../../db/group-commit.js";
@@ -11,22 +13,41 @@ import { columnList, insertJsonRows, selectJsonRows } from "../../../db/json-row
 import { auditRowColumns, type AuditRow } from "../../audit/entries.js";
 import { statusChangeMessage } from "../../webhooks/outbox.js";
 import { insertMissingSecrets } from "../../webhooks/secrets.js";
+import { factsOf } from "../../events/catalogue.js";
 
 export interface NewOrder {
-  row: Record<string, unknown> & { id: string; status: string; created_at: Date } & Tenant;
+  row: Record<string, unknown> & {
+    id: string;
+    status: string;
+    contractor_id: string | null;
+    created_at: Date;
+  } & Tenant;
   /** The first event's note. */
   note: string;
   records: AuditRow[];
   webhook: Parameters<typeof statusChangeMessage>[0] | null;
 }
 
-const eventColumns = ["order_id", "status", "note", "at", "account", "environment"] as const;
+const eventColumns = ["order_id", "type", "status", "note", "at", "account", "environment", "data"] as const;
 const messageColumns = ["message_id", "order_id", "account", "environment", "url", "status_base_url"] as const;
 
-/** The messages (one json parameter) with `event_id`, each its order's event from the `first_events` CTE. */
+/** The messages (one json parameter) with `event_id`: each names its event in the `new_events` CTE by the order
+ * and the `event_type` (one event per type per order). */
 const insertMessages = `insert into "webhook_outbox" (${columnList(messageColumns)}, "event_id")
   select ${messageColumns.map((c) => `m."${c}"`).join(", ")}, e.id
-    from json_populate_recordset(null::"webhook_outbox", ?::json) m join first_events e on e.order_id = m.order_id`;
+    from json_array_elements(?::json) j cross join lateral json_populate_record(null::"webhook_outbox", j) m
+    join new_events e on e.order_id = m.order_id and e.type = j->>'event_type'`;
+
+/** An order's events: order.created, then the facts of creation. */
+function eventsOf(order: NewOrder) {
+  const { row } = order;
+  const common = { order_id: row.id, status: row.status, at: row.created_at, account: row.account };
+  const facts = factsOf(null, row).map((fact) => ({ ...common, type: fact.type, note: null, data: fact.data }));
+  return [{ ...common, type: "order.created", note: order.note, data: null }, ...facts].map((event) => ({
+    ...event,
+    environment: row.environment,
+  }));
+}
 
 /** Each tenant of a batch's webhook messages once. */
 function tenantsOf(messages: { account: string; environment: Environment }[]): Tenant[] {
@@ -37,22 +58,18 @@ function tenantsOf(messages: { account: string; environment: Environment }[]): T
 /** `eventsWritten` is told after each batch's statement (the feed sequencer's nudge). */
 export function createOrderWriter(db: Db, eventsWritten: () => void) {
   return createGroupCommit<NewOrder>(async (orders) => {
-    const events = orders.map((order) => ({
-      order_id: order.row.id,
-      status: order.row.status,
-      note: order.note,
-      at: order.row.created_at,
-      account: order.row.account,
-      environment: order.row.environment,
-    }));
-    const messages = orders.flatMap((order) => (order.webhook ? [statusChangeMessage(order.webhook)] : []));
+    const events = orders.map(eventsOf);
+    const messages = orders.flatMap((order, i) => {
+      const { webhook } = order;
+      return webhook ? events[i].map((event) => ({ ...statusChangeMessage(webhook), event_type: event.type })) : [];
+    });
     const orderColumns = Object.keys(orders[0].row); // every row comes from the same builder (new-order.ts)
     const json = (rows: unknown[]) => JSON.stringify(rows);
     let statement = db
       .with("new_orders", db.raw(insertJsonRows("orders", orderColumns), [json(orders.map((order) => order.row))]))
       .with(
-        "first_events",
-        db.raw(`${insertJsonRows("order_events", eventColumns)} returning id, order_id`, [json(events)]),
+        "new_events",
+        db.raw(`${insertJsonRows("order_events", eventColumns)} returning id, order_id, type`, [json(events.flat())]),
       );
     if (messages.length > 0)
       statement = statement

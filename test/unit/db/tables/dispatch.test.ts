@@ -71,6 +71,8 @@ const declared = {
   order_events: {
     id: true,
     order_id: true,
+    type: true,
+    data: true,
     status: true,
     note: true,
     human_override: true,

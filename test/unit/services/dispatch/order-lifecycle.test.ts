@@ -154,6 +154,8 @@ describe("order lifecycle", () => {
       const row = {
         seq: 7,
         order_id: "ord_1",
+        type: "order.status_changed" as const,
+        data: null,
         status: "dispatched" as const,
         at: "2026-01-02T03:04:05Z",
         final_cost_cents: null,
