@@ -1418,7 +1418,8 @@ export const requestSchemas: Record<string, object> = {
               "order_status",
               "key_issued",
               "key_revoked",
-              "sandbox_reset"
+              "sandbox_reset",
+              "escalation"
             ],
             "x-extensible-enum": true
           }

@@ -109,7 +109,8 @@ export interface paths {
          *     (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers), in order and retried with exponential
          *     backoff until the receiver answers 2xx: `order.created` at creation, `order.status_changed` on each
          *     transition and `order.cancelled` at cancellation, each followed by the facts of that change
-         *     (`order.assigned` when a contractor is assigned, `order.completed` with the final cost) — the event
+         *     (`order.assigned` when a contractor is assigned, `order.completed` with the final cost), and
+         *     `order.escalated` when an order passes its fulfilment deadline unassigned — the event
          *     catalogue in the top-level `webhooks`, the
          *     same events (same body, same `webhook-id`) as `listEvents` and `dispatch listen`. The signing secret (`whsec_…`, one per account) is handed out by the operator
          *     (`getWebhookSecret`) and to the account's keys (`getAccountWebhookSecret`, rotated with
@@ -272,8 +273,8 @@ export interface paths {
         /**
          * The account's order events, oldest first (JSON page or live SSE stream)
          * @description Every lifecycle event of the account's orders (`order.created`, `order.status_changed`,
-         *     `order.cancelled`, and the facts `order.assigned` and `order.completed` right after the status event they
-         *     belong to), oldest first, after the event `after` (exclusive). `data` is the payload of the
+         *     `order.cancelled`, the facts `order.assigned` and `order.completed` right after the status event they
+         *     belong to, and `order.escalated`), oldest first, after the event `after` (exclusive). `data` is the payload of the
          *     order webhooks. Page with `limit`; `next_after` is the last id of the page.
          *
          *     With `Accept: text/event-stream` the answer is a Server-Sent Events stream that stays open: each event is
@@ -1283,6 +1284,63 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "order.escalated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order passed its fulfilment deadline without a contractor
+         * @description Sent to the order's `callback_url` (and forwarded by `dispatch listen`); the same event as in `listEvents`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`evt_…`), stable across retries and the same in a `dispatch listen` forward. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,` + base64 HMAC-SHA256, one per signing secret, space-separated: two or more (at most four) while a rotated secret still signs (`rotateWebhookSecret`). */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                    /** @description The webhook sender (the server's worker and `dispatch listen` send the same). */
+                    "user-agent": components["parameters"]["WebhookUserAgent"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OrderEscalatedEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the event. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any other answer, a timeout or a refused connection is retried with exponential backoff until the attempts run out. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1600,6 +1658,8 @@ export interface components {
             tracking: components["schemas"]["Tracking"];
             /** @description Present once the order is cancelled. */
             cancellation?: components["schemas"]["Cancellation"] | null;
+            /** @description Present (and not null) once the order passed its fulfilment deadline unassigned (`order.escalated`); null otherwise. */
+            escalation?: components["schemas"]["Escalation"] | null;
         };
         CancelRequest: {
             reason: components["schemas"]["CancelReason"];
@@ -1671,7 +1731,7 @@ export interface components {
          * @description The event catalogue's types (the keys of the top-level `webhooks`).
          * @enum {string}
          */
-        OrderEventType: "order.created" | "order.status_changed" | "order.cancelled" | "order.assigned" | "order.completed";
+        OrderEventType: "order.created" | "order.status_changed" | "order.cancelled" | "order.assigned" | "order.completed" | "order.escalated";
         /**
          * @description One order event, the same JSON in the feed (`listEvents`, `listOrderEvents`, their SSE streams), in a
          *     webhook to a `callback_url` and in a `dispatch listen` forward; one schema per type below.
@@ -1751,6 +1811,60 @@ export interface components {
             /** @constant */
             type?: "order.completed";
         };
+        /**
+         * @description The order is still `accepted_pending_fulfilment` past its urgency's fulfilment deadline (`escalation`:
+         *     when, why and the deadline; see `Escalation`): people take it from here (the escalation contact). It is a
+         *     fact of its own (no status change precedes it: `status` and `previous_status` are the order's current and
+         *     previous status), sent once per order. The dispatcher still assigns the order if a contractor can take it
+         *     later (`order.assigned`).
+         * @example {
+         *       "id": "evt_58",
+         *       "type": "order.escalated",
+         *       "timestamp": "2026-11-23T17:02:12.000Z",
+         *       "data": {
+         *         "order_id": "ord_01JD8XC4D6E8F0G2H4J6K8M0N2",
+         *         "status": "accepted_pending_fulfilment",
+         *         "previous_status": null,
+         *         "reference_id": "acme-wo-1043",
+         *         "assigned_contractor_ref": null,
+         *         "quoted_cost_cents": null,
+         *         "final_cost_cents": null,
+         *         "status_url": "http://127.0.0.1:3000/api/dispatch/v1/orders/ord_01JD8XC4D6E8F0G2H4J6K8M0N2",
+         *         "at": "2026-11-23T17:02:12.000Z",
+         *         "escalation": {
+         *           "reason": "no_contractor_in_area",
+         *           "deadline_at": "2026-11-23T17:02:11.000Z",
+         *           "escalated_at": "2026-11-23T17:02:12.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        OrderEscalatedEvent: components["schemas"]["DispatchEvent"] & {
+            /** @constant */
+            type?: "order.escalated";
+        };
+        /**
+         * @description Why and when an unassigned order was handed to people: it was still `accepted_pending_fulfilment` at its
+         *     fulfilment deadline, `created_at` plus 30 minutes for `emergency`, 2 hours for `urgent`, 24 hours for
+         *     `routine` and 72 hours for `scheduled`.
+         */
+        Escalation: {
+            /**
+             * @description `no_contractor_in_area` (no active contractor could take it) or `over_nte` (held: its price is over its not-to-exceed).
+             * @enum {string}
+             */
+            reason: "no_contractor_in_area" | "over_nte";
+            /**
+             * Format: date-time
+             * @description The fulfilment deadline it passed.
+             */
+            deadline_at: string;
+            /**
+             * Format: date-time
+             * @description When it was handed to people: the escalation contact of the order's 202 answer (`fulfilment.escalation_contact`).
+             */
+            escalated_at: string;
+        };
         EventPage: {
             items: components["schemas"]["DispatchEvent"][];
             /** @description Pass as `after` for the next page; null when the page is empty. */
@@ -1785,6 +1899,8 @@ export interface components {
             at: string;
             /** @description `order.assigned` only (absent on other types): true when the order had another contractor before this assignment, false on its first. */
             reassigned?: boolean;
+            /** @description `order.escalated` only (absent on other types). */
+            escalation?: components["schemas"]["Escalation"];
         };
         WebhookSecret: {
             account: string;
@@ -1888,6 +2004,8 @@ export interface components {
                 human_override_rate: components["schemas"]["Metric"];
                 /** @description Cancelled orders (by the customer or an operator) / orders. */
                 cancellation_rate?: components["schemas"]["Metric"];
+                /** @description Orders escalated for passing their fulfilment deadline unassigned (`order.escalated`) / orders. */
+                escalation_rate?: components["schemas"]["Metric"];
                 quote_turnaround_minutes: components["schemas"]["Metric"];
             };
             trust_signals: {
@@ -2081,7 +2199,7 @@ export interface components {
             hashes: string[];
         };
         /** @enum {string} */
-        AuditRecordType: "quote" | "order" | "match" | "order_status" | "key_issued" | "key_revoked" | "sandbox_reset";
+        AuditRecordType: "quote" | "order" | "match" | "order_status" | "key_issued" | "key_revoked" | "sandbox_reset" | "escalation";
         AuditRecord: {
             seal: string;
             /**

@@ -95,6 +95,18 @@ describe("event catalogue: webhooks, listen and trigger", function () {
         (await call(`/api/dispatch/v1/sandbox/orders/${completed}/advance`, { to: "completed" })).status,
         200,
       );
+      // and one nobody covers (AK roofing), unassigned past its 2 h deadline: moved back in time, then swept
+      const created = await postOrder(
+        t.url,
+        { "x-api-key": key },
+        { ...orderRequest, trade: "roofing", location: { state: "AK" }, reference_id: "cat-3", callback_url },
+      );
+      const escalated = ((await created.json()) as { order: { id: string } }).order.id;
+      const db = t.app.services.db;
+      await db("orders")
+        .where({ id: escalated })
+        .update({ created_at: new Date(Date.now() - 3 * 3_600_000) });
+      t.app.services.orders.nudgeDispatcher();
       const expected = {
         [cancelled]: [
           "order.created",
@@ -109,13 +121,14 @@ describe("event catalogue: webhooks, listen and trigger", function () {
           ...Array.from({ length: 4 }, () => "order.status_changed"),
           "order.completed",
         ],
+        [escalated]: ["order.created", "order.escalated"],
       };
       const of = (path: string, id: string) => receiver.hits.filter((h) => h.path === path && orderOf(h) === id);
       const arrived = (id: string) =>
         of("/hook", id).length === expected[id].length && of("/listen", id).length === expected[id].length;
-      await until(() => arrived(cancelled) && arrived(completed), { timeoutMs: 20_000 });
+      await until(() => arrived(cancelled) && arrived(completed) && arrived(escalated), { timeoutMs: 20_000 });
       const secret = await webhookSecret(t.url, "catalogue");
-      for (const id of [cancelled, completed]) {
+      for (const id of [cancelled, completed, escalated]) {
         const [hook, forwarded] = [of("/hook", id), of("/listen", id)];
         assert.deepEqual(
           hook.map((h) => (JSON.parse(h.raw.toString()) as { type: string }).type),
@@ -133,7 +146,7 @@ describe("event catalogue: webhooks, listen and trigger", function () {
         assert.equal(hook[0].headers["user-agent"], "dispatch-webhooks/1");
         assert.match(String(hook[0].headers["webhook-id"]), /^evt_\d+$/);
       }
-      assert.deepEqual(new Set([...expected[cancelled], ...expected[completed]]), new Set(eventTypes));
+      assert.deepEqual(new Set(Object.values(expected).flat()), new Set(eventTypes));
     } finally {
       listen.kill("SIGTERM");
     }
@@ -149,7 +162,9 @@ describe("event catalogue: webhooks, listen and trigger", function () {
     assert.deepEqual([given.code, given.stdout], [0, "whsec_Z2l2ZW4tc2VjcmV0LWZvci10ZXN0cw==\n"]);
   });
 
-  for (const type of eventTypes)
+  /** Not triggerable yet: it needs hours to pass (the test clock is a later change); trigger says so, below. */
+  const waitsForTime = ["order.escalated"];
+  for (const type of eventTypes.filter((name) => !waitsForTime.includes(name)))
     it(`trigger ${type} makes the sandbox emit it: in the feed and at the callback_url`, async () => {
       const data = JSON.stringify({
         ...orderRequest,
@@ -167,7 +182,7 @@ describe("event catalogue: webhooks, listen and trigger", function () {
       await until(() => receiver.hits.some((h) => h.path === "/hook" && h.headers["webhook-id"] === event.id));
     });
 
-  it("trigger order.assigned of an order nobody covers (202): its sandbox step assigns it", async () => {
+  it("trigger order.assigned of an order nobody covers (202) fails as live would (409 no_contractor_in_area)", async () => {
     const data = JSON.stringify({
       trade: "roofing",
       location: { state: "AK" },
@@ -175,15 +190,16 @@ describe("event catalogue: webhooks, listen and trigger", function () {
       reference_id: "trigger-unassigned",
     });
     const run = await runCli(["trigger", "order.assigned", "--data", data, "-o", "json"], { env });
-    assert.equal(run.code, 0, run.stderr);
-    const { order, event } = JSON.parse(run.stdout) as {
-      order: { status: string };
-      event: { type: string; data: { previous_status: string; reassigned: boolean } };
-    };
-    assert.deepEqual(
-      [event.type, event.data.previous_status, event.data.reassigned, order.status],
-      ["order.assigned", "accepted_pending_fulfilment", false, "pending_dispatch"],
-    );
+    assert.equal(run.code, 7, run.stderr); // a 409
+    assert.match(run.stderr, /no_contractor_in_area/);
+  });
+
+  it("trigger order.escalated says why it cannot emit it yet, before making any order", async () => {
+    const before = await t.app.services.db("orders").count({ n: "*" });
+    const run = await runCli(["trigger", "order.escalated"], { env });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /fulfilment deadline/);
+    assert.deepEqual(await t.app.services.db("orders").count({ n: "*" }), before);
   });
 
   it("trigger prints the order id; an unknown type is a usage error listing the catalogue; a live key is refused", async () => {

@@ -154,9 +154,13 @@ const postgres = postgresDatabase();
       async () => (await db("orders").whereIn("id", ids).where({ status: "pending_dispatch" })).length === ids.length,
       { timeoutMs: 30_000, message: "every order assigned" },
     ); // read from the database: 40 orders polled through the API would meet its rate limit
-    const assignments = await db("order_events").whereIn("order_id", ids).where({ status: "pending_dispatch" });
+    const assignments = await db("order_events")
+      .whereIn("order_id", ids)
+      .where({ status: "pending_dispatch", type: "order.status_changed" });
     assert.equal(assignments.length, ids.length, "one assignment event per order");
     assert.equal(new Set(assignments.map((event: { order_id: string }) => event.order_id)).size, ids.length);
+    const facts = await db("order_events").whereIn("order_id", ids).where({ type: "order.assigned" });
+    assert.equal(facts.length, ids.length, "one order.assigned per order");
     // One match record per order in the audit log, whichever instance won it.
     const matches = await db("audit_records").where({ type: "match" }).whereIn("subject", ids);
     assert.equal(matches.length, ids.length);

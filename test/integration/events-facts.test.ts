@@ -109,13 +109,24 @@ for (const db of databases()) {
       }
     });
 
-    it("the sandbox's step assigns an unassigned test order (a stand-in): order.assigned after its status event", async () => {
+    it("the sandbox's step assigns an unassigned test order once a contractor can take it: order.assigned after its status event", async () => {
       const { status, order } = await create({ ...akOrder, trade: "roofing", reference_id: "facts-sandbox" });
       assert.equal(status, 202);
-      const advanced = await jsonRequest(t, "POST", `/api/dispatch/v1/sandbox/orders/${String(order.id)}/advance`, {
-        headers: { "x-api-key": key },
-        body: {},
+      const advance = () =>
+        jsonRequest(t, "POST", `/api/dispatch/v1/sandbox/orders/${String(order.id)}/advance`, {
+          headers: { "x-api-key": key },
+          body: {},
+        });
+      assert.equal((await advance()).status, 409, "nobody serves AK: no contractor is invented");
+      await t.app.services.contractors.create({
+        name: "Anchorage Roofing Facts",
+        trades: ["roofing"],
+        service_areas: [{ state: "AK" }],
+        hourly_rate_cents: 9000,
+        base_response_minutes: 60,
+        emergency_capable: true,
       });
+      const advanced = await advance();
       assert.equal(advanced.status, 200);
       const events = await feed(order.id as string);
       assert.deepEqual(typesOf(events), [

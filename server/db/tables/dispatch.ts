@@ -89,6 +89,10 @@ export interface OrderRow {
   updated_at: Date;
   /** Null until cancelled. */
   cancellation: Schemas["Cancellation"] | null;
+  /** Set together, once, when the order passed its fulfilment deadline unassigned (orders/escalation.ts). */
+  escalated_at: Date | null;
+  escalation_reason: Schemas["Escalation"]["reason"] | null;
+  escalation_deadline_at: Date | null;
 }
 
 /** A change of an order: the cancellation (jsonb) as JSON text. */

@@ -9,6 +9,8 @@ import type { InsertOf, TableOf } from "./writes.js";
 export interface FactData {
   /** order.assigned: the order had another contractor before. */
   reassigned?: boolean;
+  /** order.escalated: why, when and the deadline it passed, and who handles it (as the order keeps them). */
+  escalation?: Schemas["Escalation"];
 }
 
 export interface OrderEventRow {

@@ -15,6 +15,7 @@ export const auditTypes = [
   "key_issued",
   "key_revoked",
   "sandbox_reset",
+  "escalation",
 ] as const satisfies readonly AuditType[];
 export type AuditType = Schemas["AuditRecordType"];
 export interface AuditEntry {

@@ -42,7 +42,7 @@ async function windowFacts(db: Db, since: Date) {
   const orders = await db("orders")
     .where("environment", "live")
     .where("created_at", ">=", since)
-    .select("id", "status", "contractor_id", "nte_cents", "final_cost_cents", "dispatch_latency_ms");
+    .select("id", "status", "contractor_id", "nte_cents", "final_cost_cents", "dispatch_latency_ms", "escalated_at");
   const overridden = await db("order_events")
     .join("orders", "orders.id", "order_events.order_id")
     .where("orders.environment", "live")
@@ -56,7 +56,7 @@ type WindowOrders = Awaited<ReturnType<typeof windowFacts>>["orders"];
 type WindowOrder = WindowOrders[number];
 
 const methodology =
-  "Computed from this service's live order and order-event records created in the window (sandbox orders, made with dispatch_test_ keys, are never counted), at most once per period per cache interval (30 s by default): generated_at says when. goal_fulfillment_rate: orders with an assigned contractor / orders. completion_rate: completed / (completed + cancelled). nte_accuracy_rate: completed orders with an NTE whose final cost is at or under it / such orders. dispatch latency: order receipt to contractor assignment, nearest-rank percentiles. human_override_rate: orders with an event marked human_override / orders. cancellation_rate: cancelled orders (by customer or operator) / orders. Metrics without records are null and marked unavailable.";
+  "Computed from this service's live order and order-event records created in the window (sandbox orders, made with dispatch_test_ keys, are never counted), at most once per period per cache interval (30 s by default): generated_at says when. goal_fulfillment_rate: orders with an assigned contractor / orders. completion_rate: completed / (completed + cancelled). nte_accuracy_rate: completed orders with an NTE whose final cost is at or under it / such orders. dispatch latency: order receipt to contractor assignment, nearest-rank percentiles. human_override_rate: orders with an event marked human_override / orders. cancellation_rate: cancelled orders (by customer or operator) / orders. escalation_rate: orders escalated for passing their fulfilment deadline unassigned (order.escalated) / orders. Metrics without records are null and marked unavailable.";
 
 /** Published targets and audit facts: constant, stated beside the measured metrics. */
 const trustSignals = {
@@ -94,6 +94,7 @@ function metricsOf(orders: WindowOrders, overriddenOrders: number) {
     dispatch_latency_p95_ms: percentile(latencies, 95),
     human_override_rate: ratio(overriddenOrders, orders.length),
     cancellation_rate: ratio(orders.filter((order) => order.status === "cancelled").length, orders.length),
+    escalation_rate: ratio(orders.filter((order) => order.escalated_at !== null).length, orders.length),
     quote_turnaround_minutes: {
       value: 120,
       unit: "minutes",

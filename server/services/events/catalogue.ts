@@ -55,5 +55,7 @@ type EventData = Schemas["OrderEventData"];
 
 /** The event data a type adds to the common fields, from its stored extras (the one reader of order_events.data). */
 export function extrasOf(type: string, data: FactData | null): Partial<EventData> {
-  return type === "order.assigned" ? { reassigned: data?.reassigned === true } : {};
+  if (type === "order.assigned") return { reassigned: data?.reassigned === true };
+  if (type === "order.escalated" && data?.escalation) return { escalation: data.escalation };
+  return {};
 }

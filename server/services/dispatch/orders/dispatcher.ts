@@ -12,6 +12,9 @@
 // than a queue of "orders to retry": what makes an order matchable is a change to the pool, which concerns any
 // unassigned order, and the sweep reads only unassigned orders through their status index, a page at a time.
 //
+// After the assignments, the sweep escalates every order still unassigned past its urgency's fulfilment deadline
+// (escalation.ts: once per order, an `order.escalated` event), so an overdue order is escalated within one interval.
+//
 // Several instances may sweep at once: the assignment locks the order's row and re-checks its status under the lock
 // (applyEvent), so the second instance to reach an order finds it assigned and moves on (409, ignored): at most one
 // assignment per order, and no order is skipped, since every sweep reads every unassigned order.
@@ -23,6 +26,7 @@ import type { ContractorService } from "../contractors.js";
 import type { Match } from "../matching.js";
 import { applyEvent } from "./apply-event.js";
 import { matchUnassigned } from "./assign.js";
+import { escalate, overdueOrders } from "./escalation.js";
 import { heldOverNte } from "./nte-rule.js";
 
 export interface Dispatcher {
@@ -85,8 +89,8 @@ async function assign(dispatcher: Dispatcher, row: OrderRow): Promise<boolean> {
   }
 }
 
-/** One sweep over every unassigned order; the number assigned. */
-export async function sweep(dispatcher: Dispatcher): Promise<number> {
+/** Assigns what it can of every unassigned order; the number assigned. */
+async function assignAll(dispatcher: Dispatcher): Promise<number> {
   let assigned = 0;
   let after: OrderRow | null = null;
   for (;;) {
@@ -96,6 +100,25 @@ export async function sweep(dispatcher: Dispatcher): Promise<number> {
     if (page.length < pageSize) return assigned;
     after = page[page.length - 1];
   }
+}
+
+/** Escalates every order still unassigned past its deadline (each leaves the overdue set as it is escalated, or
+ * as another instance escalates or assigns it); the number escalated here. */
+async function escalateOverdue(dispatcher: Dispatcher): Promise<number> {
+  let escalated = 0;
+  for (;;) {
+    const now = new Date();
+    const page = await overdueOrders(dispatcher.db, now, pageSize);
+    for (const row of page) if (await escalate(dispatcher.db, row.id, dispatcher.base, now)) escalated++;
+    if (escalated) dispatcher.eventsWritten();
+    if (page.length < pageSize) return escalated;
+  }
+}
+
+/** One sweep: assign what the pool can take, then escalate what is still waiting past its deadline. */
+export async function sweep(dispatcher: Dispatcher): Promise<number> {
+  const assigned = await assignAll(dispatcher);
+  return assigned + (await escalateOverdue(dispatcher));
 }
 
 /** The dispatcher of one server: started once it listens (`origin`: its public base URL or real address, for

@@ -24,6 +24,16 @@ function eventOf(event: OrderEventRow): Schemas["OrderEvent"] {
   };
 }
 
+/** The order's escalation (orders/escalation.ts), or null before one. */
+function escalationOf(row: OrderRow): Schemas["Escalation"] | null {
+  if (!row.escalated_at || !row.escalation_reason || !row.escalation_deadline_at) return null;
+  return {
+    reason: row.escalation_reason,
+    deadline_at: iso(row.escalation_deadline_at),
+    escalated_at: iso(row.escalated_at),
+  };
+}
+
 function viewOf(row: OrderRow, events: OrderEventRow[], base: string): OrderView {
   return {
     id: row.id,
@@ -44,6 +54,7 @@ function viewOf(row: OrderRow, events: OrderEventRow[], base: string): OrderView
     events: events.map(eventOf),
     tracking: { status_url: statusUrl(base, row.id), auth: trackingAuth },
     cancellation: row.cancellation ?? null,
+    escalation: escalationOf(row),
   };
 }
 

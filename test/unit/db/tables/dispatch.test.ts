@@ -67,6 +67,9 @@ const declared = {
     created_at: true,
     updated_at: true,
     cancellation: true,
+    escalated_at: true,
+    escalation_reason: true,
+    escalation_deadline_at: true,
   } satisfies Columns<OrderRow>,
   order_events: {
     id: true,

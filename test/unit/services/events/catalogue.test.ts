@@ -77,11 +77,19 @@ describe("event catalogue", () => {
     );
     assert.deepEqual(
       eventTypes.filter((type) => !isStatusEvent(type)),
-      ["order.assigned", "order.completed"],
+      ["order.assigned", "order.completed", "order.escalated"],
     );
     assert.deepEqual(extrasOf("order.assigned", { reassigned: true }), { reassigned: true });
     assert.deepEqual(extrasOf("order.assigned", null), { reassigned: false });
     assert.deepEqual(extrasOf("order.completed", null), {});
+    const escalation = {
+      reason: "no_contractor_in_area",
+      deadline_at: "2026-11-23T17:02:11.000Z",
+      escalated_at: "2026-11-23T17:02:12.000Z",
+    } as const;
+    assert.deepEqual(extrasOf("order.escalated", { escalation }), { escalation });
+    assert.deepEqual(extrasOf("order.escalated", null), {});
+    assert.deepEqual(extrasOf("order.assigned", { escalation }), { reassigned: false });
     assert.deepEqual(extrasOf("order.status_changed", { reassigned: true }), {});
   });
 });

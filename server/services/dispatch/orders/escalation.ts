@@ -1,0 +1,75 @@
+// Escalation: an order still `accepted_pending_fulfilment` at its fulfilment deadline (fulfilment-deadline.ts) is
+// handed to people once. Under the order's row lock it keeps when, why (`over_nte` when it is held over its NTE,
+// else `no_contractor_in_area`) and the deadline, and gets an `order.escalated` event (a fact of its own: no status
+// changes), its webhook and an `escalation` audit record, in one transaction. The lock and the `escalated_at is
+// null` check under it make it once per order however many instances sweep; the dispatcher calls it for the pages
+// of overdue orders it reads (the partial index orders_awaiting_escalation), and still assigns an escalated order
+// if a contractor can take it later.
+import type { Knex } from "knex";
+import type { Db } from "../../../db/knex.js";
+import type { OrderRow } from "../../../db/tables/dispatch.js";
+import { appendAudit } from "../../audit/entries.js";
+import { enqueueStatusChange } from "../../webhooks/outbox.js";
+import type { Schemas } from "../../../types/contract.js";
+import { fulfilmentDeadline, fulfilmentDeadlineMinutes } from "../fulfilment-deadline.js";
+import { urgencies } from "../trades.js";
+import { isHeldOverNte } from "./nte-rule.js";
+
+/** Overdue, unassigned, not yet escalated orders, oldest first: one page. */
+export function overdueOrders(db: Db, now: Date, limit: number) {
+  return db("orders")
+    .where("status", "accepted_pending_fulfilment")
+    .whereNull("escalated_at")
+    .where((query) => {
+      for (const urgency of urgencies)
+        void query.orWhere((one) => {
+          const createdBy = new Date(now.getTime() - fulfilmentDeadlineMinutes[urgency] * 60_000);
+          void one.where("urgency", urgency).where("created_at", "<=", createdBy);
+        });
+    })
+    .orderBy([
+      { column: "created_at", order: "asc" },
+      { column: "id", order: "asc" },
+    ])
+    .limit(limit)
+    .select<OrderRow[]>("*");
+}
+
+async function writeEscalation(
+  trx: Knex.Transaction,
+  row: OrderRow,
+  change: { escalation: Schemas["Escalation"]; at: Date; base: string },
+) {
+  const { escalation, at, base } = change;
+  const tenant = { account: row.account, environment: row.environment };
+  const [event] = await trx("order_events")
+    .insert({
+      order_id: row.id,
+      type: "order.escalated",
+      status: row.status,
+      at,
+      data: JSON.stringify({ escalation }),
+      ...tenant,
+    })
+    .returning("id");
+  await appendAudit(trx, { type: "escalation", tenant, subject: row.id, content: { ...escalation } });
+  if (row.callback_url)
+    await enqueueStatusChange(trx, { orderId: row.id, tenant, url: row.callback_url, base }, event.id);
+}
+
+/** Escalates the order if it is still unassigned and not escalated (under its row lock); true when it did. */
+export async function escalate(db: Db, id: string, base: string, now = new Date()): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const row = await trx("orders").where({ id }).forUpdate().first();
+    if (row?.status !== "accepted_pending_fulfilment" || row.escalated_at) return false;
+    const deadline = fulfilmentDeadline(row.urgency, new Date(row.created_at));
+    if (deadline > now) return false;
+    const reason = isHeldOverNte(row) ? "over_nte" : "no_contractor_in_area";
+    await trx("orders")
+      .where({ id })
+      .update({ escalated_at: now, escalation_reason: reason, escalation_deadline_at: deadline, updated_at: now });
+    const escalation = { reason, deadline_at: deadline.toISOString(), escalated_at: now.toISOString() } as const;
+    await writeEscalation(trx, row, { escalation, at: now, base });
+    return true;
+  });
+}
