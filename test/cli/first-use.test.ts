@@ -187,7 +187,7 @@ describe("cli first use", function () {
         await until(() => stderr.includes("ready"));
         const ids = [await order(), await order()].map((r) => JSON.parse(r.stdout).order.id as string);
         const lines = () => stdout.split("\n").filter((l) => ids.some((id) => l.includes(id)));
-        await until(() => lines().length === 2);
+        await until(() => lines().length === 4); // each matched order: order.created, order.assigned
         for (const line of lines())
           assert.match(
             (JSON.parse(line) as { forwarded: string }).forwarded,

@@ -50,7 +50,9 @@ describe("orders watch with steps seconds apart (built server and CLI)", functio
       const exitedAt = Date.now();
       assert.equal(watched.code, 0, `exit ${watched.code}: ${watched.stderr}`);
       const lines = watched.stdout.trim().split("\n");
-      assert.equal(lines.length, 5, watched.stdout); // created, dispatched, en_route, on_site, completed
+      // created, assigned, dispatched, en_route, on_site, completed: it exits at the status event, not waiting for
+      // the order.completed fact after it (the status event carries the final cost too)
+      assert.equal(lines.length, 6, watched.stdout);
       assert.match(lines.at(-1)!, /completed/);
       const completedAt = await completedTime(base, key, created.order.id);
       const exitLagMs = exitedAt - completedAt;

@@ -138,6 +138,34 @@ for (const db of databases()) {
       assert.notEqual(events[2].data.assigned_contractor_ref, null);
     });
 
+    it("the sandbox walker (SANDBOX_STEP_MS) assigns an unassigned test order by itself: the same facts", async () => {
+      const walking = await startTestServer(db, { SANDBOX_STEP_MS: "50" }); // a port: the walker calls over HTTP
+      try {
+        const k = (await walking.issueKey({ account: "facts-walker" })).key;
+        const body = { ...akOrder, trade: "painting", reference_id: "facts-walker" };
+        const id = (await (await postOrder(walking, { "x-api-key": k }, body)).json()).order.id as string;
+        const feedOf = async () =>
+          (
+            (await (
+              await fetch(`${walking.url}/api/dispatch/v1/orders/${id}/events`, { headers: { "x-api-key": k } })
+            ).json()) as { items: FeedEvent[] }
+          ).items;
+        await until(async () => (await feedOf()).some((e) => e.type === "order.completed"), { timeoutMs: 20_000 });
+        const events = await feedOf();
+        assert.deepEqual(typesOf(events).slice(0, 3), [
+          ["order.created", null, "accepted_pending_fulfilment"],
+          ["order.status_changed", "accepted_pending_fulfilment", "pending_dispatch"],
+          ["order.assigned", "accepted_pending_fulfilment", "pending_dispatch"],
+        ]);
+        assert.deepEqual(
+          events.map((e) => e.type).filter((type) => type === "order.assigned" || type === "order.completed"),
+          ["order.assigned", "order.completed"],
+        );
+      } finally {
+        await walking.stop();
+      }
+    });
+
     it("completing is order.status_changed then order.completed with the final and quoted cost; status events keep their previous_status", async () => {
       const { order } = await create({ ...orderRequest, reference_id: "facts-complete" });
       const id = order.id as string;
