@@ -138,12 +138,20 @@ for (const db of databases()) {
       assert.notEqual(events[2].data.assigned_contractor_ref, null);
     });
 
-    it("the sandbox walker (SANDBOX_STEP_MS) assigns an unassigned test order by itself: the same facts", async () => {
+    it("the dispatcher assigns an unassigned test order once a contractor joins, the walker walks it: the same facts", async () => {
       const walking = await startTestServer(db, { SANDBOX_STEP_MS: "50" }); // a port: the walker calls over HTTP
       try {
         const k = (await walking.issueKey({ account: "facts-walker" })).key;
         const body = { ...akOrder, trade: "painting", reference_id: "facts-walker" };
         const id = (await (await postOrder(walking, { "x-api-key": k }, body)).json()).order.id as string;
+        await walking.app.services.contractors.create({
+          name: "Anchorage Painters",
+          trades: ["painting"],
+          service_areas: [{ state: "AK" }],
+          hourly_rate_cents: 7000,
+          base_response_minutes: 60,
+          emergency_capable: true,
+        });
         const feedOf = async () =>
           (
             (await (
