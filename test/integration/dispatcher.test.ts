@@ -3,7 +3,7 @@
 // does it) — in both environments alike (the sandbox invents no contractor), never above its NTE, and exactly once
 // with two instances on one Postgres.
 import assert from "node:assert/strict";
-import { orderRequest } from "../fixtures/requests.js";
+import { anchorageContractor, orderRequest } from "../fixtures/requests.js";
 import { postOrder, recordEvent } from "../fixtures/orders.js";
 import { jsonRequest } from "../helpers/request.js";
 import { adminToken, databases, postgresDatabase, startTestServer, type TestServer } from "../helpers/server.js";
@@ -19,12 +19,8 @@ const alaskaOrder = (reference: string, extra: Record<string, unknown> = {}) => 
   ...extra,
 });
 const alaskaPlumber = (name: string, hourly = 9000) => ({
-  name,
-  trades: ["plumbing"],
-  service_areas: [{ state: "AK", cities: ["Anchorage"] }],
+  ...anchorageContractor("plumbing", name),
   hourly_rate_cents: hourly,
-  base_response_minutes: 60,
-  emergency_capable: true,
 });
 
 async function admin(t: Pick<TestServer, "url" | "fetch">, path: string, method = "GET", body?: unknown) {

@@ -5,7 +5,7 @@
 // instances on one Postgres escalate each order exactly once. The deadline is hours away, so the tests move the
 // orders' creation back in the database rather than wait.
 import assert from "node:assert/strict";
-import { orderRequest } from "../fixtures/requests.js";
+import { anchorageContractor, orderRequest } from "../fixtures/requests.js";
 import { postOrder } from "../fixtures/orders.js";
 import { databases, postgresDatabase, startTestServer, type TestServer } from "../helpers/server.js";
 import { sleep, until, untilValue } from "../helpers/wait.js";
@@ -136,14 +136,7 @@ for (const db of databases()) {
       await age(t, [id], hours(3));
       t.app.services.orders.nudgeDispatcher();
       const before = await escalated(t, key, id);
-      await t.app.services.contractors.create({
-        name: "Late Anchorage Heating",
-        trades: ["hvac"],
-        service_areas: [{ state: "AK" }],
-        hourly_rate_cents: 9000,
-        base_response_minutes: 60,
-        emergency_capable: true,
-      });
+      await t.app.services.contractors.create(anchorageContractor("hvac", "Late Anchorage Heating"));
       await until(async () => (await view(t, key, id)).status === "pending_dispatch", { timeoutMs: 10_000 });
       const after = await view(t, key, id);
       assert.deepEqual(after.escalation, before.escalation, "the escalation stays on the order");

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
 import { freePort } from "../../mocks/prism.js";
-import { contractorInput, orderRequest } from "../fixtures/requests.js";
+import { anchorageContractor, contractorInput, orderRequest } from "../fixtures/requests.js";
 import { postOrder, recordEvent, startReceiver, webhookSecret } from "../fixtures/orders.js";
 import { jsonRequest } from "../helpers/request.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
@@ -118,14 +118,7 @@ for (const db of databases()) {
           body: {},
         });
       assert.equal((await advance()).status, 409, "nobody serves AK: no contractor is invented");
-      await t.app.services.contractors.create({
-        name: "Anchorage Roofing Facts",
-        trades: ["roofing"],
-        service_areas: [{ state: "AK" }],
-        hourly_rate_cents: 9000,
-        base_response_minutes: 60,
-        emergency_capable: true,
-      });
+      await t.app.services.contractors.create(anchorageContractor("roofing", "Anchorage Roofing Facts"));
       const advanced = await advance();
       assert.equal(advanced.status, 200);
       const events = await feed(order.id as string);
@@ -144,14 +137,7 @@ for (const db of databases()) {
         const k = (await walking.issueKey({ account: "facts-walker" })).key;
         const body = { ...akOrder, trade: "painting", reference_id: "facts-walker" };
         const id = (await (await postOrder(walking, { "x-api-key": k }, body)).json()).order.id as string;
-        await walking.app.services.contractors.create({
-          name: "Anchorage Painters",
-          trades: ["painting"],
-          service_areas: [{ state: "AK" }],
-          hourly_rate_cents: 7000,
-          base_response_minutes: 60,
-          emergency_capable: true,
-        });
+        await walking.app.services.contractors.create(anchorageContractor("painting", "Anchorage Painters"));
         const feedOf = async () =>
           (
             (await (

@@ -1,6 +1,6 @@
 // listOrders, cancelOrder and the sandbox (advanceSandboxOrder + automatic steps), on every test database.
 import assert from "node:assert/strict";
-import { orderRequest } from "../fixtures/requests.js";
+import { anchorageContractor, orderRequest } from "../fixtures/requests.js";
 import { postOrder, recordEvent } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 import { until } from "../helpers/wait.js";
@@ -133,14 +133,7 @@ for (const db of databases()) {
         const unassigned = await advance();
         assert.equal(unassigned.status, 409);
         assert.equal((await unassigned.json()).code, "no_contractor_in_area");
-        await t.app.services.contractors.create({
-          name: "Anchorage Heating",
-          trades: ["hvac"],
-          service_areas: [{ state: "AK" }],
-          hourly_rate_cents: 9000,
-          base_response_minutes: 60,
-          emergency_capable: false,
-        });
+        await t.app.services.contractors.create(anchorageContractor("hvac", "Anchorage Heating"));
         const assigned = (await (await advance()).json()) as View & { assigned_contractor_ref: string | null };
         assert.equal(assigned.status, "pending_dispatch");
         assert.ok(assigned.assigned_contractor_ref);

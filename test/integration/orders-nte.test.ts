@@ -2,6 +2,7 @@
 // clock and advancing by hand) and operators' events never dispatch or complete an order above it; only an operator's
 // override with a reason goes above it, audited and counted as a human override.
 import assert from "node:assert/strict";
+import { anchorageContractor } from "../fixtures/requests.js";
 import { getOrder, postOrder, recordEvent } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer, type ServerTarget } from "../helpers/server.js";
 import { until } from "../helpers/wait.js";
@@ -152,14 +153,7 @@ for (const db of databases()) {
       const open = await (await postOrder(t, { "x-api-key": key }, alaska)).json();
       assert.equal(capped.fulfilment.reason, "no_contractor_in_area");
       // A contractor joins: the dispatcher assigns the open order (the walker then walks it) and holds the capped one.
-      await t.app.services.contractors.create({
-        name: "Anchorage Emergency Plumbing",
-        trades: ["plumbing"],
-        service_areas: [{ state: "AK", cities: ["Anchorage"] }],
-        hourly_rate_cents: 9000,
-        base_response_minutes: 60,
-        emergency_capable: true,
-      });
+      await t.app.services.contractors.create(anchorageContractor("plumbing", "Anchorage Emergency Plumbing"));
       await until(async () => (await view(open.tracking.status_url)).status === "completed", {
         timeoutMs: 30_000,
         intervalMs: 250,
