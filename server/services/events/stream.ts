@@ -160,9 +160,11 @@ export function createEventStreams(deps: StreamDeps, options: StreamOptions) {
       for (const sub of [...hub.subscribers]) endWith(sub, `server stopping; ${resumeHint}`);
     },
     open: (at: OpenAt): Promise<PassThrough> => open(deps, hub, options, at),
-    /** Open streams and reserved slots (both 0 when every stream has been cleaned up). */
+    /** Open streams (`live`: of those, the ones past their replay), opening ones and reserved slots (all 0 when
+     * every stream has been cleaned up). */
     stats: () => ({
       streams: hub.subscribers.size,
+      live: [...hub.subscribers].filter((sub) => sub.live).length,
       opening: hub.opening,
       slots: [...hub.perKey.values()].reduce((a, b) => a + b, 0),
     }),
