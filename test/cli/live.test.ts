@@ -99,7 +99,7 @@ describe("cli live commands", function () {
   let proxy: Awaited<ReturnType<typeof startProxy>>;
 
   before(async () => {
-    t = await startTestServer(undefined, { SANDBOX_STEP_MS: "300" });
+    t = await startTestServer(undefined, { SANDBOX_STEP_MS: "1000" }); // a walk of 4 s: time for both commands to connect
     proxy = await startProxy(new URL(t.url));
   });
   after(async () => {
@@ -126,6 +126,8 @@ describe("cli live commands", function () {
         // The bin: the process must end at completed, with nothing of the dropped stream keeping it alive.
         const watch = runBin(["orders", "watch", order.order.id, "--output", "ndjson"], { env });
         await until(() => receiver.received.length >= 2, { ...liveWait, message: "the first forwarded events" });
+        // Both commands' streams are open and live (a cut before watch has its stream would test its first request)
+        await until(() => t.app.services.eventStreams.stats().live >= 2, { ...liveWait, message: "both streams" });
         proxy.cut(); // both streams drop; each must resume after the last event it saw
         const watched = await watch;
         assert.equal(watched.code, 0, watched.stderr);
