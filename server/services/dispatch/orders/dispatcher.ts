@@ -27,7 +27,7 @@ import type { Match } from "../matching.js";
 import { applyEvent } from "./apply-event.js";
 import { matchUnassigned } from "./assign.js";
 import { escalate, overdueOrders } from "./escalation.js";
-import { heldOverNte } from "./nte-rule.js";
+import { heldOverNte, isOverNteError } from "./nte-rule.js";
 
 export interface Dispatcher {
   db: Db;
@@ -62,8 +62,6 @@ function unassignedPage(db: Db, after: Pick<OrderRow, "created_at" | "id"> | nul
 const isSettledElsewhere = (error: unknown) =>
   error instanceof DomainError && (error.code === "no_contractor_in_area" || error.code === "invalid_transition");
 
-const isOverNte = (error: unknown) => error instanceof DomainError && error.code === "over_nte";
-
 /** An order whose match is priced over its NTE keeps that price and is held, as createOrder holds one priced over
  * its NTE: later sweeps leave it alone (isHeldOverNte) rather than retrying it each time. */
 async function holdAtPrice(db: Db, row: OrderRow, match: Match): Promise<void> {
@@ -75,15 +73,19 @@ async function holdAtPrice(db: Db, row: OrderRow, match: Match): Promise<void> {
 
 /** Assigns the order its match when there is one; true when this run assigned it. */
 async function assign(dispatcher: Dispatcher, row: OrderRow): Promise<boolean> {
-  let match: Match | null = null;
+  let match: Match;
   try {
     match = await matchUnassigned(dispatcher.contractors, row, {});
-    const input = { status: "pending_dispatch" as const, note: "Assigned by the dispatcher." };
-    const chosen = match;
-    await dispatcher.db.transaction((trx) => applyEvent(trx, row.id, input, chosen, dispatcher.base));
+  } catch (error) {
+    if (isSettledElsewhere(error)) return false;
+    throw error;
+  }
+  const input = { status: "pending_dispatch" as const, note: "Assigned by the dispatcher." };
+  try {
+    await dispatcher.db.transaction((trx) => applyEvent(trx, row.id, input, match, dispatcher.base));
     return true;
   } catch (error) {
-    if (match && isOverNte(error)) await holdAtPrice(dispatcher.db, row, match);
+    if (isOverNteError(error)) await holdAtPrice(dispatcher.db, row, match);
     else if (!isSettledElsewhere(error)) throw error;
     return false;
   }
@@ -96,7 +98,6 @@ async function assignAll(dispatcher: Dispatcher): Promise<number> {
   for (;;) {
     const page: OrderRow[] = await unassignedPage(dispatcher.db, after);
     for (const row of page) if (await assign(dispatcher, row)) assigned++;
-    if (assigned) dispatcher.eventsWritten();
     if (page.length < pageSize) return assigned;
     after = page[page.length - 1];
   }
@@ -110,7 +111,6 @@ async function escalateOverdue(dispatcher: Dispatcher): Promise<number> {
     const now = new Date();
     const page = await overdueOrders(dispatcher.db, now, pageSize);
     for (const row of page) if (await escalate(dispatcher.db, row.id, dispatcher.base, now)) escalated++;
-    if (escalated) dispatcher.eventsWritten();
     if (page.length < pageSize) return escalated;
   }
 }
@@ -118,7 +118,10 @@ async function escalateOverdue(dispatcher: Dispatcher): Promise<number> {
 /** One sweep: assign what the pool can take, then escalate what is still waiting past its deadline. */
 export async function sweep(dispatcher: Dispatcher): Promise<number> {
   const assigned = await assignAll(dispatcher);
-  return assigned + (await escalateOverdue(dispatcher));
+  if (assigned) dispatcher.eventsWritten(); // the sequencer numbers them before the escalations' pass
+  const escalated = await escalateOverdue(dispatcher);
+  if (escalated) dispatcher.eventsWritten();
+  return assigned + escalated;
 }
 
 /** The dispatcher of one server: started once it listens (`origin`: its public base URL or real address, for

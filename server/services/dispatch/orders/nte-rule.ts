@@ -50,6 +50,9 @@ export function checkNte(row: NteRow, input: OrderEventInput, match: Match | nul
   );
 }
 
+/** The 409 checkNte throws: a step the NTE rule refused. */
+export const isOverNteError = (error: unknown) => error instanceof DomainError && error.code === "over_nte";
+
 /** An order priced over its NTE: nothing automatic moves it (the sandbox follows the live rule). */
 export const isHeldOverNte = (row: NteRow) => isOverNte(row.nte_cents, row.quoted_cost_cents);
 

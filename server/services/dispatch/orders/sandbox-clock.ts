@@ -7,7 +7,7 @@ import { startBackgroundJob, type BackgroundJob } from "../../../background-job.
 import type { ContractorService } from "../contractors.js";
 import { applyEvent } from "./apply-event.js";
 import { matchUnassigned } from "./assign.js";
-import { heldOverNte } from "./nte-rule.js";
+import { heldOverNte, isOverNteError } from "./nte-rule.js";
 import { advancingStatuses, nextStep } from "./state.js";
 import type { OrderEventInput } from "./transition.js";
 
@@ -39,8 +39,6 @@ export const heldOrder = (id: string) =>
     "held_over_nte",
     `Order ${id} is held over its not-to-exceed and is never dispatched; order again with a higher nte_cents.`,
   );
-
-const isOverNteError = (error: unknown) => error instanceof DomainError && error.code === "over_nte";
 
 /** One step forward; from accepted_pending_fulfilment (advancing by hand) it assigns the pool's match as an
  * operator's assignment does, or answers 409 `no_contractor_in_area`: like live, nobody is invented. The step goes
