@@ -78,6 +78,8 @@ const drives: Record<EventType, Drive | { unavailable: string }> = {
   "order.assigned": async (ctx, order) =>
     order.status === "accepted_pending_fulfilment" ? advance(ctx, order) : undefined,
   "order.completed": (ctx, order) => advance(ctx, order, { to: "completed" }),
+  // assigned, the order has its first ETA; the sandbox's contractor setting off (en_route) re-estimates it
+  "order.eta_updated": (ctx, order) => advance(ctx, order, { to: "en_route" }),
   "order.escalated": {
     unavailable:
       "order.escalated comes when an unassigned order passes its urgency's fulfilment deadline (30 minutes for " +
@@ -125,7 +127,7 @@ export function addTriggerCommand(root: Command, run: RunAction): void {
     .description(
       `Make the sandbox emit one event of the catalogue (${eventTypes.join(", ")}), as 'stripe trigger' does: ` +
         "creates a test order (a routine plumbing job in TX, or --data) and drives it with the sandbox advance " +
-        "endpoint (to completed for order.completed) or a cancel until the event is in the feed, so it reaches the order's callback_url and " +
+        "endpoint (to en_route for order.eta_updated, to completed for order.completed) or a cancel until the event is in the feed, so it reaches the order's callback_url and " +
         "'dispatch listen'. Prints the order id (with -o json, the order and the event). Needs a test key " +
         "(dispatch_test_…); a live key is refused.",
     )
@@ -134,6 +136,7 @@ export function addTriggerCommand(root: Command, run: RunAction): void {
     "dispatch trigger order.created",
     "dispatch trigger order.status_changed -o json",
     "dispatch trigger order.completed",
+    "dispatch trigger order.eta_updated -o json",
     `dispatch trigger order.cancelled --data '{"trade":"hvac","location":{"state":"TX"},"urgency":"urgent","description":"No heat."}'`,
   ]);
   command.action(async (type: string) => run(command, (ctx) => trigger(ctx, type, command.opts<TriggerOptions>())));

@@ -10,12 +10,15 @@ import type { RunAction } from "./operation.js";
 
 const finalStatuses = new Set(["completed", "cancelled"]);
 
+/** The ETA an event carries (order.assigned, order.eta_updated), as a table line shows it. */
+const etaOf = ({ data }: LiveEvent) => (data.eta ? `  ETA ${data.eta.estimated_arrival_at} (${data.eta.source})` : "");
+
 /** A human line on a terminal (table), else the event as one compact JSON line. */
 export function eventLine(event: LiveEvent, format: CliContext["format"]): string {
   if (format !== "table") return `${JSON.stringify(event)}\n`;
   const { data } = event;
   const from = typeof data.previous_status === "string" ? `${data.previous_status} -> ` : "";
-  return `${event.timestamp}  ${data.order_id}  ${from}${data.status}  (${event.type}, ${event.id})\n`;
+  return `${event.timestamp}  ${data.order_id}  ${from}${data.status}${etaOf(event)}  (${event.type}, ${event.id})\n`;
 }
 
 async function watchOrder(ctx: CliContext, id: string): Promise<undefined> {
@@ -38,7 +41,8 @@ export function addWatchCommand(root: Command, run: RunAction): void {
     .command("watch")
     .summary("Follow an order live until it is completed (exit 0) or cancelled (exit 11)")
     .description(
-      "Follow an order live (its event stream) and print one line per status change until it is completed " +
+      "Follow an order live (its event stream) and print one line per event, ETA updates (order.eta_updated) " +
+        "with the new estimated arrival, until it is completed " +
         "(exit 0) or cancelled (exit 11). Resumes after a dropped connection without repeating or skipping a change.",
     )
     .argument("<id>", "order id (ord_…)");

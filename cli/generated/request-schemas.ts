@@ -2826,6 +2826,11 @@ export const requestSchemas: Record<string, object> = {
             "maxLength": 100,
             "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
             "x-pattern-description": "text without control characters"
+          },
+          "estimated_arrival_at": {
+            "type": "string",
+            "format": "date-time",
+            "maxLength": 40
           }
         }
       }

@@ -109,7 +109,8 @@ export interface paths {
          *     (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers), in order and retried with exponential
          *     backoff until the receiver answers 2xx: `order.created` at creation, `order.status_changed` on each
          *     transition and `order.cancelled` at cancellation, each followed by the facts of that change
-         *     (`order.assigned` when a contractor is assigned, `order.completed` with the final cost), and
+         *     (`order.assigned` when a contractor is assigned, `order.eta_updated` when the contractor's estimated
+         *     arrival changes, `order.completed` with the final cost), and
          *     `order.escalated` when an order passes its fulfilment deadline unassigned — the event
          *     catalogue in the top-level `webhooks`, the
          *     same events (same body, same `webhook-id`) as `listEvents` and `dispatch listen`. The signing secret (`whsec_…`, one per account) is handed out by the operator
@@ -273,8 +274,8 @@ export interface paths {
         /**
          * The account's order events, oldest first (JSON page or live SSE stream)
          * @description Every lifecycle event of the account's orders (`order.created`, `order.status_changed`,
-         *     `order.cancelled`, the facts `order.assigned` and `order.completed` right after the status event they
-         *     belong to, and `order.escalated`), oldest first, after the event `after` (exclusive). `data` is the payload of the
+         *     `order.cancelled`, the facts `order.assigned`, `order.eta_updated` and `order.completed` right after the
+         *     status event they belong to, and `order.escalated`), oldest first, after the event `after` (exclusive). `data` is the payload of the
          *     order webhooks. Page with `limit`; `next_after` is the last id of the page.
          *
          *     With `Accept: text/event-stream` the answer is a Server-Sent Events stream that stays open: each event is
@@ -967,6 +968,11 @@ export interface paths {
          *     `completed` with a `final_cost_cents` over it, is 409 `over_nte` naming both amounts. An operator may go
          *     above the NTE only with `nte_override: true` and an `override_reason`; the event is then recorded as a
          *     human override (audit record and `human_override: true`) and counts in the evals' `human_override_rate`.
+         *
+         *     **ETA:** `estimated_arrival_at` sets the order's `eta` (source `operator`) on a step where the contractor
+         *     is still on the way (to `pending_dispatch`, `dispatched` or `en_route`); on any other step it is 422, and so
+         *     is a time more than 1 hour in the past or more than 30 days ahead. Changing an ETA that was already set
+         *     emits `order.eta_updated`.
          */
         post: operations["recordOrderEvent"];
         delete?: never;
@@ -1341,6 +1347,63 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "order.eta_updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The contractor's estimated arrival changed
+         * @description Sent to the order's `callback_url` (and forwarded by `dispatch listen`); the same event as in `listEvents`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`evt_…`), stable across retries and the same in a `dispatch listen` forward. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,` + base64 HMAC-SHA256, one per signing secret, space-separated: two or more (at most four) while a rotated secret still signs (`rotateWebhookSecret`). */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                    /** @description The webhook sender (the server's worker and `dispatch listen` send the same). */
+                    "user-agent": components["parameters"]["WebhookUserAgent"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OrderEtaUpdatedEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the event. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any other answer, a timeout or a refused connection is retried with exponential backoff until the attempts run out. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1660,6 +1723,8 @@ export interface components {
             cancellation?: components["schemas"]["Cancellation"] | null;
             /** @description Present (and not null) once the order passed its fulfilment deadline unassigned (`order.escalated`); null otherwise. */
             escalation?: components["schemas"]["Escalation"] | null;
+            /** @description When the contractor is expected on site (see `Eta`); null until a contractor is assigned. */
+            eta?: components["schemas"]["Eta"] | null;
         };
         CancelRequest: {
             reason: components["schemas"]["CancelReason"];
@@ -1731,7 +1796,7 @@ export interface components {
          * @description The event catalogue's types (the keys of the top-level `webhooks`).
          * @enum {string}
          */
-        OrderEventType: "order.created" | "order.status_changed" | "order.cancelled" | "order.assigned" | "order.completed" | "order.escalated";
+        OrderEventType: "order.created" | "order.status_changed" | "order.cancelled" | "order.assigned" | "order.completed" | "order.escalated" | "order.eta_updated";
         /**
          * @description One order event, the same JSON in the feed (`listEvents`, `listOrderEvents`, their SSE streams), in a
          *     webhook to a `callback_url` and in a `dispatch listen` forward; one schema per type below.
@@ -1763,8 +1828,9 @@ export interface components {
          * @description A contractor was assigned to the order: at creation when it was matched at once (201), when an operator
          *     assigns an unassigned order, or when the sandbox does. It follows the status event of the same change
          *     (`order.created` or `order.status_changed` to `pending_dispatch`) and carries its `status` and
-         *     `previous_status`; `assigned_contractor_ref` and `quoted_cost_cents` name the contractor and price, and
-         *     `reassigned` says whether the order had another contractor before.
+         *     `previous_status`; `assigned_contractor_ref` and `quoted_cost_cents` name the contractor and price,
+         *     `reassigned` says whether the order had another contractor before, and `eta` is the estimated arrival the
+         *     assignment set.
          * @example {
          *       "id": "evt_42",
          *       "type": "order.assigned",
@@ -1779,7 +1845,12 @@ export interface components {
          *         "final_cost_cents": null,
          *         "status_url": "http://127.0.0.1:3000/api/dispatch/v1/orders/ord_01JD8XB3C5D7E9F1G3H5J7K9M1",
          *         "at": "2026-11-23T15:02:11.000Z",
-         *         "reassigned": false
+         *         "reassigned": false,
+         *         "eta": {
+         *           "estimated_arrival_at": "2026-11-23T17:32:11.000Z",
+         *           "updated_at": "2026-11-23T15:02:11.000Z",
+         *           "source": "dispatch"
+         *         }
          *       }
          *     }
          */
@@ -1844,6 +1915,37 @@ export interface components {
             type?: "order.escalated";
         };
         /**
+         * @description The order's estimated arrival changed after it was first set (`eta`, see `Eta`): an operator re-estimated
+         *     it, the sandbox's contractor set off, or a new contractor was assigned. It follows the status event of the
+         *     change that made it (and the `order.assigned` of a re-assignment) and carries its `status` and
+         *     `previous_status`. The first estimate, at assignment, is in `order.assigned` instead.
+         * @example {
+         *       "id": "evt_45",
+         *       "type": "order.eta_updated",
+         *       "timestamp": "2026-11-23T15:40:02.000Z",
+         *       "data": {
+         *         "order_id": "ord_01JD8XB3C5D7E9F1G3H5J7K9M1",
+         *         "status": "en_route",
+         *         "previous_status": "dispatched",
+         *         "reference_id": "acme-wo-1042",
+         *         "assigned_contractor_ref": "ctr_****7f3a",
+         *         "quoted_cost_cents": 38400,
+         *         "final_cost_cents": null,
+         *         "status_url": "http://127.0.0.1:3000/api/dispatch/v1/orders/ord_01JD8XB3C5D7E9F1G3H5J7K9M1",
+         *         "at": "2026-11-23T15:40:02.000Z",
+         *         "eta": {
+         *           "estimated_arrival_at": "2026-11-23T16:00:02.000Z",
+         *           "updated_at": "2026-11-23T15:40:02.000Z",
+         *           "source": "operator"
+         *         }
+         *       }
+         *     }
+         */
+        OrderEtaUpdatedEvent: components["schemas"]["DispatchEvent"] & {
+            /** @constant */
+            type?: "order.eta_updated";
+        };
+        /**
          * @description Why and when an unassigned order was handed to people: it was still `accepted_pending_fulfilment` at its
          *     fulfilment deadline, `created_at` plus 30 minutes for `emergency`, 2 hours for `urgent`, 24 hours for
          *     `routine` and 72 hours for `scheduled`.
@@ -1865,6 +1967,33 @@ export interface components {
              */
             escalated_at: string;
         };
+        /**
+         * @description The assigned contractor's estimated arrival, kept current by the lifecycle: set when a contractor is
+         *     assigned (from the response time it was matched on; `estimated_response_minutes` keeps the quote's and
+         *     match's figure), then re-estimated by an operator's event or, in the sandbox, when the simulated contractor
+         *     sets off (`en_route`). Each change after the first is an `order.eta_updated` event carrying the new value.
+         *     Once the order is `on_site`, `completed` or `cancelled` it is no longer updated: it keeps the last estimate,
+         *     the one the arrival is measured against.
+         */
+        Eta: {
+            /**
+             * Format: date-time
+             * @description When the contractor is expected on site.
+             */
+            estimated_arrival_at: string;
+            /**
+             * Format: date-time
+             * @description When this estimate was made.
+             */
+            updated_at: string;
+            /**
+             * @description Who made the estimate: `dispatch` (at assignment, from the match's response minutes), `operator` (an
+             *     operator's `recordOrderEvent` with `estimated_arrival_at`) or `sandbox` (the sandbox's simulated
+             *     contractor). Open: later sources may appear; read an unknown one as "other".
+             * @enum {string}
+             */
+            source: "dispatch" | "operator" | "sandbox";
+        };
         EventPage: {
             items: components["schemas"]["DispatchEvent"][];
             /** @description Pass as `after` for the next page; null when the page is empty. */
@@ -1884,6 +2013,11 @@ export interface components {
             override_reason?: string;
             /** @description Assign this contractor (for `pending_dispatch` from an unassigned order). */
             contractor_id?: string;
+            /**
+             * Format: date-time
+             * @description The contractor's new estimated arrival (the order's `eta`, source `operator`), on a step to `pending_dispatch`, `dispatched` or `en_route` only; from 1 hour in the past to 30 days ahead.
+             */
+            estimated_arrival_at?: string;
         };
         OrderEventData: {
             order_id: string;
@@ -1901,6 +2035,8 @@ export interface components {
             reassigned?: boolean;
             /** @description `order.escalated` only (absent on other types). */
             escalation?: components["schemas"]["Escalation"];
+            /** @description `order.assigned` (the estimate the assignment set) and `order.eta_updated` (the new estimate) only; absent on other types. */
+            eta?: components["schemas"]["Eta"];
         };
         WebhookSecret: {
             account: string;

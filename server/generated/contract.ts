@@ -11,7 +11,7 @@ export const contractEnums = {
   EtaTier: ["within_1h","within_4h","same_day","next_business_day","scheduled","unavailable"],
   OrderLifecycleStatus: ["accepted_pending_fulfilment","pending_dispatch","dispatched","en_route","on_site","completed","cancelled"],
   CancelReason: ["customer_request","duplicate","resolved_elsewhere","other","operator_decision"],
-  OrderEventType: ["order.created","order.status_changed","order.cancelled","order.assigned","order.completed","order.escalated"],
+  OrderEventType: ["order.created","order.status_changed","order.cancelled","order.assigned","order.completed","order.escalated","order.eta_updated"],
   WebhookDeliveryState: ["pending","delivered","dead"],
   Provenance: ["measurement","self_reported_estimate","unavailable"],
   AuditRecordType: ["quote","order","match","order_status","key_issued","key_revoked","sandbox_reset","escalation"],

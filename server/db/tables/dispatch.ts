@@ -93,6 +93,10 @@ export interface OrderRow {
   escalated_at: Date | null;
   escalation_reason: Schemas["Escalation"]["reason"] | null;
   escalation_deadline_at: Date | null;
+  /** The ETA (orders/eta.ts): set together once a contractor is assigned, null before. */
+  eta_at: Date | null;
+  eta_updated_at: Date | null;
+  eta_source: Schemas["Eta"]["source"] | null;
 }
 
 /** A change of an order: the cancellation (jsonb) as JSON text. */

@@ -11,6 +11,8 @@ export interface FactData {
   reassigned?: boolean;
   /** order.escalated: why, when and the deadline it passed, and who handles it (as the order keeps them). */
   escalation?: Schemas["Escalation"];
+  /** order.assigned and order.eta_updated: the estimate as the change left it. */
+  eta?: Schemas["Eta"];
 }
 
 export interface OrderEventRow {

@@ -7,6 +7,7 @@
 import type { EventType } from "../../generated/events.js";
 import type { Schemas } from "../../types/contract.js";
 import type { FactData } from "../../db/tables/events.js";
+import { etaView, isReestimated, type EtaRead } from "../dispatch/orders/eta.js";
 
 export type { FactData } from "../../db/tables/events.js";
 
@@ -33,19 +34,23 @@ export interface Fact {
   type: FactType;
   data: FactData | null;
 }
-/** What facts are read from: the order as a change found it and as it leaves it. */
-export interface OrderState {
+/** What facts are read from: the order as a change found it and as it leaves it (its ETA columns as written or
+ * read back). */
+export interface OrderState extends EtaRead {
   status: string;
   contractor_id: string | null;
 }
 
 /** The facts of one change, in the order they follow its status event; `before` is null for a new order. A
- * contractor that differs from the one before is an assignment (a re-assignment when there was one). */
+ * contractor that differs from the one before is an assignment (a re-assignment when there was one), carrying
+ * the ETA it set; an ETA the change re-estimated (dispatch/orders/eta.ts) is order.eta_updated with the new one. */
 export function factsOf(before: OrderState | null, after: OrderState): Fact[] {
   const facts: Fact[] = [];
   const previousContractor = before?.contractor_id ?? null;
+  const eta = etaView(after);
   if (after.contractor_id !== null && after.contractor_id !== previousContractor)
-    facts.push({ type: "order.assigned", data: { reassigned: previousContractor !== null } });
+    facts.push({ type: "order.assigned", data: { reassigned: previousContractor !== null, ...(eta ? { eta } : {}) } });
+  if (before && eta && isReestimated(before, after)) facts.push({ type: "order.eta_updated", data: { eta } });
   if (after.status === "completed" && before?.status !== "completed")
     facts.push({ type: "order.completed", data: null });
   return facts;
@@ -55,7 +60,9 @@ type EventData = Schemas["OrderEventData"];
 
 /** The event data a type adds to the common fields, from its stored extras (the one reader of order_events.data). */
 export function extrasOf(type: string, data: FactData | null): Partial<EventData> {
-  if (type === "order.assigned") return { reassigned: data?.reassigned === true };
+  if (type === "order.assigned")
+    return { reassigned: data?.reassigned === true, ...(data?.eta ? { eta: data.eta } : {}) };
+  if (type === "order.eta_updated" && data?.eta) return { eta: data.eta };
   if (type === "order.escalated" && data?.escalation) return { escalation: data.escalation };
   return {};
 }

@@ -7,6 +7,7 @@ import { matchFacts, type Match } from "../matching.js";
 import { enqueueStatusChange } from "../../webhooks/outbox.js";
 import { eventTypeOf, factsOf } from "../../events/catalogue.js";
 import { orderNotFound } from "./errors.js";
+import { etaUpdateOf } from "./eta.js";
 import { checkNte, type NteOverride } from "./nte-rule.js";
 import {
   assertCustomerCancellable,
@@ -61,17 +62,18 @@ async function recordSideEffects(trx: Knex.Transaction, change: StatusChange, ev
       await enqueueStatusChange(trx, { orderId: row.id, tenant, url: row.callback_url, base }, eventId);
 }
 
-/** The row's new columns: status, cancellation, final cost, and the assignment when a match was made. */
+/** The row's new columns: status, cancellation, final cost, the ETA when the change estimates one (eta.ts), and
+ * the assignment when a match was made. */
 function updateOf(
   row: OrderRow,
   input: OrderEventInput,
   change: Pick<StatusChange, "match" | "cancellation"> & { now: Date },
 ): OrderUpdate {
-  const { now } = change;
-  const update: OrderUpdate = { status: input.status, updated_at: now };
+  const { now, match } = change;
+  const eta = etaUpdateOf(row, { input, responseMinutes: match?.responseMinutes ?? null, now });
+  const update: OrderUpdate = { status: input.status, updated_at: now, ...eta };
   if (change.cancellation) update.cancellation = JSON.stringify(change.cancellation);
   if (input.final_cost_cents !== undefined) update.final_cost_cents = input.final_cost_cents;
-  const { match } = change;
   if (!match) return update;
   return {
     ...update,

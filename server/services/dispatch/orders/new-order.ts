@@ -11,6 +11,7 @@ import type { ResponseBody, Schemas, ValidBody } from "../../../types/contract.j
 import { trackingAuth } from "./view.js";
 import { baseUrlOf, statusUrl } from "../../shared/base-url.js";
 import type { NewOrder } from "./writer.js";
+import { dispatchEta, noEta } from "./eta.js";
 
 /** createOrder's body after validation (joi has applied the `urgency` default). */
 export type OrderInput = ValidBody<"createOrder">;
@@ -72,6 +73,7 @@ function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, best: M
     response_status: best ? (201 as const) : (202 as const),
     created_at: now,
     updated_at: now,
+    ...(best ? dispatchEta(best.responseMinutes, now) : noEta),
   };
 }
 

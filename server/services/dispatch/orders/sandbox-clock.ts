@@ -22,11 +22,15 @@ export interface SandboxClock {
   base: string;
 }
 
-/** The next step's event; only called for statuses with a forward step. */
+/** The next step's event; only called for statuses with a forward step. Setting off (en_route), the simulated
+ * contractor estimates its arrival as its response minutes from now (eta.ts: source `sandbox`). */
 function inputFor(row: OrderRow): OrderEventInput {
   const status = nextStep(row.status)!;
-  if (status === "en_route")
-    return { status, note: `Sandbox: en route, ETA ${row.estimated_response_minutes ?? 30} minutes.` };
+  if (status === "en_route") {
+    const minutes = row.estimated_response_minutes ?? 30;
+    const estimated_arrival_at = new Date(Date.now() + minutes * 60_000).toISOString();
+    return { status, note: `Sandbox: en route, ETA ${minutes} minutes.`, estimated_arrival_at, eta_source: "sandbox" };
+  }
   if (status === "completed")
     return { status, final_cost_cents: row.quoted_cost_cents ?? 0, note: "Sandbox: completed at the quoted cost." };
   return { status, note: `Sandbox: ${status.replace("_", " ")}.` };

@@ -3,14 +3,18 @@ import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { DomainError } from "../../errors.js";
 import type { RequestBody, Schemas } from "../../../types/contract.js";
 import { invalidField } from "./errors.js";
+import { assertEtaInput, type EtaSource } from "./eta.js";
 import { assertOverrideShape } from "./nte-rule.js";
 import { allowedFrom, customerMayCancel } from "./state.js";
 
 export type { OrderLifecycleStatus } from "./state.js";
 export type Cancellation = Schemas["Cancellation"];
 /** recordOrderEvent's body, and what cancelling adds: why and by whom (an operator's cancellation defaults to
- * operator_decision). */
-export type OrderEventInput = RequestBody<"recordOrderEvent"> & { cancellation?: Omit<Cancellation, "at"> };
+ * operator_decision); `eta_source` says who gave `estimated_arrival_at` when it is not an operator (the sandbox). */
+export type OrderEventInput = RequestBody<"recordOrderEvent"> & {
+  cancellation?: Omit<Cancellation, "at">;
+  eta_source?: EtaSource;
+};
 
 export function assertTransition(row: Pick<OrderRow, "id" | "status">, input: OrderEventInput): void {
   const allowed = allowedFrom(row.status);
@@ -26,6 +30,7 @@ export function assertTransition(row: Pick<OrderRow, "id" | "status">, input: Or
   if (input.contractor_id && row.status !== "accepted_pending_fulfilment")
     throw invalidField("/contractor_id", '"contractor_id" only applies when assigning an unassigned order.');
   assertOverrideShape(input);
+  assertEtaInput(input);
 }
 
 export function assertCustomerCancellable(row: Pick<OrderRow, "id" | "status">): void {

@@ -7,6 +7,7 @@ import { statusUrl } from "../../shared/base-url.js";
 import { maskRef } from "../../shared/ids.js";
 import type { Schemas } from "../../../types/contract.js";
 import { statusEventTypes } from "../../events/catalogue.js";
+import { etaView } from "./eta.js";
 
 type OrderView = Schemas["OrderStatus"];
 type Conn = Knex | Knex.Transaction;
@@ -55,6 +56,7 @@ function viewOf(row: OrderRow, events: OrderEventRow[], base: string): OrderView
     tracking: { status_url: statusUrl(base, row.id), auth: trackingAuth },
     cancellation: row.cancellation ?? null,
     escalation: escalationOf(row),
+    eta: etaView(row),
   };
 }
 

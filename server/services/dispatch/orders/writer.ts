@@ -14,6 +14,7 @@ import { auditRowColumns, type AuditRow } from "../../audit/entries.js";
 import { statusChangeMessage } from "../../webhooks/outbox.js";
 import { insertMissingSecrets } from "../../webhooks/secrets.js";
 import { factsOf } from "../../events/catalogue.js";
+import type { EtaColumns } from "./eta.js";
 
 export interface NewOrder {
   row: Record<string, unknown> & {
@@ -21,7 +22,8 @@ export interface NewOrder {
     status: string;
     contractor_id: string | null;
     created_at: Date;
-  } & Tenant;
+  } & Tenant &
+    EtaColumns;
   /** The first event's note. */
   note: string;
   records: AuditRow[];

@@ -70,6 +70,9 @@ const declared = {
     escalated_at: true,
     escalation_reason: true,
     escalation_deadline_at: true,
+    eta_at: true,
+    eta_updated_at: true,
+    eta_source: true,
   } satisfies Columns<OrderRow>,
   order_events: {
     id: true,

@@ -25,42 +25,74 @@ describe("event catalogue", () => {
   });
 
   describe("factsOf()", () => {
+    const none = { eta_at: null, eta_updated_at: null, eta_source: null };
+    const at = (iso: string) => new Date(iso);
+    const first = {
+      eta_at: at("2026-11-23T17:32:11Z"),
+      eta_updated_at: at("2026-11-23T15:02:11Z"),
+      eta_source: "dispatch",
+    };
+    const later = {
+      eta_at: at("2026-11-23T16:00:02Z"),
+      eta_updated_at: at("2026-11-23T15:40:02Z"),
+      eta_source: "operator",
+    };
+    const view = (eta: typeof first) => ({
+      estimated_arrival_at: eta.eta_at.toISOString(),
+      updated_at: eta.eta_updated_at.toISOString(),
+      source: eta.eta_source,
+    });
     const cases: [string, Parameters<typeof factsOf>[0], Parameters<typeof factsOf>[1], unknown[]][] = [
       [
         "a new matched order",
         null,
-        { status: "pending_dispatch", contractor_id: "ctr_1" },
-        [{ type: "order.assigned", data: { reassigned: false } }],
+        { status: "pending_dispatch", contractor_id: "ctr_1", ...first },
+        [{ type: "order.assigned", data: { reassigned: false, eta: view(first) } }],
       ],
-      ["a new unassigned order", null, { status: "accepted_pending_fulfilment", contractor_id: null }, []],
+      ["a new unassigned order", null, { status: "accepted_pending_fulfilment", contractor_id: null, ...none }, []],
       [
         "an operator's assignment",
-        { status: "accepted_pending_fulfilment", contractor_id: null },
-        { status: "pending_dispatch", contractor_id: "ctr_1" },
-        [{ type: "order.assigned", data: { reassigned: false } }],
+        { status: "accepted_pending_fulfilment", contractor_id: null, ...none },
+        { status: "pending_dispatch", contractor_id: "ctr_1", ...first },
+        [{ type: "order.assigned", data: { reassigned: false, eta: view(first) } }],
       ],
       [
-        "a re-match to another contractor",
-        { status: "accepted_pending_fulfilment", contractor_id: "ctr_1" },
-        { status: "pending_dispatch", contractor_id: "ctr_2" },
-        [{ type: "order.assigned", data: { reassigned: true } }],
+        "a re-match to another contractor, which re-estimates the ETA",
+        { status: "accepted_pending_fulfilment", contractor_id: "ctr_1", ...first },
+        { status: "pending_dispatch", contractor_id: "ctr_2", ...later },
+        [
+          { type: "order.assigned", data: { reassigned: true, eta: view(later) } },
+          { type: "order.eta_updated", data: { eta: view(later) } },
+        ],
       ],
       [
-        "a step with the same contractor",
-        { status: "pending_dispatch", contractor_id: "ctr_1" },
-        { status: "dispatched", contractor_id: "ctr_1" },
+        "a step with the same contractor and ETA",
+        { status: "pending_dispatch", contractor_id: "ctr_1", ...first },
+        { status: "dispatched", contractor_id: "ctr_1", ...first },
         [],
       ],
       [
+        "a step that re-estimates the ETA (read back as text)",
+        { status: "dispatched", contractor_id: "ctr_1", ...first },
+        {
+          status: "en_route",
+          contractor_id: "ctr_1",
+          ...later,
+          eta_at: later.eta_at.toISOString(),
+          eta_updated_at: later.eta_updated_at.toISOString(),
+        },
+        [{ type: "order.eta_updated", data: { eta: view(later) } }],
+      ],
+      [
         "completion",
-        { status: "on_site", contractor_id: "ctr_1" },
-        { status: "completed", contractor_id: "ctr_1" },
+        { status: "on_site", contractor_id: "ctr_1", ...first },
+        { status: "completed", contractor_id: "ctr_1", ...first },
         [{ type: "order.completed", data: null }],
       ],
       [
         "a cancellation",
-        { status: "on_site", contractor_id: "ctr_1" },
-        { status: "cancelled", contractor_id: "ctr_1" },
+        { status: "on_site", contractor_id: "ctr_1", ...first },
+        { status: "cancelled", contractor_id: "ctr_1", ...first },
         [],
       ],
     ];
@@ -77,8 +109,16 @@ describe("event catalogue", () => {
     );
     assert.deepEqual(
       eventTypes.filter((type) => !isStatusEvent(type)),
-      ["order.assigned", "order.completed", "order.escalated"],
+      ["order.assigned", "order.completed", "order.escalated", "order.eta_updated"],
     );
+    const eta = {
+      estimated_arrival_at: "2026-11-23T16:00:02.000Z",
+      updated_at: "2026-11-23T15:40:02.000Z",
+      source: "operator",
+    } as const;
+    assert.deepEqual(extrasOf("order.eta_updated", { eta }), { eta });
+    assert.deepEqual(extrasOf("order.assigned", { reassigned: false, eta }), { reassigned: false, eta });
+    assert.deepEqual(extrasOf("order.completed", { eta }), {});
     assert.deepEqual(extrasOf("order.assigned", { reassigned: true }), { reassigned: true });
     assert.deepEqual(extrasOf("order.assigned", null), { reassigned: false });
     assert.deepEqual(extrasOf("order.completed", null), {});
