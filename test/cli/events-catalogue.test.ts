@@ -108,17 +108,23 @@ describe("event catalogue: webhooks, listen and trigger", function () {
         .update({ created_at: new Date(Date.now() - 3 * 3_600_000) });
       t.app.services.orders.nudgeDispatcher();
       const expected = {
+        // setting off (en_route), the sandbox's contractor re-estimates the ETA the assignment set
         [cancelled]: [
           "order.created",
           "order.assigned",
           "order.status_changed",
           "order.status_changed",
+          "order.eta_updated",
           "order.cancelled",
         ],
         [completed]: [
           "order.created",
           "order.assigned",
-          ...Array.from({ length: 4 }, () => "order.status_changed"),
+          "order.status_changed",
+          "order.status_changed",
+          "order.eta_updated",
+          "order.status_changed",
+          "order.status_changed",
           "order.completed",
         ],
         [escalated]: ["order.created", "order.escalated"],

@@ -6,7 +6,7 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createTcpServer, connect, type Socket } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { orderRequest } from "../fixtures/requests.js";
-import { postOrder, webhookSecret } from "../fixtures/orders.js";
+import { postOrder, recordEvent, webhookSecret } from "../fixtures/orders.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { until } from "../helpers/wait.js";
 import { bin, runBin, runCli } from "./run-cli.js";
@@ -88,6 +88,7 @@ const sandboxEvents = [
   "order.assigned pending_dispatch",
   "order.status_changed dispatched",
   "order.status_changed en_route",
+  "order.eta_updated en_route",
   "order.status_changed on_site",
   "order.status_changed completed",
   "order.completed completed",
@@ -174,6 +175,38 @@ describe("cli live commands", function () {
       assert.equal(watched.code, 11, watched.stderr);
       assert.match(watched.stderr, /cancelled/);
       assert.equal(watched.stdout.trim().split("\n").at(-1)?.includes('"order.cancelled"'), true);
+    });
+
+    it("prints each ETA update with the new estimated arrival and its source (--output table)", async () => {
+      const { key } = await t.issueKey({ account: "live-cli-eta", environment: "live" }); // the sandbox leaves it be
+      const order = (await (await postOrder(t.url, { "x-api-key": key }, orderRequest)).json()) as {
+        order: { id: string };
+      };
+      const id = order.order.id;
+      const watch = runCli(["orders", "watch", id, "--output", "table"], {
+        env: { DISPATCH_API_KEY: key, DISPATCH_BASE_URL: t.url },
+      });
+      const [soon, later] = [40, 55].map((minutes) => new Date(Date.now() + minutes * 60_000).toISOString());
+      const steps = [
+        { status: "dispatched", estimated_arrival_at: soon },
+        { status: "en_route", estimated_arrival_at: later },
+        { status: "on_site" },
+        { status: "completed", final_cost_cents: 39_000 },
+      ];
+      for (const step of steps) assert.equal((await recordEvent(t.url, id, step)).status, 201);
+      const watched = await watch;
+      assert.equal(watched.code, 0, watched.stderr);
+      const etaLines = watched.stdout.split("\n").filter((line) => line.includes("ETA "));
+      assert.equal(etaLines.length, 3, watched.stdout);
+      assert.match(etaLines[0], / {2}ETA \S+Z \(dispatch\) {2}\(order\.assigned, evt_\d+\)$/);
+      assert.match(
+        etaLines[1],
+        new RegExp(`dispatched {2}ETA ${soon} \\(operator\\) {2}\\(order\\.eta_updated, evt_\\d+\\)$`),
+      );
+      assert.match(
+        etaLines[2],
+        new RegExp(`en_route {2}ETA ${later} \\(operator\\) {2}\\(order\\.eta_updated, evt_\\d+\\)$`),
+      );
     });
 
     it("exits 6 for another account's order", async () => {

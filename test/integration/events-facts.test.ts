@@ -1,4 +1,4 @@
-// The facts of a status change (order.assigned, order.completed) on every path that makes them — creation (201),
+// The facts of a status change (order.assigned, order.eta_updated, order.completed) on every path that makes them — creation (201),
 // an operator's assignment, the sandbox's step, completion — each right after its status event in the feed, the
 // status events unchanged (type, previous_status), the order's status history free of facts, and a signed webhook
 // per event whose body is the feed's event; on every test database.
@@ -21,6 +21,7 @@ interface FeedEvent {
     quoted_cost_cents: number | null;
     final_cost_cents: number | null;
     reassigned?: boolean;
+    eta?: { estimated_arrival_at: string; updated_at: string; source: string };
   };
 }
 
@@ -195,10 +196,16 @@ for (const db of databases()) {
         const callback_url = `http://127.0.0.1:${port}/hooks`;
         const { order } = await create({ ...orderRequest, reference_id: "facts-hook", callback_url });
         const id = order.id as string;
-        for (const status of ["dispatched", "en_route", "on_site"]) await recordEvent(t, id, { status });
+        const estimated_arrival_at = new Date(Date.now() + 40 * 60_000).toISOString(); // an ETA update: one more fact
+        await recordEvent(t, id, { status: "dispatched", estimated_arrival_at });
+        for (const status of ["en_route", "on_site"]) await recordEvent(t, id, { status });
         await recordEvent(t, id, { status: "completed", final_cost_cents: 39900 });
-        await until(() => receiver.deliveries.length >= 7);
+        await until(() => receiver.deliveries.length >= 8);
         const events = await feed(id);
+        assert.deepEqual(
+          events.filter((e) => e.type === "order.eta_updated").map((e) => e.data.eta?.estimated_arrival_at),
+          [estimated_arrival_at],
+        );
         assert.deepEqual(
           receiver.deliveries.map((d) => d.body),
           events,
