@@ -168,7 +168,7 @@ for (const db of databases()) {
         assert.equal(setOff.status, "en_route");
         assert.equal(order.eta?.source, "sandbox");
         assert.equal(order.eta?.updated_at, setOff.at);
-        const lead = Date.parse(order.eta!.estimated_arrival_at) - Date.parse(setOff.at);
+        const lead = Date.parse(order.eta.estimated_arrival_at) - Date.parse(setOff.at);
         assert.ok(Math.abs(lead - order.estimated_response_minutes! * minute) < 5_000, `lead ${lead} ms`);
         assert.match(setOff.note ?? "", new RegExp(`ETA ${order.estimated_response_minutes} minutes`));
         const events = await feed(id);
