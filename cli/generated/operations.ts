@@ -3165,6 +3165,8 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "The contractor's new estimated arrival (the order's `eta`, source `operator`), on a step to `pending_dispatch`, `dispatched` or `en_route` only; from 1 hour in the past to 30 days ahead.",
+        "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+        "patternDescription": "an RFC 3339 date-time such as 2026-11-24T09:30:00Z",
         "maxLength": 40
       }
     ],

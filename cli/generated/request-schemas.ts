@@ -2830,7 +2830,9 @@ export const requestSchemas: Record<string, object> = {
           "estimated_arrival_at": {
             "type": "string",
             "format": "date-time",
-            "maxLength": 40
+            "maxLength": 40,
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+            "x-pattern-description": "an RFC 3339 date-time such as 2026-11-24T09:30:00Z"
           }
         }
       }
