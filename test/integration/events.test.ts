@@ -79,10 +79,10 @@ for (const db of databases()) {
         await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "e2" })
       ).json();
       const url = `${t.url}/api/dispatch/v1/orders/${order.order.id}/events`;
-      const reading = readEvents(url, key, 4);
+      const reading = readEvents(url, key, 5);
       await advance(order.order.id);
       await advance(order.order.id);
-      const before = await reading; // created, assigned, dispatched, en_route; then the connection is cut
+      const before = await reading; // created, assigned, dispatched, en_route, eta_updated; then the connection is cut
       await advance(order.order.id); // on_site while nobody listens
       const resumed = readEvents(url, key, 3, before.at(-1)!.id);
       await advance(order.order.id); // completed, live
@@ -94,12 +94,13 @@ for (const db of databases()) {
           ["order.assigned", "pending_dispatch"],
           ["order.status_changed", "dispatched"],
           ["order.status_changed", "en_route"],
+          ["order.eta_updated", "en_route"],
           ["order.status_changed", "on_site"],
           ["order.status_changed", "completed"],
           ["order.completed", "completed"],
         ],
       );
-      assert.equal(new Set([...before, ...after].map((e) => e.id)).size, 7);
+      assert.equal(new Set([...before, ...after].map((e) => e.id)).size, 8);
     });
 
     it("reads no events while no stream is open, and a stream opened later (no resume point) gets only new ones", async () => {

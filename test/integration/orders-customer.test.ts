@@ -205,7 +205,11 @@ for (const db of databases()) {
           [
             "order.created",
             "order.assigned",
-            ...Array.from({ length: 4 }, () => "order.status_changed"),
+            "order.status_changed",
+            "order.status_changed",
+            "order.eta_updated", // setting off, the sandbox's contractor re-estimates its arrival
+            "order.status_changed",
+            "order.status_changed",
             "order.completed",
           ],
         );

@@ -65,7 +65,19 @@ for (const db of databases()) {
           events.map((e) => [e.type, e.data]),
           [
             ["order.created", null],
-            ["order.assigned", { reassigned: false }],
+            [
+              "order.assigned",
+              {
+                reassigned: false,
+                eta: {
+                  estimated_arrival_at: new Date(
+                    Date.parse(body.order.created_at) + body.order.estimated_response_minutes * 60_000,
+                  ).toISOString(),
+                  updated_at: body.order.created_at,
+                  source: "dispatch",
+                },
+              },
+            ],
           ],
         );
       });
