@@ -7,7 +7,6 @@
 import type { EventType } from "../../generated/events.js";
 import type { Schemas } from "../../types/contract.js";
 import type { FactData } from "../../db/tables/events.js";
-import { etaView, isReestimated, type EtaRead } from "../dispatch/orders/eta.js";
 
 export type { FactData } from "../../db/tables/events.js";
 
@@ -34,11 +33,12 @@ export interface Fact {
   type: FactType;
   data: FactData | null;
 }
-/** What facts are read from: the order as a change found it and as it leaves it (its ETA columns as written or
- * read back). */
-export interface OrderState extends EtaRead {
+/** What facts are read from: the order as a change found it and as it leaves it, its ETA as the contract shows
+ * it (dispatch/orders/eta.ts etaView; null before a contractor is assigned). */
+export interface OrderState {
   status: string;
   contractor_id: string | null;
+  eta: Schemas["Eta"] | null;
 }
 
 /** The facts of one change, in the order they follow its status event; `before` is null for a new order. A
@@ -47,10 +47,12 @@ export interface OrderState extends EtaRead {
 export function factsOf(before: OrderState | null, after: OrderState): Fact[] {
   const facts: Fact[] = [];
   const previousContractor = before?.contractor_id ?? null;
-  const eta = etaView(after);
+  const { eta } = after;
   if (after.contractor_id !== null && after.contractor_id !== previousContractor)
     facts.push({ type: "order.assigned", data: { reassigned: previousContractor !== null, ...(eta ? { eta } : {}) } });
-  if (before && eta && isReestimated(before, after)) facts.push({ type: "order.eta_updated", data: { eta } });
+  // re-estimated: the order had an ETA before this change, and the change made a new estimate
+  if (before?.eta && eta && eta.updated_at !== before.eta.updated_at)
+    facts.push({ type: "order.eta_updated", data: { eta } });
   if (after.status === "completed" && before?.status !== "completed")
     facts.push({ type: "order.completed", data: null });
   return facts;

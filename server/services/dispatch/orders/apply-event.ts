@@ -7,7 +7,7 @@ import { matchFacts, type Match } from "../matching.js";
 import { enqueueStatusChange } from "../../webhooks/outbox.js";
 import { eventTypeOf, factsOf } from "../../events/catalogue.js";
 import { orderNotFound } from "./errors.js";
-import { etaUpdateOf } from "./eta.js";
+import { etaUpdateOf, etaView } from "./eta.js";
 import { checkNte, type NteOverride } from "./nte-rule.js";
 import {
   assertCustomerCancellable,
@@ -103,7 +103,7 @@ async function insertEvents(
   const rows = [
     { ...common, ...event, type: eventTypeOf(updated.status, row.status), environment: row.environment },
     // a fact carries the change's final cost (set when completing), not its note or override
-    ...factsOf(row, updated).map((fact) => ({
+    ...factsOf({ ...row, eta: etaView(row) }, { ...updated, eta: etaView(updated) }).map((fact) => ({
       ...common,
       type: fact.type,
       data: fact.data === null ? null : JSON.stringify(fact.data),

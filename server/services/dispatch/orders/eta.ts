@@ -85,7 +85,8 @@ export function etaUpdateOf(
   return same ? {} : estimate;
 }
 
-/** The contract's `eta` of an order (or of the order an event saw), null before a contractor was assigned. */
+/** The contract's `eta` of an order (the view's, and what the event catalogue's facts are decided on), null before
+ * a contractor was assigned. */
 export function etaView(row: EtaRead): Eta | null {
   if (!row.eta_at || !row.eta_updated_at || !row.eta_source) return null;
   return {
@@ -94,7 +95,3 @@ export function etaView(row: EtaRead): Eta | null {
     source: row.eta_source as EtaSource, // the database's check admits only the contract's values
   };
 }
-
-/** Whether a change re-estimated an ETA that was already set (the `order.eta_updated` rule). */
-export const isReestimated = (before: EtaRead, after: EtaRead): boolean =>
-  etaView(before) !== null && etaView(after) !== null && timeOf(before.eta_updated_at) !== timeOf(after.eta_updated_at);

@@ -14,7 +14,7 @@ import { auditRowColumns, type AuditRow } from "../../audit/entries.js";
 import { statusChangeMessage } from "../../webhooks/outbox.js";
 import { insertMissingSecrets } from "../../webhooks/secrets.js";
 import { factsOf } from "../../events/catalogue.js";
-import type { EtaColumns } from "./eta.js";
+import { etaView, type EtaColumns } from "./eta.js";
 
 export interface NewOrder {
   row: Record<string, unknown> & {
@@ -44,7 +44,12 @@ const insertMessages = `insert into "webhook_outbox" (${columnList(messageColumn
 function eventsOf(order: NewOrder) {
   const { row } = order;
   const common = { order_id: row.id, status: row.status, at: row.created_at, account: row.account };
-  const facts = factsOf(null, row).map((fact) => ({ ...common, type: fact.type, note: null, data: fact.data }));
+  const facts = factsOf(null, { ...row, eta: etaView(row) }).map((fact) => ({
+    ...common,
+    type: fact.type,
+    note: null,
+    data: fact.data,
+  }));
   return [{ ...common, type: "order.created", note: order.note, data: null }, ...facts].map((event) => ({
     ...event,
     environment: row.environment,

@@ -25,44 +25,42 @@ describe("event catalogue", () => {
   });
 
   describe("factsOf()", () => {
-    const none = { eta_at: null, eta_updated_at: null, eta_source: null };
-    const at = (iso: string) => new Date(iso);
+    const none = { eta: null };
     const first = {
-      eta_at: at("2026-11-23T17:32:11Z"),
-      eta_updated_at: at("2026-11-23T15:02:11Z"),
-      eta_source: "dispatch",
-    };
+      eta: {
+        estimated_arrival_at: "2026-11-23T17:32:11.000Z",
+        updated_at: "2026-11-23T15:02:11.000Z",
+        source: "dispatch",
+      },
+    } as const;
     const later = {
-      eta_at: at("2026-11-23T16:00:02Z"),
-      eta_updated_at: at("2026-11-23T15:40:02Z"),
-      eta_source: "operator",
-    };
-    const view = (eta: typeof first) => ({
-      estimated_arrival_at: eta.eta_at.toISOString(),
-      updated_at: eta.eta_updated_at.toISOString(),
-      source: eta.eta_source,
-    });
+      eta: {
+        estimated_arrival_at: "2026-11-23T16:00:02.000Z",
+        updated_at: "2026-11-23T15:40:02.000Z",
+        source: "operator",
+      },
+    } as const;
     const cases: [string, Parameters<typeof factsOf>[0], Parameters<typeof factsOf>[1], unknown[]][] = [
       [
         "a new matched order",
         null,
         { status: "pending_dispatch", contractor_id: "ctr_1", ...first },
-        [{ type: "order.assigned", data: { reassigned: false, eta: view(first) } }],
+        [{ type: "order.assigned", data: { reassigned: false, eta: first.eta } }],
       ],
       ["a new unassigned order", null, { status: "accepted_pending_fulfilment", contractor_id: null, ...none }, []],
       [
         "an operator's assignment",
         { status: "accepted_pending_fulfilment", contractor_id: null, ...none },
         { status: "pending_dispatch", contractor_id: "ctr_1", ...first },
-        [{ type: "order.assigned", data: { reassigned: false, eta: view(first) } }],
+        [{ type: "order.assigned", data: { reassigned: false, eta: first.eta } }],
       ],
       [
         "a re-match to another contractor, which re-estimates the ETA",
         { status: "accepted_pending_fulfilment", contractor_id: "ctr_1", ...first },
         { status: "pending_dispatch", contractor_id: "ctr_2", ...later },
         [
-          { type: "order.assigned", data: { reassigned: true, eta: view(later) } },
-          { type: "order.eta_updated", data: { eta: view(later) } },
+          { type: "order.assigned", data: { reassigned: true, eta: later.eta } },
+          { type: "order.eta_updated", data: { eta: later.eta } },
         ],
       ],
       [
@@ -72,16 +70,10 @@ describe("event catalogue", () => {
         [],
       ],
       [
-        "a step that re-estimates the ETA (read back as text)",
+        "a step that re-estimates the ETA",
         { status: "dispatched", contractor_id: "ctr_1", ...first },
-        {
-          status: "en_route",
-          contractor_id: "ctr_1",
-          ...later,
-          eta_at: later.eta_at.toISOString(),
-          eta_updated_at: later.eta_updated_at.toISOString(),
-        },
-        [{ type: "order.eta_updated", data: { eta: view(later) } }],
+        { status: "en_route", contractor_id: "ctr_1", ...later },
+        [{ type: "order.eta_updated", data: { eta: later.eta } }],
       ],
       [
         "completion",
