@@ -25,13 +25,15 @@ import { DomainError } from "../../errors.js";
 import type { ContractorService } from "../contractors.js";
 import type { Match } from "../matching.js";
 import { applyEvent } from "./apply-event.js";
-import { matchUnassigned } from "./assign.js";
+import { assignWithSeats } from "./assign.js";
+import type { SeatLedger } from "../bookings.js";
 import { escalate, overdueOrders } from "./escalation.js";
 import { heldOverNte, isOverNteError } from "./nte-rule.js";
 
 export interface Dispatcher {
   db: Db;
   contractors: ContractorService;
+  seats: SeatLedger;
   /** Told after each assignment is written (the feed sequencer's nudge). */
   eventsWritten: () => void;
   /** The server's own base URL once it listens (status URLs in events and webhooks). */
@@ -59,8 +61,13 @@ function unassignedPage(db: Db, after: Pick<OrderRow, "created_at" | "id"> | nul
 
 /** Expected outcomes of one order's attempt: nobody can take it yet, or another instance (or an operator, or
  * the customer's cancel) moved it first. Anything else is a failure of the run. */
-const isSettledElsewhere = (error: unknown) =>
-  error instanceof DomainError && (error.code === "no_contractor_in_area" || error.code === "invalid_transition");
+const isSettledElsewhere = (error: unknown) => error instanceof DomainError && error.code === "invalid_transition";
+
+/** Nobody serves the job, or everyone who does is fully booked: the same for every order of its trade, state and
+ * urgency until the pool or its load changes, so one sweep asks once per such job. */
+const isUnmatchable = (error: unknown) =>
+  error instanceof DomainError && (error.code === "no_contractor_in_area" || error.code === "no_window_available");
+const jobKey = (row: OrderRow) => `${row.trade}|${row.state}|${row.urgency}`;
 
 /** An order whose match is priced over its NTE keeps that price and is held, as createOrder holds one priced over
  * its NTE: later sweeps leave it alone (isHeldOverNte) rather than retrying it each time. */
@@ -71,21 +78,21 @@ async function holdAtPrice(db: Db, row: OrderRow, match: Match): Promise<void> {
     .update({ quoted_cost_cents: match.costCents, updated_at: new Date() });
 }
 
-/** Assigns the order its match when there is one; true when this run assigned it. */
-async function assign(dispatcher: Dispatcher, row: OrderRow): Promise<boolean> {
-  let match: Match;
-  try {
-    match = await matchUnassigned(dispatcher.contractors, row, {});
-  } catch (error) {
-    if (isSettledElsewhere(error)) return false;
-    throw error;
-  }
+/** Assigns the order its match and seats when there are some; true when this run assigned it. `unmatchable`: the
+ * jobs this sweep already found nobody for. */
+async function assign(dispatcher: Dispatcher, row: OrderRow, unmatchable: Set<string>): Promise<boolean> {
+  if (unmatchable.has(jobKey(row))) return false;
   const input = { status: "pending_dispatch" as const, note: "Assigned by the dispatcher." };
+  let planned: Match | null = null;
   try {
-    await dispatcher.db.transaction((trx) => applyEvent(trx, row.id, input, match, dispatcher.base));
+    await assignWithSeats(dispatcher, row, {}, (plan) => {
+      planned = plan.match;
+      return dispatcher.db.transaction((trx) => applyEvent(trx, row.id, input, plan, dispatcher.base));
+    });
     return true;
   } catch (error) {
-    if (isOverNteError(error)) await holdAtPrice(dispatcher.db, row, match);
+    if (isUnmatchable(error)) unmatchable.add(jobKey(row));
+    else if (isOverNteError(error) && planned) await holdAtPrice(dispatcher.db, row, planned);
     else if (!isSettledElsewhere(error)) throw error;
     return false;
   }
@@ -95,9 +102,10 @@ async function assign(dispatcher: Dispatcher, row: OrderRow): Promise<boolean> {
 async function assignAll(dispatcher: Dispatcher): Promise<number> {
   let assigned = 0;
   let after: OrderRow | null = null;
+  const unmatchable = new Set<string>();
   for (;;) {
     const page: OrderRow[] = await unassignedPage(dispatcher.db, after);
-    for (const row of page) if (await assign(dispatcher, row)) assigned++;
+    for (const row of page) if (await assign(dispatcher, row, unmatchable)) assigned++;
     if (page.length < pageSize) return assigned;
     after = page[page.length - 1];
   }

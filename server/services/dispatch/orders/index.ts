@@ -17,6 +17,7 @@ import { resetSandbox } from "./sandbox-reset.js";
 import type { OrderEventInput } from "./transition.js";
 import { statusView } from "./view.js";
 import { createOrderWriter } from "./writer.js";
+import { createSeatLedger } from "../bookings.js";
 import { baseUrlOf, configuredOrigin } from "../../shared/base-url.js";
 
 export type { CancelInput, CancelReason } from "./cancel.js";
@@ -47,11 +48,12 @@ export function createOrderService(
   config: Config,
   eventsWritten: () => void = () => undefined,
 ) {
-  const creation = { db, contractors, config, writer: createOrderWriter(db, eventsWritten) };
+  const seats = createSeatLedger(db); // this instance's claims: one ledger for every path that books
+  const creation = { db, contractors, config, writer: createOrderWriter(db, eventsWritten), seats };
   const baseOf = (origin: string) => baseUrlOf(config.publicBaseUrl, origin);
   const base = baseOf(configuredOrigin(config)); // until the server listens
-  const clock: SandboxClock = { db, contractors, config, eventsWritten, job: null, base };
-  const dispatcher = createDispatcher({ db, contractors, eventsWritten }, config.dispatcherIntervalMs);
+  const clock: SandboxClock = { db, contractors, seats, config, eventsWritten, job: null, base };
+  const dispatcher = createDispatcher({ db, contractors, seats, eventsWritten }, config.dispatcherIntervalMs);
   /** Tells the sequencer; a cancelled or completed order frees its contractor, so the dispatcher looks again. */
   const thenWritten = <T>(change: Promise<T>, frees: boolean) =>
     change.finally(() => {
@@ -68,7 +70,7 @@ export function createOrderService(
       thenWritten(cancelOrder(db, tenant, id, input, baseOf(origin)), true),
     /** An operator's status change; `base` is the admin request's own base URL. */
     recordEvent: (id: string, input: OrderEventInput, base: string) =>
-      thenWritten(recordEvent(db, contractors, { id, input, base }), isFinal(input.status)),
+      thenWritten(recordEvent(db, { contractors, seats }, { id, input, base }), isFinal(input.status)),
     advanceSandbox: (tenant: Tenant, id: string, to: SandboxStatus | undefined) =>
       advanceSandboxOrder(clock, tenant, { id, to }),
     resetSandbox: (tenant: Tenant) => resetSandbox(db, tenant),
