@@ -7,6 +7,9 @@
 // (contractor_bookings_day_seat). Seats are then picked in memory: the lowest free one. Within one instance, seats
 // picked but not yet written (or written after this read began) are held in the ledger's claims, so two orders of
 // the same instance never pick the same seat from the same stale read; only instances race, through the indexes.
+// Reads that arrive together share one statement (createBookingReader). A quote, which books nothing, may also take
+// a read at most quoteReadMs old (its windows are a snapshot either way, and the order checks again): under load
+// quoting then costs no statement of its own. This instance's own bookings and releases clear that at once.
 import type { Db } from "../../db/knex.js";
 import {
   bookableWindows,
@@ -54,6 +57,8 @@ const windowKey = (contractorId: string, start: number) => `${contractorId}|${st
 const dayKey = (contractorId: string, localDay: string) => `${contractorId}|${localDay}`;
 /** How long a written seat stays claimed for reads begun before its write ended. */
 const claimLingerMs = 10_000;
+/** How old a read a quote may reuse. */
+const quoteReadMs = 250;
 
 /** The booking row an order writes: the json form the writer's statement inserts. */
 export const bookingRow = (orderId: string, booking: Booking) => ({
@@ -145,40 +150,110 @@ const addTo = (map: Map<string, Set<number>>, key: string, seat: number) => {
   else map.set(key, new Set([seat]));
 };
 
-/** ONE indexed read: the candidates' bookings over the days the urgency's horizon can touch. */
-async function readOccupancy(
-  db: Db,
-  candidates: Contractor[],
-  job: Omit<Occupancy, "readAt" | "windowSeats" | "daySeats">,
-) {
-  const { urgency, now } = job;
-  const occupancy: Occupancy = { ...job, readAt: Date.now(), windowSeats: new Map(), daySeats: new Map() };
-  if (!candidates.length) return occupancy;
-  const rows: BookingRead[] = await db("contractor_bookings")
-    .whereIn(
-      "contractor_id",
-      candidates.map((c) => c.id),
-    )
-    .whereBetween("local_day", [dayText(now - 2 * day), dayText(now + horizonMs[urgency] + 2 * day)])
-    .select(
-      "contractor_id",
-      "seat",
-      "day_seat",
-      db.raw("local_day::text as local_day"),
-      db.raw("extract(epoch from window_start)::float8 * 1000 as start_ms"),
-    );
+/** The taken seats of a set of bookings, by window and by day. */
+function seatMaps(rows: BookingRead[]): Pick<Occupancy, "windowSeats" | "daySeats"> {
+  const maps = { windowSeats: new Map<string, Set<number>>(), daySeats: new Map<string, Set<number>>() };
   for (const row of rows) {
-    addTo(occupancy.daySeats, dayKey(row.contractor_id, row.local_day), row.day_seat);
-    if (row.seat !== null) addTo(occupancy.windowSeats, windowKey(row.contractor_id, row.start_ms), row.seat);
+    addTo(maps.daySeats, dayKey(row.contractor_id, row.local_day), row.day_seat);
+    if (row.seat !== null) addTo(maps.windowSeats, windowKey(row.contractor_id, row.start_ms), row.seat);
   }
-  return occupancy;
+  return maps;
+}
+
+/** The bookings of some contractors over some local days: one indexed statement, its text the same every time
+ * (named: Postgres plans it once per connection). */
+const readBookings = (db: Db, ids: string[], days: [string, string]): Promise<BookingRead[]> =>
+  db
+    .raw(
+      `select contractor_id, seat, day_seat, local_day::text as local_day,
+              extract(epoch from window_start)::float8 * 1000 as start_ms
+         from contractor_bookings
+        where contractor_id in (select json_array_elements_text(?::json)) and local_day between ?::date and ?::date`,
+      [JSON.stringify(ids), ...days],
+    )
+    .options({ name: "dispatch_read_bookings" })
+    .then((result: { rows: BookingRead[] }) => result.rows);
+
+interface WaitingRead {
+  ids: string[];
+  days: [string, string];
+  resolve: (seats: Pick<Occupancy, "readAt" | "windowSeats" | "daySeats">) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group read: the reads that arrive while one is in flight go out together in the next statement (the group
+ * commit's pattern, db/group-commit.ts), so a busy server reads the bookings once for every quote and order waiting
+ * rather than once each; an idle one reads at once. Each read gets the seats of the whole batch (a superset of its
+ * own), as of the moment that statement began.
+ */
+function createBookingReader(db: Db) {
+  const queue: WaitingRead[] = [];
+  let reading = false;
+  async function readBatch(batch: WaitingRead[]) {
+    const readAt = Date.now();
+    const ids = [...new Set(batch.flatMap((waiting) => waiting.ids))];
+    const from = batch.map((waiting) => waiting.days[0]).sort()[0];
+    const to = batch.map((waiting) => waiting.days[1]).sort()[batch.length - 1];
+    try {
+      const seats = { readAt, ...seatMaps(await readBookings(db, ids, [from, to])) };
+      for (const waiting of batch) waiting.resolve(seats);
+    } catch (error) {
+      for (const waiting of batch) waiting.reject(error);
+    }
+  }
+  async function drain() {
+    while (queue.length) await readBatch(queue.splice(0, 64));
+    reading = false;
+  }
+  return (ids: string[], days: [string, string]) =>
+    new Promise<Pick<Occupancy, "readAt" | "windowSeats" | "daySeats">>((resolve, reject) => {
+      queue.push({ ids, days, resolve, reject });
+      if (reading) return;
+      reading = true;
+      setImmediate(() => void drain());
+    });
+}
+
+type Seats = Pick<Occupancy, "readAt" | "windowSeats" | "daySeats">;
+
+/** Reads for quotes: a read of the same contractors and days at most quoteReadMs old is reused. */
+function createRecentReads(read: ReturnType<typeof createBookingReader>) {
+  let recent = new Map<string, { at: number; seats: Promise<Seats> }>();
+  return {
+    read(ids: string[], days: [string, string]): Promise<Seats> {
+      const key = `${ids.join(",")}|${days.join(",")}`;
+      const now = Date.now();
+      const hit = recent.get(key);
+      if (hit && now - hit.at <= quoteReadMs) return hit.seats;
+      if (recent.size > 1000) recent = new Map();
+      const seats = read(ids, days);
+      recent.set(key, { at: now, seats });
+      seats.catch(() => recent.delete(key));
+      return seats;
+    },
+    clear: () => recent.clear(),
+  };
 }
 
 export function createSeatLedger(db: Db) {
   const claims = createClaims();
+  const read = createBookingReader(db);
+  const recent = createRecentReads(read);
   return {
-    read: (candidates: Contractor[], zone: string, urgency: Urgency, now: number) =>
-      readOccupancy(db, candidates, { zone, urgency, now }),
+    /** ONE indexed read (shared with the reads waiting beside it): the candidates' bookings over the days the
+     * urgency's horizon can touch. `forQuote`: a recent read of the same will do. */
+    async read(candidates: Contractor[], job: { zone: string; urgency: Urgency; now: number }, forQuote = false) {
+      const { urgency, now } = job;
+      if (!candidates.length)
+        return { ...job, readAt: Date.now(), windowSeats: new Map(), daySeats: new Map() } as Occupancy;
+      const days: [string, string] = [dayText(now - 2 * day), dayText(now + horizonMs[urgency] + 2 * day)];
+      const ids = candidates.map((contractor) => contractor.id);
+      return { ...job, ...(await (forQuote ? recent.read(ids, days) : read(ids, days))) } as Occupancy;
+    },
+
+    /** Seats were freed or taken here (a cancel, a completion, an assignment): quotes read afresh. */
+    changed: () => recent.clear(),
 
     /** The windows some candidate can still take (the quote's `arrival_windows`), in time order. */
     openWindows(occupancy: Occupancy, matches: Match[]): ArrivalWindow[] {
@@ -204,7 +279,9 @@ export function createSeatLedger(db: Db) {
 
     /** The booking's write ended (committed or not): its claims linger for reads begun before now. */
     release(booking: Booking | null | undefined): void {
-      if (booking) claims.release(booking);
+      if (!booking) return;
+      claims.release(booking);
+      recent.clear();
     },
   };
 }

@@ -13,7 +13,7 @@ import { etaTier, rankMatches } from "./matching.js";
 import { usd } from "./pricing.js";
 import { nteCheck } from "./nte.js";
 import { usStateOf, type Urgency } from "./trades.js";
-import { createSeatLedger } from "./bookings.js";
+import type { SeatLedger } from "./bookings.js";
 import { stateTimeZone } from "./state-zones.js";
 import type { ArrivalWindow } from "./arrival-windows.js";
 import type { Schemas, ValidBody } from "../../types/contract.js";
@@ -118,9 +118,9 @@ const quoteRow = (principal: QuotePrincipal, quote: Quote, best: Matches[number]
 /** A quote row as written (JSON, in one statement with its audit record). */
 type NewQuoteRow = ReturnType<typeof quoteRow>;
 
-export function createQuoteService(db: Db, contractors: ContractorService, config: Config) {
+/** `seats`: the order service's ledger (its reads and the releases that make them stale). */
+export function createQuoteService(db: Db, contractors: ContractorService, config: Config, seats: SeatLedger) {
   const writer = createQuoteWriter(db);
-  const seats = createSeatLedger(db);
   return {
     async create(principal: QuotePrincipal, input: QuoteInput): Promise<Quote> {
       const started = performance.now();
@@ -131,7 +131,7 @@ export function createQuoteService(db: Db, contractors: ContractorService, confi
       const now = new Date();
       const zone = stateTimeZone(location.state);
       const contractorsOf = matches.map((match) => match.contractor);
-      const occupancy = await seats.read(contractorsOf, zone, input.urgency, now.getTime());
+      const occupancy = await seats.read(contractorsOf, { zone, urgency: input.urgency, now: now.getTime() }, true);
       const windows = seats.openWindows(occupancy, matches);
       const quote = buildQuote(input, location, { matches, windows }, now);
       const record = quoteAudit(principal, quote);

@@ -73,9 +73,7 @@ export async function planUnassigned(assigner: Assigner, row: OrderRow, request:
   const now = Date.now();
   const occupancy = await seats.read(
     matches.map((match) => match.contractor),
-    zone,
-    row.urgency,
-    now,
+    { zone, urgency: row.urgency, now },
   );
   const plan = seats.book(occupancy, matches);
   if (!plan) throw noSeat(row, contractorId);

@@ -109,7 +109,7 @@ async function planOf(
   if (last && requested && matches.length) throw requested.unavailable();
   if (last) return null;
   const contractors = matches.map((match) => match.contractor);
-  const occupancy = await creation.seats.read(contractors, zone, input.urgency, now.getTime());
+  const occupancy = await creation.seats.read(contractors, { zone, urgency: input.urgency, now: now.getTime() });
   const plan = creation.seats.book(occupancy, matches, requested?.window);
   if (!plan && requested && matches.length) throw requested.unavailable();
   return plan;

@@ -58,6 +58,7 @@ export function createOrderService(
   const thenWritten = <T>(change: Promise<T>, frees: boolean) =>
     change.finally(() => {
       eventsWritten();
+      seats.changed(); // a cancel or completion freed seats
       if (frees) dispatcher.nudge();
     });
   return {
@@ -83,6 +84,8 @@ export function createOrderService(
       await stopSandboxClock(clock);
       await dispatcher.stop();
     },
+    /** The seat ledger (quotes read through it too). */
+    seats,
     /** The pool changed (a contractor added or updated, here or on another instance). */
     nudgeDispatcher: () => dispatcher.nudge(),
   };
