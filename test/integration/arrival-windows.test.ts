@@ -113,7 +113,7 @@ function most<T>(rows: T[], keyOf: (row: T) => string): number {
   return Math.max(0, ...counts.values());
 }
 const windowOf = (row: { window_start: Date | string }) => String(new Date(row.window_start).getTime());
-const dayOf = (row: { local_day: string }) => String(row.local_day);
+const dayOf = (row: { local_day: string | Date }) => String(row.local_day);
 
 for (const db of databases()) {
   describe(`arrival windows and capacity (${db.name})`, function () {

@@ -7,9 +7,12 @@
 // (contractor_bookings_day_seat). Seats are then picked in memory: the lowest free one. Within one instance, seats
 // picked but not yet written (or written after this read began) are held in the ledger's claims, so two orders of
 // the same instance never pick the same seat from the same stale read; only instances race, through the indexes.
-// Reads that arrive together share one statement (createBookingReader). A quote, which books nothing, may also take
-// a read at most quoteReadMs old (its windows are a snapshot either way, and the order checks again): under load
-// quoting then costs no statement of its own. This instance's own bookings and releases clear that at once.
+// Reads that arrive together share one statement (createBookingReader), and a first attempt may take a read of the
+// same contractors at most recentReadMs old: what another instance booked since is refused by the indexes (and the
+// retry reads afresh), what this instance booked since is in the claims, and what it freed (a cancel, a completion)
+// clears the recent reads. So a quote or order under load rarely costs a statement of its own; the price is that a
+// seat another instance freed in the last quarter second is seen a moment later (the dispatcher's sweep, or the
+// next quote, finds it).
 import type { Db } from "../../db/knex.js";
 import {
   bookableWindows,
@@ -57,8 +60,8 @@ const windowKey = (contractorId: string, start: number) => `${contractorId}|${st
 const dayKey = (contractorId: string, localDay: string) => `${contractorId}|${localDay}`;
 /** How long a written seat stays claimed for reads begun before its write ended. */
 const claimLingerMs = 10_000;
-/** How old a read a quote may reuse. */
-const quoteReadMs = 250;
+/** How old a read a first attempt may reuse. */
+const recentReadMs = 250;
 
 /** The booking row an order writes: the json form the writer's statement inserts. */
 export const bookingRow = (orderId: string, booking: Booking) => ({
@@ -217,7 +220,7 @@ function createBookingReader(db: Db) {
 
 type Seats = Pick<Occupancy, "readAt" | "windowSeats" | "daySeats">;
 
-/** Reads for quotes: a read of the same contractors and days at most quoteReadMs old is reused. */
+/** A read of the same contractors and days at most recentReadMs old is reused. */
 function createRecentReads(read: ReturnType<typeof createBookingReader>) {
   let recent = new Map<string, { at: number; seats: Promise<Seats> }>();
   return {
@@ -225,14 +228,41 @@ function createRecentReads(read: ReturnType<typeof createBookingReader>) {
       const key = `${ids.join(",")}|${days.join(",")}`;
       const now = Date.now();
       const hit = recent.get(key);
-      if (hit && now - hit.at <= quoteReadMs) return hit.seats;
+      if (hit && now - hit.at <= recentReadMs) return hit.seats;
       if (recent.size > 1000) recent = new Map();
       const seats = read(ids, days);
       recent.set(key, { at: now, seats });
-      seats.catch(() => recent.delete(key));
+      seats.catch(() => {
+        recent.delete(key);
+      });
       return seats;
     },
-    clear: () => recent.clear(),
+    clear(): void {
+      recent.clear();
+    },
+  };
+}
+
+interface Job {
+  zone: string;
+  urgency: Urgency;
+  now: number;
+}
+
+async function readOccupancy(
+  read: (ids: string[], days: [string, string]) => Promise<Seats>,
+  candidates: Contractor[],
+  job: Job,
+): Promise<Occupancy> {
+  const { urgency, now } = job;
+  if (!candidates.length) return { ...job, readAt: Date.now(), windowSeats: new Map(), daySeats: new Map() };
+  const days: [string, string] = [dayText(now - 2 * day), dayText(now + horizonMs[urgency] + 2 * day)];
+  return {
+    ...job,
+    ...(await read(
+      candidates.map((contractor) => contractor.id),
+      days,
+    )),
   };
 }
 
@@ -242,18 +272,15 @@ export function createSeatLedger(db: Db) {
   const recent = createRecentReads(read);
   return {
     /** ONE indexed read (shared with the reads waiting beside it): the candidates' bookings over the days the
-     * urgency's horizon can touch. `forQuote`: a recent read of the same will do. */
-    async read(candidates: Contractor[], job: { zone: string; urgency: Urgency; now: number }, forQuote = false) {
-      const { urgency, now } = job;
-      if (!candidates.length)
-        return { ...job, readAt: Date.now(), windowSeats: new Map(), daySeats: new Map() } as Occupancy;
-      const days: [string, string] = [dayText(now - 2 * day), dayText(now + horizonMs[urgency] + 2 * day)];
-      const ids = candidates.map((contractor) => contractor.id);
-      return { ...job, ...(await (forQuote ? recent.read(ids, days) : read(ids, days))) } as Occupancy;
-    },
+     * urgency's horizon can touch. A recent read of the same will do, unless `fresh` (a retry after a seat was
+     * taken meanwhile). */
+    read: (candidates: Contractor[], job: Job, fresh = false) =>
+      readOccupancy(fresh ? read : (ids, days) => recent.read(ids, days), candidates, job),
 
     /** Seats were freed or taken here (a cancel, a completion, an assignment): quotes read afresh. */
-    changed: () => recent.clear(),
+    changed(): void {
+      recent.clear();
+    },
 
     /** The windows some candidate can still take (the quote's `arrival_windows`), in time order. */
     openWindows(occupancy: Occupancy, matches: Match[]): ArrivalWindow[] {
@@ -281,7 +308,6 @@ export function createSeatLedger(db: Db) {
     release(booking: Booking | null | undefined): void {
       if (!booking) return;
       claims.release(booking);
-      recent.clear();
     },
   };
 }

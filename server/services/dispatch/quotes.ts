@@ -131,7 +131,7 @@ export function createQuoteService(db: Db, contractors: ContractorService, confi
       const now = new Date();
       const zone = stateTimeZone(location.state);
       const contractorsOf = matches.map((match) => match.contractor);
-      const occupancy = await seats.read(contractorsOf, { zone, urgency: input.urgency, now: now.getTime() }, true);
+      const occupancy = await seats.read(contractorsOf, { zone, urgency: input.urgency, now: now.getTime() });
       const windows = seats.openWindows(occupancy, matches);
       const quote = buildQuote(input, location, { matches, windows }, now);
       const record = quoteAudit(principal, quote);

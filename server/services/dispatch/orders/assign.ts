@@ -50,7 +50,11 @@ function noSeat(row: OrderRow, contractorId: string | undefined) {
 
 /** The match and seats for an unassigned order: the named contractor, else the pool's first with a seat; 409 when
  * nobody serves it or nobody has a seat. The seats stay claimed until the caller releases them. */
-export async function planUnassigned(assigner: Assigner, row: OrderRow, request: MatchRequest): Promise<Plan> {
+export async function planUnassigned(
+  assigner: Assigner,
+  row: OrderRow,
+  request: MatchRequest & { fresh?: boolean },
+): Promise<Plan> {
   const { contractorId } = request;
   const { contractors, seats } = assigner;
   const job = { trade: row.trade, location: row.location, urgency: row.urgency };
@@ -74,6 +78,7 @@ export async function planUnassigned(assigner: Assigner, row: OrderRow, request:
   const occupancy = await seats.read(
     matches.map((match) => match.contractor),
     { zone, urgency: row.urgency, now },
+    request.fresh,
   );
   const plan = seats.book(occupancy, matches);
   if (!plan) throw noSeat(row, contractorId);
@@ -88,7 +93,7 @@ export async function assignWithSeats<T>(
   apply: (plan: Plan) => Promise<T>,
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    const plan = await planUnassigned(assigner, row, request);
+    const plan = await planUnassigned(assigner, row, { ...request, fresh: attempt > 1 }); // a retry reads afresh
     try {
       return await apply(plan);
     } catch (error) {

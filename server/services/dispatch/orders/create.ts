@@ -101,15 +101,17 @@ const seatAttempts = 4;
 async function planOf(
   creation: OrderCreation,
   request: { input: OrderInput; matches: Match[]; now: Date },
-  last: boolean,
+  attempt: number,
 ) {
   const { input, matches, now } = request;
+  const last = attempt === seatAttempts;
   const zone = stateTimeZone(input.location.state);
   const requested = requestedWindow(input, zone, now.getTime()); // 422 for a window off the grid, 409 out of reach
   if (last && requested && matches.length) throw requested.unavailable();
   if (last) return null;
   const contractors = matches.map((match) => match.contractor);
-  const occupancy = await creation.seats.read(contractors, { zone, urgency: input.urgency, now: now.getTime() });
+  const job = { zone, urgency: input.urgency, now: now.getTime() };
+  const occupancy = await creation.seats.read(contractors, job, attempt > 1); // a retry reads afresh
   const plan = creation.seats.book(occupancy, matches, requested?.window);
   if (!plan && requested && matches.length) throw requested.unavailable();
   return plan;
@@ -135,7 +137,7 @@ export async function createOrder(
   const insert = { ...ctx, requestHash, tenant, keyId: principal.id };
   for (let attempt = 1; ; attempt++) {
     const now = new Date();
-    const plan: Plan | null = await planOf(creation, { input, matches, now }, attempt === seatAttempts);
+    const plan: Plan | null = await planOf(creation, { input, matches, now }, attempt);
     const { body, write } = prepareOrder(config, input, insert, { matches, plan, now });
     try {
       await creation.writer.write(write);

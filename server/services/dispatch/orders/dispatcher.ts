@@ -1,9 +1,11 @@
 // The dispatcher: orders accepted without a contractor (202, `accepted_pending_fulfilment`) get one as soon as the
 // pool can take them, in both environments alike (the sandbox follows the live rule: nothing assigns a contractor
 // that does not exist). A run sweeps every such order, oldest first, in pages, and assigns each the match an
-// operator's assignment would make (assign.ts: the same pool, ranking and rules); the step goes through the one
-// NTE rule, so an order whose match is priced over its not-to-exceed is never assigned here: it is held at that
-// price, as createOrder holds one (isHeldOverNte), and later sweeps leave it alone.
+// operator's assignment would make (assign.ts: the same pool, ranking and rules, and a seat in the earliest window the
+// order's urgency allows, booked in the assignment's transaction, so it never assigns into a full window); the step
+// goes through the one NTE rule, so an order whose match is priced over its not-to-exceed is never assigned here: it
+// is held at that price, as createOrder holds one (isHeldOverNte), and later sweeps leave it alone. A job nobody can
+// take (no contractor, or all fully booked) is asked about once per sweep, not once per waiting order.
 //
 // When it runs: after a change to the pool (a contractor added, raised or re-activated on any instance: the change
 // feed's `contractors` notice, which Postgres triggers send to every instance), after an order on this instance

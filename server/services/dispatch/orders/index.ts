@@ -41,6 +41,14 @@ async function getOrder(db: Db, tenant: Tenant | null, id: string, base: string)
 
 const isFinal = (status: string) => status === "completed" || status === "cancelled";
 
+/** The sandbox clock and the dispatcher of one order service. */
+function createWorkers(deps: Omit<SandboxClock, "job" | "base">) {
+  const base = baseUrlOf(deps.config.publicBaseUrl, configuredOrigin(deps.config)); // until the server listens
+  const clock: SandboxClock = { ...deps, job: null, base };
+  const dispatcher = createDispatcher(deps, deps.config.dispatcherIntervalMs);
+  return { clock, dispatcher };
+}
+
 /** `eventsWritten` is told after order events are written (the feed sequencer's nudge). */
 export function createOrderService(
   db: Db,
@@ -50,10 +58,8 @@ export function createOrderService(
 ) {
   const seats = createSeatLedger(db); // this instance's claims: one ledger for every path that books
   const creation = { db, contractors, config, writer: createOrderWriter(db, eventsWritten), seats };
+  const { clock, dispatcher } = createWorkers({ db, contractors, seats, config, eventsWritten });
   const baseOf = (origin: string) => baseUrlOf(config.publicBaseUrl, origin);
-  const base = baseOf(configuredOrigin(config)); // until the server listens
-  const clock: SandboxClock = { db, contractors, seats, config, eventsWritten, job: null, base };
-  const dispatcher = createDispatcher({ db, contractors, seats, eventsWritten }, config.dispatcherIntervalMs);
   /** Tells the sequencer; a cancelled or completed order frees its contractor, so the dispatcher looks again. */
   const thenWritten = <T>(change: Promise<T>, frees: boolean) =>
     change.finally(() => {
