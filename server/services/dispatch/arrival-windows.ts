@@ -90,7 +90,22 @@ export const isBookable = (window: Pick<ArrivalWindow, "start" | "end">, urgency
 
 /** The job zone's windows bookable at `now` for the urgency, in time order. */
 export function bookableWindows(zone: string, urgency: Urgency, now: number): ArrivalWindow[] {
-  return gridOf(zone, now).filter((window) => isBookable(window, urgency, now));
+  const grid = gridOf(zone, now);
+  const first = firstEndingAfter(grid, now + bookableUntilBeforeEndMs, (window) => window);
+  const windows: ArrivalWindow[] = [];
+  for (let i = first; i < grid.length && grid[i].start < now + horizonMs[urgency]; i++) windows.push(grid[i]);
+  return windows;
+}
+
+/** The index of the first item (of a list in time order) whose window ends after `at`: a binary search. */
+export function firstEndingAfter<T>(items: T[], at: number, windowOf: (item: T) => { end: number }): number {
+  let [lo, hi] = [0, items.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (windowOf(items[mid]).end > at) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /** A window of the zone's grid by its start (the grid around `now`), or undefined. */

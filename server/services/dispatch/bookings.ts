@@ -15,9 +15,9 @@
 // next quote, finds it).
 import type { Db } from "../../db/knex.js";
 import {
-  bookableWindows,
+  bookableUntilBeforeEndMs,
+  firstEndingAfter,
   horizonMs,
-  isBookable,
   workedWindows,
   type ArrivalWindow,
   type WorkedWindow,
@@ -102,6 +102,8 @@ function createClaims() {
     `d|${b.contractorId}|${b.day}|${b.daySeat}`,
   ];
   return {
+    /** Whether nothing is claimed (the common case of a quote: no key to build). */
+    none: () => ended.size === 0,
     has: (key: string, readAt: number) => (ended.get(key) ?? -1) >= readAt,
     hold: (booking: Booking) => {
       keysOf(booking).forEach((key) => ended.set(key, Infinity));
@@ -128,23 +130,29 @@ function seatsIn(claims: Claims, occupancy: Occupancy, contractor: Contractor, w
   const { id, capacity } = contractor;
   const { window, day: localDay } = worked;
   const at = occupancy.readAt;
+  const unclaimed = claims.none();
   const seat = lowestFree(occupancy.windowSeats.get(windowKey(id, window.start)), capacity.concurrent_jobs, (s) =>
-    claims.has(`w|${id}|${window.start}|${s}`, at),
+    unclaimed ? false : claims.has(`w|${id}|${window.start}|${s}`, at),
   );
   if (seat === null) return null;
   const daySeat = lowestFree(occupancy.daySeats.get(dayKey(id, localDay)), capacity.jobs_per_day, (s) =>
-    claims.has(`d|${id}|${localDay}|${s}`, at),
+    unclaimed ? false : claims.has(`d|${id}|${localDay}|${s}`, at),
   );
   return daySeat === null ? null : { contractorId: id, window, seat, day: localDay, daySeat };
 }
 
 /** The contractor's worked windows bookable now for the occupancy's urgency (or the one asked for). */
-function* windowsFor(occupancy: Occupancy, contractor: Contractor, requested?: ArrivalWindow) {
+function windowsFor(occupancy: Occupancy, contractor: Contractor, requested?: ArrivalWindow): WorkedWindow[] {
   const { zone, urgency, now } = occupancy;
-  for (const worked of workedWindows(contractor, zone, now)) {
-    if (worked.window.start >= now + horizonMs[urgency]) return;
-    if (requested ? worked.window.start === requested.start : isBookable(worked.window, urgency, now)) yield worked;
+  const worked = workedWindows(contractor, zone, now);
+  if (requested) return worked.filter(({ window }) => window.start === requested.start);
+  const windows: WorkedWindow[] = [];
+  const first = firstEndingAfter(worked, now + bookableUntilBeforeEndMs, (item) => item.window);
+  for (let i = first; i < worked.length; i++) {
+    if (worked[i].window.start >= now + horizonMs[urgency]) break;
+    windows.push(worked[i]);
   }
+  return windows;
 }
 
 const addTo = (map: Map<string, Set<number>>, key: string, seat: number) => {
@@ -288,7 +296,7 @@ export function createSeatLedger(db: Db) {
       for (const { contractor } of matches)
         for (const worked of windowsFor(occupancy, contractor))
           if (!open.has(worked.window) && seatsIn(claims, occupancy, contractor, worked)) open.add(worked.window);
-      return bookableWindows(occupancy.zone, occupancy.urgency, occupancy.now).filter((window) => open.has(window));
+      return matches.length > 1 ? [...open].sort((a, b) => a.start - b.start) : [...open];
     },
 
     /** The first match (in rank order) with a free seat: in the requested window, or in its earliest bookable one.
