@@ -17,6 +17,9 @@ export interface MatchRequest {
   contractorId?: string;
 }
 
+/** What assigning reads of the order: its job. */
+export type JobRow = Pick<OrderRow, "trade" | "state" | "location" | "urgency">;
+
 /** What assigning reads: the pool and the seats. */
 export interface Assigner {
   contractors: ContractorService;
@@ -27,14 +30,14 @@ export interface Assigner {
 const seatAttempts = 4;
 
 /** The named contractor as a pool of one: 422 unless active in the order's trade. */
-async function namedContractor(contractors: ContractorService, row: OrderRow, contractorId: string) {
+async function namedContractor(contractors: ContractorService, row: JobRow, contractorId: string) {
   const contractor = await contractors.get(contractorId);
   if (!contractor?.active || !contractor.trades.includes(row.trade))
     throw invalidField("/contractor_id", `No active ${row.trade} contractor ${contractorId}.`);
   return [contractor];
 }
 
-function noSeat(row: OrderRow, contractorId: string | undefined) {
+function noSeat(row: JobRow, contractorId: string | undefined) {
   if (contractorId)
     return new DomainError(
       "conflict",
@@ -52,7 +55,7 @@ function noSeat(row: OrderRow, contractorId: string | undefined) {
  * nobody serves it or nobody has a seat. The seats stay claimed until the caller releases them. */
 export async function planUnassigned(
   assigner: Assigner,
-  row: OrderRow,
+  row: JobRow,
   request: MatchRequest & { fresh?: boolean },
 ): Promise<Plan> {
   const { contractorId } = request;
@@ -88,7 +91,7 @@ export async function planUnassigned(
 /** Plans the assignment and applies it, again when another instance took the seats first. */
 export async function assignWithSeats<T>(
   assigner: Assigner,
-  row: OrderRow,
+  row: JobRow,
   request: MatchRequest,
   apply: (plan: Plan) => Promise<T>,
 ): Promise<T> {

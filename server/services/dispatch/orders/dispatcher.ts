@@ -46,6 +46,11 @@ export interface Dispatcher {
 /** Orders read per page of a sweep. */
 const pageSize = 100;
 
+/** What a sweep reads of a waiting order: its key and its job (the assignment reads the rest under its lock). Not
+ * the stored answer and the rest of the row: a backlog of thousands of waiting orders is read on every sweep. */
+const waitingColumns = ["id", "created_at", "trade", "state", "location", "urgency"] as const;
+type WaitingRow = Pick<OrderRow, (typeof waitingColumns)[number]>;
+
 /** One page of unassigned orders after `after` (created_at, id), oldest first; held orders are left alone. */
 function unassignedPage(db: Db, after: Pick<OrderRow, "created_at" | "id"> | null) {
   const query = db("orders")
@@ -56,7 +61,7 @@ function unassignedPage(db: Db, after: Pick<OrderRow, "created_at" | "id"> | nul
       { column: "orders.id", order: "asc" },
     ])
     .limit(pageSize)
-    .select<OrderRow[]>("orders.*");
+    .select<WaitingRow[]>(waitingColumns.map((column) => `orders.${column}`));
   if (after) void query.whereRaw('("orders"."created_at", "orders"."id") > (?, ?)', [after.created_at, after.id]);
   return query;
 }
@@ -69,11 +74,11 @@ const isSettledElsewhere = (error: unknown) => error instanceof DomainError && e
  * urgency until the pool or its load changes, so one sweep asks once per such job. */
 const isUnmatchable = (error: unknown) =>
   error instanceof DomainError && (error.code === "no_contractor_in_area" || error.code === "no_window_available");
-const jobKey = (row: OrderRow) => `${row.trade}|${row.state}|${row.urgency}`;
+const jobKey = (row: WaitingRow) => `${row.trade}|${row.state}|${row.urgency}`;
 
 /** An order whose match is priced over its NTE keeps that price and is held, as createOrder holds one priced over
  * its NTE: later sweeps leave it alone (isHeldOverNte) rather than retrying it each time. */
-async function holdAtPrice(db: Db, row: OrderRow, match: Match): Promise<void> {
+async function holdAtPrice(db: Db, row: Pick<OrderRow, "id">, match: Match): Promise<void> {
   await db("orders")
     .where({ id: row.id, status: "accepted_pending_fulfilment" })
     .whereNull("quoted_cost_cents")
@@ -82,7 +87,7 @@ async function holdAtPrice(db: Db, row: OrderRow, match: Match): Promise<void> {
 
 /** Assigns the order its match and seats when there are some; true when this run assigned it. `unmatchable`: the
  * jobs this sweep already found nobody for. */
-async function assign(dispatcher: Dispatcher, row: OrderRow, unmatchable: Set<string>): Promise<boolean> {
+async function assign(dispatcher: Dispatcher, row: WaitingRow, unmatchable: Set<string>): Promise<boolean> {
   if (unmatchable.has(jobKey(row))) return false;
   const input = { status: "pending_dispatch" as const, note: "Assigned by the dispatcher." };
   let planned: Match | null = null;
@@ -103,10 +108,10 @@ async function assign(dispatcher: Dispatcher, row: OrderRow, unmatchable: Set<st
 /** Assigns what it can of every unassigned order; the number assigned. */
 async function assignAll(dispatcher: Dispatcher): Promise<number> {
   let assigned = 0;
-  let after: OrderRow | null = null;
+  let after: WaitingRow | null = null;
   const unmatchable = new Set<string>();
   for (;;) {
-    const page: OrderRow[] = await unassignedPage(dispatcher.db, after);
+    const page: WaitingRow[] = await unassignedPage(dispatcher.db, after);
     for (const row of page) if (await assign(dispatcher, row, unmatchable)) assigned++;
     if (page.length < pageSize) return assigned;
     after = page[page.length - 1];
