@@ -252,10 +252,12 @@ ${scaleOut}
 
 Statements per call (pinned by test/integration/attest.test.ts with a knex 'query' counter): a quote is 1 statement
 (the quote row and its audit record in one INSERT … WITH, a named statement that takes the whole batch as two json
-parameters); an order is 1 statement (order row, its events (order.created and, when matched, order.assigned), audit
-records and, with a callback_url, a webhook message per event as data-modifying CTEs: atomic without BEGIN/COMMIT) plus 1
-replay look-up when a reference_id or Idempotency-Key is sent. Group commit: quotes (and orders) that arrive while a
-write is in flight share the next statement, so under load a statement carries several calls.
+parameters) after at most 1 indexed read of its candidates' bookings (for its arrival windows; shared by the reads
+waiting together, and a quote may reuse one at most 250 ms old); an order is 1 statement (order row, its events
+(order.created and, when matched, order.assigned), its booking, audit records and, with a callback_url, a webhook
+message per event as data-modifying CTEs: atomic without BEGIN/COMMIT) after the bookings read, plus 1 replay look-up
+when a reference_id or Idempotency-Key is sent. Group commit: quotes (and orders) that arrive while a write is in
+flight share the next statement, so under load a statement carries several calls.
 API keys and the contractor pool are cached in memory and dropped on every instance by Postgres LISTEN/NOTIFY.
 No request takes a lock for the audit log: records are plain INSERTs and a sequencer (one instance at a time,
 pg_try_advisory_xact_lock) integrates them into the Merkle tree at most a second later.

@@ -506,6 +506,30 @@ export const requestSchemas: Record<string, object> = {
             "maxLength": 29,
             "pattern": "^qt_[0-9A-HJKMNP-TV-Z]{26}$",
             "x-pattern-description": "a quote id: qt_ and 26 Crockford base32 characters"
+          },
+          "arrival_window": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "start",
+              "end"
+            ],
+            "properties": {
+              "start": {
+                "type": "string",
+                "format": "date-time",
+                "maxLength": 40,
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+                "x-pattern-description": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00"
+              },
+              "end": {
+                "type": "string",
+                "format": "date-time",
+                "maxLength": 40,
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+                "x-pattern-description": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00"
+              }
+            }
           }
         }
       }

@@ -37,6 +37,15 @@ export interface paths {
          * @description Matches the job against the active contractor pool by trade, location and urgency and returns
          *     availability, an estimated cost in cents, an ETA tier and how long the quote stays valid.
          *     When `nte_cents` is given the quote says whether the job fits under it.
+         *
+         *     **Arrival windows:** `arrival_windows` lists the two-hour windows the job can book now, from the matched
+         *     pool's working hours and free capacity: windows start at even hours on the job's local clock (the
+         *     zone of its state) and are written with that offset; a window is bookable until 30 minutes before its end,
+         *     within the urgency's horizon (emergency 4 hours, urgent 24 hours, routine 3 days, scheduled 14 days),
+         *     when some contractor that could take the job works the whole window and still has a seat in it (its
+         *     `capacity.concurrent_jobs`) and in its day (`capacity.jobs_per_day`). Empty when nobody can take the job in
+         *     the horizon. Emergency and urgent quotes keep their `eta_tier`. Pass one window to `createOrder`'s
+         *     `arrival_window` to book it.
          */
         post: operations["createQuote"];
         delete?: never;
@@ -104,6 +113,17 @@ export interface paths {
          *     `quote_mismatch`; ordering after the quote's `expires_at` is 409 `quote_expired` (quote again). A quote may
          *     be ordered more than once until it expires (each order is a job of its own at the quoted price). A replayed
          *     request answers as the first time, even after the quote has expired.
+         *
+         *     **Arrival windows and capacity:** an assigned order books a two-hour arrival window (`arrival_window` on the
+         *     order): the one given in `arrival_window` (one of a quote's `arrival_windows`), else the earliest window
+         *     its urgency allows. Contractors are tried in the usual rank order; one that does not work the whole window,
+         *     or whose seats in it (`capacity.concurrent_jobs`) or in its day (`capacity.jobs_per_day`) are taken, is
+         *     skipped, so no contractor is ever booked over its capacity, however many servers take orders at once. A
+         *     requested window that is not a window of the job's grid (a start that is not an even local hour, or an
+         *     end that is not two hours later) is 422 naming the field; a window that is full or not bookable now is 409
+         *     `window_unavailable` naming it. Without a window, when every contractor that covers the job is fully booked
+         *     in the horizon the order is accepted unassigned (202, `fulfilment.reason: no_window_available`) and
+         *     assigned as soon as a seat frees. A cancelled order frees its seats; a completed one its window seat.
          *
          *     **Webhooks:** with a `callback_url`, every event of the order is POSTed there as a Standard Webhook
          *     (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers), in order and retried with exponential
@@ -973,6 +993,9 @@ export interface paths {
          *     is still on the way (to `pending_dispatch`, `dispatched` or `en_route`); on any other step it is 422, and so
          *     is a time more than 1 hour in the past or more than 30 days ahead. Changing an ETA that was already set
          *     emits `order.eta_updated`.
+         *     Assigning (`pending_dispatch` from `accepted_pending_fulfilment`) books the earliest arrival window the
+         *     order's urgency allows, as `createOrder` does: 409 `contractor_at_capacity` when the named `contractor_id`
+         *     has no free seat in any window of the horizon, 409 `no_window_available` when no contractor of the pool has.
          */
         post: operations["recordOrderEvent"];
         delete?: never;
@@ -1484,6 +1507,34 @@ export interface components {
             reference_id?: string;
             /** @description Order this quote of the account (its contractor and price); trade and state must be the quote's, and it must not have expired. */
             quote_id?: components["schemas"]["QuoteId"];
+            /** @description The arrival window to book (one of a quote's `arrival_windows`); without it the order books the earliest window its urgency allows. */
+            arrival_window?: components["schemas"]["ArrivalWindowRequest"];
+        };
+        /** @description A two-hour arrival window: from `start` (an even hour on the job's local clock) to `end`, two hours later, each written with the job location's UTC offset. */
+        ArrivalWindow: {
+            /**
+             * Format: date-time
+             * @example 2026-11-23T10:00:00-06:00
+             */
+            start: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-23T12:00:00-06:00
+             */
+            end: string;
+        };
+        /** @description One of a quote's `arrival_windows` (any offset naming the same instants is accepted). */
+        ArrivalWindowRequest: {
+            /**
+             * Format: date-time
+             * @description An even hour on the job's local clock.
+             */
+            start: string;
+            /**
+             * Format: date-time
+             * @description Two hours after `start`.
+             */
+            end: string;
         };
         /**
          * @description Quote identifier (`qt_` + 26 Crockford base32 characters).
@@ -1533,6 +1584,8 @@ export interface components {
             expires_at: string;
             /** Format: date-time */
             created_at: string;
+            /** @description The windows the job can book now, in time order (see `createQuote`): empty when no contractor that could take it works a whole window with a free seat within the urgency's horizon. */
+            arrival_windows?: components["schemas"]["ArrivalWindow"][];
         };
         WageSource: {
             name: string;
@@ -1616,6 +1669,8 @@ export interface components {
             reference_id?: string | null;
             /** @description The quote this order was made from (`createOrder`'s `quote_id`); null when none. */
             quote_id: string | null;
+            /** @description The arrival window the order booked; null when no contractor is assigned. */
+            arrival_window?: components["schemas"]["ArrivalWindow"] | null;
         };
         /** @description The not-to-exceed check (as in a quote); null when no `nte_cents` was given. */
         NteCheck: {
@@ -1628,7 +1683,7 @@ export interface components {
         Fulfilment: {
             /** @constant */
             assigned: false;
-            /** @description Stable code: `no_contractor_in_area`, or `over_nte` when the best price is over `nte_cents`. */
+            /** @description Stable code: `no_contractor_in_area`, `no_window_available` when the contractors that serve the job are fully booked within its horizon, or `over_nte` when the best price is over `nte_cents`. */
             reason: string;
             detail: string;
             escalation_contact: string;
@@ -1712,6 +1767,8 @@ export interface components {
             reference_id: string | null;
             /** @description The quote the order was made from; null when none. */
             quote_id: string | null;
+            /** @description The arrival window the order booked (kept once the job is done or cancelled); null when it never had one. */
+            arrival_window?: components["schemas"]["ArrivalWindow"] | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3133,7 +3190,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The idempotency key or `reference_id` was used with another body, or the two name two different orders (`idempotency_conflict`); or the quote has expired (`quote_expired`). */
+            /** @description The idempotency key or `reference_id` was used with another body, or the two name two different orders (`idempotency_conflict`); the quote has expired (`quote_expired`); or the requested `arrival_window` is full or not bookable now (`window_unavailable`, naming the window). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3144,7 +3201,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Validation failed (`validation_failed`, `errors` lists each field), or the order's trade, state or urgency differs from its quote's (`quote_mismatch`). */
+            /** @description Validation failed (`validation_failed`, `errors` lists each field; an `arrival_window` that is not a two-hour window starting at an even hour on the job's local clock names `/arrival_window/start` or `/arrival_window/end`), or the order's trade, state or urgency differs from its quote's (`quote_mismatch`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3513,7 +3570,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description `to` is not ahead of the order (`invalid_transition`), the order is held over its NTE (`held_over_nte`), or no active contractor can take an unassigned order (`no_contractor_in_area`). */
+            /** @description `to` is not ahead of the order (`invalid_transition`), the order is held over its NTE (`held_over_nte`), or no active contractor can take an unassigned order (`no_contractor_in_area`; `no_window_available` when those that serve it are fully booked in its horizon). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4507,7 +4564,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
-            /** @description Not a transition the order allows (`invalid_transition`), or over its not-to-exceed without an override (`over_nte`). */
+            /** @description Not a transition the order allows (`invalid_transition`), over its not-to-exceed without an override (`over_nte`), or no free seat to assign (`contractor_at_capacity` for the named contractor, `no_window_available` for the pool). */
             409: {
                 headers: {
                     [name: string]: unknown;

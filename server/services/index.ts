@@ -40,7 +40,7 @@ export function createServices(db: Db, config: Config) {
     keys,
     principals: createPrincipalResolver(keys, oauth),
     contractors,
-    quotes: createQuoteService(db, contractors, config),
+    quotes: createQuoteService(db, contractors, config, orders.seats),
     evals: createEvalsService(db, config.evalsCacheMs),
     oauth,
     oauthPurger: createOAuthPurger(db),

@@ -97,6 +97,21 @@ export interface OrderRow {
   eta_at: Date | null;
   eta_updated_at: Date | null;
   eta_source: Schemas["Eta"]["source"] | null;
+  /** The arrival window booked with the assignment (services/dispatch/bookings.ts); null before one. */
+  arrival_window_start: Date | null;
+  arrival_window_end: Date | null;
+}
+
+/** An assigned order's seats: its window seat (null once the job is done) and its day seat. */
+export interface ContractorBookingRow {
+  order_id: string;
+  contractor_id: string;
+  window_start: Date | string;
+  window_end: Date | string;
+  seat: number | null;
+  /** YYYY-MM-DD on the contractor's clock. */
+  local_day: string;
+  day_seat: number;
 }
 
 /** A change of an order: the cancellation (jsonb) as JSON text. */
@@ -113,5 +128,6 @@ declare module "knex/types/tables.js" {
     contractors: Knex.CompositeTableType<ContractorRow, ContractorWrite, ContractorWrite>;
     quotes: QuoteRow;
     orders: Knex.CompositeTableType<OrderRow, OrderInsert, OrderUpdate>;
+    contractor_bookings: ContractorBookingRow;
   }
 }

@@ -1,4 +1,5 @@
-// Quotes: match the pool, price the best match, say whether it fits the NTE, record the quote.
+// Quotes: match the pool, price the best match, say whether it fits the NTE, list the arrival windows the pool can
+// still take (bookings.ts: one indexed read of the candidates' bookings), record the quote.
 import type { Tenant } from "../access/principal.js";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/knex.js";
@@ -12,6 +13,9 @@ import { etaTier, rankMatches } from "./matching.js";
 import { usd } from "./pricing.js";
 import { nteCheck } from "./nte.js";
 import { usStateOf, type Urgency } from "./trades.js";
+import type { SeatLedger } from "./bookings.js";
+import { stateTimeZone } from "./state-zones.js";
+import type { ArrivalWindow } from "./arrival-windows.js";
 import type { Schemas, ValidBody } from "../../types/contract.js";
 
 export type QuoteInput = ValidBody<"createQuote">;
@@ -27,7 +31,13 @@ export interface QuotePrincipal {
 }
 
 /** The quote body: best match's cost and ETA, a -20%/+25% range, and how it sits against the caller's NTE. */
-function buildQuote(input: QuoteInput, location: Quote["location"], matches: Matches, now: Date): Quote {
+function buildQuote(
+  input: QuoteInput,
+  location: Quote["location"],
+  found: { matches: Matches; windows: ArrivalWindow[] },
+  now: Date,
+): Quote {
+  const { matches, windows } = found;
   const best = matches[0];
   const cost = best?.costCents ?? null;
   return {
@@ -50,6 +60,7 @@ function buildQuote(input: QuoteInput, location: Quote["location"], matches: Mat
     valid_for_minutes: validForMinutes[input.urgency],
     expires_at: new Date(now.getTime() + validForMinutes[input.urgency] * 60_000).toISOString(),
     created_at: now.toISOString(),
+    arrival_windows: windows.map((window) => ({ start: window.startText, end: window.endText })),
   };
 }
 
@@ -107,7 +118,8 @@ const quoteRow = (principal: QuotePrincipal, quote: Quote, best: Matches[number]
 /** A quote row as written (JSON, in one statement with its audit record). */
 type NewQuoteRow = ReturnType<typeof quoteRow>;
 
-export function createQuoteService(db: Db, contractors: ContractorService, config: Config) {
+/** `seats`: the order service's ledger (its reads and the releases that make them stale). */
+export function createQuoteService(db: Db, contractors: ContractorService, config: Config, seats: SeatLedger) {
   const writer = createQuoteWriter(db);
   return {
     async create(principal: QuotePrincipal, input: QuoteInput): Promise<Quote> {
@@ -116,7 +128,12 @@ export function createQuoteService(db: Db, contractors: ContractorService, confi
       const state = usStateOf(input.location.state); // agents' input is not joi-checked
       const location = { ...input.location, state };
       const matches = rankMatches(await contractors.candidates(input.trade, location.state), { ...input, location });
-      const quote = buildQuote(input, location, matches, new Date());
+      const now = new Date();
+      const zone = stateTimeZone(location.state);
+      const contractorsOf = matches.map((match) => match.contractor);
+      const occupancy = await seats.read(contractorsOf, { zone, urgency: input.urgency, now: now.getTime() });
+      const windows = seats.openWindows(occupancy, matches);
+      const quote = buildQuote(input, location, { matches, windows }, now);
       const record = quoteAudit(principal, quote);
       await writer.write({ quote: quoteRow(principal, quote, matches[0], started), record });
       return { ...quote, seal: record.seal };

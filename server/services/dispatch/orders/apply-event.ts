@@ -1,5 +1,7 @@
 // Applies one status change under the row lock: the order, its status event and the facts that follow it
-// (events/catalogue.ts), audit records and a webhook per event, in one transaction.
+// (events/catalogue.ts), audit records and a webhook per event, in one transaction; with them the order's seats
+// (bookings.ts): booked when it is assigned, freed when it ends (a cancelled order both seats, a completed job its
+// window seat: the day's count keeps the job done).
 import type { Knex } from "knex";
 import type { OrderRow, OrderUpdate } from "../../../db/tables/dispatch.js";
 import { appendAudit } from "../../audit/entries.js";
@@ -17,6 +19,8 @@ import {
   type OrderEventInput,
 } from "./transition.js";
 import { statusView } from "./view.js";
+import { bookingRow } from "../bookings.js";
+import type { Plan } from "./new-order.js";
 
 interface EventRecord {
   note: string | null;
@@ -67,7 +71,7 @@ async function recordSideEffects(trx: Knex.Transaction, change: StatusChange, ev
 function updateOf(
   row: OrderRow,
   input: OrderEventInput,
-  change: Pick<StatusChange, "match" | "cancellation"> & { now: Date },
+  change: Pick<StatusChange, "match" | "cancellation"> & { now: Date; booking: Plan["booking"] | null },
 ): OrderUpdate {
   const { now, match } = change;
   const eta = etaUpdateOf(row, { input, responseMinutes: match?.responseMinutes ?? null, now });
@@ -81,7 +85,20 @@ function updateOf(
     quoted_cost_cents: match.costCents,
     estimated_response_minutes: match.responseMinutes,
     dispatch_latency_ms: Math.max(0, now.getTime() - new Date(row.created_at).getTime()),
+    ...(change.booking
+      ? {
+          arrival_window_start: new Date(change.booking.window.start),
+          arrival_window_end: new Date(change.booking.window.end),
+        }
+      : {}),
   };
+}
+
+/** The order's seats: booked with its assignment, freed (both) when cancelled, its window seat once completed. */
+async function updateSeats(trx: Knex.Transaction, id: string, status: string, assignment: Plan | null) {
+  if (assignment) await trx("contractor_bookings").insert(bookingRow(id, assignment.booking));
+  if (status === "cancelled") await trx("contractor_bookings").where({ order_id: id }).delete();
+  if (status === "completed") await trx("contractor_bookings").where({ order_id: id }).update({ seat: null });
 }
 
 /** Checks the event against the locked row; a repeated customer cancel answers the same view. */
@@ -119,17 +136,19 @@ export async function applyEvent(
   trx: Knex.Transaction,
   id: string,
   input: OrderEventInput,
-  match: Match | null,
+  assignment: Plan | null,
   base: string,
 ) {
+  const match = assignment?.match ?? null;
   const row = await trx("orders").where({ id }).forUpdate().first();
   if (!row) throw orderNotFound(id);
   if (isRepeatedCancel(row, input)) return statusView(trx, row, base);
   const nteOverride = checkNte(row, input, match); // under the lock: the row's NTE and price as they stand
   const now = new Date();
   const cancellation = input.status === "cancelled" ? cancellationOf(input, now) : null;
-  const update = updateOf(row, input, { match, cancellation, now });
+  const update = updateOf(row, input, { booking: assignment?.booking ?? null, match, cancellation, now });
   await trx("orders").where({ id }).update(update);
+  await updateSeats(trx, id, input.status, assignment);
   const event = {
     note: input.note ?? null,
     // going above the NTE is a person overriding the plan, whatever the flag says

@@ -1,44 +1,108 @@
-// Assigning an unassigned order: the contractor an operator names, else the best of the pool.
+// Assigning an unassigned order: the contractor an operator names, else the first of the pool (in rank order) that
+// has a seat in the earliest window the order's urgency allows (bookings.ts). The dispatcher, an operator's
+// assignment and the sandbox all come here, so every path books a seat and none assigns into a full window: the
+// booking is written in the assignment's transaction, and a seat another instance took meanwhile (23505) is read
+// again and picked again, a few times at most.
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { DomainError } from "../../errors.js";
+import { isSeatTaken, type SeatLedger } from "../bookings.js";
 import type { ContractorService } from "../contractors.js";
-import { rankMatches, type Match } from "../matching.js";
+import { rankMatches } from "../matching.js";
+import { stateTimeZone } from "../state-zones.js";
 import { invalidField } from "./errors.js";
+import type { Plan } from "./new-order.js";
 
 export interface MatchRequest {
   /** The contractor an operator named: they must serve the job. */
   contractorId?: string;
 }
 
+/** What assigning reads of the order: its job. */
+export type JobRow = Pick<OrderRow, "trade" | "state" | "location" | "urgency">;
+
+/** What assigning reads: the pool and the seats. */
+export interface Assigner {
+  contractors: ContractorService;
+  seats: SeatLedger;
+}
+
+/** Reads, matches and writes at most this many times when other instances take the seats picked. */
+const seatAttempts = 4;
+
 /** The named contractor as a pool of one: 422 unless active in the order's trade. */
-async function namedContractor(contractors: ContractorService, row: OrderRow, contractorId: string) {
+async function namedContractor(contractors: ContractorService, row: JobRow, contractorId: string) {
   const contractor = await contractors.get(contractorId);
   if (!contractor?.active || !contractor.trades.includes(row.trade))
     throw invalidField("/contractor_id", `No active ${row.trade} contractor ${contractorId}.`);
   return [contractor];
 }
 
-/** The match for an unassigned order: the named contractor, else the best of the pool, else 409. */
-export async function matchUnassigned(
-  contractors: ContractorService,
-  row: OrderRow,
-  request: MatchRequest,
-): Promise<Match> {
+function noSeat(row: JobRow, contractorId: string | undefined) {
+  if (contractorId)
+    return new DomainError(
+      "conflict",
+      "contractor_at_capacity",
+      `Contractor ${contractorId} has no free seat in any ${row.urgency} window (off, or its concurrent_jobs or jobs_per_day taken).`,
+    );
+  return new DomainError(
+    "conflict",
+    "no_window_available",
+    `Every active ${row.trade} contractor that serves ${row.state} is fully booked (or off) within the ${row.urgency} horizon.`,
+  );
+}
+
+/** The match and seats for an unassigned order: the named contractor, else the pool's first with a seat; 409 when
+ * nobody serves it or nobody has a seat. The seats stay claimed until the caller releases them. */
+export async function planUnassigned(
+  assigner: Assigner,
+  row: JobRow,
+  request: MatchRequest & { fresh?: boolean },
+): Promise<Plan> {
   const { contractorId } = request;
+  const { contractors, seats } = assigner;
   const job = { trade: row.trade, location: row.location, urgency: row.urgency };
   const pool = contractorId
     ? await namedContractor(contractors, row, contractorId)
     : await contractors.candidates(row.trade, row.state);
-  const best = rankMatches(pool, job)[0];
-  if (best) return best;
-  if (contractorId)
+  const matches = rankMatches(pool, job);
+  if (!matches.length && contractorId)
     throw invalidField(
       "/contractor_id",
       `Contractor ${contractorId} does not serve ${row.state} at ${row.urgency} urgency.`,
     );
-  throw new DomainError(
-    "conflict",
-    "no_contractor_in_area",
-    `No active ${row.trade} contractor serves ${row.state} yet; name one with contractor_id.`,
+  if (!matches.length)
+    throw new DomainError(
+      "conflict",
+      "no_contractor_in_area",
+      `No active ${row.trade} contractor serves ${row.state} yet; name one with contractor_id.`,
+    );
+  const zone = stateTimeZone(row.state);
+  const now = Date.now();
+  const occupancy = await seats.read(
+    matches.map((match) => match.contractor),
+    { zone, urgency: row.urgency, now },
+    request.fresh,
   );
+  const plan = seats.book(occupancy, matches);
+  if (!plan) throw noSeat(row, contractorId);
+  return plan;
+}
+
+/** Plans the assignment and applies it, again when another instance took the seats first. */
+export async function assignWithSeats<T>(
+  assigner: Assigner,
+  row: JobRow,
+  request: MatchRequest,
+  apply: (plan: Plan) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const plan = await planUnassigned(assigner, row, { ...request, fresh: attempt > 1 }); // a retry reads afresh
+    try {
+      return await apply(plan);
+    } catch (error) {
+      if (!isSeatTaken(error) || attempt >= seatAttempts) throw error;
+    } finally {
+      assigner.seats.release(plan.booking);
+    }
+  }
 }

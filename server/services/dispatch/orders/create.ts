@@ -1,4 +1,6 @@
-// createOrder: idempotent creation with auto-matching (audited, webhooked) in one statement. Entitlement (402) is
+// createOrder: idempotent creation with auto-matching and the booking of an arrival window (audited, webhooked) in
+// one statement. A seat another instance took between our read and our write (23505 on the booking's indexes) is
+// read again and matched again, a few times at most: then a requested window is 409, else the order waits (202). Entitlement (402) is
 // decided before it, once, by the operation's access check (plugins/access.ts on REST, the agents' invoker on MCP
 // and A2A): what reaches it is a key holding the order scope.
 import type { OrderRow } from "../../../db/tables/dispatch.js";
@@ -12,7 +14,11 @@ import { canonicalJson, sha256Hex } from "../../shared/ids.js";
 import { rankMatches } from "../matching.js";
 import { usStateOf } from "../trades.js";
 import { assertCallbackAllowed, callbackPolicy } from "../../net/callback-guard.js";
-import { prepareOrder, type OrderBody, type OrderContext, type OrderInput } from "./new-order.js";
+import { prepareOrder, type OrderBody, type OrderContext, type OrderInput, type Plan } from "./new-order.js";
+import { isSeatTaken, type SeatLedger } from "../bookings.js";
+import { requestedWindow } from "./windows.js";
+import { stateTimeZone } from "../state-zones.js";
+import type { Match } from "../matching.js";
 import { quotedMatches, quoteForOrder } from "./quoted.js";
 import type { OrderWriter } from "./writer.js";
 
@@ -31,6 +37,7 @@ export interface OrderCreation {
   contractors: ContractorService;
   config: Config;
   writer: OrderWriter;
+  seats: SeatLedger;
 }
 type PriorOrder = Pick<OrderRow, "id" | "request_hash" | "response_status" | "response_body" | "reference_id">;
 /** The order a repeated request answers with: same tenant, and the same reference_id or Idempotency-Key. */
@@ -86,6 +93,30 @@ async function matchesFor(creation: OrderCreation, tenant: Tenant, input: OrderI
 const isUniqueViolation = (error: unknown) =>
   typeof error === "object" && error !== null && "code" in error && error.code === "23505";
 
+/** Reads, matches and writes at most this many times when other instances take the seats picked. */
+const seatAttempts = 4;
+
+/** The first match with a seat: in the requested window (409 when none has one), else in its earliest window; none
+ * once the attempts are spent (other instances kept taking the seats picked). */
+async function planOf(
+  creation: OrderCreation,
+  request: { input: OrderInput; matches: Match[]; now: Date },
+  attempt: number,
+) {
+  const { input, matches, now } = request;
+  const last = attempt === seatAttempts;
+  const zone = stateTimeZone(input.location.state);
+  const requested = requestedWindow(input, zone, now.getTime()); // 422 for a window off the grid, 409 out of reach
+  if (last && requested && matches.length) throw requested.unavailable();
+  if (last) return null;
+  const contractors = matches.map((match) => match.contractor);
+  const job = { zone, urgency: input.urgency, now: now.getTime() };
+  const occupancy = await creation.seats.read(contractors, job, attempt > 1); // a retry reads afresh
+  const plan = creation.seats.book(occupancy, matches, requested?.window);
+  if (!plan && requested && matches.length) throw requested.unavailable();
+  return plan;
+}
+
 /** 503 when dispatch is off, replay/409 on a repeated key. */
 export async function createOrder(
   creation: OrderCreation,
@@ -103,14 +134,21 @@ export async function createOrder(
   if (priors.length) return replay(priors, requestHash, keys.referenceId);
   await assertCallbackAllowed(input.callback_url, callbackPolicy(config, tenant.environment));
   const matches = await matchesFor(creation, tenant, input);
-  const { body, write } = prepareOrder(config, input, { ...ctx, requestHash, tenant, keyId: principal.id }, matches);
-  try {
-    await creation.writer.write(write);
-    return { body };
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    const winners = await findPriors(db, keys); // a concurrent retry committed first: answer as it did
-    if (!winners.length) throw error;
-    return replay(winners, requestHash, keys.referenceId);
+  const insert = { ...ctx, requestHash, tenant, keyId: principal.id };
+  for (let attempt = 1; ; attempt++) {
+    const now = new Date();
+    const plan: Plan | null = await planOf(creation, { input, matches, now }, attempt);
+    const { body, write } = prepareOrder(config, input, insert, { matches, plan, now });
+    try {
+      await creation.writer.write(write);
+      return { body };
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const winners = await findPriors(db, keys); // a concurrent retry committed first: answer as it did
+      if (winners.length) return replay(winners, requestHash, keys.referenceId);
+      if (!write.booking || !isSeatTaken(error)) throw error;
+    } finally {
+      creation.seats.release(plan?.booking);
+    }
   }
 }

@@ -1,9 +1,11 @@
 // The dispatcher: orders accepted without a contractor (202, `accepted_pending_fulfilment`) get one as soon as the
 // pool can take them, in both environments alike (the sandbox follows the live rule: nothing assigns a contractor
 // that does not exist). A run sweeps every such order, oldest first, in pages, and assigns each the match an
-// operator's assignment would make (assign.ts: the same pool, ranking and rules); the step goes through the one
-// NTE rule, so an order whose match is priced over its not-to-exceed is never assigned here: it is held at that
-// price, as createOrder holds one (isHeldOverNte), and later sweeps leave it alone.
+// operator's assignment would make (assign.ts: the same pool, ranking and rules, and a seat in the earliest window the
+// order's urgency allows, booked in the assignment's transaction, so it never assigns into a full window); the step
+// goes through the one NTE rule, so an order whose match is priced over its not-to-exceed is never assigned here: it
+// is held at that price, as createOrder holds one (isHeldOverNte), and later sweeps leave it alone. A job nobody can
+// take (no contractor, or all fully booked) is asked about once per sweep, not once per waiting order.
 //
 // When it runs: after a change to the pool (a contractor added, raised or re-activated on any instance: the change
 // feed's `contractors` notice, which Postgres triggers send to every instance), after an order on this instance
@@ -25,13 +27,15 @@ import { DomainError } from "../../errors.js";
 import type { ContractorService } from "../contractors.js";
 import type { Match } from "../matching.js";
 import { applyEvent } from "./apply-event.js";
-import { matchUnassigned } from "./assign.js";
+import { assignWithSeats } from "./assign.js";
+import type { SeatLedger } from "../bookings.js";
 import { escalate, overdueOrders } from "./escalation.js";
 import { heldOverNte, isOverNteError } from "./nte-rule.js";
 
 export interface Dispatcher {
   db: Db;
   contractors: ContractorService;
+  seats: SeatLedger;
   /** Told after each assignment is written (the feed sequencer's nudge). */
   eventsWritten: () => void;
   /** The server's own base URL once it listens (status URLs in events and webhooks). */
@@ -41,6 +45,11 @@ export interface Dispatcher {
 
 /** Orders read per page of a sweep. */
 const pageSize = 100;
+
+/** What a sweep reads of a waiting order: its key and its job (the assignment reads the rest under its lock). Not
+ * the stored answer and the rest of the row: a backlog of thousands of waiting orders is read on every sweep. */
+const waitingColumns = ["id", "created_at", "trade", "state", "location", "urgency"] as const;
+type WaitingRow = Pick<OrderRow, (typeof waitingColumns)[number]>;
 
 /** One page of unassigned orders after `after` (created_at, id), oldest first; held orders are left alone. */
 function unassignedPage(db: Db, after: Pick<OrderRow, "created_at" | "id"> | null) {
@@ -52,40 +61,45 @@ function unassignedPage(db: Db, after: Pick<OrderRow, "created_at" | "id"> | nul
       { column: "orders.id", order: "asc" },
     ])
     .limit(pageSize)
-    .select<OrderRow[]>("orders.*");
+    .select<WaitingRow[]>(waitingColumns.map((column) => `orders.${column}`));
   if (after) void query.whereRaw('("orders"."created_at", "orders"."id") > (?, ?)', [after.created_at, after.id]);
   return query;
 }
 
 /** Expected outcomes of one order's attempt: nobody can take it yet, or another instance (or an operator, or
  * the customer's cancel) moved it first. Anything else is a failure of the run. */
-const isSettledElsewhere = (error: unknown) =>
-  error instanceof DomainError && (error.code === "no_contractor_in_area" || error.code === "invalid_transition");
+const isSettledElsewhere = (error: unknown) => error instanceof DomainError && error.code === "invalid_transition";
+
+/** Nobody serves the job, or everyone who does is fully booked: the same for every order of its trade, state and
+ * urgency until the pool or its load changes, so one sweep asks once per such job. */
+const isUnmatchable = (error: unknown) =>
+  error instanceof DomainError && (error.code === "no_contractor_in_area" || error.code === "no_window_available");
+const jobKey = (row: WaitingRow) => `${row.trade}|${row.state}|${row.urgency}`;
 
 /** An order whose match is priced over its NTE keeps that price and is held, as createOrder holds one priced over
  * its NTE: later sweeps leave it alone (isHeldOverNte) rather than retrying it each time. */
-async function holdAtPrice(db: Db, row: OrderRow, match: Match): Promise<void> {
+async function holdAtPrice(db: Db, row: Pick<OrderRow, "id">, match: Match): Promise<void> {
   await db("orders")
     .where({ id: row.id, status: "accepted_pending_fulfilment" })
     .whereNull("quoted_cost_cents")
     .update({ quoted_cost_cents: match.costCents, updated_at: new Date() });
 }
 
-/** Assigns the order its match when there is one; true when this run assigned it. */
-async function assign(dispatcher: Dispatcher, row: OrderRow): Promise<boolean> {
-  let match: Match;
-  try {
-    match = await matchUnassigned(dispatcher.contractors, row, {});
-  } catch (error) {
-    if (isSettledElsewhere(error)) return false;
-    throw error;
-  }
+/** Assigns the order its match and seats when there are some; true when this run assigned it. `unmatchable`: the
+ * jobs this sweep already found nobody for. */
+async function assign(dispatcher: Dispatcher, row: WaitingRow, unmatchable: Set<string>): Promise<boolean> {
+  if (unmatchable.has(jobKey(row))) return false;
   const input = { status: "pending_dispatch" as const, note: "Assigned by the dispatcher." };
+  let planned: Match | null = null;
   try {
-    await dispatcher.db.transaction((trx) => applyEvent(trx, row.id, input, match, dispatcher.base));
+    await assignWithSeats(dispatcher, row, {}, (plan) => {
+      planned = plan.match;
+      return dispatcher.db.transaction((trx) => applyEvent(trx, row.id, input, plan, dispatcher.base));
+    });
     return true;
   } catch (error) {
-    if (isOverNteError(error)) await holdAtPrice(dispatcher.db, row, match);
+    if (isUnmatchable(error)) unmatchable.add(jobKey(row));
+    else if (isOverNteError(error) && planned) await holdAtPrice(dispatcher.db, row, planned);
     else if (!isSettledElsewhere(error)) throw error;
     return false;
   }
@@ -94,10 +108,11 @@ async function assign(dispatcher: Dispatcher, row: OrderRow): Promise<boolean> {
 /** Assigns what it can of every unassigned order; the number assigned. */
 async function assignAll(dispatcher: Dispatcher): Promise<number> {
   let assigned = 0;
-  let after: OrderRow | null = null;
+  let after: WaitingRow | null = null;
+  const unmatchable = new Set<string>();
   for (;;) {
-    const page: OrderRow[] = await unassignedPage(dispatcher.db, after);
-    for (const row of page) if (await assign(dispatcher, row)) assigned++;
+    const page: WaitingRow[] = await unassignedPage(dispatcher.db, after);
+    for (const row of page) if (await assign(dispatcher, row, unmatchable)) assigned++;
     if (page.length < pageSize) return assigned;
     after = page[page.length - 1];
   }

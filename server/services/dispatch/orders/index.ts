@@ -17,6 +17,7 @@ import { resetSandbox } from "./sandbox-reset.js";
 import type { OrderEventInput } from "./transition.js";
 import { statusView } from "./view.js";
 import { createOrderWriter } from "./writer.js";
+import { createSeatLedger } from "../bookings.js";
 import { baseUrlOf, configuredOrigin } from "../../shared/base-url.js";
 
 export type { CancelInput, CancelReason } from "./cancel.js";
@@ -40,6 +41,14 @@ async function getOrder(db: Db, tenant: Tenant | null, id: string, base: string)
 
 const isFinal = (status: string) => status === "completed" || status === "cancelled";
 
+/** The sandbox clock and the dispatcher of one order service. */
+function createWorkers(deps: Omit<SandboxClock, "job" | "base">) {
+  const base = baseUrlOf(deps.config.publicBaseUrl, configuredOrigin(deps.config)); // until the server listens
+  const clock: SandboxClock = { ...deps, job: null, base };
+  const dispatcher = createDispatcher(deps, deps.config.dispatcherIntervalMs);
+  return { clock, dispatcher };
+}
+
 /** `eventsWritten` is told after order events are written (the feed sequencer's nudge). */
 export function createOrderService(
   db: Db,
@@ -47,15 +56,15 @@ export function createOrderService(
   config: Config,
   eventsWritten: () => void = () => undefined,
 ) {
-  const creation = { db, contractors, config, writer: createOrderWriter(db, eventsWritten) };
+  const seats = createSeatLedger(db); // this instance's claims: one ledger for every path that books
+  const creation = { db, contractors, config, writer: createOrderWriter(db, eventsWritten), seats };
+  const { clock, dispatcher } = createWorkers({ db, contractors, seats, config, eventsWritten });
   const baseOf = (origin: string) => baseUrlOf(config.publicBaseUrl, origin);
-  const base = baseOf(configuredOrigin(config)); // until the server listens
-  const clock: SandboxClock = { db, contractors, config, eventsWritten, job: null, base };
-  const dispatcher = createDispatcher({ db, contractors, eventsWritten }, config.dispatcherIntervalMs);
   /** Tells the sequencer; a cancelled or completed order frees its contractor, so the dispatcher looks again. */
   const thenWritten = <T>(change: Promise<T>, frees: boolean) =>
     change.finally(() => {
       eventsWritten();
+      seats.changed(); // a cancel or completion freed seats
       if (frees) dispatcher.nudge();
     });
   return {
@@ -68,7 +77,7 @@ export function createOrderService(
       thenWritten(cancelOrder(db, tenant, id, input, baseOf(origin)), true),
     /** An operator's status change; `base` is the admin request's own base URL. */
     recordEvent: (id: string, input: OrderEventInput, base: string) =>
-      thenWritten(recordEvent(db, contractors, { id, input, base }), isFinal(input.status)),
+      thenWritten(recordEvent(db, { contractors, seats }, { id, input, base }), isFinal(input.status)),
     advanceSandbox: (tenant: Tenant, id: string, to: SandboxStatus | undefined) =>
       advanceSandboxOrder(clock, tenant, { id, to }),
     resetSandbox: (tenant: Tenant) => resetSandbox(db, tenant),
@@ -81,6 +90,8 @@ export function createOrderService(
       await stopSandboxClock(clock);
       await dispatcher.stop();
     },
+    /** The seat ledger (quotes read through it too). */
+    seats,
     /** The pool changed (a contractor added or updated, here or on another instance). */
     nudgeDispatcher: () => dispatcher.nudge(),
   };

@@ -1,5 +1,5 @@
-// A new order's answer and what to write for it: the row with its stored answer, first event, audit records and
-// webhook, all decided before the one insert.
+// A new order's answer and what to write for it: the row with its stored answer, first event, audit records,
+// webhook and the booking of its arrival window (bookings.ts), all decided before the one insert.
 import type { Tenant } from "../../access/principal.js";
 import type { Config } from "../../../config.js";
 import { auditRow, type AuditRow } from "../../audit/entries.js";
@@ -12,6 +12,13 @@ import { trackingAuth } from "./view.js";
 import { baseUrlOf, statusUrl } from "../../shared/base-url.js";
 import type { NewOrder } from "./writer.js";
 import { dispatchEta, noEta } from "./eta.js";
+import { bookingRow, type Booking } from "../bookings.js";
+
+/** The contractor that has a seat for the job (the first in rank order) and the seats it books. */
+export interface Plan {
+  match: Match;
+  booking: Booking;
+}
 
 /** createOrder's body after validation (joi has applied the `urgency` default). */
 export type OrderInput = ValidBody<"createOrder">;
@@ -28,8 +35,13 @@ export type InsertContext = OrderContext & { requestHash: string; tenant: Tenant
 type Summary = Schemas["OrderSummary"];
 
 /** `priced` is the best match; `assigned` is it too unless the price is over the NTE (then the order is held). */
-function summaryOf(id: string, input: OrderInput, match: { priced?: Match; assigned?: Match }, at: Date): Summary {
-  const { priced, assigned } = match;
+function summaryOf(
+  id: string,
+  input: OrderInput,
+  match: { priced?: Match; assigned?: Match; booking?: Booking },
+  at: Date,
+): Summary {
+  const { priced, assigned, booking } = match;
   const { state, zip, city } = input.location;
   return {
     id,
@@ -45,10 +57,13 @@ function summaryOf(id: string, input: OrderInput, match: { priced?: Match; assig
     created_at: at.toISOString(),
     reference_id: input.reference_id ?? null,
     quote_id: input.quote_id ?? null,
+    arrival_window: booking ? { start: booking.window.startText, end: booking.window.endText } : null,
   };
 }
 
-function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, best: Match | undefined, now: Date) {
+function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, assigned: Plan | undefined, now: Date) {
+  const best = assigned?.match;
+  const window = assigned?.booking.window;
   return {
     id: order.id,
     account: ctx.tenant.account,
@@ -70,6 +85,8 @@ function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, best: M
     estimated_response_minutes: order.estimated_response_minutes,
     callback_url: input.callback_url ?? null,
     dispatch_latency_ms: best ? Math.max(0, now.getTime() - ctx.receivedAt) : null,
+    arrival_window_start: window ? new Date(window.start) : null,
+    arrival_window_end: window ? new Date(window.end) : null,
     response_status: best ? (201 as const) : (202 as const),
     created_at: now,
     updated_at: now,
@@ -106,14 +123,23 @@ function orderAuditRows(row: NewRow, input: OrderInput, matches: Match[]): Audit
 const noContractorDetail = (input: OrderInput) =>
   `No active ${input.trade} contractor serves ${input.location.state}${input.urgency === "emergency" ? " for emergencies" : ""}. The order is kept and an operator will source one.`;
 
-const escalation = (config: Config, input: OrderInput, overNte?: Match): Schemas["Fulfilment"] => ({
+const noWindowDetail = (input: OrderInput) =>
+  `Every active ${input.trade} contractor that serves ${input.location.state} is fully booked (or off) within the ${input.urgency} horizon. The order is kept and assigned as soon as a seat frees.`;
+
+/** Why nobody was assigned: held over the NTE, the pool fully booked, or nobody in the area. */
+function reasonOf(input: OrderInput, priced: Match | undefined, booked: boolean) {
+  if (priced && isOverNte(input.nte_cents, priced.costCents))
+    return {
+      reason: "over_nte",
+      detail: `The best price (${priced.costCents} cents) is over the not-to-exceed of ${input.nte_cents} cents. The order is held for approval; order again with a higher nte_cents and a new reference_id to dispatch.`,
+    };
+  if (priced && !booked) return { reason: "no_window_available", detail: noWindowDetail(input) };
+  return { reason: "no_contractor_in_area", detail: noContractorDetail(input) };
+}
+
+const escalation = (config: Config, input: OrderInput, priced?: Match, booked = false): Schemas["Fulfilment"] => ({
   assigned: false,
-  ...(overNte
-    ? {
-        reason: "over_nte",
-        detail: `The best price (${overNte.costCents} cents) is over the not-to-exceed of ${input.nte_cents} cents. The order is held for approval; order again with a higher nte_cents and a new reference_id to dispatch.`,
-      }
-    : { reason: "no_contractor_in_area", detail: noContractorDetail(input) }),
+  ...reasonOf(input, priced, booked),
   escalation_contact: config.escalationContact,
 });
 
@@ -128,6 +154,7 @@ interface Outcome {
   order: Summary;
   priced?: Match;
   best?: Match;
+  booked: boolean;
   tracking: Schemas["Tracking"];
   seal: string;
 }
@@ -140,7 +167,7 @@ function answerOf(config: Config, input: OrderInput, outcome: Outcome): { body: 
     const body = { created: true, accepted: true, fulfilled: true, order: assigned, tracking, seal } as const;
     return { body, note: "Auto-matched from the active pool." };
   }
-  const fulfilment = escalation(config, input, outcome.priced);
+  const fulfilment = escalation(config, input, outcome.priced, outcome.booked);
   const body = {
     created: true,
     accepted: true,
@@ -150,31 +177,39 @@ function answerOf(config: Config, input: OrderInput, outcome: Outcome): { body: 
     tracking,
     seal,
   } as const;
-  return { body, note: outcome.priced ? "Held: price over NTE." : "No contractor in area." };
+  const notes: Record<string, string> = {
+    over_nte: "Held: price over NTE.",
+    no_window_available: "No free window in the horizon.",
+  };
+  return { body, note: notes[fulfilment.reason] ?? "No contractor in area." };
 }
 
-/** The order's answer body and what to write for it (row with the stored answer, first event, audit, webhook). */
+/** The order's answer body and what to write for it (row with the stored answer, first event, audit, webhook,
+ * booking). `plan` is the first match with a seat (bookings.ts), null when none has one. */
 export function prepareOrder(
   config: Config,
   input: OrderInput,
   ctx: InsertContext,
-  matches: Match[],
+  found: { matches: Match[]; plan: Plan | null; now: Date },
 ): { body: OrderBody; write: NewOrder } {
-  const priced = matches[0];
-  const best = isOverNte(input.nte_cents, priced?.costCents) ? undefined : priced; // held for approval
-  const now = new Date();
-  const order = summaryOf(newId("ord"), input, { priced, assigned: best }, now);
-  const row = orderRow(input, ctx, order, best, now);
-  const records = orderAuditRows(row, input, best ? matches : []); // a held order (over its NTE) records no match
+  const { matches, plan, now } = found;
+  const priced = plan?.match ?? matches[0];
+  const assigned = plan && !isOverNte(input.nte_cents, priced?.costCents) ? plan : undefined; // held for approval
+  const best = assigned?.match;
+  const order = summaryOf(newId("ord"), input, { priced, assigned: best, booking: assigned?.booking }, now);
+  const row = orderRow(input, ctx, order, assigned, now);
+  // a held order (over its NTE) records no match; the assigned one is the match recorded
+  const records = orderAuditRows(row, input, best ? [best, ...matches.filter((match) => match !== best)] : []);
   const seal = records[0].seal; // known before the insert, so the stored answer is written once
   const base = baseUrlOf(config.publicBaseUrl, ctx.origin);
   const tracking = { status_url: statusUrl(base, order.id), auth: trackingAuth };
-  const { body, note } = answerOf(config, input, { order, priced, best, tracking, seal });
+  const { body, note } = answerOf(config, input, { order, priced, best, booked: Boolean(plan), tracking, seal });
   const write = {
     row: { ...row, response_body: JSON.stringify(body) },
     note,
     records,
     webhook: webhookOf(input, row, base),
+    booking: assigned ? bookingRow(order.id, assigned.booking) : null,
   };
   return { body, write };
 }

@@ -8,6 +8,8 @@ import { maskRef } from "../../shared/ids.js";
 import type { Schemas } from "../../../types/contract.js";
 import { statusEventTypes } from "../../events/catalogue.js";
 import { etaView } from "./eta.js";
+import { withOffset } from "../arrival-windows.js";
+import { stateTimeZone } from "../state-zones.js";
 
 type OrderView = Schemas["OrderStatus"];
 type Conn = Knex | Knex.Transaction;
@@ -35,6 +37,14 @@ function escalationOf(row: OrderRow): Schemas["Escalation"] | null {
   };
 }
 
+/** The booked window in the job's offset, or null. */
+function arrivalWindowOf(row: OrderRow): Schemas["ArrivalWindow"] | null {
+  if (!row.arrival_window_start || !row.arrival_window_end) return null;
+  const zone = stateTimeZone(row.state);
+  const [start, end] = [row.arrival_window_start, row.arrival_window_end].map((at) => new Date(at).getTime());
+  return { start: withOffset(zone, start), end: withOffset(zone, end) };
+}
+
 function viewOf(row: OrderRow, events: OrderEventRow[], base: string): OrderView {
   return {
     id: row.id,
@@ -57,6 +67,7 @@ function viewOf(row: OrderRow, events: OrderEventRow[], base: string): OrderView
     cancellation: row.cancellation ?? null,
     escalation: escalationOf(row),
     eta: etaView(row),
+    arrival_window: arrivalWindowOf(row),
   };
 }
 

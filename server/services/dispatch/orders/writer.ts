@@ -4,7 +4,8 @@
 // share the statement (group commit). A reference_id or Idempotency-Key taken meanwhile fails the batch; group
 // commit then writes each order alone, so only that order sees the 23505. With a callback_url the same statement
 // gives the account its webhook secret if it has none yet, and each message references its event by the id that
-// statement gave it. Events are inserted from one JSON array in array order, so each order's status event takes a
+// statement gave it. An assigned order's booking (its window and day seats, bookings.ts) is one more CTE: a seat
+// another instance took meanwhile fails the statement with 23505 like a taken key, and only that order retries. Events are inserted from one JSON array in array order, so each order's status event takes a
 // smaller id (and so an earlier place in the feed) than the facts after it.
 import type { Db } from "../../../db/knex.js";
 import type { Environment, Tenant } from "../../access/principal.js";
@@ -15,6 +16,7 @@ import { statusChangeMessage } from "../../webhooks/outbox.js";
 import { insertMissingSecrets } from "../../webhooks/secrets.js";
 import { factsOf } from "../../events/catalogue.js";
 import { etaView, type EtaColumns } from "./eta.js";
+import { bookingColumns, type bookingRow } from "../bookings.js";
 
 export interface NewOrder {
   row: Record<string, unknown> & {
@@ -28,6 +30,8 @@ export interface NewOrder {
   note: string;
   records: AuditRow[];
   webhook: Parameters<typeof statusChangeMessage>[0] | null;
+  /** The seats an assigned order books, inserted in the same statement. */
+  booking: ReturnType<typeof bookingRow> | null;
 }
 
 const eventColumns = ["order_id", "type", "status", "note", "at", "account", "environment", "data"] as const;
@@ -77,6 +81,12 @@ export function createOrderWriter(db: Db, eventsWritten: () => void) {
       .with(
         "new_events",
         db.raw(`${insertJsonRows("order_events", eventColumns)} returning id, order_id, type`, [json(events.flat())]),
+      );
+    const bookings = orders.flatMap((order) => (order.booking ? [order.booking] : []));
+    if (bookings.length > 0)
+      statement = statement.with(
+        "new_bookings",
+        db.raw(insertJsonRows("contractor_bookings", bookingColumns), [json(bookings)]),
       );
     if (messages.length > 0)
       statement = statement

@@ -3,7 +3,13 @@
 import { strict as assert } from "node:assert";
 import { createDb, type Db } from "../../../../server/db/knex.js";
 import { migrate } from "../../../../server/db/migrate.js";
-import type { ContractorRow, OrderEventRow, OrderRow, QuoteRow } from "../../../../server/db/tables/dispatch.js";
+import type {
+  ContractorBookingRow,
+  ContractorRow,
+  OrderEventRow,
+  OrderRow,
+  QuoteRow,
+} from "../../../../server/db/tables/dispatch.js";
 
 type Columns<Row> = Record<keyof Row, true>;
 
@@ -73,7 +79,18 @@ const declared = {
     eta_at: true,
     eta_updated_at: true,
     eta_source: true,
+    arrival_window_start: true,
+    arrival_window_end: true,
   } satisfies Columns<OrderRow>,
+  contractor_bookings: {
+    order_id: true,
+    contractor_id: true,
+    window_start: true,
+    window_end: true,
+    seat: true,
+    local_day: true,
+    day_seat: true,
+  } satisfies Columns<ContractorBookingRow>,
   order_events: {
     id: true,
     order_id: true,

@@ -1,0 +1,160 @@
+// Arrival windows: the two-hour slots a customer books, aligned to even hours on the job's local clock (its
+// state's zone, state-zones.ts): 08:00–10:00, 10:00–12:00 … Each window lasts two real hours, so on a DST day the
+// window after the change starts at the next even local hour and a one-hour gap is left (never an overlap).
+// Pure (no I/O), and cached: a zone's grid of windows for the days around today, with each bound already written
+// as the contract's date-time in the job's offset ("2026-11-27T08:00:00-06:00"), is computed once a day, and a
+// contractor's worked windows (calendar.ts: working the whole window) once a day per contractor and zone, so a
+// quote or order does no calendar arithmetic of its own on the hot path.
+//
+// Which windows a job may book: those starting within its urgency's horizon (emergency 4 h, urgent 24 h, routine
+// 3 days, scheduled 14 days), until 30 minutes before their end (a technician booked later could not arrive in it).
+import { offsetMinutes, workingIntervals, type Calendar } from "./calendar.js";
+import type { Urgency } from "./trades.js";
+
+export interface ArrivalWindow {
+  /** Instants, ms since the epoch. */
+  start: number;
+  end: number;
+  /** The contract's form: date-time with the job zone's offset. */
+  startText: string;
+  endText: string;
+}
+
+const minute = 60_000;
+const hour = 60 * minute;
+const day = 24 * hour;
+export const windowMs = 2 * hour;
+/** A window is bookable until this long before its end. */
+export const bookableUntilBeforeEndMs = 30 * minute;
+export const horizonMs: Readonly<Record<Urgency, number>> = {
+  emergency: 4 * hour,
+  urgent: 24 * hour,
+  routine: 3 * day,
+  scheduled: 14 * day,
+};
+/** The most windows any horizon holds (14 days of 12, and the one already under way): the contract's maxItems. */
+export const maxArrivalWindows = 170;
+/** Grids and worked windows are computed for this many days from the day before today. */
+const cachedDays = 17;
+
+/** `ms` as a date-time in the zone's offset, to the second: 2026-11-27T08:00:00-06:00. */
+export function withOffset(zone: string, ms: number): string {
+  const offset = offsetMinutes(zone, ms);
+  const local = new Date(ms + offset * minute).toISOString().slice(0, 19);
+  const abs = Math.abs(offset);
+  const hh = String(Math.floor(abs / 60)).padStart(2, "0");
+  const mm = String(abs % 60).padStart(2, "0");
+  return `${local}${offset < 0 ? "-" : "+"}${hh}:${mm}`;
+}
+
+/** Whether `ms` is an even whole hour on the zone's clock. */
+export const isEvenLocalHour = (zone: string, ms: number): boolean =>
+  (((ms + offsetMinutes(zone, ms) * minute) % windowMs) + windowMs) % windowMs === 0;
+
+interface Grid {
+  from: number;
+  windows: ArrivalWindow[];
+}
+const grids = new Map<string, Grid>();
+
+function buildGrid(zone: string, from: number): Grid {
+  const windows: ArrivalWindow[] = [];
+  const to = from + cachedDays * day;
+  // Quarter hours cover every zone's offsets; a start inside the previous window (a clock set back) is skipped.
+  for (let t = from; t < to; t += 15 * minute) {
+    if (!isEvenLocalHour(zone, t) || (windows.length && t < windows[windows.length - 1].end)) continue;
+    windows.push({
+      start: t,
+      end: t + windowMs,
+      startText: withOffset(zone, t),
+      endText: withOffset(zone, t + windowMs),
+    });
+  }
+  return { from, windows };
+}
+
+/** The zone's windows from the day before `now`'s UTC day, for cachedDays days. */
+function gridOf(zone: string, now: number): ArrivalWindow[] {
+  const from = Math.floor(now / day) * day - day;
+  let grid = grids.get(zone);
+  if (grid?.from !== from) {
+    grid = buildGrid(zone, from);
+    grids.set(zone, grid);
+  }
+  return grid.windows;
+}
+
+/** Whether a window is still bookable at `now` within the urgency's horizon. */
+export const isBookable = (window: Pick<ArrivalWindow, "start" | "end">, urgency: Urgency, now: number) =>
+  window.end - bookableUntilBeforeEndMs > now && window.start < now + horizonMs[urgency];
+
+/** The job zone's windows bookable at `now` for the urgency, in time order. */
+export function bookableWindows(zone: string, urgency: Urgency, now: number): ArrivalWindow[] {
+  const grid = gridOf(zone, now);
+  const first = firstEndingAfter(grid, now + bookableUntilBeforeEndMs, (window) => window);
+  const windows: ArrivalWindow[] = [];
+  for (let i = first; i < grid.length && grid[i].start < now + horizonMs[urgency]; i++) windows.push(grid[i]);
+  return windows;
+}
+
+/** The index of the first item (of a list in time order) whose window ends after `at`: a binary search. */
+export function firstEndingAfter<T>(items: T[], at: number, windowOf: (item: T) => { end: number }): number {
+  let [lo, hi] = [0, items.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (windowOf(items[mid]).end > at) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** A window of the zone's grid by its start (the grid around `now`), or undefined. */
+export const gridWindowAt = (zone: string, start: number, now: number): ArrivalWindow | undefined =>
+  gridOf(zone, now).find((window) => window.start === start);
+
+/** A contractor's worked windows of one job zone: the grid's windows it works whole, each with its local day. */
+export interface WorkedWindow {
+  window: ArrivalWindow;
+  /** The window start's date on the contractor's clock (YYYY-MM-DD): the day its jobs_per_day counts in. */
+  day: string;
+}
+interface Worked {
+  from: number;
+  windows: WorkedWindow[];
+}
+const worked = new WeakMap<object, Map<string, Worked>>();
+
+function buildWorked(calendar: Calendar, zone: string, now: number): Worked {
+  const grid = gridOf(zone, now);
+  const from = Math.floor(now / day) * day - day;
+  const intervals = workingIntervals(calendar, new Date(from), new Date(from + cachedDays * day + day));
+  const windows: WorkedWindow[] = [];
+  let i = 0;
+  for (const window of grid) {
+    while (i < intervals.length && intervals[i].end.getTime() <= window.start) i++;
+    const interval = intervals[i];
+    if (!interval || interval.start.getTime() > window.start || interval.end.getTime() < window.end) continue;
+    const local = window.start + offsetMinutes(calendar.time_zone, window.start) * minute;
+    windows.push({ window, day: new Date(local).toISOString().slice(0, 10) });
+  }
+  return { from, windows };
+}
+
+/**
+ * The windows of the job zone's grid the contractor works whole, around `now`. Cached per contractor object (the
+ * pool's objects are replaced when a contractor changes) and zone, for the day.
+ */
+export function workedWindows(contractor: Calendar, zone: string, now: number): WorkedWindow[] {
+  let byZone = worked.get(contractor);
+  if (!byZone) {
+    byZone = new Map<string, Worked>();
+    worked.set(contractor, byZone);
+  }
+  const from = Math.floor(now / day) * day - day;
+  let entry = byZone.get(zone);
+  if (entry?.from !== from) {
+    entry = buildWorked(contractor, zone, now);
+    byZone.set(zone, entry);
+  }
+  return entry.windows;
+}

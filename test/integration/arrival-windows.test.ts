@@ -1,0 +1,326 @@
+// Arrival windows and capacity (server/services/dispatch/arrival-windows.ts, bookings.ts), on every test database:
+// a quote lists the windows its pool really works (weekday hours in Anchorage: none on a day off, each in the offset
+// of its date), an order books the window it asks for or the earliest one, a full window is 409 naming it and frees
+// again on cancel, a window off the grid is 422 naming the field, concurrent orders never book a contractor past its
+// concurrent_jobs or jobs_per_day, and an operator's assignment answers 409 when the named contractor is full. Each
+// test uses its own trade in Alaska, where the demo pool has nobody, so its contractor is the only match.
+import assert from "node:assert/strict";
+import { anchorageContractor } from "../fixtures/requests.js";
+import { postOrder, recordEvent } from "../fixtures/orders.js";
+import { jsonRequest } from "../helpers/request.js";
+import { adminToken, databases, postgresDatabase, startTestServer, type TestServer } from "../helpers/server.js";
+import { until } from "../helpers/wait.js";
+import type { Schemas } from "../../server/types/contract.js";
+
+type S = Schemas;
+type Window = S["ArrivalWindow"];
+const zone = "America/Anchorage";
+const location = { state: "AK", city: "Anchorage", zip: "99501" } as const;
+const hour = 3_600_000;
+const always = [{ start: "00:00", end: "24:00" }];
+const allWeek = {
+  monday: always,
+  tuesday: always,
+  wednesday: always,
+  thursday: always,
+  friday: always,
+  saturday: always,
+  sunday: always,
+};
+const mornings = [{ start: "08:00", end: "12:00" }];
+const weekdayMornings = {
+  monday: mornings,
+  tuesday: mornings,
+  wednesday: mornings,
+  thursday: mornings,
+  friday: mornings,
+};
+
+async function addContractor(
+  t: TestServer,
+  trade: S["TradeCode"],
+  availability: Pick<S["ContractorInput"], "working_hours" | "capacity">,
+) {
+  const response = await jsonRequest(t, "POST", "/api/admin/v1/contractors", {
+    headers: { authorization: `Bearer ${adminToken}` },
+    body: { ...anchorageContractor(trade, `Windows ${trade}`), ...availability },
+  });
+  assert.equal(response.status, 201);
+  return (await response.json()) as S["Contractor"];
+}
+
+async function quote(t: TestServer, key: string, trade: S["TradeCode"], urgency: S["Urgency"]) {
+  const response = await jsonRequest(t, "POST", "/api/dispatch/v1/quote", {
+    headers: { "x-api-key": key },
+    body: { trade, location, urgency },
+  });
+  assert.equal(response.status, 200);
+  return (await response.json()) as S["Quote"];
+}
+
+interface OrderAnswer {
+  status: number;
+  body: { order: { id: string; arrival_window?: Window | null }; fulfilment?: { reason: string } } & {
+    code?: string;
+    detail?: string;
+    errors?: { pointer: string }[];
+  };
+}
+let references = 0;
+async function order(
+  t: TestServer,
+  key: string,
+  job: { trade: S["TradeCode"]; urgency: S["Urgency"]; arrival_window?: Window },
+): Promise<OrderAnswer> {
+  const body = { ...job, location, description: "Arrival window test.", reference_id: `aw-${++references}` };
+  const response = await postOrder(t, { "x-api-key": key }, body);
+  return { status: response.status, body: (await response.json()) as OrderAnswer["body"] };
+}
+
+/** The zone's offset at an instant as Intl writes it ("-08:00"), independent of the server's calendar maths. */
+function intlOffset(at: number): string {
+  const name = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" })
+    .formatToParts(at)
+    .find((part) => part.type === "timeZoneName")!.value;
+  return name === "GMT" ? "+00:00" : name.slice(3);
+}
+
+/** The weekday-morning windows (08–10, 10–12 Anchorage time, Monday to Friday) a quote at `now` must list. */
+function expectedMornings(now: number, horizon: number): string[] {
+  const starts: string[] = [];
+  for (let day = now - 48 * hour; day < now + horizon + 48 * hour; day += 24 * hour) {
+    const date = new Date(day).toISOString().slice(0, 10);
+    const weekday = new Date(`${date}T12:00:00Z`).getUTCDay();
+    if (weekday === 0 || weekday === 6) continue;
+    for (const hh of ["08", "10"]) {
+      const text = ["-09:00", "-08:00"]
+        .map((offset) => `${date}T${hh}:00:00${offset}`)
+        .find((candidate) => candidate.endsWith(intlOffset(Date.parse(candidate))))!;
+      const start = Date.parse(text);
+      if (start + 2 * hour - hour / 2 > now && start < now + horizon) starts.push(text);
+    }
+  }
+  return [...new Set(starts)].sort((a, b) => Date.parse(a) - Date.parse(b));
+}
+
+const bookingsOf = (t: TestServer, contractorId: string) =>
+  t.app.services.db("contractor_bookings").where({ contractor_id: contractorId });
+
+/** The most bookings that share a key (a window, a day). */
+function most<T>(rows: T[], keyOf: (row: T) => string): number {
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(keyOf(row), (counts.get(keyOf(row)) ?? 0) + 1);
+  return Math.max(0, ...counts.values());
+}
+const windowOf = (row: { window_start: Date | string }) => String(new Date(row.window_start).getTime());
+const dayOf = (row: { local_day: string | Date }) => String(row.local_day);
+
+for (const db of databases()) {
+  describe(`arrival windows and capacity (${db.name})`, function () {
+    this.timeout(120_000);
+    let t: TestServer;
+    let key: string;
+    before(async () => {
+      t = await startTestServer(db);
+      key = (await t.issueKey({ account: "windows", environment: "live" })).key;
+    });
+    after(() => t?.stop());
+
+    it("quotes the windows the pool works: weekday mornings only, each in its date's offset", async () => {
+      await addContractor(t, "painting", {
+        working_hours: weekdayMornings,
+        capacity: { concurrent_jobs: 2, jobs_per_day: 10 },
+      });
+      const answer = await quote(t, key, "painting", "scheduled");
+      const now = Date.parse(answer.created_at);
+      const windows = answer.arrival_windows ?? [];
+      assert.deepEqual(
+        windows.map((window) => window.start),
+        expectedMornings(now, 14 * 24 * hour),
+      );
+      for (const window of windows) {
+        assert.equal(Date.parse(window.end) - Date.parse(window.start), 2 * hour);
+        assert.ok(window.start.endsWith(intlOffset(Date.parse(window.start))), window.start);
+        assert.ok(window.end.endsWith(intlOffset(Date.parse(window.end))), window.end);
+      }
+      // Routine work sees the same mornings, for three days only.
+      const routine = await quote(t, key, "painting", "routine");
+      assert.deepEqual(
+        (routine.arrival_windows ?? []).map((window) => window.start),
+        expectedMornings(Date.parse(routine.created_at), 3 * 24 * hour),
+      );
+    });
+
+    it("books a requested window, shows it on the order, answers 409 naming it once full, and frees it on cancel", async () => {
+      const windows = (await quote(t, key, "painting", "scheduled")).arrival_windows ?? [];
+      const wanted = windows[1];
+      const first = await order(t, key, { trade: "painting", urgency: "scheduled", arrival_window: wanted });
+      assert.equal(first.status, 201, JSON.stringify(first.body));
+      assert.deepEqual(first.body.order.arrival_window, wanted);
+      const view = await t.fetch(`${t.url}/api/dispatch/v1/orders/${first.body.order.id}`, {
+        headers: { "x-api-key": key },
+      });
+      assert.deepEqual(((await view.json()) as S["OrderStatus"]).arrival_window, wanted);
+      const second = await order(t, key, { trade: "painting", urgency: "scheduled", arrival_window: wanted });
+      assert.equal(second.status, 201); // concurrent_jobs: 2
+      const third = await order(t, key, { trade: "painting", urgency: "scheduled", arrival_window: wanted });
+      assert.equal(third.status, 409);
+      assert.equal(third.body.code, "window_unavailable");
+      assert.ok(third.body.detail?.includes(wanted.start), third.body.detail);
+      const open = async () =>
+        ((await quote(t, key, "painting", "scheduled")).arrival_windows ?? []).map((w) => w.start);
+      assert.ok(!(await open()).includes(wanted.start));
+      const cancel = await jsonRequest(t, "POST", `/api/dispatch/v1/orders/${first.body.order.id}/cancel`, {
+        headers: { "x-api-key": key },
+        body: { reason: "customer_request" },
+      });
+      assert.equal(cancel.status, 200);
+      assert.ok((await open()).includes(wanted.start));
+    });
+
+    it("answers 422 naming the field for a window off the grid", async () => {
+      const [window] = (await quote(t, key, "painting", "scheduled")).arrival_windows ?? [];
+      const later = (text: string, hours: number) => new Date(Date.parse(text) + hours * hour).toISOString();
+      const odd = await order(t, key, {
+        trade: "painting",
+        urgency: "scheduled",
+        arrival_window: { start: later(window.start, 1), end: later(window.end, 1) },
+      });
+      assert.equal(odd.status, 422);
+      assert.deepEqual(
+        odd.body.errors?.map((error) => error.pointer),
+        ["/arrival_window/start"],
+      );
+      const long = await order(t, key, {
+        trade: "painting",
+        urgency: "scheduled",
+        arrival_window: { start: window.start, end: later(window.end, 1) },
+      });
+      assert.equal(long.status, 422);
+      assert.deepEqual(
+        long.body.errors?.map((error) => error.pointer),
+        ["/arrival_window/end"],
+      );
+    });
+
+    it("books the earliest open window without one, then the next once it is full", async () => {
+      await addContractor(t, "carpentry", {
+        working_hours: allWeek,
+        capacity: { concurrent_jobs: 1, jobs_per_day: 50 },
+      });
+      const windows = (await quote(t, key, "carpentry", "routine")).arrival_windows ?? [];
+      const first = await order(t, key, { trade: "carpentry", urgency: "routine" });
+      assert.equal(first.status, 201);
+      assert.deepEqual(first.body.order.arrival_window, windows[0]);
+      const second = await order(t, key, { trade: "carpentry", urgency: "routine" });
+      assert.deepEqual(second.body.order.arrival_window, windows[1]);
+    });
+
+    it("never books a contractor past its capacity under concurrent orders", async () => {
+      const contractor = await addContractor(t, "roofing", {
+        working_hours: allWeek,
+        capacity: { concurrent_jobs: 2, jobs_per_day: 3 },
+      });
+      const answers = await Promise.all(
+        Array.from({ length: 16 }, () => order(t, key, { trade: "roofing", urgency: "urgent" })),
+      );
+      const bookings = await bookingsOf(t, contractor.id);
+      const assigned = answers.filter((answer) => answer.status === 201);
+      assert.ok(assigned.length >= 3, `${assigned.length} assigned`); // at least one local day's worth
+      assert.equal(bookings.length, assigned.length);
+      assert.ok(most(bookings, windowOf) <= 2);
+      assert.ok(most(bookings, dayOf) <= 3);
+      for (const answer of answers.filter((a) => a.status !== 201)) {
+        assert.equal(answer.status, 202);
+        assert.equal(answer.body.fulfilment?.reason, "no_window_available");
+      }
+    });
+
+    it("answers an operator's assignment to a full contractor with 409, and assigns once a seat frees", async () => {
+      const contractor = await addContractor(t, "hvac", {
+        working_hours: allWeek,
+        capacity: { concurrent_jobs: 1, jobs_per_day: 1 },
+      });
+      const booked: string[] = [];
+      let waiting: OrderAnswer | undefined;
+      for (let i = 0; i < 4 && !waiting; i++) {
+        const answer = await order(t, key, { trade: "hvac", urgency: "emergency" });
+        if (answer.status === 201) booked.push(answer.body.order.id);
+        else waiting = answer;
+      }
+      assert.ok(waiting && booked.length > 0, "one local day (or two, near midnight) of one seat each");
+      assert.equal(waiting.body.fulfilment?.reason, "no_window_available");
+      const named = await recordEvent(t, waiting.body.order.id, {
+        status: "pending_dispatch",
+        contractor_id: contractor.id,
+      });
+      assert.equal(named.status, 409);
+      assert.equal(((await named.json()) as { code: string }).code, "contractor_at_capacity");
+      const pool = await recordEvent(t, waiting.body.order.id, { status: "pending_dispatch" });
+      assert.equal(((await pool.json()) as { code: string }).code, "no_window_available");
+      // A cancelled job frees both its seats: the dispatcher, nudged by the cancel, assigns the waiting order.
+      for (const id of booked) assert.equal((await recordEvent(t, id, { status: "cancelled" })).status, 201);
+      await until(
+        async () =>
+          (await t.app.services.db("orders").where({ id: waiting.body.order.id }).first())?.status ===
+          "pending_dispatch",
+        { timeoutMs: 15_000, message: "the waiting order assigned" },
+      );
+      const [booking] = await t.app.services.db("contractor_bookings").where({ order_id: waiting.body.order.id });
+      assert.equal(booking.contractor_id, contractor.id);
+    });
+  });
+}
+
+const postgres = postgresDatabase();
+(postgres ? describe : describe.skip)("arrival windows on two instances of one Postgres", function () {
+  this.timeout(180_000);
+  let a: TestServer;
+  let b: TestServer;
+  before(async () => {
+    a = await startTestServer(postgres!);
+    b = await startTestServer(postgres!, { DATABASE_URL: a.databaseUrl });
+  });
+  after(async () => {
+    await b?.stop();
+    await a?.stop();
+  });
+
+  it("gives the last seat of a window to exactly one of the orders racing for it from both instances", async () => {
+    const key = (await a.issueKey({ account: "windows-two", environment: "live" })).key;
+    const contractor = await addContractor(a, "locksmith", {
+      working_hours: allWeek,
+      capacity: { concurrent_jobs: 1, jobs_per_day: 100 },
+    });
+    const windows = ((await quote(a, key, "locksmith", "scheduled")).arrival_windows ?? []).slice(0, 6);
+    assert.equal(windows.length, 6);
+    for (const window of windows) {
+      const job = { trade: "locksmith" as const, urgency: "scheduled" as const, arrival_window: window };
+      const answers = await Promise.all([a, b, a, b].map((server) => order(server, key, job)));
+      assert.deepEqual(
+        answers.map((answer) => answer.status).sort(),
+        [201, 409, 409, 409],
+        JSON.stringify(answers.map((answer) => answer.body.code ?? answer.status)),
+      );
+      for (const answer of answers.filter((x) => x.status === 409))
+        assert.equal(answer.body.code, "window_unavailable");
+    }
+    const bookings = await bookingsOf(a, contractor.id);
+    assert.equal(bookings.length, windows.length);
+  });
+
+  it("never books past jobs_per_day when both instances take orders at once", async () => {
+    const key = (await a.issueKey({ account: "windows-two", environment: "live" })).key;
+    const contractor = await addContractor(a, "electrical", {
+      working_hours: allWeek,
+      capacity: { concurrent_jobs: 1, jobs_per_day: 2 },
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => order(i % 2 ? a : b, key, { trade: "electrical", urgency: "urgent" })),
+    );
+    const bookings = await bookingsOf(a, contractor.id);
+    assert.equal(bookings.length, answers.filter((answer) => answer.status === 201).length);
+    assert.ok(most(bookings, dayOf) <= 2);
+    assert.ok(most(bookings, windowOf) <= 1);
+  });
+});
