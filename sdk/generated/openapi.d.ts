@@ -2044,12 +2044,13 @@ export interface components {
              */
             updated_at: string;
             /**
-             * @description Who made the estimate: `dispatch` (at assignment, from the match's response minutes), `operator` (an
-             *     operator's `recordOrderEvent` with `estimated_arrival_at`) or `sandbox` (the sandbox's simulated
-             *     contractor). Open: later sources may appear; read an unknown one as "other".
+             * @description Who made the estimate: `dispatch` (at assignment, from the match's response minutes), `window` (at
+             *     assignment, the start of the booked `arrival_window` when that is later than the response time),
+             *     `operator` (an operator's `recordOrderEvent` with `estimated_arrival_at`) or `sandbox` (the sandbox's
+             *     simulated contractor). Open: later sources may appear; read an unknown one as "other".
              * @enum {string}
              */
-            source: "dispatch" | "operator" | "sandbox";
+            source: "dispatch" | "window" | "operator" | "sandbox";
         };
         EventPage: {
             items: components["schemas"]["DispatchEvent"][];

@@ -178,6 +178,23 @@ for (const db of databases()) {
       assert.ok((await open()).includes(wanted.start));
     });
 
+    it("expects the contractor at the start of a window booked days ahead (eta source window), then frees it", async () => {
+      const windows = (await quote(t, key, "painting", "scheduled")).arrival_windows ?? [];
+      const later = windows.at(-1)!;
+      const booked = await order(t, key, { trade: "painting", urgency: "scheduled", arrival_window: later });
+      assert.equal(booked.status, 201, JSON.stringify(booked.body));
+      const id = booked.body.order.id;
+      const view = await t.fetch(`${t.url}/api/dispatch/v1/orders/${id}`, { headers: { "x-api-key": key } });
+      const { eta } = (await view.json()) as S["OrderStatus"];
+      assert.equal(eta?.source, "window");
+      assert.equal(Date.parse(eta?.estimated_arrival_at ?? ""), Date.parse(later.start));
+      const cancel = await jsonRequest(t, "POST", `/api/dispatch/v1/orders/${id}/cancel`, {
+        headers: { "x-api-key": key },
+        body: { reason: "customer_request" },
+      });
+      assert.equal(cancel.status, 200);
+    });
+
     it("answers 422 naming the field for a window off the grid", async () => {
       const [window] = (await quote(t, key, "painting", "scheduled")).arrival_windows ?? [];
       const later = (text: string, hours: number) => new Date(Date.parse(text) + hours * hour).toISOString();

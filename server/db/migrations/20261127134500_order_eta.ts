@@ -5,7 +5,7 @@
 // made (created_at plus the dispatch latency), source `dispatch`.
 import type { Knex } from "knex";
 
-const sources = ["dispatch", "operator", "sandbox"];
+const sources = ["dispatch", "window", "operator", "sandbox"];
 
 export async function up(db: Knex): Promise<void> {
   await db.schema.alterTable("orders", (t) => {

@@ -74,7 +74,8 @@ function updateOf(
   change: Pick<StatusChange, "match" | "cancellation"> & { now: Date; booking: Plan["booking"] | null },
 ): OrderUpdate {
   const { now, match } = change;
-  const eta = etaUpdateOf(row, { input, responseMinutes: match?.responseMinutes ?? null, now });
+  const windowStart = change.booking?.window.start ?? null;
+  const eta = etaUpdateOf(row, { input, responseMinutes: match?.responseMinutes ?? null, windowStart, now });
   const update: OrderUpdate = { status: input.status, updated_at: now, ...eta };
   if (change.cancellation) update.cancellation = JSON.stringify(change.cancellation);
   if (input.final_cost_cents !== undefined) update.final_cost_cents = input.final_cost_cents;

@@ -12,9 +12,10 @@
 //
 // Once the contractor is on site, or the order is completed or cancelled, the ETA is frozen: it keeps the last
 // estimate, the promise the arrival is measured against (window adherence, ETA accuracy), and a step to any of
-// those statuses takes no `estimated_arrival_at` (422). Contractor-reported ETAs and booked arrival windows are
-// later sources of the same three columns (an open enum in the contract; the database's check lists what is
-// written today).
+// those statuses takes no `estimated_arrival_at` (422). An assignment that books an arrival window
+// later than the response time expects the contractor at the window's start instead (source `window`).
+// Contractor-reported ETAs are a later source of the same three columns (an open enum in the contract; the
+// database's check lists what is written today).
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import type { Schemas } from "../../../types/contract.js";
 import { invalidField } from "./errors.js";
@@ -42,12 +43,18 @@ const timeOf = (value: Date | string | null | undefined) => (value ? new Date(va
 
 export const noEta: EtaColumns = { eta_at: null, eta_updated_at: null, eta_source: null };
 
-/** The estimate an assignment makes: the match's response minutes from `now`. */
-export const dispatchEta = (responseMinutes: number, now: Date): EtaColumns => ({
-  eta_at: new Date(now.getTime() + responseMinutes * 60_000),
-  eta_updated_at: now,
-  eta_source: "dispatch",
-});
+/** The estimate an assignment makes: the match's response minutes from `now` (source `dispatch`), or the start of
+ * the booked arrival window when that is later (source `window`: a job booked for Thursday morning is not expected
+ * two hours after it was ordered). */
+export function dispatchEta(responseMinutes: number, now: Date, windowStart?: number | null): EtaColumns {
+  const responding = now.getTime() + responseMinutes * 60_000;
+  const booked = windowStart != null && windowStart > responding;
+  return {
+    eta_at: new Date(booked ? windowStart : responding),
+    eta_updated_at: now,
+    eta_source: booked ? "window" : "dispatch",
+  };
+}
 
 /** 422 naming `estimated_arrival_at` on a step the contractor is no longer coming on, or a time out of bounds. */
 export function assertEtaInput(input: OrderEventInput, now = new Date()): void {
@@ -69,9 +76,9 @@ export function assertEtaInput(input: OrderEventInput, now = new Date()): void {
  * estimate when it assigns; nothing when it makes no estimate or repeats the order's (same time, same source). */
 export function etaUpdateOf(
   row: EtaColumns,
-  change: { input: OrderEventInput; responseMinutes: number | null; now: Date },
+  change: { input: OrderEventInput; responseMinutes: number | null; windowStart?: number | null; now: Date },
 ): Partial<EtaColumns> {
-  const { input, responseMinutes, now } = change;
+  const { input, responseMinutes, windowStart, now } = change;
   let estimate: EtaColumns | null = null;
   if (input.estimated_arrival_at !== undefined)
     estimate = {
@@ -79,7 +86,7 @@ export function etaUpdateOf(
       eta_updated_at: now,
       eta_source: input.eta_source ?? "operator",
     };
-  else if (responseMinutes !== null) estimate = dispatchEta(responseMinutes, now);
+  else if (responseMinutes !== null) estimate = dispatchEta(responseMinutes, now, windowStart);
   if (!estimate) return {};
   const same = timeOf(row.eta_at) === estimate.eta_at!.getTime() && row.eta_source === estimate.eta_source;
   return same ? {} : estimate;

@@ -90,7 +90,7 @@ function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, assigne
     response_status: best ? (201 as const) : (202 as const),
     created_at: now,
     updated_at: now,
-    ...(best ? dispatchEta(best.responseMinutes, now) : noEta),
+    ...(best ? dispatchEta(best.responseMinutes, now, window?.start) : noEta),
   };
 }
 
