@@ -120,7 +120,8 @@ export interface paths {
          *     or whose seats in it (`capacity.concurrent_jobs`) or in its day (`capacity.jobs_per_day`) are taken, is
          *     skipped, so no contractor is ever booked over its capacity, however many servers take orders at once. A
          *     requested window that is not a window of the job's grid (a start that is not an even local hour, or an
-         *     end that is not two hours later) is 422 naming the field; a window that is full or not bookable now is 409
+         *     end that is not two hours later) is 422 naming the field; a window that is full or not bookable now (also when no
+         *     contractor serves the job at all: the order would otherwise wait for another window) is 409
          *     `window_unavailable` naming it. Without a window, when every contractor that covers the job is fully booked
          *     in the horizon the order is accepted unassigned (202, `fulfilment.reason: no_window_available`) and
          *     assigned as soon as a seat frees. A cancelled order frees its seats; a completed one its window seat.
@@ -2200,6 +2201,8 @@ export interface components {
                 cancellation_rate?: components["schemas"]["Metric"];
                 /** @description Orders escalated for passing their fulfilment deadline unassigned (`order.escalated`) / orders. */
                 escalation_rate?: components["schemas"]["Metric"];
+                /** @description Orders with a booked `arrival_window` whose contractor arrived (the first step to `on_site`) inside it / such orders that arrived; arriving early counts as outside. */
+                window_adherence_rate?: components["schemas"]["Metric"];
                 quote_turnaround_minutes: components["schemas"]["Metric"];
             };
             trust_signals: {

@@ -195,6 +195,17 @@ for (const db of databases()) {
       assert.equal(cancel.status, 200);
     });
 
+    it("answers 409 naming a requested window when nobody serves the job, instead of waiting for another", async () => {
+      const [wanted] = (await quote(t, key, "painting", "scheduled")).arrival_windows ?? []; // AK's grid
+      const refused = await order(t, key, { trade: "electrical", urgency: "scheduled", arrival_window: wanted });
+      assert.equal(refused.status, 409, JSON.stringify(refused.body));
+      assert.equal(refused.body.code, "window_unavailable");
+      assert.ok(refused.body.detail?.includes(wanted.start), refused.body.detail);
+      // Without a window the same job waits for a contractor (202), as before.
+      const waiting = await order(t, key, { trade: "electrical", urgency: "scheduled" });
+      assert.equal(waiting.status, 202);
+    });
+
     it("answers 422 naming the field for a window off the grid", async () => {
       const [window] = (await quote(t, key, "painting", "scheduled")).arrival_windows ?? [];
       const later = (text: string, hours: number) => new Date(Date.parse(text) + hours * hour).toISOString();

@@ -127,8 +127,10 @@ describe("SIGTERM drain", function () {
     const failures = outcomes.filter((o) => "error" in o).map((o) => ("error" in o ? o.error : ""));
     console.log(`      ${inFlight} requests held over SIGTERM; exit ${exitedAfterMs} ms after it`);
     assert.deepEqual(failures, [], "requests in flight at SIGTERM were cut");
+    // 202 is an order's success too: with capacity, a burst of 100 orders in one city fills the pool's seats
+    // (how many depends on the hour: the horizon's local days), and the rest wait for the dispatcher.
     assert.deepEqual(
-      outcomes.map((o) => ("status" in o ? o.status : 0)).filter((s) => s !== 201 && s !== 200),
+      outcomes.map((o) => ("status" in o ? o.status : 0)).filter((s) => ![200, 201, 202].includes(s)),
       [],
       "every request in flight got its success response",
     );

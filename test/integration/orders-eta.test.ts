@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import type { components } from "../../sdk/generated/openapi.js";
 import { anchorageContractor, orderRequest } from "../fixtures/requests.js";
-import { postOrder, recordEvent } from "../fixtures/orders.js";
+import { assignmentEta, postOrder, recordEvent } from "../fixtures/orders.js";
 import { jsonRequest } from "../helpers/request.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 import { openSse } from "../helpers/sse.js";
@@ -18,7 +18,6 @@ type FeedEvent = components["schemas"]["DispatchEvent"];
 const minute = 60_000;
 const akOrder = { trade: "hvac", location: { state: "AK" }, urgency: "urgent", description: "No heat." } as const;
 const typesOf = (events: FeedEvent[]) => events.map((e) => [e.type, e.data.status]);
-const plus = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 for (const db of databases()) {
   describe(`order ETA (${db.name})`, function () {
@@ -49,15 +48,11 @@ for (const db of databases()) {
     });
     after(() => t?.stop());
 
-    it("is set at a 201 creation from the match's response minutes (source dispatch), carried by order.assigned", async () => {
+    it("is set at a 201 creation from the match's response minutes (source dispatch; window when its booked window starts later), carried by order.assigned", async () => {
       const { status, id } = await create({ ...orderRequest, reference_id: "eta-201" });
       assert.equal(status, 201);
       const order = await view(id);
-      assert.deepEqual(order.eta, {
-        estimated_arrival_at: plus(order.created_at, order.estimated_response_minutes! * minute),
-        updated_at: new Date(order.created_at).toISOString(),
-        source: "dispatch",
-      });
+      assert.deepEqual(order.eta, assignmentEta(order, order.created_at));
       const events = await feed(id);
       assert.deepEqual(typesOf(events), [
         ["order.created", "pending_dispatch"],
@@ -84,11 +79,7 @@ for (const db of databases()) {
         { timeoutMs: 10_000, message: "the dispatcher's assignment" },
       );
       const assignedAt = order.events.at(-1)!.at;
-      assert.deepEqual(order.eta, {
-        estimated_arrival_at: plus(assignedAt, order.estimated_response_minutes! * minute),
-        updated_at: new Date(assignedAt).toISOString(),
-        source: "dispatch",
-      });
+      assert.deepEqual(order.eta, assignmentEta(order, assignedAt));
       const events = await feed(id);
       assert.deepEqual(typesOf(events), [
         ["order.created", "accepted_pending_fulfilment"],

@@ -52,7 +52,11 @@ for (const db of databases()) {
         const bodies = (await Promise.all(answers.map((r) => r.json()))) as { order: { id: string } }[];
         const distinct = bodies.slice(0, 12).map((b) => b.order.id);
         assert.equal(new Set(distinct).size, 12);
-        assert.ok(answers.slice(0, 12).every((r) => r.status === 201 && !r.headers.has("idempotent-replayed")));
+        // Created: 201 assigned, or 202 waiting once the pool's seats in the horizon are taken (how many orders
+        // that allows depends on the hour).
+        assert.ok(
+          answers.slice(0, 12).every((r) => [201, 202].includes(r.status) && !r.headers.has("idempotent-replayed")),
+        );
         const same = answers.slice(12);
         assert.equal(
           new Set(bodies.slice(12).map((b) => b.order.id)).size,

@@ -1,7 +1,7 @@
 // createOrder and getOrder (spec §2.1, §2.2, §4.4, §5, §7) on every test database.
 import assert from "node:assert/strict";
 import { orderRequest } from "../fixtures/requests.js";
-import { getOrder, oauthToken, postOrder } from "../fixtures/orders.js";
+import { assignmentEta, getOrder, oauthToken, postOrder } from "../fixtures/orders.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 
 const entitlementBody = {
@@ -69,13 +69,7 @@ for (const db of databases()) {
               "order.assigned",
               {
                 reassigned: false,
-                eta: {
-                  estimated_arrival_at: new Date(
-                    Date.parse(body.order.created_at) + body.order.estimated_response_minutes * 60_000,
-                  ).toISOString(),
-                  updated_at: body.order.created_at,
-                  source: "dispatch",
-                },
+                eta: assignmentEta(body.order, body.order.created_at),
               },
             ],
           ],

@@ -3,6 +3,7 @@
 // concurrent callers share that one computation: its cost no longer grows with callers times order volume.
 import { LRUCache } from "lru-cache";
 import type { Db } from "../../db/knex.js";
+import { statusEventTypes } from "../events/catalogue.js";
 
 export const evalPeriods = { rolling_7d: 7, rolling_30d: 30, rolling_90d: 90 } as const;
 export type EvalPeriod = keyof typeof evalPeriods;
@@ -42,21 +43,43 @@ async function windowFacts(db: Db, since: Date) {
   const orders = await db("orders")
     .where("environment", "live")
     .where("created_at", ">=", since)
-    .select("id", "status", "contractor_id", "nte_cents", "final_cost_cents", "dispatch_latency_ms", "escalated_at");
+    .select(
+      "id",
+      "status",
+      "contractor_id",
+      "nte_cents",
+      "final_cost_cents",
+      "dispatch_latency_ms",
+      "escalated_at",
+      "arrival_window_start",
+      "arrival_window_end",
+    );
   const overridden = await db("order_events")
     .join("orders", "orders.id", "order_events.order_id")
     .where("orders.environment", "live")
     .where("orders.created_at", ">=", since)
     .where("order_events.human_override", true)
     .countDistinct({ count: "order_events.order_id" });
-  return { orders, overriddenOrders: Number(overridden[0]?.count ?? 0) };
+  // Arrival: the first step to on_site (an order's status events; facts carry no status change).
+  const arrivals = await db("order_events")
+    .join("orders", "orders.id", "order_events.order_id")
+    .where("orders.environment", "live")
+    .where("orders.created_at", ">=", since)
+    .whereNotNull("orders.arrival_window_start")
+    .whereIn("order_events.type", statusEventTypes)
+    .where("order_events.status", "on_site")
+    .groupBy("order_events.order_id")
+    .select({ order_id: "order_events.order_id" })
+    .min({ arrived_at: "order_events.at" });
+  const arrivedAt = new Map(arrivals.map((row) => [String(row.order_id), new Date(row.arrived_at as Date | string)]));
+  return { orders, overriddenOrders: Number(overridden[0]?.count ?? 0), arrivedAt };
 }
 
 type WindowOrders = Awaited<ReturnType<typeof windowFacts>>["orders"];
 type WindowOrder = WindowOrders[number];
 
 const methodology =
-  "Computed from this service's live order and order-event records created in the window (sandbox orders, made with dispatch_test_ keys, are never counted), at most once per period per cache interval (30 s by default): generated_at says when. goal_fulfillment_rate: orders with an assigned contractor / orders. completion_rate: completed / (completed + cancelled). nte_accuracy_rate: completed orders with an NTE whose final cost is at or under it / such orders. dispatch latency: order receipt to contractor assignment, nearest-rank percentiles. human_override_rate: orders with an event marked human_override / orders. cancellation_rate: cancelled orders (by customer or operator) / orders. escalation_rate: orders escalated for passing their fulfilment deadline unassigned (order.escalated) / orders. Metrics without records are null and marked unavailable.";
+  "Computed from this service's live order and order-event records created in the window (sandbox orders, made with dispatch_test_ keys, are never counted), at most once per period per cache interval (30 s by default): generated_at says when. goal_fulfillment_rate: orders with an assigned contractor / orders. completion_rate: completed / (completed + cancelled). nte_accuracy_rate: completed orders with an NTE whose final cost is at or under it / such orders. dispatch latency: order receipt to contractor assignment, nearest-rank percentiles. human_override_rate: orders with an event marked human_override / orders. cancellation_rate: cancelled orders (by customer or operator) / orders. escalation_rate: orders escalated for passing their fulfilment deadline unassigned (order.escalated) / orders. window_adherence_rate: orders with a booked arrival window whose contractor arrived (the first step to on_site) inside it, start included and end not / such orders that arrived (early counts as outside). Metrics without records are null and marked unavailable.";
 
 /** Published targets and audit facts: constant, stated beside the measured metrics. */
 const trustSignals = {
@@ -72,13 +95,20 @@ const trustSignals = {
 };
 
 /** The measured metrics over a window's orders; a metric without records is null and marked unavailable. */
-function metricsOf(orders: WindowOrders, overriddenOrders: number) {
+function metricsOf(orders: WindowOrders, overriddenOrders: number, arrivedAt: Map<string, Date>) {
   const closed = orders.filter((order) => order.status === "completed" || order.status === "cancelled");
   const completed = orders.filter((order) => order.status === "completed");
   const completedWithNte = completed.filter(
     (order): order is WindowOrder & { nte_cents: number; final_cost_cents: number } =>
       order.nte_cents !== null && order.final_cost_cents !== null,
   );
+  const arrived = orders.flatMap((order) => {
+    const at = arrivedAt.get(order.id)?.getTime();
+    const [start, end] = [order.arrival_window_start, order.arrival_window_end].map((t) =>
+      t ? new Date(t).getTime() : NaN,
+    );
+    return at === undefined || Number.isNaN(start) ? [] : [at >= start && at < end];
+  });
   const latencies = orders
     .map((order) => order.dispatch_latency_ms)
     .filter((v): v is number => v !== null)
@@ -95,6 +125,7 @@ function metricsOf(orders: WindowOrders, overriddenOrders: number) {
     human_override_rate: ratio(overriddenOrders, orders.length),
     cancellation_rate: ratio(orders.filter((order) => order.status === "cancelled").length, orders.length),
     escalation_rate: ratio(orders.filter((order) => order.escalated_at !== null).length, orders.length),
+    window_adherence_rate: ratio(arrived.filter(Boolean).length, arrived.length),
     quote_turnaround_minutes: {
       value: 120,
       unit: "minutes",
@@ -108,8 +139,8 @@ function metricsOf(orders: WindowOrders, overriddenOrders: number) {
 async function computeDocument(db: Db, period: EvalPeriod) {
   const end = new Date();
   const start = new Date(end.getTime() - evalPeriods[period] * 86_400_000);
-  const { orders, overriddenOrders } = await windowFacts(db, start);
-  const metrics = metricsOf(orders, overriddenOrders);
+  const { orders, overriddenOrders, arrivedAt } = await windowFacts(db, start);
+  const metrics = metricsOf(orders, overriddenOrders, arrivedAt);
   const provenance = Object.fromEntries(Object.entries(metrics).map(([name, metric]) => [name, metric.provenance]));
   return {
     period,

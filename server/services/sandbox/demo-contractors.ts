@@ -4,7 +4,8 @@
 // their people), shaped on how US trade shops run:
 // - The metro shops of the trades with true emergencies at any hour (plumbing: burst pipes; electrical: outages;
 //   hvac: no heat in winter; locksmith: lock-outs) are 24/7 emergency outfits with an on-call rotation: always
-//   working, 4–6 jobs at once and 10–12 a day (several vans).
+//   working, 4–6 jobs at once and 40–48 a day (several vans in shifts round the clock: a call lasts a couple of
+//   hours, so 4–6 vans over 24 hours take some 50–70; the figure keeps room for drive time).
 // - The other metro shops (carpentry, roofing, painting, appliance repair) take emergencies in working hours only:
 //   weekdays 7–18 and Saturday mornings 8–13, 2–4 jobs at once, 6–9 a day.
 // - The statewide contractors are small crews: weekdays 8–17 or 7–18, a third of them also Saturday 8–12, 1–3 jobs
@@ -45,7 +46,7 @@ function metroAvailability(trade: TradeCode, s: number, t: number): Availability
   if (emergencyTrades.includes(trade))
     return {
       working_hours: roundTheClock,
-      capacity: { concurrent_jobs: 4 + ((s + t) % 3), jobs_per_day: 10 + ((s + 2 * t) % 3) },
+      capacity: { concurrent_jobs: 4 + ((s + t) % 3), jobs_per_day: 40 + ((s + 2 * t) % 3) * 4 },
     };
   return {
     working_hours: weekdays("07:00", "18:00", ["08:00", "13:00"]),

@@ -107,13 +107,15 @@ async function planOf(
   const last = attempt === seatAttempts;
   const zone = stateTimeZone(input.location.state);
   const requested = requestedWindow(input, zone, now.getTime()); // 422 for a window off the grid, 409 out of reach
-  if (last && requested && matches.length) throw requested.unavailable();
+  // A requested window nobody can take is refused even when nobody serves the job at all: waiting (202) would end
+  // in another window, the earliest the dispatcher finds, which the customer did not ask for.
+  if (last && requested) throw requested.unavailable();
   if (last) return null;
   const contractors = matches.map((match) => match.contractor);
   const job = { zone, urgency: input.urgency, now: now.getTime() };
   const occupancy = await creation.seats.read(contractors, job, attempt > 1); // a retry reads afresh
   const plan = creation.seats.book(occupancy, matches, requested?.window);
-  if (!plan && requested && matches.length) throw requested.unavailable();
+  if (!plan && requested) throw requested.unavailable();
   return plan;
 }
 
