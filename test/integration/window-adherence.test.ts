@@ -38,7 +38,7 @@ for (const db of databases()) {
       for (const status of ["dispatched", "en_route", "on_site"])
         assert.equal((await recordEvent(t, id, { status })).status, 201, status);
       const [event] = await t.app.services.db("order_events").where({ order_id: id, status: "on_site" });
-      return { id, arrivedAt: new Date(event.at as Date | string).getTime() };
+      return { id, arrivedAt: new Date(event.at).getTime() };
     };
     const bookWindow = (id: string, start: number) =>
       t.app.services
