@@ -196,6 +196,7 @@ describe("cli", function () {
         "dispatch.order",
         "dispatch.order_status",
         "dispatch.quote",
+        "dispatch.reschedule_order",
       ]);
       const call = await cli(["mcp", "call", "dispatch.index"], { DISPATCH_API_KEY: key });
       assert.equal(call.code, 0, call.stderr);

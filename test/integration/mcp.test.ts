@@ -91,6 +91,14 @@ for (const db of databases()) {
           },
           schema("OrderStatus"),
         ],
+        "dispatch.reschedule_order": [
+          {
+            ...(schema("RescheduleRequest") as object),
+            properties: { id: idSchema, ...(schema("RescheduleRequest") as { properties: object }).properties },
+            required: ["id", ...(schema("RescheduleRequest") as { required: string[] }).required],
+          },
+          schema("OrderStatus"),
+        ],
       };
       assert.deepEqual(tools.map((tool) => tool.name).sort(), Object.keys(expected).sort());
       for (const tool of tools)
@@ -107,6 +115,11 @@ for (const db of databases()) {
       assert.equal(hints("dispatch.order_status").readOnlyHint, true);
       assert.equal(hints("dispatch.cancel_order").destructiveHint, true);
       assert.equal(hints("dispatch.cancel_order").idempotentHint, true);
+      assert.deepEqual(
+        [hints("dispatch.reschedule_order").readOnlyHint, hints("dispatch.reschedule_order").destructiveHint],
+        [false, false],
+      );
+      assert.equal(hints("dispatch.reschedule_order").idempotentHint, true);
       await client.close();
     });
 
@@ -153,6 +166,10 @@ for (const db of databases()) {
       for (const [name, args] of [
         ["dispatch.order_status", { id: "ord_x" }],
         ["dispatch.cancel_order", { id: "ord_x", reason: "duplicate" }],
+        [
+          "dispatch.reschedule_order",
+          { id: "ord_x", arrival_window: { start: "2026-11-24T10:00:00-06:00", end: "2026-11-24T12:00:00-06:00" } },
+        ],
       ] as const) {
         const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
         assert.equal(result.isError, true, name);

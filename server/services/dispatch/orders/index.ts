@@ -1,4 +1,4 @@
-// The order aggregate: creating, reading, listing, cancelling and moving orders, and the sandbox that walks test
+// The order aggregate: creating, reading, listing, cancelling, rescheduling and moving orders, and the sandbox that walks test
 // orders (its clock, advancing by hand, reset), and the dispatcher that assigns unassigned orders once the pool can
 // take them. One service over the one transition table (state.ts).
 import type { Config } from "../../../config.js";
@@ -11,6 +11,7 @@ import { createDispatcher } from "./dispatcher.js";
 import { orderNotFound } from "./errors.js";
 import { listOrders, type OrderListFilter } from "./list.js";
 import { recordEvent } from "./record-event.js";
+import { rescheduleOrder, type RescheduleInput } from "./reschedule.js";
 import { advanceSandboxOrder, type SandboxStatus } from "./sandbox-advance.js";
 import { startSandboxClock, stopSandboxClock, type SandboxClock } from "./sandbox-clock.js";
 import { resetSandbox } from "./sandbox-reset.js";
@@ -23,6 +24,7 @@ import { baseUrlOf, configuredOrigin } from "../../shared/base-url.js";
 export type { CancelInput, CancelReason } from "./cancel.js";
 export type { OrderAnswer, OrderContext, OrderInput, OrderPrincipal } from "./create.js";
 export type { OrderListFilter } from "./list.js";
+export type { RescheduleInput } from "./reschedule.js";
 export type { SandboxStatus } from "./sandbox-advance.js";
 export type { SandboxReset } from "./sandbox-reset.js";
 export type { OrderEventInput } from "./transition.js";
@@ -75,6 +77,9 @@ export function createOrderService(
     list: (tenant: Tenant, filter: OrderListFilter, origin: string) => listOrders(db, tenant, filter, baseOf(origin)),
     cancel: (tenant: Tenant, id: string, input: CancelInput, origin: string) =>
       thenWritten(cancelOrder(db, tenant, id, input, baseOf(origin)), true),
+    /** rescheduleOrder: the old window's seats are freed, so the dispatcher looks again. */
+    reschedule: (tenant: Tenant, id: string, input: RescheduleInput, origin: string) =>
+      thenWritten(rescheduleOrder({ db, contractors }, tenant, { id, input, base: baseOf(origin) }), true),
     /** An operator's status change; `base` is the admin request's own base URL. */
     recordEvent: (id: string, input: OrderEventInput, base: string) =>
       thenWritten(recordEvent(db, { contractors, seats }, { id, input, base }), isFinal(input.status)),
