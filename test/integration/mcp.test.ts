@@ -123,7 +123,7 @@ for (const db of databases()) {
       await client.close();
     });
 
-    it("reads and cancels the key's own order with order_status and cancel_order; another account's is not found", async () => {
+    it("reads, reschedules and cancels the key's own order with order_status, reschedule_order and cancel_order; another account's is not found", async () => {
       const client = await connect(t.url, key);
       const created = (await client.callTool({ name: "dispatch.order", arguments: orderArgs })) as CallToolResult;
       const handle = (created.structuredContent as { order: { id: string } }).order.id;
@@ -132,10 +132,19 @@ for (const db of databases()) {
         arguments: { id: handle },
       })) as CallToolResult;
       assert.equal((status.structuredContent as { id: string }).id, handle.replace(/^dispatch-/, ""));
+      // the window it has: reschedule_order's idempotent answer, the order as it is
+      const { arrival_window } = status.structuredContent as { arrival_window: { start: string; end: string } };
+      const kept = (await client.callTool({
+        name: "dispatch.reschedule_order",
+        arguments: { id: handle, arrival_window },
+      })) as CallToolResult;
+      assert.notEqual(kept.isError, true, text(kept));
+      assert.deepEqual((kept.structuredContent as { arrival_window: unknown }).arrival_window, arrival_window);
       const other = await connect(t.url, (await t.issueKey({ account: "mcp-other" })).key);
       for (const [name, args] of [
         ["dispatch.order_status", { id: handle }],
         ["dispatch.cancel_order", { id: handle, reason: "duplicate" }],
+        ["dispatch.reschedule_order", { id: handle, arrival_window }],
       ] as const) {
         const result = (await other.callTool({ name, arguments: args })) as CallToolResult;
         assert.equal(result.isError, true, name);

@@ -74,7 +74,7 @@ for (const db of databases()) {
         body: { trade, location, urgency: "routine" },
       });
       windows = ((await quote.json()) as S["Quote"]).arrival_windows ?? [];
-      assert.ok(windows.length > 20, `windows: ${String(windows.length)}`);
+      assert.ok(windows.length > 24, `windows: ${String(windows.length)}`);
     });
     after(() => t?.stop());
 
@@ -123,6 +123,18 @@ for (const db of databases()) {
       assert.equal((await reschedule(id, windows.at(-1)!)).status, 200);
     });
 
+    it("lets only one of two orders moving at once into the last seat of a window have it", async () => {
+      const [a, b] = [await order(windows[8]), await order(windows[9])];
+      const wanted = windows[22];
+      const answers = await Promise.all([reschedule(a, wanted), reschedule(b, wanted)]);
+      assert.deepEqual(answers.map((r) => r.status).sort(), [200, 409]);
+      const seats = await t.app.services
+        .db("contractor_bookings")
+        .where({ window_start: new Date(wanted.start) })
+        .whereNotNull("seat");
+      assert.equal(seats.length, 1);
+    });
+
     it("answers the same 200 for the booked window again (any offset), with no second event", async () => {
       const id = await order(windows[3]);
       const target = windows[14];
@@ -165,7 +177,7 @@ for (const db of databases()) {
       assert.equal(unassigned.status, 202);
       const onSite = await order(windows[5]);
       for (const status of ["dispatched", "en_route", "on_site"])
-        assert.equal((await recordEvent(t, onSite, { status })).status, 200);
+        assert.equal((await recordEvent(t, onSite, { status })).status, 201);
       const cancelled = await order(windows[6]);
       const cancel = await jsonRequest(t, "POST", `/api/dispatch/v1/orders/${cancelled}/cancel`, {
         headers: headers(key),
