@@ -50,7 +50,7 @@ for (const db of databases()) {
     });
     after(() => t?.stop());
 
-    it("initializes statelessly and lists the six tools with the contract's schemas and all four hints", async () => {
+    it("initializes statelessly and lists the seven tools with the contract's schemas and all four hints", async () => {
       const client = await connect(t.url);
       assert.equal(client.getServerVersion()?.name, "dispatch");
       const { tools } = await client.listTools();
