@@ -51,6 +51,22 @@ function createWorkers(deps: Omit<SandboxClock, "job" | "base">) {
   return { clock, dispatcher };
 }
 
+/** The customer's changes of an order: a cancel frees its seats and a reschedule its old window's, so each tells
+ * the dispatcher to look again. */
+function customerChanges(
+  deps: { db: Db; contractors: ContractorService },
+  written: { baseOf: (origin: string) => string; thenWritten: <T>(change: Promise<T>, frees: boolean) => Promise<T> },
+) {
+  const { db } = deps;
+  const { baseOf, thenWritten } = written;
+  return {
+    cancel: (tenant: Tenant, id: string, input: CancelInput, origin: string) =>
+      thenWritten(cancelOrder(db, tenant, id, input, baseOf(origin)), true),
+    reschedule: (tenant: Tenant, id: string, input: RescheduleInput, origin: string) =>
+      thenWritten(rescheduleOrder(deps, tenant, { id, input, base: baseOf(origin) }), true),
+  };
+}
+
 /** `eventsWritten` is told after order events are written (the feed sequencer's nudge). */
 export function createOrderService(
   db: Db,
@@ -75,11 +91,7 @@ export function createOrderService(
     get: (tenant: Tenant | null, id: string, origin: string) => getOrder(db, tenant, id, baseOf(origin)),
     /** listOrders: only the key's tenant (its account in its environment). */
     list: (tenant: Tenant, filter: OrderListFilter, origin: string) => listOrders(db, tenant, filter, baseOf(origin)),
-    cancel: (tenant: Tenant, id: string, input: CancelInput, origin: string) =>
-      thenWritten(cancelOrder(db, tenant, id, input, baseOf(origin)), true),
-    /** rescheduleOrder: the old window's seats are freed, so the dispatcher looks again. */
-    reschedule: (tenant: Tenant, id: string, input: RescheduleInput, origin: string) =>
-      thenWritten(rescheduleOrder({ db, contractors }, tenant, { id, input, base: baseOf(origin) }), true),
+    ...customerChanges({ db, contractors }, { baseOf, thenWritten }),
     /** An operator's status change; `base` is the admin request's own base URL. */
     recordEvent: (id: string, input: OrderEventInput, base: string) =>
       thenWritten(recordEvent(db, { contractors, seats }, { id, input, base }), isFinal(input.status)),
