@@ -27,6 +27,7 @@ export const overrides: Readonly<Record<string, CommandOverride>> = {
   getOrder: { exampleArgs: orderId },
   listOrderEvents: { exampleArgs: orderId },
   cancelOrder: { exampleArgs: orderId },
+  rescheduleOrder: { exampleArgs: { ...orderId, start: '"$WINDOW_START"', end: '"$WINDOW_END"' } },
   advanceSandboxOrder: { exampleArgs: orderId },
   recordOrderEvent: { exampleArgs: orderId },
   redeliverWebhookDelivery: { exampleArgs: { id: '"$DELIVERY_ID"' } },

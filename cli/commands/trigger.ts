@@ -15,6 +15,11 @@ interface TriggerOptions {
 interface Order {
   id: string;
   status: string;
+  arrival_window?: Window | null;
+}
+interface Window {
+  start: string;
+  end: string;
 }
 
 /** A routine plumbing job in Texas: the sandbox's demo pool covers it, so the order is matched and can advance. */
@@ -58,7 +63,31 @@ function orderBody(data: string | undefined): Record<string, unknown> {
 const advance = (ctx: CliContext, order: Order, body: Record<string, unknown> = {}) =>
   call(ctx, target("post", "/api/dispatch/v1/sandbox/orders/{id}/advance", true), { id: order.id }, body);
 
-type Drive = (ctx: CliContext, order: Order) => Promise<unknown>;
+/** Moves the order to another window its contractor can take: the open windows of a quote for the same job, tried
+ * in time order (a window only other contractors have is 409 window_unavailable, and the next is tried). */
+async function reschedule(ctx: CliContext, order: Order, body: Record<string, unknown>): Promise<unknown> {
+  let current = order;
+  if (current.status === "accepted_pending_fulfilment") current = ((await advance(ctx, order)) as Order) ?? order;
+  const { trade, urgency } = body;
+  const { state, city } = (body.location ?? {}) as { state?: string; city?: string }; // a quote's location fields
+  const job = { trade, location: { state, city }, urgency };
+  const quote = (await call(ctx, target("post", "/api/dispatch/v1/quote", true), {}, job)) as {
+    arrival_windows?: Window[];
+  };
+  const booked = current.arrival_window?.start;
+  const windows = (quote.arrival_windows ?? []).filter((w) => Date.parse(w.start) !== Date.parse(booked ?? ""));
+  const path = target("post", "/api/dispatch/v1/orders/{id}/reschedule", true);
+  for (const [i, window] of windows.entries())
+    try {
+      return await call(ctx, path, { id: order.id }, { arrival_window: window });
+    } catch (error) {
+      const taken = error instanceof CliError && error.api?.code === "window_unavailable";
+      if (!taken || i === windows.length - 1) throw error;
+    }
+  throw new CliError(`order ${order.id}: no other open window to move it to`, ExitCode.unexpected);
+}
+
+type Drive = (ctx: CliContext, order: Order, body: Record<string, unknown>) => Promise<unknown>;
 /** How the new order is moved until each type has been emitted (a Record: a new catalogue type must say how), or
  * why the sandbox cannot emit it on demand (said before any order is made). */
 const drives: Record<EventType, Drive | { unavailable: string }> = {
@@ -80,6 +109,7 @@ const drives: Record<EventType, Drive | { unavailable: string }> = {
   "order.completed": (ctx, order) => advance(ctx, order, { to: "completed" }),
   // assigned, the order has its first ETA; the sandbox's contractor setting off (en_route) re-estimates it
   "order.eta_updated": (ctx, order) => advance(ctx, order, { to: "en_route" }),
+  "order.rescheduled": reschedule,
   "order.escalated": {
     unavailable:
       "order.escalated comes when an unassigned order passes its urgency's fulfilment deadline (30 minutes for " +
@@ -113,7 +143,7 @@ async function trigger(ctx: CliContext, type: string, options: TriggerOptions): 
   if ("unavailable" in drive) throw usageError(drive.unavailable);
   const body = orderBody(options.data);
   const created = (await call(ctx, target("post", "/api/dispatch/v1/order", true), {}, body)) as { order: Order };
-  await drive(ctx, created.order);
+  await drive(ctx, created.order, body);
   const event = await emitted(ctx, type, created.order.id);
   if (ctx.format === "table") return created.order.id;
   const order = await call(ctx, target("get", "/api/dispatch/v1/orders/{id}"), { id: created.order.id });
@@ -127,7 +157,8 @@ export function addTriggerCommand(root: Command, run: RunAction): void {
     .description(
       `Make the sandbox emit one event of the catalogue (${eventTypes.join(", ")}), as 'stripe trigger' does: ` +
         "creates a test order (a routine plumbing job in TX, or --data) and drives it with the sandbox advance " +
-        "endpoint (to en_route for order.eta_updated, to completed for order.completed) or a cancel until the event is in the feed, so it reaches the order's callback_url and " +
+        "endpoint (to en_route for order.eta_updated, to completed for order.completed), a cancel, or a reschedule to " +
+        "another open window of a quote for the same job (order.rescheduled) until the event is in the feed, so it reaches the order's callback_url and " +
         "'dispatch listen'. Prints the order id (with -o json, the order and the event). Needs a test key " +
         "(dispatch_test_…); a live key is refused.",
     )
@@ -137,6 +168,7 @@ export function addTriggerCommand(root: Command, run: RunAction): void {
     "dispatch trigger order.status_changed -o json",
     "dispatch trigger order.completed",
     "dispatch trigger order.eta_updated -o json",
+    "dispatch trigger order.rescheduled -o json",
     `dispatch trigger order.cancelled --data '{"trade":"hvac","location":{"state":"TX"},"urgency":"urgent","description":"No heat."}'`,
   ]);
   command.action(async (type: string) => run(command, (ctx) => trigger(ctx, type, command.opts<TriggerOptions>())));

@@ -418,7 +418,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/order",
     "summary": "Create a tracked work order",
-    "description": "Creates a work order and auto-matches a contractor from the active pool. 201 when a contractor was\nassigned (`fulfilled: true`, status `pending_dispatch`); 202 when the order is accepted but no\ncontractor covers it yet (`fulfilled: false`, status `accepted_pending_fulfilment`, `fulfilment` present).\n\nProvisioned keys go in `x-api-key`; an API key sent as `Authorization: Bearer` is refused with 401\n(bearer keys are for MCP only). A self-serve OAuth token (as Bearer or in `x-api-key`) authenticates but\nis not entitled to order: 402 with the fixed entitlement body. So is a key issued without the `order` scope.\n\n**Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same\nsemantics. Repeating a request with the same key and the same body replays the original answer\n(same status, same order, marked with `Idempotent-Replayed: true`); the same key with a different body is\nrefused with 409.\n\n**Not-to-exceed:** with `nte_cents`, the best match's price is checked exactly as `createQuote` does and the\nresult is in `order.nte`. When it is over the budget no contractor is assigned: the order is held as 202\n(`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval; to go ahead, order again\nwith a higher `nte_cents` and a new `reference_id`. An order is never dispatched above its NTE.\n\n**Ordering a quote:** with the `quote_id` of one of the account's quotes (`createQuote`), the order keeps the\nquote's contractor while that contractor is still active and serves the job (otherwise it is matched as usual)\nand the quote's price (`quoted_cost_cents`, checked against `nte_cents` as above); `quote_id` is shown on\nthe order. An unknown quote, or one made by another account (or with an OAuth token), is 404; a `trade`,\n`location.state` or `urgency` that differs from the quote's (its price was made for them) is 422\n`quote_mismatch`; ordering after the quote's `expires_at` is 409 `quote_expired` (quote again). A quote may\nbe ordered more than once until it expires (each order is a job of its own at the quoted price). A replayed\nrequest answers as the first time, even after the quote has expired.\n\n**Arrival windows and capacity:** an assigned order books a two-hour arrival window (`arrival_window` on the\norder): the one given in `arrival_window` (one of a quote's `arrival_windows`), else the earliest window\nits urgency allows. Contractors are tried in the usual rank order; one that does not work the whole window,\nor whose seats in it (`capacity.concurrent_jobs`) or in its day (`capacity.jobs_per_day`) are taken, is\nskipped, so no contractor is ever booked over its capacity, however many servers take orders at once. A\nrequested window that is not a window of the job's grid (a start that is not an even local hour, or an\nend that is not two hours later) is 422 naming the field; a window that is full or not bookable now (also when no\ncontractor serves the job at all: the order would otherwise wait for another window) is 409\n`window_unavailable` naming it. Without a window, when every contractor that covers the job is fully booked\nin the horizon the order is accepted unassigned (202, `fulfilment.reason: no_window_available`) and\nassigned as soon as a seat frees. A cancelled order frees its seats; a completed one its window seat.\n\n**Webhooks:** with a `callback_url`, every event of the order is POSTed there as a Standard Webhook\n(`webhook-id`, `webhook-timestamp`, `webhook-signature` headers), in order and retried with exponential\nbackoff until the receiver answers 2xx: `order.created` at creation, `order.status_changed` on each\ntransition and `order.cancelled` at cancellation, each followed by the facts of that change\n(`order.assigned` when a contractor is assigned, `order.eta_updated` when the contractor's estimated\narrival changes, `order.completed` with the final cost), and\n`order.escalated` when an order passes its fulfilment deadline unassigned — the event\ncatalogue in the top-level `webhooks`, the\nsame events (same body, same `webhook-id`) as `listEvents` and `dispatch listen`. The signing secret (`whsec_…`, one per account) is handed out by the operator\n(`getWebhookSecret`) and to the account's keys (`getAccountWebhookSecret`, rotated with\n`rotateWebhookSecret`); see the `orderEvent` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at\nevery delivery.",
+    "description": "Creates a work order and auto-matches a contractor from the active pool. 201 when a contractor was\nassigned (`fulfilled: true`, status `pending_dispatch`); 202 when the order is accepted but no\ncontractor covers it yet (`fulfilled: false`, status `accepted_pending_fulfilment`, `fulfilment` present).\n\nProvisioned keys go in `x-api-key`; an API key sent as `Authorization: Bearer` is refused with 401\n(bearer keys are for MCP only). A self-serve OAuth token (as Bearer or in `x-api-key`) authenticates but\nis not entitled to order: 402 with the fixed entitlement body. So is a key issued without the `order` scope.\n\n**Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same\nsemantics. Repeating a request with the same key and the same body replays the original answer\n(same status, same order, marked with `Idempotent-Replayed: true`); the same key with a different body is\nrefused with 409.\n\n**Not-to-exceed:** with `nte_cents`, the best match's price is checked exactly as `createQuote` does and the\nresult is in `order.nte`. When it is over the budget no contractor is assigned: the order is held as 202\n(`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval; to go ahead, order again\nwith a higher `nte_cents` and a new `reference_id`. An order is never dispatched above its NTE.\n\n**Ordering a quote:** with the `quote_id` of one of the account's quotes (`createQuote`), the order keeps the\nquote's contractor while that contractor is still active and serves the job (otherwise it is matched as usual)\nand the quote's price (`quoted_cost_cents`, checked against `nte_cents` as above); `quote_id` is shown on\nthe order. An unknown quote, or one made by another account (or with an OAuth token), is 404; a `trade`,\n`location.state` or `urgency` that differs from the quote's (its price was made for them) is 422\n`quote_mismatch`; ordering after the quote's `expires_at` is 409 `quote_expired` (quote again). A quote may\nbe ordered more than once until it expires (each order is a job of its own at the quoted price). A replayed\nrequest answers as the first time, even after the quote has expired.\n\n**Arrival windows and capacity:** an assigned order books a two-hour arrival window (`arrival_window` on the\norder): the one given in `arrival_window` (one of a quote's `arrival_windows`), else the earliest window\nits urgency allows. Contractors are tried in the usual rank order; one that does not work the whole window,\nor whose seats in it (`capacity.concurrent_jobs`) or in its day (`capacity.jobs_per_day`) are taken, is\nskipped, so no contractor is ever booked over its capacity, however many servers take orders at once. A\nrequested window that is not a window of the job's grid (a start that is not an even local hour, or an\nend that is not two hours later) is 422 naming the field; a window that is full or not bookable now (also when no\ncontractor serves the job at all: the order would otherwise wait for another window) is 409\n`window_unavailable` naming it. Without a window, when every contractor that covers the job is fully booked\nin the horizon the order is accepted unassigned (202, `fulfilment.reason: no_window_available`) and\nassigned as soon as a seat frees. A cancelled order frees its seats; a completed one its window seat.\n\n**Webhooks:** with a `callback_url`, every event of the order is POSTed there as a Standard Webhook\n(`webhook-id`, `webhook-timestamp`, `webhook-signature` headers), in order and retried with exponential\nbackoff until the receiver answers 2xx: `order.created` at creation, `order.status_changed` on each\ntransition and `order.cancelled` at cancellation, each followed by the facts of that change\n(`order.assigned` when a contractor is assigned, `order.eta_updated` when the contractor's estimated\narrival changes, `order.completed` with the final cost), and\n`order.escalated` when an order passes its fulfilment deadline unassigned, `order.rescheduled` when the\ncustomer moves it to another arrival window — the event\ncatalogue in the top-level `webhooks`, the\nsame events (same body, same `webhook-id`) as `listEvents` and `dispatch listen`. The signing secret (`whsec_…`, one per account) is handed out by the operator\n(`getWebhookSecret`) and to the account's keys (`getAccountWebhookSecret`, rotated with\n`rotateWebhookSecret`); see the `orderEvent` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at\nevery delivery.",
     "security": [
       "ApiKey",
       "OAuthToken"
@@ -1095,7 +1095,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "get",
     "path": "/api/dispatch/v1/events",
     "summary": "The account's order events, oldest first (JSON page or live SSE stream)",
-    "description": "Every lifecycle event of the account's orders (`order.created`, `order.status_changed`,\n`order.cancelled`, the facts `order.assigned`, `order.eta_updated` and `order.completed` right after the\nstatus event they belong to, and `order.escalated`), oldest first, after the event `after` (exclusive). `data` is the payload of the\norder webhooks. Page with `limit`; `next_after` is the last id of the page.\n\nWith `Accept: text/event-stream` the answer is a Server-Sent Events stream that stays open: each event is\nsent as `id:` (the event id), `event:` (its type) and `data:` (the event as JSON), a `: heartbeat` comment\nevery 15 s keeps proxies from closing it, and a client that reconnects with `Last-Event-ID` (or `after`)\ngets every event after that one exactly once, then the new ones. Events written by any server instance\nsharing the database are delivered.\n\nStreams are bounded: a key holds at most `EVENT_STREAMS_PER_KEY` (10) streams at once on an instance (one\nmore is a 429 `too_many_streams` with `Retry-After`); a stream ends after `EVENT_STREAM_MAX_SECONDS`\n(3600) with a last comment, and a client reconnects with `Last-Event-ID`; it ends within seconds of its\nkey being revoked; and a client that stops reading is cut once about 1 MiB waits for it. The backlog is\nreplayed as fast as the client reads it.",
+    "description": "Every lifecycle event of the account's orders (`order.created`, `order.status_changed`,\n`order.cancelled`, the facts `order.assigned`, `order.eta_updated` and `order.completed` right after the\nstatus event they belong to, `order.escalated` and `order.rescheduled`), oldest first, after the event `after` (exclusive). `data` is the payload of the\norder webhooks. Page with `limit`; `next_after` is the last id of the page.\n\nWith `Accept: text/event-stream` the answer is a Server-Sent Events stream that stays open: each event is\nsent as `id:` (the event id), `event:` (its type) and `data:` (the event as JSON), a `: heartbeat` comment\nevery 15 s keeps proxies from closing it, and a client that reconnects with `Last-Event-ID` (or `after`)\ngets every event after that one exactly once, then the new ones. Events written by any server instance\nsharing the database are delivered.\n\nStreams are bounded: a key holds at most `EVENT_STREAMS_PER_KEY` (10) streams at once on an instance (one\nmore is a 429 `too_many_streams` with `Retry-After`); a stream ends after `EVENT_STREAM_MAX_SECONDS`\n(3600) with a last comment, and a client reconnects with `Last-Event-ID`; it ends within seconds of its\nkey being revoked; and a client that stops reading is cut once about 1 MiB waits for it. The backlog is\nreplayed as fast as the client reads it.",
     "security": [
       "ApiKey"
     ],
@@ -1300,6 +1300,85 @@ export const operations: readonly OperationSpec[] = [
     "example": {
       "reason": "duplicate",
       "note": "Raised twice by the front desk."
+    },
+    "responses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "413",
+      "422",
+      "429",
+      "503",
+      "default"
+    ]
+  },
+  {
+    "operationId": "rescheduleOrder",
+    "command": [
+      "orders",
+      "reschedule"
+    ],
+    "method": "post",
+    "path": "/api/dispatch/v1/orders/{id}/reschedule",
+    "summary": "Move an order to another arrival window before the contractor is on site",
+    "description": "Moves an assigned order (`pending_dispatch`, `dispatched` or `en_route`) to another two-hour arrival\nwindow of the same contractor (one of a quote's `arrival_windows` that the contractor works), as\n`createOrder`'s `arrival_window` is validated: a window off the job's grid (a start that is not an even\nlocal hour, an end that is not two hours later) is 422 naming the field; a window the contractor does not\nwork, whose seats (`capacity.concurrent_jobs`, or `capacity.jobs_per_day` when the day changes) are taken,\nor that is not bookable now within the order's urgency is 409 `window_unavailable` naming it. The new\nwindow's seats are booked and the old ones freed in one step. Answers 200 with the order: its new\n`arrival_window`, and its `eta` re-estimated (the window's start, source `window`, when that is later than\nthe contractor's response time). Asking for the window the order already has answers the same 200 and\nchanges nothing.\n\nAn order without a contractor yet (`accepted_pending_fulfilment`) has no seat to move: it is 409\n`order_not_reschedulable` (cancel it and order again with `arrival_window`); so is an order `on_site`,\n`completed` or `cancelled`. The move is audited, added to the order's events as `order.rescheduled`\n(with the new and the previous window; `order.eta_updated` follows when the ETA changed) and sent to its\n`callback_url`.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": "application/json",
+    "bodyRequired": true,
+    "flags": [
+      {
+        "flag": "id",
+        "in": "path",
+        "target": [
+          "id"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Order id (`ord_…`).",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
+        "minLength": 1,
+        "maxLength": 100
+      },
+      {
+        "flag": "start",
+        "in": "body",
+        "target": [
+          "arrival_window",
+          "start"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "An even hour on the job's local clock.",
+        "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+        "patternDescription": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00",
+        "maxLength": 40
+      },
+      {
+        "flag": "end",
+        "in": "body",
+        "target": [
+          "arrival_window",
+          "end"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Two hours after `start`.",
+        "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+        "patternDescription": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00",
+        "maxLength": 40
+      }
+    ],
+    "example": {
+      "arrival_window": {
+        "start": "2026-11-24T10:00:00-06:00",
+        "end": "2026-11-24T12:00:00-06:00"
+      }
     },
     "responses": [
       "200",
@@ -2065,7 +2144,8 @@ export const operations: readonly OperationSpec[] = [
           "key_issued",
           "key_revoked",
           "sandbox_reset",
-          "escalation"
+          "escalation",
+          "reschedule"
         ]
       }
     ],

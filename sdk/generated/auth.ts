@@ -43,6 +43,9 @@ export const operationSchemes: Readonly<Record<string, readonly SecurityScheme[]
   "POST /api/dispatch/v1/orders/{id}/cancel": [
     "ApiKey"
   ],
+  "POST /api/dispatch/v1/orders/{id}/reschedule": [
+    "ApiKey"
+  ],
   "POST /api/dispatch/v1/sandbox/orders/{id}/advance": [
     "ApiKey"
   ],
@@ -126,6 +129,7 @@ export const operationIds = {
   "GET /api/dispatch/v1/events": "listEvents",
   "GET /api/dispatch/v1/orders/{id}/events": "listOrderEvents",
   "POST /api/dispatch/v1/orders/{id}/cancel": "cancelOrder",
+  "POST /api/dispatch/v1/orders/{id}/reschedule": "rescheduleOrder",
   "POST /api/dispatch/v1/sandbox/orders/{id}/advance": "advanceSandboxOrder",
   "POST /api/dispatch/v1/sandbox/reset": "resetSandbox",
   "GET /api/dispatch/analytics/evals": "getEvals",

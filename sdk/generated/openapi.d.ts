@@ -132,7 +132,8 @@ export interface paths {
          *     transition and `order.cancelled` at cancellation, each followed by the facts of that change
          *     (`order.assigned` when a contractor is assigned, `order.eta_updated` when the contractor's estimated
          *     arrival changes, `order.completed` with the final cost), and
-         *     `order.escalated` when an order passes its fulfilment deadline unassigned — the event
+         *     `order.escalated` when an order passes its fulfilment deadline unassigned, `order.rescheduled` when the
+         *     customer moves it to another arrival window — the event
          *     catalogue in the top-level `webhooks`, the
          *     same events (same body, same `webhook-id`) as `listEvents` and `dispatch listen`. The signing secret (`whsec_…`, one per account) is handed out by the operator
          *     (`getWebhookSecret`) and to the account's keys (`getAccountWebhookSecret`, rotated with
@@ -296,7 +297,7 @@ export interface paths {
          * The account's order events, oldest first (JSON page or live SSE stream)
          * @description Every lifecycle event of the account's orders (`order.created`, `order.status_changed`,
          *     `order.cancelled`, the facts `order.assigned`, `order.eta_updated` and `order.completed` right after the
-         *     status event they belong to, and `order.escalated`), oldest first, after the event `after` (exclusive). `data` is the payload of the
+         *     status event they belong to, `order.escalated` and `order.rescheduled`), oldest first, after the event `after` (exclusive). `data` is the payload of the
          *     order webhooks. Page with `limit`; `next_after` is the last id of the page.
          *
          *     With `Accept: text/event-stream` the answer is a Server-Sent Events stream that stays open: each event is
@@ -358,6 +359,41 @@ export interface paths {
          *     added to the order's events and sent to its `callback_url` like every status change.
          */
         post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/orders/{id}/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move an order to another arrival window before the contractor is on site
+         * @description Moves an assigned order (`pending_dispatch`, `dispatched` or `en_route`) to another two-hour arrival
+         *     window of the same contractor (one of a quote's `arrival_windows` that the contractor works), as
+         *     `createOrder`'s `arrival_window` is validated: a window off the job's grid (a start that is not an even
+         *     local hour, an end that is not two hours later) is 422 naming the field; a window the contractor does not
+         *     work, whose seats (`capacity.concurrent_jobs`, or `capacity.jobs_per_day` when the day changes) are taken,
+         *     or that is not bookable now within the order's urgency is 409 `window_unavailable` naming it. The new
+         *     window's seats are booked and the old ones freed in one step. Answers 200 with the order: its new
+         *     `arrival_window`, and its `eta` re-estimated (the window's start, source `window`, when that is later than
+         *     the contractor's response time). Asking for the window the order already has answers the same 200 and
+         *     changes nothing.
+         *
+         *     An order without a contractor yet (`accepted_pending_fulfilment`) has no seat to move: it is 409
+         *     `order_not_reschedulable` (cancel it and order again with `arrival_window`); so is an order `on_site`,
+         *     `completed` or `cancelled`. The move is audited, added to the order's events as `order.rescheduled`
+         *     (with the new and the previous window; `order.eta_updated` follows when the ETA changed) and sent to its
+         *     `callback_url`.
+         */
+        post: operations["rescheduleOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1428,6 +1464,63 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "order.rescheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The customer moved an order to another arrival window
+         * @description Sent to the order's `callback_url` (and forwarded by `dispatch listen`); the same event as in `listEvents`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`evt_…`), stable across retries and the same in a `dispatch listen` forward. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,` + base64 HMAC-SHA256, one per signing secret, space-separated: two or more (at most four) while a rotated secret still signs (`rotateWebhookSecret`). */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                    /** @description The webhook sender (the server's worker and `dispatch listen` send the same). */
+                    "user-agent": components["parameters"]["WebhookUserAgent"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OrderRescheduledEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the event. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any other answer, a timeout or a refused connection is retried with exponential backoff until the attempts run out. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1536,6 +1629,10 @@ export interface components {
              * @description Two hours after `start`.
              */
             end: string;
+        };
+        RescheduleRequest: {
+            /** @description The window to move to (one of a quote's `arrival_windows` the order's contractor works). */
+            arrival_window: components["schemas"]["ArrivalWindowRequest"];
         };
         /**
          * @description Quote identifier (`qt_` + 26 Crockford base32 characters).
@@ -1854,7 +1951,7 @@ export interface components {
          * @description The event catalogue's types (the keys of the top-level `webhooks`).
          * @enum {string}
          */
-        OrderEventType: "order.created" | "order.status_changed" | "order.cancelled" | "order.assigned" | "order.completed" | "order.escalated" | "order.eta_updated";
+        OrderEventType: "order.created" | "order.status_changed" | "order.cancelled" | "order.assigned" | "order.completed" | "order.escalated" | "order.eta_updated" | "order.rescheduled";
         /**
          * @description One order event, the same JSON in the feed (`listEvents`, `listOrderEvents`, their SSE streams), in a
          *     webhook to a `callback_url` and in a `dispatch listen` forward; one schema per type below.
@@ -2004,6 +2101,40 @@ export interface components {
             type?: "order.eta_updated";
         };
         /**
+         * @description The customer moved the order to another arrival window (`rescheduleOrder`): `arrival_window` is the new
+         *     window, `previous_arrival_window` the one it replaced, both in the job's offset. A fact of its own (no
+         *     status change precedes it: `status` and `previous_status` are the order's current and previous status);
+         *     an `order.eta_updated` follows it when the move changed the ETA.
+         * @example {
+         *       "id": "evt_51",
+         *       "type": "order.rescheduled",
+         *       "timestamp": "2026-11-23T15:20:00.000Z",
+         *       "data": {
+         *         "order_id": "ord_01JD8XB3C5D7E9F1G3H5J7K9M1",
+         *         "status": "dispatched",
+         *         "previous_status": "pending_dispatch",
+         *         "reference_id": "acme-wo-1042",
+         *         "assigned_contractor_ref": "ctr_****7f3a",
+         *         "quoted_cost_cents": 38400,
+         *         "final_cost_cents": null,
+         *         "status_url": "http://127.0.0.1:3000/api/dispatch/v1/orders/ord_01JD8XB3C5D7E9F1G3H5J7K9M1",
+         *         "at": "2026-11-23T15:20:00.000Z",
+         *         "arrival_window": {
+         *           "start": "2026-11-24T10:00:00-06:00",
+         *           "end": "2026-11-24T12:00:00-06:00"
+         *         },
+         *         "previous_arrival_window": {
+         *           "start": "2026-11-23T16:00:00-06:00",
+         *           "end": "2026-11-23T18:00:00-06:00"
+         *         }
+         *       }
+         *     }
+         */
+        OrderRescheduledEvent: components["schemas"]["DispatchEvent"] & {
+            /** @constant */
+            type?: "order.rescheduled";
+        };
+        /**
          * @description Why and when an unassigned order was handed to people: it was still `accepted_pending_fulfilment` at its
          *     fulfilment deadline, `created_at` plus 30 minutes for `emergency`, 2 hours for `urgent`, 24 hours for
          *     `routine` and 72 hours for `scheduled`.
@@ -2096,6 +2227,10 @@ export interface components {
             escalation?: components["schemas"]["Escalation"];
             /** @description `order.assigned` (the estimate the assignment set) and `order.eta_updated` (the new estimate) only; absent on other types. */
             eta?: components["schemas"]["Eta"];
+            /** @description `order.rescheduled` only (absent on other types): the window the order moved to. */
+            arrival_window?: components["schemas"]["ArrivalWindow"];
+            /** @description `order.rescheduled` only (absent on other types): the window it moved from. */
+            previous_arrival_window?: components["schemas"]["ArrivalWindow"];
         };
         WebhookSecret: {
             account: string;
@@ -2396,7 +2531,7 @@ export interface components {
             hashes: string[];
         };
         /** @enum {string} */
-        AuditRecordType: "quote" | "order" | "match" | "order_status" | "key_issued" | "key_revoked" | "sandbox_reset" | "escalation";
+        AuditRecordType: "quote" | "order" | "match" | "order_status" | "key_issued" | "key_revoked" | "sandbox_reset" | "escalation" | "reschedule";
         AuditRecord: {
             seal: string;
             /**
@@ -2521,7 +2656,7 @@ export interface components {
          *     without it gets 403 `insufficient_scope` (402 `payment_required` on createOrder, as for every credential not
          *     entitled to order).
          *     - `quote`: createQuote (and the dispatch.quote tool over MCP and A2A).
-         *     - `order`: createOrder, cancelOrder, advanceSandboxOrder, resetSandbox (and the dispatch.order and dispatch.cancel_order tools).
+         *     - `order`: createOrder, cancelOrder, rescheduleOrder, advanceSandboxOrder, resetSandbox (and the dispatch.order, dispatch.cancel_order and dispatch.reschedule_order tools).
          *     - `orders:read`: listOrders, getOrder, listEvents, listOrderEvents (and the dispatch.order_status tool).
          *     - `webhooks`: getAccountWebhookSecret, rotateWebhookSecret, listWebhookDeliveries, redeliverWebhookDelivery.
          *     - `audit`: listAuditRecords.
@@ -3523,6 +3658,45 @@ export interface operations {
         };
         responses: {
             /** @description The cancelled order. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    rescheduleOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order id (`ord_…`). */
+                id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RescheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The rescheduled order (or the order as it is, when it already had that window). */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];

@@ -11,10 +11,10 @@ export const contractEnums = {
   EtaTier: ["within_1h","within_4h","same_day","next_business_day","scheduled","unavailable"],
   OrderLifecycleStatus: ["accepted_pending_fulfilment","pending_dispatch","dispatched","en_route","on_site","completed","cancelled"],
   CancelReason: ["customer_request","duplicate","resolved_elsewhere","other","operator_decision"],
-  OrderEventType: ["order.created","order.status_changed","order.cancelled","order.assigned","order.completed","order.escalated","order.eta_updated"],
+  OrderEventType: ["order.created","order.status_changed","order.cancelled","order.assigned","order.completed","order.escalated","order.eta_updated","order.rescheduled"],
   WebhookDeliveryState: ["pending","delivered","dead"],
   Provenance: ["measurement","self_reported_estimate","unavailable"],
-  AuditRecordType: ["quote","order","match","order_status","key_issued","key_revoked","sandbox_reset","escalation"],
+  AuditRecordType: ["quote","order","match","order_status","key_issued","key_revoked","sandbox_reset","escalation","reschedule"],
   ApiKeyEnvironment: ["test","live"],
   ApiKeyScope: ["quote","order","orders:read","webhooks","audit"],
 } as const satisfies { [Name in keyof Schemas]?: readonly Schemas[Name][] };

@@ -290,6 +290,31 @@ export const operations = {
       "name": "Cancel order"
     }
   },
+  "rescheduleOrder": {
+    "method": "POST",
+    "path": "/api/dispatch/v1/orders/{id}/reschedule",
+    "tags": [
+      "orders"
+    ],
+    "schemes": {
+      "ApiKey": [
+        "order"
+      ]
+    },
+    "anonymous": false,
+    "entitlement": false,
+    "mcpTool": "dispatch.reschedule_order",
+    "mcpAnnotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": true,
+      "openWorldHint": true
+    },
+    "a2aSkill": {
+      "id": "dispatch.reschedule_order",
+      "name": "Reschedule order"
+    }
+  },
   "advanceSandboxOrder": {
     "method": "POST",
     "path": "/api/dispatch/v1/sandbox/orders/{id}/advance",

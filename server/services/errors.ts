@@ -37,6 +37,7 @@ export const domainErrorCodes = {
   key_taken: "conflict",
   no_contractor_in_area: "conflict",
   no_window_available: "conflict",
+  order_not_reschedulable: "conflict",
   over_nte: "conflict",
   quote_expired: "conflict",
   window_unavailable: "conflict",

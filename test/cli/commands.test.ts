@@ -52,6 +52,17 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
   redeliverWebhookDelivery: { args: ["webhooks", "redeliver", "dlv_1207"], code: "202" },
   listOrderEvents: { args: ["orders", "events", orderId] },
   cancelOrder: { args: ["orders", "cancel", orderId, "--reason", "duplicate", "--note", "Raised twice."] },
+  rescheduleOrder: {
+    args: [
+      "orders",
+      "reschedule",
+      orderId,
+      "--start",
+      "2026-11-24T10:00:00-06:00",
+      "--end",
+      "2026-11-24T12:00:00-06:00",
+    ],
+  },
   advanceSandboxOrder: { args: ["sandbox", "advance", orderId, "--to", "en_route"] },
   resetSandbox: { args: ["sandbox", "reset"] },
   getEvals: { args: ["evals", "--period", "rolling_30d"] },

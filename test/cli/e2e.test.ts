@@ -196,6 +196,7 @@ describe("cli", function () {
         "dispatch.order",
         "dispatch.order_status",
         "dispatch.quote",
+        "dispatch.reschedule_order",
       ]);
       const call = await cli(["mcp", "call", "dispatch.index"], { DISPATCH_API_KEY: key });
       assert.equal(call.code, 0, call.stderr);
@@ -239,7 +240,7 @@ describe("cli", function () {
       assert.equal((await cli(["admin", "contractors", "update", id, "--no-active"], admin)).json().active, false);
     });
 
-    it("orders list, events, sandbox advance, orders cancel", async () => {
+    it("orders list, events, sandbox advance, orders reschedule, orders cancel", async () => {
       const env = { DISPATCH_API_KEY: key };
       const listed = await cli(["orders", "list", "--limit", "10"], env);
       assert.ok(
@@ -250,6 +251,11 @@ describe("cli", function () {
       assert.ok((await cli(["orders", "events", orderId], env)).json().items.length > 0);
       const advanced = await cli(["sandbox", "advance", orderId], env);
       assert.equal(advanced.code, 0, advanced.stderr);
+      // the window it has (any other depends on the contractor's calendar): the same order back, exit 0
+      const { start, end } = advanced.json().arrival_window as { start: string; end: string };
+      const kept = await cli(["orders", "reschedule", orderId, "--start", start, "--end", end], env);
+      assert.equal(kept.code, 0, kept.stderr);
+      assert.deepEqual(kept.json().arrival_window, { start, end });
       const cancelled = await cli(["orders", "cancel", orderId, "--reason", "customer_request"], env);
       assert.equal(cancelled.code, 0, cancelled.stderr);
       assert.equal(cancelled.json().status, "cancelled");

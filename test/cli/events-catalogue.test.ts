@@ -95,6 +95,19 @@ describe("event catalogue: webhooks, listen and trigger", function () {
         (await call(`/api/dispatch/v1/sandbox/orders/${completed}/advance`, { to: "completed" })).status,
         200,
       );
+      // one moved to another window: the quote's latest windows first (later than the response time: an ETA of
+      // source window), until one is its contractor's
+      const rescheduled = await create("cat-4");
+      const job = { trade: orderRequest.trade, location: { state: "TX" }, urgency: orderRequest.urgency };
+      const quoted = (await (await call("/api/dispatch/v1/quote", job)).json()) as {
+        arrival_windows: { start: string; end: string }[];
+      };
+      let moved = 0;
+      for (const window of [...quoted.arrival_windows].reverse()) {
+        moved = (await call(`/api/dispatch/v1/orders/${rescheduled}/reschedule`, { arrival_window: window })).status;
+        if (moved === 200) break;
+      }
+      assert.equal(moved, 200);
       // and one nobody covers (AK roofing), unassigned past its 2 h deadline: moved back in time, then swept
       const created = await postOrder(
         t.url,
@@ -128,13 +141,15 @@ describe("event catalogue: webhooks, listen and trigger", function () {
           "order.completed",
         ],
         [escalated]: ["order.created", "order.escalated"],
+        [rescheduled]: ["order.created", "order.assigned", "order.rescheduled", "order.eta_updated"],
       };
       const of = (path: string, id: string) => receiver.hits.filter((h) => h.path === path && orderOf(h) === id);
       const arrived = (id: string) =>
         of("/hook", id).length === expected[id].length && of("/listen", id).length === expected[id].length;
-      await until(() => arrived(cancelled) && arrived(completed) && arrived(escalated), { timeoutMs: 20_000 });
+      const ids = [cancelled, completed, escalated, rescheduled];
+      await until(() => ids.every(arrived), { timeoutMs: 20_000 });
       const secret = await webhookSecret(t.url, "catalogue");
-      for (const id of [cancelled, completed, escalated]) {
+      for (const id of ids) {
         const [hook, forwarded] = [of("/hook", id), of("/listen", id)];
         assert.deepEqual(
           hook.map((h) => (JSON.parse(h.raw.toString()) as { type: string }).type),

@@ -16,6 +16,8 @@ import { startReceiver } from "../fixtures/orders.js";
 import { freePort } from "../../mocks/prism.js";
 import { adminToken, startTestServer, type TestServer } from "../helpers/server.js";
 import { untilValue } from "../helpers/wait.js";
+import { isBookable, withOffset, workedWindows } from "../../server/services/dispatch/arrival-windows.js";
+import { stateTimeZone } from "../../server/services/dispatch/state-zones.js";
 import { bin } from "./run-cli.js";
 
 interface Example {
@@ -121,6 +123,20 @@ describe("cli --help examples", function () {
       }
     ).order.id;
 
+  /** Another window the order's contractor works and can still book (its latest: a later one has free seats). */
+  async function otherWindowOf(id: string): Promise<Record<"WINDOW_START" | "WINDOW_END", string>> {
+    const row = await t.app.services.db("orders").where({ id }).first();
+    const contractor = await t.app.services.contractors.get(row!.contractor_id!);
+    const zone = stateTimeZone(row!.state);
+    const now = Date.now();
+    const booked = new Date(row!.arrival_window_start!).getTime();
+    const open = workedWindows(contractor!, zone, now).filter(
+      ({ window }) => window.start !== booked && isBookable(window, row!.urgency, now),
+    );
+    const { window } = open.at(-1)!;
+    return { WINDOW_START: withOffset(zone, window.start), WINDOW_END: withOffset(zone, window.end) };
+  }
+
   /** The shell variables an example names, each made fresh for the example that uses it. */
   const variables: Record<string, (command: string) => Promise<string>> = {
     DISPATCH_API_KEY: () => Promise.resolve(key),
@@ -177,6 +193,11 @@ describe("cli --help examples", function () {
   async function variablesFor(example: Example): Promise<Record<string, string>> {
     const names = [...new Set([...example.line.matchAll(/\$\{?([A-Z_]+)/g)].map((m) => m[1]))];
     const values: Record<string, string> = {};
+    if (names.includes("WINDOW_START")) {
+      // a window of the example's order's contractor: the order and its window come as a pair
+      const id = await newOrder();
+      Object.assign(values, { ORDER_ID: id, ...(await otherWindowOf(id)) });
+    }
     if (names.includes("CLIENT_ID")) {
       const client = await api("POST", "/api/mcp/oauth/register", {});
       Object.assign(values, { CLIENT_ID: client.client_id, CLIENT_SECRET: client.client_secret });

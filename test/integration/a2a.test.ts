@@ -107,16 +107,25 @@ for (const db of databases()) {
       assert.match((artifactData(order).order as { id: string }).id, /^ord_/);
     });
 
-    it("reads and cancels the key's own order with dispatch.order_status / dispatch.cancel_order; another account's is not found", async () => {
+    it("reads, reschedules and cancels the key's own order with dispatch.order_status / reschedule_order / cancel_order; another account's is not found", async () => {
       const keyed = await clientFor(t, { "x-api-key": key });
       const input = { trade: "plumbing", location: { state: "TX", zip: "78701" }, description: "Dripping tap." };
-      const id = (artifactData(asTask(await ask(keyed, "dispatch.order", input))).order as { id: string }).id;
+      const ordered = artifactData(asTask(await ask(keyed, "dispatch.order", input))).order as {
+        id: string;
+        arrival_window: { start: string; end: string };
+      };
+      const { id, arrival_window } = ordered;
       const status = asTask(await ask(keyed, "dispatch.order_status", { id }));
       assert.equal(artifactData(status).id, id);
+      // rescheduling to the window it has is the operation's idempotent answer: the order as it is
+      const kept = asTask(await ask(keyed, "dispatch.reschedule_order", { id, arrival_window }));
+      assert.equal(kept.status?.state, TaskState.TASK_STATE_COMPLETED);
+      assert.deepEqual(artifactData(kept).arrival_window, arrival_window);
       const other = await clientFor(t, { "x-api-key": (await t.issueKey({ account: "a2a-other" })).key });
       for (const [skill, args] of [
         ["dispatch.order_status", { id }],
         ["dispatch.cancel_order", { id, reason: "duplicate" }],
+        ["dispatch.reschedule_order", { id, arrival_window }],
       ] as const) {
         const task = asTask(await ask(other, skill, args));
         assert.equal(task.status?.state, TaskState.TASK_STATE_FAILED, skill);

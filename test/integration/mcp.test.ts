@@ -50,7 +50,7 @@ for (const db of databases()) {
     });
     after(() => t?.stop());
 
-    it("initializes statelessly and lists the six tools with the contract's schemas and all four hints", async () => {
+    it("initializes statelessly and lists the seven tools with the contract's schemas and all four hints", async () => {
       const client = await connect(t.url);
       assert.equal(client.getServerVersion()?.name, "dispatch");
       const { tools } = await client.listTools();
@@ -91,6 +91,14 @@ for (const db of databases()) {
           },
           schema("OrderStatus"),
         ],
+        "dispatch.reschedule_order": [
+          {
+            ...(schema("RescheduleRequest") as object),
+            properties: { id: idSchema, ...(schema("RescheduleRequest") as { properties: object }).properties },
+            required: ["id", ...(schema("RescheduleRequest") as { required: string[] }).required],
+          },
+          schema("OrderStatus"),
+        ],
       };
       assert.deepEqual(tools.map((tool) => tool.name).sort(), Object.keys(expected).sort());
       for (const tool of tools)
@@ -107,10 +115,15 @@ for (const db of databases()) {
       assert.equal(hints("dispatch.order_status").readOnlyHint, true);
       assert.equal(hints("dispatch.cancel_order").destructiveHint, true);
       assert.equal(hints("dispatch.cancel_order").idempotentHint, true);
+      assert.deepEqual(
+        [hints("dispatch.reschedule_order").readOnlyHint, hints("dispatch.reschedule_order").destructiveHint],
+        [false, false],
+      );
+      assert.equal(hints("dispatch.reschedule_order").idempotentHint, true);
       await client.close();
     });
 
-    it("reads and cancels the key's own order with order_status and cancel_order; another account's is not found", async () => {
+    it("reads, reschedules and cancels the key's own order with order_status, reschedule_order and cancel_order; another account's is not found", async () => {
       const client = await connect(t.url, key);
       const created = (await client.callTool({ name: "dispatch.order", arguments: orderArgs })) as CallToolResult;
       const handle = (created.structuredContent as { order: { id: string } }).order.id;
@@ -119,10 +132,19 @@ for (const db of databases()) {
         arguments: { id: handle },
       })) as CallToolResult;
       assert.equal((status.structuredContent as { id: string }).id, handle.replace(/^dispatch-/, ""));
+      // the window it has: reschedule_order's idempotent answer, the order as it is
+      const { arrival_window } = status.structuredContent as { arrival_window: { start: string; end: string } };
+      const kept = (await client.callTool({
+        name: "dispatch.reschedule_order",
+        arguments: { id: handle, arrival_window },
+      })) as CallToolResult;
+      assert.notEqual(kept.isError, true, text(kept));
+      assert.deepEqual((kept.structuredContent as { arrival_window: unknown }).arrival_window, arrival_window);
       const other = await connect(t.url, (await t.issueKey({ account: "mcp-other" })).key);
       for (const [name, args] of [
         ["dispatch.order_status", { id: handle }],
         ["dispatch.cancel_order", { id: handle, reason: "duplicate" }],
+        ["dispatch.reschedule_order", { id: handle, arrival_window }],
       ] as const) {
         const result = (await other.callTool({ name, arguments: args })) as CallToolResult;
         assert.equal(result.isError, true, name);
@@ -153,6 +175,10 @@ for (const db of databases()) {
       for (const [name, args] of [
         ["dispatch.order_status", { id: "ord_x" }],
         ["dispatch.cancel_order", { id: "ord_x", reason: "duplicate" }],
+        [
+          "dispatch.reschedule_order",
+          { id: "ord_x", arrival_window: { start: "2026-11-24T10:00:00-06:00", end: "2026-11-24T12:00:00-06:00" } },
+        ],
       ] as const) {
         const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
         assert.equal(result.isError, true, name);

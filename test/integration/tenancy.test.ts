@@ -190,6 +190,7 @@ for (const db of databases()) {
           "listOrders",
           "listWebhookDeliveries",
           "redeliverWebhookDelivery",
+          "rescheduleOrder",
           "resetSandbox",
           "rotateWebhookSecret",
         ]);

@@ -13,6 +13,9 @@ export interface FactData {
   escalation?: Schemas["Escalation"];
   /** order.assigned and order.eta_updated: the estimate as the change left it. */
   eta?: Schemas["Eta"];
+  /** order.rescheduled: the window the order moved to and the one it left (absent when it had none). */
+  arrival_window?: Schemas["ArrivalWindow"];
+  previous_arrival_window?: Schemas["ArrivalWindow"];
 }
 
 export interface OrderEventRow {

@@ -61,6 +61,15 @@ const agentText = {
     tool_note: keyNote,
     example: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1", reason: "duplicate" },
   },
+  rescheduleOrder: {
+    purpose:
+      "Move an assigned order to another arrival window of its contractor until it is on site; asking for its own window again changes nothing.",
+    tool_note: keyNote,
+    example: {
+      id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1",
+      arrival_window: { start: "2026-11-24T10:00:00-06:00", end: "2026-11-24T12:00:00-06:00" },
+    },
+  },
   getEvals: {
     purpose: "Self-reported evaluation document for a rolling window; not an independent audit.",
     tool_note: "Public.",

@@ -16,6 +16,7 @@ export const auditTypes = [
   "key_revoked",
   "sandbox_reset",
   "escalation",
+  "reschedule",
 ] as const satisfies readonly AuditType[];
 export type AuditType = Schemas["AuditRecordType"];
 export interface AuditEntry {

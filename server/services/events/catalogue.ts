@@ -66,5 +66,9 @@ export function extrasOf(type: string, data: FactData | null): Partial<EventData
     return { reassigned: data?.reassigned === true, ...(data?.eta ? { eta: data.eta } : {}) };
   if (type === "order.eta_updated" && data?.eta) return { eta: data.eta };
   if (type === "order.escalated" && data?.escalation) return { escalation: data.escalation };
+  if (type === "order.rescheduled" && data?.arrival_window) {
+    const { arrival_window, previous_arrival_window } = data;
+    return { arrival_window, ...(previous_arrival_window ? { previous_arrival_window } : {}) };
+  }
   return {};
 }

@@ -1,4 +1,4 @@
-// The order aggregate: creating, reading, listing, cancelling and moving orders, and the sandbox that walks test
+// The order aggregate: creating, reading, listing, cancelling, rescheduling and moving orders, and the sandbox that walks test
 // orders (its clock, advancing by hand, reset), and the dispatcher that assigns unassigned orders once the pool can
 // take them. One service over the one transition table (state.ts).
 import type { Config } from "../../../config.js";
@@ -11,6 +11,7 @@ import { createDispatcher } from "./dispatcher.js";
 import { orderNotFound } from "./errors.js";
 import { listOrders, type OrderListFilter } from "./list.js";
 import { recordEvent } from "./record-event.js";
+import { rescheduleOrder, type RescheduleInput } from "./reschedule.js";
 import { advanceSandboxOrder, type SandboxStatus } from "./sandbox-advance.js";
 import { startSandboxClock, stopSandboxClock, type SandboxClock } from "./sandbox-clock.js";
 import { resetSandbox } from "./sandbox-reset.js";
@@ -23,6 +24,7 @@ import { baseUrlOf, configuredOrigin } from "../../shared/base-url.js";
 export type { CancelInput, CancelReason } from "./cancel.js";
 export type { OrderAnswer, OrderContext, OrderInput, OrderPrincipal } from "./create.js";
 export type { OrderListFilter } from "./list.js";
+export type { RescheduleInput } from "./reschedule.js";
 export type { SandboxStatus } from "./sandbox-advance.js";
 export type { SandboxReset } from "./sandbox-reset.js";
 export type { OrderEventInput } from "./transition.js";
@@ -49,6 +51,22 @@ function createWorkers(deps: Omit<SandboxClock, "job" | "base">) {
   return { clock, dispatcher };
 }
 
+/** The customer's changes of an order: a cancel frees its seats and a reschedule its old window's, so each tells
+ * the dispatcher to look again. */
+function customerChanges(
+  deps: { db: Db; contractors: ContractorService },
+  written: { baseOf: (origin: string) => string; thenWritten: <T>(change: Promise<T>, frees: boolean) => Promise<T> },
+) {
+  const { db } = deps;
+  const { baseOf, thenWritten } = written;
+  return {
+    cancel: (tenant: Tenant, id: string, input: CancelInput, origin: string) =>
+      thenWritten(cancelOrder(db, tenant, id, input, baseOf(origin)), true),
+    reschedule: (tenant: Tenant, id: string, input: RescheduleInput, origin: string) =>
+      thenWritten(rescheduleOrder(deps, tenant, { id, input, base: baseOf(origin) }), true),
+  };
+}
+
 /** `eventsWritten` is told after order events are written (the feed sequencer's nudge). */
 export function createOrderService(
   db: Db,
@@ -73,8 +91,7 @@ export function createOrderService(
     get: (tenant: Tenant | null, id: string, origin: string) => getOrder(db, tenant, id, baseOf(origin)),
     /** listOrders: only the key's tenant (its account in its environment). */
     list: (tenant: Tenant, filter: OrderListFilter, origin: string) => listOrders(db, tenant, filter, baseOf(origin)),
-    cancel: (tenant: Tenant, id: string, input: CancelInput, origin: string) =>
-      thenWritten(cancelOrder(db, tenant, id, input, baseOf(origin)), true),
+    ...customerChanges({ db, contractors }, { baseOf, thenWritten }),
     /** An operator's status change; `base` is the admin request's own base URL. */
     recordEvent: (id: string, input: OrderEventInput, base: string) =>
       thenWritten(recordEvent(db, { contractors, seats }, { id, input, base }), isFinal(input.status)),

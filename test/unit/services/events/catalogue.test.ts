@@ -101,7 +101,7 @@ describe("event catalogue", () => {
     );
     assert.deepEqual(
       eventTypes.filter((type) => !isStatusEvent(type)),
-      ["order.assigned", "order.completed", "order.escalated", "order.eta_updated"],
+      ["order.assigned", "order.completed", "order.escalated", "order.eta_updated", "order.rescheduled"],
     );
     const eta = {
       estimated_arrival_at: "2026-11-23T16:00:02.000Z",
@@ -121,6 +121,15 @@ describe("event catalogue", () => {
     } as const;
     assert.deepEqual(extrasOf("order.escalated", { escalation }), { escalation });
     assert.deepEqual(extrasOf("order.escalated", null), {});
+    const arrival_window = { start: "2026-11-24T10:00:00-06:00", end: "2026-11-24T12:00:00-06:00" };
+    const previous_arrival_window = { start: "2026-11-23T16:00:00-06:00", end: "2026-11-23T18:00:00-06:00" };
+    assert.deepEqual(extrasOf("order.rescheduled", { arrival_window, previous_arrival_window }), {
+      arrival_window,
+      previous_arrival_window,
+    });
+    assert.deepEqual(extrasOf("order.rescheduled", { arrival_window }), { arrival_window });
+    assert.deepEqual(extrasOf("order.rescheduled", null), {});
+    assert.deepEqual(extrasOf("order.eta_updated", { arrival_window }), {});
     assert.deepEqual(extrasOf("order.assigned", { escalation }), { reassigned: false });
     assert.deepEqual(extrasOf("order.status_changed", { reassigned: true }), {});
   });
