@@ -89,7 +89,11 @@ describe("the built server against generated contract tests", function () {
       if (problems.length) failures.push(`${c.name} (${status}): ${problems.join("; ")}`);
     }
     assert.deepEqual(failures, [], failures.join("\n"));
-    assert.equal(cases.length, 48, "one case per operation");
+    const methods = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+    const operations = Object.values(doc.paths as Record<string, JsonObject>).flatMap((item) =>
+      methods.filter((method) => method in item),
+    );
+    assert.equal(cases.length, operations.length, "one case per operation");
   });
 
   it("refuses each input outside the contract's bounds with its documented 400 or 422 and a conforming body", async () => {
