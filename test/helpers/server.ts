@@ -162,3 +162,18 @@ export async function startTestServer(
     },
   };
 }
+
+/** Two servers on one Postgres database (a second instance beside the first), started before the suite's tests and
+ * stopped after them; read `a` and `b` inside the tests. Only for suites that run when postgresDatabase() is set. */
+export function twoInstancesOfOnePostgres(): { a: TestServer; b: TestServer } {
+  const pair = {} as { a: TestServer; b: TestServer };
+  before(async () => {
+    pair.a = await startTestServer(postgresDatabase()!);
+    pair.b = await startTestServer(postgresDatabase()!, { DATABASE_URL: pair.a.databaseUrl });
+  });
+  after(async () => {
+    await pair.b?.stop();
+    await pair.a?.stop();
+  });
+  return pair;
+}

@@ -8,7 +8,14 @@ import assert from "node:assert/strict";
 import { anchorageContractor } from "../fixtures/requests.js";
 import { postOrder, recordEvent } from "../fixtures/orders.js";
 import { jsonRequest } from "../helpers/request.js";
-import { adminToken, databases, postgresDatabase, startTestServer, type TestServer } from "../helpers/server.js";
+import {
+  adminToken,
+  databases,
+  postgresDatabase,
+  startTestServer,
+  twoInstancesOfOnePostgres,
+  type TestServer,
+} from "../helpers/server.js";
 import { until } from "../helpers/wait.js";
 import type { Schemas } from "../../server/types/contract.js";
 
@@ -303,18 +310,10 @@ for (const db of databases()) {
 const postgres = postgresDatabase();
 (postgres ? describe : describe.skip)("arrival windows on two instances of one Postgres", function () {
   this.timeout(180_000);
-  let a: TestServer;
-  let b: TestServer;
-  before(async () => {
-    a = await startTestServer(postgres!);
-    b = await startTestServer(postgres!, { DATABASE_URL: a.databaseUrl });
-  });
-  after(async () => {
-    await b?.stop();
-    await a?.stop();
-  });
+  const servers = twoInstancesOfOnePostgres();
 
   it("gives the last seat of a window to exactly one of the orders racing for it from both instances", async () => {
+    const { a, b } = servers;
     const key = (await a.issueKey({ account: "windows-two", environment: "live" })).key;
     const contractor = await addContractor(a, "locksmith", {
       working_hours: allWeek,
@@ -338,6 +337,7 @@ const postgres = postgresDatabase();
   });
 
   it("never books past jobs_per_day when both instances take orders at once", async () => {
+    const { a, b } = servers;
     const key = (await a.issueKey({ account: "windows-two", environment: "live" })).key;
     const contractor = await addContractor(a, "electrical", {
       working_hours: allWeek,

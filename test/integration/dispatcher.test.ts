@@ -6,7 +6,14 @@ import assert from "node:assert/strict";
 import { anchorageContractor, orderRequest } from "../fixtures/requests.js";
 import { postOrder, recordEvent } from "../fixtures/orders.js";
 import { jsonRequest } from "../helpers/request.js";
-import { adminToken, databases, postgresDatabase, startTestServer, type TestServer } from "../helpers/server.js";
+import {
+  adminToken,
+  databases,
+  postgresDatabase,
+  startTestServer,
+  twoInstancesOfOnePostgres,
+  type TestServer,
+} from "../helpers/server.js";
 import { sleep, until, untilValue } from "../helpers/wait.js";
 
 const anchorage = { state: "AK", city: "Anchorage", zip: "99501" };
@@ -128,18 +135,10 @@ for (const db of databases()) {
 const postgres = postgresDatabase();
 (postgres ? describe : describe.skip)("dispatcher on two instances of one Postgres", function () {
   this.timeout(180_000);
-  let a: TestServer;
-  let b: TestServer;
-  before(async () => {
-    a = await startTestServer(postgres!);
-    b = await startTestServer(postgres!, { DATABASE_URL: a.databaseUrl });
-  });
-  after(async () => {
-    await b?.stop();
-    await a?.stop();
-  });
+  const servers = twoInstancesOfOnePostgres();
 
   it("assigns each of 40 waiting orders exactly once when both sweep at the same time", async () => {
+    const { a, b } = servers;
     const live = await a.issueKey({ account: "dispatcher-two", environment: "live" });
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) ids.push(await unassignedOrder(i % 2 ? a : b, live.key, `disp-two-${i}`));

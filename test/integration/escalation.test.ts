@@ -7,7 +7,13 @@
 import assert from "node:assert/strict";
 import { anchorageContractor, orderRequest } from "../fixtures/requests.js";
 import { postOrder } from "../fixtures/orders.js";
-import { databases, postgresDatabase, startTestServer, type TestServer } from "../helpers/server.js";
+import {
+  databases,
+  postgresDatabase,
+  startTestServer,
+  twoInstancesOfOnePostgres,
+  type TestServer,
+} from "../helpers/server.js";
 import { sleep, until, untilValue } from "../helpers/wait.js";
 
 interface Escalation {
@@ -148,18 +154,10 @@ for (const db of databases()) {
 const postgres = postgresDatabase();
 (postgres ? describe : describe.skip)("escalation on two instances of one Postgres", function () {
   this.timeout(180_000);
-  let a: TestServer;
-  let b: TestServer;
-  before(async () => {
-    a = await startTestServer(postgres!);
-    b = await startTestServer(postgres!, { DATABASE_URL: a.databaseUrl });
-  });
-  after(async () => {
-    await b?.stop();
-    await a?.stop();
-  });
+  const servers = twoInstancesOfOnePostgres();
 
   it("escalates each of 30 overdue orders exactly once when both sweep at once", async () => {
+    const { a, b } = servers;
     const { key } = await a.issueKey({ account: "escalation-two", environment: "live" });
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) ids.push(await order(i % 2 ? a : b, key, alaska(`esc-two-${i}`)));
