@@ -119,8 +119,16 @@ function createClaims() {
 }
 type Claims = ReturnType<typeof createClaims>;
 
+/** Reads, matches and writes at most this many times when other instances take the seats picked (creation and
+ * assignment alike). */
+export const seatAttempts = 4;
+
 /** The lowest seat below `capacity` neither taken in the read nor claimed here. */
-function lowestFree(taken: Set<number> | undefined, capacity: number, claimed: (seat: number) => boolean) {
+export function lowestFree(
+  taken: Set<number> | undefined,
+  capacity: number,
+  claimed: (seat: number) => boolean = () => false,
+) {
   for (let seat = 0; seat < capacity; seat++) if (!taken?.has(seat) && !claimed(seat)) return seat;
   return null;
 }

@@ -5,7 +5,7 @@
 // again and picked again, a few times at most.
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { DomainError } from "../../errors.js";
-import { isSeatTaken, type SeatLedger } from "../bookings.js";
+import { isSeatTaken, seatAttempts, type SeatLedger } from "../bookings.js";
 import type { ContractorService } from "../contractors.js";
 import { rankMatches } from "../matching.js";
 import { stateTimeZone } from "../state-zones.js";
@@ -25,9 +25,6 @@ export interface Assigner {
   contractors: ContractorService;
   seats: SeatLedger;
 }
-
-/** Reads, matches and writes at most this many times when other instances take the seats picked. */
-const seatAttempts = 4;
 
 /** The named contractor as a pool of one: 422 unless active in the order's trade. */
 async function namedContractor(contractors: ContractorService, row: JobRow, contractorId: string) {

@@ -15,7 +15,7 @@ import { rankMatches } from "../matching.js";
 import { usStateOf } from "../trades.js";
 import { assertCallbackAllowed, callbackPolicy } from "../../net/callback-guard.js";
 import { prepareOrder, type OrderBody, type OrderContext, type OrderInput, type Plan } from "./new-order.js";
-import { isSeatTaken, type SeatLedger } from "../bookings.js";
+import { isSeatTaken, seatAttempts, type SeatLedger } from "../bookings.js";
 import { requestedWindow } from "./windows.js";
 import { stateTimeZone } from "../state-zones.js";
 import type { Match } from "../matching.js";
@@ -92,9 +92,6 @@ async function matchesFor(creation: OrderCreation, tenant: Tenant, input: OrderI
 
 const isUniqueViolation = (error: unknown) =>
   typeof error === "object" && error !== null && "code" in error && error.code === "23505";
-
-/** Reads, matches and writes at most this many times when other instances take the seats picked. */
-const seatAttempts = 4;
 
 /** The first match with a seat: in the requested window (409 when none has one), else in its earliest window; none
  * once the attempts are spent (other instances kept taking the seats picked). */

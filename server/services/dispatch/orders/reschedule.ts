@@ -20,7 +20,7 @@ import { DomainError } from "../../errors.js";
 import { enqueueStatusChange } from "../../webhooks/outbox.js";
 import type { RequestBody, Schemas } from "../../../types/contract.js";
 import { withOffset, workedWindows, type WorkedWindow } from "../arrival-windows.js";
-import { bookingRow, isSeatTaken, type Booking } from "../bookings.js";
+import { bookingRow, isSeatTaken, lowestFree, type Booking } from "../bookings.js";
 import type { Contractor, ContractorService } from "../contractors.js";
 import { stateTimeZone } from "../state-zones.js";
 import { invalidField, orderNotFound } from "./errors.js";
@@ -62,12 +62,6 @@ function isCurrentWindow(row: OrderRow, input: RescheduleInput): boolean {
     Date.parse(start) === new Date(row.arrival_window_start).getTime() &&
     Date.parse(end) === new Date(row.arrival_window_end).getTime()
   );
-}
-
-/** The lowest seat below `capacity` that no other order holds. */
-function lowestFree(taken: Set<number>, capacity: number): number | null {
-  for (let seat = 0; seat < capacity; seat++) if (!taken.has(seat)) return seat;
-  return null;
 }
 
 /** The contractor's seats in the worked window (its own day seat kept when the day is the same), or null when the
