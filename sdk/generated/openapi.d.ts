@@ -2141,10 +2141,10 @@ export interface components {
          */
         Escalation: {
             /**
-             * @description `no_contractor_in_area` (no active contractor could take it) or `over_nte` (held: its price is over its not-to-exceed).
+             * @description `no_contractor_in_area` (no active contractor could take it), `no_window_available` (the contractors that serve it were fully booked, or off, within its horizon: it waits for a seat) or `over_nte` (held: its price is over its not-to-exceed). Open: later reasons may appear; read an unknown one as "other".
              * @enum {string}
              */
-            reason: "no_contractor_in_area" | "over_nte";
+            reason: "no_contractor_in_area" | "no_window_available" | "over_nte";
             /**
              * Format: date-time
              * @description The fulfilment deadline it passed.

@@ -1,6 +1,7 @@
 // Escalation (server/services/dispatch/orders/escalation.ts): an order still unassigned past its urgency's
 // fulfilment deadline is escalated once — on the order (`escalation`), as one `order.escalated` event in the feed,
-// and as an `escalation` audit record — with the reason (`no_contractor_in_area`, or `over_nte` when held); an order
+// and as an `escalation` audit record — with the reason (`no_contractor_in_area`, `no_window_available` when its
+// contractors are fully booked, or `over_nte` when held); an order
 // within its deadline is left alone, an escalated order is still assigned once a contractor can take it, and two
 // instances on one Postgres escalate each order exactly once. The deadline is hours away, so the tests move the
 // orders' creation back in the database rather than wait.
@@ -33,6 +34,10 @@ interface FeedEvent {
 }
 
 const hours = (n: number) => n * 3_600_000;
+const always = [{ start: "00:00", end: "24:00" }];
+const allWeek = Object.fromEntries(
+  ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((day) => [day, always]),
+);
 
 async function order(t: TestServer, key: string, body: Record<string, unknown>) {
   const response = await postOrder(t, { "x-api-key": key }, { ...orderRequest, ...body });
@@ -135,6 +140,34 @@ for (const db of databases()) {
       await age(t, [id], hours(3));
       t.app.services.orders.nudgeDispatcher();
       assert.equal((await escalated(t, key, id)).escalation!.reason, "over_nte");
+    });
+
+    it("gives an order waiting for a window (its only contractor fully booked) the reason no_window_available", async () => {
+      const own = (await t.issueKey({ account: "escalation-full", environment: "live" })).key;
+      // works round the clock every day, one job a day: the urgent horizon (24 h) spans one or two of its days
+      await t.app.services.contractors.create({
+        ...anchorageContractor("electrical", "Booked-up Anchorage Electric"),
+        working_hours: allWeek,
+        capacity: { concurrent_jobs: 1, jobs_per_day: 1 },
+      });
+      const job = { trade: "electrical", description: "Breaker keeps tripping." };
+      let waiting: string | undefined;
+      for (let i = 0; i < 4 && !waiting; i++) {
+        const response = await postOrder(t, { "x-api-key": own }, { ...orderRequest, ...alaska(`esc-full-${i}`, job) });
+        const body = (await response.json()) as { order: { id: string }; fulfilment?: { reason: string } };
+        if (response.status === 201) continue;
+        assert.equal(response.status, 202);
+        assert.equal(body.fulfilment!.reason, "no_window_available");
+        waiting = body.order.id;
+      }
+      assert.ok(waiting, "its days fill after at most three orders");
+      await age(t, [waiting], hours(3));
+      t.app.services.orders.nudgeDispatcher();
+      const current = await escalated(t, own, waiting);
+      assert.equal(current.status, "accepted_pending_fulfilment");
+      assert.equal(current.escalation!.reason, "no_window_available");
+      const events = await feed(t, own, waiting);
+      assert.deepEqual(events.find((event) => event.type === "order.escalated")?.data.escalation, current.escalation);
     });
 
     it("still assigns an escalated order once a contractor can take it", async () => {

@@ -119,8 +119,8 @@ function createClaims() {
 }
 type Claims = ReturnType<typeof createClaims>;
 
-/** Reads, matches and writes at most this many times when other instances take the seats picked (creation and
- * assignment alike). */
+/** Reads, matches and writes at most this many times when other instances take the seats picked (creation,
+ * assignment and rescheduling alike). */
 export const seatAttempts = 4;
 
 /** The lowest seat below `capacity` neither taken in the read nor claimed here. */

@@ -15,7 +15,8 @@
 // unassigned order, and the sweep reads only unassigned orders through their status index, a page at a time.
 //
 // After the assignments, the sweep escalates every order still unassigned past its urgency's fulfilment deadline
-// (escalation.ts: once per order, an `order.escalated` event), so an overdue order is escalated within one interval.
+// (escalation.ts: once per order, an `order.escalated` event, with the reason its job found nobody this sweep), so an
+// overdue order is escalated within one interval.
 //
 // Several instances may sweep at once: the assignment locks the order's row and re-checks its status under the lock
 // (applyEvent), so the second instance to reach an order finds it assigned and moves on (409, ignored): at most one
@@ -29,7 +30,7 @@ import type { Match } from "../matching.js";
 import { applyEvent } from "./apply-event.js";
 import { assignWithSeats } from "./assign.js";
 import type { SeatLedger } from "../bookings.js";
-import { escalate, overdueOrders } from "./escalation.js";
+import { escalate, overdueOrders, type WaitingReason } from "./escalation.js";
 import { heldOverNte, isOverNteError } from "./nte-rule.js";
 
 export interface Dispatcher {
@@ -71,10 +72,13 @@ function unassignedPage(db: Db, after: Pick<OrderRow, "created_at" | "id"> | nul
 const isSettledElsewhere = (error: unknown) => error instanceof DomainError && error.code === "invalid_transition";
 
 /** Nobody serves the job, or everyone who does is fully booked: the same for every order of its trade, state and
- * urgency until the pool or its load changes, so one sweep asks once per such job. */
-const isUnmatchable = (error: unknown) =>
-  error instanceof DomainError && (error.code === "no_contractor_in_area" || error.code === "no_window_available");
-const jobKey = (row: WaitingRow) => `${row.trade}|${row.state}|${row.urgency}`;
+ * urgency until the pool or its load changes, so one sweep asks once per such job; its escalations say which. */
+function unmatchableReason(error: unknown): WaitingReason | null {
+  if (!(error instanceof DomainError)) return null;
+  if (error.code === "no_contractor_in_area") return "no_contractor_in_area";
+  return error.code === "no_window_available" ? "no_window_available" : null;
+}
+const jobKey = (row: Pick<OrderRow, "trade" | "state" | "urgency">) => `${row.trade}|${row.state}|${row.urgency}`;
 
 /** An order whose match is priced over its NTE keeps that price and is held, as createOrder holds one priced over
  * its NTE: later sweeps leave it alone (isHeldOverNte) rather than retrying it each time. */
@@ -86,8 +90,12 @@ async function holdAtPrice(db: Db, row: Pick<OrderRow, "id">, match: Match): Pro
 }
 
 /** Assigns the order its match and seats when there are some; true when this run assigned it. `unmatchable`: the
- * jobs this sweep already found nobody for. */
-async function assign(dispatcher: Dispatcher, row: WaitingRow, unmatchable: Set<string>): Promise<boolean> {
+ * jobs this sweep already found nobody for, and why. */
+async function assign(
+  dispatcher: Dispatcher,
+  row: WaitingRow,
+  unmatchable: Map<string, WaitingReason>,
+): Promise<boolean> {
   if (unmatchable.has(jobKey(row))) return false;
   const input = { status: "pending_dispatch" as const, note: "Assigned by the dispatcher." };
   let planned: Match | null = null;
@@ -98,18 +106,19 @@ async function assign(dispatcher: Dispatcher, row: WaitingRow, unmatchable: Set<
     });
     return true;
   } catch (error) {
-    if (isUnmatchable(error)) unmatchable.add(jobKey(row));
+    const reason = unmatchableReason(error);
+    if (reason) unmatchable.set(jobKey(row), reason);
     else if (isOverNteError(error) && planned) await holdAtPrice(dispatcher.db, row, planned);
     else if (!isSettledElsewhere(error)) throw error;
     return false;
   }
 }
 
-/** Assigns what it can of every unassigned order; the number assigned. */
-async function assignAll(dispatcher: Dispatcher): Promise<number> {
+/** Assigns what it can of every unassigned order, filling `unmatchable` with the jobs nobody could take; the number
+ * assigned. */
+async function assignAll(dispatcher: Dispatcher, unmatchable: Map<string, WaitingReason>): Promise<number> {
   let assigned = 0;
   let after: WaitingRow | null = null;
-  const unmatchable = new Set<string>();
   for (;;) {
     const page: WaitingRow[] = await unassignedPage(dispatcher.db, after);
     for (const row of page) if (await assign(dispatcher, row, unmatchable)) assigned++;
@@ -119,22 +128,27 @@ async function assignAll(dispatcher: Dispatcher): Promise<number> {
 }
 
 /** Escalates every order still unassigned past its deadline (each leaves the overdue set as it is escalated, or
- * as another instance escalates or assigns it); the number escalated here. */
-async function escalateOverdue(dispatcher: Dispatcher): Promise<number> {
+ * as another instance escalates or assigns it), with the reason this sweep found its job unmatchable for; the
+ * number escalated here. */
+async function escalateOverdue(dispatcher: Dispatcher, unmatchable: Map<string, WaitingReason>): Promise<number> {
   let escalated = 0;
   for (;;) {
     const now = new Date();
     const page = await overdueOrders(dispatcher.db, now, pageSize);
-    for (const row of page) if (await escalate(dispatcher.db, row.id, dispatcher.base, now)) escalated++;
+    for (const row of page) {
+      const waiting = unmatchable.get(jobKey(row));
+      if (await escalate(dispatcher.db, row.id, { base: dispatcher.base, now, waiting })) escalated++;
+    }
     if (page.length < pageSize) return escalated;
   }
 }
 
 /** One sweep: assign what the pool can take, then escalate what is still waiting past its deadline. */
 export async function sweep(dispatcher: Dispatcher): Promise<number> {
-  const assigned = await assignAll(dispatcher);
+  const unmatchable = new Map<string, WaitingReason>();
+  const assigned = await assignAll(dispatcher, unmatchable);
   if (assigned) dispatcher.eventsWritten(); // the sequencer numbers them before the escalations' pass
-  const escalated = await escalateOverdue(dispatcher);
+  const escalated = await escalateOverdue(dispatcher, unmatchable);
   if (escalated) dispatcher.eventsWritten();
   return assigned + escalated;
 }

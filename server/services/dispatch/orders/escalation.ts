@@ -1,6 +1,7 @@
 // Escalation: an order still `accepted_pending_fulfilment` at its fulfilment deadline (fulfilment-deadline.ts) is
 // handed to people once. Under the order's row lock it keeps when, why (`over_nte` when it is held over its NTE,
-// else `no_contractor_in_area`) and the deadline, and gets an `order.escalated` event (a fact of its own: no status
+// `no_window_available` when the sweep that escalates it found its contractors fully booked, else
+// `no_contractor_in_area`) and the deadline, and gets an `order.escalated` event (a fact of its own: no status
 // changes), its webhook and an `escalation` audit record, in one transaction. The lock and the `escalated_at is
 // null` check under it make it once per order however many instances sweep; the dispatcher calls it for the pages
 // of overdue orders it reads (the partial index orders_awaiting_escalation), and still assigns an escalated order
@@ -14,6 +15,9 @@ import type { Schemas } from "../../../types/contract.js";
 import { fulfilmentDeadline, fulfilmentDeadlineMinutes } from "../fulfilment-deadline.js";
 import { urgencies } from "../trades.js";
 import { isHeldOverNte } from "./nte-rule.js";
+
+/** Why nobody took an order's job in a sweep: nobody serves it, or everyone who does is fully booked (or off). */
+export type WaitingReason = "no_contractor_in_area" | "no_window_available";
 
 /** Overdue, unassigned, not yet escalated orders, oldest first: one page. */
 export function overdueOrders(db: Db, now: Date, limit: number) {
@@ -57,14 +61,19 @@ async function writeEscalation(
     await enqueueStatusChange(trx, { orderId: row.id, tenant, url: row.callback_url, base }, event.id);
 }
 
-/** Escalates the order if it is still unassigned and not escalated (under its row lock); true when it did. */
-export async function escalate(db: Db, id: string, base: string, now = new Date()): Promise<boolean> {
+/** Escalates the order if it is still unassigned and not escalated (under its row lock); true when it did. `waiting`:
+ * why the sweep found nobody for its job (no_contractor_in_area when it did not say). */
+export async function escalate(
+  db: Db,
+  id: string,
+  { base, now = new Date(), waiting }: { base: string; now?: Date; waiting?: WaitingReason },
+): Promise<boolean> {
   return db.transaction(async (trx) => {
     const row = await trx("orders").where({ id }).forUpdate().first();
     if (row?.status !== "accepted_pending_fulfilment" || row.escalated_at) return false;
     const deadline = fulfilmentDeadline(row.urgency, new Date(row.created_at));
     if (deadline > now) return false;
-    const reason = isHeldOverNte(row) ? "over_nte" : "no_contractor_in_area";
+    const reason = isHeldOverNte(row) ? "over_nte" : (waiting ?? "no_contractor_in_area");
     await trx("orders")
       .where({ id })
       .update({ escalated_at: now, escalation_reason: reason, escalation_deadline_at: deadline, updated_at: now });

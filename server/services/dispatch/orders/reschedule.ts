@@ -9,8 +9,8 @@
 // (dispatchEta: the window's start, source `window`, when later than the response time), an `order.rescheduled`
 // fact (with `order.eta_updated` after it when the ETA changed), their webhooks and a `reschedule` audit record.
 // Seats are read inside the transaction; a seat another writer took meanwhile fails the booking's UNIQUE indexes
-// (23505) and the whole move is read and tried again, a few times, then 409 window_unavailable. Asking for the
-// window the order already has changes nothing and answers the order as it is.
+// (23505) and the whole move is read and tried again, as often as creation and assignment do (seatAttempts), then
+// 409 window_unavailable. Asking for the window the order already has changes nothing and answers the order as it is.
 import type { Knex } from "knex";
 import type { Db } from "../../../db/knex.js";
 import type { ContractorBookingRow, OrderRow } from "../../../db/tables/dispatch.js";
@@ -20,7 +20,7 @@ import { DomainError } from "../../errors.js";
 import { enqueueStatusChange } from "../../webhooks/outbox.js";
 import type { RequestBody, Schemas } from "../../../types/contract.js";
 import { withOffset, workedWindows, type WorkedWindow } from "../arrival-windows.js";
-import { bookingRow, isSeatTaken, lowestFree, type Booking } from "../bookings.js";
+import { bookingRow, isSeatTaken, lowestFree, seatAttempts, type Booking } from "../bookings.js";
 import type { Contractor, ContractorService } from "../contractors.js";
 import { stateTimeZone } from "../state-zones.js";
 import { invalidField, orderNotFound } from "./errors.js";
@@ -33,8 +33,6 @@ type Window = Schemas["ArrivalWindow"];
 
 /** Statuses whose contractor is assigned and not yet on site: the ones a window can still move on. */
 const movable: readonly string[] = ["pending_dispatch", "dispatched", "en_route"];
-/** Reads and writes at most this many times when other writers take the seats picked. */
-const attempts = 3;
 
 function assertReschedulable(row: OrderRow): void {
   if (movable.includes(row.status) && row.contractor_id) return;
@@ -206,7 +204,7 @@ export async function rescheduleOrder(
     } catch (error) {
       if (!isSeatTaken(error)) throw error;
     }
-    if (attempt >= attempts) {
+    if (attempt >= seatAttempts) {
       const { start, end } = input.arrival_window;
       throw windowUnavailable(stateTimeZone(read.state), Date.parse(start), Date.parse(end));
     }
