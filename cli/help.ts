@@ -3,7 +3,7 @@
 import { Help, type Command } from "commander";
 import { operations } from "./generated/operations.js";
 import type { OperationSpec } from "./operation-spec.js";
-import { overrideFor } from "./overrides.js";
+import { overrideFor, type CommandOverride } from "./overrides.js";
 
 /** Quotes a value for a POSIX shell only when it needs it. */
 export function shellQuote(value: string): string {
@@ -28,6 +28,23 @@ function flagWords(flag: string, value: unknown, json: boolean): string[] {
   if (typeof value === "boolean") return [value ? `--${flag}` : `--no-${flag}`];
   if (Array.isArray(value)) return [`--${flag}`, shellQuote(value.join(","))];
   return [`--${flag}`, shellQuote(String(value))];
+}
+
+/** With an interval flag (`--window`), the command with it: the path, the required flags of the contract's example
+ * and the interval as the override's `exampleArgs` give it (START/END, or START alone). */
+function intervalExample(spec: OperationSpec, { interval, exampleArgs = {} }: CommandOverride): string[] {
+  const word = interval && exampleArgs[interval.flag];
+  if (!interval || word === undefined) return [];
+  const example = JSON.parse(JSON.stringify(spec.example ?? {})) as Record<string, unknown>;
+  const words = [`dispatch ${spec.command.join(" ")}`];
+  for (const flag of spec.flags.filter((f) => f.required && f.in !== "body"))
+    words.push(...(flag.in === "path" ? [] : [`--${flag.flag}`]), exampleArgs[flag.flag] ?? `<${flag.flag}>`);
+  for (const flag of spec.flags.filter((f) => f.required && f.in === "body")) {
+    const value = removeAt(example, flag.target);
+    if (value !== undefined && flag.flag !== interval.start && flag.flag !== interval.end)
+      words.push(...flagWords(flag.flag, value, false));
+  }
+  return [[...words, `--${interval.flag}`, word].join(" ")];
 }
 
 /**
@@ -56,7 +73,7 @@ export function buildExamples(spec: OperationSpec): string[] {
   }
   words.push(...given);
   if (Object.keys(rest).length > 0) words.push("--data", shellQuote(JSON.stringify(rest)));
-  const examples = [words.join(" ")];
+  const examples = [words.join(" "), ...intervalExample(spec, override)];
   // A positional body field (`probe <url>`) cannot come from --data, so such a command shows another format instead.
   if (spec.bodyContentType !== "application/json" || !spec.example || override.positional)
     return [...examples, `${examples[0]} --output ${spec.bodyContentType ? "yaml" : "table"}`];

@@ -1,4 +1,5 @@
 // Per-operation tweaks to the generated command table that the contract cannot express.
+import type { IntervalFlag } from "./interval.js";
 
 export interface CommandOverride {
   /** Body flags taken as positional arguments instead (`dispatch probe <url>`). */
@@ -9,6 +10,8 @@ export interface CommandOverride {
   json?: readonly string[];
   /** Built by a hand-written command instead (cli/commands/mcp.ts). */
   custom?: boolean;
+  /** One flag for two date-time body flags, as an ISO 8601 interval (cli/interval.ts). */
+  interval?: IntervalFlag;
   /**
    * Shell words the `--help` examples use for these flags (path, required query, or body values the reader must
    * bring): every example runs as printed, given the variables it names (test/cli/help-examples.test.ts).
@@ -17,6 +20,15 @@ export interface CommandOverride {
 }
 
 const orderId = { id: '"$ORDER_ID"' };
+
+/** A quote's `arrival_windows` START (or START/END), for `--start` and `--end` of the arrival window. */
+const window: IntervalFlag = {
+  flag: "window",
+  start: "start",
+  end: "end",
+  hours: 2,
+  description: "Arrival window (one that 'dispatch quote' lists)",
+};
 
 export const overrides: Readonly<Record<string, CommandOverride>> = {
   probeStorefront: { positional: ["url"] },
@@ -27,7 +39,11 @@ export const overrides: Readonly<Record<string, CommandOverride>> = {
   getOrder: { exampleArgs: orderId },
   listOrderEvents: { exampleArgs: orderId },
   cancelOrder: { exampleArgs: orderId },
-  rescheduleOrder: { exampleArgs: { ...orderId, start: '"$WINDOW_START"', end: '"$WINDOW_END"' } },
+  createOrder: { interval: window, exampleArgs: { window: '"$WINDOW_START"' } },
+  rescheduleOrder: {
+    interval: window,
+    exampleArgs: { ...orderId, start: '"$WINDOW_START"', end: '"$WINDOW_END"', window: '"$WINDOW_START/$WINDOW_END"' },
+  },
   advanceSandboxOrder: { exampleArgs: orderId },
   recordOrderEvent: { exampleArgs: orderId },
   redeliverWebhookDelivery: { exampleArgs: { id: '"$DELIVERY_ID"' } },

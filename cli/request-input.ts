@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { usageError } from "./errors.js";
 import { currentIo } from "./io.js";
 import { coerceFlag } from "./flags.js";
+import { expandInterval } from "./interval.js";
 import type { FlagSpec, OperationSpec } from "./operation-spec.js";
 import { overrideFor } from "./overrides.js";
 import type { RequestParts } from "./validate.js";
@@ -48,13 +49,17 @@ function writeTarget(parts: RequestParts, flag: FlagSpec, value: unknown): void 
   node[flag.target.at(-1)!] = value;
 }
 
-/** Merges --data, the override defaults and the given values (keyed by flag name); values win over --data. */
+/** Merges --data, the override defaults and the given values (keyed by flag name, an interval flag's value standing
+ * for the two it sets); values win over --data. */
 export function buildRequest(
   spec: OperationSpec,
-  values: Record<string, unknown>,
+  given: Record<string, unknown>,
   data: string | undefined,
 ): RequestParts {
   const override = overrideFor(spec.operationId);
+  const { interval } = override;
+  const raw = interval ? given[interval.flag] : undefined;
+  const values = interval && typeof raw === "string" ? { ...given, ...expandInterval(spec, interval, raw) } : given;
   const body = data === undefined ? undefined : readData(data);
   const parts: RequestParts = {
     path: {},

@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
 import { optionsFor } from "../flags.js";
+import { intervalOption } from "../interval.js";
 import { addExamples, buildExamples } from "../help.js";
 import type { OperationSpec } from "../operation-spec.js";
 import { overrideFor } from "../overrides.js";
@@ -32,15 +33,17 @@ function describeOperation(command: Command, spec: OperationSpec): void {
   addExamples(command, () => buildExamples(spec));
 }
 
-/** Flag values keyed by flag name: positionals first, then options. */
+/** Flag values keyed by flag name: positionals first, then options (an interval flag's too, expanded later). */
 function collectValues(command: Command, spec: OperationSpec, positional: string[]): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   positional.forEach((name, i) => {
     values[name] = command.processedArgs[i] as unknown;
   });
+  const interval = overrideFor(spec.operationId).interval?.flag;
   for (const option of command.options) {
-    const flag = spec.flags.find((f) => option.long === `--${f.flag}` || option.long === `--no-${f.flag}`);
-    if (flag && !positional.includes(flag.flag)) values[flag.flag] ??= command.getOptionValue(option.attributeName());
+    const flag = spec.flags.find((f) => option.long === `--${f.flag}` || option.long === `--no-${f.flag}`)?.flag;
+    const name = flag ?? (option.long === `--${interval}` ? interval : undefined);
+    if (name && !positional.includes(name)) values[name] ??= command.getOptionValue(option.attributeName());
   }
   return values;
 }
@@ -53,6 +56,8 @@ export function addOperationCommand(root: Command, spec: OperationSpec, run: Run
   for (const name of positional) command.argument(`<${name}>`, spec.flags.find((f) => f.flag === name)?.description);
   for (const flag of spec.flags.filter((f) => !positional.includes(f.flag)))
     optionsFor(flag).forEach((o) => command.addOption(o));
+  const { interval } = overrideFor(spec.operationId);
+  if (interval) command.addOption(intervalOption(spec, interval));
   const list = spec.method === "get" && spec.flags.some((f) => f.in === "query" && f.target[0] === "cursor");
   if (list) command.option("--paginate", "follow next_cursor and print every page's items as one list");
   if (spec.bodyContentType)

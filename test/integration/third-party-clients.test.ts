@@ -1,5 +1,6 @@
 // Real third-party clients against the real server: the MCP SDK client, MCP Inspector's CLI (also with the CPU
-// busy, since its failure against a 404 on GET /api/mcp was a race), oauth4webapi, and an orval-generated client.
+// busy, since its failure against a 404 on GET /api/mcp was a race; and moving an order to another arrival window
+// with dispatch.reschedule_order), oauth4webapi, and an orval-generated client.
 import assert from "node:assert/strict";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { availableParallelism } from "node:os";
@@ -10,6 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import * as oauth from "oauth4webapi";
 import { generate } from "orval";
+import { anchorageContractor } from "../fixtures/requests.js";
 import { node22 } from "../helpers/node22.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
@@ -17,6 +19,11 @@ const root = fileURLToPath(new URL("../../", import.meta.url));
 const workDir = `${root}test/tmp/third-party-${process.pid}`;
 const inspector = `${root}node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js`;
 const run = promisify(execFile);
+
+interface Window {
+  start: string;
+  end: string;
+}
 
 /** One Inspector CLI call on Node 22 (Inspector 2.x needs it; see test/helpers/node22.ts); stdout is the JSON
  * result. Its catalog goes to the temp dir, not the user's home. */
@@ -101,6 +108,48 @@ describe("third-party clients", function () {
       } finally {
         for (const child of children) child.kill();
       }
+    });
+
+    it("lists dispatch.reschedule_order and moves a keyed order to another window of its contractor with it", async () => {
+      // an Anchorage contractor of its own that works round the clock (the demo pool has nobody there): its windows
+      // do not depend on the hour the suite runs
+      const always = [{ start: "00:00", end: "24:00" }];
+      const days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+      await t.app.services.contractors.create({
+        ...anchorageContractor("carpentry", "Inspector Anchorage Carpentry"),
+        working_hours: Object.fromEntries(days.map((day) => [day, always])),
+      });
+      const list = await inspect(t.url, ["--method", "tools/list"]);
+      const tool = (list.tools as { name: string; inputSchema: { required?: string[] } }[]).find(
+        (one) => one.name === "dispatch.reschedule_order",
+      );
+      assert.deepEqual(tool?.inputSchema.required, ["id", "arrival_window"]);
+      const job = { trade: "carpentry", location: { state: "AK", city: "Anchorage" }, urgency: "urgent" };
+      const rest = (path: string, body?: unknown) =>
+        fetch(`${t.url}/api/dispatch/v1${path}`, {
+          method: body === undefined ? "GET" : "POST",
+          headers: { "x-api-key": key, "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }).then((response) => response.json() as Promise<Record<string, unknown>>);
+      // the horizon's latest windows: a window closes 30 minutes before its end, the last ones stay open
+      const [other, latest] = ((await rest("/quote", job)).arrival_windows as Window[]).slice(-2);
+      const created = await rest("/order", { ...job, description: "Hang a door.", arrival_window: latest });
+      const id = (created.order as { id: string; arrival_window: Window }).id;
+      assert.deepEqual((created.order as { arrival_window: Window }).arrival_window, latest);
+      const moved = await inspect(t.url, [
+        "--header",
+        `Authorization: Bearer ${key}`,
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "dispatch.reschedule_order",
+        "--tool-arg",
+        `id=${id}`,
+        `arrival_window=${JSON.stringify(other)}`,
+      ]);
+      assert.equal(moved.isError ?? false, false, JSON.stringify(moved));
+      assert.deepEqual((moved.structuredContent as { arrival_window: Window }).arrival_window, other);
+      assert.deepEqual((await rest(`/orders/${id}`)).arrival_window, other);
     });
   });
 
