@@ -1,6 +1,8 @@
 // Every variable in README's "The reference server" table: the built server (what `npm start` and `dispatch-server`
 // run) becomes ready with it set to a documented value, and the setting shows where that is cheap to see. Variables
-// that do not interfere share a start, and the starts run at once.
+// that do not interfere share a start, and the starts run at once. On each database configuration (a PGlite
+// directory, Postgres, Postgres with Redis) an order is also booked into an arrival window and rescheduled to
+// another: the row lock and seat moves of rescheduleOrder, as users run them.
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +14,7 @@ import type { components } from "../../sdk/generated/openapi.js";
 import { mintApiKey } from "../../server/services/access/keys.js";
 import { generateNoteKey } from "../../server/services/audit/note.js";
 import { freePort } from "../../mocks/prism.js";
-import { fixtureContractor, quoteRequest } from "../fixtures/requests.js";
+import { anchorageContractor, fixtureContractor, quoteRequest } from "../fixtures/requests.js";
 import { builtBinArgs, root, serverArgs, spawnServer, type ServerProcess } from "../helpers/server-process.js";
 import { adminToken, postgresDatabase } from "../helpers/server.js";
 
@@ -61,11 +63,11 @@ interface Start {
 
 const json = (headers: Record<string, string> = {}) => ({ "content-type": "application/json", ...headers });
 
-async function issueKey(base: string): Promise<{ id: string; key: string }> {
+async function issueKey(base: string, environment = "test"): Promise<{ id: string; key: string }> {
   const response = await fetch(`${base}/api/admin/v1/keys`, {
     method: "POST",
     headers: json({ authorization: `Bearer ${adminToken}` }),
-    body: JSON.stringify({ account: "variables", environment: "test" }),
+    body: JSON.stringify({ account: "variables", environment }),
   });
   assert.equal(response.status, 201, await response.clone().text());
   return (await response.json()) as { id: string; key: string };
@@ -73,6 +75,46 @@ async function issueKey(base: string): Promise<{ id: string; key: string }> {
 
 const quote = (base: string, key: string, body: unknown = quoteRequest) =>
   fetch(`${base}${v1}/quote`, { method: "POST", headers: json({ "x-api-key": key }), body: JSON.stringify(body) });
+
+interface Window {
+  start: string;
+  end: string;
+}
+
+const post = (url: string, key: string, body: unknown) =>
+  fetch(url, { method: "POST", headers: json({ "x-api-key": key }), body: JSON.stringify(body) });
+
+/**
+ * Books an order into the latest window of an Anchorage contractor that works round the clock (the demo pool has
+ * nobody there, so the windows do not depend on the hour) and moves it to the window before (rescheduleOrder). A
+ * live key: no sandbox step takes the order on site meanwhile.
+ */
+async function orderAndReschedule(base: string): Promise<void> {
+  const always = [{ start: "00:00", end: "24:00" }];
+  const days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+  const contractor = {
+    ...anchorageContractor("painting", "Round-the-clock Anchorage Painting"),
+    working_hours: Object.fromEntries(days.map((day) => [day, always])),
+  };
+  const added = await fetch(`${base}/api/admin/v1/contractors`, {
+    method: "POST",
+    headers: json({ authorization: `Bearer ${adminToken}` }),
+    body: JSON.stringify(contractor),
+  });
+  assert.equal(added.status, 201, await added.clone().text());
+  const { key } = await issueKey(base, "live");
+  const job = { trade: "painting", location: { state: "AK", city: "Anchorage" }, urgency: "urgent" };
+  const quoted = (await (await quote(base, key, job)).json()) as { arrival_windows: Window[] };
+  // the horizon's latest windows: a window closes 30 minutes before its end, the last ones stay open
+  const [other, latest] = quoted.arrival_windows.slice(-2);
+  const ordered = await post(`${base}${v1}/order`, key, { ...job, description: "Paint it.", arrival_window: latest });
+  assert.equal(ordered.status, 201, await ordered.clone().text());
+  const { order } = (await ordered.json()) as { order: { id: string; arrival_window: Window } };
+  assert.deepEqual(order.arrival_window, latest);
+  const moved = await post(`${base}${v1}/orders/${order.id}/reschedule`, key, { arrival_window: other });
+  assert.equal(moved.status, 200, await moved.clone().text());
+  assert.deepEqual(((await moved.json()) as { arrival_window: Window }).arrival_window, other);
+}
 
 /** Polls /readyz until 200; fails at once with the output when the process exits first. */
 async function whenReady(server: ServerProcess, port: string | null): Promise<string> {
@@ -161,6 +203,7 @@ const starts: Start[] = [
       const checkpoint = await (await fetch(`${base}/api/attest/checkpoint`)).text();
       assert.match(checkpoint, /^dispatch\.example\.test\/audit\n/, "AUDIT_LOG_ORIGIN names the log");
       assert.ok(checkpoint.includes(`\u2014 ${c.auditKey.split("+")[2]} `), "AUDIT_SIGNING_KEY signs the checkpoint");
+      await orderAndReschedule(base);
     },
   },
   {
@@ -221,6 +264,7 @@ const starts: Start[] = [
       } finally {
         await client.end();
       }
+      await orderAndReschedule(base);
     },
   },
   {
@@ -242,6 +286,7 @@ const starts: Start[] = [
       } finally {
         redis.disconnect();
       }
+      await orderAndReschedule(base);
       assert.doesNotMatch(server.output(), /unreachable/);
     },
   },
