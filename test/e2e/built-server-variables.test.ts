@@ -273,7 +273,7 @@ const starts: Start[] = [
     env: (c) => ({
       DATABASE_URL: c.redisPostgresUrl,
       REDIS_URL: c.redisUrl,
-      REDIS_COMMAND_TIMEOUT_MS: "300",
+      REDIS_COMMAND_TIMEOUT_MS: "2000",
       DISPATCH_ADMIN_TOKEN: adminToken,
     }),
     async check({ server, base }, c) {
