@@ -31,6 +31,7 @@ import { assignWithSeats } from "./assign.js";
 import type { SeatLedger } from "../bookings.js";
 import { escalate, overdueOrders } from "./escalation.js";
 import { heldOverNte, isOverNteError } from "./nte-rule.js";
+import { nowDate } from "../../shared/clock.js";
 
 export interface Dispatcher {
   db: Db;
@@ -82,7 +83,7 @@ async function holdAtPrice(db: Db, row: Pick<OrderRow, "id">, match: Match): Pro
   await db("orders")
     .where({ id: row.id, status: "accepted_pending_fulfilment" })
     .whereNull("quoted_cost_cents")
-    .update({ quoted_cost_cents: match.costCents, updated_at: new Date() });
+    .update({ quoted_cost_cents: match.costCents, updated_at: nowDate() });
 }
 
 /** Assigns the order its match and seats when there are some; true when this run assigned it. `unmatchable`: the
@@ -123,7 +124,7 @@ async function assignAll(dispatcher: Dispatcher): Promise<number> {
 async function escalateOverdue(dispatcher: Dispatcher): Promise<number> {
   let escalated = 0;
   for (;;) {
-    const now = new Date();
+    const now = nowDate();
     const page = await overdueOrders(dispatcher.db, now, pageSize);
     for (const row of page) if (await escalate(dispatcher.db, row.id, dispatcher.base, now)) escalated++;
     if (page.length < pageSize) return escalated;

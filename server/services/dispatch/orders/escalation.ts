@@ -14,6 +14,7 @@ import type { Schemas } from "../../../types/contract.js";
 import { fulfilmentDeadline, fulfilmentDeadlineMinutes } from "../fulfilment-deadline.js";
 import { urgencies } from "../trades.js";
 import { isHeldOverNte } from "./nte-rule.js";
+import { nowDate } from "../../shared/clock.js";
 
 /** Overdue, unassigned, not yet escalated orders, oldest first: one page. */
 export function overdueOrders(db: Db, now: Date, limit: number) {
@@ -58,7 +59,7 @@ async function writeEscalation(
 }
 
 /** Escalates the order if it is still unassigned and not escalated (under its row lock); true when it did. */
-export async function escalate(db: Db, id: string, base: string, now = new Date()): Promise<boolean> {
+export async function escalate(db: Db, id: string, base: string, now = nowDate()): Promise<boolean> {
   return db.transaction(async (trx) => {
     const row = await trx("orders").where({ id }).forUpdate().first();
     if (row?.status !== "accepted_pending_fulfilment" || row.escalated_at) return false;
