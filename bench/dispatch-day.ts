@@ -11,7 +11,7 @@ import { rankMatches } from "../server/services/dispatch/matching.js";
 import { createOrderService } from "../server/services/dispatch/orders/index.js";
 import { databases, type TestDatabase } from "../test/helpers/server.js";
 import { runFigures, type RunFigures } from "./dispatch-day/figures.js";
-import { dayLines } from "./dispatch-day/report.js";
+import { dayLines, machineLine } from "./dispatch-day/report.js";
 import { bookEarliestWindow } from "./dispatch-day/what-if.js";
 import { runNewMatcher } from "./dispatch-day/new-run.js";
 import { runBaseline, type RunResult, type World } from "./dispatch-day/simulate.js";
@@ -87,12 +87,15 @@ export async function measureDispatchDay(sizes: DaySizes = defaultSizes, whatIf 
     variant: "new",
   }));
   if (whatIf) runs.push({ database: databases()[0], variant: "earliest window (what-if)" });
+  const started = performance.now();
   for (const { database, variant } of runs) {
     const block = dayLines(await simulateDay(database, sizes, variant));
     console.log(block.join("\n"));
     lines.push(...block, "");
   }
-  return lines;
+  const machine = machineLine((performance.now() - started) / 1000);
+  console.log(machine);
+  return [machine, "", ...lines];
 }
 
 /** The default sizes, or DISPATCH_DAY_ORDERS / DISPATCH_DAY_CONTRACTORS / DISPATCH_DAY_SEED when set. */

@@ -1,7 +1,9 @@
 // The dispatch-day section of BENCHMARKS.md: each database's table (both matchers per urgency), the verdict lines,
 // the checks that must hold (double-bookings, NTE breaches) with the run's time per service path, and the intro
 // that says how every figure is computed.
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import type { DayResult } from "../dispatch-day.js";
 import type { RunFigures, UrgencyFigures } from "./figures.js";
 import type { RunResult } from "./simulate.js";
@@ -20,6 +22,15 @@ function checks(label: string, f: RunFigures, calls: RunResult["calls"]): string
     .map(([path, c]) => `${path} ${c.n} × ${(c.ms / c.n).toFixed(1)} ms`)
     .join(", ");
   return `- ${label}: double-bookings ${concurrent + daily} (over concurrent_jobs ${concurrent}, over jobs_per_day ${daily}); NTE breaches ${f.nteBreaches}; invoices over the NTE refused by the rule ${f.nteRefusals}; re-assignments ${f.reassignments}; run ${(f.elapsedMs / 1000).toFixed(1)} s${time ? ` (${time})` : ""}.`;
+}
+
+/** When, where and how long: run times depend on the machine and its load, the other figures do not. */
+export function machineLine(seconds: number): string {
+  const commit = execFileSync("git", ["rev-parse", "--short=12", "HEAD"]).toString().trim();
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" / ");
+  return `Measured ${new Date().toISOString().slice(0, 10)} at commit ${commit} on ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"} (load average ${load} at the end, shared with other work), Node ${process.version}: ${seconds.toFixed(0)} s for every run below, the database set-up included. Every figure but the run times is the same on each run of the same seed and sizes (the two databases give the same table).`;
 }
 
 /** Per urgency, the new matcher's share beside the baseline's and which is higher. */
