@@ -1,7 +1,9 @@
 // `npm run bench -- --only dispatch-day [--write]`: a simulated dispatch day replayed through the real services
-// (dispatch-day/simulate.ts) beside the matcher before capacity and windows, on the same seeded world
-// (dispatch-day/world.ts), with the figures of dispatch-day/figures.ts; `--write` puts them in BENCHMARKS.md.
-// PGlite in memory, and the local Postgres too when TEST_DATABASE_URL is set, as the other benches.
+// (dispatch-day/new-run.ts) beside the matcher before capacity and windows (dispatch-day/simulate.ts), on the same
+// seeded world (dispatch-day/world.ts), with the figures of dispatch-day/figures.ts; `--write` puts them in
+// BENCHMARKS.md (dispatch-day/report.ts). PGlite in memory, and the local Postgres too when TEST_DATABASE_URL is set,
+// as the other benches; DISPATCH_DAY_ORDERS / _CONTRACTORS / _SEED change the day, DISPATCH_DAY_WHAT_IF=earliest-window
+// adds the what-if of dispatch-day/what-if.ts.
 import { loadConfig } from "../server/config.js";
 import { createChangeFeed } from "../server/db/change-feed.js";
 import { createDb } from "../server/db/knex.js";
