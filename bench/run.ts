@@ -9,6 +9,8 @@ import Hapi from "@hapi/hapi";
 import { startPrism } from "../mocks/prism.js";
 import { estimateRequest, orderRequest, quoteRequest } from "../test/fixtures/requests.js";
 import { databases, startTestServer, type TestDatabase } from "../test/helpers/server.js";
+import { daySizesFromEnv, measureDispatchDay } from "./dispatch-day.js";
+import { dispatchDayIntro, writeDispatchDaySection } from "./dispatch-day/report.js";
 import { measureEvalsFlood } from "./evals-flood.js";
 import { measureScaleOut } from "./scale-out.js";
 import { targetLines, type Cell } from "./targets.js";
@@ -189,6 +191,13 @@ async function main() {
     const lines = await measureStart();
     console.log(lines.join("\n"));
     if (process.argv.includes("--write")) writeStartSection(lines);
+    return;
+  }
+  // `npm run bench -- --only dispatch-day [--write]`: a simulated day through the real services beside the
+  // matcher before capacity and windows (see dispatch-day.ts).
+  if (process.argv.includes("--only") && process.argv.includes("dispatch-day")) {
+    const lines = await measureDispatchDay(daySizesFromEnv(), process.env.DISPATCH_DAY_WHAT_IF === "earliest-window");
+    if (process.argv.includes("--write")) writeDispatchDaySection(lines, dispatchDayIntro);
     return;
   }
   const base = await startBaselines();

@@ -17,6 +17,7 @@ import type { SeatLedger } from "./bookings.js";
 import { stateTimeZone } from "./state-zones.js";
 import type { ArrivalWindow } from "./arrival-windows.js";
 import type { Schemas, ValidBody } from "../../types/contract.js";
+import { nowDate } from "../shared/clock.js";
 
 export type QuoteInput = ValidBody<"createQuote">;
 type Quote = Schemas["Quote"];
@@ -128,7 +129,7 @@ export function createQuoteService(db: Db, contractors: ContractorService, confi
       const state = usStateOf(input.location.state); // agents' input is not joi-checked
       const location = { ...input.location, state };
       const matches = rankMatches(await contractors.candidates(input.trade, location.state), { ...input, location });
-      const now = new Date();
+      const now = nowDate();
       const zone = stateTimeZone(location.state);
       const contractorsOf = matches.map((match) => match.contractor);
       const occupancy = await seats.read(contractorsOf, { zone, urgency: input.urgency, now: now.getTime() });

@@ -63,7 +63,8 @@ function statewideAvailability(s: number, t: number): Availability {
   };
 }
 
-const states: Record<string, { cities: string[]; zip_prefixes: string[] }> = {
+/** The demo states, with the cities and zip prefixes their metro shops serve. */
+export const states: Record<string, { cities: string[]; zip_prefixes: string[] }> = {
   CA: {
     cities: ["Los Angeles", "San Francisco", "San Diego", "Sacramento"],
     zip_prefixes: ["900", "941", "921", "958"],

@@ -21,6 +21,7 @@ import {
 import { statusView } from "./view.js";
 import { bookingRow } from "../bookings.js";
 import type { Plan } from "./new-order.js";
+import { nowDate } from "../../shared/clock.js";
 
 interface EventRecord {
   note: string | null;
@@ -145,7 +146,7 @@ export async function applyEvent(
   if (!row) throw orderNotFound(id);
   if (isRepeatedCancel(row, input)) return statusView(trx, row, base);
   const nteOverride = checkNte(row, input, match); // under the lock: the row's NTE and price as they stand
-  const now = new Date();
+  const now = nowDate();
   const cancellation = input.status === "cancelled" ? cancellationOf(input, now) : null;
   const update = updateOf(row, input, { booking: assignment?.booking ?? null, match, cancellation, now });
   await trx("orders").where({ id }).update(update);

@@ -11,6 +11,7 @@ import { rankMatches } from "../matching.js";
 import { stateTimeZone } from "../state-zones.js";
 import { invalidField } from "./errors.js";
 import type { Plan } from "./new-order.js";
+import { now as nowMs } from "../../shared/clock.js";
 
 export interface MatchRequest {
   /** The contractor an operator named: they must serve the job. */
@@ -74,7 +75,7 @@ export async function planUnassigned(
       `No active ${row.trade} contractor serves ${row.state} yet; name one with contractor_id.`,
     );
   const zone = stateTimeZone(row.state);
-  const now = Date.now();
+  const now = nowMs();
   const occupancy = await seats.read(
     matches.map((match) => match.contractor),
     { zone, urgency: row.urgency, now },

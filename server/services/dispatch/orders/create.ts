@@ -21,6 +21,7 @@ import { stateTimeZone } from "../state-zones.js";
 import type { Match } from "../matching.js";
 import { quotedMatches, quoteForOrder } from "./quoted.js";
 import type { OrderWriter } from "./writer.js";
+import { nowDate } from "../../shared/clock.js";
 
 export type { OrderContext, OrderInput } from "./new-order.js";
 /** Who is ordering: a key (only keys with the order scope are entitled, which the access check has decided). */
@@ -135,7 +136,7 @@ export async function createOrder(
   const matches = await matchesFor(creation, tenant, input);
   const insert = { ...ctx, requestHash, tenant, keyId: principal.id };
   for (let attempt = 1; ; attempt++) {
-    const now = new Date();
+    const now = nowDate();
     const plan: Plan | null = await planOf(creation, { input, matches, now }, attempt);
     const { body, write } = prepareOrder(config, input, insert, { matches, plan, now });
     try {

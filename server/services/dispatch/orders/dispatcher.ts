@@ -32,6 +32,7 @@ import { assignWithSeats } from "./assign.js";
 import type { SeatLedger } from "../bookings.js";
 import { escalate, overdueOrders, type WaitingReason } from "./escalation.js";
 import { heldOverNte, isOverNteError } from "./nte-rule.js";
+import { nowDate } from "../../shared/clock.js";
 
 export interface Dispatcher {
   db: Db;
@@ -86,7 +87,7 @@ async function holdAtPrice(db: Db, row: Pick<OrderRow, "id">, match: Match): Pro
   await db("orders")
     .where({ id: row.id, status: "accepted_pending_fulfilment" })
     .whereNull("quoted_cost_cents")
-    .update({ quoted_cost_cents: match.costCents, updated_at: new Date() });
+    .update({ quoted_cost_cents: match.costCents, updated_at: nowDate() });
 }
 
 /** Assigns the order its match and seats when there are some; true when this run assigned it. `unmatchable`: the
@@ -133,7 +134,7 @@ async function assignAll(dispatcher: Dispatcher, unmatchable: Map<string, Waitin
 async function escalateOverdue(dispatcher: Dispatcher, unmatchable: Map<string, WaitingReason>): Promise<number> {
   let escalated = 0;
   for (;;) {
-    const now = new Date();
+    const now = nowDate();
     const page = await overdueOrders(dispatcher.db, now, pageSize);
     for (const row of page) {
       const waiting = unmatchable.get(jobKey(row));

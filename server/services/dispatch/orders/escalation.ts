@@ -15,6 +15,7 @@ import type { Schemas } from "../../../types/contract.js";
 import { fulfilmentDeadline, fulfilmentDeadlineMinutes } from "../fulfilment-deadline.js";
 import { urgencies } from "../trades.js";
 import { isHeldOverNte } from "./nte-rule.js";
+import { nowDate } from "../../shared/clock.js";
 
 /** Why nobody took an order's job in a sweep: nobody serves it, or everyone who does is fully booked (or off). */
 export type WaitingReason = "no_contractor_in_area" | "no_window_available";
@@ -66,7 +67,7 @@ async function writeEscalation(
 export async function escalate(
   db: Db,
   id: string,
-  { base, now = new Date(), waiting }: { base: string; now?: Date; waiting?: WaitingReason },
+  { base, now = nowDate(), waiting }: { base: string; now?: Date; waiting?: WaitingReason },
 ): Promise<boolean> {
   return db.transaction(async (trx) => {
     const row = await trx("orders").where({ id }).forUpdate().first();

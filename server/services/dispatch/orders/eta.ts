@@ -20,6 +20,7 @@ import type { OrderRow } from "../../../db/tables/dispatch.js";
 import type { Schemas } from "../../../types/contract.js";
 import { invalidField } from "./errors.js";
 import type { OrderEventInput } from "./transition.js";
+import { nowDate } from "../../shared/clock.js";
 
 export type Eta = Schemas["Eta"];
 export type EtaSource = Eta["source"];
@@ -57,7 +58,7 @@ export function dispatchEta(responseMinutes: number, now: Date, windowStart?: nu
 }
 
 /** 422 naming `estimated_arrival_at` on a step the contractor is no longer coming on, or a time out of bounds. */
-export function assertEtaInput(input: OrderEventInput, now = new Date()): void {
+export function assertEtaInput(input: OrderEventInput, now = nowDate()): void {
   if (input.estimated_arrival_at === undefined) return;
   if (!comingSteps.includes(input.status))
     throw invalidField(

@@ -6,6 +6,7 @@ import type { Contractor } from "../contractors.js";
 import { DomainError } from "../../errors.js";
 import { rankMatches, type JobLocation, type Match } from "../matching.js";
 import type { TradeCode, Urgency } from "../trades.js";
+import { now as nowMs } from "../../shared/clock.js";
 
 /** What an order keeps of its quote. */
 export type OrderedQuote = Pick<QuoteRow, "id" | "contractor_id" | "estimated_cost_cents">;
@@ -45,7 +46,7 @@ export async function quoteForOrder(db: Db, tenant: Tenant, quoteId: string, job
   if (!quote) throw new DomainError("not_found", "not_found", `No quote ${quoteId} for this account.`);
   assertSameJob(quote, job);
   const expiresAt = quote.expires_at === null ? null : new Date(quote.expires_at);
-  if (!expiresAt || expiresAt.getTime() <= Date.now())
+  if (!expiresAt || expiresAt.getTime() <= nowMs())
     throw new DomainError(
       "conflict",
       "quote_expired",

@@ -27,6 +27,7 @@ import { invalidField, orderNotFound } from "./errors.js";
 import { dispatchEta, etaView, type EtaColumns } from "./eta.js";
 import { statusView } from "./view.js";
 import { requestedWindow, windowUnavailable } from "./windows.js";
+import { nowDate } from "../../shared/clock.js";
 
 export type RescheduleInput = RequestBody<"rescheduleOrder">;
 type Window = Schemas["ArrivalWindow"];
@@ -146,7 +147,7 @@ async function moveOnce(trx: Knex.Transaction, attempt: Attempt) {
   assertReschedulable(row);
   if (isCurrentWindow(row, input)) return statusView(trx, row, base);
   if (row.contractor_id !== contractor?.id) return "stale" as const;
-  const now = new Date();
+  const now = nowDate();
   const zone = stateTimeZone(row.state);
   const requested = requestedWindow(
     { urgency: row.urgency, arrival_window: input.arrival_window },

@@ -12,6 +12,7 @@ import { heldOverNte, isOverNteError } from "./nte-rule.js";
 import { advancingStatuses, nextStep } from "./state.js";
 import type { OrderEventInput } from "./transition.js";
 import type { Plan } from "./new-order.js";
+import { now as nowMs } from "../../shared/clock.js";
 
 /** The clock: what it steps orders with, its running job, and `base`, the server's own origin once it listens. */
 export interface SandboxClock {
@@ -31,7 +32,7 @@ function inputFor(row: OrderRow): OrderEventInput {
   const status = nextStep(row.status)!;
   if (status === "en_route") {
     const minutes = row.estimated_response_minutes ?? 30;
-    const estimated_arrival_at = new Date(Date.now() + minutes * 60_000).toISOString();
+    const estimated_arrival_at = new Date(nowMs() + minutes * 60_000).toISOString();
     return { status, note: `Sandbox: en route, ETA ${minutes} minutes.`, estimated_arrival_at, eta_source: "sandbox" };
   }
   if (status === "completed")
@@ -79,7 +80,7 @@ async function tick(clock: SandboxClock): Promise<number> {
       advancingStatuses.filter((status) => status !== "accepted_pending_fulfilment"),
     )
     .whereNot(heldOverNte)
-    .where("orders.updated_at", "<=", new Date(Date.now() - clock.config.sandboxStepMs))
+    .where("orders.updated_at", "<=", new Date(nowMs() - clock.config.sandboxStepMs))
     .orderBy("orders.updated_at")
     .limit(50)
     .select<OrderRow[]>("orders.*");

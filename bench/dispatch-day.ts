@@ -1,0 +1,112 @@
+// `npm run bench -- --only dispatch-day [--write]`: a simulated dispatch day replayed through the real services
+// (dispatch-day/new-run.ts) beside the matcher before capacity and windows (dispatch-day/simulate.ts), on the same
+// seeded world (dispatch-day/world.ts), with the figures of dispatch-day/figures.ts; `--write` puts them in
+// BENCHMARKS.md (dispatch-day/report.ts). PGlite in memory, and the local Postgres too when TEST_DATABASE_URL is set,
+// as the other benches; DISPATCH_DAY_ORDERS / _CONTRACTORS / _SEED change the day, DISPATCH_DAY_WHAT_IF=earliest-window
+// adds the what-if of dispatch-day/what-if.ts.
+import { loadConfig } from "../server/config.js";
+import { createChangeFeed } from "../server/db/change-feed.js";
+import { createDb } from "../server/db/knex.js";
+import { migrate } from "../server/db/migrate.js";
+import { createContractorService } from "../server/services/dispatch/contractors.js";
+import { rankMatches } from "../server/services/dispatch/matching.js";
+import { createOrderService } from "../server/services/dispatch/orders/index.js";
+import { databases, type TestDatabase } from "../test/helpers/server.js";
+import { runFigures, type RunFigures } from "./dispatch-day/figures.js";
+import { dayLines, machineLine } from "./dispatch-day/report.js";
+import { bookEarliestWindow } from "./dispatch-day/what-if.js";
+import { runNewMatcher } from "./dispatch-day/new-run.js";
+import { runBaseline, type RunResult, type World } from "./dispatch-day/simulate.js";
+import { dayOrders, everywhere, seedContractors, seededRandom, type Scope } from "./dispatch-day/world.js";
+
+export interface DaySizes {
+  seed: number;
+  orders: number;
+  contractors: number;
+  /** The simulated weekday (YYYY-MM-DD; a Tuesday by default). */
+  day: string;
+  /** The states and trades of the day (every demo state and trade unless narrowed). */
+  scope?: Scope;
+}
+export const defaultSizes: DaySizes = { seed: 20261201, orders: 2000, contractors: 300, day: "2026-12-01" };
+
+/** The new matcher as it is, or with the booking rule of the what-if (dispatch-day/what-if.ts). */
+export type Variant = "new" | "earliest window (what-if)";
+
+export interface DayResult {
+  sizes: DaySizes;
+  variant: Variant;
+  database: TestDatabase["name"];
+  world: World;
+  fresh: RunResult;
+  baseline: RunResult;
+  figures: { fresh: RunFigures; baseline: RunFigures };
+}
+
+/** Seeds a fresh database with the day's pool, then runs the new matcher there and the baseline beside it. */
+export async function simulateDay(
+  database: TestDatabase,
+  sizes: DaySizes = defaultSizes,
+  variant: Variant = "new",
+): Promise<DayResult> {
+  const created = await database.create();
+  const url = created.url;
+  const db = createDb(url);
+  const changes = createChangeFeed(url);
+  try {
+    await migrate(db);
+    await changes.start(() => undefined);
+    const contractors = createContractorService(db, changes);
+    const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: "silent", SANDBOX_STEP_MS: "0" });
+    const orders = createOrderService(db, contractors, config);
+    if (variant !== "new") bookEarliestWindow(orders.seats);
+    const rand = seededRandom(sizes.seed);
+    await contractors.removeAll(); // a snapshot's demo pool: this day has its own
+    const scope = sizes.scope ?? everywhere;
+    await contractors.createMany(seedContractors(rand, sizes.contractors, scope));
+    const pool = (await contractors.list({ limit: sizes.contractors + 1 })).items;
+    const world: World = { contractors: pool, orders: dayOrders(rand, sizes.orders, sizes.day, scope), nte: new Map() };
+    for (const order of world.orders) {
+      const best = rankMatches(await contractors.candidates(order.trade, order.location.state), order)[0];
+      world.nte.set(order, order.nteFactor && best ? Math.round(best.costCents * order.nteFactor) : null);
+    }
+    const baseline = runBaseline(world);
+    const fresh = await runNewMatcher(world, { db, contractors, orders });
+    const figures = { fresh: runFigures(fresh, pool), baseline: runFigures(baseline, pool) };
+    return { sizes, variant, database: database.name, world, fresh, baseline, figures };
+  } finally {
+    await changes.stop();
+    await db.destroy();
+    await created.drop();
+  }
+}
+
+/** Both matchers on each database; with `whatIf`, the what-if's run too, on the first database. */
+export async function measureDispatchDay(sizes: DaySizes = defaultSizes, whatIf = false): Promise<string[]> {
+  const lines: string[] = [];
+  const runs: { database: TestDatabase; variant: Variant }[] = databases().map((database) => ({
+    database,
+    variant: "new",
+  }));
+  if (whatIf) runs.push({ database: databases()[0], variant: "earliest window (what-if)" });
+  const started = performance.now();
+  for (const { database, variant } of runs) {
+    const block = dayLines(await simulateDay(database, sizes, variant));
+    console.log(block.join("\n"));
+    lines.push(...block, "");
+  }
+  const machine = machineLine((performance.now() - started) / 1000);
+  console.log(machine);
+  return [machine, "", ...lines];
+}
+
+/** The default sizes, or DISPATCH_DAY_ORDERS / DISPATCH_DAY_CONTRACTORS / DISPATCH_DAY_SEED when set. */
+export function daySizesFromEnv(env = process.env): DaySizes {
+  const number = (name: string, fallback: number) => (env[name] ? Number(env[name]) : fallback);
+  return {
+    ...defaultSizes,
+    seed: number("DISPATCH_DAY_SEED", defaultSizes.seed),
+    orders: number("DISPATCH_DAY_ORDERS", defaultSizes.orders),
+    contractors: number("DISPATCH_DAY_CONTRACTORS", defaultSizes.contractors),
+  };
+}

@@ -1,0 +1,198 @@
+// The new matcher's run of the simulated day: the real services on a real database, under a simulated clock
+// (server/services/shared/clock.ts) moved a minute at a time. Orders go through createOrder at their minute; the
+// dispatcher's sweep (its assignments, then its escalations) runs every five simulated minutes and in the minute
+// after a job ends (the nudge a completion gives it); the field's steps go through recordEvent, the path operators
+// use, so each passes the transition table and the one NTE rule. The run goes on until every fulfilment deadline
+// has passed (and a sweep after it) and every booked job is done; the database is then read for what it says.
+import type { Db } from "../../server/db/knex.js";
+import type { OrderRow } from "../../server/db/tables/dispatch.js";
+import type { ContractorService } from "../../server/services/dispatch/contractors.js";
+import { sweep, type Dispatcher } from "../../server/services/dispatch/orders/dispatcher.js";
+import type { OrderInput, OrderService } from "../../server/services/dispatch/orders/index.js";
+import { isHeldOverNte, isOverNteError } from "../../server/services/dispatch/orders/nte-rule.js";
+import { installClock } from "../../server/services/shared/clock.js";
+import { createField, type FieldStep } from "./field.js";
+import { invoice, lastDeadline, spanOf, type Outcome, type RunResult, type World } from "./simulate.js";
+import type { DayOrder } from "./world.js";
+
+const minute = 60_000;
+const sweepEveryMinutes = 5;
+const base = "http://dispatch-day.invalid";
+const principal = {
+  kind: "key",
+  id: "key_dispatch_day",
+  scopes: [],
+  account: "dispatch-day",
+  environment: "live",
+} as const;
+
+export interface Services {
+  db: Db;
+  contractors: ContractorService;
+  orders: OrderService;
+}
+
+const orderInput = (order: DayOrder, nteCents: number | null): OrderInput => ({
+  trade: order.trade,
+  urgency: order.urgency,
+  location: order.location,
+  description: `Simulated ${order.urgency} ${order.trade} job ${order.index}.`,
+  reference_id: `day-${order.index}`,
+  ...(nteCents === null ? {} : { nte_cents: nteCents }),
+});
+
+type Assigned = Pick<OrderRow, "id" | "contractor_id" | "arrival_window_start" | "arrival_window_end"> & {
+  quoted_cost_cents: number;
+};
+
+/** The run's state and its steps; `timed` keeps the calls and time of each service path. */
+function createRun(world: World, services: Services) {
+  const { db, orders } = services;
+  const field = createField(world.contractors, spanOf(world));
+  const dispatcher: Dispatcher = {
+    db,
+    contractors: services.contractors,
+    seats: orders.seats,
+    base,
+    job: null,
+    eventsWritten: () => undefined,
+  };
+  const byId = new Map<string, Outcome>();
+  const idOf = new Map<DayOrder, string>();
+  const quoted = new Map<string, number>();
+  const calls: Record<string, { n: number; ms: number }> = {};
+  const state = { nteRefusals: 0 };
+  async function timed<T>(path: string, call: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await call();
+    } finally {
+      calls[path] ??= { n: 0, ms: 0 };
+      calls[path].n++;
+      calls[path].ms += performance.now() - started;
+    }
+  }
+  return {
+    field,
+    byId,
+    calls,
+    state,
+    /** createOrder for an arriving order; true when it was assigned at once. */
+    async arrive(order: DayOrder, t: number): Promise<boolean> {
+      const nteCents = world.nte.get(order) ?? null;
+      const ctx = { origin: base, receivedAt: t };
+      const { body } = await timed("createOrder", () => orders.create(principal, orderInput(order, nteCents), ctx));
+      byId.set(body.order.id, { order, nteCents, held: false, escalated: false });
+      idOf.set(order, body.order.id);
+      return body.fulfilled;
+    },
+    /** One dispatcher sweep; true when it assigned or escalated something. */
+    sweep: async () => (await timed("dispatcher sweep", () => sweep(dispatcher))) > 0,
+    /** The orders assigned at `t` (by creation or the dispatcher), handed to their contractors' crews. */
+    async pickUp(t: number): Promise<void> {
+      const rows: Assigned[] = await db("orders")
+        .where({ account: principal.account, status: "pending_dispatch" })
+        .where("updated_at", ">=", new Date(t))
+        .select("id", "contractor_id", "arrival_window_start", "arrival_window_end", "quoted_cost_cents");
+      for (const row of rows) {
+        const outcome = byId.get(row.id)!;
+        if (outcome.job) continue;
+        const window = {
+          start: new Date(row.arrival_window_start!).getTime(),
+          end: new Date(row.arrival_window_end!).getTime(),
+        };
+        const readyAt = window.start - outcome.order.travelMinutes * minute;
+        outcome.assignedAt = t;
+        outcome.job = { order: outcome.order, contractorId: row.contractor_id!, window, readyAt };
+        quoted.set(row.id, row.quoted_cost_cents);
+        field.give(outcome.job);
+      }
+    },
+    /** A field step through recordEvent; an invoice over the NTE is refused by the rule, then billed at the NTE. */
+    async record(step: FieldStep): Promise<void> {
+      const id = idOf.get(step.job.order)!;
+      const event = (input: Parameters<OrderService["recordEvent"]>[1]) =>
+        timed("recordEvent", () => orders.recordEvent(id, input, base));
+      if (step.status !== "completed") {
+        await event({ status: step.status });
+        return;
+      }
+      const nte = byId.get(id)!.nteCents;
+      try {
+        await event({ status: "completed", final_cost_cents: invoice(quoted.get(id)!, step.job.order) });
+      } catch (error) {
+        if (!isOverNteError(error) || nte === null) throw error;
+        state.nteRefusals++;
+        await event({ status: "completed", final_cost_cents: nte });
+      }
+    },
+  };
+}
+
+/** The new matcher's run: see the module header. */
+export async function runNewMatcher(world: World, services: Services): Promise<RunResult> {
+  const started = performance.now();
+  let clock = world.orders[0].at;
+  const restore = installClock({ now: () => clock });
+  const run = createRun(world, services);
+  const sweepUntil = lastDeadline(world.orders) + sweepEveryMinutes * minute; // one sweep after the last deadline
+  const [, last] = spanOf(world);
+  try {
+    let next = 0;
+    let nudged = false;
+    const going = (t: number) => next < world.orders.length || t <= sweepUntil || !run.field.idle();
+    for (let t = clock; t < last && going(t); t += minute) {
+      clock = t;
+      let changed = false;
+      for (; next < world.orders.length && world.orders[next].at <= t; next++)
+        changed = (await run.arrive(world.orders[next], t)) || changed;
+      const due = (t - world.orders[0].at) % (sweepEveryMinutes * minute) === 0;
+      if (t <= sweepUntil && (nudged || due)) changed = (await run.sweep()) || changed;
+      nudged = false;
+      if (changed) await run.pickUp(t);
+      for (const step of run.field.tick(t)) {
+        await run.record(step);
+        nudged ||= step.status === "completed";
+      }
+    }
+  } finally {
+    restore();
+  }
+  const read = await settled(services.db, run.byId);
+  return { ...read, nteRefusals: run.state.nteRefusals, elapsedMs: performance.now() - started, calls: run.calls };
+}
+
+/** What the database says of the run, read apart from the simulation's own bookkeeping: each order's status, its
+ * escalation and NTE hold, re-assignments (more than one order.assigned fact) and steps above an NTE without an
+ * override (a dispatch step at a quoted price over it, a completion at a final cost over it). */
+async function settled(db: Db, byId: Map<string, Outcome>) {
+  const account = principal.account;
+  const rows: Pick<OrderRow, "id" | "status" | "escalated_at" | "nte_cents" | "quoted_cost_cents">[] = await db(
+    "orders",
+  )
+    .where({ account })
+    .select("id", "status", "escalated_at", "nte_cents", "quoted_cost_cents");
+  for (const row of rows) {
+    const outcome = byId.get(row.id)!;
+    outcome.status = row.status;
+    outcome.escalated = row.escalated_at !== null;
+    outcome.held = row.status === "accepted_pending_fulfilment" && isHeldOverNte(row);
+  }
+  const assigned: { n: number }[] = await db("order_events")
+    .where({ account, type: "order.assigned" })
+    .groupBy("order_id")
+    .select(db.raw("count(*)::int as n"));
+  const breaches = await db.raw(
+    `select count(*)::int as n from order_events e join orders o on o.id = e.order_id
+      where e.account = ? and not e.human_override and o.nte_cents is not null
+        and e.type in ('order.created', 'order.status_changed')
+        and ((e.status in ('pending_dispatch', 'dispatched') and o.quoted_cost_cents > o.nte_cents)
+          or (e.status = 'completed' and e.final_cost_cents > o.nte_cents))`,
+    [account],
+  );
+  return {
+    outcomes: [...byId.values()],
+    reassignments: assigned.reduce((sum, row) => sum + row.n - 1, 0),
+    nteBreaches: (breaches.rows as { n: number }[])[0].n,
+  };
+}

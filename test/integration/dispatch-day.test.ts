@@ -1,0 +1,56 @@
+// The dispatch-day simulation (bench/dispatch-day.ts) in small: 40 orders and 20 contractors of a seeded day, replayed
+// through the real services under the simulated clock. Whatever the figures, the new matcher's run never books a
+// contractor over its concurrent_jobs or jobs_per_day (counted from the timeline, not the ledger), never steps
+// above an NTE without an override, and accounts for every order: assigned and worked to completion, or waiting
+// (escalated past its deadline or held over its NTE).
+import assert from "node:assert/strict";
+import { simulateDay, type DayResult, type DaySizes } from "../../bench/dispatch-day.js";
+import { now } from "../../server/services/shared/clock.js";
+import { databases } from "../helpers/server.js";
+
+/** One state and two trades: 40 orders are then enough to fill the 20 contractors' windows and days. */
+const scope = { states: ["TX"], trades: ["plumbing", "hvac"] } satisfies DaySizes["scope"];
+const sizes = { seed: 4242, orders: 40, contractors: 20, day: "2026-12-01", scope } satisfies DaySizes;
+
+for (const db of databases()) {
+  describe(`dispatch day (${db.name})`, function () {
+    this.timeout(180_000);
+    let result: DayResult;
+    before(async () => {
+      result = await simulateDay(db, sizes);
+    });
+
+    it("books no contractor over its concurrent_jobs or jobs_per_day, and breaches no NTE", () => {
+      assert.deepEqual(result.figures.fresh.doubleBookings, { concurrent: 0, daily: 0 });
+      assert.equal(result.figures.fresh.nteBreaches, 0);
+      assert.ok(
+        result.fresh.outcomes.some((o) => o.job?.completedAt !== undefined),
+        "some jobs were worked to completion",
+      );
+    });
+
+    it("accounts for every order: completed when assigned, else waiting (escalated, held or within its deadline)", () => {
+      const { outcomes } = result.fresh;
+      assert.equal(outcomes.length, sizes.orders);
+      assert.equal(new Set(outcomes.map((o) => o.order.index)).size, sizes.orders);
+      for (const outcome of outcomes) {
+        if (outcome.assignedAt !== undefined) assert.equal(outcome.status, "completed");
+        else assert.equal(outcome.status, "accepted_pending_fulfilment");
+        if (outcome.held) assert.equal(outcome.assignedAt, undefined);
+      }
+      const waiting = outcomes.filter((o) => o.assignedAt === undefined);
+      // the day ran past every deadline: whatever still waits was escalated (held orders included)
+      for (const outcome of waiting) assert.ok(outcome.escalated, `order ${outcome.order.index} waits unescalated`);
+    });
+
+    it("catches the baseline's over-booking with the same count: it books without capacity", () => {
+      const { concurrent, daily } = result.figures.baseline.doubleBookings;
+      assert.ok(concurrent + daily > 0, "the baseline gives one contractor more than it can take");
+    });
+
+    it("gives the baseline the same day and puts the wall clock back", () => {
+      assert.equal(result.baseline.outcomes.length, sizes.orders);
+      assert.ok(Math.abs(now() - Date.now()) < 1000);
+    });
+  });
+}
