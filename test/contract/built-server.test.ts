@@ -11,11 +11,10 @@
 // negative cases) apart from response-side ones (never allowed).
 import assert from "node:assert/strict";
 import { loadResolvedContract, type JsonObject } from "../../scripts/contract.js";
-import { buildServer, staleness } from "../../server/build.js";
 import { startPrism, type PrismHandle } from "../../mocks/prism.js";
 import { negativeCases, positiveCases, type ContractCase } from "../helpers/contract-cases.js";
 import { adminToken } from "../helpers/server.js";
-import { spawnServer, type ServerProcess } from "../helpers/server-process.js";
+import { ensureFreshBuild, spawnServer, type ServerProcess } from "../helpers/server-process.js";
 
 interface Violation {
   location: string[];
@@ -31,7 +30,7 @@ describe("the built server against generated contract tests", function () {
   let sent = 0;
 
   before(async () => {
-    if (staleness() !== null) await buildServer(); // `npm test` has just built it
+    await ensureFreshBuild();
     server = spawnServer(
       {
         DATABASE_URL: "pglite://memory",

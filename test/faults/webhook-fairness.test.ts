@@ -1,6 +1,13 @@
 // Fault: one tenant's callbacks fail (500 or no answer at all) and must only slow that tenant. Deliveries are
 // kept per lane (tenant + endpoint), so neither a hung receiver on another host nor a failure storm on the very
 // host another tenant's healthy receiver lives on delays that other tenant's webhooks.
+// The 60 s storm runs once, on Postgres when the run has one (PGlite otherwise), where it ran on both: what keeps
+// lanes apart is the claim's SQL (outbox.ts claimDue) and the worker's lane bookkeeping, the same on both databases,
+// and the hung-receiver test below still runs on each. The two storms measured alike, within run-to-run noise
+// (victim p95 1025 / 1182 ms and 1124 / 1087 ms on PGlite / Postgres in two runs, 52 to 54 webhooks each, the
+// attacker's circuit open after 9 attempts every time): the worker's 1 s poll, not the database, sets the victim's
+// delay. Postgres is the database of the multi-tenant deployments whose receivers share hosts, and its connection
+// pool lets the attacker's writes and the worker's claims run at once. The file alone: 141.5 s before, 83.1 s after.
 import assert from "node:assert/strict";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import { freePort } from "../../mocks/prism.js";
@@ -69,6 +76,7 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
 
 // The claim that keeps lanes apart is SQL: it runs on PGlite and, when the tests have one, on Postgres.
+const stormOn = databases().at(-1)!.name;
 for (const db of databases())
   describe(`fault: webhook fairness (${db.name})`, function () {
     this.timeout(180_000);
@@ -117,54 +125,55 @@ for (const db of databases())
       }
     });
 
-    it("keeps another tenant's p95 delivery <= 2 s on the same host through a 60 s storm of failing callbacks", async () => {
-      const port = await freePort();
-      const host = await startSharedHost(port);
-      try {
-        const attacker = (await t.issueKey({ account: "storm-attacker" })).key; // a test key, as in the report
-        const victim = (await t.issueKey({ account: "storm-victim", environment: "live" })).key;
-        const sentAt = new Map<string, number>();
-        const stormEnds = Date.now() + 60_000;
-        const order = async (key: string, ref: string, path: string) => {
-          const callback_url = `http://127.0.0.1:${port}/${path}`;
-          const res = await postOrder(
-            t.url,
-            { "x-api-key": key },
-            { ...orderRequest, reference_id: ref, callback_url },
+    if (db.name === stormOn)
+      it("keeps another tenant's p95 delivery <= 2 s on the same host through a 60 s storm of failing callbacks", async () => {
+        const port = await freePort();
+        const host = await startSharedHost(port);
+        try {
+          const attacker = (await t.issueKey({ account: "storm-attacker" })).key; // a test key, as in the report
+          const victim = (await t.issueKey({ account: "storm-victim", environment: "live" })).key;
+          const sentAt = new Map<string, number>();
+          const stormEnds = Date.now() + 60_000;
+          const order = async (key: string, ref: string, path: string) => {
+            const callback_url = `http://127.0.0.1:${port}/${path}`;
+            const res = await postOrder(
+              t.url,
+              { "x-api-key": key },
+              { ...orderRequest, reference_id: ref, callback_url },
+            );
+            assert.ok(res.status < 300, `order ${ref} answered ${res.status}`);
+          };
+          let attackerOrders = 0;
+          const attack = async () => {
+            for (; Date.now() < stormEnds; attackerOrders++) {
+              await order(attacker, `storm-a-${attackerOrders}`, `attacker/${attackerOrders}`);
+              await sleep(200); // five failing orders a second, each retried on its back-off
+            }
+          };
+          const live = async () => {
+            await sleep(5_000); // the storm is under way (circuits tripped, retries due) before the victim's first
+            for (let n = 0; Date.now() < stormEnds; n++) {
+              const ref = `v${n}`;
+              sentAt.set(ref, Date.now());
+              await order(victim, `storm-v-${n}`, `victim/${ref}`);
+              await sleep(1_000);
+            }
+          };
+          await Promise.all([attack(), live()]);
+          await until(() => host.victim.size >= sentAt.size, { timeoutMs: 30_000 }).catch(() => undefined);
+          const delays = [...sentAt].map(([ref, at]) => (host.victim.get(ref) ?? Infinity) - at).sort((x, y) => x - y);
+          const [p50, p95] = [percentile(delays, 0.5), percentile(delays, 0.95)];
+          console.error(
+            `      victim: ${delays.length} webhooks, p50 ${p50} ms, p95 ${p95} ms, max ${delays.at(-1)} ms; ` +
+              `attacker: ${attackerOrders} orders, ${host.attackerAttempts()} attempts`,
           );
-          assert.ok(res.status < 300, `order ${ref} answered ${res.status}`);
-        };
-        let attackerOrders = 0;
-        const attack = async () => {
-          for (; Date.now() < stormEnds; attackerOrders++) {
-            await order(attacker, `storm-a-${attackerOrders}`, `attacker/${attackerOrders}`);
-            await sleep(200); // five failing orders a second, each retried on its back-off
-          }
-        };
-        const live = async () => {
-          await sleep(5_000); // the storm is under way (circuits tripped, retries due) before the victim's first
-          for (let n = 0; Date.now() < stormEnds; n++) {
-            const ref = `v${n}`;
-            sentAt.set(ref, Date.now());
-            await order(victim, `storm-v-${n}`, `victim/${ref}`);
-            await sleep(1_000);
-          }
-        };
-        await Promise.all([attack(), live()]);
-        await until(() => host.victim.size >= sentAt.size, { timeoutMs: 30_000 }).catch(() => undefined);
-        const delays = [...sentAt].map(([ref, at]) => (host.victim.get(ref) ?? Infinity) - at).sort((x, y) => x - y);
-        const [p50, p95] = [percentile(delays, 0.5), percentile(delays, 0.95)];
-        console.error(
-          `      victim: ${delays.length} webhooks, p50 ${p50} ms, p95 ${p95} ms, max ${delays.at(-1)} ms; ` +
-            `attacker: ${attackerOrders} orders, ${host.attackerAttempts()} attempts`,
-        );
-        assert.ok(p95 <= 2_000, `victim p95 ${p95} ms`);
-        // The storm was one: orders kept coming all along (fewer on a loaded machine) and the receiver failed them.
-        assert.ok(delays.length >= 30, `only ${delays.length} victim orders`);
-        assert.ok(attackerOrders >= 100, `only ${attackerOrders} attacker orders`);
-        assert.ok(host.attackerAttempts() >= 3, "the attacker's circuit never had the failures to open");
-      } finally {
-        await host.stop();
-      }
-    });
+          assert.ok(p95 <= 2_000, `victim p95 ${p95} ms`);
+          // The storm was one: orders kept coming all along (fewer on a loaded machine) and the receiver failed them.
+          assert.ok(delays.length >= 30, `only ${delays.length} victim orders`);
+          assert.ok(attackerOrders >= 100, `only ${attackerOrders} attacker orders`);
+          assert.ok(host.attackerAttempts() >= 3, "the attacker's circuit never had the failures to open");
+        } finally {
+          await host.stop();
+        }
+      });
   });

@@ -2,9 +2,8 @@
 // audit checkpoint: the pool must be there by default and gone with DISPATCH_SEED_DEMO=false, and the first
 // checkpoint must be served at once although start-up no longer signs it (server/services/audit/log.ts).
 import assert from "node:assert/strict";
-import { buildServer } from "../../server/build.js";
 import { adminToken } from "../helpers/server.js";
-import { spawnServer, type ServerProcess } from "../helpers/server-process.js";
+import { ensureFreshBuild, spawnServer, type ServerProcess } from "../helpers/server-process.js";
 
 const main = ["server/dist/server/main.js"];
 
@@ -34,10 +33,24 @@ async function contractorCount(base: string): Promise<number> {
 
 describe("built server on pglite://memory (the build's snapshot)", function () {
   this.timeout(300_000);
-  before(() => buildServer());
+  // The two servers (each on its own in-memory database) start at once; each test then checks and stops its own.
+  let seeded: ReturnType<typeof startBuilt>;
+  let unseeded: ReturnType<typeof startBuilt>;
+  before(async () => {
+    await ensureFreshBuild();
+    seeded = startBuilt({});
+    unseeded = startBuilt({ DISPATCH_SEED_DEMO: "false" });
+    for (const starting of [seeded, unseeded]) starting.catch(() => undefined); // reported by its own test
+  });
+  after(async () => {
+    for (const starting of [seeded, unseeded]) {
+      const started = await starting?.catch(() => undefined);
+      if (started?.server.child.exitCode === null) started.server.child.kill("SIGTERM"); // its test did not run
+    }
+  });
 
   it("starts with the demo pool and serves a size-0 checkpoint straight away", async () => {
-    const { server, base } = await startBuilt({});
+    const { server, base } = await seeded;
     try {
       const checkpoint = await fetch(`${base}/api/attest/checkpoint`);
       assert.equal(checkpoint.status, 200);
@@ -49,7 +62,7 @@ describe("built server on pglite://memory (the build's snapshot)", function () {
   });
 
   it("removes the snapshot's demo pool when started with DISPATCH_SEED_DEMO=false", async () => {
-    const { server, base } = await startBuilt({ DISPATCH_SEED_DEMO: "false" });
+    const { server, base } = await unseeded;
     try {
       assert.equal(await contractorCount(base), 0);
       const estimate = await fetch(`${base}/api/dispatch/v1/estimate`, {

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { buildServer } from "../../server/build.js";
+import { ensureFreshBuild } from "../helpers/server-process.js";
 
 const bin = fileURLToPath(new URL("../../server/dist/server/bin/dispatch-server.js", import.meta.url));
 const run = promisify(execFile);
@@ -36,7 +36,7 @@ describe("dispatch-server --help", function () {
   this.timeout(300_000);
   let dir: string;
   before(async () => {
-    await buildServer();
+    await ensureFreshBuild();
     dir = mkdtempSync(join(tmpdir(), "dispatch-server-help-"));
   });
   after(() => {
@@ -54,11 +54,11 @@ describe("dispatch-server --help", function () {
       examples.map((args) => args[0]),
       ["start", "migrate", "purge-audit"],
     );
-    for (const args of examples) {
-      if (args[0] === "start") {
-        assert.equal(await startAndStop(args, dir), 0);
-        continue;
-      }
+    const [start, ...onDisk] = examples;
+    // `start` (in memory) runs beside migrate and purge-audit, which share ./.data and so run in their order.
+    const started = startAndStop(start, dir);
+    started.catch(() => undefined); // awaited below, after the others
+    for (const args of onDisk) {
       const { stdout } = await run(process.execPath, [bin, ...args], { cwd: dir });
       assert.match(
         stdout,
@@ -67,5 +67,6 @@ describe("dispatch-server --help", function () {
           : /^audit retention: 0 expired records purged$/m,
       );
     }
+    assert.equal(await started, 0);
   });
 });
