@@ -2,8 +2,7 @@
 // (dispatch-day/new-run.ts) beside the matcher before capacity and windows (dispatch-day/simulate.ts), on the same
 // seeded world (dispatch-day/world.ts), with the figures of dispatch-day/figures.ts; `--write` puts them in
 // BENCHMARKS.md (dispatch-day/report.ts). PGlite in memory, and the local Postgres too when TEST_DATABASE_URL is set,
-// as the other benches; DISPATCH_DAY_ORDERS / _CONTRACTORS / _SEED change the day, DISPATCH_DAY_WHAT_IF=earliest-window
-// adds the what-if of dispatch-day/what-if.ts.
+// as the other benches; DISPATCH_DAY_ORDERS / _CONTRACTORS / _SEED change the day.
 import { loadConfig } from "../server/config.js";
 import { createChangeFeed } from "../server/db/change-feed.js";
 import { createDb } from "../server/db/knex.js";
@@ -14,7 +13,6 @@ import { createOrderService } from "../server/services/dispatch/orders/index.js"
 import { databases, type TestDatabase } from "../test/helpers/server.js";
 import { runFigures, type RunFigures } from "./dispatch-day/figures.js";
 import { dayLines, machineLine } from "./dispatch-day/report.js";
-import { bookEarliestWindow } from "./dispatch-day/what-if.js";
 import { runNewMatcher } from "./dispatch-day/new-run.js";
 import { runBaseline, type RunResult, type World } from "./dispatch-day/simulate.js";
 import { dayOrders, everywhere, seedContractors, seededRandom, type Scope } from "./dispatch-day/world.js";
@@ -30,12 +28,8 @@ export interface DaySizes {
 }
 export const defaultSizes: DaySizes = { seed: 20261201, orders: 2000, contractors: 300, day: "2026-12-01" };
 
-/** The new matcher as it is, or with the booking rule of the what-if (dispatch-day/what-if.ts). */
-export type Variant = "new" | "earliest window (what-if)";
-
 export interface DayResult {
   sizes: DaySizes;
-  variant: Variant;
   database: TestDatabase["name"];
   world: World;
   fresh: RunResult;
@@ -44,11 +38,7 @@ export interface DayResult {
 }
 
 /** Seeds a fresh database with the day's pool, then runs the new matcher there and the baseline beside it. */
-export async function simulateDay(
-  database: TestDatabase,
-  sizes: DaySizes = defaultSizes,
-  variant: Variant = "new",
-): Promise<DayResult> {
+export async function simulateDay(database: TestDatabase, sizes: DaySizes = defaultSizes): Promise<DayResult> {
   const created = await database.create();
   const url = created.url;
   const db = createDb(url);
@@ -59,7 +49,6 @@ export async function simulateDay(
     const contractors = createContractorService(db, changes);
     const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: "silent", SANDBOX_STEP_MS: "0" });
     const orders = createOrderService(db, contractors, config);
-    if (variant !== "new") bookEarliestWindow(orders.seats);
     const rand = seededRandom(sizes.seed);
     await contractors.removeAll(); // a snapshot's demo pool: this day has its own
     const scope = sizes.scope ?? everywhere;
@@ -73,7 +62,7 @@ export async function simulateDay(
     const baseline = runBaseline(world);
     const fresh = await runNewMatcher(world, { db, contractors, orders });
     const figures = { fresh: runFigures(fresh, pool), baseline: runFigures(baseline, pool) };
-    return { sizes, variant, database: database.name, world, fresh, baseline, figures };
+    return { sizes, database: database.name, world, fresh, baseline, figures };
   } finally {
     await changes.stop();
     await db.destroy();
@@ -81,17 +70,12 @@ export async function simulateDay(
   }
 }
 
-/** Both matchers on each database; with `whatIf`, the what-if's run too, on the first database. */
-export async function measureDispatchDay(sizes: DaySizes = defaultSizes, whatIf = false): Promise<string[]> {
+/** Both matchers on each database. */
+export async function measureDispatchDay(sizes: DaySizes = defaultSizes): Promise<string[]> {
   const lines: string[] = [];
-  const runs: { database: TestDatabase; variant: Variant }[] = databases().map((database) => ({
-    database,
-    variant: "new",
-  }));
-  if (whatIf) runs.push({ database: databases()[0], variant: "earliest window (what-if)" });
   const started = performance.now();
-  for (const { database, variant } of runs) {
-    const block = dayLines(await simulateDay(database, sizes, variant));
+  for (const database of databases()) {
+    const block = dayLines(await simulateDay(database, sizes));
     console.log(block.join("\n"));
     lines.push(...block, "");
   }

@@ -102,11 +102,17 @@ interface Baselines {
   mocks: Map<string, Figures>;
 }
 
-async function measureServer(db: TestDatabase, label: string, base: Baselines, out: { rows: string[]; cells: Cell[] }) {
+async function measureServer(
+  db: TestDatabase,
+  label: string,
+  base: Baselines,
+  out: { rows: string[]; cells: Cell[] },
+  measured: Call[] = calls,
+) {
   const server = await startTestServer(db, { RATE_LIMIT_POINTS: "1000000000", RATE_LIMIT_BURST: "0" });
   try {
     const { key } = await server.issueKey({ account: "bench" });
-    for (const call of calls) {
+    for (const call of measured) {
       const bareRuns: Figures[] = [];
       const realRuns: Figures[] = [];
       for (let round = 0; round < rounds; round++) {
@@ -133,7 +139,7 @@ async function measureServer(db: TestDatabase, label: string, base: Baselines, o
 }
 
 /** Bare Hapi (answering the bodies the real server produced) and the Prism mock; both run until the end. */
-async function startBaselines(): Promise<Baselines> {
+async function startBaselines(measured: Call[] = calls): Promise<Baselines> {
   const server = await startTestServer();
   const { key } = await server.issueKey({ account: "bench" });
   const samples = new Map<string, unknown>();
@@ -149,7 +155,7 @@ async function startBaselines(): Promise<Baselines> {
   const bare = await startBareHapi(samples);
   const prism = await startPrism({ mode: "mock" });
   const mocks = new Map<string, Figures>();
-  for (const call of calls)
+  for (const call of measured)
     mocks.set(call.name, await measure(prism.url, call, call.keyed ? { "x-api-key": key } : {}));
   return { bare, prism, key, mocks };
 }
@@ -193,10 +199,30 @@ async function main() {
     if (process.argv.includes("--write")) writeStartSection(lines);
     return;
   }
+  // `npm run bench -- --only order`: just the order call on each database beside bare Hapi and Prism, with its
+  // target (no report): the check after a change to the order path.
+  if (process.argv.includes("--only") && process.argv.includes("order")) {
+    const measured = calls.filter((call) => call.name === "order");
+    const base = await startBaselines(measured);
+    const out = { rows: [] as string[], cells: [] as Cell[] };
+    try {
+      for (const db of databases())
+        await measureServer(db, db.name === "pglite" ? "PGlite (embedded)" : "Postgres 15", base, out, measured);
+    } finally {
+      await base.bare.stop();
+      await base.prism.stop();
+    }
+    console.log(
+      targetLines(out.cells, NaN)
+        .filter((line) => line.startsWith("- order"))
+        .join("\n"),
+    );
+    return;
+  }
   // `npm run bench -- --only dispatch-day [--write]`: a simulated day through the real services beside the
   // matcher before capacity and windows (see dispatch-day.ts).
   if (process.argv.includes("--only") && process.argv.includes("dispatch-day")) {
-    const lines = await measureDispatchDay(daySizesFromEnv(), process.env.DISPATCH_DAY_WHAT_IF === "earliest-window");
+    const lines = await measureDispatchDay(daySizesFromEnv());
     if (process.argv.includes("--write")) writeDispatchDaySection(lines, dispatchDayIntro);
     return;
   }

@@ -100,10 +100,11 @@ export interface paths {
          *     (same status, same order, marked with `Idempotent-Replayed: true`); the same key with a different body is
          *     refused with 409.
          *
-         *     **Not-to-exceed:** with `nte_cents`, the best match's price is checked exactly as `createQuote` does and the
-         *     result is in `order.nte`. When it is over the budget no contractor is assigned: the order is held as 202
-         *     (`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval; to go ahead, order again
-         *     with a higher `nte_cents` and a new `reference_id`. An order is never dispatched above its NTE.
+         *     **Not-to-exceed:** with `nte_cents`, the matched contractor's price is checked as `createQuote` checks its
+         *     best match's, and the result is in `order.nte`; without a requested window, contractors priced within the
+         *     NTE are preferred (see below). When the price is over the budget no contractor is assigned: the order is
+         *     held as 202 (`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval; to go ahead,
+         *     order again with a higher `nte_cents` and a new `reference_id`. An order is never dispatched above its NTE.
          *
          *     **Ordering a quote:** with the `quote_id` of one of the account's quotes (`createQuote`), the order keeps the
          *     quote's contractor while that contractor is still active and serves the job (otherwise it is matched as usual)
@@ -115,11 +116,15 @@ export interface paths {
          *     request answers as the first time, even after the quote has expired.
          *
          *     **Arrival windows and capacity:** an assigned order books a two-hour arrival window (`arrival_window` on the
-         *     order): the one given in `arrival_window` (one of a quote's `arrival_windows`), else the earliest window
-         *     its urgency allows. Contractors are tried in the usual rank order; one that does not work the whole window,
-         *     or whose seats in it (`capacity.concurrent_jobs`) or in its day (`capacity.jobs_per_day`) are taken, is
-         *     skipped, so no contractor is ever booked over its capacity, however many servers take orders at once. A
-         *     requested window that is not a window of the job's grid (a start that is not an even local hour, or an
+         *     order): the one given in `arrival_window` (one of a quote's `arrival_windows`), else one within its
+         *     urgency's horizon. An `emergency` goes to the first contractor in the usual rank order (finest coverage,
+         *     fastest response, then price) with a free seat, in that contractor's earliest free window; `urgent`,
+         *     `routine` and `scheduled` jobs book the earliest window any ranked contractor has free (rank breaking ties),
+         *     among the contractors priced within `nte_cents` first. A requested window, and an ordered quote's
+         *     contractor, keep the rank order. A contractor that does not work the whole window, or whose seats in it
+         *     (`capacity.concurrent_jobs`) or in its day (`capacity.jobs_per_day`) are taken, is skipped, so no
+         *     contractor is ever booked over its capacity, however many servers take orders at once. A requested window
+         *     that is not a window of the job's grid (a start that is not an even local hour, or an
          *     end that is not two hours later) is 422 naming the field; a window that is full or not bookable now (also when no
          *     contractor serves the job at all: the order would otherwise wait for another window) is 409
          *     `window_unavailable` naming it. Without a window, when every contractor that covers the job is fully booked
@@ -1030,9 +1035,10 @@ export interface paths {
          *     is still on the way (to `pending_dispatch`, `dispatched` or `en_route`); on any other step it is 422, and so
          *     is a time more than 1 hour in the past or more than 30 days ahead. Changing an ETA that was already set
          *     emits `order.eta_updated`.
-         *     Assigning (`pending_dispatch` from `accepted_pending_fulfilment`) books the earliest arrival window the
-         *     order's urgency allows, as `createOrder` does: 409 `contractor_at_capacity` when the named `contractor_id`
-         *     has no free seat in any window of the horizon, 409 `no_window_available` when no contractor of the pool has.
+         *     Assigning (`pending_dispatch` from `accepted_pending_fulfilment`) books an arrival window as `createOrder`
+         *     does without a requested one (an `emergency` in the usual rank order, other urgencies the earliest free
+         *     window across the ranked contractors, those within the order's NTE first): 409 `contractor_at_capacity`
+         *     when the named `contractor_id` has no free seat in any window of the horizon, 409 `no_window_available` when no contractor of the pool has.
          */
         post: operations["recordOrderEvent"];
         delete?: never;

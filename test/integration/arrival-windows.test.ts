@@ -1,9 +1,10 @@
 // Arrival windows and capacity (server/services/dispatch/arrival-windows.ts, bookings.ts), on every test database:
 // a quote lists the windows its pool really works (weekday hours in Anchorage: none on a day off, each in the offset
-// of its date), an order books the window it asks for or the earliest one, a full window is 409 naming it and frees
-// again on cancel, a window off the grid is 422 naming the field, concurrent orders never book a contractor past its
-// concurrent_jobs or jobs_per_day, and an operator's assignment answers 409 when the named contractor is full. Each
-// test uses its own trade in Alaska, where the demo pool has nobody, so its contractor is the only match.
+// of its date), an order books the window it asks for (in rank order) or else by the booking rule (an emergency in
+// rank order, other urgencies the earliest window of any match, within the NTE first), a full window is 409 naming
+// it and frees again on cancel, a window off the grid is 422 naming the field, concurrent orders never book a
+// contractor past its concurrent_jobs or jobs_per_day, and an operator's assignment answers 409 when the named
+// contractor is full. Each test uses its own trade in Alaska, where the demo pool has nobody, so its contractors are the only matches.
 import assert from "node:assert/strict";
 import { anchorageContractor } from "../fixtures/requests.js";
 import { postOrder, recordEvent } from "../fixtures/orders.js";
@@ -43,11 +44,7 @@ const weekdayMornings = {
   friday: mornings,
 };
 
-async function addContractor(
-  t: TestServer,
-  trade: S["TradeCode"],
-  availability: Pick<S["ContractorInput"], "working_hours" | "capacity">,
-) {
+async function addContractor(t: TestServer, trade: S["TradeCode"], availability: Partial<S["ContractorInput"]>) {
   const response = await jsonRequest(t, "POST", "/api/admin/v1/contractors", {
     headers: { authorization: `Bearer ${adminToken}` },
     body: { ...anchorageContractor(trade, `Windows ${trade}`), ...availability },
@@ -67,7 +64,10 @@ async function quote(t: TestServer, key: string, trade: S["TradeCode"], urgency:
 
 interface OrderAnswer {
   status: number;
-  body: { order: { id: string; arrival_window?: Window | null }; fulfilment?: { reason: string } } & {
+  body: {
+    order: { id: string; arrival_window?: Window | null; assigned_contractor_ref?: string | null };
+    fulfilment?: { reason: string };
+  } & {
     code?: string;
     detail?: string;
     errors?: { pointer: string }[];
@@ -77,7 +77,7 @@ let references = 0;
 async function order(
   t: TestServer,
   key: string,
-  job: { trade: S["TradeCode"]; urgency: S["Urgency"]; arrival_window?: Window },
+  job: { trade: S["TradeCode"]; urgency: S["Urgency"]; arrival_window?: Window; nte_cents?: number },
 ): Promise<OrderAnswer> {
   const body = { ...job, location, description: "Arrival window test.", reference_id: `aw-${++references}` };
   const response = await postOrder(t, { "x-api-key": key }, body);
@@ -249,6 +249,62 @@ for (const db of databases()) {
       assert.deepEqual(first.body.order.arrival_window, windows[0]);
       const second = await order(t, key, { trade: "carpentry", urgency: "routine" });
       assert.deepEqual(second.body.order.arrival_window, windows[1]);
+    });
+
+    it("books an emergency in rank order, other urgencies in the earliest window of any match", async () => {
+      const fast = await addContractor(t, "plumbing", {
+        working_hours: allWeek,
+        capacity: { concurrent_jobs: 1, jobs_per_day: 50 },
+        base_response_minutes: 30,
+      });
+      const slow = await addContractor(t, "plumbing", {
+        working_hours: allWeek,
+        capacity: { concurrent_jobs: 2, jobs_per_day: 50 },
+        base_response_minutes: 120,
+      });
+      const windows = (await quote(t, key, "plumbing", "urgent")).arrival_windows ?? [];
+      // The requested window goes to the first in rank order: the fast contractor's first window is now full.
+      const requested = await order(t, key, { trade: "plumbing", urgency: "urgent", arrival_window: windows[0] });
+      assert.equal(requested.body.order.assigned_contractor_ref, fast.ref);
+      const booked = async (urgency: S["Urgency"]) => {
+        const { body } = await order(t, key, { trade: "plumbing", urgency });
+        return [body.order.assigned_contractor_ref, body.order.arrival_window?.start];
+      };
+      // urgent: the slow contractor's first window, hours before the fast one's next
+      assert.deepEqual(await booked("urgent"), [slow.ref, windows[0].start]);
+      // emergency: the fastest responder with a seat within 4 h, in its next window
+      assert.deepEqual(await booked("emergency"), [fast.ref, windows[1].start]);
+    });
+
+    it("books the earliest window among the matches within the NTE before an earlier one over it", async () => {
+      const cheap = await addContractor(t, "appliance_repair", {
+        working_hours: allWeek,
+        capacity: { concurrent_jobs: 1, jobs_per_day: 50 },
+        base_response_minutes: 30,
+        hourly_rate_cents: 8000,
+      });
+      const dear = await addContractor(t, "appliance_repair", {
+        working_hours: allWeek,
+        capacity: { concurrent_jobs: 1, jobs_per_day: 50 },
+        base_response_minutes: 120,
+        hourly_rate_cents: 12_000,
+      });
+      const priced = await quote(t, key, "appliance_repair", "routine");
+      const windows = priced.arrival_windows ?? [];
+      await order(t, key, { trade: "appliance_repair", urgency: "routine", arrival_window: windows[0] });
+      const within = await order(t, key, {
+        trade: "appliance_repair",
+        urgency: "routine",
+        nte_cents: priced.estimated_cost_cents!,
+      });
+      assert.equal(within.status, 201);
+      assert.equal(within.body.order.assigned_contractor_ref, cheap.ref);
+      assert.equal(within.body.order.arrival_window?.start, windows[1].start);
+      const unbounded = await order(t, key, { trade: "appliance_repair", urgency: "routine" });
+      assert.deepEqual(
+        [unbounded.body.order.assigned_contractor_ref, unbounded.body.order.arrival_window?.start],
+        [dear.ref, windows[0].start],
+      );
     });
 
     it("never books a contractor past its capacity under concurrent orders", async () => {

@@ -1,8 +1,8 @@
-// Assigning an unassigned order: the contractor an operator names, else the first of the pool (in rank order) that
-// has a seat in the earliest window the order's urgency allows (bookings.ts). The dispatcher, an operator's
-// assignment and the sandbox all come here, so every path books a seat and none assigns into a full window: the
-// booking is written in the assignment's transaction, and a seat another instance took meanwhile (23505) is read
-// again and picked again, a few times at most.
+// Assigning an unassigned order: the contractor an operator names, else the pool's match and window the booking
+// rule picks for the order's urgency and NTE (bookings.ts: rank order for an emergency, else the earliest window).
+// The dispatcher, an operator's assignment and the sandbox all come here, so every path books a seat and none
+// assigns into a full window: the booking is written in the assignment's transaction, and a seat another instance
+// took meanwhile (23505) is read again and picked again, a few times at most.
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { DomainError } from "../../errors.js";
 import { isSeatTaken, seatAttempts, type SeatLedger } from "../bookings.js";
@@ -18,8 +18,8 @@ export interface MatchRequest {
   contractorId?: string;
 }
 
-/** What assigning reads of the order: its job. */
-export type JobRow = Pick<OrderRow, "trade" | "state" | "location" | "urgency">;
+/** What assigning reads of the order: its job and its NTE (a match within it is preferred). */
+export type JobRow = Pick<OrderRow, "trade" | "state" | "location" | "urgency" | "nte_cents">;
 
 /** What assigning reads: the pool and the seats. */
 export interface Assigner {
@@ -49,7 +49,7 @@ function noSeat(row: JobRow, contractorId: string | undefined) {
   );
 }
 
-/** The match and seats for an unassigned order: the named contractor, else the pool's first with a seat; 409 when
+/** The match and seats for an unassigned order: the named contractor, else the booking rule's pick; 409 when
  * nobody serves it or nobody has a seat. The seats stay claimed until the caller releases them. */
 export async function planUnassigned(
   assigner: Assigner,
@@ -81,7 +81,7 @@ export async function planUnassigned(
     { zone, urgency: row.urgency, now },
     request.fresh,
   );
-  const plan = seats.book(occupancy, matches);
+  const plan = seats.book(occupancy, matches, { nteCents: row.nte_cents });
   if (!plan) throw noSeat(row, contractorId);
   return plan;
 }

@@ -94,8 +94,8 @@ async function matchesFor(creation: OrderCreation, tenant: Tenant, input: OrderI
 const isUniqueViolation = (error: unknown) =>
   typeof error === "object" && error !== null && "code" in error && error.code === "23505";
 
-/** The first match with a seat: in the requested window (409 when none has one), else in its earliest window; none
- * once the attempts are spent (other instances kept taking the seats picked). */
+/** The match and seats the booking rule picks (bookings.ts): in the requested window (409 when none has one), else
+ * by the job's urgency and NTE; none once the attempts are spent (other instances kept taking the seats picked). */
 async function planOf(
   creation: OrderCreation,
   request: { input: OrderInput; matches: Match[]; now: Date },
@@ -112,7 +112,8 @@ async function planOf(
   const contractors = matches.map((match) => match.contractor);
   const job = { zone, urgency: input.urgency, now: now.getTime() };
   const occupancy = await creation.seats.read(contractors, job, attempt > 1); // a retry reads afresh
-  const plan = creation.seats.book(occupancy, matches, requested?.window);
+  const booking = { window: requested?.window, nteCents: input.nte_cents, quoted: Boolean(input.quote_id) };
+  const plan = creation.seats.book(occupancy, matches, booking);
   if (!plan && requested) throw requested.unavailable();
   return plan;
 }

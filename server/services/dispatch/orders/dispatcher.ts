@@ -1,8 +1,8 @@
 // The dispatcher: orders accepted without a contractor (202, `accepted_pending_fulfilment`) get one as soon as the
 // pool can take them, in both environments alike (the sandbox follows the live rule: nothing assigns a contractor
 // that does not exist). A run sweeps every such order, oldest first, in pages, and assigns each the match an
-// operator's assignment would make (assign.ts: the same pool, ranking and rules, and a seat in the earliest window the
-// order's urgency allows, booked in the assignment's transaction, so it never assigns into a full window); the step
+// operator's assignment would make (assign.ts: the same pool, ranking and booking rule, bookings.ts, the seat booked
+// in the assignment's transaction, so it never assigns into a full window); the step
 // goes through the one NTE rule, so an order whose match is priced over its not-to-exceed is never assigned here: it
 // is held at that price, as createOrder holds one (isHeldOverNte), and later sweeps leave it alone. A job nobody can
 // take (no contractor, or all fully booked) is asked about once per sweep, not once per waiting order.
@@ -50,7 +50,7 @@ const pageSize = 100;
 
 /** What a sweep reads of a waiting order: its key and its job (the assignment reads the rest under its lock). Not
  * the stored answer and the rest of the row: a backlog of thousands of waiting orders is read on every sweep. */
-const waitingColumns = ["id", "created_at", "trade", "state", "location", "urgency"] as const;
+const waitingColumns = ["id", "created_at", "trade", "state", "location", "urgency", "nte_cents"] as const;
 type WaitingRow = Pick<OrderRow, (typeof waitingColumns)[number]>;
 
 /** One page of unassigned orders after `after` (created_at, id), oldest first; held orders are left alone. */

@@ -14,7 +14,7 @@ import type { NewOrder } from "./writer.js";
 import { dispatchEta, noEta } from "./eta.js";
 import { bookingRow, type Booking } from "../bookings.js";
 
-/** The contractor that has a seat for the job (the first in rank order) and the seats it books. */
+/** The contractor the booking rule picked for the job (bookings.ts) and the seats it books. */
 export interface Plan {
   match: Match;
   booking: Booking;
@@ -185,7 +185,7 @@ function answerOf(config: Config, input: OrderInput, outcome: Outcome): { body: 
 }
 
 /** The order's answer body and what to write for it (row with the stored answer, first event, audit, webhook,
- * booking). `plan` is the first match with a seat (bookings.ts), null when none has one. */
+ * booking). `plan` is the booking rule's pick (bookings.ts), null when nobody has a seat. */
 export function prepareOrder(
   config: Config,
   input: OrderInput,

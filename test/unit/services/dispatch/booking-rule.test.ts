@@ -1,0 +1,110 @@
+import { strict as assert } from "node:assert";
+import { pickBooking, type BookRequest, type FirstSeat } from "../../../../server/services/dispatch/booking-rule.js";
+import type { ArrivalWindow } from "../../../../server/services/dispatch/arrival-windows.js";
+import type { Booking } from "../../../../server/services/dispatch/bookings.js";
+import type { Contractor } from "../../../../server/services/dispatch/contractors.js";
+import type { Match } from "../../../../server/services/dispatch/matching.js";
+import type { Urgency } from "../../../../server/services/dispatch/trades.js";
+
+const hour = 3_600_000;
+const windowAt = (hours: number): ArrivalWindow => ({
+  start: hours * hour,
+  end: (hours + 2) * hour,
+  startText: `h${hours}`,
+  endText: `h${hours + 2}`,
+});
+
+/** A ranked pool (rank = array order): each contractor's free windows (hours from 0) and price. */
+interface Free {
+  id: string;
+  hours: number[];
+  costCents?: number;
+}
+const matchOf = ({ id, costCents = 10_000 }: Free): Match => ({
+  contractor: { id } as Contractor,
+  coverage: "state",
+  responseMinutes: 30,
+  costCents,
+});
+
+/** The ledger's side, on a table of free windows; records each `before` it was asked with. */
+function ledger(pool: Free[]) {
+  const asked: [string, number][] = [];
+  const firstSeat: FirstSeat = (match, before) => {
+    asked.push([match.contractor.id, before]);
+    const hours = pool.find((free) => free.id === match.contractor.id)!.hours;
+    const start = hours.find((h) => h * hour < before);
+    if (start === undefined) return null;
+    const window = windowAt(start);
+    return { contractorId: match.contractor.id, window, seat: 0, day: "d", daySeat: 0 } satisfies Booking;
+  };
+  return { firstSeat, asked, matches: pool.map(matchOf) };
+}
+
+function pick(pool: Free[], urgency: Urgency, request: BookRequest = {}) {
+  const { firstSeat, matches } = ledger(pool);
+  const picked = pickBooking(matches, urgency, request, firstSeat);
+  return picked && `${picked.match.contractor.id}@${picked.booking.window.start / hour}`;
+}
+
+describe("booking rule", () => {
+  describe("pickBooking()", () => {
+    const pool: Free[] = [
+      { id: "first", hours: [10, 12] },
+      { id: "second", hours: [4] },
+      { id: "third", hours: [4, 6] },
+    ];
+    const cases: [Urgency, string][] = [
+      ["emergency", "first@10"],
+      ["urgent", "second@4"],
+      ["routine", "second@4"],
+      ["scheduled", "second@4"],
+    ];
+    for (const [urgency, expected] of cases)
+      it(`books ${expected} for ${urgency} (rank 1 free at 10 h, ranks 2 and 3 at 4 h)`, () => {
+        assert.equal(pick(pool, urgency), expected);
+      });
+
+    it("keeps rank order for a requested window and for a quote's contractor", () => {
+      assert.equal(pick(pool, "routine", { window: windowAt(4) }), "first@10"); // the ledger filters the window
+      assert.equal(pick(pool, "routine", { quoted: true }), "first@10");
+    });
+
+    it("prefers a later window within the NTE to an earlier one over it", () => {
+      const priced: Free[] = [
+        { id: "cheap-late", hours: [20], costCents: 9_000 },
+        { id: "dear-early", hours: [2], costCents: 12_000 },
+      ];
+      assert.equal(pick(priced, "urgent", { nteCents: 10_000 }), "cheap-late@20");
+      assert.equal(pick(priced, "urgent", { nteCents: 12_000 }), "dear-early@2");
+      assert.equal(pick(priced, "urgent"), "dear-early@2");
+    });
+
+    it("falls back to the earliest match over the NTE only when none within it has a seat", () => {
+      const priced: Free[] = [
+        { id: "cheap-full", hours: [], costCents: 9_000 },
+        { id: "dear-late", hours: [8], costCents: 12_000 },
+        { id: "dearer-early", hours: [3], costCents: 13_000 },
+      ];
+      assert.equal(pick(priced, "routine", { nteCents: 10_000 }), "dearer-early@3");
+    });
+
+    it("returns null when nobody has a seat", () => {
+      assert.equal(pick([{ id: "full", hours: [] }], "routine"), null);
+    });
+
+    it("asks each later match only for windows starting before the best found so far", () => {
+      const { firstSeat, asked, matches } = ledger([
+        { id: "a", hours: [10] },
+        { id: "b", hours: [6] },
+        { id: "c", hours: [8] },
+      ]);
+      pickBooking(matches, "routine", {}, firstSeat);
+      assert.deepEqual(asked, [
+        ["a", Infinity],
+        ["b", 10 * hour],
+        ["c", 6 * hour],
+      ]);
+    });
+  });
+});
