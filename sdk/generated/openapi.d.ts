@@ -1935,7 +1935,10 @@ export interface components {
             seal?: string;
         };
         /**
-         * @description Lifecycle status; the first two are the creation statuses.
+         * @description Lifecycle status; the first two are the creation statuses. `pending_dispatch`: a contractor holds the job's
+         *     offer (`assigned_contractor_ref`) and has not answered yet; its accept makes the order `dispatched`. When
+         *     every eligible contractor declined or let the offer expire, the order goes back to
+         *     `accepted_pending_fulfilment` (an `order.status_changed`), where the dispatcher matches it again.
          * @enum {string}
          */
         OrderLifecycleStatus: "accepted_pending_fulfilment" | "pending_dispatch" | "dispatched" | "en_route" | "on_site" | "completed" | "cancelled";
