@@ -60,7 +60,7 @@ export async function simulateDay(database: TestDatabase, sizes: DaySizes = defa
       world.nte.set(order, order.nteFactor && best ? Math.round(best.costCents * order.nteFactor) : null);
     }
     const baseline = runBaseline(world);
-    const fresh = await runNewMatcher(world, { db, contractors, orders });
+    const fresh = await runNewMatcher(world, { db, contractors, orders, config });
     const figures = { fresh: runFigures(fresh, pool), baseline: runFigures(baseline, pool) };
     return { sizes, database: database.name, world, fresh, baseline, figures };
   } finally {

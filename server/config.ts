@@ -123,6 +123,15 @@ const definition = {
     meaning:
       "the dispatcher assigns orders accepted without a contractor (202) once one can take them: at once after a contractor is added or updated or an order ends, and otherwise every this often",
   }),
+  offerDeadlineMinutes: group({
+    emergency: number("OFFER_DEADLINE_EMERGENCY_MINUTES", int.min(1).max(10_080).default(5), {
+      meaning:
+        "how long a contractor has to accept or decline an offer, by the job's urgency (emergency, urgent, routine, scheduled); past it the job is offered to the next contractor",
+    }),
+    urgent: number("OFFER_DEADLINE_URGENT_MINUTES", int.min(1).max(10_080).default(15), {}),
+    routine: number("OFFER_DEADLINE_ROUTINE_MINUTES", int.min(1).max(10_080).default(60), {}),
+    scheduled: number("OFFER_DEADLINE_SCHEDULED_MINUTES", int.min(1).max(10_080).default(240), {}),
+  }),
   sandbox: sandboxMode,
   sandboxKey: optionalText("DISPATCH_SANDBOX_KEY", testKey, {
     shown: "generated, printed once",

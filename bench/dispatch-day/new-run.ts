@@ -10,7 +10,9 @@ import type { ContractorService } from "../../server/services/dispatch/contracto
 import { sweep, type Dispatcher } from "../../server/services/dispatch/orders/dispatcher.js";
 import type { OrderInput, OrderService } from "../../server/services/dispatch/orders/index.js";
 import { isHeldOverNte, isOverNteError } from "../../server/services/dispatch/orders/nte-rule.js";
+import { createOfferService } from "../../server/services/dispatch/offers/index.js";
 import { installClock } from "../../server/services/shared/clock.js";
+import type { Config } from "../../server/config.js";
 import { createField, type FieldStep } from "./field.js";
 import { invoice, lastDeadline, spanOf, type Outcome, type RunResult, type World } from "./simulate.js";
 import type { DayOrder } from "./world.js";
@@ -30,6 +32,7 @@ export interface Services {
   db: Db;
   contractors: ContractorService;
   orders: OrderService;
+  config: Config;
 }
 
 const orderInput = (order: DayOrder, nteCents: number | null): OrderInput => ({
@@ -53,10 +56,18 @@ function createRun(world: World, services: Services) {
     db,
     contractors: services.contractors,
     seats: orders.seats,
+    config: services.config,
     base,
     job: null,
     eventsWritten: () => undefined,
   };
+  const offers = createOfferService({ ...dispatcher, eventsWritten: () => undefined });
+  /** The contractor takes its offer at once (acceptOffer, as its key would): the order is dispatched. */
+  async function accept(orderId: string, contractorId: string): Promise<void> {
+    const offer = await db("order_offers").where({ order_id: orderId, status: "offered" }).first("id");
+    const caller = { kind: "contractor", id: "key_day", contractorId, environment: "live", scopes: [] } as const;
+    await timed("acceptOffer", () => offers.accept(caller, offer!.id, base));
+  }
   const byId = new Map<string, Outcome>();
   const idOf = new Map<DayOrder, string>();
   const quoted = new Map<string, number>();
@@ -105,6 +116,7 @@ function createRun(world: World, services: Services) {
         outcome.assignedAt = t;
         outcome.job = { order: outcome.order, contractorId: row.contractor_id!, window, readyAt };
         quoted.set(row.id, row.quoted_cost_cents);
+        await accept(row.id, row.contractor_id!);
         field.give(outcome.job);
       }
     },
@@ -113,6 +125,7 @@ function createRun(world: World, services: Services) {
       const id = idOf.get(step.job.order)!;
       const event = (input: Parameters<OrderService["recordEvent"]>[1]) =>
         timed("recordEvent", () => orders.recordEvent(id, input, base));
+      if (step.status === "dispatched") return; // the accepted offer dispatched it
       if (step.status !== "completed") {
         await event({ status: step.status });
         return;

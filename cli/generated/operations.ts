@@ -1395,6 +1395,201 @@ export const operations: readonly OperationSpec[] = [
     ]
   },
   {
+    "operationId": "listContractorOffers",
+    "command": [
+      "offers",
+      "list"
+    ],
+    "method": "get",
+    "path": "/api/dispatch/v1/contractor/offers",
+    "summary": "List the offers made to the calling contractor, newest first",
+    "description": "The offers made to the contractor the key is bound to, in the key's environment only, newest first;\n`status` narrows them (for example `offered`: the jobs waiting for an answer, each with its `respond_by`).\nBefore an offer is accepted its job shows the city, state and ZIP but not the street address or site name;\nonce accepted, the whole location. The customer (account, keys, `callback_url`, `reference_id`) and other\ncontractors' offers are never shown. Pages with `limit` and the opaque `next_cursor`. Contractor keys only\n(`createContractorKey`): a customer key gets 403 `insufficient_scope`.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "status",
+        "in": "query",
+        "target": [
+          "status"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Only offers in this status.",
+        "enum": [
+          "offered",
+          "accepted",
+          "declined",
+          "expired",
+          "withdrawn"
+        ]
+      },
+      {
+        "flag": "limit",
+        "in": "query",
+        "target": [
+          "limit"
+        ],
+        "type": "integer",
+        "required": false,
+        "description": "Page size.",
+        "default": 50,
+        "minimum": 1,
+        "maximum": 200
+      },
+      {
+        "flag": "cursor",
+        "in": "query",
+        "target": [
+          "cursor"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Opaque cursor from a previous page's `next_cursor`.",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
+        "maxLength": 200
+      }
+    ],
+    "example": null,
+    "responses": [
+      "200",
+      "401",
+      "403",
+      "422",
+      "429",
+      "503",
+      "default"
+    ]
+  },
+  {
+    "operationId": "acceptOffer",
+    "command": [
+      "offers",
+      "accept"
+    ],
+    "method": "post",
+    "path": "/api/dispatch/v1/contractor/offers/{id}/accept",
+    "summary": "Accept an offer (the job becomes the contractor's)",
+    "description": "Accepts an open offer before its `respond_by`: the order becomes `dispatched` with this contractor\n(`order.status_changed`, then `order.assigned`), and the offer shows the job's whole location. Exactly one\nanswer wins per offer, across instances: accepting again, or an offer already declined, is 409\n`offer_closed`; an accept after `respond_by` is 409 `offer_expired` (the job is offered to the next\ncontractor). Another contractor's offer, or one of the other environment, is 404.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "id",
+        "in": "path",
+        "target": [
+          "id"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Offer id (`ofr_…`).",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
+        "minLength": 1,
+        "maxLength": 100
+      }
+    ],
+    "example": null,
+    "responses": [
+      "200",
+      "401",
+      "403",
+      "404",
+      "409",
+      "422",
+      "429",
+      "503",
+      "default"
+    ]
+  },
+  {
+    "operationId": "declineOffer",
+    "command": [
+      "offers",
+      "decline"
+    ],
+    "method": "post",
+    "path": "/api/dispatch/v1/contractor/offers/{id}/decline",
+    "summary": "Decline an offer, with a reason",
+    "description": "Declines an open offer: the job is offered to the next eligible contractor (`order.assigned` with\n`reassigned: true`, the order's `assigned_contractor_ref` naming it), or, when none is left, the order\nreturns to `accepted_pending_fulfilment`, where the dispatcher matches it again as the pool changes and\nescalates it at its fulfilment deadline. A contractor that declined is not offered the same order again.\nAn offer already answered or expired is 409 (`offer_closed`, `offer_expired`); another contractor's is 404.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": "application/json",
+    "bodyRequired": true,
+    "flags": [
+      {
+        "flag": "id",
+        "in": "path",
+        "target": [
+          "id"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Offer id (`ofr_…`).",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
+        "minLength": 1,
+        "maxLength": 100
+      },
+      {
+        "flag": "reason",
+        "in": "body",
+        "target": [
+          "reason"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Why the contractor declined.",
+        "enum": [
+          "no_capacity",
+          "too_far",
+          "not_qualified",
+          "price_too_low",
+          "other"
+        ]
+      },
+      {
+        "flag": "note",
+        "in": "body",
+        "target": [
+          "note"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "note",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
+        "maxLength": 1000
+      }
+    ],
+    "example": {
+      "reason": "no_capacity",
+      "note": "Both vans are out until Monday."
+    },
+    "responses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "413",
+      "415",
+      "422",
+      "429",
+      "503",
+      "default"
+    ]
+  },
+  {
     "operationId": "advanceSandboxOrder",
     "command": [
       "sandbox",
@@ -2145,7 +2340,8 @@ export const operations: readonly OperationSpec[] = [
           "key_revoked",
           "sandbox_reset",
           "escalation",
-          "reschedule"
+          "reschedule",
+          "offer"
         ]
       }
     ],
@@ -2556,7 +2752,9 @@ export const operations: readonly OperationSpec[] = [
           "order",
           "orders:read",
           "webhooks",
-          "audit"
+          "audit",
+          "contractor:offers",
+          "contractor:jobs"
         ],
         "default": [
           "quote",
@@ -3131,6 +3329,98 @@ export const operations: readonly OperationSpec[] = [
     },
     "responses": [
       "200",
+      "400",
+      "401",
+      "404",
+      "413",
+      "415",
+      "422",
+      "503",
+      "default"
+    ]
+  },
+  {
+    "operationId": "createContractorKey",
+    "command": [
+      "admin",
+      "contractors",
+      "key"
+    ],
+    "method": "post",
+    "path": "/api/admin/v1/contractors/{id}/keys",
+    "summary": "Issue a key bound to one contractor and one environment",
+    "description": "Issues a contractor key (`dispatch_live_…` or `dispatch_test_…`, shown once, stored as a hash) for the\ncontractor operations (`listContractorOffers`, `acceptOffer`, `declineOffer`): it sees only the offers and\njobs made to this contractor in its environment, and no customer operation accepts it (403\n`insufficient_scope`; the MCP and A2A endpoints refuse it). Revoked with `revokeApiKey` and audited\n(`key_issued`, `key_revoked`) like any key, under the contractor's id as its account.",
+    "security": [
+      "AdminToken"
+    ],
+    "bodyContentType": "application/json",
+    "bodyRequired": true,
+    "flags": [
+      {
+        "flag": "id",
+        "in": "path",
+        "target": [
+          "id"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Contractor id (`ctr_…`).",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
+        "maxLength": 100
+      },
+      {
+        "flag": "environment",
+        "in": "body",
+        "target": [
+          "environment"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "environment",
+        "enum": [
+          "test",
+          "live"
+        ]
+      },
+      {
+        "flag": "label",
+        "in": "body",
+        "target": [
+          "label"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "label",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
+        "maxLength": 200
+      },
+      {
+        "flag": "scopes",
+        "in": "body",
+        "target": [
+          "scopes"
+        ],
+        "type": "array",
+        "required": false,
+        "description": "What the key may do; default both contractor scopes.",
+        "enum": [
+          "contractor:offers",
+          "contractor:jobs"
+        ],
+        "default": [
+          "contractor:offers",
+          "contractor:jobs"
+        ]
+      }
+    ],
+    "example": {
+      "environment": "live",
+      "label": "Lone Star dispatch desk"
+    },
+    "responses": [
+      "201",
       "400",
       "401",
       "404",

@@ -981,6 +981,136 @@ export const requestSchemas: Record<string, object> = {
       }
     }
   },
+  "listContractorOffers": {
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "query": {
+        "type": "object",
+        "properties": {
+          "status": {
+            "type": "string",
+            "enum": [
+              "offered",
+              "accepted",
+              "declined",
+              "expired",
+              "withdrawn"
+            ],
+            "x-extensible-enum": true
+          },
+          "limit": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 200,
+            "default": 50
+          },
+          "cursor": {
+            "type": "string",
+            "maxLength": 200,
+            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "x-pattern-description": "text without control characters"
+          }
+        },
+        "required": []
+      },
+      "header": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      }
+    }
+  },
+  "acceptOffer": {
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "x-pattern-description": "text without control characters"
+          }
+        },
+        "required": [
+          "id"
+        ]
+      },
+      "query": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "header": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      }
+    }
+  },
+  "declineOffer": {
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "x-pattern-description": "text without control characters"
+          }
+        },
+        "required": [
+          "id"
+        ]
+      },
+      "query": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "header": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "reason"
+        ],
+        "properties": {
+          "reason": {
+            "type": "string",
+            "enum": [
+              "no_capacity",
+              "too_far",
+              "not_qualified",
+              "price_too_low",
+              "other"
+            ],
+            "x-extensible-enum": true
+          },
+          "note": {
+            "type": "string",
+            "maxLength": 1000,
+            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "x-pattern-description": "text without control characters"
+          }
+        }
+      }
+    }
+  },
   "advanceSandboxOrder": {
     "type": "object",
     "properties": {
@@ -1507,7 +1637,8 @@ export const requestSchemas: Record<string, object> = {
               "key_revoked",
               "sandbox_reset",
               "escalation",
-              "reschedule"
+              "reschedule",
+              "offer"
             ],
             "x-extensible-enum": true
           }
@@ -1859,7 +1990,9 @@ export const requestSchemas: Record<string, object> = {
                 "order",
                 "orders:read",
                 "webhooks",
-                "audit"
+                "audit",
+                "contractor:offers",
+                "contractor:jobs"
               ],
               "x-extensible-enum": true
             },
@@ -2832,6 +2965,75 @@ export const requestSchemas: Record<string, object> = {
                 "maximum": 1000
               }
             }
+          }
+        }
+      }
+    }
+  },
+  "createContractorKey": {
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string",
+            "maxLength": 100,
+            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "x-pattern-description": "text without control characters"
+          }
+        },
+        "required": [
+          "id"
+        ]
+      },
+      "query": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "header": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "environment"
+        ],
+        "properties": {
+          "environment": {
+            "type": "string",
+            "enum": [
+              "test",
+              "live"
+            ]
+          },
+          "label": {
+            "type": "string",
+            "maxLength": 200,
+            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "x-pattern-description": "text without control characters"
+          },
+          "scopes": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 2,
+            "uniqueItems": true,
+            "items": {
+              "type": "string",
+              "enum": [
+                "contractor:offers",
+                "contractor:jobs"
+              ],
+              "x-extensible-enum": true
+            },
+            "x-default": [
+              "contractor:offers",
+              "contractor:jobs"
+            ]
           }
         }
       }

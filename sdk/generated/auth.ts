@@ -46,6 +46,15 @@ export const operationSchemes: Readonly<Record<string, readonly SecurityScheme[]
   "POST /api/dispatch/v1/orders/{id}/reschedule": [
     "ApiKey"
   ],
+  "GET /api/dispatch/v1/contractor/offers": [
+    "ApiKey"
+  ],
+  "POST /api/dispatch/v1/contractor/offers/{id}/accept": [
+    "ApiKey"
+  ],
+  "POST /api/dispatch/v1/contractor/offers/{id}/decline": [
+    "ApiKey"
+  ],
   "POST /api/dispatch/v1/sandbox/orders/{id}/advance": [
     "ApiKey"
   ],
@@ -106,6 +115,9 @@ export const operationSchemes: Readonly<Record<string, readonly SecurityScheme[]
   "PATCH /api/admin/v1/contractors/{id}": [
     "AdminToken"
   ],
+  "POST /api/admin/v1/contractors/{id}/keys": [
+    "AdminToken"
+  ],
   "POST /api/admin/v1/orders/{id}/events": [
     "AdminToken"
   ],
@@ -130,6 +142,9 @@ export const operationIds = {
   "GET /api/dispatch/v1/orders/{id}/events": "listOrderEvents",
   "POST /api/dispatch/v1/orders/{id}/cancel": "cancelOrder",
   "POST /api/dispatch/v1/orders/{id}/reschedule": "rescheduleOrder",
+  "GET /api/dispatch/v1/contractor/offers": "listContractorOffers",
+  "POST /api/dispatch/v1/contractor/offers/{id}/accept": "acceptOffer",
+  "POST /api/dispatch/v1/contractor/offers/{id}/decline": "declineOffer",
   "POST /api/dispatch/v1/sandbox/orders/{id}/advance": "advanceSandboxOrder",
   "POST /api/dispatch/v1/sandbox/reset": "resetSandbox",
   "GET /api/dispatch/analytics/evals": "getEvals",
@@ -163,6 +178,7 @@ export const operationIds = {
   "GET /api/admin/v1/contractors": "listContractors",
   "POST /api/admin/v1/contractors": "createContractor",
   "PATCH /api/admin/v1/contractors/{id}": "updateContractor",
+  "POST /api/admin/v1/contractors/{id}/keys": "createContractorKey",
   "POST /api/admin/v1/orders/{id}/events": "recordOrderEvent",
   "GET /api/admin/v1/accounts/{account}/webhook-secret": "getWebhookSecret"
 } as const satisfies Record<string, string>;

@@ -405,6 +405,79 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dispatch/v1/contractor/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the offers made to the calling contractor, newest first
+         * @description The offers made to the contractor the key is bound to, in the key's environment only, newest first;
+         *     `status` narrows them (for example `offered`: the jobs waiting for an answer, each with its `respond_by`).
+         *     Before an offer is accepted its job shows the city, state and ZIP but not the street address or site name;
+         *     once accepted, the whole location. The customer (account, keys, `callback_url`, `reference_id`) and other
+         *     contractors' offers are never shown. Pages with `limit` and the opaque `next_cursor`. Contractor keys only
+         *     (`createContractorKey`): a customer key gets 403 `insufficient_scope`.
+         */
+        get: operations["listContractorOffers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/contractor/offers/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an offer (the job becomes the contractor's)
+         * @description Accepts an open offer before its `respond_by`: the order becomes `dispatched` with this contractor
+         *     (`order.status_changed`, then `order.assigned`), and the offer shows the job's whole location. Exactly one
+         *     answer wins per offer, across instances: accepting again, or an offer already declined, is 409
+         *     `offer_closed`; an accept after `respond_by` is 409 `offer_expired` (the job is offered to the next
+         *     contractor). Another contractor's offer, or one of the other environment, is 404.
+         */
+        post: operations["acceptOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/contractor/offers/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline an offer, with a reason
+         * @description Declines an open offer: the job is offered to the next eligible contractor (`order.assigned` with
+         *     `reassigned: true`, the order's `assigned_contractor_ref` naming it), or, when none is left, the order
+         *     returns to `accepted_pending_fulfilment`, where the dispatcher matches it again as the pool changes and
+         *     escalates it at its fulfilment deadline. A contractor that declined is not offered the same order again.
+         *     An offer already answered or expired is 409 (`offer_closed`, `offer_expired`); another contractor's is 404.
+         */
+        post: operations["declineOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dispatch/v1/sandbox/orders/{id}/advance": {
         parameters: {
             query?: never;
@@ -1005,6 +1078,30 @@ export interface paths {
         head?: never;
         /** Update a contractor (for example deactivate it) */
         patch: operations["updateContractor"];
+        trace?: never;
+    };
+    "/api/admin/v1/contractors/{id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a key bound to one contractor and one environment
+         * @description Issues a contractor key (`dispatch_live_…` or `dispatch_test_…`, shown once, stored as a hash) for the
+         *     contractor operations (`listContractorOffers`, `acceptOffer`, `declineOffer`): it sees only the offers and
+         *     jobs made to this contractor in its environment, and no customer operation accepts it (403
+         *     `insufficient_scope`; the MCP and A2A endpoints refuse it). Revoked with `revokeApiKey` and audited
+         *     (`key_issued`, `key_revoked`) like any key, under the contractor's id as its account.
+         */
+        post: operations["createContractorKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/admin/v1/orders/{id}/events": {
@@ -1844,7 +1941,10 @@ export interface components {
             seal?: string;
         };
         /**
-         * @description Lifecycle status; the first two are the creation statuses.
+         * @description Lifecycle status; the first two are the creation statuses. `pending_dispatch`: a contractor holds the job's
+         *     offer (`assigned_contractor_ref`) and has not answered yet; its accept makes the order `dispatched`. When
+         *     every eligible contractor declined or let the offer expire, the order goes back to
+         *     `accepted_pending_fulfilment` (an `order.status_changed`), where the dispatcher matches it again.
          * @enum {string}
          */
         OrderLifecycleStatus: "accepted_pending_fulfilment" | "pending_dispatch" | "dispatched" | "en_route" | "on_site" | "completed" | "cancelled";
@@ -1987,7 +2087,10 @@ export interface components {
         };
         /**
          * @description A contractor was assigned to the order: at creation when it was matched at once (201), when an operator
-         *     assigns an unassigned order, or when the sandbox does. It follows the status event of the same change
+         *     assigns an unassigned order, or when the sandbox does; the job is then offered to that contractor, and a
+         *     decline or a passed response deadline offers it to the next one (`reassigned: true`, status still
+         *     `pending_dispatch`). When the contractor accepts, the order becomes `dispatched` and `order.assigned`
+         *     follows that status event too. It follows the status event of the same change
          *     (`order.created` or `order.status_changed` to `pending_dispatch`) and carries its `status` and
          *     `previous_status`; `assigned_contractor_ref` and `quoted_cost_cents` name the contractor and price,
          *     `reassigned` says whether the order had another contractor before, and `eta` is the estimated arrival the
@@ -2537,7 +2640,7 @@ export interface components {
             hashes: string[];
         };
         /** @enum {string} */
-        AuditRecordType: "quote" | "order" | "match" | "order_status" | "key_issued" | "key_revoked" | "sandbox_reset" | "escalation" | "reschedule";
+        AuditRecordType: "quote" | "order" | "match" | "order_status" | "key_issued" | "key_revoked" | "sandbox_reset" | "escalation" | "reschedule" | "offer";
         AuditRecord: {
             seal: string;
             /**
@@ -2666,9 +2769,71 @@ export interface components {
          *     - `orders:read`: listOrders, getOrder, listEvents, listOrderEvents (and the dispatch.order_status tool).
          *     - `webhooks`: getAccountWebhookSecret, rotateWebhookSecret, listWebhookDeliveries, redeliverWebhookDelivery.
          *     - `audit`: listAuditRecords.
+         *     - `contractor:offers`: listContractorOffers, acceptOffer, declineOffer (contractor keys only, `createContractorKey`).
+         *     - `contractor:jobs`: the contractor's jobs (contractor keys only).
+         *     A customer key cannot hold a contractor scope (422), nor a contractor key a customer one.
          * @enum {string}
          */
-        ApiKeyScope: "quote" | "order" | "orders:read" | "webhooks" | "audit";
+        ApiKeyScope: "quote" | "order" | "orders:read" | "webhooks" | "audit" | "contractor:offers" | "contractor:jobs";
+        /**
+         * @description The scopes a contractor key may hold (a subset of ApiKeyScope).
+         * @enum {string}
+         */
+        ContractorKeyScope: "contractor:offers" | "contractor:jobs";
+        ContractorKeyCreateRequest: {
+            environment: components["schemas"]["ApiKeyEnvironment"];
+            label?: string;
+            /** @description What the key may do; default both contractor scopes. */
+            scopes?: components["schemas"]["ContractorKeyScope"][];
+        };
+        /**
+         * @description `offered`: waiting for the contractor's answer until `respond_by`; `accepted`: the job is the contractor's;
+         *     `declined`: the contractor said no; `expired`: `respond_by` passed unanswered; `withdrawn`: the order was
+         *     cancelled or moved on by an operator while the offer was open.
+         * @enum {string}
+         */
+        ContractorOfferStatus: "offered" | "accepted" | "declined" | "expired" | "withdrawn";
+        /**
+         * @description Why the contractor declined.
+         * @enum {string}
+         */
+        DeclineReason: "no_capacity" | "too_far" | "not_qualified" | "price_too_low" | "other";
+        DeclineOfferRequest: {
+            reason: components["schemas"]["DeclineReason"];
+            note?: string;
+        };
+        /** @description The job as the contractor sees it; `location.address` and `location.name` only once accepted. */
+        OfferJob: {
+            order_id: string;
+            trade: components["schemas"]["TradeCode"];
+            urgency: components["schemas"]["Urgency"];
+            description: string;
+            location: components["schemas"]["OrderLocation"];
+            status: components["schemas"]["OrderLifecycleStatus"];
+            /** @description The price the job was matched at. */
+            quoted_cost_cents?: number | null;
+            arrival_window?: components["schemas"]["ArrivalWindow"] | null;
+        };
+        ContractorOffer: {
+            /** @description Offer id (`ofr_…`). */
+            id: string;
+            status: components["schemas"]["ContractorOfferStatus"];
+            /** Format: date-time */
+            offered_at: string;
+            /**
+             * Format: date-time
+             * @description The response deadline (by urgency: `OFFER_DEADLINE_*_MINUTES`).
+             */
+            respond_by: string;
+            /** Format: date-time */
+            responded_at: string | null;
+            decline_reason: components["schemas"]["DeclineReason"] | null;
+            job: components["schemas"]["OfferJob"];
+        };
+        ContractorOfferPage: {
+            items: components["schemas"]["ContractorOffer"][];
+            next_cursor: string | null;
+        };
         ApiKeyCreateRequest: {
             account: string;
             environment: components["schemas"]["ApiKeyEnvironment"];
@@ -2688,6 +2853,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             revoked_at: string | null;
+            /** @description Contractor keys only (`createContractorKey`): the contractor the key is bound to; its `account` is this id. */
+            contractor_id?: string;
         };
         ApiKeyCreated: components["schemas"]["ApiKey"] & {
             /** @description The full key, shown once: `dispatch_{environment}_` + 32 base62 characters + 6-character checksum. */
@@ -3090,6 +3257,8 @@ export interface components {
     parameters: {
         /** @description Order id (`ord_…`). */
         OrderId: string;
+        /** @description Offer id (`ofr_…`). */
+        OfferId: string;
         /** @description Webhook delivery id (`dlv_…`). */
         DeliveryId: string;
         /** @description Only events after this event id (exclusive). */
@@ -3719,6 +3888,108 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listContractorOffers: {
+        parameters: {
+            query?: {
+                /** @description Only offers in this status. */
+                status?: components["schemas"]["ContractorOfferStatus"];
+                /** @description Page size. */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's `next_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of offers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractorOfferPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    acceptOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Offer id (`ofr_…`). */
+                id: components["parameters"]["OfferId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accepted offer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractorOffer"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    declineOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Offer id (`ofr_…`). */
+                id: components["parameters"]["OfferId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineOfferRequest"];
+            };
+        };
+        responses: {
+            /** @description The declined offer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractorOffer"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Overloaded"];
@@ -4708,6 +4979,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Contractor"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["AdminDisabled"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    createContractorKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Contractor id (`ctr_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContractorKeyCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Key issued. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreated"];
                 };
             };
             400: components["responses"]["BadRequest"];

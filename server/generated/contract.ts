@@ -14,9 +14,12 @@ export const contractEnums = {
   OrderEventType: ["order.created","order.status_changed","order.cancelled","order.assigned","order.completed","order.escalated","order.eta_updated","order.rescheduled"],
   WebhookDeliveryState: ["pending","delivered","dead"],
   Provenance: ["measurement","self_reported_estimate","unavailable"],
-  AuditRecordType: ["quote","order","match","order_status","key_issued","key_revoked","sandbox_reset","escalation","reschedule"],
+  AuditRecordType: ["quote","order","match","order_status","key_issued","key_revoked","sandbox_reset","escalation","reschedule","offer"],
   ApiKeyEnvironment: ["test","live"],
-  ApiKeyScope: ["quote","order","orders:read","webhooks","audit"],
+  ApiKeyScope: ["quote","order","orders:read","webhooks","audit","contractor:offers","contractor:jobs"],
+  ContractorKeyScope: ["contractor:offers","contractor:jobs"],
+  ContractorOfferStatus: ["offered","accepted","declined","expired","withdrawn"],
+  DeclineReason: ["no_capacity","too_far","not_qualified","price_too_low","other"],
 } as const satisfies { [Name in keyof Schemas]?: readonly Schemas[Name][] };
 
 /** Per operationId, the body fields and query parameters the validators fill in when absent (`default`, `x-default`). */
@@ -28,11 +31,13 @@ export interface ContractDefaults {
   listWebhookDeliveries: { body: never; query: "limit" };
   listEvents: { body: never; query: "limit" };
   listOrderEvents: { body: never; query: "limit" };
+  listContractorOffers: { body: never; query: "limit" };
   getEvals: { body: never; query: "period" };
   listAuditRecords: { body: never; query: "limit" };
   listApiKeys: { body: never; query: "limit" };
   createApiKey: { body: "scopes"; query: never };
   listContractors: { body: never; query: "limit" };
   createContractor: { body: "emergency_capable" | "active" | "working_hours" | "capacity"; query: never };
+  createContractorKey: { body: "scopes"; query: never };
   recordOrderEvent: { body: "human_override" | "nte_override"; query: never };
 }

@@ -116,13 +116,24 @@ const admin = (o: Options) => {
   };
 };
 
+/** The agents' endpoints (MCP, A2A) run customer capabilities only: a contractor key is refused there outright,
+ * as its scopes would refuse it tool by tool. */
+function refuseContractor(principal: Caller): Caller {
+  if (principal.kind !== "contractor") return principal;
+  throw new DomainError(
+    "forbidden",
+    "insufficient_scope",
+    "Contractor keys are for the contractor operations (listContractorOffers, acceptOffer, declineOffer), not this endpoint.",
+  );
+}
+
 /** MCP: a key or token as Bearer; a bad one gets a challenge naming the RFC 9728 metadata. */
 const mcp = (o: Options) => async (request: Request) => {
   const header = headerOf(request, "authorization");
   if (!header) throw Boom.unauthorized(null, "Bearer", realm);
   const bearer = bearerOf(header);
   const principal = bearer ? await o.services.principals.resolve(bearer, { keys: true }) : null;
-  if (principal) return principal;
+  if (principal) return refuseContractor(principal);
   const description = bearer
     ? "The bearer credential is unknown, expired or revoked."
     : "Send the credential as Authorization: Bearer <API_KEY>.";
@@ -136,7 +147,7 @@ const mcp = (o: Options) => async (request: Request) => {
 /** A2A: x-api-key (a key or token, like REST), or a Bearer OAuth token (keys as Bearer are MCP-only). */
 const a2a = (o: Options) => async (request: Request) => {
   const presented = headerOf(request, "x-api-key");
-  if (presented) return viaApiKey(o, presented);
+  if (presented) return refuseContractor(await viaApiKey(o, presented));
   const authorization = headerOf(request, "authorization");
   if (!authorization) throw Boom.unauthorized(null, "Bearer", realm);
   const token = bearerOf(authorization);

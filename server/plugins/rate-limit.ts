@@ -21,7 +21,9 @@ export type RouteLimit = LimitPolicy | "none" | ((request: Request) => Cost[]);
  * self-serve OAuth clients (clients cost nothing to register, so their quota follows the address that made them). */
 export function subjectOf(request: Request, trustedProxies: readonly string[]): string {
   const principal = request.auth.credentials?.principal;
-  return principal?.kind === "key" ? `p:${principal.id}` : `ip:${clientBucketOf(request, trustedProxies)}`;
+  return principal?.kind === "key" || principal?.kind === "contractor"
+    ? `p:${principal.id}`
+    : `ip:${clientBucketOf(request, trustedProxies)}`;
 }
 
 function costsOf(request: Request): Cost[] {

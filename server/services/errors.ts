@@ -41,6 +41,8 @@ export const domainErrorCodes = {
   over_nte: "conflict",
   quote_expired: "conflict",
   window_unavailable: "conflict",
+  offer_expired: "conflict",
+  offer_closed: "conflict",
   validation_failed: "validation",
   invalid_key: "validation",
   quote_mismatch: "validation",

@@ -160,6 +160,13 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
     code: "201",
   },
   getWebhookSecret: { args: ["admin", "webhook-secret", "acme-facilities"] },
+  createContractorKey: {
+    args: ["admin", "contractors", "key", "ctr_01JD8XE6F8G0H2J4K6M8N0P2Q4", "--environment", "live"],
+    code: "201",
+  },
+  listContractorOffers: { args: ["offers", "list", "--status", "offered"] },
+  acceptOffer: { args: ["offers", "accept", "ofr_01JD8XB4D6F8H0K2M4P6R8T0V2"] },
+  declineOffer: { args: ["offers", "decline", "ofr_01JD8XB4D6F8H0K2M4P6R8T0V2", "--reason", "no_capacity"] },
 };
 
 /** Exit code by status, each through an operation that documents that status. */

@@ -330,6 +330,42 @@ describe("cli", function () {
       }
     });
 
+    it("admin contractors key, then offers list, decline and accept as the contractor", async () => {
+      /** A new order and a contractor key of the contractor it is offered to, both through the CLI. */
+      const offered = async (ref: string) => {
+        const args = ["order", "--trade", "electrical", "--state", "TX", "--description", "No power."];
+        const order = (await cli([...args, "--reference-id", ref], { DISPATCH_API_KEY: key })).json().order as {
+          id: string;
+          assigned_contractor_ref: string;
+        };
+        const pool = await cli(["admin", "contractors", "list", "--trade", "electrical", "--state", "TX"], admin);
+        const holder = (pool.json().items as { id: string; ref: string }[]).find(
+          (c) => c.ref === order.assigned_contractor_ref,
+        )!;
+        const issued = await cli(["admin", "contractors", "key", holder.id, "--environment", "test"], admin);
+        assert.equal(issued.code, 0, issued.stderr);
+        const env = { DISPATCH_API_KEY: issued.json().key as string };
+        const listed = await cli(["offers", "list", "--status", "offered"], env);
+        assert.equal(listed.code, 0, listed.stderr);
+        const offer = (listed.json().items as { id: string; job: { order_id: string } }[]).find(
+          (o) => o.job.order_id === order.id,
+        )!;
+        return { offer, env };
+      };
+      const declining = await offered("cli-offer-1");
+      const declined = await cli(["offers", "decline", declining.offer.id, "--reason", "no_capacity"], declining.env);
+      assert.equal(declined.code, 0, declined.stderr);
+      assert.equal(declined.json().status, "declined");
+      const accepting = await offered("cli-offer-2");
+      const accepted = await cli(["offers", "accept", accepting.offer.id], accepting.env);
+      assert.equal(accepted.code, 0, accepted.stderr);
+      assert.equal(accepted.json().job.status, "dispatched");
+      const again = await cli(["offers", "accept", accepting.offer.id], accepting.env);
+      assert.equal(again.code, 7, again.stderr); // 409 offer_closed
+      const refused = await cli(["orders", "list"], accepting.env);
+      assert.equal(refused.code, 8, refused.stderr); // 403 insufficient_scope: a contractor key is no customer's
+    });
+
     it("sandbox reset empties the key's sandbox; admin metrics prints the Prometheus text", async () => {
       const reset = await cli(["sandbox", "reset"], { DISPATCH_API_KEY: key });
       assert.equal(reset.code, 0, reset.stderr);

@@ -198,6 +198,18 @@ describe("cli --help examples", function () {
       const id = await newOrder();
       Object.assign(values, { ORDER_ID: id, ...(await otherWindowOf(id)) });
     }
+    if (names.includes("OFFER_ID") || example.command.startsWith("offers ")) {
+      // the offers commands run as the contractor: the open offer of a fresh order, and a key of its contractor
+      const id = await newOrder();
+      const offer = await t.app.services.db("order_offers").where({ order_id: id, status: "offered" }).first();
+      const issued = await api(
+        "POST",
+        `/api/admin/v1/contractors/${offer!.contractor_id}/keys`,
+        { environment: "test" },
+        true,
+      );
+      Object.assign(values, { OFFER_ID: offer!.id, DISPATCH_API_KEY: issued.key as string });
+    }
     if (names.includes("CLIENT_ID")) {
       const client = await api("POST", "/api/mcp/oauth/register", {});
       Object.assign(values, { CLIENT_ID: client.client_id, CLIENT_SECRET: client.client_secret });

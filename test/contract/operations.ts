@@ -122,6 +122,25 @@ export const operationCalls = {
       body: { active: false },
       headers,
     }),
+  createContractorKey: (c, headers) =>
+    c.POST("/api/admin/v1/contractors/{id}/keys", {
+      params: { path: { id: "ctr_01JD8XE6F8G0H2J4K6M8N0P2Q4" } },
+      body: { environment: "live" },
+      headers,
+    }),
+  listContractorOffers: (c, headers) =>
+    c.GET("/api/dispatch/v1/contractor/offers", { params: { query: { status: "offered" } }, headers }),
+  acceptOffer: (c, headers) =>
+    c.POST("/api/dispatch/v1/contractor/offers/{id}/accept", {
+      params: { path: { id: "ofr_01JD8XB3C5D7E9F1G3H5J7K9M1" } },
+      headers,
+    }),
+  declineOffer: (c, headers) =>
+    c.POST("/api/dispatch/v1/contractor/offers/{id}/decline", {
+      params: { path: { id: "ofr_01JD8XB3C5D7E9F1G3H5J7K9M1" } },
+      body: { reason: "no_capacity" },
+      headers,
+    }),
   recordOrderEvent: (c, headers) =>
     c.POST("/api/admin/v1/orders/{id}/events", {
       params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },

@@ -63,6 +63,34 @@ interface Start {
 
 const json = (headers: Record<string, string> = {}) => ({ "content-type": "application/json", ...headers });
 
+/** Minutes from offer to deadline of a new order of this urgency, read as its contractor (a demo-pool match). */
+async function offerMinutes(base: string, key: string, urgency: string): Promise<number> {
+  const admin = json({ authorization: `Bearer ${adminToken}` });
+  const body = { trade: "plumbing", location: { state: "TX", city: "Austin" }, urgency, description: "Leak." };
+  const ordered = await fetch(`${base}${v1}/order`, {
+    method: "POST",
+    headers: json({ "x-api-key": key }),
+    body: JSON.stringify(body),
+  });
+  const { order } = (await ordered.json()) as { order: { id: string; assigned_contractor_ref: string } };
+  const pool = await fetch(`${base}/api/admin/v1/contractors?trade=plumbing&state=TX&limit=200`, { headers: admin });
+  const { items } = (await pool.json()) as { items: { id: string; ref: string }[] };
+  const contractor = items.find((c) => c.ref === order.assigned_contractor_ref)!;
+  const issued = await fetch(`${base}/api/admin/v1/contractors/${contractor.id}/keys`, {
+    method: "POST",
+    headers: admin,
+    body: JSON.stringify({ environment: "test" }),
+  });
+  const contractorKey = ((await issued.json()) as { key: string }).key;
+  const offers = await fetch(`${base}${v1}/contractor/offers?status=offered`, {
+    headers: { "x-api-key": contractorKey },
+  });
+  const offer = (
+    (await offers.json()) as { items: { offered_at: string; respond_by: string; job: { order_id: string } }[] }
+  ).items.find((o) => o.job.order_id === order.id)!;
+  return (Date.parse(offer.respond_by) - Date.parse(offer.offered_at)) / 60_000;
+}
+
 async function issueKey(base: string, environment = "test"): Promise<{ id: string; key: string }> {
   const response = await fetch(`${base}/api/admin/v1/keys`, {
     method: "POST",
@@ -155,6 +183,10 @@ const starts: Start[] = [
       PROBE_ALLOW_PRIVATE: "true",
       SANDBOX_STEP_MS: "0",
       DISPATCHER_INTERVAL_MS: "5000",
+      OFFER_DEADLINE_EMERGENCY_MINUTES: "3",
+      OFFER_DEADLINE_URGENT_MINUTES: "7",
+      OFFER_DEADLINE_ROUTINE_MINUTES: "45",
+      OFFER_DEADLINE_SCHEDULED_MINUTES: "300",
       EVENT_STREAMS_PER_KEY: "2",
       EVENT_STREAM_MAX_SECONDS: "60",
       RATE_LIMIT_POINTS: "50",
@@ -198,6 +230,11 @@ const starts: Start[] = [
       const metrics = await fetch(`http://127.0.0.1:${c.metricsPort}/metrics`);
       assert.equal(metrics.status, 200);
       assert.match(await metrics.text(), /^# HELP /m);
+      assert.equal(
+        await offerMinutes(base, key, "urgent"),
+        7,
+        "OFFER_DEADLINE_URGENT_MINUTES sets the offer's deadline",
+      );
       const capabilities = (await (await fetch(`${base}/api/capabilities`)).json()) as { build_hash: string };
       assert.equal(capabilities.build_hash, "variables-build");
       const checkpoint = await (await fetch(`${base}/api/attest/checkpoint`)).text();

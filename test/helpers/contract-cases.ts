@@ -8,6 +8,8 @@ import { mutations, valid } from "./schema-arbitrary.js";
 export interface Credentials {
   apiKey: string;
   adminToken: string;
+  /** A contractor key (createContractorKey), for the operations whose ApiKey requirement names a contractor scope. */
+  contractorKey?: string;
 }
 
 export interface ContractCase {
@@ -67,7 +69,10 @@ function authHeaders(op: Operation, creds: Credentials): Record<string, string> 
   const requirements = (op.operation.security ?? [{}]) as Record<string, string[]>[];
   const schemes = requirements.flatMap((r) => Object.keys(r));
   if (schemes.includes("AdminToken")) return { authorization: `Bearer ${creds.adminToken}` };
-  if (schemes.includes("ApiKey")) return { "x-api-key": creds.apiKey };
+  const keyScopes = requirements.flatMap((r) => r.ApiKey ?? []);
+  const forContractor = keyScopes.some((scope) => scope.startsWith("contractor:"));
+  if (schemes.includes("ApiKey"))
+    return { "x-api-key": forContractor ? (creds.contractorKey ?? creds.apiKey) : creds.apiKey };
   if (schemes.includes("McpBearerKey")) return { authorization: `Bearer ${creds.apiKey}` };
   return {};
 }

@@ -109,7 +109,8 @@ for (const db of databases()) {
         const types = (await t.app.services.db("audit_records").where({ subject: id }).orderBy("position")).map(
           (r: { type: string }) => r.type,
         );
-        assert.deepEqual(types, ["order", "match", "order_status"]);
+        // the assignment is an offer to the named contractor, audited with it
+        assert.deepEqual(types, ["order", "offer", "match", "order_status"]);
       });
     });
 

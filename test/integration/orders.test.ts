@@ -57,7 +57,7 @@ for (const db of databases()) {
         const audit = await t.app.services.db("audit_records").where({ subject: body.order.id }).orderBy("position");
         assert.deepEqual(
           audit.map((r: { type: string }) => r.type),
-          ["order", "match"],
+          ["order", "match", "offer"], // the job is offered to the matched contractor in the same statement
         );
         assert.equal(audit[0].seal, body.seal);
         const events = await t.app.services.db("order_events").where({ order_id: body.order.id }).orderBy("id");

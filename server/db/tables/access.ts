@@ -13,9 +13,14 @@ export interface ApiKeyRow {
   scopes: KeyScope[];
   created_at: Date;
   revoked_at: Date | null;
+  /** A contractor key's contractor (its account is then this id); null for a customer key. */
+  contractor_id: string | null;
 }
 /** jsonb `scopes` is written as JSON text: node-postgres would send an array as a Postgres array. */
-type ApiKeyInsert = InsertOf<Omit<ApiKeyRow, "scopes"> & { scopes: string }, "label" | "created_at" | "revoked_at">;
+type ApiKeyInsert = InsertOf<
+  Omit<ApiKeyRow, "scopes"> & { scopes: string },
+  "label" | "created_at" | "revoked_at" | "contractor_id"
+>;
 
 export interface OAuthClientRow {
   client_id: string;

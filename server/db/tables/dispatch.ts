@@ -3,6 +3,7 @@
 // object that was written and are written as JSON text; timestamptz reads back as a Date.
 import type { Knex } from "knex";
 import type { Schemas } from "../../types/contract.js";
+import type { InsertOf } from "./writes.js";
 
 type Environment = Schemas["ApiKeyEnvironment"];
 
@@ -114,6 +115,23 @@ export interface ContractorBookingRow {
   day_seat: number;
 }
 
+/** An offer of an order's job to one contractor (services/dispatch/offers/): open (`offered`) until answered,
+ * expired or withdrawn; at most one open per order. */
+export interface OrderOfferRow {
+  id: string;
+  order_id: string;
+  contractor_id: string;
+  /** The order's tenant: offers are audited under it and listed in its environment only. */
+  account: string;
+  environment: Environment;
+  status: Schemas["ContractorOfferStatus"];
+  created_at: Date;
+  deadline_at: Date;
+  responded_at: Date | null;
+  decline_reason: string | null;
+  note: string | null;
+}
+
 /** A change of an order: the cancellation (jsonb) as JSON text. */
 export type OrderUpdate = Partial<Omit<OrderRow, "id" | "location" | "cancellation">> & { cancellation?: string };
 /** New orders are written as JSON rows in one raw statement (orders/writer.ts), never through the builder; only
@@ -129,5 +147,10 @@ declare module "knex/types/tables.js" {
     quotes: QuoteRow;
     orders: Knex.CompositeTableType<OrderRow, OrderInsert, OrderUpdate>;
     contractor_bookings: ContractorBookingRow;
+    order_offers: Knex.CompositeTableType<
+      OrderOfferRow,
+      InsertOf<OrderOfferRow, "responded_at" | "decline_reason" | "note">,
+      Partial<OrderOfferRow>
+    >;
   }
 }

@@ -8,6 +8,7 @@ import { createInvalidatedCache } from "../shared/cache.js";
 import { newId, randomBase62, sha256Hex } from "../shared/ids.js";
 import { apiKeyChecksum, looksLikeApiKey } from "../../api-key-format.js";
 import { defaultKeyScopes, type KeyScope } from "../../generated/operations.js";
+import { contractEnums } from "../../generated/contract.js";
 
 export type { KeyScope } from "../../generated/operations.js";
 export { looksLikeApiKey } from "../../api-key-format.js";
@@ -20,10 +21,13 @@ export interface ApiKeyRecord {
   scopes: KeyScope[];
   created_at: string;
   revoked_at: string | null;
+  /** Contractor keys only. */
+  contractor_id?: string;
 }
 
 function toRecord(row: ApiKeyRow): ApiKeyRecord {
   return {
+    ...(row.contractor_id ? { contractor_id: row.contractor_id } : {}),
     id: row.id,
     account: row.account,
     environment: row.environment,
@@ -40,7 +44,27 @@ interface IssueInput {
   environment: ApiKeyRow["environment"];
   label?: string;
   scopes?: KeyScope[];
+  /** Binds the key to this contractor (createContractorKey): its account is then the contractor's id. */
+  contractorId?: string;
 }
+
+/** The scopes only contractor keys hold, and what a contractor key holds when issued without a list. */
+export const contractorKeyScopes: readonly KeyScope[] = contractEnums.ContractorKeyScope;
+const isContractorScope = (scope: KeyScope) => contractorKeyScopes.includes(scope);
+
+/** 422 for a customer key asking for a contractor scope or a contractor key asking for a customer one: the two
+ * principals never share an operation. */
+function assertScopesFit(input: Pick<IssueInput, "scopes" | "contractorId">): void {
+  const foreign = (input.scopes ?? []).filter((scope) => isContractorScope(scope) !== Boolean(input.contractorId));
+  if (!foreign.length) return;
+  const what = input.contractorId ? "A contractor key" : "A customer key";
+  const message = `${what} cannot hold ${foreign.join(", ")}.`;
+  throw new DomainError("validation", "validation_failed", message, {
+    errors: [{ pointer: "#/scopes", message }],
+  });
+}
+
+const scopesOf = (input: IssueInput) => input.scopes ?? (input.contractorId ? contractorKeyScopes : defaultKeyScopes);
 
 /** Stores a key's hash (never the key) and audits the issue; `fresh: false` when the key was stored already. */
 async function storeKey(db: Db, key: string, input: IssueInput) {
@@ -51,7 +75,8 @@ async function storeKey(db: Db, key: string, input: IssueInput) {
     prefix: key.slice(0, "dispatch_live_".length + 4),
     key_hash: sha256Hex(key),
     label: input.label ?? null,
-    scopes: JSON.stringify(input.scopes ?? defaultKeyScopes),
+    scopes: JSON.stringify(scopesOf(input)),
+    contractor_id: input.contractorId ?? null,
   };
   return db.transaction(async (trx) => {
     const [inserted] = await trx("api_keys").insert(row).onConflict("key_hash").ignore().returning("*");
@@ -61,7 +86,12 @@ async function storeKey(db: Db, key: string, input: IssueInput) {
       type: "key_issued",
       tenant: { account: row.account, environment: row.environment },
       subject: row.id,
-      content: { environment: row.environment, prefix: row.prefix, scopes: input.scopes ?? defaultKeyScopes },
+      content: {
+        environment: row.environment,
+        prefix: row.prefix,
+        scopes: scopesOf(input),
+        ...(row.contractor_id ? { contractor_id: row.contractor_id } : {}),
+      },
     });
     return { stored: inserted, fresh: true };
   });
@@ -75,6 +105,7 @@ export function mintApiKey(environment: "test" | "live"): string {
 
 /** Mints a key (shown once), stores only its hash, and audits the issue. */
 async function issueKey(db: Db, input: IssueInput) {
+  assertScopesFit(input);
   const key = mintApiKey(input.environment);
   const { stored } = await storeKey(db, key, input);
   return { ...toRecord(stored), key };
@@ -84,13 +115,18 @@ async function issueKey(db: Db, input: IssueInput) {
  * Stores a key minted elsewhere (sandbox key, fixtures) exactly as an issued one. A key stored before (a
  * restart on the same database) is kept as it is, unless it belongs to another account or environment.
  */
-async function registerKey(db: Db, key: string, input: Omit<IssueInput, "environment">): Promise<ApiKeyRecord> {
+async function registerKey(
+  db: Db,
+  key: string,
+  input: Omit<IssueInput, "environment" | "contractorId">,
+): Promise<ApiKeyRecord> {
   if (!looksLikeApiKey(key))
     throw new DomainError(
       "validation",
       "invalid_key",
       `${key.slice(0, 18)}… is not a key in the format the server issues.`,
     );
+  assertScopesFit(input);
   const environment = key.startsWith("dispatch_test_") ? "test" : "live";
   const { stored, fresh } = await storeKey(db, key, { ...input, environment });
   const record = toRecord(stored);
@@ -125,8 +161,11 @@ export function createKeyService(db: Db, feed: ChangeFeed | null = null) {
   // Active keys by hash; a revocation anywhere clears every instance's cache through the change feed.
   const active = createInvalidatedCache<ApiKeyRecord>(feed, "api_keys", 60_000);
   return {
-    issue: (input: IssueInput) => issueKey(db, input),
-    register: (key: string, input: Omit<IssueInput, "environment">) => registerKey(db, key, input),
+    issue: (input: Omit<IssueInput, "contractorId">) => issueKey(db, input),
+    /** createContractorKey: a key bound to one contractor (which the caller has checked exists). */
+    issueForContractor: (contractorId: string, input: Omit<IssueInput, "account" | "contractorId">) =>
+      issueKey(db, { ...input, account: contractorId, contractorId }),
+    register: (key: string, input: Omit<IssueInput, "environment" | "contractorId">) => registerKey(db, key, input),
 
     /** The active key for a presented secret, or null (unknown, malformed or revoked). */
     async authenticate(presented: string): Promise<ApiKeyRecord | null> {

@@ -19,7 +19,7 @@ const byId = new Map<string, OperationAccess>(
 export const accessOfOperation = (operationId: string | undefined): OperationAccess | undefined =>
   operationId === undefined ? undefined : byId.get(operationId);
 
-const schemeOf = (caller: Caller) => (caller.kind === "key" ? "ApiKey" : "OAuthToken");
+const schemeOf = (caller: Caller) => (caller.kind === "oauth" ? "OAuthToken" : "ApiKey");
 
 /** RFC 6750 §3.1's challenge, for the key scheme. */
 export const insufficientScopeChallenge = (scopes: readonly KeyScope[]) =>
@@ -41,7 +41,8 @@ export function assertMayCall(caller: Caller, access: OperationAccess, entitleme
     );
   const missing = needed.filter((scope) => !caller.scopes.includes(scope));
   if (!missing.length) return;
-  if (access.entitlement) throw entitlement();
+  // A contractor key is never a customer credential that could be entitled: it is refused like any missing scope.
+  if (access.entitlement && caller.kind !== "contractor") throw entitlement();
   const held = caller.scopes.length ? caller.scopes.join(", ") : "none";
   throw new DomainError(
     "forbidden",

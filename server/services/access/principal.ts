@@ -7,9 +7,17 @@ import { DomainError } from "../errors.js";
 
 export type { Environment, Tenant } from "../shared/tenant.js";
 
-/** A provisioned key, a self-serve OAuth client's token, or the operator. */
+/** A provisioned customer key, a contractor's key (bound to one contractor in one environment: it has no
+ * customer tenant, so no customer path can reach one through it), a self-serve OAuth client's token, or the operator. */
 export type Principal =
   | ({ kind: "key"; id: string; scopes: readonly KeyScope[] } & Tenant)
+  | {
+      kind: "contractor";
+      id: string;
+      contractorId: string;
+      environment: Tenant["environment"];
+      scopes: readonly KeyScope[];
+    }
   | { kind: "oauth"; id: string; clientId: string; scopes: readonly KeyScope[] }
   | { kind: "admin"; id: "admin" };
 
@@ -37,7 +45,17 @@ export function keyCallerOf(caller: Caller | null): KeyCaller {
   });
 }
 
-/** The tenant a caller's orders and quotes belong to; OAuth clients have none. */
+/** A contractor key's caller. */
+export type ContractorCaller = Extract<Principal, { kind: "contractor" }>;
+
+/** The contractor behind a call the access check admitted (a contractor scope: only contractor keys hold one);
+ * the throw is the guard should a route ever skip that check. */
+export function contractorCallerOf(caller: Caller | null): ContractorCaller {
+  if (caller?.kind === "contractor") return caller;
+  throw new DomainError("forbidden", "insufficient_scope", "This operation needs a contractor key.");
+}
+
+/** The tenant a caller's orders and quotes belong to; OAuth clients and contractors have none. */
 export const tenantOf = (caller: Caller): Tenant | null =>
   caller.kind === "key" ? { account: caller.account, environment: caller.environment } : null;
 
@@ -52,6 +70,14 @@ export function createPrincipalResolver(
     /** A provisioned key (when `accept.keys`), or a live OAuth access token; null when neither. */
     async resolve(secret: string, accept: { keys: boolean }): Promise<Caller | null> {
       const key = accept.keys ? await keys.authenticate(secret) : null;
+      if (key?.contractor_id)
+        return {
+          kind: "contractor",
+          id: key.id,
+          contractorId: key.contractor_id,
+          environment: key.environment,
+          scopes: key.scopes,
+        };
       if (key)
         return { kind: "key", id: key.id, account: key.account, environment: key.environment, scopes: key.scopes };
       const token = await oauth.verifyToken(secret);

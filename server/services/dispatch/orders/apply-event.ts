@@ -22,6 +22,8 @@ import { statusView } from "./view.js";
 import { bookingRow } from "../bookings.js";
 import type { Plan } from "./new-order.js";
 import { nowDate } from "../../shared/clock.js";
+import type { OfferedPlan } from "./assign.js";
+import { openOffer, withdrawOpenOffer } from "../offers/records.js";
 
 interface EventRecord {
   note: string | null;
@@ -112,12 +114,13 @@ function isRepeatedCancel(row: OrderRow, input: OrderEventInput): boolean {
   return false;
 }
 
-/** The change's status event, then its facts (ids in that order: the feed's order); their ids, ascending. */
+/** The change's status event, then its facts (ids in that order: the feed's order); their ids, ascending. An
+ * accepted offer adds `order.assigned` for the contractor now holding the job. */
 async function insertEvents(
   trx: Knex.Transaction,
-  change: Pick<StatusChange, "row" | "updated" | "event"> & { now: Date },
+  change: Pick<StatusChange, "row" | "updated" | "event"> & { now: Date; accepted: Accepted | null },
 ): Promise<number[]> {
-  const { row, updated, event, now } = change;
+  const { row, updated, event, now, accepted } = change;
   const common = { order_id: row.id, status: updated.status, at: now, account: row.account };
   const rows = [
     { ...common, ...event, type: eventTypeOf(updated.status, row.status), environment: row.environment },
@@ -129,17 +132,39 @@ async function insertEvents(
       final_cost_cents: event.final_cost_cents,
       environment: row.environment,
     })),
+    ...(accepted
+      ? [
+          {
+            ...common,
+            type: "order.assigned" as const,
+            data: JSON.stringify({
+              reassigned: accepted.reassigned,
+              ...(etaView(updated) ? { eta: etaView(updated) } : {}),
+            }),
+            final_cost_cents: null,
+            environment: row.environment,
+          },
+        ]
+      : []),
   ];
   const written = await trx("order_events").insert(rows).returning("id");
   return written.map((w) => w.id).sort((a, b) => a - b);
 }
 
+/** The contractor's accept of its offer (offers/answer.ts): whether another contractor held the order before. */
+export interface Accepted {
+  reassigned: boolean;
+}
+
+/** Applies the change; an assignment opens the offer to its contractor, and leaving pending_dispatch withdraws an
+ * offer still open (the contractor's accept closed its own before). */
 export async function applyEvent(
   trx: Knex.Transaction,
   id: string,
   input: OrderEventInput,
-  assignment: Plan | null,
+  assignment: OfferedPlan | null,
   base: string,
+  accepted: Accepted | null = null,
 ) {
   const match = assignment?.match ?? null;
   const row = await trx("orders").where({ id }).forUpdate().first();
@@ -151,6 +176,8 @@ export async function applyEvent(
   const update = updateOf(row, input, { booking: assignment?.booking ?? null, match, cancellation, now });
   await trx("orders").where({ id }).update(update);
   await updateSeats(trx, id, input.status, assignment);
+  if (assignment) await openOffer(trx, row, assignment.match.contractor.id, { now, respondBy: assignment.respondBy });
+  if (row.status === "pending_dispatch" && input.status !== "pending_dispatch") await withdrawOpenOffer(trx, id, now);
   const event = {
     note: input.note ?? null,
     // going above the NTE is a person overriding the plan, whatever the flag says
@@ -158,7 +185,7 @@ export async function applyEvent(
     final_cost_cents: input.final_cost_cents ?? null,
   };
   const updated = { ...row, ...update, cancellation: cancellation ?? row.cancellation };
-  const eventIds = await insertEvents(trx, { row, updated, event, now });
+  const eventIds = await insertEvents(trx, { row, updated, event, now, accepted });
   await recordSideEffects(trx, { row, updated, event, match, cancellation, nteOverride }, eventIds, base);
   return statusView(trx, updated, base);
 }

@@ -3,6 +3,8 @@
 // The dispatcher, an operator's assignment and the sandbox all come here, so every path books a seat and none
 // assigns into a full window: the booking is written in the assignment's transaction, and a seat another instance
 // took meanwhile (23505) is read again and picked again, a few times at most.
+// Every assignment is an offer to the contractor it plans (OfferedPlan: with the offer's response deadline); a
+// re-offer plans without the contractors that already had one.
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { DomainError } from "../../errors.js";
 import { isSeatTaken, seatAttempts, type SeatLedger } from "../bookings.js";
@@ -11,12 +13,21 @@ import { rankMatches } from "../matching.js";
 import { stateTimeZone } from "../state-zones.js";
 import { invalidField } from "./errors.js";
 import type { Plan } from "./new-order.js";
-import { now as nowMs } from "../../shared/clock.js";
+import { now as nowMs, nowDate } from "../../shared/clock.js";
+import type { Config } from "../../../config.js";
+import { respondByOf } from "../offers/records.js";
 
 export interface MatchRequest {
   /** The contractor an operator named: they must serve the job. */
   contractorId?: string;
+  /** Contractors not to offer the job again (they declined it, or let an offer of it expire). */
+  exclude?: ReadonlySet<string>;
+  /** Only matches priced at most this (a re-offer keeps within the order's NTE); null or absent: any. */
+  maxCostCents?: number | null;
 }
+
+/** A plan with its offer's response deadline: every assignment is an offer to the planned contractor. */
+export type OfferedPlan = Plan & { respondBy: Date };
 
 /** What assigning reads of the order: its job and its NTE (a match within it is preferred). */
 export type JobRow = Pick<OrderRow, "trade" | "state" | "location" | "urgency" | "nte_cents">;
@@ -25,6 +36,7 @@ export type JobRow = Pick<OrderRow, "trade" | "state" | "location" | "urgency" |
 export interface Assigner {
   contractors: ContractorService;
   seats: SeatLedger;
+  config: Pick<Config, "offerDeadlineMinutes" | "publicBaseUrl">;
 }
 
 /** The named contractor as a pool of one: 422 unless active in the order's trade. */
@@ -59,10 +71,12 @@ export async function planUnassigned(
   const { contractorId } = request;
   const { contractors, seats } = assigner;
   const job = { trade: row.trade, location: row.location, urgency: row.urgency };
-  const pool = contractorId
-    ? await namedContractor(contractors, row, contractorId)
-    : await contractors.candidates(row.trade, row.state);
-  const matches = rankMatches(pool, job);
+  const named = contractorId ? await namedContractor(contractors, row, contractorId) : null;
+  const pool = (named ?? (await contractors.candidates(row.trade, row.state))).filter(
+    (contractor) => !request.exclude?.has(contractor.id),
+  );
+  const { maxCostCents } = request;
+  const matches = rankMatches(pool, job).filter((m) => maxCostCents == null || m.costCents <= maxCostCents);
   if (!matches.length && contractorId)
     throw invalidField(
       "/contractor_id",
@@ -91,12 +105,15 @@ export async function assignWithSeats<T>(
   assigner: Assigner,
   row: JobRow,
   request: MatchRequest,
-  apply: (plan: Plan) => Promise<T>,
+  apply: (plan: OfferedPlan) => Promise<T>,
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const plan = await planUnassigned(assigner, row, { ...request, fresh: attempt > 1 }); // a retry reads afresh
     try {
-      return await apply(plan);
+      return await apply({
+        ...plan,
+        respondBy: respondByOf(assigner.config.offerDeadlineMinutes, row.urgency, nowDate()),
+      });
     } catch (error) {
       if (!isSeatTaken(error) || attempt >= seatAttempts) throw error;
     } finally {

@@ -14,6 +14,9 @@
 // than a queue of "orders to retry": what makes an order matchable is a change to the pool, which concerns any
 // unassigned order, and the sweep reads only unassigned orders through their status index, a page at a time.
 //
+// Every assignment is an offer to the contractor (offers/): a sweep first expires the offers past their deadline and
+// re-offers their jobs (offers/sweep.ts), and never assigns an order to a contractor that already had an offer of it.
+//
 // After the assignments, the sweep escalates every order still unassigned past its urgency's fulfilment deadline
 // (escalation.ts: once per order, an `order.escalated` event, with the reason its job found nobody this sweep), so an
 // overdue order is escalated within one interval.
@@ -22,6 +25,7 @@
 // (applyEvent), so the second instance to reach an order finds it assigned and moves on (409, ignored): at most one
 // assignment per order, and no order is skipped, since every sweep reads every unassigned order.
 import type { Db } from "../../../db/knex.js";
+import type { Config } from "../../../config.js";
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { startBackgroundJob, type BackgroundJob } from "../../../background-job.js";
 import { DomainError } from "../../errors.js";
@@ -33,11 +37,13 @@ import type { SeatLedger } from "../bookings.js";
 import { escalate, overdueOrders, type WaitingReason } from "./escalation.js";
 import { heldOverNte, isOverNteError } from "./nte-rule.js";
 import { nowDate } from "../../shared/clock.js";
+import { sweepOffers } from "../offers/sweep.js";
 
 export interface Dispatcher {
   db: Db;
   contractors: ContractorService;
   seats: SeatLedger;
+  config: Config;
   /** Told after each assignment is written (the feed sequencer's nudge). */
   eventsWritten: () => void;
   /** The server's own base URL once it listens (status URLs in events and webhooks). */
@@ -51,7 +57,8 @@ const pageSize = 100;
 /** What a sweep reads of a waiting order: its key and its job (the assignment reads the rest under its lock). Not
  * the stored answer and the rest of the row: a backlog of thousands of waiting orders is read on every sweep. */
 const waitingColumns = ["id", "created_at", "trade", "state", "location", "urgency", "nte_cents"] as const;
-type WaitingRow = Pick<OrderRow, (typeof waitingColumns)[number]>;
+/** With the contractors that already had an offer of the order (comma-separated; null: none), not offered again. */
+type WaitingRow = Pick<OrderRow, (typeof waitingColumns)[number]> & { offered_to: string | null };
 
 /** One page of unassigned orders after `after` (created_at, id), oldest first; held orders are left alone. */
 function unassignedPage(db: Db, after: Pick<OrderRow, "created_at" | "id"> | null) {
@@ -63,7 +70,10 @@ function unassignedPage(db: Db, after: Pick<OrderRow, "created_at" | "id"> | nul
       { column: "orders.id", order: "asc" },
     ])
     .limit(pageSize)
-    .select<WaitingRow[]>(waitingColumns.map((column) => `orders.${column}`));
+    .select<WaitingRow[]>([
+      ...waitingColumns.map((column) => `orders.${column}`),
+      db.raw("(select string_agg(contractor_id, ',') from order_offers where order_id = orders.id) as offered_to"),
+    ]);
   if (after) void query.whereRaw('("orders"."created_at", "orders"."id") > (?, ?)', [after.created_at, after.id]);
   return query;
 }
@@ -101,7 +111,8 @@ async function assign(
   const input = { status: "pending_dispatch" as const, note: "Assigned by the dispatcher." };
   let planned: Match | null = null;
   try {
-    await assignWithSeats(dispatcher, row, {}, (plan) => {
+    const exclude = new Set(row.offered_to?.split(",") ?? []);
+    await assignWithSeats(dispatcher, row, { exclude }, (plan) => {
       planned = plan.match;
       return dispatcher.db.transaction((trx) => applyEvent(trx, row.id, input, plan, dispatcher.base));
     });
@@ -146,12 +157,14 @@ async function escalateOverdue(dispatcher: Dispatcher, unmatchable: Map<string, 
 
 /** One sweep: assign what the pool can take, then escalate what is still waiting past its deadline. */
 export async function sweep(dispatcher: Dispatcher): Promise<number> {
+  const reoffered = await sweepOffers(dispatcher, dispatcher.base);
+  if (reoffered) dispatcher.eventsWritten();
   const unmatchable = new Map<string, WaitingReason>();
   const assigned = await assignAll(dispatcher, unmatchable);
   if (assigned) dispatcher.eventsWritten(); // the sequencer numbers them before the escalations' pass
   const escalated = await escalateOverdue(dispatcher, unmatchable);
   if (escalated) dispatcher.eventsWritten();
-  return assigned + escalated;
+  return reoffered + assigned + escalated;
 }
 
 /** The dispatcher of one server: started once it listens (`origin`: its public base URL or real address, for

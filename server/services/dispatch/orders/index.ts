@@ -19,6 +19,8 @@ import type { OrderEventInput } from "./transition.js";
 import { statusView } from "./view.js";
 import { createOrderWriter } from "./writer.js";
 import { createSeatLedger } from "../bookings.js";
+import { createOfferService } from "../offers/index.js";
+import type { Answering } from "../offers/answer.js";
 import { baseUrlOf, configuredOrigin } from "../../shared/base-url.js";
 
 export type { CancelInput, CancelReason } from "./cancel.js";
@@ -67,6 +69,19 @@ function customerChanges(
   };
 }
 
+/** The contractor side over the same seat ledger; its answers tell the sequencer and clear this instance's seat
+ * reads (a re-offer moved seats). */
+function offerServiceOf(deps: Omit<Answering, "eventsWritten"> & { eventsWritten: () => void }) {
+  const { eventsWritten, seats } = deps;
+  return createOfferService({
+    ...deps,
+    eventsWritten: () => {
+      eventsWritten();
+      seats.changed();
+    },
+  });
+}
+
 /** `eventsWritten` is told after order events are written (the feed sequencer's nudge). */
 export function createOrderService(
   db: Db,
@@ -94,7 +109,7 @@ export function createOrderService(
     ...customerChanges({ db, contractors }, { baseOf, thenWritten }),
     /** An operator's status change; `base` is the admin request's own base URL. */
     recordEvent: (id: string, input: OrderEventInput, base: string) =>
-      thenWritten(recordEvent(db, { contractors, seats }, { id, input, base }), isFinal(input.status)),
+      thenWritten(recordEvent(db, { contractors, seats, config }, { id, input, base }), isFinal(input.status)),
     advanceSandbox: (tenant: Tenant, id: string, to: SandboxStatus | undefined) =>
       advanceSandboxOrder(clock, tenant, { id, to }),
     resetSandbox: (tenant: Tenant) => resetSandbox(db, tenant),
@@ -107,6 +122,8 @@ export function createOrderService(
       await stopSandboxClock(clock);
       await dispatcher.stop();
     },
+    /** The contractor side: offers of jobs, listed and answered by contractor keys. */
+    offers: offerServiceOf({ db, contractors, seats, config, eventsWritten }),
     /** The seat ledger (quotes read through it too). */
     seats,
     /** The pool changed (a contractor added or updated, here or on another instance). */

@@ -1,5 +1,6 @@
 // A new order's answer and what to write for it: the row with its stored answer, first event, audit records,
-// webhook and the booking of its arrival window (bookings.ts), all decided before the one insert.
+// webhook, the booking of its arrival window (bookings.ts) and the offer to its contractor, all decided before the
+// one insert.
 import type { Tenant } from "../../access/principal.js";
 import type { Config } from "../../../config.js";
 import { auditRow, type AuditRow } from "../../audit/entries.js";
@@ -13,6 +14,7 @@ import { baseUrlOf, statusUrl } from "../../shared/base-url.js";
 import type { NewOrder } from "./writer.js";
 import { dispatchEta, noEta } from "./eta.js";
 import { bookingRow, type Booking } from "../bookings.js";
+import { offerAudit, offerRow, respondByOf } from "../offers/records.js";
 
 /** The contractor the booking rule picked for the job (bookings.ts) and the seats it books. */
 export interface Plan {
@@ -204,12 +206,21 @@ export function prepareOrder(
   const base = baseUrlOf(config.publicBaseUrl, ctx.origin);
   const tracking = { status_url: statusUrl(base, order.id), auth: trackingAuth };
   const { body, note } = answerOf(config, input, { order, priced, best, booked: Boolean(plan), tracking, seal });
+  // the assigned contractor is offered the job at once, in the same statement (offers/records.ts)
+  const offer = best
+    ? offerRow(row, best.contractor.id, {
+        now,
+        respondBy: respondByOf(config.offerDeadlineMinutes, input.urgency, now),
+      })
+    : null;
+  if (offer) records.push(auditRow(offerAudit(offer, "offered")));
   const write = {
     row: { ...row, response_body: JSON.stringify(body) },
     note,
     records,
     webhook: webhookOf(input, row, base),
     booking: assigned ? bookingRow(order.id, assigned.booking) : null,
+    offer,
   };
   return { body, write };
 }

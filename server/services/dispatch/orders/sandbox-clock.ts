@@ -6,12 +6,11 @@ import { DomainError } from "../../errors.js";
 import { startBackgroundJob, type BackgroundJob } from "../../../background-job.js";
 import type { ContractorService } from "../contractors.js";
 import { applyEvent } from "./apply-event.js";
-import { assignWithSeats } from "./assign.js";
+import { assignWithSeats, type OfferedPlan } from "./assign.js";
 import type { SeatLedger } from "../bookings.js";
 import { heldOverNte, isOverNteError } from "./nte-rule.js";
 import { advancingStatuses, nextStep } from "./state.js";
 import type { OrderEventInput } from "./transition.js";
-import type { Plan } from "./new-order.js";
 import { now as nowMs } from "../../shared/clock.js";
 
 /** The clock: what it steps orders with, its running job, and `base`, the server's own origin once it listens. */
@@ -52,7 +51,7 @@ export const heldOrder = (id: string) =>
  * operator's assignment does, or answers 409 `no_contractor_in_area`: like live, nobody is invented. The step goes
  * through the same NTE rule as an operator's, and the sandbox never overrides it. */
 export async function step(clock: SandboxClock, row: OrderRow) {
-  const apply = (plan: Plan | null) =>
+  const apply = (plan: OfferedPlan | null) =>
     clock.db.transaction((trx) => applyEvent(trx, row.id, inputFor(row), plan, clock.base));
   try {
     const view =

@@ -38,7 +38,9 @@ function escalationOf(row: OrderRow): Schemas["Escalation"] | null {
 }
 
 /** The booked window in the job's offset, or null. */
-function arrivalWindowOf(row: OrderRow): Schemas["ArrivalWindow"] | null {
+export function arrivalWindowOf(
+  row: Pick<OrderRow, "state" | "arrival_window_start" | "arrival_window_end">,
+): Schemas["ArrivalWindow"] | null {
   if (!row.arrival_window_start || !row.arrival_window_end) return null;
   const zone = stateTimeZone(row.state);
   const [start, end] = [row.arrival_window_start, row.arrival_window_end].map((at) => new Date(at).getTime());

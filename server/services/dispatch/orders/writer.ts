@@ -5,7 +5,8 @@
 // commit then writes each order alone, so only that order sees the 23505. With a callback_url the same statement
 // gives the account its webhook secret if it has none yet, and each message references its event by the id that
 // statement gave it. An assigned order's booking (its window and day seats, bookings.ts) is one more CTE: a seat
-// another instance took meanwhile fails the statement with 23505 like a taken key, and only that order retries. Events are inserted from one JSON array in array order, so each order's status event takes a
+// another instance took meanwhile fails the statement with 23505 like a taken key, and only that order retries. The offer of an
+// assigned order to its contractor is one more CTE. Events are inserted from one JSON array in array order, so each order's status event takes a
 // smaller id (and so an earlier place in the feed) than the facts after it.
 import type { Db } from "../../../db/knex.js";
 import type { Environment, Tenant } from "../../access/principal.js";
@@ -17,6 +18,7 @@ import { insertMissingSecrets } from "../../webhooks/secrets.js";
 import { factsOf } from "../../events/catalogue.js";
 import { etaView, type EtaColumns } from "./eta.js";
 import { bookingColumns, type bookingRow } from "../bookings.js";
+import { offerColumns, type offerRow } from "../offers/records.js";
 
 export interface NewOrder {
   row: Record<string, unknown> & {
@@ -32,6 +34,8 @@ export interface NewOrder {
   webhook: Parameters<typeof statusChangeMessage>[0] | null;
   /** The seats an assigned order books, inserted in the same statement. */
   booking: ReturnType<typeof bookingRow> | null;
+  /** The offer of the job to the assigned contractor (offers/records.ts), inserted in the same statement. */
+  offer: ReturnType<typeof offerRow> | null;
 }
 
 const eventColumns = ["order_id", "type", "status", "note", "at", "account", "environment", "data"] as const;
@@ -88,6 +92,9 @@ export function createOrderWriter(db: Db, eventsWritten: () => void) {
         "new_bookings",
         db.raw(insertJsonRows("contractor_bookings", bookingColumns), [json(bookings)]),
       );
+    const offers = orders.flatMap((order) => (order.offer ? [order.offer] : []));
+    if (offers.length > 0)
+      statement = statement.with("new_offers", db.raw(insertJsonRows("order_offers", offerColumns), [json(offers)]));
     if (messages.length > 0)
       statement = statement
         .with("secrets", insertMissingSecrets(db, tenantsOf(messages)))

@@ -9,7 +9,7 @@ import { createOrderService } from "../../../../server/services/dispatch/orders/
 describe("orders service", () => {
   describe("startWorkers()", () => {
     it("hands each failed poll to onError, named by its job, and keeps polling", async () => {
-      const db = createDb("pglite://memory"); // no migrations: every poll fails on the missing orders table
+      const db = createDb("pglite://memory"); // no migrations: every poll fails on a missing table
       const config = {
         sandboxStepMs: 20,
         dispatcherIntervalMs: 1000,
@@ -34,7 +34,7 @@ describe("orders service", () => {
       assert.ok(errors.length >= 3, `failed polls logged: ${String(errors.length)}`);
       assert.match(errors[0].message, /orders/);
       assert.ok(dispatcherErrors.length >= 1, "the dispatcher's failed sweep is logged as the dispatcher's");
-      assert.match(dispatcherErrors[0].message, /orders/);
+      assert.match(dispatcherErrors[0].message, /order_offers/); // a sweep first expires due offers
     });
   });
 });

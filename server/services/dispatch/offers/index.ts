@@ -1,0 +1,37 @@
+// The contractor side of orders: offers of jobs to contractors (opened with every assignment: orders/apply-event.ts,
+// orders/new-order.ts), the contractor's list and answers, and the expiry sweep the dispatcher runs.
+import type { OrderOfferRow } from "../../../db/tables/dispatch.js";
+import type { ContractorCaller } from "../../access/principal.js";
+import { newestFirst, pageOf } from "../../shared/keyset.js";
+import type { ResponseBody, ValidQuery } from "../../../types/contract.js";
+import { acceptOffer, declineOffer, type Answering, type DeclineInput } from "./answer.js";
+import { offerViews } from "./view.js";
+import { baseUrlOf } from "../../shared/base-url.js";
+
+export type OfferListFilter = ValidQuery<"listContractorOffers">;
+
+/** listContractorOffers: the caller's offers in its environment, newest first. */
+async function listOffers(
+  deps: Answering,
+  caller: ContractorCaller,
+  filter: OfferListFilter,
+): Promise<ResponseBody<"listContractorOffers", 200>> {
+  const own = deps.db("order_offers").where({ contractor_id: caller.contractorId, environment: caller.environment });
+  const query = newestFirst(own, filter, /^ofr_/);
+  if (filter.status) void query.where({ status: filter.status });
+  const { page, next_cursor } = pageOf<OrderOfferRow>(await query, filter.limit);
+  return { items: await offerViews(deps.db, page), next_cursor };
+}
+
+/** `origin`: the request's own origin, the base of status URLs in events when PUBLIC_BASE_URL is unset. */
+export function createOfferService(deps: Answering) {
+  const baseOf = (origin: string) => baseUrlOf(deps.config.publicBaseUrl, origin);
+  return {
+    list: (caller: ContractorCaller, filter: OfferListFilter) => listOffers(deps, caller, filter),
+    accept: (caller: ContractorCaller, id: string, origin: string) => acceptOffer(deps, caller, id, baseOf(origin)),
+    decline: (caller: ContractorCaller, id: string, input: DeclineInput, origin: string) =>
+      declineOffer(deps, caller, { id, input, base: baseOf(origin) }),
+  };
+}
+
+export type OfferService = ReturnType<typeof createOfferService>;
