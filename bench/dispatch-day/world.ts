@@ -6,7 +6,7 @@ import type { ContractorInput } from "../../server/services/dispatch/contractors
 import { offsetMinutes } from "../../server/services/dispatch/calendar.js";
 import { stateTimeZone } from "../../server/services/dispatch/state-zones.js";
 import { tradeCodes, type TradeCode, type Urgency, type UsState } from "../../server/services/dispatch/trades.js";
-import type { WorkingHoursInput } from "../../server/services/dispatch/working-hours.js";
+import { alwaysWorking, weekdayHours } from "../../server/services/dispatch/working-hours.js";
 import { states as demoStates } from "../../server/services/sandbox/demo-contractors.js";
 import { tradeWages } from "../../server/data/oews-wages.js";
 
@@ -57,23 +57,6 @@ const mixOf = (scope: Scope) =>
   Object.fromEntries(scope.trades.map((trade) => [trade, tradeMix[trade]])) as Record<TradeCode, number>;
 export const urgencyMix: Readonly<Record<Urgency, number>> = { emergency: 10, urgent: 25, routine: 45, scheduled: 20 };
 
-const allDay = [{ start: "00:00", end: "24:00" }];
-function week(start: string, end: string, saturday?: [string, string]): WorkingHoursInput {
-  const day = [{ start, end }];
-  const hours: WorkingHoursInput = { monday: day, tuesday: day, wednesday: day, thursday: day, friday: day };
-  if (saturday) hours.saturday = [{ start: saturday[0], end: saturday[1] }];
-  return hours;
-}
-const roundTheClock: WorkingHoursInput = {
-  monday: allDay,
-  tuesday: allDay,
-  wednesday: allDay,
-  thursday: allDay,
-  friday: allDay,
-  saturday: allDay,
-  sunday: allDay,
-};
-
 /** One contractor: a 24/7 emergency outfit (about one in five of the emergency trades), a weekday shop (8–18 or
  * 7–17, some also Saturday mornings) or a small statewide crew; 1–4 jobs at once, 4–12 a day. */
 function contractorOf(rand: Random, i: number, scope: Scope): ContractorInput {
@@ -86,10 +69,10 @@ function contractorOf(rand: Random, i: number, scope: Scope): ContractorInput {
   const perDay = outfit ? between(rand, 8, 12) : Math.max(concurrent + 2, between(rand, 4, 10));
   const cities = area.cities.filter(() => rand() < 0.6);
   const hours = outfit
-    ? roundTheClock
+    ? alwaysWorking
     : rand() < 0.5
-      ? week("08:00", "18:00", rand() < 0.3 ? ["08:00", "12:00"] : undefined)
-      : week("07:00", "17:00", rand() < 0.3 ? ["08:00", "13:00"] : undefined);
+      ? weekdayHours("08:00", "18:00", rand() < 0.3 ? ["08:00", "12:00"] : undefined)
+      : weekdayHours("07:00", "17:00", rand() < 0.3 ? ["08:00", "13:00"] : undefined);
   return {
     name: `Day ${i} ${area.cities[0]} ${tradeWages[trade].name}`,
     trades:

@@ -32,6 +32,14 @@ export const alwaysWorking: WorkingHours = {
   sunday: [{ start: "00:00", end: "24:00" }],
 };
 
+/** Monday to Friday start–end, and Saturday's hours when given (a shop's week). */
+export function weekdayHours(start: string, end: string, saturday?: [string, string]): WorkingHoursInput {
+  const day = [{ start, end }];
+  const week: WorkingHoursInput = { monday: day, tuesday: day, wednesday: day, thursday: day, friday: day };
+  if (saturday) week.saturday = [{ start: saturday[0], end: saturday[1] }];
+  return week;
+}
+
 /** Minutes after local midnight of "HH:MM" (the contract's patterns guarantee the shape; "24:00" is 1440). */
 export const minutesOf = (time: string): number => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 

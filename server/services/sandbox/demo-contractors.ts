@@ -15,29 +15,10 @@
 import type { ContractorInput, ContractorService } from "../dispatch/contractors.js";
 import { stateTimeZone } from "../dispatch/state-zones.js";
 import { tradeCodes, type TradeCode } from "../dispatch/trades.js";
-import type { WorkingHoursInput } from "../dispatch/working-hours.js";
+import { alwaysWorking, weekdayHours } from "../dispatch/working-hours.js";
 import { tradeWages } from "../../data/oews-wages.js";
 
 type Availability = Required<Pick<ContractorInput, "working_hours" | "capacity">>;
-
-const allDay = [{ start: "00:00", end: "24:00" }];
-const roundTheClock: WorkingHoursInput = {
-  monday: allDay,
-  tuesday: allDay,
-  wednesday: allDay,
-  thursday: allDay,
-  friday: allDay,
-  saturday: allDay,
-  sunday: allDay,
-};
-
-/** Monday to Friday start–end, and Saturday's hours when given. */
-function weekdays(start: string, end: string, saturday?: [string, string]): WorkingHoursInput {
-  const day = [{ start, end }];
-  const week: WorkingHoursInput = { monday: day, tuesday: day, wednesday: day, thursday: day, friday: day };
-  if (saturday) week.saturday = [{ start: saturday[0], end: saturday[1] }];
-  return week;
-}
 
 const emergencyTrades: readonly TradeCode[] = ["plumbing", "electrical", "hvac", "locksmith"];
 
@@ -45,11 +26,11 @@ const emergencyTrades: readonly TradeCode[] = ["plumbing", "electrical", "hvac",
 function metroAvailability(trade: TradeCode, s: number, t: number): Availability {
   if (emergencyTrades.includes(trade))
     return {
-      working_hours: roundTheClock,
+      working_hours: alwaysWorking,
       capacity: { concurrent_jobs: 4 + ((s + t) % 3), jobs_per_day: 40 + ((s + 2 * t) % 3) * 4 },
     };
   return {
-    working_hours: weekdays("07:00", "18:00", ["08:00", "13:00"]),
+    working_hours: weekdayHours("07:00", "18:00", ["08:00", "13:00"]),
     capacity: { concurrent_jobs: 2 + ((s + t) % 3), jobs_per_day: 6 + ((s * 3 + t) % 4) },
   };
 }
@@ -58,7 +39,7 @@ function metroAvailability(trade: TradeCode, s: number, t: number): Availability
 function statewideAvailability(s: number, t: number): Availability {
   const [start, end] = (s + t) % 2 ? ["07:00", "18:00"] : ["08:00", "17:00"];
   return {
-    working_hours: weekdays(start, end, (s + 2 * t) % 3 === 0 ? ["08:00", "12:00"] : undefined),
+    working_hours: weekdayHours(start, end, (s + 2 * t) % 3 === 0 ? ["08:00", "12:00"] : undefined),
     capacity: { concurrent_jobs: 1 + ((s + t) % 3), jobs_per_day: 4 + ((s + 2 * t) % 4) },
   };
 }
