@@ -176,7 +176,8 @@ export async function runNewMatcher(world: World, services: Services): Promise<R
 }
 
 /** What the database says of the run, read apart from the simulation's own bookkeeping: each order's status, its
- * escalation and NTE hold, re-assignments (more than one order.assigned fact) and steps above an NTE without an
+ * escalation and NTE hold, re-assignments (offers of an order to a contractor after its first: each assignment is an offer, and an
+ * accepted offer's order.assigned confirms the same contractor) and steps above an NTE without an
  * override (a dispatch step at a quoted price over it, a completion at a final cost over it). */
 async function settled(db: Db, byId: Map<string, Outcome>) {
   const account = principal.account;
@@ -191,9 +192,10 @@ async function settled(db: Db, byId: Map<string, Outcome>) {
     outcome.escalated = row.escalated_at !== null;
     outcome.held = row.status === "accepted_pending_fulfilment" && isHeldOverNte(row);
   }
-  const assigned: { n: number }[] = await db("order_events")
-    .where({ account, type: "order.assigned" })
-    .groupBy("order_id")
+  const assigned: { n: number }[] = await db("order_offers")
+    .join("orders", "orders.id", "order_offers.order_id")
+    .where("orders.account", account)
+    .groupBy("order_offers.order_id")
     .select(db.raw("count(*)::int as n"));
   const breaches = await db.raw(
     `select count(*)::int as n from order_events e join orders o on o.id = e.order_id

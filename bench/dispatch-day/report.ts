@@ -91,8 +91,9 @@ urgencies 10 / 25 / 45 / 20 % (emergency / urgent / routine / scheduled), three 
 pool's best price: 0.85×, 1.05× or 1.3×).
 
 - New matcher (dispatch-day/new-run.ts): createOrder, the dispatcher's sweep (assignment, then escalation) every
-  5 simulated minutes and in the minute after a job ends, and recordEvent (the operators' path: transition table,
-  NTE rule) for every field step, under a simulated clock (server/services/shared/clock.ts) moved a minute at a
+  5 simulated minutes and in the minute after a job ends, acceptOffer (each contractor takes its offer as soon as
+  it is made: dispatched), and recordEvent (the operators' path: transition table, NTE rule) for every later field
+  step, under a simulated clock (server/services/shared/clock.ts) moved a minute at a
   time until every deadline has passed and every booked job is done.
 - Baseline (dispatch-day/simulate.ts): the matcher before capacity and windows: rankMatches' first contractor gets
   each order the moment it arrives (held over its NTE as createOrder holds one); no capacity, window, re-match or
@@ -119,7 +120,8 @@ Figures, per urgency, over all its orders:
   the jobs beyond jobs_per_day on a local day (of the window's start, or the assignment, on the contractor's clock).
 - NTE breaches: for the new matcher read from the database's events: a step to pending_dispatch or dispatched at a
   quoted price over the NTE, or completed at a final cost over it, without an override; the baseline's from its
-  timeline by the same rule. Re-assignments: order.assigned facts beyond the first, per order.
+  timeline by the same rule. Re-assignments: an order offered to another contractor after its first
+  offer (a decline, an expired offer), counted from order_offers (an accept confirms its offer's contractor).
 - run time: the new matcher's wall time with calls × mean ms per service path (about 2,000 createOrder, 2,100
   dispatcher sweeps, each retrying the waiting backlog, and 7,000 recordEvent steps); the baseline's in memory. One
   database's day takes 2 to 2.5 minutes on the shared 2-core machine below; with TEST_DATABASE_URL set each database
