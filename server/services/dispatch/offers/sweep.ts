@@ -33,7 +33,7 @@ async function stranded(db: Reoffering["db"]): Promise<string[]> {
   return rows.map((row) => row.id);
 }
 
-/** Expires due offers and re-offers their jobs; the number of orders that moved. */
+/** Expires due offers and re-offers their jobs; the offers expired plus the orders moved (0: nothing changed). */
 export async function sweepOffers(deps: Reoffering, base: string): Promise<number> {
   const due = await expireDue(deps, nowDate());
   const waiting = await stranded(deps.db);

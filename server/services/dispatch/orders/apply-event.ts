@@ -6,7 +6,7 @@ import type { Knex } from "knex";
 import type { OrderRow, OrderUpdate } from "../../../db/tables/dispatch.js";
 import { appendAudit } from "../../audit/entries.js";
 import { matchFacts, type Match } from "../matching.js";
-import { enqueueStatusChange } from "../../webhooks/outbox.js";
+import { enqueueEvents } from "./event-writes.js";
 import { eventTypeOf, factsOf } from "../../events/catalogue.js";
 import { orderNotFound } from "./errors.js";
 import { etaUpdateOf, etaView } from "./eta.js";
@@ -64,9 +64,7 @@ async function recordSideEffects(trx: Knex.Transaction, change: StatusChange, ev
       ...(nteOverride ? { nte_override: nteOverride } : {}),
     },
   });
-  if (row.callback_url)
-    for (const eventId of eventIds)
-      await enqueueStatusChange(trx, { orderId: row.id, tenant, url: row.callback_url, base }, eventId);
+  await enqueueEvents(trx, row, eventIds, base);
 }
 
 /** The row's new columns: status, cancellation, final cost, the ETA when the change estimates one (eta.ts), and

@@ -10,7 +10,7 @@ import type { Knex } from "knex";
 import type { Db } from "../../../db/knex.js";
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { appendAudit } from "../../audit/entries.js";
-import { enqueueStatusChange } from "../../webhooks/outbox.js";
+import { writeOrderEvents } from "./event-writes.js";
 import type { Schemas } from "../../../types/contract.js";
 import { fulfilmentDeadline, fulfilmentDeadlineMinutes } from "../fulfilment-deadline.js";
 import { urgencies } from "../trades.js";
@@ -47,19 +47,8 @@ async function writeEscalation(
 ) {
   const { escalation, at, base } = change;
   const tenant = { account: row.account, environment: row.environment };
-  const [event] = await trx("order_events")
-    .insert({
-      order_id: row.id,
-      type: "order.escalated",
-      status: row.status,
-      at,
-      data: JSON.stringify({ escalation }),
-      ...tenant,
-    })
-    .returning("id");
+  await writeOrderEvents(trx, row, [{ type: "order.escalated", data: { escalation } }], { now: at, base });
   await appendAudit(trx, { type: "escalation", tenant, subject: row.id, content: { ...escalation } });
-  if (row.callback_url)
-    await enqueueStatusChange(trx, { orderId: row.id, tenant, url: row.callback_url, base }, event.id);
 }
 
 /** Escalates the order if it is still unassigned and not escalated (under its row lock); true when it did. `waiting`:

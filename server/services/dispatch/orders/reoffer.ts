@@ -13,7 +13,7 @@ import type { Db } from "../../../db/knex.js";
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { appendAudit } from "../../audit/entries.js";
 import { DomainError } from "../../errors.js";
-import { enqueueStatusChange } from "../../webhooks/outbox.js";
+import { writeOrderEvents } from "./event-writes.js";
 import { bookingRow } from "../bookings.js";
 import { matchFacts } from "../matching.js";
 import { assignWithSeats, type Assigner, type OfferedPlan } from "./assign.js";
@@ -42,34 +42,6 @@ async function lockWaiting(trx: Knex.Transaction, id: string): Promise<OrderRow 
   return open ? null : row;
 }
 
-interface Written {
-  now: Date;
-  base: string;
-}
-
-/** One event of the order (a fact or a status event) with its audit record and webhook. */
-async function recordEvent(
-  trx: Knex.Transaction,
-  row: OrderRow,
-  event: { type: "order.assigned" | "order.status_changed"; status: OrderRow["status"]; data?: unknown; note?: string },
-  at: Written,
-) {
-  const tenant = { account: row.account, environment: row.environment };
-  const [{ id }] = await trx("order_events")
-    .insert({
-      order_id: row.id,
-      type: event.type,
-      status: event.status,
-      at: at.now,
-      ...tenant,
-      note: event.note ?? null,
-      data: event.data === undefined ? null : JSON.stringify(event.data),
-    })
-    .returning("id");
-  if (row.callback_url)
-    await enqueueStatusChange(trx, { orderId: row.id, tenant, url: row.callback_url, base: at.base }, id);
-}
-
 /** Moves the order's offer and seats to the planned contractor; false when another instance already moved it. */
 async function moveOffer(trx: Knex.Transaction, id: string, plan: OfferedPlan, base: string): Promise<boolean> {
   const row = await lockWaiting(trx, id);
@@ -91,7 +63,7 @@ async function moveOffer(trx: Knex.Transaction, id: string, plan: OfferedPlan, b
   await openOffer(trx, row, match.contractor.id, { now, respondBy: plan.respondBy });
   const eta = etaView({ ...row, ...update });
   const data = { reassigned: true, ...(eta ? { eta } : {}) };
-  await recordEvent(trx, row, { type: "order.assigned", status: row.status, data }, { now, base });
+  await writeOrderEvents(trx, row, [{ type: "order.assigned", data }], { now, base });
   const tenant = { account: row.account, environment: row.environment };
   await appendAudit(trx, { type: "match", tenant, subject: id, content: { ...matchFacts(match), reoffer: true } });
   return true;
@@ -116,7 +88,7 @@ async function returnToQueue(trx: Knex.Transaction, id: string, base: string): P
     });
   const note = "No contractor accepted the offer; back to the dispatcher.";
   const status = "accepted_pending_fulfilment" as const;
-  await recordEvent(trx, row, { type: "order.status_changed", status, note }, { now, base });
+  await writeOrderEvents(trx, row, [{ type: "order.status_changed", status, note }], { now, base });
   const tenant = { account: row.account, environment: row.environment };
   const content = { from: row.status, to: status, note, human_override: false, final_cost_cents: null };
   await appendAudit(trx, { type: "order_status", tenant, subject: id, content });

@@ -17,7 +17,7 @@ import type { ContractorBookingRow, OrderRow } from "../../../db/tables/dispatch
 import type { Tenant } from "../../access/principal.js";
 import { appendAudit } from "../../audit/entries.js";
 import { DomainError } from "../../errors.js";
-import { enqueueStatusChange } from "../../webhooks/outbox.js";
+import { writeOrderEvents } from "./event-writes.js";
 import type { RequestBody, Schemas } from "../../../types/contract.js";
 import { withOffset, workedWindows, type WorkedWindow } from "../arrival-windows.js";
 import { bookingRow, isSeatTaken, lowestFree, seatAttempts, type Booking } from "../bookings.js";
@@ -98,22 +98,19 @@ async function recordMove(
 ): Promise<void> {
   const { row, windows } = move;
   const tenant = { account: row.account, environment: row.environment };
-  const common = { order_id: row.id, status: row.status, at: change.now, ...tenant };
   const data = windows.previous_arrival_window ? windows : { arrival_window: windows.arrival_window };
-  const rows = [
-    { ...common, type: "order.rescheduled" as const, data: JSON.stringify(data) },
-    ...(eta ? [{ ...common, type: "order.eta_updated" as const, data: JSON.stringify({ eta }) }] : []),
-  ];
-  const ids = (await trx("order_events").insert(rows).returning("id")).map((w) => w.id).sort((a, b) => a - b);
+  await writeOrderEvents(
+    trx,
+    row,
+    [{ type: "order.rescheduled", data }, ...(eta ? [{ type: "order.eta_updated" as const, data: { eta } }] : [])],
+    change,
+  );
   await appendAudit(trx, {
     type: "reschedule",
     tenant,
     subject: row.id,
     content: { by: "customer", status: row.status, ...windows, ...(eta ? { eta } : {}) },
   });
-  if (row.callback_url)
-    for (const id of ids)
-      await enqueueStatusChange(trx, { orderId: row.id, tenant, url: row.callback_url, base: change.base }, id);
 }
 
 /** The new ETA columns when the move changes the estimate (same time and source: none). */
