@@ -125,10 +125,17 @@ describe("cli live commands", function () {
           order: { id: string };
         };
         // The bin: the process must end at completed, with nothing of the dropped stream keeping it alive.
-        const watch = runBin(["orders", "watch", order.order.id, "--output", "ndjson"], { env });
+        let watchOut = "";
+        const watch = runBin(["orders", "watch", order.order.id, "--output", "ndjson"], {
+          env,
+          onStdout: (soFar) => (watchOut = soFar),
+        });
         await until(() => receiver.received.length >= 2, { ...liveWait, message: "the first forwarded events" });
-        // Both commands' streams are open and live (a cut before watch has its stream would test its first request)
+        // Both commands hold their stream: live on the server, and on the client side an event already read through
+        // the proxy (the server counts a stream live before its answer has crossed the proxy; a cut in between would
+        // test the first request, which fails fast with exit 3 like any command's).
         await until(() => t.app.services.eventStreams.stats().live >= 2, { ...liveWait, message: "both streams" });
+        await until(() => watchOut.includes("\n"), { ...liveWait, message: "watch's first event" });
         proxy.cut(); // both streams drop; each must resume after the last event it saw
         const watched = await watch;
         assert.equal(watched.code, 0, watched.stderr);

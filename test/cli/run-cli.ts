@@ -34,7 +34,7 @@ export async function runCli(args: string[], options: RunOptions = {}): Promise<
 /** Runs the `dispatch` bin as a child process: for what crosses the process boundary (exit status, signals, pipes). */
 export function runBin(
   args: string[],
-  options: RunOptions & { cwd?: string; timeoutMs?: number } = {},
+  options: RunOptions & { cwd?: string; timeoutMs?: number; onStdout?: (soFar: string) => void } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], {
@@ -45,7 +45,10 @@ export function runBin(
     });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stdout.on("data", (c: Buffer) => {
+      stdout += c.toString();
+      options.onStdout?.(stdout);
+    });
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     child.once("error", reject);
     child.once("close", (code) => {
