@@ -1590,6 +1590,182 @@ export const operations: readonly OperationSpec[] = [
     ]
   },
   {
+    "operationId": "listContractorJobs",
+    "command": [
+      "jobs",
+      "list"
+    ],
+    "method": "get",
+    "path": "/api/dispatch/v1/contractor/jobs",
+    "summary": "List the jobs the calling contractor holds, newest first",
+    "description": "The jobs the contractor the key is bound to has accepted and still holds, in the key's environment only,\nnewest accepted first, each with the job's whole location, its status, ETA and final cost. A job re-offered\nafter `unable_to_attend`, or re-assigned by an operator, leaves the list. The customer (account, keys,\n`callback_url`, `reference_id`) and other contractors' jobs are never shown. Pages with `limit` and the\nopaque `next_cursor`. Contractor keys only: a customer key gets 403 `insufficient_scope`.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "limit",
+        "in": "query",
+        "target": [
+          "limit"
+        ],
+        "type": "integer",
+        "required": false,
+        "description": "Page size.",
+        "default": 50,
+        "minimum": 1,
+        "maximum": 200
+      },
+      {
+        "flag": "cursor",
+        "in": "query",
+        "target": [
+          "cursor"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Opaque cursor from a previous page's `next_cursor`.",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
+        "maxLength": 200
+      }
+    ],
+    "example": null,
+    "responses": [
+      "200",
+      "401",
+      "403",
+      "422",
+      "429",
+      "503",
+      "default"
+    ]
+  },
+  {
+    "operationId": "updateJobStatus",
+    "command": [
+      "jobs",
+      "status"
+    ],
+    "method": "post",
+    "path": "/api/dispatch/v1/contractor/jobs/{id}/status",
+    "summary": "Report a job's status from the field",
+    "description": "The normal path of a job after the contractor accepted its offer: the contractor holding it reports\n`en_route` (with its `estimated_arrival_at`), `on_site`, `completed` (with `final_cost_cents` and a note)\nor `unable_to_attend` (with a `reason`). Each report moves the order by the same transitions and emits the\nsame events as an operator's step (`order.status_changed`, `order.eta_updated` when the ETA changes, with\nsource `contractor`, and the completion), is not a human override, and is audited under the order's\ntenant. Steps follow the lifecycle: `dispatched` → `en_route` → `on_site` → `completed`; any other step is\n409 `invalid_transition`. A completion over the order's not-to-exceed is 409 `over_nte` (only an operator\ngoes above it). `unable_to_attend` (from `dispatched` or `en_route`) gives the job back: the order returns\nto `pending_dispatch` and is offered to the next eligible contractor (`order.assigned` with\n`reassigned: true`, `assigned_contractor_ref` naming it; this contractor is not offered it again), or, when\nnone is left, returns to `accepted_pending_fulfilment` for the dispatcher and its escalation.\n\n`id` is the order id (`ord_…`, the offer's `job.order_id`). A job the contractor does not hold (another\ncontractor's, the other environment's, or one it gave back or an operator moved) is 404. The operator's\n`recordOrderEvent` stays the override path.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": "application/json",
+    "bodyRequired": true,
+    "flags": [
+      {
+        "flag": "id",
+        "in": "path",
+        "target": [
+          "id"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Order id (`ord_…`).",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
+        "minLength": 1,
+        "maxLength": 100
+      },
+      {
+        "flag": "status",
+        "in": "body",
+        "target": [
+          "status"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "What the contractor reports: `en_route` (setting off, with `estimated_arrival_at`), `on_site`, `completed`",
+        "enum": [
+          "en_route",
+          "on_site",
+          "completed",
+          "unable_to_attend"
+        ]
+      },
+      {
+        "flag": "estimated-arrival-at",
+        "in": "body",
+        "target": [
+          "estimated_arrival_at"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Required with `en_route` and only there: when the contractor expects to be on site (the order's `eta`, source `contractor`); from 1 hour in the past to 30 days ahead.",
+        "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+        "patternDescription": "an RFC 3339 date-time such as 2026-11-24T09:30:00Z",
+        "maxLength": 40
+      },
+      {
+        "flag": "final-cost-cents",
+        "in": "body",
+        "target": [
+          "final_cost_cents"
+        ],
+        "type": "integer",
+        "required": false,
+        "description": "Required with `completed` and only there: the final cost, at most the order's not-to-exceed.",
+        "minimum": 0,
+        "maximum": 100000000
+      },
+      {
+        "flag": "reason",
+        "in": "body",
+        "target": [
+          "reason"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Required with `unable_to_attend` and only there.",
+        "enum": [
+          "vehicle_breakdown",
+          "emergency",
+          "schedule_conflict",
+          "not_qualified",
+          "other"
+        ]
+      },
+      {
+        "flag": "note",
+        "in": "body",
+        "target": [
+          "note"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Kept with the status event (the completion note, say).",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
+        "maxLength": 2000
+      }
+    ],
+    "example": {
+      "status": "en_route",
+      "estimated_arrival_at": "2026-11-23T16:05:00Z",
+      "note": "Leaving the shop now."
+    },
+    "responses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "413",
+      "415",
+      "422",
+      "429",
+      "503",
+      "default"
+    ]
+  },
+  {
     "operationId": "advanceSandboxOrder",
     "command": [
       "sandbox",
@@ -2341,7 +2517,8 @@ export const operations: readonly OperationSpec[] = [
           "sandbox_reset",
           "escalation",
           "reschedule",
-          "offer"
+          "offer",
+          "job_status"
         ]
       }
     ],
@@ -3349,7 +3526,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/admin/v1/contractors/{id}/keys",
     "summary": "Issue a key bound to one contractor and one environment",
-    "description": "Issues a contractor key (`dispatch_live_…` or `dispatch_test_…`, shown once, stored as a hash) for the\ncontractor operations (`listContractorOffers`, `acceptOffer`, `declineOffer`): it sees only the offers and\njobs made to this contractor in its environment, and no customer operation accepts it (403\n`insufficient_scope`; the MCP and A2A endpoints refuse it). Revoked with `revokeApiKey` and audited\n(`key_issued`, `key_revoked`) like any key, under the contractor's id as its account.",
+    "description": "Issues a contractor key (`dispatch_live_…` or `dispatch_test_…`, shown once, stored as a hash) for the\ncontractor operations (`listContractorOffers`, `acceptOffer`, `declineOffer`, `listContractorJobs`,\n`updateJobStatus`): it sees only the offers and\njobs made to this contractor in its environment, and no customer operation accepts it (403\n`insufficient_scope`; the MCP and A2A endpoints refuse it). Revoked with `revokeApiKey` and audited\n(`key_issued`, `key_revoked`) like any key, under the contractor's id as its account.",
     "security": [
       "AdminToken"
     ],
@@ -3441,7 +3618,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/admin/v1/orders/{id}/events",
     "summary": "Record an order status change",
-    "description": "Moves an order along its lifecycle. Allowed transitions:\n`accepted_pending_fulfilment` → `pending_dispatch` | `cancelled`;\n`pending_dispatch` → `dispatched` | `cancelled`; `dispatched` → `en_route` | `cancelled`;\n`en_route` → `on_site` | `cancelled`; `on_site` → `completed` | `cancelled`.\n`completed` requires `final_cost_cents`. Any other transition is 409. The change is audited and the\norder's `callback_url` receives a signed webhook.\n\nThe not-to-exceed holds here as on every path: moving an order with an NTE to `pending_dispatch` or\n`dispatched` when its expected cost (the assigned contractor's price) is over `nte_cents`, or to\n`completed` with a `final_cost_cents` over it, is 409 `over_nte` naming both amounts. An operator may go\nabove the NTE only with `nte_override: true` and an `override_reason`; the event is then recorded as a\nhuman override (audit record and `human_override: true`) and counts in the evals' `human_override_rate`.\n\n**ETA:** `estimated_arrival_at` sets the order's `eta` (source `operator`) on a step where the contractor\nis still on the way (to `pending_dispatch`, `dispatched` or `en_route`); on any other step it is 422, and so\nis a time more than 1 hour in the past or more than 30 days ahead. Changing an ETA that was already set\nemits `order.eta_updated`.\nAssigning (`pending_dispatch` from `accepted_pending_fulfilment`) books an arrival window as `createOrder`\ndoes without a requested one (an `emergency` in the usual rank order, other urgencies the earliest free\nwindow across the ranked contractors, those within the order's NTE first): 409 `contractor_at_capacity`\nwhen the named `contractor_id` has no free seat in any window of the horizon, 409 `no_window_available` when no contractor of the pool has.",
+    "description": "The operator's override path: the contractor holding a job reports its status itself (`updateJobStatus`),\nand this call is for a person stepping in (a contractor without a key, a correction, an NTE override).\nMark such a step with `human_override: true` to count it in the evals' `human_override_rate`; going above\nthe NTE is always recorded as one.\n\nMoves an order along its lifecycle. Allowed transitions:\n`accepted_pending_fulfilment` → `pending_dispatch` | `cancelled`;\n`pending_dispatch` → `dispatched` | `cancelled`; `dispatched` → `en_route` | `cancelled`;\n`en_route` → `on_site` | `cancelled`; `on_site` → `completed` | `cancelled`.\n`completed` requires `final_cost_cents`. Any other transition is 409. The change is audited and the\norder's `callback_url` receives a signed webhook.\n\nThe not-to-exceed holds here as on every path: moving an order with an NTE to `pending_dispatch` or\n`dispatched` when its expected cost (the assigned contractor's price) is over `nte_cents`, or to\n`completed` with a `final_cost_cents` over it, is 409 `over_nte` naming both amounts. An operator may go\nabove the NTE only with `nte_override: true` and an `override_reason`; the event is then recorded as a\nhuman override (audit record and `human_override: true`) and counts in the evals' `human_override_rate`.\n\n**ETA:** `estimated_arrival_at` sets the order's `eta` (source `operator`) on a step where the contractor\nis still on the way (to `pending_dispatch`, `dispatched` or `en_route`); on any other step it is 422, and so\nis a time more than 1 hour in the past or more than 30 days ahead. Changing an ETA that was already set\nemits `order.eta_updated`.\nAssigning (`pending_dispatch` from `accepted_pending_fulfilment`) books an arrival window as `createOrder`\ndoes without a requested one (an `emergency` in the usual rank order, other urgencies the earliest free\nwindow across the ranked contractors, those within the order's NTE first): 409 `contractor_at_capacity`\nwhen the named `contractor_id` has no free seat in any window of the horizon, 409 `no_window_available` when no contractor of the pool has.",
     "security": [
       "AdminToken"
     ],

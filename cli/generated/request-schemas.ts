@@ -1111,6 +1111,116 @@ export const requestSchemas: Record<string, object> = {
       }
     }
   },
+  "listContractorJobs": {
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "query": {
+        "type": "object",
+        "properties": {
+          "limit": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 200,
+            "default": 50
+          },
+          "cursor": {
+            "type": "string",
+            "maxLength": 200,
+            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "x-pattern-description": "text without control characters"
+          }
+        },
+        "required": []
+      },
+      "header": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      }
+    }
+  },
+  "updateJobStatus": {
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "x-pattern-description": "text without control characters"
+          }
+        },
+        "required": [
+          "id"
+        ]
+      },
+      "query": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "header": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "status"
+        ],
+        "properties": {
+          "status": {
+            "type": "string",
+            "enum": [
+              "en_route",
+              "on_site",
+              "completed",
+              "unable_to_attend"
+            ]
+          },
+          "estimated_arrival_at": {
+            "type": "string",
+            "format": "date-time",
+            "maxLength": 40,
+            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+            "x-pattern-description": "an RFC 3339 date-time such as 2026-11-24T09:30:00Z"
+          },
+          "final_cost_cents": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 100000000
+          },
+          "reason": {
+            "type": "string",
+            "enum": [
+              "vehicle_breakdown",
+              "emergency",
+              "schedule_conflict",
+              "not_qualified",
+              "other"
+            ],
+            "x-extensible-enum": true
+          },
+          "note": {
+            "type": "string",
+            "maxLength": 2000,
+            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "x-pattern-description": "text without control characters"
+          }
+        }
+      }
+    }
+  },
   "advanceSandboxOrder": {
     "type": "object",
     "properties": {
@@ -1638,7 +1748,8 @@ export const requestSchemas: Record<string, object> = {
               "sandbox_reset",
               "escalation",
               "reschedule",
-              "offer"
+              "offer",
+              "job_status"
             ],
             "x-extensible-enum": true
           }

@@ -55,6 +55,12 @@ export const operationSchemes: Readonly<Record<string, readonly SecurityScheme[]
   "POST /api/dispatch/v1/contractor/offers/{id}/decline": [
     "ApiKey"
   ],
+  "GET /api/dispatch/v1/contractor/jobs": [
+    "ApiKey"
+  ],
+  "POST /api/dispatch/v1/contractor/jobs/{id}/status": [
+    "ApiKey"
+  ],
   "POST /api/dispatch/v1/sandbox/orders/{id}/advance": [
     "ApiKey"
   ],
@@ -145,6 +151,8 @@ export const operationIds = {
   "GET /api/dispatch/v1/contractor/offers": "listContractorOffers",
   "POST /api/dispatch/v1/contractor/offers/{id}/accept": "acceptOffer",
   "POST /api/dispatch/v1/contractor/offers/{id}/decline": "declineOffer",
+  "GET /api/dispatch/v1/contractor/jobs": "listContractorJobs",
+  "POST /api/dispatch/v1/contractor/jobs/{id}/status": "updateJobStatus",
   "POST /api/dispatch/v1/sandbox/orders/{id}/advance": "advanceSandboxOrder",
   "POST /api/dispatch/v1/sandbox/reset": "resetSandbox",
   "GET /api/dispatch/analytics/evals": "getEvals",

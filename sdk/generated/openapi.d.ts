@@ -478,6 +478,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dispatch/v1/contractor/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the jobs the calling contractor holds, newest first
+         * @description The jobs the contractor the key is bound to has accepted and still holds, in the key's environment only,
+         *     newest accepted first, each with the job's whole location, its status, ETA and final cost. A job re-offered
+         *     after `unable_to_attend`, or re-assigned by an operator, leaves the list. The customer (account, keys,
+         *     `callback_url`, `reference_id`) and other contractors' jobs are never shown. Pages with `limit` and the
+         *     opaque `next_cursor`. Contractor keys only: a customer key gets 403 `insufficient_scope`.
+         */
+        get: operations["listContractorJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/contractor/jobs/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a job's status from the field
+         * @description The normal path of a job after the contractor accepted its offer: the contractor holding it reports
+         *     `en_route` (with its `estimated_arrival_at`), `on_site`, `completed` (with `final_cost_cents` and a note)
+         *     or `unable_to_attend` (with a `reason`). Each report moves the order by the same transitions and emits the
+         *     same events as an operator's step (`order.status_changed`, `order.eta_updated` when the ETA changes, with
+         *     source `contractor`, and the completion), is not a human override, and is audited under the order's
+         *     tenant. Steps follow the lifecycle: `dispatched` → `en_route` → `on_site` → `completed`; any other step is
+         *     409 `invalid_transition`. A completion over the order's not-to-exceed is 409 `over_nte` (only an operator
+         *     goes above it). `unable_to_attend` (from `dispatched` or `en_route`) gives the job back: the order returns
+         *     to `pending_dispatch` and is offered to the next eligible contractor (`order.assigned` with
+         *     `reassigned: true`, `assigned_contractor_ref` naming it; this contractor is not offered it again), or, when
+         *     none is left, returns to `accepted_pending_fulfilment` for the dispatcher and its escalation.
+         *
+         *     `id` is the order id (`ord_…`, the offer's `job.order_id`). A job the contractor does not hold (another
+         *     contractor's, the other environment's, or one it gave back or an operator moved) is 404. The operator's
+         *     `recordOrderEvent` stays the override path.
+         */
+        post: operations["updateJobStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dispatch/v1/sandbox/orders/{id}/advance": {
         parameters: {
             query?: never;
@@ -1092,7 +1150,8 @@ export interface paths {
         /**
          * Issue a key bound to one contractor and one environment
          * @description Issues a contractor key (`dispatch_live_…` or `dispatch_test_…`, shown once, stored as a hash) for the
-         *     contractor operations (`listContractorOffers`, `acceptOffer`, `declineOffer`): it sees only the offers and
+         *     contractor operations (`listContractorOffers`, `acceptOffer`, `declineOffer`, `listContractorJobs`,
+         *     `updateJobStatus`): it sees only the offers and
          *     jobs made to this contractor in its environment, and no customer operation accepts it (403
          *     `insufficient_scope`; the MCP and A2A endpoints refuse it). Revoked with `revokeApiKey` and audited
          *     (`key_issued`, `key_revoked`) like any key, under the contractor's id as its account.
@@ -1115,7 +1174,12 @@ export interface paths {
         put?: never;
         /**
          * Record an order status change
-         * @description Moves an order along its lifecycle. Allowed transitions:
+         * @description The operator's override path: the contractor holding a job reports its status itself (`updateJobStatus`),
+         *     and this call is for a person stepping in (a contractor without a key, a correction, an NTE override).
+         *     Mark such a step with `human_override: true` to count it in the evals' `human_override_rate`; going above
+         *     the NTE is always recorded as one.
+         *
+         *     Moves an order along its lifecycle. Allowed transitions:
          *     `accepted_pending_fulfilment` → `pending_dispatch` | `cancelled`;
          *     `pending_dispatch` → `dispatched` | `cancelled`; `dispatched` → `en_route` | `cancelled`;
          *     `en_route` → `on_site` | `cancelled`; `on_site` → `completed` | `cancelled`.
@@ -2287,11 +2351,12 @@ export interface components {
             /**
              * @description Who made the estimate: `dispatch` (at assignment, from the match's response minutes), `window` (at
              *     assignment, the start of the booked `arrival_window` when that is later than the response time),
-             *     `operator` (an operator's `recordOrderEvent` with `estimated_arrival_at`) or `sandbox` (the sandbox's
-             *     simulated contractor). Open: later sources may appear; read an unknown one as "other".
+             *     `operator` (an operator's `recordOrderEvent` with `estimated_arrival_at`), `sandbox` (the sandbox's
+             *     simulated contractor) or `contractor` (the assigned contractor's `updateJobStatus` report `en_route`).
+             *     Open: later sources may appear; read an unknown one as "other".
              * @enum {string}
              */
-            source: "dispatch" | "window" | "operator" | "sandbox";
+            source: "dispatch" | "window" | "operator" | "sandbox" | "contractor";
         };
         EventPage: {
             items: components["schemas"]["DispatchEvent"][];
@@ -2448,6 +2513,14 @@ export interface components {
                 /** @description Orders with a booked `arrival_window` whose contractor arrived (the first step to `on_site`) inside it / such orders that arrived; arriving early counts as outside. */
                 window_adherence_rate?: components["schemas"]["Metric"];
                 quote_turnaround_minutes: components["schemas"]["Metric"];
+                /** @description Offers accepted / offers answered (accepted or declined) or expired; `sample_size` is that denominator. */
+                offer_acceptance_rate?: components["schemas"]["Metric"];
+                /** @description Median time from an offer to its acceptance (nearest rank), over accepted offers. */
+                time_to_accept_p50_ms?: components["schemas"]["Metric"];
+                /** @description 95th percentile time from an offer to its acceptance (nearest rank), over accepted offers. */
+                time_to_accept_p95_ms?: components["schemas"]["Metric"];
+                /** @description Offers beyond the first, per order that had an offer; `sample_size` is those orders. */
+                reoffers_per_order?: components["schemas"]["Metric"];
             };
             trust_signals: {
                 audit_trail: string;
@@ -2640,7 +2713,7 @@ export interface components {
             hashes: string[];
         };
         /** @enum {string} */
-        AuditRecordType: "quote" | "order" | "match" | "order_status" | "key_issued" | "key_revoked" | "sandbox_reset" | "escalation" | "reschedule" | "offer";
+        AuditRecordType: "quote" | "order" | "match" | "order_status" | "key_issued" | "key_revoked" | "sandbox_reset" | "escalation" | "reschedule" | "offer" | "job_status";
         AuditRecord: {
             seal: string;
             /**
@@ -2770,7 +2843,7 @@ export interface components {
          *     - `webhooks`: getAccountWebhookSecret, rotateWebhookSecret, listWebhookDeliveries, redeliverWebhookDelivery.
          *     - `audit`: listAuditRecords.
          *     - `contractor:offers`: listContractorOffers, acceptOffer, declineOffer (contractor keys only, `createContractorKey`).
-         *     - `contractor:jobs`: the contractor's jobs (contractor keys only).
+         *     - `contractor:jobs`: listContractorJobs, updateJobStatus (contractor keys only).
          *     A customer key cannot hold a contractor scope (422), nor a contractor key a customer one.
          * @enum {string}
          */
@@ -2832,6 +2905,46 @@ export interface components {
         };
         ContractorOfferPage: {
             items: components["schemas"]["ContractorOffer"][];
+            next_cursor: string | null;
+        };
+        /**
+         * @description What the contractor reports: `en_route` (setting off, with `estimated_arrival_at`), `on_site`, `completed`
+         *     (with `final_cost_cents`) or `unable_to_attend` (with a `reason`: the job goes to the next contractor).
+         * @enum {string}
+         */
+        JobReportStatus: "en_route" | "on_site" | "completed" | "unable_to_attend";
+        /**
+         * @description Why the contractor cannot attend the job it accepted.
+         * @enum {string}
+         */
+        UnableToAttendReason: "vehicle_breakdown" | "emergency" | "schedule_conflict" | "not_qualified" | "other";
+        JobStatusReport: {
+            status: components["schemas"]["JobReportStatus"];
+            /**
+             * Format: date-time
+             * @description Required with `en_route` and only there: when the contractor expects to be on site (the order's `eta`, source `contractor`); from 1 hour in the past to 30 days ahead.
+             */
+            estimated_arrival_at?: string;
+            /** @description Required with `completed` and only there: the final cost, at most the order's not-to-exceed. */
+            final_cost_cents?: number;
+            /** @description Required with `unable_to_attend` and only there. */
+            reason?: components["schemas"]["UnableToAttendReason"];
+            /** @description Kept with the status event (the completion note, say). */
+            note?: string;
+        };
+        /** @description A job the contractor holds (its accepted offer), with the whole location; never the customer. */
+        ContractorJob: {
+            /** @description The accepted offer (`ofr_…`). */
+            offer_id: string;
+            /** Format: date-time */
+            accepted_at: string;
+            eta: components["schemas"]["Eta"] | null;
+            /** @description Set by the completion. */
+            final_cost_cents: number | null;
+            job: components["schemas"]["OfferJob"];
+        };
+        ContractorJobPage: {
+            items: components["schemas"]["ContractorJob"][];
             next_cursor: string | null;
         };
         ApiKeyCreateRequest: {
@@ -3988,6 +4101,83 @@ export interface operations {
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listContractorJobs: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's `next_cursor`. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of jobs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractorJobPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    updateJobStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order id (`ord_…`). */
+                id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobStatusReport"];
+            };
+        };
+        responses: {
+            /** @description The job as it now stands. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractorJob"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            /** @description Not a step the job allows from its status (`invalid_transition`), or a completion over the order's not-to-exceed (`over_nte`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];

@@ -14,12 +14,14 @@ export const contractEnums = {
   OrderEventType: ["order.created","order.status_changed","order.cancelled","order.assigned","order.completed","order.escalated","order.eta_updated","order.rescheduled"],
   WebhookDeliveryState: ["pending","delivered","dead"],
   Provenance: ["measurement","self_reported_estimate","unavailable"],
-  AuditRecordType: ["quote","order","match","order_status","key_issued","key_revoked","sandbox_reset","escalation","reschedule","offer"],
+  AuditRecordType: ["quote","order","match","order_status","key_issued","key_revoked","sandbox_reset","escalation","reschedule","offer","job_status"],
   ApiKeyEnvironment: ["test","live"],
   ApiKeyScope: ["quote","order","orders:read","webhooks","audit","contractor:offers","contractor:jobs"],
   ContractorKeyScope: ["contractor:offers","contractor:jobs"],
   ContractorOfferStatus: ["offered","accepted","declined","expired","withdrawn"],
   DeclineReason: ["no_capacity","too_far","not_qualified","price_too_low","other"],
+  JobReportStatus: ["en_route","on_site","completed","unable_to_attend"],
+  UnableToAttendReason: ["vehicle_breakdown","emergency","schedule_conflict","not_qualified","other"],
 } as const satisfies { [Name in keyof Schemas]?: readonly Schemas[Name][] };
 
 /** Per operationId, the body fields and query parameters the validators fill in when absent (`default`, `x-default`). */
@@ -32,6 +34,7 @@ export interface ContractDefaults {
   listEvents: { body: never; query: "limit" };
   listOrderEvents: { body: never; query: "limit" };
   listContractorOffers: { body: never; query: "limit" };
+  listContractorJobs: { body: never; query: "limit" };
   getEvals: { body: never; query: "period" };
   listAuditRecords: { body: never; query: "limit" };
   listApiKeys: { body: never; query: "limit" };

@@ -366,6 +366,40 @@ export const operations = {
     "mcpAnnotations": null,
     "a2aSkill": null
   },
+  "listContractorJobs": {
+    "method": "GET",
+    "path": "/api/dispatch/v1/contractor/jobs",
+    "tags": [
+      "contractor"
+    ],
+    "schemes": {
+      "ApiKey": [
+        "contractor:jobs"
+      ]
+    },
+    "anonymous": false,
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
+  },
+  "updateJobStatus": {
+    "method": "POST",
+    "path": "/api/dispatch/v1/contractor/jobs/{id}/status",
+    "tags": [
+      "contractor"
+    ],
+    "schemes": {
+      "ApiKey": [
+        "contractor:jobs"
+      ]
+    },
+    "anonymous": false,
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
+  },
   "advanceSandboxOrder": {
     "method": "POST",
     "path": "/api/dispatch/v1/sandbox/orders/{id}/advance",

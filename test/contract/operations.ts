@@ -141,6 +141,14 @@ export const operationCalls = {
       body: { reason: "no_capacity" },
       headers,
     }),
+  listContractorJobs: (c, headers) =>
+    c.GET("/api/dispatch/v1/contractor/jobs", { params: { query: { limit: 20 } }, headers }),
+  updateJobStatus: (c, headers) =>
+    c.POST("/api/dispatch/v1/contractor/jobs/{id}/status", {
+      params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },
+      body: { status: "on_site" },
+      headers,
+    }),
   recordOrderEvent: (c, headers) =>
     c.POST("/api/admin/v1/orders/{id}/events", {
       params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },

@@ -1,7 +1,8 @@
 // The offers' part of the dispatcher's sweep (orders/dispatcher.ts): offers past their deadline expire (a
 // conditional UPDATE: of several instances sweeping at once, each offer expires once, and an accept that won the
 // row first keeps it), and each expired offer's job is re-offered (reoffer.ts). Orders left waiting without an open
-// offer after a decline or an expiry (an instance that stopped between the two steps) are re-offered too.
+// offer after a decline, an expiry or a contractor giving its job back (jobs/report.ts; an instance that stopped
+// between the two steps) are re-offered too: pending_dispatch with an accepted offer means only the latter.
 import { nowDate } from "../../shared/clock.js";
 import { appendAudit } from "../../audit/entries.js";
 import { offerAudit } from "./records.js";
@@ -20,12 +21,12 @@ async function expireDue(deps: Reoffering, now: Date): Promise<string[]> {
   });
 }
 
-/** Orders waiting for an answer nobody holds: an offer was declined or expired, and none is open. */
+/** Orders waiting for an answer nobody holds: an offer was declined, expired or given back, and none is open. */
 async function stranded(db: Reoffering["db"]): Promise<string[]> {
   const rows = await db("orders")
     .where("orders.status", "pending_dispatch")
     .whereRaw(
-      "exists (select 1 from order_offers f where f.order_id = orders.id and f.status in ('declined', 'expired'))",
+      "exists (select 1 from order_offers f where f.order_id = orders.id and f.status in ('declined', 'expired', 'accepted'))",
     )
     .whereRaw("not exists (select 1 from order_offers f where f.order_id = orders.id and f.status = 'offered')")
     .limit(100)

@@ -20,6 +20,7 @@ import { statusView } from "./view.js";
 import { createOrderWriter } from "./writer.js";
 import { createSeatLedger } from "../bookings.js";
 import { createOfferService } from "../offers/index.js";
+import { createJobService } from "../jobs/index.js";
 import type { Answering } from "../offers/answer.js";
 import { baseUrlOf, configuredOrigin } from "../../shared/base-url.js";
 
@@ -124,6 +125,14 @@ export function createOrderService(
     },
     /** The contractor side: offers of jobs, listed and answered by contractor keys. */
     offers: offerServiceOf({ db, contractors, seats, config, eventsWritten }),
+    /** The jobs contractors hold, reported on from the field; a completion or a give-back frees seats. */
+    jobs: createJobService({
+      db,
+      contractors,
+      seats,
+      config,
+      eventsWritten: () => void thenWritten(Promise.resolve(), true),
+    }),
     /** The seat ledger (quotes read through it too). */
     seats,
     /** The pool changed (a contractor added or updated, here or on another instance). */

@@ -1,0 +1,14 @@
+import { contractorCallerOf } from "../../services/access/principal.js";
+import type { RouteFactory } from "../types.js";
+import { operationRoute, reply } from "../operation-route.js";
+import { linkNext } from "../next-link.js";
+import { callerOf } from "../../plugins/auth.js";
+
+const route: RouteFactory = ({ orders }) =>
+  operationRoute("listContractorJobs", {
+    handler: async (request, h, { query }) => {
+      const page = await orders.jobs.list(contractorCallerOf(callerOf(request)), query);
+      return linkNext(request, reply(h, "listContractorJobs", 200, page), page.next_cursor);
+    },
+  });
+export default route;

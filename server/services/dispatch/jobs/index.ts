@@ -1,0 +1,39 @@
+// The contractor's jobs: the ones it holds (an accepted offer, the order still its own), listed, and reported on
+// from the field (report.ts). Contractor keys only; every read is scoped to the caller's contractor and environment.
+import type { OrderOfferRow } from "../../../db/tables/dispatch.js";
+import type { ContractorCaller } from "../../access/principal.js";
+import { baseUrlOf } from "../../shared/base-url.js";
+import { newestFirst, pageOf } from "../../shared/keyset.js";
+import type { ResponseBody, ValidQuery } from "../../../types/contract.js";
+import type { Answering } from "../offers/answer.js";
+import { reportJobStatus, type JobReport } from "./report.js";
+import { jobViews, stillHeld } from "./view.js";
+
+export type JobListFilter = ValidQuery<"listContractorJobs">;
+
+/** listContractorJobs: the jobs the caller holds in its environment, newest offer first. */
+async function listJobs(
+  deps: Answering,
+  caller: ContractorCaller,
+  filter: JobListFilter,
+): Promise<ResponseBody<"listContractorJobs", 200>> {
+  const own = deps
+    .db("order_offers as o")
+    .where({ "o.contractor_id": caller.contractorId, "o.environment": caller.environment, "o.status": "accepted" })
+    .select<OrderOfferRow[]>("o.*");
+  stillHeld(own);
+  const { page, next_cursor } = pageOf<OrderOfferRow>(await newestFirst(own, filter, /^ofr_/), filter.limit);
+  return { items: await jobViews(deps.db, page), next_cursor };
+}
+
+/** `origin`: the request's own origin, the base of status URLs in events when PUBLIC_BASE_URL is unset. */
+export function createJobService(deps: Answering) {
+  const baseOf = (origin: string) => baseUrlOf(deps.config.publicBaseUrl, origin);
+  return {
+    list: (caller: ContractorCaller, filter: JobListFilter) => listJobs(deps, caller, filter),
+    report: (caller: ContractorCaller, id: string, report: JobReport, origin: string) =>
+      reportJobStatus(deps, caller, { id, report, base: baseOf(origin) }),
+  };
+}
+
+export type JobService = ReturnType<typeof createJobService>;
