@@ -3,10 +3,8 @@
 // passed deadline re-offers the job to the next contractor, else the order waits for the dispatcher again; and one
 // answer per offer when answers race each other, the expiry sweep, and two instances.
 import assert from "node:assert/strict";
-import { anchorageContractor, orderRequest } from "../fixtures/requests.js";
-import { jsonRequest } from "../helpers/request.js";
+import { admin, alaskaOrder, call, contractorKey, plumber } from "../helpers/contractors.js";
 import {
-  adminToken,
   databases,
   postgresDatabase,
   startTestServer,
@@ -28,35 +26,6 @@ interface OrderView {
   assigned_contractor_ref: string | null;
   events: { status: string }[];
 }
-
-const admin = { authorization: `Bearer ${adminToken}` };
-const call = async (t: ServerTarget, method: string, path: string, headers: Record<string, string>, body?: unknown) => {
-  const response = await jsonRequest(t, method, path, { headers, body });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> };
-};
-
-/** An Anchorage plumber (nobody in the demo pool serves AK), working all week. */
-async function plumber(t: ServerTarget, name: string, hourly: number) {
-  const body = { ...anchorageContractor("plumbing", name), hourly_rate_cents: hourly };
-  const created = await call(t, "POST", "/api/admin/v1/contractors", admin, body);
-  assert.equal(created.status, 201, JSON.stringify(created.body));
-  return { id: created.body.id as string, ref: created.body.ref as string };
-}
-
-async function contractorKey(t: ServerTarget, contractorId: string, environment: "live" | "test" = "live") {
-  const issued = await call(t, "POST", `/api/admin/v1/contractors/${contractorId}/keys`, admin, { environment });
-  assert.equal(issued.status, 201, JSON.stringify(issued.body));
-  return issued.body as { id: string; key: string; contractor_id: string; scopes: string[]; account: string };
-}
-
-const alaskaOrder = (reference: string) => ({
-  ...orderRequest,
-  location: { state: "AK", city: "Anchorage", zip: "99501", address: "1 Main St", name: "Back office" },
-  reference_id: reference,
-  nte_cents: 100_000,
-  callback_url: undefined,
-});
 
 const offersOf = async (t: ServerTarget, key: string, query = "") => {
   const page = await call(t, "GET", `/api/dispatch/v1/contractor/offers${query}`, { "x-api-key": key });

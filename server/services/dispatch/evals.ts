@@ -4,6 +4,7 @@
 import { LRUCache } from "lru-cache";
 import type { Db } from "../../db/knex.js";
 import { statusEventTypes } from "../events/catalogue.js";
+import { offerFacts, type OfferFacts } from "./offers/evals.js";
 
 export const evalPeriods = { rolling_7d: 7, rolling_30d: 30, rolling_90d: 90 } as const;
 export type EvalPeriod = keyof typeof evalPeriods;
@@ -26,15 +27,8 @@ function ratio(numerator: number, denominator: number): Metric {
 }
 
 /** Nearest-rank percentile of sorted values. */
-function percentile(sorted: number[], percent: number): Metric {
-  if (!sorted.length)
-    return {
-      value: null,
-      unit: "ms",
-      provenance: "unavailable",
-      sample_size: 0,
-      note: "No dispatched orders in the window.",
-    };
+function percentile(sorted: number[], percent: number, none = "No dispatched orders in the window."): Metric {
+  if (!sorted.length) return { value: null, unit: "ms", provenance: "unavailable", sample_size: 0, note: none };
   const rank = Math.max(1, Math.ceil((percent / 100) * sorted.length));
   return { value: sorted[rank - 1], unit: "ms", provenance: "measurement", sample_size: sorted.length };
 }
@@ -79,7 +73,7 @@ type WindowOrders = Awaited<ReturnType<typeof windowFacts>>["orders"];
 type WindowOrder = WindowOrders[number];
 
 const methodology =
-  "Computed from this service's live order and order-event records created in the window (sandbox orders, made with dispatch_test_ keys, are never counted), at most once per period per cache interval (30 s by default): generated_at says when. goal_fulfillment_rate: orders with an assigned contractor / orders. completion_rate: completed / (completed + cancelled). nte_accuracy_rate: completed orders with an NTE whose final cost is at or under it / such orders. dispatch latency: order receipt to contractor assignment, nearest-rank percentiles. human_override_rate: orders with an event marked human_override / orders. cancellation_rate: cancelled orders (by customer or operator) / orders. escalation_rate: orders escalated for passing their fulfilment deadline unassigned (order.escalated) / orders. window_adherence_rate: orders with a booked arrival window whose contractor arrived (the first step to on_site) inside it, start included and end not / such orders that arrived (early counts as outside). Metrics without records are null and marked unavailable.";
+  "Computed from this service's live order and order-event records created in the window (sandbox orders, made with dispatch_test_ keys, are never counted), at most once per period per cache interval (30 s by default): generated_at says when. goal_fulfillment_rate: orders with an assigned contractor / orders. completion_rate: completed / (completed + cancelled). nte_accuracy_rate: completed orders with an NTE whose final cost is at or under it / such orders. dispatch latency: order receipt to contractor assignment, nearest-rank percentiles. human_override_rate: orders with an event marked human_override / orders. cancellation_rate: cancelled orders (by customer or operator) / orders. escalation_rate: orders escalated for passing their fulfilment deadline unassigned (order.escalated) / orders. window_adherence_rate: orders with a booked arrival window whose contractor arrived (the first step to on_site) inside it, start included and end not / such orders that arrived (early counts as outside). Offers (the live offers of the window's orders): offer_acceptance_rate: offers accepted / offers accepted, declined or expired (open and withdrawn offers are not counted). time to accept: an offer's offered_at to its responded_at, over accepted offers, nearest-rank percentiles. reoffers_per_order: offers beyond the first / orders that had an offer. Metrics without records are null and marked unavailable.";
 
 /** Published targets and audit facts: constant, stated beside the measured metrics. */
 const trustSignals = {
@@ -93,6 +87,24 @@ const trustSignals = {
     human_override_rate: "3%",
   },
 };
+
+/** The offers' metrics: acceptance, time to accept, re-offers (each with its own sample). */
+function offerMetrics(facts: OfferFacts) {
+  const perOrder: Metric = facts.offeredOrders
+    ? {
+        value: round(facts.reoffers / facts.offeredOrders),
+        unit: "offers",
+        provenance: "measurement",
+        sample_size: facts.offeredOrders,
+      }
+    : { value: null, unit: "offers", provenance: "unavailable", sample_size: 0, note: "No offers in the window." };
+  return {
+    offer_acceptance_rate: ratio(facts.accepted, facts.concluded),
+    time_to_accept_p50_ms: percentile(facts.acceptMs, 50, "No accepted offers in the window."),
+    time_to_accept_p95_ms: percentile(facts.acceptMs, 95, "No accepted offers in the window."),
+    reoffers_per_order: perOrder,
+  };
+}
 
 /** The measured metrics over a window's orders; a metric without records is null and marked unavailable. */
 function metricsOf(orders: WindowOrders, overriddenOrders: number, arrivedAt: Map<string, Date>) {
@@ -140,7 +152,7 @@ async function computeDocument(db: Db, period: EvalPeriod) {
   const end = new Date();
   const start = new Date(end.getTime() - evalPeriods[period] * 86_400_000);
   const { orders, overriddenOrders, arrivedAt } = await windowFacts(db, start);
-  const metrics = metricsOf(orders, overriddenOrders, arrivedAt);
+  const metrics = { ...metricsOf(orders, overriddenOrders, arrivedAt), ...offerMetrics(await offerFacts(db, start)) };
   const provenance = Object.fromEntries(Object.entries(metrics).map(([name, metric]) => [name, metric.provenance]));
   return {
     period,
