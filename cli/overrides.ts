@@ -54,6 +54,7 @@ export const overrides: Readonly<Record<string, CommandOverride>> = {
   createContractorKey: { exampleArgs: { id: '"$CONTRACTOR_ID"' } },
   acceptOffer: { exampleArgs: { id: '"$OFFER_ID"' } },
   declineOffer: { exampleArgs: { id: '"$OFFER_ID"' } },
+  updateJobStatus: { exampleArgs: { id: '"$JOB_ID"', "estimated-arrival-at": '"$ETA"' } },
   getWebhookSecret: { exampleArgs: { account: "acme" } },
   callA2a: { defaults: { jsonrpc: "2.0", id: 1 }, json: ["params"] },
   callMcp: { custom: true },

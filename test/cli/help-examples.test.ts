@@ -210,6 +210,20 @@ describe("cli --help examples", function () {
       );
       Object.assign(values, { OFFER_ID: offer!.id, DISPATCH_API_KEY: issued.key as string });
     }
+    if (names.includes("JOB_ID") || example.command.startsWith("jobs ")) {
+      // the jobs commands run as the contractor holding a job: a fresh order's offer, accepted with its key
+      const id = await newOrder();
+      const offer = await t.app.services.db("order_offers").where({ order_id: id, status: "offered" }).first();
+      const body = { environment: "test" };
+      const issued = await api("POST", `/api/admin/v1/contractors/${offer!.contractor_id}/keys`, body, true);
+      const accepted = await fetch(`${t.url}/api/dispatch/v1/contractor/offers/${offer!.id}/accept`, {
+        method: "POST",
+        headers: { "x-api-key": issued.key as string },
+      });
+      assert.equal(accepted.status, 200, await accepted.text());
+      const eta = new Date(Date.now() + 30 * 60_000).toISOString();
+      Object.assign(values, { JOB_ID: id, ETA: eta, DISPATCH_API_KEY: issued.key as string });
+    }
     if (names.includes("CLIENT_ID")) {
       const client = await api("POST", "/api/mcp/oauth/register", {});
       Object.assign(values, { CLIENT_ID: client.client_id, CLIENT_SECRET: client.client_secret });
