@@ -167,6 +167,10 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
   listContractorOffers: { args: ["offers", "list", "--status", "offered"] },
   acceptOffer: { args: ["offers", "accept", "ofr_01JD8XB4D6F8H0K2M4P6R8T0V2"] },
   declineOffer: { args: ["offers", "decline", "ofr_01JD8XB4D6F8H0K2M4P6R8T0V2", "--reason", "no_capacity"] },
+  listContractorJobs: { args: ["jobs", "list", "--limit", "20"] },
+  updateJobStatus: {
+    args: ["jobs", "status", orderId, "--status", "en_route", "--estimated-arrival-at", "2026-11-23T16:05:00Z"],
+  },
 };
 
 /** Exit code by status, each through an operation that documents that status. */

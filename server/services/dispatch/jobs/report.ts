@@ -2,20 +2,19 @@
 // lifecycle steps through applyEvent (the one transition path: the transition table, the NTE rule, the catalogue's
 // events and webhooks), with the contractor's ETA as source `contractor` and never a human override; the report
 // itself is a `job_status` audit record under the order's tenant. unable_to_attend gives the job back: under the
-// same row lock the order returns to pending_dispatch (an order.status_changed event), then it is re-offered
+// same row lock the order returns to pending_dispatch (orders/give-back.ts), then it is re-offered
 // (orders/reoffer.ts: the contractor already had an offer of it, so it is excluded like a decliner; nobody left
 // sends the order back to the dispatcher). Should the re-offer step fail after the give-back committed, the offers'
 // sweep finds the order waiting with an accepted offer and no open one, and re-offers it.
 import type { Knex } from "knex";
-import type { OrderOfferRow, OrderRow } from "../../../db/tables/dispatch.js";
+import type { OrderOfferRow } from "../../../db/tables/dispatch.js";
 import { appendAudit } from "../../audit/entries.js";
 import type { ContractorCaller } from "../../access/principal.js";
 import { DomainError } from "../../errors.js";
-import { nowDate } from "../../shared/clock.js";
 import type { RequestBody } from "../../../types/contract.js";
 import { applyEvent } from "../orders/apply-event.js";
 import { invalidField } from "../orders/errors.js";
-import { writeOrderEvents } from "../orders/event-writes.js";
+import { giveBackJob } from "../orders/give-back.js";
 import { reOffer } from "../orders/reoffer.js";
 import type { OrderEventInput } from "../orders/transition.js";
 import type { Answering } from "../offers/answer.js";
@@ -30,9 +29,6 @@ const fieldOf = {
   completed: "final_cost_cents",
   unable_to_attend: "reason",
 } as const satisfies Record<JobReport["status"], keyof JobReport | null>;
-
-/** Statuses a contractor may give a job back from: it has not arrived yet. */
-const releasable: readonly OrderRow["status"][] = ["dispatched", "en_route"];
 
 const jobNotFound = (id: string) => new DomainError("not_found", "not_found", `No job ${id} held by this contractor.`);
 
@@ -65,23 +61,9 @@ async function auditReport(trx: Knex.Transaction, offer: OrderOfferRow, report: 
   });
 }
 
-/** unable_to_attend under the lock: back to pending_dispatch (the re-offer follows, outside this transaction). */
-async function giveBack(trx: Knex.Transaction, row: OrderRow, report: JobReport, base: string) {
-  if (!releasable.includes(row.status))
-    throw new DomainError(
-      "conflict",
-      "invalid_transition",
-      `Order ${row.id} is ${row.status}; a contractor gives a job back only before it is on site (${releasable.join(" or ")}).`,
-    );
-  const now = nowDate();
-  const status = "pending_dispatch" as const;
-  await trx("orders").where({ id: row.id }).update({ status, updated_at: now });
-  const note = `Contractor unable to attend (${report.reason!})${report.note ? `: ${report.note}` : "."}`;
-  await writeOrderEvents(trx, row, [{ type: "order.status_changed", status, note }], { now, base });
-  const tenant = { account: row.account, environment: row.environment };
-  const content = { from: row.status, to: status, note, human_override: false, final_cost_cents: null };
-  await appendAudit(trx, { type: "order_status", tenant, subject: row.id, content });
-}
+/** Why the job is given back, as its status event says. */
+const giveBackNote = (report: JobReport) =>
+  `Contractor unable to attend (${report.reason!})${report.note ? `: ${report.note}` : "."}`;
 
 /** A lifecycle step's input: the report as an event, the ETA the contractor's own. */
 const eventOf = (report: JobReport): OrderEventInput => ({
@@ -105,7 +87,7 @@ export async function reportJobStatus(
   const offer = await deps.db
     .transaction(async (trx) => {
       const held = await lockHeld(trx, caller, id);
-      if (giving) await giveBack(trx, held.row, report, base);
+      if (giving) await giveBackJob(trx, held.row, giveBackNote(report), base);
       else await applyEvent(trx, id, eventOf(report), null, base);
       await auditReport(trx, held.offer, report, held.row.status);
       return held.offer;

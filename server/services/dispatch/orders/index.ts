@@ -70,17 +70,26 @@ function customerChanges(
   };
 }
 
-/** The contractor side over the same seat ledger; its answers tell the sequencer and clear this instance's seat
- * reads (a re-offer moved seats). */
-function offerServiceOf(deps: Omit<Answering, "eventsWritten"> & { eventsWritten: () => void }) {
+/** The contractor side over the same seat ledger: offers and jobs. Their changes tell the sequencer and clear this
+ * instance's seat reads (a re-offer moved seats); a job's report may free seats, so the dispatcher looks again. */
+function contractorSide(deps: Answering, nudgeDispatcher: () => void) {
   const { eventsWritten, seats } = deps;
-  return createOfferService({
-    ...deps,
-    eventsWritten: () => {
-      eventsWritten();
-      seats.changed();
-    },
-  });
+  const written = () => {
+    eventsWritten();
+    seats.changed();
+  };
+  return {
+    /** Offers of jobs, listed and answered by contractor keys. */
+    offers: createOfferService({ ...deps, eventsWritten: written }),
+    /** The jobs contractors hold, reported on from the field. */
+    jobs: createJobService({
+      ...deps,
+      eventsWritten: () => {
+        written();
+        nudgeDispatcher();
+      },
+    }),
+  };
 }
 
 /** `eventsWritten` is told after order events are written (the feed sequencer's nudge). */
@@ -123,16 +132,7 @@ export function createOrderService(
       await stopSandboxClock(clock);
       await dispatcher.stop();
     },
-    /** The contractor side: offers of jobs, listed and answered by contractor keys. */
-    offers: offerServiceOf({ db, contractors, seats, config, eventsWritten }),
-    /** The jobs contractors hold, reported on from the field; a completion or a give-back frees seats. */
-    jobs: createJobService({
-      db,
-      contractors,
-      seats,
-      config,
-      eventsWritten: () => void thenWritten(Promise.resolve(), true),
-    }),
+    ...contractorSide({ db, contractors, seats, config, eventsWritten }, () => dispatcher.nudge()),
     /** The seat ledger (quotes read through it too). */
     seats,
     /** The pool changed (a contractor added or updated, here or on another instance). */
