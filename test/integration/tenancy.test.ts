@@ -187,6 +187,7 @@ for (const db of databases()) {
           "getAccountWebhookSecret",
           "getOrder",
           "listAuditRecords",
+          "listContractorJobs",
           "listContractorOffers",
           "listEvents",
           "listOrderEvents",
@@ -196,6 +197,7 @@ for (const db of databases()) {
           "rescheduleOrder",
           "resetSandbox",
           "rotateWebhookSecret",
+          "updateJobStatus",
         ]);
       });
 
