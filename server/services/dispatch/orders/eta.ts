@@ -14,8 +14,9 @@
 // estimate, the promise the arrival is measured against (window adherence, ETA accuracy), and a step to any of
 // those statuses takes no `estimated_arrival_at` (422). An assignment that books an arrival window
 // later than the response time expects the contractor at the window's start instead (source `window`).
-// Contractor-reported ETAs are a later source of the same three columns (an open enum in the contract; the
-// database's check lists what is written today).
+// The contractor holding the job re-estimates it too when it reports en_route (jobs/report.ts, source
+// `contractor`): the same three columns, the same event (an open enum in the contract; the database's check lists
+// what is written).
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import type { Schemas } from "../../../types/contract.js";
 import { invalidField } from "./errors.js";
