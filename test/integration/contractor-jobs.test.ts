@@ -13,6 +13,8 @@ import {
   type ServerTarget,
   type TestServer,
 } from "../helpers/server.js";
+import { untilValue } from "../helpers/wait.js";
+import { giveBackJob } from "../../server/services/dispatch/orders/give-back.js";
 
 interface Job {
   offer_id: string;
@@ -217,6 +219,22 @@ for (const target of databases()) {
         assert.deepEqual([queued.status, queued.assigned_contractor_ref], ["accepted_pending_fulfilment", null]);
         assert.deepEqual(await t.app.services.db("contractor_bookings").where({ order_id: id }), []);
       });
+      it("a give-back whose re-offer never ran is re-offered by the dispatcher's sweep", async () => {
+        const id = await heldJob();
+        const row = (await t.app.services.db("orders").where({ id }).first())!;
+        // the give-back commits, and the instance stops before re-offering
+        await t.app.services.db.transaction((trx) => giveBackJob(trx, row, "Given back.", t.url));
+        t.app.services.orders.nudgeDispatcher();
+        const ref = await untilValue(
+          async () => {
+            const view = await orderOf(t, customer, id);
+            return view.assigned_contractor_ref === second.ref ? view.assigned_contractor_ref : undefined;
+          },
+          { timeoutMs: 10_000, intervalMs: 100, message: "the job re-offered by the sweep" },
+        );
+        assert.equal(ref, second.ref);
+        assert.equal((await report(t, firstKey, id, { status: "on_site" })).status, 404);
+      });
       it("is refused once on site (409)", async () => {
         const id = await heldJob();
         await report(t, firstKey, id, { status: "en_route", estimated_arrival_at: inMinutes(30) });
@@ -238,6 +256,15 @@ for (const target of databases()) {
         assert.ok(!(await jobsOf(t, secondKey)).some((job) => job.job.order_id === id));
         const testKey = (await contractorKey(t, first.id, "test")).key;
         assert.deepEqual(await jobsOf(t, testKey), []);
+        const newer = await heldJob();
+        const page = await call(t, "GET", "/api/dispatch/v1/contractor/jobs?limit=1", { "x-api-key": firstKey });
+        assert.equal((page.body.items as Job[])[0].job.order_id, newer);
+        const cursor = encodeURIComponent(page.body.next_cursor as string);
+        const rest = await call(t, "GET", `/api/dispatch/v1/contractor/jobs?limit=1&cursor=${cursor}`, {
+          "x-api-key": firstKey,
+        });
+        assert.equal(rest.status, 200, JSON.stringify(rest.body));
+        assert.notEqual((rest.body.items as Job[])[0].job.order_id, newer);
       });
       it("refuses another contractor (404), the other environment (404), customers (403) and revoked keys (401)", async () => {
         const id = await heldJob();
