@@ -330,7 +330,7 @@ describe("cli", function () {
       }
     });
 
-    it("admin contractors key, then offers list, decline and accept as the contractor", async () => {
+    it("admin contractors key, then offers list, decline and accept, and jobs list and status as the contractor", async () => {
       /** A new order and a contractor key of the contractor it is offered to, both through the CLI. */
       const offered = async (ref: string) => {
         const args = ["order", "--trade", "electrical", "--state", "TX", "--description", "No power."];
@@ -362,6 +362,25 @@ describe("cli", function () {
       assert.equal(accepted.json().job.status, "dispatched");
       const again = await cli(["offers", "accept", accepting.offer.id], accepting.env);
       assert.equal(again.code, 7, again.stderr); // 409 offer_closed
+      const jobs = await cli(["jobs", "list"], accepting.env);
+      assert.deepEqual(
+        (jobs.json().items as { job: { order_id: string } }[]).map((j) => j.job.order_id),
+        [accepting.offer.job.order_id],
+      );
+      const job = ["jobs", "status", accepting.offer.job.order_id, "--status"];
+      const eta = new Date(Date.now() + 30 * 60_000).toISOString();
+      const reports = [
+        [...job, "en_route", "--estimated-arrival-at", eta],
+        [...job, "on_site"],
+        [...job, "completed", "--final-cost-cents", "12000", "--note", "Breaker replaced."],
+      ];
+      for (const args of reports) {
+        const reported = await cli(args, accepting.env);
+        assert.equal(reported.code, 0, reported.stderr);
+        assert.equal(reported.json().job.status, args[4]);
+      }
+      const late = await cli([...job, "on_site"], accepting.env);
+      assert.equal(late.code, 7, late.stderr); // 409 invalid_transition: the job is completed
       const refused = await cli(["orders", "list"], accepting.env);
       assert.equal(refused.code, 8, refused.stderr); // 403 insufficient_scope: a contractor key is no customer's
     });
