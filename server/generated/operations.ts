@@ -29,6 +29,8 @@ export interface Operation {
   mcpAnnotations: Readonly<Record<McpHint, boolean>> | null;
   /** x-a2a-skill: the A2A skill (and capability) that runs the operation; null: none. */
   a2aSkill: Readonly<{ id: string; name: string }> | null;
+  /** x-mcp-confirm: the tool and the skill return a preview and a confirmation token before they act. */
+  mcpConfirm: boolean;
 }
 
 /** Every operation of the contract, by operationId: the runtime's key for routes, access and agents. */
@@ -47,7 +49,8 @@ export const operations = {
     "a2aSkill": {
       "id": "agentic.readiness_probe",
       "name": "Readiness probe"
-    }
+    },
+    "mcpConfirm": false
   },
   "createQuote": {
     "method": "POST",
@@ -75,7 +78,8 @@ export const operations = {
     "a2aSkill": {
       "id": "dispatch.quote",
       "name": "Quote"
-    }
+    },
+    "mcpConfirm": false
   },
   "createEstimate": {
     "method": "POST",
@@ -91,7 +95,8 @@ export const operations = {
     "a2aSkill": {
       "id": "dispatch.estimate",
       "name": "Estimate"
-    }
+    },
+    "mcpConfirm": false
   },
   "createOrder": {
     "method": "POST",
@@ -119,7 +124,8 @@ export const operations = {
     "a2aSkill": {
       "id": "dispatch.order",
       "name": "Order"
-    }
+    },
+    "mcpConfirm": true
   },
   "listOrders": {
     "method": "GET",
@@ -136,7 +142,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getOrder": {
     "method": "GET",
@@ -161,7 +168,8 @@ export const operations = {
     "a2aSkill": {
       "id": "dispatch.order_status",
       "name": "Order status"
-    }
+    },
+    "mcpConfirm": false
   },
   "getAccountWebhookSecret": {
     "method": "GET",
@@ -178,7 +186,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "rotateWebhookSecret": {
     "method": "POST",
@@ -195,7 +204,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "listWebhookDeliveries": {
     "method": "GET",
@@ -212,7 +222,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "redeliverWebhookDelivery": {
     "method": "POST",
@@ -229,7 +240,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "listEvents": {
     "method": "GET",
@@ -246,7 +258,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "listOrderEvents": {
     "method": "GET",
@@ -263,7 +276,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "cancelOrder": {
     "method": "POST",
@@ -288,7 +302,8 @@ export const operations = {
     "a2aSkill": {
       "id": "dispatch.cancel_order",
       "name": "Cancel order"
-    }
+    },
+    "mcpConfirm": true
   },
   "rescheduleOrder": {
     "method": "POST",
@@ -306,14 +321,15 @@ export const operations = {
     "mcpTool": "dispatch.reschedule_order",
     "mcpAnnotations": {
       "readOnlyHint": false,
-      "destructiveHint": false,
+      "destructiveHint": true,
       "idempotentHint": true,
       "openWorldHint": true
     },
     "a2aSkill": {
       "id": "dispatch.reschedule_order",
       "name": "Reschedule order"
-    }
+    },
+    "mcpConfirm": false
   },
   "listContractorOffers": {
     "method": "GET",
@@ -330,7 +346,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "acceptOffer": {
     "method": "POST",
@@ -347,7 +364,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "declineOffer": {
     "method": "POST",
@@ -364,7 +382,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "advanceSandboxOrder": {
     "method": "POST",
@@ -381,7 +400,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "resetSandbox": {
     "method": "POST",
@@ -398,7 +418,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getEvals": {
     "method": "GET",
@@ -419,7 +440,8 @@ export const operations = {
     "a2aSkill": {
       "id": "dispatch.evals",
       "name": "Evals"
-    }
+    },
+    "mcpConfirm": false
   },
   "getTradeIndex": {
     "method": "GET",
@@ -440,7 +462,8 @@ export const operations = {
     "a2aSkill": {
       "id": "dispatch.index",
       "name": "Trade index"
-    }
+    },
+    "mcpConfirm": false
   },
   "openMcpStream": {
     "method": "GET",
@@ -453,7 +476,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "callMcp": {
     "method": "POST",
@@ -468,7 +492,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "deleteMcpSession": {
     "method": "DELETE",
@@ -481,7 +506,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "registerOAuthClient": {
     "method": "POST",
@@ -494,7 +520,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "createOAuthToken": {
     "method": "POST",
@@ -509,7 +536,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "callA2a": {
     "method": "POST",
@@ -525,7 +553,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "verifySeal": {
     "method": "GET",
@@ -538,7 +567,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getCheckpoint": {
     "method": "GET",
@@ -551,7 +581,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getLogKey": {
     "method": "GET",
@@ -564,7 +595,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getConsistencyProof": {
     "method": "GET",
@@ -577,7 +609,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "listAuditRecords": {
     "method": "GET",
@@ -594,7 +627,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getAgentCard": {
     "method": "GET",
@@ -607,7 +641,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getProtectedResourceMetadata": {
     "method": "GET",
@@ -620,7 +655,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getMcpProtectedResourceMetadata": {
     "method": "GET",
@@ -633,7 +669,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getAuthorizationServerMetadata": {
     "method": "GET",
@@ -646,7 +683,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getCapabilityIndex": {
     "method": "GET",
@@ -659,7 +697,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getOpenApiJson": {
     "method": "GET",
@@ -672,7 +711,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getOpenApiYaml": {
     "method": "GET",
@@ -685,7 +725,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getDocs": {
     "method": "GET",
@@ -698,7 +739,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getDocsBundle": {
     "method": "GET",
@@ -711,7 +753,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getHealth": {
     "method": "GET",
@@ -724,7 +767,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getReadiness": {
     "method": "GET",
@@ -737,7 +781,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getMetrics": {
     "method": "GET",
@@ -752,7 +797,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "listApiKeys": {
     "method": "GET",
@@ -767,7 +813,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "createApiKey": {
     "method": "POST",
@@ -782,7 +829,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "revokeApiKey": {
     "method": "DELETE",
@@ -797,7 +845,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "listContractors": {
     "method": "GET",
@@ -812,7 +861,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "createContractor": {
     "method": "POST",
@@ -827,7 +877,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "updateContractor": {
     "method": "PATCH",
@@ -842,7 +893,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "createContractorKey": {
     "method": "POST",
@@ -857,7 +909,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "recordOrderEvent": {
     "method": "POST",
@@ -872,7 +925,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getWebhookSecret": {
     "method": "GET",
@@ -887,7 +941,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   }
 } as const satisfies Record<string, Operation>;
 export type OperationName = keyof typeof operations;
