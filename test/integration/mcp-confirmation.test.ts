@@ -97,7 +97,7 @@ for (const db of databases()) {
         confirmation_token: preview.confirmation_token,
       });
       assert.deepEqual(
-        [errorOf(again).code, /already used/.test(errorOf(again).message)],
+        [errorOf(again).code, errorOf(again).message.includes("already used")],
         ["confirmation_invalid", true],
       );
       assert.equal(await orderCount(), before + 1);
