@@ -76,6 +76,8 @@ for (const db of databases()) {
 
     it("dispatch.order without a token places nothing and previews the order; with the token it places one", async () => {
       const before = await orderCount();
+      const quotes = async () => (await t.app.services.db("quotes").count({ n: "*" }))[0].n;
+      const quotesBefore = await quotes();
       const first = await call(client, "dispatch.order", orderArgs);
       assert.notEqual(first.isError, true);
       const preview = first.structuredContent as unknown as Preview;
@@ -85,6 +87,12 @@ for (const db of databases()) {
       assert.match(preview.confirmation_token, /^dcf_[0-9A-Za-z]{32}$/);
       assert.ok(Date.parse(preview.expires_at) > Date.now() - 1000);
       assert.equal(await orderCount(), before, "a preview placed an order");
+      // the price it would be matched at now, read only: no quote stored
+      const estimate = (preview as Preview & { estimate: { available: boolean; estimated_cost_cents: number } })
+        .estimate;
+      assert.equal(estimate.available, true);
+      assert.ok(Number.isInteger(estimate.estimated_cost_cents) && estimate.estimated_cost_cents > 0);
+      assert.equal(await quotes(), quotesBefore, "a preview stored a quote");
       const placed = await call(client, "dispatch.order", {
         ...orderArgs,
         confirmation_token: preview.confirmation_token,

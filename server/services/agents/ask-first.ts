@@ -14,7 +14,8 @@ import { DomainError } from "../errors.js";
 import { tenantOf } from "../access/principal.js";
 import type { OperationContext, OperationHandlers } from "../operation-handler.js";
 import type { Capability } from "./capabilities.js";
-import type { ConfirmationStore } from "./confirmations.js";
+import type { ConfirmationBinding, ConfirmationStore } from "./confirmations.js";
+import type { PreviewFacts } from "./preview-facts.js";
 
 /** The argument a confirming tool or skill takes beside its operation's input. */
 export const confirmationTokenSchema = {
@@ -44,6 +45,11 @@ export const confirmationPreviewSchema = {
     action: { type: "string" },
     arguments: { type: "object", description: "The validated arguments the confirmation is bound to." },
     order: { type: "object", description: "The order as it is now (getOrder), for an action on an order." },
+    estimate: {
+      type: "object",
+      description:
+        "For a new order: the price and response it would be matched at now (createQuote's figures, not stored).",
+    },
     confirmation_token: { type: "string" },
     expires_at: { type: "string", format: "date-time" },
     message: { type: "string" },
@@ -57,6 +63,7 @@ export interface ConfirmationPreview {
   action: string;
   arguments: Record<string, unknown>;
   order?: unknown;
+  estimate?: unknown;
   confirmation_token: string;
   expires_at: string;
   message: string;
@@ -95,7 +102,21 @@ async function currentOrder(
   return (await getOrder({ params: { id: input.params.id }, query: {}, payload: null }, ctx)).body;
 }
 
-export function createConfirmationStep(store: ConfirmationStore, handlers: OperationHandlers) {
+/** The key, tenant, capability and arguments a token is bound to. */
+function bindingOf(capability: Capability, input: OperationInput, ctx: OperationContext): ConfirmationBinding {
+  const tenant = ctx.caller && tenantOf(ctx.caller);
+  // the access check admitted only keyed callers here; the guard keeps a token from ever lacking its tenant
+  if (!ctx.caller || !tenant)
+    throw new DomainError("unauthorized", "api_key_required", "Confirmation needs an API key.");
+  return { callerId: ctx.caller.id, tenant, capability: capability.id, argumentsHash: sha256Hex(canonicalJson(input)) };
+}
+
+/** `facts`: what particular operations add to their preview (preview-facts.ts); none is needed to confirm. */
+export function createConfirmationStep(
+  store: ConfirmationStore,
+  handlers: OperationHandlers,
+  facts: PreviewFacts = {},
+) {
   /**
    * Null when `token` confirms this call (spent now: run the operation); otherwise the preview to answer, with a
    * new token. Throws `confirmation_invalid` for a token that cannot be spent.
@@ -107,22 +128,14 @@ export function createConfirmationStep(store: ConfirmationStore, handlers: Opera
     token: string | undefined,
     ctx: OperationContext,
   ): Promise<ConfirmationPreview | null> {
-    const tenant = ctx.caller && tenantOf(ctx.caller);
-    // the access check admitted only keyed callers here; the guard keeps a token from ever lacking its tenant
-    if (!ctx.caller || !tenant)
-      throw new DomainError("unauthorized", "api_key_required", "Confirmation needs an API key.");
-    const binding = {
-      callerId: ctx.caller.id,
-      tenant,
-      capability: capability.id,
-      argumentsHash: sha256Hex(canonicalJson(input)),
-    };
+    const binding = bindingOf(capability, input, ctx);
     const now = new Date(ctx.receivedAt);
     if (token !== undefined) {
       await store.spend(binding, token, now);
       return null;
     }
     const order = await currentOrder(handlers, capability, input, ctx);
+    const extra = (await facts[capability.rest.operationId]?.(input)) ?? {};
     const issued = await store.issue(binding, now);
     return {
       confirmation_required: true,
@@ -130,6 +143,7 @@ export function createConfirmationStep(store: ConfirmationStore, handlers: Opera
       action: capability.purpose,
       arguments: args,
       ...(order === undefined ? {} : { order }),
+      ...extra,
       confirmation_token: issued.token,
       expires_at: issued.expiresAt.toISOString(),
       message: `Nothing was done. To ${capability.name.toLowerCase()}, call ${capability.id} again with the same arguments and "confirmation_token": "${issued.token}" (once, before ${issued.expiresAt.toISOString()}).`,

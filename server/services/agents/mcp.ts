@@ -173,7 +173,10 @@ export interface McpContext extends InvokeContext {
 }
 
 /** `handlers`: the operations' handlers (the REST routes'), which the capabilities call. */
-export function createMcpService(services: Pick<Services, "config" | "db" | "orders">, handlers: OperationHandlers) {
+export function createMcpService(
+  services: Pick<Services, "config" | "db" | "orders" | "quotes">,
+  handlers: OperationHandlers,
+) {
   const invoker = createCapabilityInvoker(services, handlers);
   const tools = listTools(invoker);
   const resources = createOrderResources(services);

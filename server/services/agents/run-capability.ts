@@ -9,6 +9,7 @@ import { accessOfOperation, assertMayCall } from "../access/operation-access.js"
 import { notEntitledToOrder } from "../dispatch/entitlement.js";
 import { createConfirmationStep, takeConfirmationToken } from "./ask-first.js";
 import { createConfirmationStore } from "./confirmations.js";
+import { createPreviewFacts } from "./preview-facts.js";
 
 export type { Caller } from "../access/principal.js";
 
@@ -41,11 +42,14 @@ export function capabilityById(id: string): Capability | undefined {
 /** Runs each capability with the handler of its operation (services/operation-handler.ts), the one REST serves:
  * there is no second dispatcher. A capability whose operation carries x-mcp-confirm first answers a preview
  * (ask-first.ts) and acts only on the call that brings its confirmation token. */
-export function createCapabilityInvoker(services: Pick<Services, "config" | "db">, handlers: OperationHandlers) {
+export function createCapabilityInvoker(
+  services: Pick<Services, "config" | "db" | "quotes">,
+  handlers: OperationHandlers,
+) {
   const { provisioningContact } = services.config;
   const schemas = deriveCapabilitySchemas();
   const validateInput = createInputValidator();
-  const confirm = createConfirmationStep(createConfirmationStore(services.db), handlers);
+  const confirm = createConfirmationStep(createConfirmationStore(services.db), handlers, createPreviewFacts(services));
 
   return {
     schemas,
