@@ -19,6 +19,8 @@ interface Operation {
   mcpTool: string | null;
   mcpAnnotations: Record<string, boolean> | null;
   a2aSkill: { id: string; name: string } | null;
+  /** x-mcp-confirm: the tool and skill ask before they act (a preview and a confirmation token first). */
+  mcpConfirm: boolean;
 }
 
 const hints = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
@@ -35,10 +37,14 @@ function agentExposureOf(operationId: string, operation: JsonObject) {
   if (skill && (typeof skill.id !== "string" || typeof skill.name !== "string"))
     throw new Error(`${operationId}: x-a2a-skill needs an id and a name`);
   if (tool && !skill) throw new Error(`${operationId}: an MCP tool is an A2A skill too (x-a2a-skill)`);
+  const confirm = operation["x-mcp-confirm"] ?? false;
+  if (typeof confirm !== "boolean") throw new Error(`${operationId}: x-mcp-confirm is true or false`);
+  if (confirm && !tool) throw new Error(`${operationId}: x-mcp-confirm needs an x-mcp-tool`);
   return {
     mcpTool: tool ?? null,
     mcpAnnotations: annotations ? Object.fromEntries(hints.map((hint) => [hint, annotations[hint]])) : null,
     a2aSkill: skill ? { id: skill.id as string, name: skill.name as string } : null,
+    mcpConfirm: confirm,
   };
 }
 
@@ -90,6 +96,8 @@ const operationInterface = `export interface Operation {
   mcpAnnotations: Readonly<Record<McpHint, boolean>> | null;
   /** x-a2a-skill: the A2A skill (and capability) that runs the operation; null: none. */
   a2aSkill: Readonly<{ id: string; name: string }> | null;
+  /** x-mcp-confirm: the tool and the skill return a preview and a confirmation token before they act. */
+  mcpConfirm: boolean;
 }`;
 
 export function renderOperationTable(doc: JsonObject): string {

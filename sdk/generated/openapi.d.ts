@@ -650,7 +650,13 @@ export interface paths {
         put?: never;
         /**
          * MCP Streamable HTTP endpoint (JSON-RPC 2.0)
-         * @description Stateless MCP server (revisions 2025-06-18 and 2025-11-25): `initialize`, `tools/list`, `tools/call`.
+         * @description Stateless MCP server (revisions 2025-06-18 and 2025-11-25): `initialize`, `tools/list`, `tools/call`,
+         *     `resources/list`, `resources/templates/list` and `resources/read`. The key's orders are resources
+         *     `dispatch://orders/{id}` (JSON, the `getOrder` body): `resources/list` pages the newest first (`nextCursor`
+         *     as `listOrders`' cursor), `resources/read` reads one; it needs the key's `orders:read` scope, and another
+         *     account's or environment's order is not found (-32002, as MCP names it) like an unknown one. Without a
+         *     credential the list is empty. `dispatch.order` and `dispatch.cancel_order` ask before they act
+         *     (`x-mcp-confirm`, see the introduction): the first call answers a preview with a `confirmation_token`.
          *     Tools: `dispatch.quote` and `dispatch.order` (keyed: `Authorization: Bearer <API_KEY>`), `dispatch.evals`
          *     and `dispatch.index` (public). Tool input/output schemas are the request/response schemas of this contract.
          *     An order with a credential that is not entitled to order yields JSON-RPC error **-32002** (the spec's

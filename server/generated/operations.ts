@@ -29,6 +29,8 @@ export interface Operation {
   mcpAnnotations: Readonly<Record<McpHint, boolean>> | null;
   /** x-a2a-skill: the A2A skill (and capability) that runs the operation; null: none. */
   a2aSkill: Readonly<{ id: string; name: string }> | null;
+  /** x-mcp-confirm: the tool and the skill return a preview and a confirmation token before they act. */
+  mcpConfirm: boolean;
 }
 
 /** Every operation of the contract, by operationId: the runtime's key for routes, access and agents. */
@@ -47,7 +49,8 @@ export const operations = {
     "a2aSkill": {
       "id": "agentic.readiness_probe",
       "name": "Readiness probe"
-    }
+    },
+    "mcpConfirm": false
   },
   "createQuote": {
     "method": "POST",
@@ -75,7 +78,8 @@ export const operations = {
     "a2aSkill": {
       "id": "dispatch.quote",
       "name": "Quote"
-    }
+    },
+    "mcpConfirm": false
   },
   "createEstimate": {
     "method": "POST",
@@ -91,7 +95,8 @@ export const operations = {
     "a2aSkill": {
       "id": "dispatch.estimate",
       "name": "Estimate"
-    }
+    },
+    "mcpConfirm": false
   },
   "createOrder": {
     "method": "POST",
@@ -119,7 +124,8 @@ export const operations = {
     "a2aSkill": {
       "id": "dispatch.order",
       "name": "Order"
-    }
+    },
+    "mcpConfirm": true
   },
   "listOrders": {
     "method": "GET",
@@ -136,7 +142,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getOrder": {
     "method": "GET",
@@ -161,7 +168,8 @@ export const operations = {
     "a2aSkill": {
       "id": "dispatch.order_status",
       "name": "Order status"
-    }
+    },
+    "mcpConfirm": false
   },
   "getAccountWebhookSecret": {
     "method": "GET",
@@ -178,7 +186,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "rotateWebhookSecret": {
     "method": "POST",
@@ -195,7 +204,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "listWebhookDeliveries": {
     "method": "GET",
@@ -212,7 +222,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "redeliverWebhookDelivery": {
     "method": "POST",
@@ -229,7 +240,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "listEvents": {
     "method": "GET",
@@ -246,7 +258,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "listOrderEvents": {
     "method": "GET",
@@ -263,7 +276,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "cancelOrder": {
     "method": "POST",
@@ -288,7 +302,8 @@ export const operations = {
     "a2aSkill": {
       "id": "dispatch.cancel_order",
       "name": "Cancel order"
-    }
+    },
+    "mcpConfirm": true
   },
   "rescheduleOrder": {
     "method": "POST",
@@ -306,14 +321,15 @@ export const operations = {
     "mcpTool": "dispatch.reschedule_order",
     "mcpAnnotations": {
       "readOnlyHint": false,
-      "destructiveHint": false,
+      "destructiveHint": true,
       "idempotentHint": true,
       "openWorldHint": true
     },
     "a2aSkill": {
       "id": "dispatch.reschedule_order",
       "name": "Reschedule order"
-    }
+    },
+    "mcpConfirm": false
   },
   "listContractorOffers": {
     "method": "GET",
@@ -330,7 +346,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "acceptOffer": {
     "method": "POST",
@@ -347,7 +364,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "declineOffer": {
     "method": "POST",
@@ -364,7 +382,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "listContractorJobs": {
     "method": "GET",
@@ -415,7 +434,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "resetSandbox": {
     "method": "POST",
@@ -432,7 +452,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getEvals": {
     "method": "GET",
@@ -453,7 +474,8 @@ export const operations = {
     "a2aSkill": {
       "id": "dispatch.evals",
       "name": "Evals"
-    }
+    },
+    "mcpConfirm": false
   },
   "getTradeIndex": {
     "method": "GET",
@@ -474,7 +496,8 @@ export const operations = {
     "a2aSkill": {
       "id": "dispatch.index",
       "name": "Trade index"
-    }
+    },
+    "mcpConfirm": false
   },
   "openMcpStream": {
     "method": "GET",
@@ -487,7 +510,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "callMcp": {
     "method": "POST",
@@ -502,7 +526,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "deleteMcpSession": {
     "method": "DELETE",
@@ -515,7 +540,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "registerOAuthClient": {
     "method": "POST",
@@ -528,7 +554,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "createOAuthToken": {
     "method": "POST",
@@ -543,7 +570,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "callA2a": {
     "method": "POST",
@@ -559,7 +587,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "verifySeal": {
     "method": "GET",
@@ -572,7 +601,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getCheckpoint": {
     "method": "GET",
@@ -585,7 +615,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getLogKey": {
     "method": "GET",
@@ -598,7 +629,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getConsistencyProof": {
     "method": "GET",
@@ -611,7 +643,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "listAuditRecords": {
     "method": "GET",
@@ -628,7 +661,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getAgentCard": {
     "method": "GET",
@@ -641,7 +675,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getProtectedResourceMetadata": {
     "method": "GET",
@@ -654,7 +689,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getMcpProtectedResourceMetadata": {
     "method": "GET",
@@ -667,7 +703,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getAuthorizationServerMetadata": {
     "method": "GET",
@@ -680,7 +717,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getCapabilityIndex": {
     "method": "GET",
@@ -693,7 +731,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getOpenApiJson": {
     "method": "GET",
@@ -706,7 +745,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getOpenApiYaml": {
     "method": "GET",
@@ -719,7 +759,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getDocs": {
     "method": "GET",
@@ -732,7 +773,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getDocsBundle": {
     "method": "GET",
@@ -745,7 +787,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getHealth": {
     "method": "GET",
@@ -758,7 +801,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getReadiness": {
     "method": "GET",
@@ -771,7 +815,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getMetrics": {
     "method": "GET",
@@ -786,7 +831,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "listApiKeys": {
     "method": "GET",
@@ -801,7 +847,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "createApiKey": {
     "method": "POST",
@@ -816,7 +863,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "revokeApiKey": {
     "method": "DELETE",
@@ -831,7 +879,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "listContractors": {
     "method": "GET",
@@ -846,7 +895,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "createContractor": {
     "method": "POST",
@@ -861,7 +911,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "updateContractor": {
     "method": "PATCH",
@@ -876,7 +927,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "createContractorKey": {
     "method": "POST",
@@ -891,7 +943,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "recordOrderEvent": {
     "method": "POST",
@@ -906,7 +959,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "getWebhookSecret": {
     "method": "GET",
@@ -921,7 +975,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   }
 } as const satisfies Record<string, Operation>;
 export type OperationName = keyof typeof operations;

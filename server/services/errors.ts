@@ -30,6 +30,7 @@ export const domainErrorCodes = {
   not_found: "not_found",
   seal_not_found: "not_found",
   cannot_cancel: "conflict",
+  confirmation_invalid: "conflict",
   contractor_at_capacity: "conflict",
   held_over_nte: "conflict",
   idempotency_conflict: "conflict",

@@ -26,6 +26,25 @@ function ask(client: Client, skill: string, input: unknown): Promise<SendMessage
   return client.sendMessage({ tenant: "", message, configuration: undefined, metadata: undefined });
 }
 
+/** Answers an input-required task with a data part, on the same task. */
+function answer(client: Client, task: Task, data: Record<string, unknown>): Promise<SendMessageResult> {
+  const message = Message.fromJSON({
+    messageId: randomUUID(),
+    role: "ROLE_USER",
+    taskId: task.id,
+    contextId: task.contextId,
+    parts: [{ data }],
+  });
+  return client.sendMessage({ tenant: "", message, configuration: undefined, metadata: undefined });
+}
+
+/** A skill that asks before it acts: its preview ends the task input-required; the token confirms on that task. */
+async function askConfirmed(client: Client, skill: string, input: unknown): Promise<Task> {
+  const preview = asTask(await ask(client, skill, input));
+  if (preview.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) return preview; // refused before a preview
+  return asTask(await answer(client, preview, { confirmation_token: statusData(preview).confirmation_token }));
+}
+
 function asTask(result: SendMessageResult): Task {
   assert.ok("status" in result, "expected a task");
   return result;
@@ -100,9 +119,10 @@ for (const db of databases()) {
       const quote = asTask(await ask(keyed, "dispatch.quote", quoteInput));
       assert.equal(quote.status?.state, TaskState.TASK_STATE_COMPLETED);
       assert.match(artifactData(quote).quote_id as string, /^qt_/);
-      const order = asTask(
-        await ask(keyed, "dispatch.order", { ...quoteInput, description: "Burst pipe under the sink." }),
-      );
+      const order = await askConfirmed(keyed, "dispatch.order", {
+        ...quoteInput,
+        description: "Burst pipe under the sink.",
+      });
       assert.equal(order.status?.state, TaskState.TASK_STATE_COMPLETED);
       assert.match((artifactData(order).order as { id: string }).id, /^ord_/);
     });
@@ -110,7 +130,7 @@ for (const db of databases()) {
     it("reads, reschedules and cancels the key's own order with dispatch.order_status / reschedule_order / cancel_order; another account's is not found", async () => {
       const keyed = await clientFor(t, { "x-api-key": key });
       const input = { trade: "plumbing", location: { state: "TX", zip: "78701" }, description: "Dripping tap." };
-      const ordered = artifactData(asTask(await ask(keyed, "dispatch.order", input))).order as {
+      const ordered = artifactData(await askConfirmed(keyed, "dispatch.order", input)).order as {
         id: string;
         arrival_window: { start: string; end: string };
       };
@@ -131,9 +151,70 @@ for (const db of databases()) {
         assert.equal(task.status?.state, TaskState.TASK_STATE_FAILED, skill);
         assert.equal(statusData(task).error, "not_found", skill);
       }
-      const cancelled = asTask(await ask(keyed, "dispatch.cancel_order", { id, reason: "resolved_elsewhere" }));
+      const cancelled = await askConfirmed(keyed, "dispatch.cancel_order", { id, reason: "resolved_elsewhere" });
       assert.equal(cancelled.status?.state, TaskState.TASK_STATE_COMPLETED);
       assert.equal(artifactData(cancelled).status, "cancelled");
+    });
+
+    it("asks before cancelling: input-required with a preview and nothing done; the token confirms once, for the same key and input", async () => {
+      const keyed = await clientFor(t, { "x-api-key": key });
+      const input = { trade: "plumbing", location: { state: "TX", zip: "78701" }, description: "Running toilet." };
+      const { id } = artifactData(await askConfirmed(keyed, "dispatch.order", input)).order as { id: string };
+      const orderNow = () =>
+        t.fetch(`${t.url}/api/dispatch/v1/orders/${id}`, { headers: { "x-api-key": key } }).then((r) => r.json());
+      const before = (await orderNow()) as { status: string };
+      const args = { id, reason: "duplicate" };
+      const preview = asTask(await ask(keyed, "dispatch.cancel_order", args));
+      assert.equal(preview.status?.state, TaskState.TASK_STATE_INPUT_REQUIRED);
+      assert.deepEqual(preview.artifacts, []);
+      const shown = statusData(preview) as {
+        confirmation_required: boolean;
+        order: { status: string };
+        confirmation_token: string;
+      };
+      assert.deepEqual([shown.confirmation_required, shown.order.status], [true, before.status]);
+      assert.deepEqual(await orderNow(), before, "the preview changed the order");
+      const token = shown.confirmation_token;
+
+      // other input, another key: refused (the task fails), nothing done
+      const otherInput = asTask(
+        await ask(keyed, "dispatch.cancel_order", { ...args, reason: "other", confirmation_token: token }),
+      );
+      assert.deepEqual(
+        [otherInput.status?.state, statusData(otherInput).error],
+        [TaskState.TASK_STATE_FAILED, "confirmation_invalid"],
+      );
+      const sibling = await clientFor(t, { "x-api-key": (await t.issueKey({ account: "a2a-acct" })).key });
+      const stolen = asTask(await ask(sibling, "dispatch.cancel_order", { ...args, confirmation_token: token }));
+      assert.equal(statusData(stolen).error, "confirmation_invalid");
+      assert.deepEqual(await orderNow(), before);
+
+      // the same key answers the input-required task with the token: done once
+      const done = asTask(await answer(keyed, preview, { confirmation_token: token }));
+      assert.equal(done.status?.state, TaskState.TASK_STATE_COMPLETED);
+      assert.equal(artifactData(done).status, "cancelled");
+      const reused = asTask(await ask(keyed, "dispatch.cancel_order", { ...args, confirmation_token: token }));
+      assert.deepEqual(
+        [reused.status?.state, statusData(reused).error],
+        [TaskState.TASK_STATE_FAILED, "confirmation_invalid"],
+      );
+    });
+
+    it("places no order on dispatch.order's preview; a new message with the token in its input places it", async () => {
+      const countKey = (await t.issueKey({ account: "a2a-count" })).key;
+      const keyed = await clientFor(t, { "x-api-key": countKey });
+      const count = async () => {
+        const response = await t.fetch(`${t.url}/api/dispatch/v1/orders`, { headers: { "x-api-key": countKey } });
+        return ((await response.json()) as { items: unknown[] }).items.length;
+      };
+      const input = { trade: "hvac", location: { state: "TX", zip: "78701" }, description: "No heat." };
+      const preview = asTask(await ask(keyed, "dispatch.order", input));
+      assert.equal(preview.status?.state, TaskState.TASK_STATE_INPUT_REQUIRED);
+      assert.equal(await count(), 0);
+      const token = statusData(preview).confirmation_token as string;
+      const placed = asTask(await ask(keyed, "dispatch.order", { ...input, confirmation_token: token }));
+      assert.equal(placed.status?.state, TaskState.TASK_STATE_COMPLETED);
+      assert.equal(await count(), 1);
     });
 
     it("accepts an OAuth token as Bearer for dispatch.quote and rejects dispatch.order with the entitlement body", async () => {

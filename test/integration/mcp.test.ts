@@ -4,6 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { loadResolvedContract, type JsonObject } from "../../scripts/contract.js";
+import { confirmationPreviewSchema, confirmationTokenSchema } from "../../server/services/agents/ask-first.js";
 import { oauthToken } from "../fixtures/orders.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 
@@ -39,6 +40,23 @@ const idSchema = {
 
 const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
 
+/** Calls a tool that asks before it acts: the preview's token, then the same call with it. */
+async function confirmed(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  const preview = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const token = (preview.structuredContent as { confirmation_token?: string } | undefined)?.confirmation_token;
+  if (!token) return preview; // refused before the preview (scope, validation, not found)
+  return (await client.callTool({ name, arguments: { ...args, confirmation_token: token } })) as CallToolResult;
+}
+
+/** A confirming tool's schemas: the operation's input with confirmation_token, its output or the preview. */
+const confirming = ([input, output]: [unknown, unknown]): [unknown, unknown] => [
+  {
+    ...(input as object),
+    properties: { ...(input as { properties: object }).properties, confirmation_token: confirmationTokenSchema },
+  },
+  { type: "object", anyOf: [output, confirmationPreviewSchema] },
+];
+
 for (const db of databases()) {
   describe(`MCP endpoint (${db.name})`, function () {
     this.timeout(60_000);
@@ -61,10 +79,10 @@ for (const db of databases()) {
       };
       const expected: Record<string, [unknown, unknown]> = {
         "dispatch.quote": [schema("QuoteRequest"), schema("Quote")],
-        "dispatch.order": [
+        "dispatch.order": confirming([
           schema("OrderRequest"),
           { type: "object", oneOf: [schema("OrderCreated"), schema("OrderAccepted")] },
-        ],
+        ]),
         "dispatch.evals": [
           {
             type: "object",
@@ -83,14 +101,14 @@ for (const db of databases()) {
           { type: "object", properties: { id: idSchema }, additionalProperties: false, required: ["id"] },
           schema("OrderStatus"),
         ],
-        "dispatch.cancel_order": [
+        "dispatch.cancel_order": confirming([
           {
             ...(schema("CancelRequest") as object),
             properties: { id: idSchema, ...(schema("CancelRequest") as { properties: object }).properties },
             required: ["id", ...(schema("CancelRequest") as { required: string[] }).required],
           },
           schema("OrderStatus"),
-        ],
+        ]),
         "dispatch.reschedule_order": [
           {
             ...(schema("RescheduleRequest") as object),
@@ -116,8 +134,9 @@ for (const db of databases()) {
       assert.equal(hints("dispatch.cancel_order").destructiveHint, true);
       assert.equal(hints("dispatch.cancel_order").idempotentHint, true);
       assert.deepEqual(
+        // it frees the old window's seat, which another order may take: not an additive change
         [hints("dispatch.reschedule_order").readOnlyHint, hints("dispatch.reschedule_order").destructiveHint],
-        [false, false],
+        [false, true],
       );
       assert.equal(hints("dispatch.reschedule_order").idempotentHint, true);
       await client.close();
@@ -125,7 +144,7 @@ for (const db of databases()) {
 
     it("reads, reschedules and cancels the key's own order with order_status, reschedule_order and cancel_order; another account's is not found", async () => {
       const client = await connect(t.url, key);
-      const created = (await client.callTool({ name: "dispatch.order", arguments: orderArgs })) as CallToolResult;
+      const created = await confirmed(client, "dispatch.order", orderArgs);
       const handle = (created.structuredContent as { order: { id: string } }).order.id;
       const status = (await client.callTool({
         name: "dispatch.order_status",
@@ -151,10 +170,11 @@ for (const db of databases()) {
         assert.equal((JSON.parse(text(result)) as { code: string }).code, "not_found", name);
       }
       for (let i = 0; i < 2; i++) {
-        const cancelled = (await client.callTool({
-          name: "dispatch.cancel_order",
-          arguments: { id: handle, reason: "duplicate", note: "placed twice" },
-        })) as CallToolResult;
+        const cancelled = await confirmed(client, "dispatch.cancel_order", {
+          id: handle,
+          reason: "duplicate",
+          note: "placed twice",
+        });
         const order = cancelled.structuredContent as { status: string; cancellation: { by: string; reason: string } };
         assert.equal(order.status, "cancelled");
         assert.deepEqual([order.cancellation.by, order.cancellation.reason], ["customer", "duplicate"]);
@@ -190,7 +210,7 @@ for (const db of databases()) {
     it("a test key's tools never see the same account's live orders", async () => {
       const liveKey = (await t.issueKey({ account: "mcp-acct", environment: "live" })).key;
       const live = await connect(t.url, liveKey);
-      const created = (await live.callTool({ name: "dispatch.order", arguments: orderArgs })) as CallToolResult;
+      const created = await confirmed(live, "dispatch.order", orderArgs);
       const handle = (created.structuredContent as { order: { id: string } }).order.id;
       const sandbox = await connect(t.url, key);
       const result = (await sandbox.callTool({
@@ -258,7 +278,7 @@ for (const db of databases()) {
 
     it("orders with an entitled key: handle dispatch-{id}, 201 and 202 shapes", async () => {
       const client = await connect(t.url, key);
-      const created = (await client.callTool({ name: "dispatch.order", arguments: orderArgs })) as CallToolResult;
+      const created = await confirmed(client, "dispatch.order", orderArgs);
       const body = created.structuredContent as {
         fulfilled: boolean;
         order: { id: string; status: string; assigned_contractor_ref: string };
@@ -273,10 +293,7 @@ for (const db of databases()) {
       );
       const status = await fetch(body.tracking.status_url, { headers: { "x-api-key": key } });
       assert.equal(status.status, 200);
-      const accepted = (await client.callTool({
-        name: "dispatch.order",
-        arguments: { ...orderArgs, location: { state: "AK" } },
-      })) as CallToolResult;
+      const accepted = await confirmed(client, "dispatch.order", { ...orderArgs, location: { state: "AK" } });
       const pending = accepted.structuredContent as {
         fulfilled: boolean;
         order: { status: string };

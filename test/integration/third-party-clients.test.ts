@@ -1,6 +1,7 @@
 // Real third-party clients against the real server: the MCP SDK client, MCP Inspector's CLI (also with the CPU
-// busy, since its failure against a 404 on GET /api/mcp was a race; and moving an order to another arrival window
-// with dispatch.reschedule_order), oauth4webapi, and an orval-generated client.
+// busy, since its failure against a 404 on GET /api/mcp was a race; moving an order to another arrival window
+// with dispatch.reschedule_order; the key's orders as resources; cancelling only with the preview's confirmation
+// token), oauth4webapi, and an orval-generated client.
 import assert from "node:assert/strict";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { availableParallelism } from "node:os";
@@ -150,6 +151,64 @@ describe("third-party clients", function () {
       assert.equal(moved.isError ?? false, false, JSON.stringify(moved));
       assert.deepEqual((moved.structuredContent as { arrival_window: Window }).arrival_window, other);
       assert.deepEqual((await rest(`/orders/${id}`)).arrival_window, other);
+    });
+    it("lists the key's orders as resources and reads one (resources/list, resources/templates/list, resources/read)", async () => {
+      const created = await fetch(`${t.url}/api/dispatch/v1/order`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: JSON.stringify({ trade: "plumbing", location: { state: "TX", zip: "78701" }, description: "Drip." }),
+      }).then((response) => response.json() as Promise<{ order: { id: string } }>);
+      const uri = `dispatch://orders/${created.order.id}`;
+      const auth = ["--header", `Authorization: Bearer ${key}`];
+      const list = await inspect(t.url, [...auth, "--method", "resources/list"]);
+      assert.ok(
+        (list.resources as { uri: string }[]).some((resource) => resource.uri === uri),
+        JSON.stringify(list),
+      );
+      const templates = await inspect(t.url, [...auth, "--method", "resources/templates/list"]);
+      assert.deepEqual(
+        (templates.resourceTemplates as { uriTemplate: string }[]).map((template) => template.uriTemplate),
+        ["dispatch://orders/{id}"],
+      );
+      const read = await inspect(t.url, [...auth, "--method", "resources/read", "--uri", uri]);
+      const [content] = read.contents as { uri: string; mimeType: string; text: string }[];
+      assert.deepEqual([content.uri, content.mimeType], [uri, "application/json"]);
+      assert.equal((JSON.parse(content.text) as { id: string }).id, created.order.id);
+    });
+
+    it("cancels with dispatch.cancel_order only on the second call, with the preview's confirmation token", async () => {
+      const created = await fetch(`${t.url}/api/dispatch/v1/order`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: JSON.stringify({ trade: "plumbing", location: { state: "TX", zip: "78701" }, description: "Drip." }),
+      }).then((response) => response.json() as Promise<{ order: { id: string; status: string } }>);
+      const id = created.order.id;
+      const cancel = (...extra: string[]) =>
+        inspect(t.url, [
+          "--header",
+          `Authorization: Bearer ${key}`,
+          "--method",
+          "tools/call",
+          "--tool-name",
+          "dispatch.cancel_order",
+          "--tool-arg",
+          `id=${id}`,
+          "reason=duplicate",
+          ...extra,
+        ]);
+      const status = () =>
+        fetch(`${t.url}/api/dispatch/v1/orders/${id}`, { headers: { "x-api-key": key } })
+          .then((response) => response.json() as Promise<{ status: string }>)
+          .then((order) => order.status);
+      const preview = (await cancel()).structuredContent as {
+        confirmation_required: boolean;
+        confirmation_token: string;
+      };
+      assert.equal(preview.confirmation_required, true);
+      assert.equal(await status(), created.order.status);
+      const done = await cancel(`confirmation_token=${preview.confirmation_token}`);
+      assert.equal((done.structuredContent as { status: string }).status, "cancelled", JSON.stringify(done));
+      assert.equal(await status(), "cancelled");
     });
   });
 

@@ -39,10 +39,25 @@ export interface OAuthTokenRow {
   expires_at: Date;
 }
 
+/** A confirmation token of an agent tool that asks before it acts (hash only), bound to key, capability and
+ * arguments; `used_at` set once it has been spent. */
+export interface AgentConfirmationRow {
+  token_hash: string;
+  caller_id: string;
+  account: string;
+  environment: Schemas["ApiKeyEnvironment"];
+  capability: string;
+  arguments_hash: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
 declare module "knex/types/tables.js" {
   interface Tables {
     api_keys: TableOf<ApiKeyRow, ApiKeyInsert>;
     oauth_clients: TableOf<OAuthClientRow, InsertOf<OAuthClientRow, "client_name" | "created_at">>;
     oauth_tokens: TableOf<OAuthTokenRow, InsertOf<OAuthTokenRow, "created_at">>;
+    agent_confirmations: TableOf<AgentConfirmationRow, InsertOf<AgentConfirmationRow, "used_at">>;
   }
 }

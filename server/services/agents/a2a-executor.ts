@@ -1,7 +1,12 @@
 // The A2A agent executor: a user message carries a data part {skill, input}; the skill (one of the
 // registry's capabilities) runs and the task completes with a data artifact, or ends rejected/failed with the reason.
+// A skill that asks before it acts (x-mcp-confirm, ask-first.ts) answers its preview by ending the task
+// `input-required` (A2A's state for "the agent needs the user"), the preview and its token in a data part; the
+// client confirms on the same task with a data part {"confirmation_token": …} (the skill and input are the task's
+// first message's) or with a new message {skill, input: {…, confirmation_token}}. The token, not the task, carries
+// the binding and the single use, so a confirmation is checked alike on any instance and for MCP and A2A.
 import { randomUUID } from "node:crypto";
-import { Role, TaskState, type Message, type Part } from "@a2a-js/sdk";
+import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { capabilities } from "./capabilities.js";
 import { isRecord } from "../shared/is-record.js";
@@ -12,6 +17,7 @@ import {
   type CapabilityInvoker,
   type InvokeContext,
 } from "./run-capability.js";
+import { isConfirmationPreview } from "./ask-first.js";
 
 /** Key of the per-request InvokeContext in ServerCallContext.state. */
 export const invokeContextKey = "dispatch.invoke";
@@ -36,12 +42,26 @@ const textPart = (value: string): Part => ({
   mediaType: "text/plain",
 });
 
-function skillRequest(message: Message): { skill: string; input: unknown } | null {
-  for (const part of message.parts) {
+const dataOf = (message: Message): Record<string, unknown>[] =>
+  message.parts.flatMap((part) => {
     const value: unknown = part.content?.$case === "data" ? part.content.value : undefined;
-    if (isRecord(value) && typeof value.skill === "string") return { skill: value.skill, input: value.input ?? {} };
-  }
-  return null;
+    return isRecord(value) ? [value] : [];
+  });
+
+function skillRequest(message: Message): { skill: string; input: unknown } | null {
+  const value = dataOf(message).find((data) => typeof data.skill === "string");
+  return value ? { skill: value.skill as string, input: value.input ?? {} } : null;
+}
+
+/** The request of a message, or, for a bare {confirmation_token} answering an input-required task, the task's
+ * first request with that token added to its input. */
+function requestOf(message: Message, task: Task | undefined): { skill: string; input: unknown } | null {
+  const own = skillRequest(message);
+  const token = dataOf(message).find((data) => typeof data.confirmation_token === "string")?.confirmation_token;
+  if (own || token === undefined || task?.status?.state !== TaskState.TASK_STATE_INPUT_REQUIRED) return own;
+  const first = task.history.map(skillRequest).find((request) => request !== null);
+  if (!first || !isRecord(first.input)) return null;
+  return { skill: first.skill, input: { ...first.input, confirmation_token: token } };
 }
 
 type SkillContext = InvokeContext & { log(e: unknown): void };
@@ -95,18 +115,21 @@ function failure(error: unknown, ctx: SkillContext): Outcome {
   };
 }
 
-async function runSkill(invoker: CapabilityInvoker, message: Message, ctx: SkillContext): Promise<Outcome> {
-  const request = skillRequest(message);
+async function runSkill(
+  invoker: CapabilityInvoker,
+  message: Message,
+  task: Task | undefined,
+  ctx: SkillContext,
+): Promise<Outcome> {
+  const request = requestOf(message, task);
   const refused = refusal(request, ctx.caller);
   if (refused || !request) return refused!;
   const capability = capabilityById(request.skill)!;
   try {
-    return {
-      state: TaskState.TASK_STATE_COMPLETED,
-      text: `${capability.id} done.`,
-      data: await invoker.invoke(capability.id, request.input, ctx),
-      skill: capability.id,
-    };
+    const data = await invoker.invoke(capability.id, request.input, ctx);
+    if (isConfirmationPreview(data))
+      return { state: TaskState.TASK_STATE_INPUT_REQUIRED, text: data.message, data, skill: capability.id };
+    return { state: TaskState.TASK_STATE_COMPLETED, text: `${capability.id} done.`, data, skill: capability.id };
   } catch (error) {
     return failure(error, ctx);
   }
@@ -154,7 +177,7 @@ function publishOutcome(bus: ExecutionEventBus, taskId: string, contextId: strin
 export function createDispatchExecutor(invoker: CapabilityInvoker): AgentExecutor {
   return {
     async execute(requestContext: RequestContext, bus: ExecutionEventBus) {
-      const { taskId, contextId, userMessage } = requestContext;
+      const { taskId, contextId, userMessage, task } = requestContext;
       const ctx = requestContext.context.state.get(invokeContextKey) as InvokeContext & { log(e: unknown): void };
       const working = { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: new Date().toISOString() };
       bus.publish(
@@ -163,11 +186,12 @@ export function createDispatchExecutor(invoker: CapabilityInvoker): AgentExecuto
           contextId,
           status: working,
           artifacts: [],
-          history: [userMessage],
+          // a continued task's history already holds the new message (the SDK appends it before executing)
+          history: [...(task?.history ?? []).filter((m) => m.messageId !== userMessage.messageId), userMessage],
           metadata: undefined,
         }),
       );
-      publishOutcome(bus, taskId, contextId, await runSkill(invoker, userMessage, ctx));
+      publishOutcome(bus, taskId, contextId, await runSkill(invoker, userMessage, task, ctx));
       bus.finished();
     },
     // Skills finish within the request; there is nothing left to cancel.

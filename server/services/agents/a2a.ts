@@ -37,7 +37,7 @@ export interface A2aContext extends InvokeContext {
 type JsonRpcBody = { id?: string | number | null } & Record<string, unknown>;
 
 /** `handlers`: the operations' handlers (the REST routes'), which the capabilities call. */
-export function createA2aService(services: Pick<Services, "config">, handlers: OperationHandlers) {
+export function createA2aService(services: Pick<Services, "config" | "db" | "quotes">, handlers: OperationHandlers) {
   const invoker = createCapabilityInvoker(services, handlers);
   // This card only drives the handler's version and capability checks; /.well-known/agent-card.json builds
   // the served one with the request's base URL.

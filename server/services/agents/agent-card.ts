@@ -17,11 +17,14 @@ const requirementsFor = {
   key_or_token: [requirement("apiKey"), requirement("oauthToken")],
 };
 
+const confirmNote =
+  ' Asks before it acts: the task first ends input-required with a preview and a confirmation_token; answer that task with a data part {"confirmation_token": …} to act.';
+
 function skills(): AgentSkill[] {
   return capabilities.map((c) => ({
     id: c.id,
     name: c.name,
-    description: `${c.purpose} ${accessNotes[c.access]} Send a data part {"skill": "${c.id}", "input": {…}}; input is the ${c.rest.operationId} request of /openapi.json.`,
+    description: `${c.purpose} ${accessNotes[c.access]} Send a data part {"skill": "${c.id}", "input": {…}}; input is the ${c.rest.operationId} request of /openapi.json.${c.confirm ? confirmNote : ""}`,
     tags: [c.id.split(".")[0], c.access, ...(c.mcp_tool ? ["mcp"] : [])],
     examples: [JSON.stringify({ skill: c.id, input: c.example })],
     inputModes: ["application/json"],

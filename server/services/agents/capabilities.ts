@@ -98,6 +98,8 @@ type CapabilityOf<K extends SkillOperation> = {
   operationId: K;
   mcp_tool: Table[K]["mcpTool"];
   annotations: Table[K]["mcpAnnotations"];
+  /** x-mcp-confirm: the tool and skill preview and ask for a confirmation token before they act. */
+  confirm: boolean;
   access: CapabilityAccess;
   rest: { method: string; path: string; operationId: K };
 } & (typeof agentText)[K];
@@ -112,6 +114,7 @@ function capabilityOf(operationId: SkillOperation): Capability {
     operationId,
     mcp_tool: operation.mcpTool,
     annotations: operation.mcpAnnotations,
+    confirm: operation.mcpConfirm,
     access: accessOf(operation),
     rest: { method: operation.method, path: operation.path, operationId },
   } as Capability; // the table entry of `operationId` is the one CapabilityOf reads its types from

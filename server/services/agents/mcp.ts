@@ -1,6 +1,8 @@
 // The MCP endpoint: a stateless Streamable HTTP server (fresh server + transport per request) with the registry's tools
-// whose input/output schemas are the contract's. Keyed tools take `Authorization: Bearer <API_KEY>` (an OAuth
-// access token is accepted for dispatch.quote; dispatch.order refuses it with -32002).
+// whose input/output schemas are the contract's, and the key's orders as resources (mcp-resources.ts). Keyed tools
+// take `Authorization: Bearer <API_KEY>` (an OAuth access token is accepted for dispatch.quote; dispatch.order
+// refuses it with -32002). A tool whose operation carries x-mcp-confirm takes `confirmation_token` beside its
+// operation's input and may answer the preview of ask-first.ts, so its output schema allows either.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -19,12 +21,17 @@ import {
 import type { CapabilityId } from "./tool-schemas.js";
 import { isRecord } from "../shared/is-record.js";
 import { contractVersion } from "../../contract-version.js";
+import { confirmationPreviewSchema, confirmationTokenSchema, isConfirmationPreview } from "./ask-first.js";
+import { createOrderResources, orderResourceTemplate, type OrderResources } from "./mcp-resources.js";
 
 /**
  * JSON-RPC code for "credential not entitled to order" (product spec §4.7/§7). MCP revisions 2025-06-18 and
- * 2025-11-25 also use -32002 for "resource not found" in resources/read; this server has no resources.
+ * 2025-11-25 also use -32002 for "resource not found" in resources/read, which this server answers for an order
+ * URI the key cannot read; the two never meet (one is a tools/call answer, the other a resources/read one).
  */
 export const entitlementErrorCode = -32002;
+/** MCP's "resource not found" (resources/read). */
+export const resourceNotFoundCode = -32002;
 
 /** The SDK (and the zod it builds on) loads with the first MCP request: importing it is a large part of start-up. */
 async function importSdk() {
@@ -50,14 +57,30 @@ class JsonRpcError extends Error {
   }
 }
 
+const confirmNote =
+  "Asks before it acts: called without `confirmation_token` it does nothing and answers a preview (`confirmation_required: true`) with a token; call again with the same arguments and that token to act.";
+
+/** A confirming tool's schemas: its operation's input plus `confirmation_token`; its answer or the preview. */
+function toolSchemas(invoker: CapabilityInvoker, c: (typeof capabilities)[number]) {
+  const { input, output } = invoker.schemas[c.id];
+  if (!c.confirm) return { inputSchema: input, outputSchema: output };
+  const properties = {
+    ...(isRecord(input.properties) ? input.properties : {}),
+    confirmation_token: confirmationTokenSchema,
+  };
+  return {
+    inputSchema: { ...input, properties },
+    outputSchema: { type: "object" as const, anyOf: [output, confirmationPreviewSchema] },
+  };
+}
+
 function listTools(invoker: CapabilityInvoker): Tool[] {
   return capabilities
     .filter((c) => c.mcp_tool)
     .map((c) => ({
       name: c.mcp_tool!,
-      description: `${c.purpose} ${c.tool_note}`,
-      inputSchema: invoker.schemas[c.id].input,
-      outputSchema: invoker.schemas[c.id].output,
+      description: [c.purpose, c.tool_note, c.confirm ? confirmNote : ""].filter(Boolean).join(" "),
+      ...toolSchemas(invoker, c),
       annotations: { ...c.annotations },
     }));
 }
@@ -69,7 +92,8 @@ function toolError(message: string, details: Record<string, unknown> = {}): Call
 /** Over MCP the order handle is `dispatch-{id}` (spec §2.1). */
 function mcpShape(id: CapabilityId, out: Record<string, unknown>): Record<string, unknown> {
   const { order } = out;
-  if (id !== "dispatch.order" || !isRecord(order) || typeof order.id !== "string") return out;
+  if (id !== "dispatch.order" || isConfirmationPreview(out) || !isRecord(order) || typeof order.id !== "string")
+    return out;
   return { ...out, order: { ...order, id: `dispatch-${order.id}` } };
 }
 
@@ -116,14 +140,46 @@ export function mcpCosts(payload: unknown): CapabilityCost[] {
   return costsOf(Math.min(messages.length, mcpBatchLimit + 1), called);
 }
 
+/** A resources/* failure as JSON-RPC: an order the key cannot read is "resource not found", as an unknown one. */
+function resourceError(error: unknown, ctx: McpContext, ErrorCode: Sdk["types"]["ErrorCode"]): JsonRpcError {
+  if (isDomainError(error)) {
+    if (error.kind === "not_found")
+      return new JsonRpcError(resourceNotFoundCode, "Resource not found", { code: error.code });
+    const code = error.kind === "validation" ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
+    return new JsonRpcError(code, error.message, { code: error.code });
+  }
+  if (isEntitlementError(error)) return new JsonRpcError(ErrorCode.InvalidRequest, error.message, error.body);
+  ctx.log(error);
+  return new JsonRpcError(ErrorCode.InternalError, "Internal error; it has been logged.");
+}
+
+/** resources/list, resources/templates/list and resources/read over the key's orders. */
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- the low-level Server, see createMcpService
+function serveResources(server: Server, sdk: Sdk, resources: OrderResources, ctx: McpContext): void {
+  const failed = (error: unknown) => Promise.reject(resourceError(error, ctx, sdk.types.ErrorCode));
+  server.setRequestHandler(sdk.types.ListResourcesRequestSchema, (request) =>
+    resources.list(request.params?.cursor, ctx).catch(failed),
+  );
+  server.setRequestHandler(sdk.types.ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [orderResourceTemplate],
+  }));
+  server.setRequestHandler(sdk.types.ReadResourceRequestSchema, (request) =>
+    resources.read(request.params.uri, ctx).catch(failed),
+  );
+}
+
 export interface McpContext extends InvokeContext {
   log(error: unknown): void;
 }
 
 /** `handlers`: the operations' handlers (the REST routes'), which the capabilities call. */
-export function createMcpService(services: Pick<Services, "config">, handlers: OperationHandlers) {
+export function createMcpService(
+  services: Pick<Services, "config" | "db" | "orders" | "quotes">,
+  handlers: OperationHandlers,
+) {
   const invoker = createCapabilityInvoker(services, handlers);
   const tools = listTools(invoker);
+  const resources = createOrderResources(services);
 
   // The low-level Server (deprecated for apps) is kept because tools are served from hand-built JSON schemas.
   // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
@@ -131,12 +187,13 @@ export function createMcpService(services: Pick<Services, "config">, handlers: O
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above: McpServer requires zod schemas
     const server = new sdk.server.Server(
       { name: "dispatch", title: "Field-Service Dispatch", version: contractVersion },
-      { capabilities: { tools: {} } },
+      { capabilities: { tools: {}, resources: {} } },
     );
     server.setRequestHandler(sdk.types.ListToolsRequestSchema, () => ({ tools }));
     server.setRequestHandler(sdk.types.CallToolRequestSchema, (request) =>
       callTool({ invoker, ErrorCode: sdk.types.ErrorCode }, request.params.name, request.params.arguments, ctx),
     );
+    serveResources(server, sdk, resources, ctx);
     return server;
   }
 

@@ -7,6 +7,9 @@ import type { OperationContext, OperationHandlers } from "../operation-handler.j
 import { createInputValidator, deriveCapabilitySchemas, operationInputOf, type CapabilityId } from "./tool-schemas.js";
 import { accessOfOperation, assertMayCall } from "../access/operation-access.js";
 import { notEntitledToOrder } from "../dispatch/entitlement.js";
+import { createConfirmationStep, takeConfirmationToken } from "./ask-first.js";
+import { createConfirmationStore } from "./confirmations.js";
+import { createPreviewFacts } from "./preview-facts.js";
 
 export type { Caller } from "../access/principal.js";
 
@@ -37,21 +40,30 @@ export function capabilityById(id: string): Capability | undefined {
 }
 
 /** Runs each capability with the handler of its operation (services/operation-handler.ts), the one REST serves:
- * there is no second dispatcher. */
-export function createCapabilityInvoker(services: Pick<Services, "config">, handlers: OperationHandlers) {
+ * there is no second dispatcher. A capability whose operation carries x-mcp-confirm first answers a preview
+ * (ask-first.ts) and acts only on the call that brings its confirmation token. */
+export function createCapabilityInvoker(
+  services: Pick<Services, "config" | "db" | "quotes">,
+  handlers: OperationHandlers,
+) {
   const { provisioningContact } = services.config;
   const schemas = deriveCapabilitySchemas();
   const validateInput = createInputValidator();
+  const confirm = createConfirmationStep(createConfirmationStore(services.db), handlers, createPreviewFacts(services));
 
   return {
     schemas,
 
     /**
      * Keyed capabilities without a caller throw `missing_credential` (each surface words its own hint);
-     * bad input throws `validation`; an unentitled order throws EntitlementError (from the orders service).
+     * bad input throws `validation`; an unentitled order throws EntitlementError (from the orders service); a
+     * confirming capability answers its preview (isConfirmationPreview) until called with a spendable token.
      */
     async invoke(id: CapabilityId, rawInput: unknown, ctx: InvokeContext): Promise<Record<string, unknown>> {
       const capability = capabilityById(id)!;
+      const { args, token } = capability.confirm
+        ? takeConfirmationToken(rawInput)
+        : { args: rawInput, token: undefined };
       if (capability.access !== "public" && !ctx.caller)
         throw new DomainError("unauthorized", "missing_credential", `${id} needs a credential.`);
       const access = accessOfOperation(capability.rest.operationId);
@@ -61,9 +73,14 @@ export function createCapabilityInvoker(services: Pick<Services, "config">, hand
       const { operationId, path } = capability.rest;
       const handle = handlers.handlerOf(operationId);
       if (!handle) throw new Error(`No route serves ${operationId} with a handle (capability ${id}).`);
-      const { input } = validateInput(id, rawInput);
+      const { input } = validateInput(id, args);
       // joi answers an object (or {} for an operation without input)
-      const reply = await handle(operationInputOf(operationId, path, input as Record<string, unknown>), ctx);
+      const operationInput = operationInputOf(operationId, path, input as Record<string, unknown>);
+      if (capability.confirm) {
+        const preview = await confirm(capability, input as Record<string, unknown>, operationInput, token, ctx);
+        if (preview) return { ...preview };
+      }
+      const reply = await handle(operationInput, ctx);
       return reply.body as Record<string, unknown>;
     },
   };

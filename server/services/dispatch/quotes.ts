@@ -122,22 +122,33 @@ type NewQuoteRow = ReturnType<typeof quoteRow>;
 /** `seats`: the order service's ledger (its reads and the releases that make them stale). */
 export function createQuoteService(db: Db, contractors: ContractorService, config: Config, seats: SeatLedger) {
   const writer = createQuoteWriter(db);
+
+  /** The quote for `input` and its best match, read only (nothing stored). */
+  async function price(input: QuoteInput): Promise<{ quote: Quote; best: Matches[number] | undefined }> {
+    await assertDispatchConfigured(config, contractors);
+    const state = usStateOf(input.location.state); // agents' input is not joi-checked
+    const location = { ...input.location, state };
+    const matches = rankMatches(await contractors.candidates(input.trade, location.state), { ...input, location });
+    const now = nowDate();
+    const zone = stateTimeZone(location.state);
+    const contractorsOf = matches.map((match) => match.contractor);
+    const occupancy = await seats.read(contractorsOf, { zone, urgency: input.urgency, now: now.getTime() });
+    const windows = seats.openWindows(occupancy, matches);
+    return { quote: buildQuote(input, location, { matches, windows }, now), best: matches[0] };
+  }
+
   return {
     async create(principal: QuotePrincipal, input: QuoteInput): Promise<Quote> {
       const started = performance.now();
-      await assertDispatchConfigured(config, contractors);
-      const state = usStateOf(input.location.state); // agents' input is not joi-checked
-      const location = { ...input.location, state };
-      const matches = rankMatches(await contractors.candidates(input.trade, location.state), { ...input, location });
-      const now = nowDate();
-      const zone = stateTimeZone(location.state);
-      const contractorsOf = matches.map((match) => match.contractor);
-      const occupancy = await seats.read(contractorsOf, { zone, urgency: input.urgency, now: now.getTime() });
-      const windows = seats.openWindows(occupancy, matches);
-      const quote = buildQuote(input, location, { matches, windows }, now);
+      const { quote, best } = await price(input);
       const record = quoteAudit(principal, quote);
-      await writer.write({ quote: quoteRow(principal, quote, matches[0], started), record });
+      await writer.write({ quote: quoteRow(principal, quote, best, started), record });
       return { ...quote, seal: record.seal };
+    },
+
+    /** What `create` would answer, computed without storing a quote or an audit record (an agent's preview). */
+    async estimate(input: QuoteInput): Promise<Quote> {
+      return (await price(input)).quote;
     },
   };
 }

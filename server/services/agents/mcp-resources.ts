@@ -1,0 +1,95 @@
+// The key's orders as MCP resources: `resources/list` pages the caller's orders newest first, `resources/read`
+// reads one `dispatch://orders/{id}` (the getOrder body as JSON), and one resource template names that URI.
+// Design: the resources are listOrders and getOrder under MCP's names, checked against those operations' access
+// (the key's `orders:read` scope; OAuth tokens and contractor keys are refused as over REST) and read through the
+// same orders service with the caller's tenant, so another account's or environment's order is "not found" exactly
+// as an unknown id is. Without a credential there is nothing of the caller's to list: the list is empty.
+import type { ListResourcesResult, ReadResourceResult, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
+import type { Services } from "../index.js";
+import { DomainError } from "../errors.js";
+import { accessOfOperation, assertMayCall } from "../access/operation-access.js";
+import { tenantOfKey, type Caller } from "../access/principal.js";
+import { notEntitledToOrder } from "../dispatch/entitlement.js";
+import type { Schemas } from "../../types/contract.js";
+import type { OrderListFilter } from "../dispatch/orders/index.js";
+import { validators } from "../../generated/validators.js";
+
+const listQuery = validators.listOrders.query;
+
+const scheme = "dispatch://orders/";
+/** Orders per `resources/list` page. */
+export const resourcePageSize = 50;
+
+export const orderResourceTemplate: ResourceTemplate = {
+  uriTemplate: `${scheme}{id}`,
+  name: "order",
+  title: "Order",
+  description: "One of the key's orders (`ord_…`) as getOrder answers it: status, window, costs, events.",
+  mimeType: "application/json",
+};
+
+/** The id an order URI names, or null for any other URI. */
+export function orderIdOf(uri: string): string | null {
+  if (!uri.startsWith(scheme)) return null;
+  const id = decodeURIComponent(uri.slice(scheme.length));
+  return /^[A-Za-z0-9_-]{1,100}$/.test(id) ? id : null;
+}
+
+type Order = Pick<Schemas["OrderStatus"], "id" | "trade" | "status" | "location" | "updated_at">;
+const resourceOf = (order: Order) => ({
+  uri: `${scheme}${order.id}`,
+  name: order.id,
+  title: `${order.trade} order in ${order.location.state}: ${order.status}`,
+  mimeType: "application/json",
+  annotations: { lastModified: order.updated_at },
+});
+
+/** listOrders' query for one page: the cursor is checked by listOrders' generated validator (a bad one is -32602). */
+function filterOf(cursor: string | undefined): OrderListFilter {
+  const checked = listQuery.validate({ limit: resourcePageSize, ...(cursor === undefined ? {} : { cursor }) });
+  if (checked.error)
+    throw new DomainError("validation", "validation_failed", `Invalid cursor: ${checked.error.message}`);
+  return checked.value as OrderListFilter; // joi has checked it against the schema OrderListFilter is read from
+}
+
+export interface ResourceContext {
+  caller: Caller | null;
+  origin: string;
+}
+
+export function createOrderResources(services: Pick<Services, "orders" | "config">) {
+  const mayRead = (caller: Caller, operationId: "listOrders" | "getOrder") => {
+    assertMayCall(caller, accessOfOperation(operationId)!, () =>
+      notEntitledToOrder(caller, services.config.provisioningContact),
+    );
+  };
+
+  return {
+    async list(cursor: string | undefined, ctx: ResourceContext): Promise<ListResourcesResult> {
+      if (!ctx.caller) return { resources: [] };
+      mayRead(ctx.caller, "listOrders");
+      const page = await services.orders.list(tenantOfKey(ctx.caller), filterOf(cursor), ctx.origin);
+      return {
+        resources: page.items.map(resourceOf),
+        ...(page.next_cursor ? { nextCursor: page.next_cursor } : {}),
+      };
+    },
+
+    /** Throws `not_found` for a URI that names no order of the caller's tenant. */
+    async read(uri: string, ctx: ResourceContext): Promise<ReadResourceResult> {
+      if (!ctx.caller)
+        throw new DomainError(
+          "unauthorized",
+          "missing_credential",
+          "Reading an order needs `Authorization: Bearer <API_KEY>`.",
+        );
+      mayRead(ctx.caller, "getOrder");
+      const id = orderIdOf(uri);
+      if (!id) throw new DomainError("not_found", "not_found", `No resource ${uri}.`);
+      const order = await services.orders.get(tenantOfKey(ctx.caller), id, ctx.origin);
+      return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(order) }] };
+    },
+  };
+}
+
+export type OrderResources = ReturnType<typeof createOrderResources>;
