@@ -1,6 +1,9 @@
 // Starts the real server for a test suite: embedded PGlite in memory, or a fresh Postgres database when
 // TEST_DATABASE_URL is set (suites call `databases()` to run once per available database).
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Server as HttpServer } from "node:http";
 import pg from "pg";
 import { loadConfig, type Config } from "../../server/config.js";
@@ -19,7 +22,20 @@ export interface TestDatabase {
 }
 
 const memory = "pglite://memory";
-const pglite: TestDatabase = { name: "pglite", create: async () => ({ url: memory, drop: async () => {} }) };
+
+/** In memory for a server (restoring the sources' snapshot: pglite-snapshot.ts); an empty one, where the migration
+ * suites start, in a directory of its own, since pglite://memory is not empty once that snapshot is made. */
+const pglite: TestDatabase = {
+  name: "pglite",
+  async create({ migrated = false } = {}) {
+    if (migrated) return { url: memory, drop: async () => {} };
+    const dir = mkdtempSync(join(tmpdir(), "dispatch-pglite-"));
+    const drop = async () => {
+      for (const path of [dir, `${dir}.lock`]) rmSync(path, { recursive: true, force: true });
+    };
+    return { url: `pglite://${dir}`, drop };
+  },
+};
 
 function postgres(baseUrl: string): TestDatabase {
   return {
