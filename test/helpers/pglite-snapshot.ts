@@ -4,8 +4,9 @@
 // server ran initdb and every migration: about 2.5 s of CPU each, on a 2-core machine running hundreds of them. This
 // makes the file as the build makes its own (same writeSnapshot, same demo pool), once per change of the server's
 // sources or of the lockfile: a content hash beside it says which sources it was made from. Each process that starts a
-// test server checks it once; processes that find it stale at the same time each write a complete file and rename
-// it into place, so a reader never sees half of one.
+// mocha run makes it before any file runs (global-setup.ts), without a hook's timeout; each process that starts a
+// test server checks it once more (a file run without that setup makes it then), writing to a file of its own
+// renamed into place, so a server never reads half of one.
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,7 +16,7 @@ import { createContractorService } from "../../server/services/dispatch/contract
 import { seedDemoContractors } from "../../server/services/sandbox/demo-contractors.js";
 
 const serverDir = fileURLToPath(new URL("../../server/", import.meta.url));
-const lockfile = fileURLToPath(new URL("../../package-lock.json", import.meta.url));
+const packageLock = fileURLToPath(new URL("../../package-lock.json", import.meta.url));
 const hashFile = `${snapshotFile}.sources-sha256`;
 
 /** server/**.ts (not dist/, not node_modules/), sorted: what migrations and seeding are made of, and more. */
@@ -32,7 +33,7 @@ function serverSources(dir = serverDir): string[] {
 /** The hash of the server's sources and the lockfile (PGlite's version decides the data directory's format). */
 function sourcesHash(): string {
   const hash = createHash("sha256");
-  for (const file of [...serverSources(), lockfile]) hash.update(`${file}\n`).update(readFileSync(file));
+  for (const file of [...serverSources(), packageLock]) hash.update(`${file}\n`).update(readFileSync(file));
   return hash.digest("hex");
 }
 
