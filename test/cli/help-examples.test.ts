@@ -1,15 +1,22 @@
 // Every example in every `--help` runs as printed: collected from the command tree (cli/help.ts examplesOf), each
-// is run by bash with the built `dispatch` on PATH against a real server, a test key in the environment and the ids
-// it names ("$ORDER_ID" …) freshly made for it. An example that stops working fails here.
+// runs against a real server, a test key in the environment and the ids it names ("$ORDER_ID" …) freshly made for
+// it. An example that stops working fails here. A line that is one `dispatch` command of plain words has bash expand
+// its words and runs them in this process (cli/index.ts runCli): a child Node process per example cost most of this
+// suite's time and tells nothing the bin's own suites do not. A line whose shell does more (pipes, redirections,
+// lists, process substitution) and the live commands driven and stopped by signal run as printed under bash with
+// the built `dispatch` on PATH.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import dns from "node:dns";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import type { Command } from "commander";
 import { examplesOf } from "../../cli/help.js";
+import { runCli } from "../../cli/index.js";
+import { resetDeprecationWarning } from "../../sdk/deprecation.js";
 import { buildProgram } from "../../cli/program.js";
 import { orderRequest } from "../fixtures/requests.js";
 import { startReceiver } from "../fixtures/orders.js";
@@ -86,6 +93,23 @@ function runExample(
       reject(error instanceof Error ? error : new Error(String(error)));
     });
   });
+}
+
+/** One `dispatch` command of words, quotes and $VARIABLES only: bash's part is expanding its words. */
+const plainCommand = (line: string) => /^dispatch\s/.test(line) && !/[|&;<>`#]|\$\(/.test(line);
+
+/** The arguments bash passes to `dispatch` for `line`, expanded in `env`. */
+async function wordsOf(line: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const script = `set -euo pipefail\ndispatch() { printf '%s\\0' "$@"; }\n${line}`;
+  const { stdout } = await promisify(execFile)("bash", ["-c", script], { env });
+  return stdout.split("\0").slice(0, -1); // each word ends in NUL
+}
+
+/** Runs a plain `dispatch` line in this process, as one fresh invocation of the bin. */
+async function runInProcess(line: string, env: NodeJS.ProcessEnv): Promise<Run> {
+  const words = await wordsOf(line, env);
+  resetDeprecationWarning(); // the SDK says it once per process, and each run stands for one process
+  return runCli(words, { env });
 }
 
 /** Polls `probe` (every 100 ms, up to 20 s) until it answers. */
@@ -305,7 +329,8 @@ describe("cli --help examples", function () {
         });
         assert.match(result.stdout, /order\.cancelled/, result.stderr);
         return;
-      } else result = await runExample(example.line, runEnv, dir);
+      } else if (plainCommand(example.line)) result = await runInProcess(example.line, runEnv);
+      else result = await runExample(example.line, runEnv, dir);
       assert.equal(result.code, 0, `exit ${String(result.code)}\nstderr: ${result.stderr}\nstdout: ${result.stdout}`);
       // A --query naming a field the answer lacks still exits 0, printing nothing: an example must select something.
       if (/\s--query\s/.test(example.line)) {

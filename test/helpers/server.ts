@@ -1,30 +1,51 @@
 // Starts the real server for a test suite: embedded PGlite in memory, or a fresh Postgres database when
 // TEST_DATABASE_URL is set (suites call `databases()` to run once per available database).
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Server as HttpServer } from "node:http";
 import pg from "pg";
 import { loadConfig, type Config } from "../../server/config.js";
 import { createServer, type DispatchServer } from "../../server/index.js";
 import { injectFetch } from "./inject-fetch.js";
+import { ensureSourcesSnapshot } from "./pglite-snapshot.js";
+import { migratedTemplate } from "./postgres-template.js";
 
 export const adminToken = "test-admin-token-0123456789";
 
 export interface TestDatabase {
   name: "pglite" | "postgres";
-  /** Creates an empty database and returns its URL plus a drop function. */
-  create(): Promise<{ url: string; drop(): Promise<void> }>;
+  /** Creates a database, empty or (`migrated`, for a server, where the copy spares it running the migrations)
+   * holding today's migrations, and returns its URL plus a drop function. */
+  create(options?: { migrated?: boolean }): Promise<{ url: string; drop(): Promise<void> }>;
 }
 
-const pglite: TestDatabase = { name: "pglite", create: async () => ({ url: "pglite://memory", drop: async () => {} }) };
+const memory = "pglite://memory";
+
+/** In memory for a server (restoring the sources' snapshot: pglite-snapshot.ts); an empty one, where the migration
+ * suites start, in a directory of its own, since pglite://memory is not empty once that snapshot is made. */
+const pglite: TestDatabase = {
+  name: "pglite",
+  async create({ migrated = false } = {}) {
+    if (migrated) return { url: memory, drop: async () => {} };
+    const dir = mkdtempSync(join(tmpdir(), "dispatch-pglite-"));
+    const drop = async () => {
+      for (const path of [dir, `${dir}.lock`]) rmSync(path, { recursive: true, force: true });
+    };
+    return { url: `pglite://${dir}`, drop };
+  },
+};
 
 function postgres(baseUrl: string): TestDatabase {
   return {
     name: "postgres",
-    async create() {
+    async create({ migrated = false } = {}) {
       const name = `dispatch_t_${randomBytes(6).toString("hex")}`;
+      const template = migrated ? ` TEMPLATE ${await migratedTemplate(baseUrl)}` : "";
       const admin = new pg.Client({ connectionString: baseUrl });
       await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.query(`CREATE DATABASE ${name}${template}`);
       await admin.end();
       const url = new URL(baseUrl);
       url.pathname = `/${name}`;
@@ -135,7 +156,10 @@ export async function startTestServer(
   options: TestServerOptions = {},
 ): Promise<TestServer> {
   // A caller may point a second server at the first one's database (scale-out tests).
-  const database = env.DATABASE_URL ? { url: env.DATABASE_URL, drop: async () => {} } : await db.create();
+  const database = env.DATABASE_URL
+    ? { url: env.DATABASE_URL, drop: async () => {} }
+    : await db.create({ migrated: true });
+  if (database.url === memory) await ensureSourcesSnapshot(); // restored instead of initdb and the migrations
   const config: Config = loadConfig({
     PORT: "0",
     HOST: "127.0.0.1",

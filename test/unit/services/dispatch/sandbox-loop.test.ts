@@ -2,14 +2,14 @@
 // logger under the job's name (it used to be swallowed) and the job keeps polling.
 import assert from "node:assert/strict";
 import type { Config } from "../../../../server/config.js";
-import { createDb } from "../../../../server/db/knex.js";
+import { emptyPglite } from "../../../helpers/empty-pglite.js";
 import type { ContractorService } from "../../../../server/services/dispatch/contractors.js";
 import { createOrderService } from "../../../../server/services/dispatch/orders/index.js";
 
 describe("orders service", () => {
   describe("startWorkers()", () => {
     it("hands each failed poll to onError, named by its job, and keeps polling", async () => {
-      const db = createDb("pglite://memory"); // no migrations: every poll fails on a missing table
+      const db = emptyPglite(); // no migrations: every poll fails on a missing table
       const config = {
         sandboxStepMs: 20,
         dispatcherIntervalMs: 1000,

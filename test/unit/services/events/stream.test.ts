@@ -1,7 +1,7 @@
 // The SSE poller runs on the background-job helper: a failed tick reaches the caller's logger (it used to be
 // swallowed) and polling carries on; stop() ends the loop.
 import assert from "node:assert/strict";
-import { createDb } from "../../../../server/db/knex.js";
+import { emptyPglite } from "../../../helpers/empty-pglite.js";
 import { createEventStreams } from "../../../../server/services/events/stream.js";
 
 const streamOptions = {
@@ -17,7 +17,7 @@ const streamOptions = {
 describe("event streams", () => {
   describe("start()", () => {
     it("hands each failed poll to onError while a stream is opening, and keeps polling until stopped", async () => {
-      const db = createDb("pglite://memory"); // no migrations: every poll fails on the missing order_events table
+      const db = emptyPglite(); // no migrations: every poll fails on the missing order_events table
       await db.raw("select 1");
       const streams = createEventStreams(
         {
