@@ -53,7 +53,11 @@ export function addOperationCommand(root: Command, spec: OperationSpec, run: Run
   const command = parent.command(spec.command.at(-1)!);
   describeOperation(command, spec);
   const positional = positionalNames(spec);
-  for (const name of positional) command.argument(`<${name}>`, spec.flags.find((f) => f.flag === name)?.description);
+  for (const name of positional) {
+    const flag = spec.flags.find((f) => f.flag === name);
+    // A body field the contract leaves optional is an optional argument (`sandbox clock advance [by] --to next_step`).
+    command.argument(flag?.in === "body" && !flag.required ? `[${name}]` : `<${name}>`, flag?.description);
+  }
   for (const flag of spec.flags.filter((f) => !positional.includes(f.flag)))
     optionsFor(flag).forEach((o) => command.addOption(o));
   const { interval } = overrideFor(spec.operationId);

@@ -61,6 +61,12 @@ export const operationSchemes: Readonly<Record<string, readonly SecurityScheme[]
   "POST /api/dispatch/v1/sandbox/reset": [
     "ApiKey"
   ],
+  "GET /api/dispatch/v1/sandbox/clock": [
+    "ApiKey"
+  ],
+  "POST /api/dispatch/v1/sandbox/clock/advance": [
+    "ApiKey"
+  ],
   "GET /api/dispatch/analytics/evals": [],
   "GET /api/dispatch/index": [],
   "GET /api/mcp": [],
@@ -147,6 +153,8 @@ export const operationIds = {
   "POST /api/dispatch/v1/contractor/offers/{id}/decline": "declineOffer",
   "POST /api/dispatch/v1/sandbox/orders/{id}/advance": "advanceSandboxOrder",
   "POST /api/dispatch/v1/sandbox/reset": "resetSandbox",
+  "GET /api/dispatch/v1/sandbox/clock": "getSandboxClock",
+  "POST /api/dispatch/v1/sandbox/clock/advance": "advanceSandboxClock",
   "GET /api/dispatch/analytics/evals": "getEvals",
   "GET /api/dispatch/index": "getTradeIndex",
   "GET /api/mcp": "openMcpStream",

@@ -400,6 +400,40 @@ export const operations = {
     "mcpAnnotations": null,
     "a2aSkill": null
   },
+  "getSandboxClock": {
+    "method": "GET",
+    "path": "/api/dispatch/v1/sandbox/clock",
+    "tags": [
+      "orders"
+    ],
+    "schemes": {
+      "ApiKey": [
+        "order"
+      ]
+    },
+    "anonymous": false,
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
+  },
+  "advanceSandboxClock": {
+    "method": "POST",
+    "path": "/api/dispatch/v1/sandbox/clock/advance",
+    "tags": [
+      "orders"
+    ],
+    "schemes": {
+      "ApiKey": [
+        "order"
+      ]
+    },
+    "anonymous": false,
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
+  },
   "getEvals": {
     "method": "GET",
     "path": "/api/dispatch/analytics/evals",

@@ -13,7 +13,9 @@ import { listOrders, type OrderListFilter } from "./list.js";
 import { recordEvent } from "./record-event.js";
 import { rescheduleOrder, type RescheduleInput } from "./reschedule.js";
 import { advanceSandboxOrder, type SandboxStatus } from "./sandbox-advance.js";
-import { startSandboxClock, stopSandboxClock, type SandboxClock } from "./sandbox-clock.js";
+import { startSandboxClock, stopSandboxClock, tick, type SandboxClock } from "./sandbox-clock.js";
+import { advanceSandboxClock, getSandboxClock, type SandboxClockAdvance } from "./sandbox-clock-advance.js";
+import { onTenantClock } from "./test-clock.js";
 import { resetSandbox } from "./sandbox-reset.js";
 import type { OrderEventInput } from "./transition.js";
 import { statusView } from "./view.js";
@@ -29,6 +31,7 @@ export type { OrderListFilter } from "./list.js";
 export type { RescheduleInput } from "./reschedule.js";
 export type { SandboxStatus } from "./sandbox-advance.js";
 export type { SandboxReset } from "./sandbox-reset.js";
+export type { SandboxClockAdvance, SandboxClockView } from "./sandbox-clock-advance.js";
 export type { OrderEventInput } from "./transition.js";
 
 /** getOrder: the tenant's own order with its history; other tenants' orders (the other environment's included)
@@ -92,6 +95,12 @@ export function createOrderService(
   const seats = createSeatLedger(db); // this instance's claims: one ledger for every path that books
   const creation = { db, contractors, config, writer: createOrderWriter(db, eventsWritten), seats };
   const { clock, dispatcher } = createWorkers({ db, contractors, seats, config, eventsWritten });
+  const clockWork = {
+    db,
+    config,
+    sweep: (account: string) => dispatcher.sweepAccount(account),
+    step: (account: string) => tick(clock, account),
+  };
   const baseOf = (origin: string) => baseUrlOf(config.publicBaseUrl, origin);
   /** Tells the sequencer; a cancelled or completed order frees its contractor, so the dispatcher looks again. */
   const thenWritten = <T>(change: Promise<T>, frees: boolean) =>
@@ -113,6 +122,11 @@ export function createOrderService(
     advanceSandbox: (tenant: Tenant, id: string, to: SandboxStatus | undefined) =>
       advanceSandboxOrder(clock, tenant, { id, to }),
     resetSandbox: (tenant: Tenant) => resetSandbox(db, tenant),
+    sandboxClock: (tenant: Tenant) => getSandboxClock(clockWork, tenant),
+    advanceSandboxClock: (tenant: Tenant, request: SandboxClockAdvance) =>
+      advanceSandboxClock(clockWork, tenant, request),
+    /** Runs a request's work on its tenant's clock (a frozen sandbox's instant for a test key). */
+    onTenantClock: <T>(tenant: Tenant, work: () => Promise<T>) => onTenantClock(db, tenant, work),
     /** The sandbox clock and the dispatcher, once the server listens (`origin`: its address, for status URLs). */
     startWorkers: (origin: string, onError: (job: "sandbox" | "dispatcher") => (error: unknown) => void) => {
       startSandboxClock(clock, baseOf(origin), onError("sandbox"));
