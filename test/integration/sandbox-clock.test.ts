@@ -81,7 +81,7 @@ async function stateOf(t: TestServer, ids: string[]) {
 }
 const statusEvents = async (t: TestServer, id: string) =>
   (await t.app.services.db("order_events").where({ order_id: id }).orderBy("id").select("type", "status", "at")).map(
-    (e) => ({ type: e.type as string, status: e.status as string, at: new Date(e.at).toISOString() }),
+    (e) => ({ type: e.type, status: e.status, at: new Date(e.at).toISOString() }),
   );
 
 /** Freezes the account's clock `behindMs` behind the wall clock (as if frozen that long ago); the frozen instant. */
@@ -143,7 +143,14 @@ for (const target of databases()) {
     });
 
     it("answers 422 for a duration over 30 days, a malformed one or both by and to; 409 when nothing is scheduled", async () => {
-      for (const body of [{ by: "31d" }, { by: "P31D" }, { by: "P" }, { by: "2 hours" }, { by: "2h", to: "next_step" }, {}]) {
+      for (const body of [
+        { by: "31d" },
+        { by: "P31D" },
+        { by: "P" },
+        { by: "2 hours" },
+        { by: "2h", to: "next_step" },
+        {},
+      ]) {
         const refused = await call(t, "POST", "/api/dispatch/v1/sandbox/clock/advance", keys.empty, body);
         assert.equal(refused.status, 422, JSON.stringify(body));
       }
@@ -173,7 +180,10 @@ for (const target of databases()) {
       const first = await advance(t, keys.acme, { by: "55m" });
       assert.equal(first.now, iso(t0 + minutes(55)));
       assert.deepEqual(first.advance, { from: iso(t0), changes: 3 }); // expired, re-offered (queued), stepped
-      const afterFirst = (await stateOf(t, [x, w])) as Record<string, { status: string; offers: string[]; events: string[] }>;
+      const afterFirst = (await stateOf(t, [x, w])) as Record<
+        string,
+        { status: string; offers: string[]; events: string[] }
+      >;
       assert.equal(afterFirst[x].status, "accepted_pending_fulfilment");
       assert.deepEqual(afterFirst[x].offers, ["expired"]);
       const expired = await t.app.services.db("order_offers").where({ order_id: x }).first();

@@ -61,7 +61,17 @@ const pageSize = 100;
 
 /** What a sweep reads of a waiting order: its key and its job (the assignment reads the rest under its lock). Not
  * the stored answer and the rest of the row: a backlog of thousands of waiting orders is read on every sweep. */
-const waitingColumns = ["id", "account", "environment", "created_at", "trade", "state", "location", "urgency", "nte_cents"] as const;
+const waitingColumns = [
+  "id",
+  "account",
+  "environment",
+  "created_at",
+  "trade",
+  "state",
+  "location",
+  "urgency",
+  "nte_cents",
+] as const;
 /** With the contractors that already had an offer of the order (comma-separated; null: none), not offered again. */
 type WaitingRow = Pick<OrderRow, (typeof waitingColumns)[number]> & { offered_to: string | null };
 

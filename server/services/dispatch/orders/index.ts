@@ -56,6 +56,29 @@ function createWorkers(deps: Omit<SandboxClock, "job" | "base">) {
   return { clock, dispatcher };
 }
 
+/** The sandbox: an order advanced by hand, a reset, and the test clock: read, advanced (each stop running the
+ * account's sweep and steps), and the clock a request of a test key runs on. */
+function sandboxOf(
+  deps: { db: Db; config: Config },
+  clock: SandboxClock,
+  dispatcher: ReturnType<typeof createDispatcher>,
+) {
+  const work = {
+    ...deps,
+    sweep: (account: string) => dispatcher.sweepAccount(account),
+    step: (account: string) => tick(clock, account),
+  };
+  return {
+    advanceSandbox: (tenant: Tenant, id: string, to: SandboxStatus | undefined) =>
+      advanceSandboxOrder(clock, tenant, { id, to }),
+    resetSandbox: (tenant: Tenant) => resetSandbox(deps.db, tenant),
+    sandboxClock: (tenant: Tenant) => getSandboxClock(work, tenant),
+    advanceSandboxClock: (tenant: Tenant, request: SandboxClockAdvance) => advanceSandboxClock(work, tenant, request),
+    /** Runs a request's work on its tenant's clock (a frozen sandbox's instant for a test key). */
+    onTenantClock: <T>(tenant: Tenant, work: () => Promise<T>) => onTenantClock(deps.db, tenant, work),
+  };
+}
+
 /** The customer's changes of an order: a cancel frees its seats and a reschedule its old window's, so each tells
  * the dispatcher to look again. */
 function customerChanges(
@@ -95,12 +118,6 @@ export function createOrderService(
   const seats = createSeatLedger(db); // this instance's claims: one ledger for every path that books
   const creation = { db, contractors, config, writer: createOrderWriter(db, eventsWritten), seats };
   const { clock, dispatcher } = createWorkers({ db, contractors, seats, config, eventsWritten });
-  const clockWork = {
-    db,
-    config,
-    sweep: (account: string) => dispatcher.sweepAccount(account),
-    step: (account: string) => tick(clock, account),
-  };
   const baseOf = (origin: string) => baseUrlOf(config.publicBaseUrl, origin);
   /** Tells the sequencer; a cancelled or completed order frees its contractor, so the dispatcher looks again. */
   const thenWritten = <T>(change: Promise<T>, frees: boolean) =>
@@ -119,14 +136,7 @@ export function createOrderService(
     /** An operator's status change; `base` is the admin request's own base URL. */
     recordEvent: (id: string, input: OrderEventInput, base: string) =>
       thenWritten(recordEvent(db, { contractors, seats, config }, { id, input, base }), isFinal(input.status)),
-    advanceSandbox: (tenant: Tenant, id: string, to: SandboxStatus | undefined) =>
-      advanceSandboxOrder(clock, tenant, { id, to }),
-    resetSandbox: (tenant: Tenant) => resetSandbox(db, tenant),
-    sandboxClock: (tenant: Tenant) => getSandboxClock(clockWork, tenant),
-    advanceSandboxClock: (tenant: Tenant, request: SandboxClockAdvance) =>
-      advanceSandboxClock(clockWork, tenant, request),
-    /** Runs a request's work on its tenant's clock (a frozen sandbox's instant for a test key). */
-    onTenantClock: <T>(tenant: Tenant, work: () => Promise<T>) => onTenantClock(db, tenant, work),
+    ...sandboxOf({ db, config }, clock, dispatcher),
     /** The sandbox clock and the dispatcher, once the server listens (`origin`: its address, for status URLs). */
     startWorkers: (origin: string, onError: (job: "sandbox" | "dispatcher") => (error: unknown) => void) => {
       startSandboxClock(clock, baseOf(origin), onError("sandbox"));

@@ -92,7 +92,13 @@ async function viewOf(work: ClockWork, account: string): Promise<SandboxClockVie
   const frozen = await frozenAt(work.db, account);
   const now = frozen ?? new Date();
   const next = await nextScheduledAt(work.db, work.config, account);
-  return { account, environment: "test", now: now.toISOString(), frozen: Boolean(frozen), next_step_at: next?.toISOString() ?? null };
+  return {
+    account,
+    environment: "test",
+    now: now.toISOString(),
+    frozen: Boolean(frozen),
+    next_step_at: next?.toISOString() ?? null,
+  };
 }
 
 /** getSandboxClock: 403 for live keys. */

@@ -92,8 +92,7 @@ export async function tick(clock: SandboxClock, account?: string): Promise<numbe
     .orderBy("orders.updated_at")
     .limit(50)
     .select<OrderRow[]>("orders.*");
-  for (const row of due)
-    await onTenantClock(db, row, () => step(clock, row)).catch(ignoreLostRace);
+  for (const row of due) await onTenantClock(db, row, () => step(clock, row)).catch(ignoreLostRace);
   return due.length;
 }
 

@@ -40,10 +40,11 @@ export async function onTenantClock<T>(db: Db, tenant: Tenant, work: () => Promi
 /** SQL for the business time of each row of `table` (which has `account` and `environment` columns): its account's
  * frozen instant for a test row, else `wall`. */
 export const tenantNow = (db: Reader, table: string, wall: Date): Knex.Raw =>
-  db.raw(
-    "coalesce((select c.frozen_at from sandbox_clocks c where c.account = ?? and ?? = 'test'), ?::timestamptz)",
-    [`${table}.account`, `${table}.environment`, wall],
-  );
+  db.raw("coalesce((select c.frozen_at from sandbox_clocks c where c.account = ?? and ?? = 'test'), ?::timestamptz)", [
+    `${table}.account`,
+    `${table}.environment`,
+    wall,
+  ]);
 
 /** Freezes the account's clock at `at`, or moves it there; never back (of two advances at once, the later
  * instant stays). */
