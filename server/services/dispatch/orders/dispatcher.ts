@@ -140,8 +140,10 @@ async function assign(
   } catch (error) {
     const reason = unmatchableReason(error);
     if (reason) unmatchable.set(jobKey(row), reason);
-    else if (isOverNteError(error) && planned) await holdAtPrice(dispatcher.db, row, planned);
-    else if (!isSettledElsewhere(error)) throw error;
+    else if (isOverNteError(error) && planned) {
+      const match: Match = planned;
+      await onTenantClock(dispatcher.db, row, () => holdAtPrice(dispatcher.db, row, match));
+    } else if (!isSettledElsewhere(error)) throw error;
     return false;
   }
 }

@@ -16,12 +16,13 @@ import type { Tenant } from "../../access/principal.js";
 import { DomainError } from "../../errors.js";
 import type { Schemas } from "../../../types/contract.js";
 import { fulfilmentDeadlineMinutes } from "../fulfilment-deadline.js";
-import type { Urgency } from "../trades.js";
+import { urgencies } from "../trades.js";
 import { liveKey } from "./errors.js";
 import { heldOverNte } from "./nte-rule.js";
 import { durationMs } from "./sandbox-duration.js";
 import { advancingStatuses } from "./state.js";
 import { freezeAt, frozenAt, testTimeOf } from "./test-clock.js";
+import { nowDate } from "../../shared/clock.js";
 
 export type SandboxClockView = Schemas["SandboxClock"];
 export type SandboxClockAdvance = Schemas["SandboxClockAdvanceRequest"];
@@ -48,10 +49,12 @@ const earliest = (dates: (Date | null)[]): Date | null =>
 const plus = (value: Date | string | null | undefined, ms: number) =>
   value ? new Date(new Date(value).getTime() + ms) : null;
 
-/** The earliest instant something is scheduled for the account's test orders (it may already be due); null when
- * nothing is. */
-async function nextScheduledAt(db: Db, config: Config, account: string): Promise<Date | null> {
+/** The earliest instant after `after` (any, when null) something is scheduled for the account's test orders;
+ * null when nothing is. What was due by `after` and did not move (a step another instance refused) is not
+ * scheduled again: a walk never stops twice at one instant. */
+async function nextScheduledAt(db: Db, config: Config, account: string, after: Date | null): Promise<Date | null> {
   const tenant = { account, environment: "test" as const };
+  const since = (ms: number) => (after ? new Date(after.getTime() - ms) : new Date(0));
   const walking = advancingStatuses.filter((status) => status !== "accepted_pending_fulfilment");
   const step =
     config.sandboxStepMs > 0
@@ -59,21 +62,25 @@ async function nextScheduledAt(db: Db, config: Config, account: string): Promise
           .where(tenant)
           .whereIn("status", walking)
           .whereNot(heldOverNte)
+          .where("updated_at", ">", since(config.sandboxStepMs))
           .first<{ at: Date | null }>(db.raw("min(updated_at) as at"))
       : undefined;
   const offer = await db("order_offers")
     .where({ ...tenant, status: "offered" })
+    .where("deadline_at", ">", since(0))
     .first<{ at: Date | null }>(db.raw("min(deadline_at) as at"));
-  const waiting = await db("orders")
-    .where({ ...tenant, status: "accepted_pending_fulfilment" })
-    .whereNull("escalated_at")
-    .groupBy("urgency")
-    .select<{ urgency: Urgency; at: Date }[]>("urgency", db.raw("min(created_at) as at"));
-  return earliest([
-    plus(step?.at, config.sandboxStepMs),
-    plus(offer?.at, 0),
-    ...waiting.map((row) => plus(row.at, fulfilmentDeadlineMinutes[row.urgency] * 60_000)),
-  ]);
+  const waiting = await Promise.all(
+    urgencies.map(async (urgency) => {
+      const ms = fulfilmentDeadlineMinutes[urgency] * 60_000;
+      const row = await db("orders")
+        .where({ ...tenant, status: "accepted_pending_fulfilment", urgency })
+        .whereNull("escalated_at")
+        .where("created_at", ">", since(ms))
+        .first<{ at: Date | null }>(db.raw("min(created_at) as at"));
+      return plus(row?.at, ms);
+    }),
+  );
+  return earliest([plus(step?.at, config.sandboxStepMs), plus(offer?.at, 0), ...waiting]);
 }
 
 /** Everything due at the clock's current instant, for the account: the sweep, then the walker's steps. */
@@ -90,8 +97,8 @@ async function runDue(work: ClockWork, account: string): Promise<number> {
 
 async function viewOf(work: ClockWork, account: string): Promise<SandboxClockView> {
   const frozen = await frozenAt(work.db, account);
-  const now = frozen ?? new Date();
-  const next = await nextScheduledAt(work.db, work.config, account);
+  const now = frozen ?? nowDate();
+  const next = await nextScheduledAt(work.db, work.config, account, frozen);
   return {
     account,
     environment: "test",
@@ -114,14 +121,14 @@ async function targetOf(work: ClockWork, account: string, from: Date, request: S
       errors: [{ pointer: "/to", message: "must not be given with by" }],
     });
   if (request.by !== undefined) return new Date(from.getTime() + durationMs(request.by));
-  const next = await nextScheduledAt(work.db, work.config, account);
+  const next = await nextScheduledAt(work.db, work.config, account, from);
   if (!next)
     throw new DomainError(
       "conflict",
       "no_scheduled_step",
       `Nothing is scheduled for the sandbox of account ${account}; advance it by a duration instead.`,
     );
-  return next > from ? next : from;
+  return next;
 }
 
 /** advanceSandboxClock: freezes the account's test clock and walks it to the target; 403 for live keys. */
@@ -139,9 +146,8 @@ export async function advanceSandboxClock(
   let changes = await runDue(work, account);
   let at = from;
   for (let stop = 0; stop < maxStops; stop++) {
-    const next = await nextScheduledAt(db, work.config, account);
+    const next = await nextScheduledAt(db, work.config, account, at);
     if (!next || next > target) break;
-    if (next <= at) break; // due now but not movable (a lost race, a refused step): nothing more happens here
     at = next;
     await freezeAt(db, account, at);
     changes += await runDue(work, account);
