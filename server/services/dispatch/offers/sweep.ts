@@ -4,8 +4,9 @@
 // offer after a decline or an expiry (an instance that stopped between the two steps) are re-offered too.
 // A test order's offer expires by its account's clock (orders/test-clock.ts), and its re-offer runs on that clock.
 import type { Tenant } from "../../access/principal.js";
+import type { OrderOfferRow } from "../../../db/tables/dispatch.js";
 import { nowDate } from "../../shared/clock.js";
-import { onTenantClock, tenantNow } from "../orders/test-clock.js";
+import { onTenantClock, scopeOf, tenantNow } from "../orders/test-clock.js";
 import { appendAudit } from "../../audit/entries.js";
 import { offerAudit } from "./records.js";
 import { reOffer, type Reoffering } from "../orders/reoffer.js";
@@ -18,10 +19,11 @@ async function expireDue(deps: Reoffering, wall: Date, account?: string): Promis
   return deps.db.transaction(async (trx) => {
     const at = tenantNow(trx, "order_offers", wall);
     const expired = await trx("order_offers")
-      .where({ status: "offered", ...(account ? { account, environment: "test" as const } : {}) })
+      .where({ status: "offered" })
+      .modify(scopeOf("order_offers", account))
       .where("deadline_at", "<=", at)
-      .update({ status: "expired", responded_at: at as unknown as Date })
-      .returning("*");
+      .update({ status: "expired", responded_at: at as unknown as Date }) // each offer at its tenant's time
+      .returning<OrderOfferRow[]>("*");
     for (const offer of expired) await appendAudit(trx, offerAudit(offer, "expired"));
     return expired.map((offer) => ({ id: offer.order_id, account: offer.account, environment: offer.environment }));
   });

@@ -16,7 +16,7 @@ import { fulfilmentDeadline, fulfilmentDeadlineMinutes } from "../fulfilment-dea
 import { urgencies } from "../trades.js";
 import { isHeldOverNte } from "./nte-rule.js";
 import { nowDate } from "../../shared/clock.js";
-import { tenantNow } from "./test-clock.js";
+import { scopeOf, tenantNow } from "./test-clock.js";
 
 /** Why nobody took an order's job in a sweep: nobody serves it, or everyone who does is fully booked (or off). */
 export type WaitingReason = "no_contractor_in_area" | "no_window_available";
@@ -29,9 +29,7 @@ export function overdueOrders(db: Db, now: Date, limit: number, account?: string
   return db("orders")
     .where("status", "accepted_pending_fulfilment")
     .whereNull("escalated_at")
-    .modify((query) => {
-      if (account) void query.where({ account, environment: "test" });
-    })
+    .modify(scopeOf("orders", account))
     .where((query) => {
       for (const urgency of urgencies)
         void query.orWhere((one) => {

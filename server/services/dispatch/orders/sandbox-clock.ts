@@ -12,7 +12,7 @@ import { heldOverNte, isOverNteError } from "./nte-rule.js";
 import { advancingStatuses, nextStep } from "./state.js";
 import type { OrderEventInput } from "./transition.js";
 import { now as nowMs, nowDate } from "../../shared/clock.js";
-import { onTenantClock, tenantNow } from "./test-clock.js";
+import { onTenantClock, scopeOf, tenantNow } from "./test-clock.js";
 
 /** The clock: what it steps orders with, its running job, and `base`, the server's own origin once it listens. */
 export interface SandboxClock {
@@ -77,9 +77,7 @@ export async function tick(clock: SandboxClock, account?: string): Promise<numbe
   const { db } = clock;
   const due = await db("orders")
     .where("orders.environment", "test")
-    .modify((query) => {
-      if (account) void query.where("orders.account", account);
-    })
+    .modify(scopeOf("orders", account))
     .whereIn(
       "orders.status",
       advancingStatuses.filter((status) => status !== "accepted_pending_fulfilment"),

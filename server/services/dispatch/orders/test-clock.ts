@@ -9,7 +9,8 @@
 // step in a sweep) is the price. Work for one account runs inside `withClock` (shared/clock.ts), so the services'
 // existing `now()` reads answer the account's instant without a clock threaded through their signatures. Set-wide
 // reads that pick what is due across many accounts at once (the walker's due orders, due offers, overdue orders)
-// compare each row with its own tenant's time in SQL (`tenantNow`), so one query serves every account.
+// compare each row with its own tenant's time in SQL (`tenantNow`), so one query serves every account; the
+// background passes leave frozen sandboxes to their advances (`scopeOf`), which stop at each instant in turn.
 import type { Knex } from "knex";
 import type { Db } from "../../../db/knex.js";
 import type { Tenant } from "../../access/principal.js";
@@ -45,6 +46,21 @@ export const tenantNow = (db: Reader, table: string, wall: Date): Knex.Raw =>
     `${table}.environment`,
     wall,
   ]);
+
+/** Narrows a background pass (`account` undefined) to rows whose tenant is not a frozen sandbox: a frozen clock only
+ * moves by an advance, which runs what falls due itself at each instant it stops at, so a background pass racing it
+ * would take a step at an instant the walk has already left. An advance's own pass (`account` given) takes that
+ * account's test rows. */
+export function scopeOf(table: string, account: string | undefined) {
+  return (query: Knex.QueryBuilder): void => {
+    if (account) void query.where(`${table}.account`, account).where(`${table}.environment`, "test");
+    else
+      void query.whereRaw("not exists (select 1 from sandbox_clocks c where c.account = ?? and ?? = 'test')", [
+        `${table}.account`,
+        `${table}.environment`,
+      ]);
+  };
+}
 
 /** Freezes the account's clock at `at`, or moves it there; never back (of two advances at once, the later
  * instant stays). */
