@@ -21,7 +21,7 @@ import {
   type ServerTarget,
   type TestServer,
 } from "../helpers/server.js";
-import { sleep } from "../helpers/wait.js";
+import { sleep, untilValue } from "../helpers/wait.js";
 
 interface Clock {
   account: string;
@@ -227,6 +227,24 @@ for (const target of databases()) {
 
       assert.deepEqual(await stateOf(t, [otherW, liveW]), untouched, "other accounts and live orders never move");
       assert.equal((await clockOf(t, keys.other)).frozen, false);
+    });
+
+    it("leaves the account's live orders on the wall clock while its sandbox is frozen", async () => {
+      assert.equal((await clockOf(t, keys.acme)).frozen, true);
+      const live = await order(t, keys.acmeLive, "clock-live-due", "urgent");
+      const db = t.app.services.db;
+      await db("order_offers")
+        .where({ order_id: live, status: "offered" })
+        .update({ deadline_at: new Date(Date.now() - 1000) }); // due on the wall clock
+      const offer = await untilValue(
+        async () => {
+          t.app.services.orders.nudgeDispatcher();
+          const row = await db("order_offers").where({ order_id: live }).orderBy("created_at").first();
+          return row?.status === "expired" ? row : undefined;
+        },
+        { timeoutMs: 15_000, intervalMs: 200, message: "the live offer expired by the wall clock" },
+      );
+      assert.ok(Math.abs(new Date(offer.responded_at!).getTime() - Date.now()) < 60_000);
     });
 
     it("goes back to the wall clock on resetSandbox", async () => {
