@@ -1733,7 +1733,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "How far to move the clock, at most 30 days; zero (`0s`) freezes it where it stands.",
-        "pattern": "^(?:P(?=\\d|T\\d)(?:\\d{1,2}D)?(?:T(?=\\d)(?:\\d{1,3}H)?(?:\\d{1,5}M)?(?:\\d{1,7}S)?)?|(?=\\d)(?:\\d{1,2}d)?(?:\\d{1,3}h)?(?:\\d{1,5}m)?(?:\\d{1,7}s)?)$",
+        "pattern": "^(?:P(?:\\d{1,2}D(?:T(?:\\d{1,3}H(?:\\d{1,5}M)?(?:\\d{1,7}S)?|\\d{1,5}M(?:\\d{1,7}S)?|\\d{1,7}S))?|T(?:\\d{1,3}H(?:\\d{1,5}M)?(?:\\d{1,7}S)?|\\d{1,5}M(?:\\d{1,7}S)?|\\d{1,7}S))|\\d{1,2}d(?:\\d{1,3}h)?(?:\\d{1,5}m)?(?:\\d{1,7}s)?|\\d{1,3}h(?:\\d{1,5}m)?(?:\\d{1,7}s)?|\\d{1,5}m(?:\\d{1,7}s)?|\\d{1,7}s)$",
         "patternDescription": "a duration: ISO 8601 days, hours, minutes and seconds (PT2H, P1DT30M) or the same units as 1d2h30m10s",
         "maxLength": 32
       },

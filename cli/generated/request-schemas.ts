@@ -1223,7 +1223,7 @@ export const requestSchemas: Record<string, object> = {
           "by": {
             "type": "string",
             "maxLength": 32,
-            "pattern": "^(?:P(?=\\d|T\\d)(?:\\d{1,2}D)?(?:T(?=\\d)(?:\\d{1,3}H)?(?:\\d{1,5}M)?(?:\\d{1,7}S)?)?|(?=\\d)(?:\\d{1,2}d)?(?:\\d{1,3}h)?(?:\\d{1,5}m)?(?:\\d{1,7}s)?)$",
+            "pattern": "^(?:P(?:\\d{1,2}D(?:T(?:\\d{1,3}H(?:\\d{1,5}M)?(?:\\d{1,7}S)?|\\d{1,5}M(?:\\d{1,7}S)?|\\d{1,7}S))?|T(?:\\d{1,3}H(?:\\d{1,5}M)?(?:\\d{1,7}S)?|\\d{1,5}M(?:\\d{1,7}S)?|\\d{1,7}S))|\\d{1,2}d(?:\\d{1,3}h)?(?:\\d{1,5}m)?(?:\\d{1,7}s)?|\\d{1,3}h(?:\\d{1,5}m)?(?:\\d{1,7}s)?|\\d{1,5}m(?:\\d{1,7}s)?|\\d{1,7}s)$",
             "x-pattern-description": "a duration: ISO 8601 days, hours, minutes and seconds (PT2H, P1DT30M) or the same units as 1d2h30m10s"
           },
           "to": {
