@@ -6,10 +6,11 @@
 // run, for this account alone: the dispatcher's sweep (offers expired and re-offered, assignments, escalations) and
 // the walker's steps. So the events come in the order and with the timestamps the wall clock would have given
 // them, and the answer comes once they are written: a CI job reads the outcome right after the call. The
-// background jobs keep running meanwhile; they read the same frozen instant from the database, so whichever
-// instance takes a step first takes it once (the steps' row locks and 409s, as between instances). The clock only
-// moves forward (freezeAt keeps the later instant), and a walk stops at most `maxStops` times, a bound on the work
-// one request does; past it the clock jumps to the target and what is due there runs once.
+// background passes leave a frozen sandbox's time-driven work to its advances (test-clock.ts `scopeOf`), and two
+// advances of one account at once (two instances) take each step once (the steps' row locks and 409s, as between
+// instances). An advance first runs what is due at the clock's current instant (a walk an instance stopped midway),
+// the clock only moves forward (freezeAt keeps the later instant), and a walk stops at most `maxStops` times, a
+// bound on the work one request does; past it the clock jumps to the target and what is due there runs once.
 import type { Config } from "../../../config.js";
 import type { Db } from "../../../db/knex.js";
 import type { Tenant } from "../../access/principal.js";
