@@ -45,6 +45,7 @@ export const overrides: Readonly<Record<string, CommandOverride>> = {
     exampleArgs: { ...orderId, start: '"$WINDOW_START"', end: '"$WINDOW_END"', window: '"$WINDOW_START/$WINDOW_END"' },
   },
   advanceSandboxOrder: { exampleArgs: orderId },
+  advanceSandboxClock: { positional: ["by"] },
   recordOrderEvent: { exampleArgs: orderId },
   redeliverWebhookDelivery: { exampleArgs: { id: '"$DELIVERY_ID"' } },
   verifySeal: { exampleArgs: { seal: '"$SEAL"' } },

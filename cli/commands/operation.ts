@@ -48,12 +48,21 @@ function collectValues(command: Command, spec: OperationSpec, positional: string
   return values;
 }
 
+/** The positional arguments; a body field the contract leaves optional is an optional one (`sandbox clock advance
+ * [by] --to next_step`). */
+function addArguments(command: Command, spec: OperationSpec, positional: string[]): void {
+  for (const name of positional) {
+    const flag = spec.flags.find((f) => f.flag === name);
+    command.argument(flag?.in === "body" && !flag.required ? `[${name}]` : `<${name}>`, flag?.description);
+  }
+}
+
 export function addOperationCommand(root: Command, spec: OperationSpec, run: RunAction): Command {
   const parent = ensureGroup(root, spec.command.slice(0, -1));
   const command = parent.command(spec.command.at(-1)!);
   describeOperation(command, spec);
   const positional = positionalNames(spec);
-  for (const name of positional) command.argument(`<${name}>`, spec.flags.find((f) => f.flag === name)?.description);
+  addArguments(command, spec, positional);
   for (const flag of spec.flags.filter((f) => !positional.includes(f.flag)))
     optionsFor(flag).forEach((o) => command.addOption(o));
   const { interval } = overrideFor(spec.operationId);

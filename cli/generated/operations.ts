@@ -1839,7 +1839,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/sandbox/reset",
     "summary": "Empty the key's account's sandbox",
-    "description": "Sandbox only: removes every test-environment order of the key's account with its events, webhook\ndeliveries and idempotency records (an order's `reference_id` and `Idempotency-Key` may be used again),\nand the account's test quotes, so a CI run starts from a clean account. Live data and other accounts are\nnever touched. Keys, contractors and the webhook signing secret stay. The audit log stays append-only:\nits records of the removed data remain, listed under the test environment, and the reset itself is\naudited (`sandbox_reset`, with the counts). 403 `live_key` for live keys. No request body.",
+    "description": "Sandbox only: removes every test-environment order of the key's account with its events, webhook\ndeliveries and idempotency records (an order's `reference_id` and `Idempotency-Key` may be used again),\nand the account's test quotes, so a CI run starts from a clean account. Live data and other accounts are\nnever touched. Keys, contractors and the webhook signing secret stay. The audit log stays append-only:\nits records of the removed data remain, listed under the test environment, and the reset itself is\naudited (`sandbox_reset`, with the counts). The account's test clock goes back to the wall clock\n(`getSandboxClock`). 403 `live_key` for live keys. No request body.",
     "security": [
       "ApiKey"
     ],
@@ -1851,6 +1851,94 @@ export const operations: readonly OperationSpec[] = [
       "200",
       "401",
       "403",
+      "429",
+      "503",
+      "default"
+    ]
+  },
+  {
+    "operationId": "getSandboxClock",
+    "command": [
+      "sandbox",
+      "clock",
+      "get"
+    ],
+    "method": "get",
+    "path": "/api/dispatch/v1/sandbox/clock",
+    "summary": "Read the key's account's test clock",
+    "description": "Sandbox only: the time the account's test orders live by. A sandbox runs on the wall clock until its\nclock is first advanced (`advanceSandboxClock`); from then on it is frozen at the instant it was\nadvanced to, and nothing time-driven happens to the account's test orders (no sandbox step, no offer\nexpiry, no escalation) until it is advanced again. Windows, `respond_by`, fulfilment deadlines,\nescalations and every timestamp of those orders' events follow this clock. `resetSandbox` puts the\nclock back on the wall clock. Each account has its own clock; live orders always follow the wall\nclock. 403 `live_key` for live keys.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [],
+    "example": null,
+    "responses": [
+      "200",
+      "401",
+      "403",
+      "429",
+      "503",
+      "default"
+    ]
+  },
+  {
+    "operationId": "advanceSandboxClock",
+    "command": [
+      "sandbox",
+      "clock",
+      "advance"
+    ],
+    "method": "post",
+    "path": "/api/dispatch/v1/sandbox/clock/advance",
+    "summary": "Freeze the key's account's test clock and move it forward",
+    "description": "Sandbox only: freezes the account's test clock (at the wall clock's time when it was running) and moves\nit forward `by` a duration (`PT2H` or `2h`; at most 30 days; `0s` only freezes it) or `to` the next\nscheduled step (`next_step`: the earliest of the account's test orders' next sandbox step, open offer's\n`respond_by` and fulfilment deadline of an unassigned order). The clock stays frozen afterwards, until\n`resetSandbox`.\n\nThe answer comes once everything due on the way has happened, in time order: the clock stops at each\nscheduled instant up to the target, and there the sandbox steps the orders due (one step each, every\n`SANDBOX_STEP_MS` of clock time), expires the offers past `respond_by` and re-offers their jobs, assigns\nwhat the pool can take and escalates the orders past their fulfilment deadline, exactly as the wall\nclock would have, with each event stamped with the clock's time. Only this account's test orders move:\nother accounts and live orders never do. 403 `live_key` for live keys; 409 `no_scheduled_step` for\n`to: next_step` when nothing is scheduled; 422 for a duration over 30 days, or for both `by` and `to`.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": "application/json",
+    "bodyRequired": true,
+    "flags": [
+      {
+        "flag": "by",
+        "in": "body",
+        "target": [
+          "by"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "How far to move the clock, at most 30 days; zero (`0s`) freezes it where it stands.",
+        "pattern": "^(?:P(?:\\d{1,2}D(?:T(?:\\d{1,3}H(?:\\d{1,5}M)?(?:\\d{1,7}S)?|\\d{1,5}M(?:\\d{1,7}S)?|\\d{1,7}S))?|T(?:\\d{1,3}H(?:\\d{1,5}M)?(?:\\d{1,7}S)?|\\d{1,5}M(?:\\d{1,7}S)?|\\d{1,7}S))|\\d{1,2}d(?:\\d{1,3}h)?(?:\\d{1,5}m)?(?:\\d{1,7}s)?|\\d{1,3}h(?:\\d{1,5}m)?(?:\\d{1,7}s)?|\\d{1,5}m(?:\\d{1,7}s)?|\\d{1,7}s)$",
+        "patternDescription": "a duration: ISO 8601 days, hours, minutes and seconds (PT2H, P1DT30M) or the same units as 1d2h30m10s",
+        "maxLength": 32
+      },
+      {
+        "flag": "to",
+        "in": "body",
+        "target": [
+          "to"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "`next_step`: to the earliest instant something is scheduled for the account's test orders.",
+        "enum": [
+          "next_step"
+        ]
+      }
+    ],
+    "example": {
+      "by": "2h"
+    },
+    "responses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "409",
+      "413",
+      "415",
+      "422",
       "429",
       "503",
       "default"

@@ -1287,6 +1287,65 @@ export const requestSchemas: Record<string, object> = {
       }
     }
   },
+  "getSandboxClock": {
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "query": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "header": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      }
+    }
+  },
+  "advanceSandboxClock": {
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "query": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "header": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "minProperties": 1,
+        "properties": {
+          "by": {
+            "type": "string",
+            "maxLength": 32,
+            "pattern": "^(?:P(?:\\d{1,2}D(?:T(?:\\d{1,3}H(?:\\d{1,5}M)?(?:\\d{1,7}S)?|\\d{1,5}M(?:\\d{1,7}S)?|\\d{1,7}S))?|T(?:\\d{1,3}H(?:\\d{1,5}M)?(?:\\d{1,7}S)?|\\d{1,5}M(?:\\d{1,7}S)?|\\d{1,7}S))|\\d{1,2}d(?:\\d{1,3}h)?(?:\\d{1,5}m)?(?:\\d{1,7}s)?|\\d{1,3}h(?:\\d{1,5}m)?(?:\\d{1,7}s)?|\\d{1,5}m(?:\\d{1,7}s)?|\\d{1,7}s)$",
+            "x-pattern-description": "a duration: ISO 8601 days, hours, minutes and seconds (PT2H, P1DT30M) or the same units as 1d2h30m10s"
+          },
+          "to": {
+            "type": "string",
+            "enum": [
+              "next_step"
+            ]
+          }
+        }
+      }
+    }
+  },
   "getEvals": {
     "type": "object",
     "properties": {

@@ -67,6 +67,12 @@ export const operationSchemes: Readonly<Record<string, readonly SecurityScheme[]
   "POST /api/dispatch/v1/sandbox/reset": [
     "ApiKey"
   ],
+  "GET /api/dispatch/v1/sandbox/clock": [
+    "ApiKey"
+  ],
+  "POST /api/dispatch/v1/sandbox/clock/advance": [
+    "ApiKey"
+  ],
   "GET /api/dispatch/analytics/evals": [],
   "GET /api/dispatch/index": [],
   "GET /api/mcp": [],
@@ -155,6 +161,8 @@ export const operationIds = {
   "POST /api/dispatch/v1/contractor/jobs/{id}/status": "updateJobStatus",
   "POST /api/dispatch/v1/sandbox/orders/{id}/advance": "advanceSandboxOrder",
   "POST /api/dispatch/v1/sandbox/reset": "resetSandbox",
+  "GET /api/dispatch/v1/sandbox/clock": "getSandboxClock",
+  "POST /api/dispatch/v1/sandbox/clock/advance": "advanceSandboxClock",
   "GET /api/dispatch/analytics/evals": "getEvals",
   "GET /api/dispatch/index": "getTradeIndex",
   "GET /api/mcp": "openMcpStream",

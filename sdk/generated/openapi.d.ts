@@ -583,9 +583,68 @@ export interface paths {
          *     and the account's test quotes, so a CI run starts from a clean account. Live data and other accounts are
          *     never touched. Keys, contractors and the webhook signing secret stay. The audit log stays append-only:
          *     its records of the removed data remain, listed under the test environment, and the reset itself is
-         *     audited (`sandbox_reset`, with the counts). 403 `live_key` for live keys. No request body.
+         *     audited (`sandbox_reset`, with the counts). The account's test clock goes back to the wall clock
+         *     (`getSandboxClock`). 403 `live_key` for live keys. No request body.
          */
         post: operations["resetSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the key's account's test clock
+         * @description Sandbox only: the time the account's test orders live by. A sandbox runs on the wall clock until its
+         *     clock is first advanced (`advanceSandboxClock`); from then on it is frozen at the instant it was
+         *     advanced to, and nothing time-driven happens to the account's test orders (no sandbox step, no offer
+         *     expiry, no escalation) until it is advanced again. Windows, `respond_by`, fulfilment deadlines,
+         *     escalations and every timestamp of those orders' events follow this clock. `resetSandbox` puts the
+         *     clock back on the wall clock. Each account has its own clock; live orders always follow the wall
+         *     clock. 403 `live_key` for live keys.
+         */
+        get: operations["getSandboxClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/sandbox/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Freeze the key's account's test clock and move it forward
+         * @description Sandbox only: freezes the account's test clock (at the wall clock's time when it was running) and moves
+         *     it forward `by` a duration (`PT2H` or `2h`; at most 30 days; `0s` only freezes it) or `to` the next
+         *     scheduled step (`next_step`: the earliest of the account's test orders' next sandbox step, open offer's
+         *     `respond_by` and fulfilment deadline of an unassigned order). The clock stays frozen afterwards, until
+         *     `resetSandbox`.
+         *
+         *     The answer comes once everything due on the way has happened, in time order: the clock stops at each
+         *     scheduled instant up to the target, and there the sandbox steps the orders due (one step each, every
+         *     `SANDBOX_STEP_MS` of clock time), expires the offers past `respond_by` and re-offers their jobs, assigns
+         *     what the pool can take and escalates the orders past their fulfilment deadline, exactly as the wall
+         *     clock would have, with each event stamped with the clock's time. Only this account's test orders move:
+         *     other accounts and live orders never do. 403 `live_key` for live keys; 409 `no_scheduled_step` for
+         *     `to: next_step` when nothing is scheduled; 422 for a duration over 30 days, or for both `by` and `to`.
+         */
+        post: operations["advanceSandboxClock"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2104,6 +2163,44 @@ export interface components {
             };
             /** @description The account's test-environment audit records, which a reset never removes (the reset's own record included). */
             audit_records_kept: number;
+        };
+        /** @description `by` or `to`, not both. */
+        SandboxClockAdvanceRequest: {
+            /** @description How far to move the clock, at most 30 days; zero (`0s`) freezes it where it stands. */
+            by?: string;
+            /**
+             * @description `next_step`: to the earliest instant something is scheduled for the account's test orders.
+             * @enum {string}
+             */
+            to?: "next_step";
+        };
+        SandboxClock: {
+            /** @description The key's account. */
+            account: string;
+            /** @constant */
+            environment: "test";
+            /**
+             * Format: date-time
+             * @description The account's test time.
+             */
+            now: string;
+            /** @description Whether the clock is frozen (it was advanced since the last reset); false: the wall clock. */
+            frozen: boolean;
+            /**
+             * Format: date-time
+             * @description When the next thing is scheduled for the account's test orders on this clock (a sandbox step, an offer's `respond_by`, a fulfilment deadline); null when nothing is.
+             */
+            next_step_at: string | null;
+            /** @description advanceSandboxClock only. */
+            advance?: {
+                /**
+                 * Format: date-time
+                 * @description The clock before the advance.
+                 */
+                from: string;
+                /** @description What moved on the way: sandbox steps, offers expired, orders re-offered, assigned and escalated. */
+                changes: number;
+            };
         };
         /**
          * @description The file `DISPATCH_FIXTURES` names (YAML or JSON), loaded when the server starts: contractors joining the
@@ -4266,6 +4363,91 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    getSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's test clock. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description A live key (`live_key`), or a key without the `order` scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    advanceSandboxClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxClockAdvanceRequest"];
+            };
+        };
+        responses: {
+            /** @description The clock after the advance, with what happened on the way. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description A live key (`live_key`), or a key without the `order` scope (`insufficient_scope`). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `to: next_step` with nothing scheduled (`no_scheduled_step`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];

@@ -400,7 +400,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "updateJobStatus": {
     "method": "POST",
@@ -417,7 +418,8 @@ export const operations = {
     "entitlement": false,
     "mcpTool": null,
     "mcpAnnotations": null,
-    "a2aSkill": null
+    "a2aSkill": null,
+    "mcpConfirm": false
   },
   "advanceSandboxOrder": {
     "method": "POST",
@@ -440,6 +442,42 @@ export const operations = {
   "resetSandbox": {
     "method": "POST",
     "path": "/api/dispatch/v1/sandbox/reset",
+    "tags": [
+      "orders"
+    ],
+    "schemes": {
+      "ApiKey": [
+        "order"
+      ]
+    },
+    "anonymous": false,
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null,
+    "mcpConfirm": false
+  },
+  "getSandboxClock": {
+    "method": "GET",
+    "path": "/api/dispatch/v1/sandbox/clock",
+    "tags": [
+      "orders"
+    ],
+    "schemes": {
+      "ApiKey": [
+        "order"
+      ]
+    },
+    "anonymous": false,
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null,
+    "mcpConfirm": false
+  },
+  "advanceSandboxClock": {
+    "method": "POST",
+    "path": "/api/dispatch/v1/sandbox/clock/advance",
     "tags": [
       "orders"
     ],

@@ -5,6 +5,7 @@ import type { ServerRoute } from "@hapi/hapi";
 import type { Services } from "../services/index.js";
 import type { RouteFactory } from "./types.js";
 import { createOperationHandlers } from "./operation-handle.js";
+import { onCallersClock } from "./tenant-clock.js";
 
 const dir = fileURLToPath(new URL("./", import.meta.url));
 
@@ -26,7 +27,7 @@ const importRouteModules = (): Promise<{ default: RouteFactory }[]> =>
 export async function loadRoutes(services: Services): Promise<ServerRoute[]> {
   const modules = await importRouteModules();
   const { handlers, register } = createOperationHandlers();
-  const routes = modules.flatMap((m) => m.default(services, handlers));
+  const routes = modules.flatMap((m) => m.default(services, handlers)).map((r) => onCallersClock(r, services));
   register(routes);
   return routes;
 }

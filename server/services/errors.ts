@@ -44,6 +44,7 @@ export const domainErrorCodes = {
   window_unavailable: "conflict",
   offer_expired: "conflict",
   offer_closed: "conflict",
+  no_scheduled_step: "conflict",
   validation_failed: "validation",
   invalid_key: "validation",
   quote_mismatch: "validation",

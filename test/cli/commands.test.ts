@@ -65,6 +65,8 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
   },
   advanceSandboxOrder: { args: ["sandbox", "advance", orderId, "--to", "en_route"] },
   resetSandbox: { args: ["sandbox", "reset"] },
+  getSandboxClock: { args: ["sandbox", "clock", "get"] },
+  advanceSandboxClock: { args: ["sandbox", "clock", "advance", "2h"] },
   getEvals: { args: ["evals", "--period", "rolling_30d"] },
   getTradeIndex: { args: ["index"] },
   callMcp: { args: ["mcp", "tools"], pick: (example) => (example as { result: unknown }).result },

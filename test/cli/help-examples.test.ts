@@ -248,6 +248,11 @@ describe("cli --help examples", function () {
       const eta = new Date(Date.now() + 30 * 60_000).toISOString();
       Object.assign(values, { JOB_ID: id, ETA: eta, DISPATCH_API_KEY: issued.key as string });
     }
+    if (example.command.startsWith("sandbox clock")) {
+      // a clock advanced stays frozen: the clock commands run on an account of their own, so the other examples'
+      // test orders keep walking on the wall clock
+      Object.assign(values, { DISPATCH_API_KEY: (await t.issueKey({ account: "acme-clock" })).key });
+    }
     if (names.includes("CLIENT_ID")) {
       const client = await api("POST", "/api/mcp/oauth/register", {});
       Object.assign(values, { CLIENT_ID: client.client_id, CLIENT_SECRET: client.client_secret });

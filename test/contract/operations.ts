@@ -56,6 +56,9 @@ export const operationCalls = {
       headers,
     }),
   resetSandbox: (c, headers) => c.POST("/api/dispatch/v1/sandbox/reset", { headers }),
+  getSandboxClock: (c, headers) => c.GET("/api/dispatch/v1/sandbox/clock", { headers }),
+  advanceSandboxClock: (c, headers) =>
+    c.POST("/api/dispatch/v1/sandbox/clock/advance", { body: { by: "2h" }, headers }),
   getEvals: (c, headers) =>
     c.GET("/api/dispatch/analytics/evals", { params: { query: { period: "rolling_30d" } }, headers }),
   getTradeIndex: (c, headers) => c.GET("/api/dispatch/index", { headers }),

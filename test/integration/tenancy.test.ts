@@ -179,6 +179,7 @@ for (const db of databases()) {
       it("the table covers every keyed REST operation of the contract", () => {
         assert.deepEqual(keyed.map((a) => a.operationId).sort(), [
           "acceptOffer",
+          "advanceSandboxClock",
           "advanceSandboxOrder",
           "cancelOrder",
           "createOrder",
@@ -186,6 +187,7 @@ for (const db of databases()) {
           "declineOffer",
           "getAccountWebhookSecret",
           "getOrder",
+          "getSandboxClock",
           "listAuditRecords",
           "listContractorJobs",
           "listContractorOffers",

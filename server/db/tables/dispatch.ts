@@ -132,6 +132,13 @@ export interface OrderOfferRow {
   note: string | null;
 }
 
+/** A sandbox account's frozen test clock (services/sandbox/test-clock.ts); no row: the wall clock. */
+export interface SandboxClockRow {
+  account: string;
+  frozen_at: Date;
+  updated_at: Date;
+}
+
 /** A change of an order: the cancellation (jsonb) as JSON text. */
 export type OrderUpdate = Partial<Omit<OrderRow, "id" | "location" | "cancellation">> & { cancellation?: string };
 /** New orders are written as JSON rows in one raw statement (orders/writer.ts), never through the builder; only
@@ -152,5 +159,6 @@ declare module "knex/types/tables.js" {
       InsertOf<OrderOfferRow, "responded_at" | "decline_reason" | "note">,
       Partial<OrderOfferRow>
     >;
+    sandbox_clocks: SandboxClockRow;
   }
 }

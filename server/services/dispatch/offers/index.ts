@@ -1,5 +1,6 @@
 // The contractor side of orders: offers of jobs to contractors (opened with every assignment: orders/apply-event.ts,
-// orders/new-order.ts), the contractor's list and answers, and the expiry sweep the dispatcher runs.
+// orders/new-order.ts), the contractor's list and answers, and the expiry sweep the dispatcher runs. An answer to a
+// test order's offer runs on that order's account's clock (orders/test-clock.ts), as its deadline was set by it.
 import type { OrderOfferRow } from "../../../db/tables/dispatch.js";
 import type { ContractorCaller } from "../../access/principal.js";
 import { newestFirst, pageOf } from "../../shared/keyset.js";
@@ -7,6 +8,7 @@ import type { ResponseBody, ValidQuery } from "../../../types/contract.js";
 import { acceptOffer, declineOffer, type Answering, type DeclineInput } from "./answer.js";
 import { offerViews } from "./view.js";
 import { baseUrlOf } from "../../shared/base-url.js";
+import { onTenantClock } from "../orders/test-clock.js";
 
 export type OfferListFilter = ValidQuery<"listContractorOffers">;
 
@@ -23,14 +25,24 @@ async function listOffers(
   return { items: await offerViews(deps.db, page), next_cursor };
 }
 
+/** Runs an answer on the clock of the offer's tenant (the caller's own offers only; others are the answer's 404). */
+async function onOfferClock<T>(deps: Answering, caller: ContractorCaller, id: string, work: () => Promise<T>) {
+  const offer = await deps
+    .db("order_offers")
+    .where({ id, contractor_id: caller.contractorId, environment: caller.environment })
+    .first("account", "environment");
+  return offer ? onTenantClock(deps.db, offer, work) : work();
+}
+
 /** `origin`: the request's own origin, the base of status URLs in events when PUBLIC_BASE_URL is unset. */
 export function createOfferService(deps: Answering) {
   const baseOf = (origin: string) => baseUrlOf(deps.config.publicBaseUrl, origin);
   return {
     list: (caller: ContractorCaller, filter: OfferListFilter) => listOffers(deps, caller, filter),
-    accept: (caller: ContractorCaller, id: string, origin: string) => acceptOffer(deps, caller, id, baseOf(origin)),
+    accept: (caller: ContractorCaller, id: string, origin: string) =>
+      onOfferClock(deps, caller, id, () => acceptOffer(deps, caller, id, baseOf(origin))),
     decline: (caller: ContractorCaller, id: string, input: DeclineInput, origin: string) =>
-      declineOffer(deps, caller, { id, input, base: baseOf(origin) }),
+      onOfferClock(deps, caller, id, () => declineOffer(deps, caller, { id, input, base: baseOf(origin) })),
   };
 }
 

@@ -21,6 +21,10 @@
 // (escalation.ts: once per order, an `order.escalated` event, with the reason its job found nobody this sweep), so an
 // overdue order is escalated within one interval.
 //
+// A sandbox account's test orders are swept on its clock (test-clock.ts): each order's work runs on its tenant's
+// time, and what is due is due by that time, so a frozen sandbox escalates and expires nothing until it is advanced.
+// An advance sweeps that account alone (`account`), at each instant it stops at (sandbox-clock-advance.ts).
+//
 // Several instances may sweep at once: the assignment locks the order's row and re-checks its status under the lock
 // (applyEvent), so the second instance to reach an order finds it assigned and moves on (409, ignored): at most one
 // assignment per order, and no order is skipped, since every sweep reads every unassigned order.
@@ -38,6 +42,7 @@ import { escalate, overdueOrders, type WaitingReason } from "./escalation.js";
 import { heldOverNte, isOverNteError } from "./nte-rule.js";
 import { nowDate } from "../../shared/clock.js";
 import { sweepOffers } from "../offers/sweep.js";
+import { onTenantClock } from "./test-clock.js";
 
 export interface Dispatcher {
   db: Db;
@@ -56,14 +61,27 @@ const pageSize = 100;
 
 /** What a sweep reads of a waiting order: its key and its job (the assignment reads the rest under its lock). Not
  * the stored answer and the rest of the row: a backlog of thousands of waiting orders is read on every sweep. */
-const waitingColumns = ["id", "created_at", "trade", "state", "location", "urgency", "nte_cents"] as const;
+const waitingColumns = [
+  "id",
+  "account",
+  "environment",
+  "created_at",
+  "trade",
+  "state",
+  "location",
+  "urgency",
+  "nte_cents",
+] as const;
 /** With the contractors that already had an offer of the order (comma-separated; null: none), not offered again. */
 type WaitingRow = Pick<OrderRow, (typeof waitingColumns)[number]> & { offered_to: string | null };
 
 /** One page of unassigned orders after `after` (created_at, id), oldest first; held orders are left alone. */
-function unassignedPage(db: Db, after: Pick<OrderRow, "created_at" | "id"> | null) {
+function unassignedPage(db: Db, after: Pick<OrderRow, "created_at" | "id"> | null, account?: string) {
   const query = db("orders")
     .where("orders.status", "accepted_pending_fulfilment")
+    .modify((scoped) => {
+      if (account) void scoped.where("orders.account", account).where("orders.environment", "test");
+    })
     .whereNot(heldOverNte)
     .orderBy([
       { column: "orders.created_at", order: "asc" },
@@ -112,27 +130,35 @@ async function assign(
   let planned: Match | null = null;
   try {
     const exclude = new Set(row.offered_to?.split(",") ?? []);
-    await assignWithSeats(dispatcher, row, { exclude }, (plan) => {
-      planned = plan.match;
-      return dispatcher.db.transaction((trx) => applyEvent(trx, row.id, input, plan, dispatcher.base));
-    });
+    await onTenantClock(dispatcher.db, row, () =>
+      assignWithSeats(dispatcher, row, { exclude }, (plan) => {
+        planned = plan.match;
+        return dispatcher.db.transaction((trx) => applyEvent(trx, row.id, input, plan, dispatcher.base));
+      }),
+    );
     return true;
   } catch (error) {
     const reason = unmatchableReason(error);
     if (reason) unmatchable.set(jobKey(row), reason);
-    else if (isOverNteError(error) && planned) await holdAtPrice(dispatcher.db, row, planned);
-    else if (!isSettledElsewhere(error)) throw error;
+    else if (isOverNteError(error) && planned) {
+      const match: Match = planned;
+      await onTenantClock(dispatcher.db, row, () => holdAtPrice(dispatcher.db, row, match));
+    } else if (!isSettledElsewhere(error)) throw error;
     return false;
   }
 }
 
 /** Assigns what it can of every unassigned order, filling `unmatchable` with the jobs nobody could take; the number
  * assigned. */
-async function assignAll(dispatcher: Dispatcher, unmatchable: Map<string, WaitingReason>): Promise<number> {
+async function assignAll(
+  dispatcher: Dispatcher,
+  unmatchable: Map<string, WaitingReason>,
+  account?: string,
+): Promise<number> {
   let assigned = 0;
   let after: WaitingRow | null = null;
   for (;;) {
-    const page: WaitingRow[] = await unassignedPage(dispatcher.db, after);
+    const page: WaitingRow[] = await unassignedPage(dispatcher.db, after, account);
     for (const row of page) if (await assign(dispatcher, row, unmatchable)) assigned++;
     if (page.length < pageSize) return assigned;
     after = page[page.length - 1];
@@ -142,27 +168,32 @@ async function assignAll(dispatcher: Dispatcher, unmatchable: Map<string, Waitin
 /** Escalates every order still unassigned past its deadline (each leaves the overdue set as it is escalated, or
  * as another instance escalates or assigns it), with the reason this sweep found its job unmatchable for; the
  * number escalated here. */
-async function escalateOverdue(dispatcher: Dispatcher, unmatchable: Map<string, WaitingReason>): Promise<number> {
+async function escalateOverdue(
+  dispatcher: Dispatcher,
+  unmatchable: Map<string, WaitingReason>,
+  account?: string,
+): Promise<number> {
+  const { db, base } = dispatcher;
   let escalated = 0;
   for (;;) {
-    const now = nowDate();
-    const page = await overdueOrders(dispatcher.db, now, pageSize);
+    const page = await overdueOrders(db, nowDate(), pageSize, account);
     for (const row of page) {
       const waiting = unmatchable.get(jobKey(row));
-      if (await escalate(dispatcher.db, row.id, { base: dispatcher.base, now, waiting })) escalated++;
+      if (await onTenantClock(db, row, () => escalate(db, row.id, { base, now: nowDate(), waiting }))) escalated++;
     }
     if (page.length < pageSize) return escalated;
   }
 }
 
-/** One sweep: assign what the pool can take, then escalate what is still waiting past its deadline. */
-export async function sweep(dispatcher: Dispatcher): Promise<number> {
-  const reoffered = await sweepOffers(dispatcher, dispatcher.base);
+/** One sweep: assign what the pool can take, then escalate what is still waiting past its deadline. `account`:
+ * only that account's test orders. */
+export async function sweep(dispatcher: Dispatcher, account?: string): Promise<number> {
+  const reoffered = await sweepOffers(dispatcher, dispatcher.base, account);
   if (reoffered) dispatcher.eventsWritten();
   const unmatchable = new Map<string, WaitingReason>();
-  const assigned = await assignAll(dispatcher, unmatchable);
+  const assigned = await assignAll(dispatcher, unmatchable, account);
   if (assigned) dispatcher.eventsWritten(); // the sequencer numbers them before the escalations' pass
-  const escalated = await escalateOverdue(dispatcher, unmatchable);
+  const escalated = await escalateOverdue(dispatcher, unmatchable, account);
   if (escalated) dispatcher.eventsWritten();
   return reoffered + assigned + escalated;
 }
@@ -180,6 +211,8 @@ export function createDispatcher(deps: Omit<Dispatcher, "base" | "job">, interva
       dispatcher.job = startBackgroundJob(() => sweep(dispatcher), timing, onError);
     },
     nudge: () => dispatcher.job?.nudge(),
+    /** One sweep of one account's test orders, now (an advance of its sandbox clock). */
+    sweepAccount: (account: string) => sweep(dispatcher, account),
     async stop(): Promise<void> {
       await dispatcher.job?.stop();
       dispatcher.job = null;

@@ -16,20 +16,25 @@ import { fulfilmentDeadline, fulfilmentDeadlineMinutes } from "../fulfilment-dea
 import { urgencies } from "../trades.js";
 import { isHeldOverNte } from "./nte-rule.js";
 import { nowDate } from "../../shared/clock.js";
+import { scopeOf, tenantNow } from "./test-clock.js";
 
 /** Why nobody took an order's job in a sweep: nobody serves it, or everyone who does is fully booked (or off). */
 export type WaitingReason = "no_contractor_in_area" | "no_window_available";
 
-/** Overdue, unassigned, not yet escalated orders, oldest first: one page. */
-export function overdueOrders(db: Db, now: Date, limit: number) {
+/** Overdue, unassigned, not yet escalated orders, oldest first: one page. Overdue by each order's tenant's time
+ * (test-clock.ts: a frozen sandbox's instant for its test orders, `now` for the rest). `account`: only that
+ * account's test orders (an advance of its clock). */
+export function overdueOrders(db: Db, now: Date, limit: number, account?: string) {
+  const at = tenantNow(db, "orders", now);
   return db("orders")
     .where("status", "accepted_pending_fulfilment")
     .whereNull("escalated_at")
+    .modify(scopeOf("orders", account))
     .where((query) => {
       for (const urgency of urgencies)
         void query.orWhere((one) => {
-          const createdBy = new Date(now.getTime() - fulfilmentDeadlineMinutes[urgency] * 60_000);
-          void one.where("urgency", urgency).where("created_at", "<=", createdBy);
+          const minutes = fulfilmentDeadlineMinutes[urgency];
+          void one.where("urgency", urgency).whereRaw("created_at <= ? - (? * interval '1 minute')", [at, minutes]);
         });
     })
     .orderBy([

@@ -13,7 +13,9 @@ import { listOrders, type OrderListFilter } from "./list.js";
 import { recordEvent } from "./record-event.js";
 import { rescheduleOrder, type RescheduleInput } from "./reschedule.js";
 import { advanceSandboxOrder, type SandboxStatus } from "./sandbox-advance.js";
-import { startSandboxClock, stopSandboxClock, type SandboxClock } from "./sandbox-clock.js";
+import { startSandboxClock, stopSandboxClock, tick, type SandboxClock } from "./sandbox-clock.js";
+import { advanceSandboxClock, getSandboxClock, type SandboxClockAdvance } from "./sandbox-clock-advance.js";
+import { onTenantClock } from "./test-clock.js";
 import { resetSandbox } from "./sandbox-reset.js";
 import type { OrderEventInput } from "./transition.js";
 import { statusView } from "./view.js";
@@ -30,6 +32,7 @@ export type { OrderListFilter } from "./list.js";
 export type { RescheduleInput } from "./reschedule.js";
 export type { SandboxStatus } from "./sandbox-advance.js";
 export type { SandboxReset } from "./sandbox-reset.js";
+export type { SandboxClockAdvance, SandboxClockView } from "./sandbox-clock-advance.js";
 export type { OrderEventInput } from "./transition.js";
 
 /** getOrder: the tenant's own order with its history; other tenants' orders (the other environment's included)
@@ -52,6 +55,29 @@ function createWorkers(deps: Omit<SandboxClock, "job" | "base">) {
   const clock: SandboxClock = { ...deps, job: null, base };
   const dispatcher = createDispatcher(deps, deps.config.dispatcherIntervalMs);
   return { clock, dispatcher };
+}
+
+/** The sandbox: an order advanced by hand, a reset, and the test clock: read, advanced (each stop running the
+ * account's sweep and steps), and the clock a request of a test key runs on. */
+function sandboxOf(
+  deps: { db: Db; config: Config },
+  clock: SandboxClock,
+  dispatcher: ReturnType<typeof createDispatcher>,
+) {
+  const work = {
+    ...deps,
+    sweep: (account: string) => dispatcher.sweepAccount(account),
+    step: (account: string) => tick(clock, account),
+  };
+  return {
+    advanceSandbox: (tenant: Tenant, id: string, to: SandboxStatus | undefined) =>
+      advanceSandboxOrder(clock, tenant, { id, to }),
+    resetSandbox: (tenant: Tenant) => resetSandbox(deps.db, tenant),
+    sandboxClock: (tenant: Tenant) => getSandboxClock(work, tenant),
+    advanceSandboxClock: (tenant: Tenant, request: SandboxClockAdvance) => advanceSandboxClock(work, tenant, request),
+    /** Runs a request's work on its tenant's clock (a frozen sandbox's instant for a test key). */
+    onTenantClock: <T>(tenant: Tenant, work: () => Promise<T>) => onTenantClock(deps.db, tenant, work),
+  };
 }
 
 /** The customer's changes of an order: a cancel frees its seats and a reschedule its old window's, so each tells
@@ -120,9 +146,7 @@ export function createOrderService(
     /** An operator's status change; `base` is the admin request's own base URL. */
     recordEvent: (id: string, input: OrderEventInput, base: string) =>
       thenWritten(recordEvent(db, { contractors, seats, config }, { id, input, base }), isFinal(input.status)),
-    advanceSandbox: (tenant: Tenant, id: string, to: SandboxStatus | undefined) =>
-      advanceSandboxOrder(clock, tenant, { id, to }),
-    resetSandbox: (tenant: Tenant) => resetSandbox(db, tenant),
+    ...sandboxOf({ db, config }, clock, dispatcher),
     /** The sandbox clock and the dispatcher, once the server listens (`origin`: its address, for status URLs). */
     startWorkers: (origin: string, onError: (job: "sandbox" | "dispatcher") => (error: unknown) => void) => {
       startSandboxClock(clock, baseOf(origin), onError("sandbox"));

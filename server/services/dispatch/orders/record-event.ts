@@ -1,8 +1,10 @@
-// recordOrderEvent: an operator moves an order (assigning a contractor when it leaves accepted_pending_fulfilment).
+// recordOrderEvent: an operator moves an order (assigning a contractor when it leaves accepted_pending_fulfilment),
+// on the order's tenant's clock (a frozen sandbox's instant for a test order: test-clock.ts).
 import type { Db } from "../../../db/knex.js";
 import { applyEvent } from "./apply-event.js";
 import { assignWithSeats, type Assigner } from "./assign.js";
 import { orderNotFound } from "./errors.js";
+import { onTenantClock } from "./test-clock.js";
 import { assertTransition, type OrderEventInput } from "./transition.js";
 
 /** 404 unknown order, 409 invalid transition, 422 missing fields. */
@@ -14,10 +16,12 @@ export async function recordEvent(
   const { id, input, base } = event;
   const current = await db("orders").where({ id }).first();
   if (!current) throw orderNotFound(id);
-  assertTransition(current, input);
-  const assigning = current.status === "accepted_pending_fulfilment" && input.status === "pending_dispatch";
-  if (!assigning) return db.transaction((trx) => applyEvent(trx, id, input, null, base));
-  return assignWithSeats(assigner, current, { contractorId: input.contractor_id }, (plan) =>
-    db.transaction((trx) => applyEvent(trx, id, input, plan, base)),
-  );
+  return onTenantClock(db, current, async () => {
+    assertTransition(current, input);
+    const assigning = current.status === "accepted_pending_fulfilment" && input.status === "pending_dispatch";
+    if (!assigning) return db.transaction((trx) => applyEvent(trx, id, input, null, base));
+    return assignWithSeats(assigner, current, { contractorId: input.contractor_id }, (plan) =>
+      db.transaction((trx) => applyEvent(trx, id, input, plan, base)),
+    );
+  });
 }

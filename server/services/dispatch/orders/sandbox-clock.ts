@@ -11,7 +11,8 @@ import type { SeatLedger } from "../bookings.js";
 import { heldOverNte, isOverNteError } from "./nte-rule.js";
 import { advancingStatuses, nextStep } from "./state.js";
 import type { OrderEventInput } from "./transition.js";
-import { now as nowMs } from "../../shared/clock.js";
+import { now as nowMs, nowDate } from "../../shared/clock.js";
+import { onTenantClock, scopeOf, tenantNow } from "./test-clock.js";
 
 /** The clock: what it steps orders with, its running job, and `base`, the server's own origin once it listens. */
 export interface SandboxClock {
@@ -68,22 +69,28 @@ function ignoreLostRace(error: unknown) {
   if (!(error instanceof DomainError && error.kind === "conflict")) throw error;
 }
 
-/** Moves every assigned test-key order whose last step is SANDBOX_STEP_MS old; another instance's step wins (409).
- * Unassigned orders are the dispatcher's (dispatcher.ts), in the sandbox as live. */
-async function tick(clock: SandboxClock): Promise<number> {
-  const due = await clock
-    .db("orders")
+/** Moves every assigned test-key order whose last step is SANDBOX_STEP_MS old on its account's clock (test-clock.ts:
+ * a frozen account's orders only once it is advanced); another instance's step wins (409). `account`: only that
+ * account's (an advance of its clock). Unassigned orders are the dispatcher's (dispatcher.ts), in the sandbox as
+ * live. */
+export async function tick(clock: SandboxClock, account?: string): Promise<number> {
+  const { db } = clock;
+  const due = await db("orders")
     .where("orders.environment", "test")
+    .modify(scopeOf("orders", account))
     .whereIn(
       "orders.status",
       advancingStatuses.filter((status) => status !== "accepted_pending_fulfilment"),
     )
     .whereNot(heldOverNte)
-    .where("orders.updated_at", "<=", new Date(nowMs() - clock.config.sandboxStepMs))
+    .whereRaw("orders.updated_at <= ? - (? * interval '1 millisecond')", [
+      tenantNow(db, "orders", nowDate()),
+      clock.config.sandboxStepMs,
+    ])
     .orderBy("orders.updated_at")
     .limit(50)
     .select<OrderRow[]>("orders.*");
-  for (const row of due) await step(clock, row).catch(ignoreLostRace);
+  for (const row of due) await onTenantClock(db, row, () => step(clock, row)).catch(ignoreLostRace);
   return due.length;
 }
 

@@ -1,11 +1,13 @@
 // resetSandbox: empties one account's test environment (orders with their events, deliveries and idempotency
-// records, and its quotes) so a CI run starts clean; live data, other accounts and the audit log are untouched.
+// records, and its quotes) and puts its test clock back on the wall clock, so a CI run starts clean; live data,
+// other accounts and the audit log are untouched.
 import type { Knex } from "knex";
 import type { Db } from "../../../db/knex.js";
 import type { Tenant } from "../../access/principal.js";
 import { appendAudit } from "../../audit/entries.js";
 import type { Schemas } from "../../../types/contract.js";
 import { liveKey } from "./errors.js";
+import { thawClock } from "./test-clock.js";
 
 export type SandboxReset = Schemas["SandboxReset"];
 type Removed = SandboxReset["removed"];
@@ -31,6 +33,7 @@ export async function resetSandbox(db: Db, tenant: Tenant): Promise<SandboxReset
     throw liveKey("Only a dispatch_test_ key can reset the sandbox; live data is never reset.");
   return db.transaction(async (trx) => {
     const removed = await removeTestData(trx, tenant.account);
+    await thawClock(trx, tenant.account);
     await appendAudit(trx, { type: "sandbox_reset", tenant, subject: tenant.account, content: { removed } });
     const [{ kept }] = await trx("audit_records")
       .where({ account: tenant.account, environment: "test" })

@@ -1,6 +1,7 @@
-// The services' clock: the wall clock by default, another source while one is installed, the previous one back.
+// The services' clock: the wall clock by default, another source while one is installed, the previous one back,
+// and a scoped source (withClock) for the work run inside it only, across its awaits, concurrent work unaffected.
 import assert from "node:assert/strict";
-import { installClock, now, nowDate } from "../../../../server/services/shared/clock.js";
+import { installClock, now, nowDate, withClock } from "../../../../server/services/shared/clock.js";
 
 describe("shared clock", () => {
   it("reads the wall clock by default", () => {
@@ -21,5 +22,24 @@ describe("shared clock", () => {
     assert.equal(now(), simulated);
     removeOuter();
     assert.ok(Math.abs(now() - Date.now()) < 1000);
+  });
+
+  it("reads a scoped source inside withClock only, across awaits, beside concurrent work on the process's source", async () => {
+    const frozen = Date.parse("2026-11-27T05:00:00Z");
+    const simulated = Date.parse("2026-12-01T15:00:00Z");
+    const remove = installClock({ now: () => simulated });
+    try {
+      const inside = withClock({ now: () => frozen }, async () => {
+        const first = now();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return [first, nowDate().getTime()];
+      });
+      const outside = now(); // runs while the scoped work awaits
+      assert.deepEqual(await inside, [frozen, frozen]);
+      assert.equal(outside, simulated);
+      assert.equal(now(), simulated);
+    } finally {
+      remove();
+    }
   });
 });

@@ -1,0 +1,9 @@
+import { keyTenantOf } from "../../plugins/auth.js";
+import type { RouteFactory } from "../types.js";
+import { operationRoute, reply } from "../operation-route.js";
+
+const route: RouteFactory = ({ orders }) =>
+  operationRoute("getSandboxClock", {
+    handler: async (request, h) => reply(h, "getSandboxClock", 200, await orders.sandboxClock(keyTenantOf(request))),
+  });
+export default route;

@@ -1,0 +1,277 @@
+// The sandbox test clock (services/dispatch/orders/test-clock.ts, sandbox-clock-advance.ts): with an account's clock
+// frozen, its test orders take no sandbox step, no offer expires and nothing escalates across real intervals of the
+// walker and the dispatcher; one advance then does exactly what fell due on the way, in time order, stamped with the
+// clock's instants. Another account's sandbox and the account's live orders never move with it; live keys are
+// refused (403 live_key); two instances on one Postgres read one clock.
+//
+// The world: one Anchorage plumber (nobody in the demo pool serves AK). The frozen instant is set five hours behind
+// the wall clock, so on the wall clock everything below would already be due; SANDBOX_STEP_MS is 50 minutes and a
+// routine offer lasts 4 hours, so each thing falls due at its own instant:
+//   X (urgent):  offered at T0, offer expires at T0+15m (back to the queue: nobody else), escalated at T0+2h
+//   W (routine): offered at T0, walked by the sandbox at T0+50m, +100m, +150m, +200m (completed)
+import assert from "node:assert/strict";
+import { anchorageContractor, orderRequest } from "../fixtures/requests.js";
+import { jsonRequest } from "../helpers/request.js";
+import {
+  adminToken,
+  databases,
+  postgresDatabase,
+  startTestServer,
+  twoInstancesOfOnePostgres,
+  type ServerTarget,
+  type TestServer,
+} from "../helpers/server.js";
+import { sleep, untilValue } from "../helpers/wait.js";
+
+interface Clock {
+  account: string;
+  environment: string;
+  now: string;
+  frozen: boolean;
+  next_step_at: string | null;
+  advance?: { from: string; changes: number };
+}
+
+const minutes = (n: number) => n * 60_000;
+const admin = { authorization: `Bearer ${adminToken}` };
+const call = async (t: ServerTarget, method: string, path: string, key: string, body?: unknown) => {
+  const response = await jsonRequest(t, method, path, { headers: { "x-api-key": key }, body });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> };
+};
+const clockOf = async (t: ServerTarget, key: string) => {
+  const got = await call(t, "GET", "/api/dispatch/v1/sandbox/clock", key);
+  assert.equal(got.status, 200, JSON.stringify(got.body));
+  return got.body as unknown as Clock;
+};
+const advance = async (t: ServerTarget, key: string, body: unknown) => {
+  const advanced = await call(t, "POST", "/api/dispatch/v1/sandbox/clock/advance", key, body);
+  assert.equal(advanced.status, 200, JSON.stringify(advanced.body));
+  return advanced.body as unknown as Clock;
+};
+const alaska = (reference: string, urgency: string) => ({
+  ...orderRequest,
+  location: { state: "AK", city: "Anchorage", zip: "99501", address: "1 Main St" },
+  reference_id: reference,
+  urgency,
+  nte_cents: 100_000,
+});
+async function order(t: ServerTarget, key: string, reference: string, urgency: string) {
+  const created = await call(t, "POST", "/api/dispatch/v1/order", key, alaska(reference, urgency));
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  return (created.body.order as { id: string }).id;
+}
+
+/** What moved so far: each order's status, escalation and events (type@instant), and its offers' states. */
+async function stateOf(t: TestServer, ids: string[]) {
+  const db = t.app.services.db;
+  const out: Record<string, unknown> = {};
+  for (const id of ids) {
+    const row = await db("orders").where({ id }).first();
+    const events = await db("order_events").where({ order_id: id }).orderBy("id").select("type", "status", "at");
+    const offers = await db("order_offers").where({ order_id: id }).orderBy("created_at").select("status");
+    out[id] = {
+      status: row!.status,
+      escalated_at: row!.escalated_at ? new Date(row!.escalated_at).toISOString() : null,
+      events: events.map((e) => `${e.type}:${e.status}@${new Date(e.at).toISOString()}`),
+      offers: offers.map((o) => o.status),
+    };
+  }
+  return out;
+}
+const statusEvents = async (t: TestServer, id: string) =>
+  (await t.app.services.db("order_events").where({ order_id: id }).orderBy("id").select("type", "status", "at")).map(
+    (e) => ({ type: e.type, status: e.status, at: new Date(e.at).toISOString() }),
+  );
+
+/** Freezes the account's clock `behindMs` behind the wall clock (as if frozen that long ago); the frozen instant. */
+async function freezeBehind(t: TestServer, key: string, account: string, behindMs: number): Promise<number> {
+  const frozen = await advance(t, key, { by: "0s" });
+  assert.equal(frozen.frozen, true);
+  const at = new Date(new Date(frozen.now).getTime() - behindMs);
+  await t.app.services.db("sandbox_clocks").where({ account }).update({ frozen_at: at });
+  return at.getTime();
+}
+
+/** Real intervals of the background jobs: the walker's (1 s) and the dispatcher's sweeps, nudged every 200 ms. */
+async function letTheJobsRun(t: TestServer, ms: number) {
+  for (let waited = 0; waited < ms; waited += 200) {
+    t.app.services.orders.nudgeDispatcher();
+    await sleep(200);
+  }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+for (const target of databases()) {
+  describe(`sandbox test clock (${target.name})`, function () {
+    this.timeout(120_000);
+    let t: TestServer;
+    const keys = { acme: "", acmeLive: "", other: "", empty: "" };
+
+    before(async () => {
+      t = await startTestServer(target, {
+        SANDBOX_STEP_MS: String(minutes(50)),
+        DISPATCHER_INTERVAL_MS: "1000",
+        OFFER_DEADLINE_ROUTINE_MINUTES: "240",
+      });
+      keys.acme = (await t.issueKey({ account: "acme", environment: "test" })).key;
+      keys.acmeLive = (await t.issueKey({ account: "acme", environment: "live" })).key;
+      keys.other = (await t.issueKey({ account: "other", environment: "test" })).key;
+      keys.empty = (await t.issueKey({ account: "empty", environment: "test" })).key;
+      const created = await jsonRequest(t, "POST", "/api/admin/v1/contractors", {
+        headers: admin,
+        body: anchorageContractor("plumbing", "Anchorage Plumbing"),
+      });
+      assert.equal(created.status, 201, await created.text());
+    });
+    after(() => t?.stop());
+
+    it("runs on the wall clock until frozen, and refuses live keys (403 live_key)", async () => {
+      const before = Date.now();
+      const clock = await clockOf(t, keys.empty);
+      assert.deepEqual([clock.account, clock.environment, clock.frozen], ["empty", "test", false]);
+      assert.ok(new Date(clock.now).getTime() >= before);
+      for (const [method, path, body] of [
+        ["GET", "/api/dispatch/v1/sandbox/clock", undefined],
+        ["POST", "/api/dispatch/v1/sandbox/clock/advance", { by: "2h" }],
+      ] as const) {
+        const refused = await call(t, method, path, keys.acmeLive, body);
+        assert.equal(refused.status, 403);
+        assert.equal(refused.body.code, "live_key");
+      }
+    });
+
+    it("answers 422 for a duration over 30 days, a malformed one or both by and to; 409 when nothing is scheduled", async () => {
+      for (const body of [
+        { by: "31d" },
+        { by: "P31D" },
+        { by: "P" },
+        { by: "2 hours" },
+        { by: "2h", to: "next_step" },
+        {},
+      ]) {
+        const refused = await call(t, "POST", "/api/dispatch/v1/sandbox/clock/advance", keys.empty, body);
+        assert.equal(refused.status, 422, JSON.stringify(body));
+      }
+      const nothing = await call(t, "POST", "/api/dispatch/v1/sandbox/clock/advance", keys.empty, { to: "next_step" });
+      assert.equal(nothing.status, 409);
+      assert.equal(nothing.body.code, "no_scheduled_step");
+      assert.equal((await clockOf(t, keys.empty)).frozen, false, "a refused advance freezes nothing");
+    });
+
+    it("holds a frozen clock: no step, no expiry, no escalation; each advance does exactly what fell due, in order", async () => {
+      const t0 = await freezeBehind(t, keys.acme, "acme", minutes(300));
+      const x = await order(t, keys.acme, "clock-x", "urgent");
+      const w = await order(t, keys.acme, "clock-w", "routine");
+      const otherW = await order(t, keys.other, "clock-other", "routine");
+      const liveW = await order(t, keys.acmeLive, "clock-live", "routine");
+      assert.deepEqual(
+        (await statusEvents(t, x)).map((e) => e.at),
+        [iso(t0), iso(t0)],
+        "created on the frozen clock",
+      );
+      const held = await stateOf(t, [x, w]);
+      await letTheJobsRun(t, 2400); // two walker intervals, a dozen sweeps: all of it is due on the wall clock
+      assert.deepEqual(await stateOf(t, [x, w]), held, "a frozen clock holds");
+      assert.equal((await clockOf(t, keys.acme)).now, iso(t0));
+
+      const untouched = await stateOf(t, [otherW, liveW]);
+      const first = await advance(t, keys.acme, { by: "55m" });
+      assert.equal(first.now, iso(t0 + minutes(55)));
+      assert.deepEqual(first.advance, { from: iso(t0), changes: 3 }); // expired, re-offered (queued), stepped
+      const afterFirst = (await stateOf(t, [x, w])) as Record<
+        string,
+        { status: string; offers: string[]; events: string[] }
+      >;
+      assert.equal(afterFirst[x].status, "accepted_pending_fulfilment");
+      assert.deepEqual(afterFirst[x].offers, ["expired"]);
+      const expired = await t.app.services.db("order_offers").where({ order_id: x }).first();
+      assert.equal(new Date(expired!.responded_at!).toISOString(), iso(t0 + minutes(15)));
+      assert.equal(afterFirst[w].status, "dispatched");
+      assert.equal((await statusEvents(t, w)).at(-1)!.at, iso(t0 + minutes(50)));
+      assert.equal(first.next_step_at, iso(t0 + minutes(100)));
+
+      const second = await advance(t, keys.acme, { to: "next_step" });
+      assert.equal(second.now, iso(t0 + minutes(100)));
+      assert.equal(second.advance!.changes, 1);
+      assert.deepEqual(
+        (await statusEvents(t, w)).find((e) => e.status === "en_route"),
+        { type: "order.status_changed", status: "en_route", at: iso(t0 + minutes(100)) },
+      );
+      assert.equal(second.next_step_at, iso(t0 + minutes(120)), "X's fulfilment deadline");
+
+      const third = await advance(t, keys.acme, { by: "PT3H" });
+      assert.equal(third.now, iso(t0 + minutes(280)));
+      const timeline = async (id: string) =>
+        (await statusEvents(t, id)).map((e) => `${e.type} ${e.status} +${(Date.parse(e.at) - t0) / 60_000}m`);
+      assert.deepEqual(await timeline(w), [
+        "order.created pending_dispatch +0m",
+        "order.assigned pending_dispatch +0m",
+        "order.status_changed dispatched +50m",
+        "order.status_changed en_route +100m",
+        "order.eta_updated en_route +100m",
+        "order.status_changed on_site +150m",
+        "order.status_changed completed +200m",
+        "order.completed completed +200m",
+      ]);
+      assert.deepEqual(await timeline(x), [
+        "order.created pending_dispatch +0m",
+        "order.assigned pending_dispatch +0m",
+        "order.status_changed accepted_pending_fulfilment +15m",
+        "order.escalated accepted_pending_fulfilment +120m",
+      ]);
+      const xNow = (await stateOf(t, [x]))[x] as { escalated_at: string };
+      assert.equal(xNow.escalated_at, iso(t0 + minutes(120)));
+      assert.equal(third.next_step_at, null);
+
+      assert.deepEqual(await stateOf(t, [otherW, liveW]), untouched, "other accounts and live orders never move");
+      assert.equal((await clockOf(t, keys.other)).frozen, false);
+    });
+
+    it("leaves the account's live orders on the wall clock while its sandbox is frozen", async () => {
+      assert.equal((await clockOf(t, keys.acme)).frozen, true);
+      const live = await order(t, keys.acmeLive, "clock-live-due", "urgent");
+      const db = t.app.services.db;
+      await db("order_offers")
+        .where({ order_id: live, status: "offered" })
+        .update({ deadline_at: new Date(Date.now() - 1000) }); // due on the wall clock
+      const offer = await untilValue(
+        async () => {
+          t.app.services.orders.nudgeDispatcher();
+          const row = await db("order_offers").where({ order_id: live }).orderBy("created_at").first();
+          return row?.status === "expired" ? row : undefined;
+        },
+        { timeoutMs: 15_000, intervalMs: 200, message: "the live offer expired by the wall clock" },
+      );
+      assert.ok(Math.abs(new Date(offer.responded_at!).getTime() - Date.now()) < 60_000);
+    });
+
+    it("goes back to the wall clock on resetSandbox", async () => {
+      assert.equal((await clockOf(t, keys.acme)).frozen, true);
+      assert.equal((await call(t, "POST", "/api/dispatch/v1/sandbox/reset", keys.acme)).status, 200);
+      assert.equal((await clockOf(t, keys.acme)).frozen, false);
+    });
+  });
+}
+
+if (postgresDatabase())
+  describe("sandbox test clock (two instances on one Postgres)", function () {
+    this.timeout(120_000);
+    const pair = twoInstancesOfOnePostgres();
+
+    it("reads one clock on both instances, and an order made on either is stamped with it", async () => {
+      const { a, b } = pair;
+      const key = (await a.issueKey({ account: "shared", environment: "test" })).key;
+      const advanced = await advance(a, key, { by: "PT2H" });
+      const seen = await clockOf(b, key);
+      assert.deepEqual([seen.now, seen.frozen], [advanced.now, true]);
+      const created = await call(b, "POST", "/api/dispatch/v1/order", key, { ...orderRequest, reference_id: "two-1" });
+      assert.ok(created.status === 201 || created.status === 202, JSON.stringify(created.body));
+      const id = (created.body.order as { id: string }).id;
+      const row = await a.app.services.db("orders").where({ id }).first();
+      assert.equal(new Date(row!.created_at).toISOString(), advanced.now);
+      const moved = await advance(b, key, { by: "1m" });
+      assert.equal((await clockOf(a, key)).now, moved.now);
+    });
+  });
