@@ -11,6 +11,7 @@
 //   W (routine): offered at T0, walked by the sandbox at T0+50m, +100m, +150m, +200m (completed)
 import assert from "node:assert/strict";
 import { anchorageContractor, orderRequest } from "../fixtures/requests.js";
+import { contractorKey } from "../helpers/contractors.js";
 import { jsonRequest } from "../helpers/request.js";
 import {
   adminToken,
@@ -245,6 +246,26 @@ for (const target of databases()) {
         { timeoutMs: 15_000, intervalMs: 200, message: "the live offer expired by the wall clock" },
       );
       assert.ok(Math.abs(new Date(offer.responded_at!).getTime() - Date.now()) < 60_000);
+    });
+
+    it("stamps a contractor's accept and field report on a test order with the account's frozen clock", async () => {
+      const clock = await clockOf(t, keys.acme);
+      assert.equal(clock.frozen, true);
+      const id = await order(t, keys.acme, "clock-contractor", "routine");
+      const offer = await t.app.services.db("order_offers").where({ order_id: id, status: "offered" }).first();
+      const { key } = await contractorKey(t, offer!.contractor_id, "test");
+      const accepted = await call(t, "POST", `/api/dispatch/v1/contractor/offers/${offer!.id}/accept`, key);
+      assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+      // an ETA 40 minutes after the frozen instant: more than an hour before the wall clock, so refused unless the
+      // report reads the account's clock
+      const eta = iso(new Date(clock.now).getTime() + minutes(40));
+      const body = { status: "en_route", estimated_arrival_at: eta };
+      const reported = await call(t, "POST", `/api/dispatch/v1/contractor/jobs/${id}/status`, key, body);
+      assert.equal(reported.status, 200, JSON.stringify(reported.body));
+      const events = await statusEvents(t, id);
+      assert.ok(events.some((e) => e.status === "dispatched") && events.some((e) => e.status === "en_route"));
+      for (const event of events) assert.equal(event.at, clock.now, `${event.type} ${event.status}`);
+      assert.equal((await clockOf(t, keys.acme)).now, clock.now, "the clock did not move");
     });
 
     it("goes back to the wall clock on resetSandbox", async () => {

@@ -1,5 +1,6 @@
 // The contractor's jobs: the ones it holds (an accepted offer, the order still its own), listed, and reported on
 // from the field (report.ts). Contractor keys only; every read is scoped to the caller's contractor and environment.
+// A report on a test order runs on that order's account's clock (orders/test-clock.ts), as its offers' answers do.
 import type { OrderOfferRow } from "../../../db/tables/dispatch.js";
 import type { ContractorCaller } from "../../access/principal.js";
 import { baseUrlOf } from "../../shared/base-url.js";
@@ -8,6 +9,7 @@ import type { ResponseBody, ValidQuery } from "../../../types/contract.js";
 import type { Answering } from "../offers/answer.js";
 import { reportJobStatus, type JobReport } from "./report.js";
 import { jobViews, stillHeld } from "./view.js";
+import { onTenantClock } from "../orders/test-clock.js";
 
 export type JobListFilter = ValidQuery<"listContractorJobs">;
 
@@ -26,13 +28,20 @@ async function listJobs(
   return { items: await jobViews(deps.db, page), next_cursor };
 }
 
+/** Runs a report on the clock of the order's tenant (an order of the caller's environment; any other is the
+ * report's 404). */
+async function onJobClock<T>(deps: Answering, caller: ContractorCaller, id: string, work: () => Promise<T>) {
+  const order = await deps.db("orders").where({ id, environment: caller.environment }).first("account", "environment");
+  return order ? onTenantClock(deps.db, order, work) : work();
+}
+
 /** `origin`: the request's own origin, the base of status URLs in events when PUBLIC_BASE_URL is unset. */
 export function createJobService(deps: Answering) {
   const baseOf = (origin: string) => baseUrlOf(deps.config.publicBaseUrl, origin);
   return {
     list: (caller: ContractorCaller, filter: JobListFilter) => listJobs(deps, caller, filter),
     report: (caller: ContractorCaller, id: string, report: JobReport, origin: string) =>
-      reportJobStatus(deps, caller, { id, report, base: baseOf(origin) }),
+      onJobClock(deps, caller, id, () => reportJobStatus(deps, caller, { id, report, base: baseOf(origin) })),
   };
 }
 
