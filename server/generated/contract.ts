@@ -11,15 +11,16 @@ export const contractEnums = {
   EtaTier: ["within_1h","within_4h","same_day","next_business_day","scheduled","unavailable"],
   OrderLifecycleStatus: ["accepted_pending_fulfilment","pending_dispatch","dispatched","en_route","on_site","completed","cancelled"],
   CancelReason: ["customer_request","duplicate","resolved_elsewhere","other","operator_decision"],
-  OrderEventType: ["order.created","order.status_changed","order.cancelled","order.assigned","order.completed","order.escalated","order.eta_updated","order.rescheduled"],
+  OrderEventType: ["order.created","order.status_changed","order.cancelled","order.assigned","order.completed","order.escalated","order.eta_updated","order.rescheduled","order.price_revision_requested","order.price_revision_resolved"],
   WebhookDeliveryState: ["pending","delivered","dead"],
   Provenance: ["measurement","self_reported_estimate","unavailable"],
-  AuditRecordType: ["quote","order","match","order_status","key_issued","key_revoked","sandbox_reset","escalation","reschedule","offer"],
+  AuditRecordType: ["quote","order","match","order_status","key_issued","key_revoked","sandbox_reset","escalation","reschedule","offer","price_revision"],
   ApiKeyEnvironment: ["test","live"],
   ApiKeyScope: ["quote","order","orders:read","webhooks","audit","contractor:offers","contractor:jobs"],
   ContractorKeyScope: ["contractor:offers","contractor:jobs"],
   ContractorOfferStatus: ["offered","accepted","declined","expired","withdrawn"],
   DeclineReason: ["no_capacity","too_far","not_qualified","price_too_low","other"],
+  PriceRevisionStatus: ["pending","approved","declined"],
 } as const satisfies { [Name in keyof Schemas]?: readonly Schemas[Name][] };
 
 /** Per operationId, the body fields and query parameters the validators fill in when absent (`default`, `x-default`). */

@@ -315,6 +315,56 @@ export const operations = {
       "name": "Reschedule order"
     }
   },
+  "approvePriceRevision": {
+    "method": "POST",
+    "path": "/api/dispatch/v1/orders/{id}/price-revisions/{revision_id}/approve",
+    "tags": [
+      "orders"
+    ],
+    "schemes": {
+      "ApiKey": [
+        "order"
+      ]
+    },
+    "anonymous": false,
+    "entitlement": false,
+    "mcpTool": "dispatch.approve_price_revision",
+    "mcpAnnotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": true
+    },
+    "a2aSkill": {
+      "id": "dispatch.approve_price_revision",
+      "name": "Approve price revision"
+    }
+  },
+  "declinePriceRevision": {
+    "method": "POST",
+    "path": "/api/dispatch/v1/orders/{id}/price-revisions/{revision_id}/decline",
+    "tags": [
+      "orders"
+    ],
+    "schemes": {
+      "ApiKey": [
+        "order"
+      ]
+    },
+    "anonymous": false,
+    "entitlement": false,
+    "mcpTool": "dispatch.decline_price_revision",
+    "mcpAnnotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": true
+    },
+    "a2aSkill": {
+      "id": "dispatch.decline_price_revision",
+      "name": "Decline price revision"
+    }
+  },
   "listContractorOffers": {
     "method": "GET",
     "path": "/api/dispatch/v1/contractor/offers",
@@ -358,6 +408,23 @@ export const operations = {
     "schemes": {
       "ApiKey": [
         "contractor:offers"
+      ]
+    },
+    "anonymous": false,
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null
+  },
+  "requestPriceRevision": {
+    "method": "POST",
+    "path": "/api/dispatch/v1/contractor/jobs/{id}/price-revisions",
+    "tags": [
+      "contractor"
+    ],
+    "schemes": {
+      "ApiKey": [
+        "contractor:jobs"
       ]
     },
     "anonymous": false,
