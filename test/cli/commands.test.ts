@@ -63,6 +63,8 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
       "2026-11-24T12:00:00-06:00",
     ],
   },
+  approvePriceRevision: { args: ["orders", "revisions", "approve", orderId, "prv_01JD8XC0A2B4C6D8E0F2G4H6J8"] },
+  declinePriceRevision: { args: ["orders", "revisions", "decline", orderId, "prv_01JD8XC0A2B4C6D8E0F2G4H6J8"] },
   advanceSandboxOrder: { args: ["sandbox", "advance", orderId, "--to", "en_route"] },
   resetSandbox: { args: ["sandbox", "reset"] },
   getEvals: { args: ["evals", "--period", "rolling_30d"] },
@@ -167,6 +169,10 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
   listContractorOffers: { args: ["offers", "list", "--status", "offered"] },
   acceptOffer: { args: ["offers", "accept", "ofr_01JD8XB4D6F8H0K2M4P6R8T0V2"] },
   declineOffer: { args: ["offers", "decline", "ofr_01JD8XB4D6F8H0K2M4P6R8T0V2", "--reason", "no_capacity"] },
+  requestPriceRevision: {
+    args: ["jobs", "revise", orderId, "--amount-cents", "52000", "--reason", "The shut-off valve is corroded."],
+    code: "201",
+  },
 };
 
 /** Exit code by status, each through an operation that documents that status. */

@@ -210,6 +210,25 @@ describe("cli --help examples", function () {
       );
       Object.assign(values, { OFFER_ID: offer!.id, DISPATCH_API_KEY: issued.key as string });
     }
+    if (names.includes("JOB_ID")) {
+      // `jobs revise` runs as the contractor holding the job: a fresh order whose offer its contractor accepted
+      const id = await newOrder();
+      const offer = await t.app.services.db("order_offers").where({ order_id: id, status: "offered" }).first();
+      const path = `/api/admin/v1/contractors/${offer!.contractor_id}/keys`;
+      const issued = await api("POST", path, { environment: "test" }, true);
+      const accepted = await fetch(`${t.url}/api/dispatch/v1/contractor/offers/${offer!.id}/accept`, {
+        method: "POST",
+        headers: { "x-api-key": issued.key as string },
+      });
+      assert.equal(accepted.status, 200, await accepted.text());
+      Object.assign(values, { JOB_ID: id, DISPATCH_API_KEY: issued.key as string });
+    }
+    if (names.includes("REVISION_ID")) {
+      // an order held over a 1-cent NTE comes with the pending price revision the customer answers
+      const id = await newOrder({ nte_cents: 1 });
+      const order = (await api("GET", `/api/dispatch/v1/orders/${id}`)) as { price_revision: { id: string } };
+      Object.assign(values, { ORDER_ID: id, REVISION_ID: order.price_revision.id });
+    }
     if (names.includes("CLIENT_ID")) {
       const client = await api("POST", "/api/mcp/oauth/register", {});
       Object.assign(values, { CLIENT_ID: client.client_id, CLIENT_SECRET: client.client_secret });

@@ -38,6 +38,7 @@ import { escalate, overdueOrders, type WaitingReason } from "./escalation.js";
 import { heldOverNte, isOverNteError } from "./nte-rule.js";
 import { nowDate } from "../../shared/clock.js";
 import { sweepOffers } from "../offers/sweep.js";
+import { openHeldRevision } from "../revisions/records.js";
 
 export interface Dispatcher {
   db: Db;
@@ -92,12 +93,12 @@ function unmatchableReason(error: unknown): WaitingReason | null {
 const jobKey = (row: Pick<OrderRow, "trade" | "state" | "urgency">) => `${row.trade}|${row.state}|${row.urgency}`;
 
 /** An order whose match is priced over its NTE keeps that price and is held, as createOrder holds one priced over
- * its NTE: later sweeps leave it alone (isHeldOverNte) rather than retrying it each time. */
-async function holdAtPrice(db: Db, row: Pick<OrderRow, "id">, match: Match): Promise<void> {
-  await db("orders")
-    .where({ id: row.id, status: "accepted_pending_fulfilment" })
-    .whereNull("quoted_cost_cents")
-    .update({ quoted_cost_cents: match.costCents, updated_at: nowDate() });
+ * its NTE, with the pending price revision the customer approves to release it (revisions/records.ts): later
+ * sweeps leave it alone (isHeldOverNte) rather than retrying it each time. */
+async function holdAtPrice(dispatcher: Dispatcher, row: Pick<OrderRow, "id">, match: Match): Promise<void> {
+  const at = { costCents: match.costCents, now: nowDate(), base: dispatcher.base };
+  const held = await dispatcher.db.transaction((trx) => openHeldRevision(trx, row.id, at));
+  if (held) dispatcher.eventsWritten();
 }
 
 /** Assigns the order its match and seats when there are some; true when this run assigned it. `unmatchable`: the
@@ -120,7 +121,7 @@ async function assign(
   } catch (error) {
     const reason = unmatchableReason(error);
     if (reason) unmatchable.set(jobKey(row), reason);
-    else if (isOverNteError(error) && planned) await holdAtPrice(dispatcher.db, row, planned);
+    else if (isOverNteError(error) && planned) await holdAtPrice(dispatcher, row, planned);
     else if (!isSettledElsewhere(error)) throw error;
     return false;
   }

@@ -20,6 +20,7 @@ import { statusView } from "./view.js";
 import { createOrderWriter } from "./writer.js";
 import { createSeatLedger } from "../bookings.js";
 import { createOfferService } from "../offers/index.js";
+import { createRevisionService } from "../revisions/index.js";
 import type { Answering } from "../offers/answer.js";
 import { baseUrlOf, configuredOrigin } from "../../shared/base-url.js";
 
@@ -124,6 +125,8 @@ export function createOrderService(
     },
     /** The contractor side: offers of jobs, listed and answered by contractor keys. */
     offers: offerServiceOf({ db, contractors, seats, config, eventsWritten }),
+    /** Price revisions of an order's NTE: asked by its contractor, answered by the customer. */
+    revisions: createRevisionService({ db, config, eventsWritten, released: () => dispatcher.nudge() }),
     /** The seat ledger (quotes read through it too). */
     seats,
     /** The pool changed (a contractor added or updated, here or on another instance). */
