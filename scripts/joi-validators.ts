@@ -144,10 +144,13 @@ function inputSchema(op: JsonObject): JsonObject {
   const body = bodySchema(op);
   const params = body ? path : [...path, ...parameters.filter((p) => p.in === "query")];
   const required = params.filter((p) => p.required).map((p) => p.name as string);
-  const properties = params.map((p) => [p.name, { ...(p.schema as JsonObject), description: p.description }]);
+  const properties = params.map((p): [string, JsonObject] => [
+    p.name as string,
+    { ...(p.schema as JsonObject), description: p.description },
+  ]);
   if (body && !params.length) return body;
   if (body) {
-    const merged = { ...Object.fromEntries(properties), ...((body.properties ?? {}) as JsonObject) };
+    const merged: JsonObject = { ...Object.fromEntries(properties), ...(body.properties as JsonObject | undefined) };
     return { ...body, properties: merged, required: [...required, ...((body.required ?? []) as string[])] };
   }
   return {

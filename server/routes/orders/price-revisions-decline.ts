@@ -6,7 +6,11 @@ const route: RouteFactory = ({ orders }) =>
   operationRoute("declinePriceRevision", {
     handle: async ({ params }, { caller, origin }) => ({
       status: 200,
-      body: await orders.revisions.decline(tenantOfKey(caller), { id: params.id, revisionId: params.revision_id }, origin),
+      body: await orders.revisions.decline(
+        tenantOfKey(caller),
+        { id: params.id, revisionId: params.revision_id },
+        origin,
+      ),
     }),
   });
 export default route;

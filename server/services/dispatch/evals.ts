@@ -100,6 +100,17 @@ const trustSignals = {
   },
 };
 
+/** Per order with a booked window whose contractor arrived: whether it arrived inside the window. */
+function arrivalsInWindow(orders: WindowOrders, arrivedAt: Map<string, Date>): boolean[] {
+  return orders.flatMap((order) => {
+    const at = arrivedAt.get(order.id)?.getTime();
+    const [start, end] = [order.arrival_window_start, order.arrival_window_end].map((t) =>
+      t ? new Date(t).getTime() : NaN,
+    );
+    return at === undefined || Number.isNaN(start) ? [] : [at >= start && at < end];
+  });
+}
+
 /** The measured metrics over a window's orders; a metric without records is null and marked unavailable. */
 function metricsOf(
   orders: WindowOrders,
@@ -107,19 +118,13 @@ function metricsOf(
   arrivedAt: Map<string, Date>,
 ) {
   const { overriddenOrders, revisedOrders } = counted;
+  const arrived = arrivalsInWindow(orders, arrivedAt);
   const closed = orders.filter((order) => order.status === "completed" || order.status === "cancelled");
   const completed = orders.filter((order) => order.status === "completed");
   const completedWithNte = completed.filter(
     (order): order is WindowOrder & { nte_cents: number; final_cost_cents: number } =>
       order.nte_cents !== null && order.final_cost_cents !== null,
   );
-  const arrived = orders.flatMap((order) => {
-    const at = arrivedAt.get(order.id)?.getTime();
-    const [start, end] = [order.arrival_window_start, order.arrival_window_end].map((t) =>
-      t ? new Date(t).getTime() : NaN,
-    );
-    return at === undefined || Number.isNaN(start) ? [] : [at >= start && at < end];
-  });
   const latencies = orders
     .map((order) => order.dispatch_latency_ms)
     .filter((v): v is number => v !== null)

@@ -96,8 +96,22 @@ const jobKey = (row: Pick<OrderRow, "trade" | "state" | "urgency">) => `${row.tr
  * its NTE, with the pending price revision the customer approves to release it (revisions/records.ts): later
  * sweeps leave it alone (isHeldOverNte) rather than retrying it each time. */
 async function holdAtPrice(dispatcher: Dispatcher, row: Pick<OrderRow, "id">, match: Match): Promise<void> {
-  const at = { costCents: match.costCents, now: nowDate(), base: dispatcher.base };
-  const held = await dispatcher.db.transaction((trx) => openHeldRevision(trx, row.id, at));
+  const now = nowDate();
+  const held = await dispatcher.db.transaction(async (trx) => {
+    const [priced] = await trx("orders")
+      .where({ id: row.id, status: "accepted_pending_fulfilment" })
+      .whereNull("quoted_cost_cents")
+      .whereNotNull("nte_cents")
+      .update({ quoted_cost_cents: match.costCents, updated_at: now })
+      .returning("*");
+    if (priced)
+      await openHeldRevision(
+        trx,
+        { ...priced, nte_cents: priced.nte_cents!, quoted_cost_cents: match.costCents },
+        { now, base: dispatcher.base },
+      );
+    return Boolean(priced);
+  });
   if (held) dispatcher.eventsWritten();
 }
 

@@ -83,6 +83,28 @@ function offerServiceOf(deps: Omit<Answering, "eventsWritten"> & { eventsWritten
   });
 }
 
+/** The contractor side and its counterpart: offers of jobs, and price revisions of an order's NTE (asked by its
+ * contractor, answered by the customer; an approval that releases a held order nudges the dispatcher). */
+function contractorSide(
+  deps: Omit<Answering, "eventsWritten"> & { eventsWritten: () => void },
+  dispatcher: { nudge: () => void },
+) {
+  const { db, config, eventsWritten } = deps;
+  return {
+    /** The contractor side: offers of jobs, listed and answered by contractor keys. */
+    offers: offerServiceOf(deps),
+    /** Price revisions of an order's NTE. */
+    revisions: createRevisionService({
+      db,
+      config,
+      eventsWritten,
+      released: () => {
+        dispatcher.nudge();
+      },
+    }),
+  };
+}
+
 /** `eventsWritten` is told after order events are written (the feed sequencer's nudge). */
 export function createOrderService(
   db: Db,
@@ -123,10 +145,7 @@ export function createOrderService(
       await stopSandboxClock(clock);
       await dispatcher.stop();
     },
-    /** The contractor side: offers of jobs, listed and answered by contractor keys. */
-    offers: offerServiceOf({ db, contractors, seats, config, eventsWritten }),
-    /** Price revisions of an order's NTE: asked by its contractor, answered by the customer. */
-    revisions: createRevisionService({ db, config, eventsWritten, released: () => dispatcher.nudge() }),
+    ...contractorSide({ db, contractors, seats, config, eventsWritten }, dispatcher),
     /** The seat ledger (quotes read through it too). */
     seats,
     /** The pool changed (a contractor added or updated, here or on another instance). */

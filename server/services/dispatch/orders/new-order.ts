@@ -196,6 +196,13 @@ function answerOf(config: Config, input: OrderInput, outcome: Outcome): { body: 
   return { body, note: notes[fulfilment.reason] ?? "No contractor in area." };
 }
 
+/** An order held over its NTE asks the customer to approve its price (revisions/records.ts); null otherwise. */
+function heldRevision(input: OrderInput, row: NewRow, found: { priced?: Match; now: Date }) {
+  const { priced, now } = found;
+  if (!priced || !isOverNte(input.nte_cents, priced.costCents)) return null;
+  return heldRevisionOf({ ...row, nte_cents: input.nte_cents! }, priced.costCents, now);
+}
+
 /** The order's answer body and what to write for it (row with the stored answer, first event, audit, webhook,
  * booking). `plan` is the booking rule's pick (bookings.ts), null when nobody has a seat. */
 export function prepareOrder(
@@ -215,11 +222,7 @@ export function prepareOrder(
   const seal = records[0].seal; // known before the insert, so the stored answer is written once
   const base = baseUrlOf(config.publicBaseUrl, ctx.origin);
   const tracking = { status_url: statusUrl(base, order.id), auth: trackingAuth };
-  // an order held over its NTE asks the customer to approve its price (revisions/records.ts)
-  const revision =
-    priced && !best && isOverNte(input.nte_cents, priced.costCents)
-      ? heldRevisionOf({ ...row, nte_cents: input.nte_cents! }, priced.costCents, now)
-      : null;
+  const revision = best ? null : heldRevision(input, row, { priced, now });
   if (revision) records.push(auditRow(revisionAudit(revision, "requested")));
   const outcome = { order, priced, best, booked: Boolean(plan), revision, tracking, seal };
   const { body, note } = answerOf(config, input, outcome);

@@ -108,21 +108,13 @@ export function createOrderWriter(db: Db, eventsWritten: () => void) {
         "new_events",
         db.raw(`${insertJsonRows("order_events", eventColumns)} returning id, order_id, type`, [json(events.flat())]),
       );
-    const bookings = orders.flatMap((order) => (order.booking ? [order.booking] : []));
-    if (bookings.length > 0)
-      statement = statement.with(
-        "new_bookings",
-        db.raw(insertJsonRows("contractor_bookings", bookingColumns), [json(bookings)]),
-      );
-    const offers = orders.flatMap((order) => (order.offer ? [order.offer] : []));
-    if (offers.length > 0)
-      statement = statement.with("new_offers", db.raw(insertJsonRows("order_offers", offerColumns), [json(offers)]));
-    const revisions = orders.flatMap((order) => (order.revision ? [order.revision] : []));
-    if (revisions.length > 0)
-      statement = statement.with(
-        "new_revisions",
-        db.raw(insertJsonRows("order_price_revisions", revisionColumns), [json(revisions)]),
-      );
+    // the rows some orders of the batch have: one CTE each when any has one
+    for (const [name, table, columns, rows] of [
+      ["new_bookings", "contractor_bookings", bookingColumns, orders.flatMap((order) => order.booking ?? [])],
+      ["new_offers", "order_offers", offerColumns, orders.flatMap((order) => order.offer ?? [])],
+      ["new_revisions", "order_price_revisions", revisionColumns, orders.flatMap((order) => order.revision ?? [])],
+    ] as const)
+      if (rows.length > 0) statement = statement.with(name, db.raw(insertJsonRows(table, columns), [json(rows)]));
     if (messages.length > 0)
       statement = statement
         .with("secrets", insertMissingSecrets(db, tenantsOf(messages)))

@@ -13,7 +13,7 @@ import { DomainError } from "../../errors.js";
 import { nowDate } from "../../shared/clock.js";
 import { writeOrderEvents } from "../orders/event-writes.js";
 import { orderNotFound } from "../orders/errors.js";
-import { isHeldOverNte } from "../orders/nte-rule.js";
+import { isHeldOverNte, raiseNte } from "../orders/nte-rule.js";
 import { statusView } from "../orders/view.js";
 import { revisionAudit, revisionData } from "./records.js";
 
@@ -70,8 +70,7 @@ async function answerOnce(
   const closed = await close(trx, revision, answer, now);
   const updated: OrderRow =
     answer === "approved" ? { ...row, nte_cents: closed.amount_cents, updated_at: now } : { ...row };
-  if (answer === "approved")
-    await trx("orders").where({ id }).update({ nte_cents: closed.amount_cents, updated_at: now });
+  if (answer === "approved") await raiseNte(trx, id, closed.amount_cents, now);
   const event = { type: "order.price_revision_resolved" as const, data: revisionData(closed) };
   await writeOrderEvents(trx, updated, [event], { now, base });
   await appendAudit(trx, revisionAudit(closed, answer, { nte_cents_after: updated.nte_cents }));

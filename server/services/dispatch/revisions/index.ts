@@ -12,7 +12,7 @@ export type { PriceRevisionInput } from "./request.js";
 
 export interface Revising {
   db: Db;
-  config: Config;
+  config: Pick<Config, "publicBaseUrl">;
   /** Told after revision events are written (the feed sequencer's nudge). */
   eventsWritten: () => void;
   /** Told when an approval released an order held over its NTE. */

@@ -56,7 +56,12 @@ export const heldReason = (costCents: number, nteCents: number) =>
 
 /** The pending revision of an order held over its NTE at `costCents`. */
 export const heldRevisionOf = (order: OrderKeys & { nte_cents: number }, costCents: number, now: Date) =>
-  revisionRow(order, { amountCents: costCents, reason: heldReason(costCents, order.nte_cents), contractorId: null, now });
+  revisionRow(order, {
+    amountCents: costCents,
+    reason: heldReason(costCents, order.nte_cents),
+    contractorId: null,
+    now,
+  });
 
 type Step = "requested" | "approved" | "declined";
 
@@ -96,23 +101,16 @@ export async function recordRequested(
   await appendAudit(trx, revisionAudit(revision, "requested"));
 }
 
-/** The dispatcher's hold of an order at a price over its NTE, with the pending revision that asks the customer
- * to approve that price; false when another writer priced (or moved) the order first. */
+/** The pending revision that asks the customer to approve the price the dispatcher just held the order at (the
+ * order's row, as the hold left it, locked by that update); none when one is pending already. */
 export async function openHeldRevision(
   trx: Knex.Transaction,
-  id: string,
-  at: { costCents: number; now: Date; base: string },
-): Promise<boolean> {
-  const [held] = await trx("orders")
-    .where({ id, status: "accepted_pending_fulfilment" })
-    .whereNull("quoted_cost_cents")
-    .whereNotNull("nte_cents")
-    .update({ quoted_cost_cents: at.costCents, updated_at: at.now })
-    .returning("*");
-  if (!held) return false;
-  const pending = await trx("order_price_revisions").where({ order_id: id, status: "pending" }).first("id");
-  if (!pending) await recordRequested(trx, held, heldRevisionOf({ ...held, nte_cents: held.nte_cents! }, at.costCents, at.now), at.base);
-  return true;
+  held: OrderRow & { nte_cents: number; quoted_cost_cents: number },
+  at: { now: Date; base: string },
+): Promise<void> {
+  const pending = await trx("order_price_revisions").where({ order_id: held.id, status: "pending" }).first("id");
+  if (pending) return;
+  await recordRequested(trx, held, heldRevisionOf(held, held.quoted_cost_cents, at.now), at.base);
 }
 
 /** The latest revision of each order (pending, or the last answered), by order id. */
