@@ -190,7 +190,9 @@ describe("cli", function () {
     it("mcp tools / mcp call and a2a call", async () => {
       const tools = await cli(["mcp", "tools"], { DISPATCH_API_KEY: key });
       assert.deepEqual((tools.json().tools as { name: string }[]).map((x) => x.name).sort(), [
+        "dispatch.approve_price_revision",
         "dispatch.cancel_order",
+        "dispatch.decline_price_revision",
         "dispatch.evals",
         "dispatch.index",
         "dispatch.order",
@@ -330,7 +332,7 @@ describe("cli", function () {
       }
     });
 
-    it("admin contractors key, then offers list, decline and accept as the contractor", async () => {
+    it("admin contractors key, then offers list, decline and accept, and jobs revise as the contractor; orders revisions decline and approve as the customer", async () => {
       /** A new order and a contractor key of the contractor it is offered to, both through the CLI. */
       const offered = async (ref: string) => {
         const args = ["order", "--trade", "electrical", "--state", "TX", "--description", "No power."];
@@ -364,6 +366,27 @@ describe("cli", function () {
       assert.equal(again.code, 7, again.stderr); // 409 offer_closed
       const refused = await cli(["orders", "list"], accepting.env);
       assert.equal(refused.code, 8, refused.stderr); // 403 insufficient_scope: a contractor key is no customer's
+      // the contractor asks for more; the customer declines, then approves a second ask (the NTE becomes it)
+      const job = accepted.json().job as { order_id: string; quoted_cost_cents: number };
+      const revise = (amount: number) =>
+        cli(
+          ["jobs", "revise", job.order_id, "--amount-cents", String(amount), "--reason", "Corroded valve."],
+          accepting.env,
+        );
+      const customer = { DISPATCH_API_KEY: key };
+      const first = await revise(job.quoted_cost_cents + 10_000);
+      assert.equal(first.code, 0, first.stderr);
+      assert.equal(first.json().status, "pending");
+      const declinedRevision = await cli(["orders", "revisions", "decline", job.order_id, first.json().id], customer);
+      assert.equal(declinedRevision.code, 0, declinedRevision.stderr);
+      assert.equal(declinedRevision.json().price_revision.status, "declined");
+      const second = await revise(job.quoted_cost_cents + 20_000);
+      assert.equal(second.code, 0, second.stderr);
+      const approved = await cli(["orders", "revisions", "approve", job.order_id, second.json().id], customer);
+      assert.equal(approved.code, 0, approved.stderr);
+      assert.equal(approved.json().nte_cents, job.quoted_cost_cents + 20_000);
+      const twice = await cli(["orders", "revisions", "approve", job.order_id, second.json().id], customer);
+      assert.equal(twice.code, 7, twice.stderr); // 409 price_revision_resolved
     });
 
     it("sandbox reset empties the key's sandbox; admin metrics prints the Prometheus text", async () => {
