@@ -136,13 +136,23 @@ function operationEntry({ operationId, operation }: ContractOperation): string |
   return `  ${operationId}: {\n${entries.map(([k, v]) => `    ${k}: ${v},`).join("\n")}\n  },`;
 }
 
-/** Input schema of an operation as a tool sees it: the JSON body, or an object of its query parameters. */
+/** Input schema of an operation as a tool sees it: the JSON body, or an object of its query parameters, with its
+ * path parameters other than `id` (the tool surfaces add `id`, which also takes the MCP order handle). */
 function inputSchema(op: JsonObject): JsonObject {
+  const parameters = (op.parameters ?? []) as JsonObject[];
+  const path = parameters.filter((p) => p.in === "path" && p.name !== "id");
   const body = bodySchema(op);
-  if (body) return body;
-  const params = ((op.parameters ?? []) as JsonObject[]).filter((p) => p.in === "query");
+  const params = body ? path : [...path, ...parameters.filter((p) => p.in === "query")];
   const required = params.filter((p) => p.required).map((p) => p.name as string);
-  const properties = params.map((p) => [p.name, { ...(p.schema as JsonObject), description: p.description }]);
+  const properties = params.map((p): [string, JsonObject] => [
+    p.name as string,
+    { ...(p.schema as JsonObject), description: p.description },
+  ]);
+  if (body && !params.length) return body;
+  if (body) {
+    const merged: JsonObject = { ...Object.fromEntries(properties), ...(body.properties as JsonObject | undefined) };
+    return { ...body, properties: merged, required: [...required, ...((body.required ?? []) as string[])] };
+  }
   return {
     type: "object",
     properties: Object.fromEntries(properties),

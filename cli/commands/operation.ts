@@ -112,9 +112,20 @@ interface OrderFields {
   status?: unknown;
   nte_cents?: unknown;
   quoted_cost_cents?: unknown;
+  price_revision?: { id?: unknown; status?: unknown } | null;
 }
 
-/** Held over its NTE: waiting for the customer to order again, so it never moves by itself (the server's rule). */
+/** The approval a held order waits for: its pending price revision's id (a created order's answer has none: the
+ * order's view shows it). */
+function approvalOf(order: OrderFields, id: string): string {
+  const revision = order.price_revision;
+  const pending = revision?.status === "pending" && typeof revision.id === "string" ? revision.id : null;
+  return pending
+    ? `'dispatch orders revisions approve ${id} ${pending}'`
+    : `'dispatch orders revisions approve ${id} <revision>' (its price_revision.id in 'dispatch orders get ${id}')`;
+}
+
+/** Held over its NTE: waiting for the customer to approve its price revision, so it never moves by itself (the server's rule). */
 const isHeldOverNte = (order: OrderFields) =>
   order.status === "accepted_pending_fulfilment" &&
   typeof order.nte_cents === "number" &&
@@ -131,7 +142,7 @@ export function nextStep(operationId: string, result: unknown): string | undefin
   const held =
     isHeldOverNte(order!) || (created?.fulfilment as { reason?: unknown } | undefined)?.reason === "over_nte";
   if (held)
-    return `held over its NTE: order again with a higher --nte-cents (or 'dispatch orders cancel ${id} --reason other')`;
+    return `held over its NTE: approve its price revision to dispatch it, ${approvalOf(order!, id)}, or cancel it ('dispatch orders cancel ${id} --reason other')`;
   if (operationId === "createOrder") return `dispatch orders get ${id} (or 'dispatch orders watch ${id}' to follow it)`;
   return `dispatch orders watch ${id} (follows it until it is completed or cancelled)`;
 }

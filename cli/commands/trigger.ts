@@ -16,6 +16,7 @@ interface Order {
   id: string;
   status: string;
   arrival_window?: Window | null;
+  price_revision?: { id: string } | null;
 }
 interface Window {
   start: string;
@@ -87,6 +88,23 @@ async function reschedule(ctx: CliContext, order: Order, body: Record<string, un
   throw new CliError(`order ${order.id}: no other open window to move it to`, ExitCode.unexpected);
 }
 
+/** Declines the pending price revision the service opened for the order held over its NTE (it stays held). */
+async function declineRevision(ctx: CliContext, order: Order): Promise<unknown> {
+  const held = (await call(ctx, target("get", "/api/dispatch/v1/orders/{id}"), { id: order.id })) as Order;
+  const revision = held.price_revision?.id;
+  if (!revision) throw new CliError(`order ${order.id}: no price revision to decline`, ExitCode.unexpected);
+  const path = target("post", "/api/dispatch/v1/orders/{id}/price-revisions/{revision_id}/decline");
+  return call(ctx, path, { id: order.id, revision_id: revision });
+}
+
+/** The price revision types start from an order held over its NTE (a 1-cent NTE: any price is over it), which
+ * the service opens a pending revision for at creation. */
+const heldOverNte = (body: Record<string, unknown>) => ({ ...body, nte_cents: 1 });
+const orderBodies: Partial<Record<EventType, (body: Record<string, unknown>) => Record<string, unknown>>> = {
+  "order.price_revision_requested": heldOverNte,
+  "order.price_revision_resolved": heldOverNte,
+};
+
 type Drive = (ctx: CliContext, order: Order, body: Record<string, unknown>) => Promise<unknown>;
 /** How the new order is moved until each type has been emitted (a Record: a new catalogue type must say how), or
  * why the sandbox cannot emit it on demand (said before any order is made). */
@@ -110,6 +128,8 @@ const drives: Record<EventType, Drive | { unavailable: string }> = {
   // assigned, the order has its first ETA; the sandbox's contractor setting off (en_route) re-estimates it
   "order.eta_updated": (ctx, order) => advance(ctx, order, { to: "en_route" }),
   "order.rescheduled": reschedule,
+  "order.price_revision_requested": () => Promise.resolve(), // opened with the held order
+  "order.price_revision_resolved": declineRevision,
   "order.escalated": {
     unavailable:
       "order.escalated comes when an unassigned order passes its urgency's fulfilment deadline (30 minutes for " +
@@ -141,7 +161,8 @@ async function trigger(ctx: CliContext, type: string, options: TriggerOptions): 
     );
   const drive = drives[type];
   if ("unavailable" in drive) throw usageError(drive.unavailable);
-  const body = orderBody(options.data);
+  const given = orderBody(options.data);
+  const body = orderBodies[type]?.(given) ?? given;
   const created = (await call(ctx, target("post", "/api/dispatch/v1/order", true), {}, body)) as { order: Order };
   await drive(ctx, created.order, body);
   const event = await emitted(ctx, type, created.order.id);
@@ -158,7 +179,8 @@ export function addTriggerCommand(root: Command, run: RunAction): void {
       `Make the sandbox emit one event of the catalogue (${eventTypes.join(", ")}), as 'stripe trigger' does: ` +
         "creates a test order (a routine plumbing job in TX, or --data) and drives it with the sandbox advance " +
         "endpoint (to en_route for order.eta_updated, to completed for order.completed), a cancel, or a reschedule to " +
-        "another open window of a quote for the same job (order.rescheduled) until the event is in the feed, so it reaches the order's callback_url and " +
+        "another open window of a quote for the same job (order.rescheduled), or an order held over a 1-cent NTE " +
+        "(order.price_revision_requested) whose price revision is declined (order.price_revision_resolved) until the event is in the feed, so it reaches the order's callback_url and " +
         "'dispatch listen'. Prints the order id (with -o json, the order and the event). Needs a test key " +
         "(dispatch_test_…); a live key is refused.",
     )
@@ -169,6 +191,7 @@ export function addTriggerCommand(root: Command, run: RunAction): void {
     "dispatch trigger order.completed",
     "dispatch trigger order.eta_updated -o json",
     "dispatch trigger order.rescheduled -o json",
+    "dispatch trigger order.price_revision_resolved -o json",
     `dispatch trigger order.cancelled --data '{"trade":"hvac","location":{"state":"TX"},"urgency":"urgent","description":"No heat."}'`,
   ]);
   command.action(async (type: string) => run(command, (ctx) => trigger(ctx, type, command.opts<TriggerOptions>())));

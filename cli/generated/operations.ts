@@ -418,7 +418,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/order",
     "summary": "Create a tracked work order",
-    "description": "Creates a work order and auto-matches a contractor from the active pool. 201 when a contractor was\nassigned (`fulfilled: true`, status `pending_dispatch`); 202 when the order is accepted but no\ncontractor covers it yet (`fulfilled: false`, status `accepted_pending_fulfilment`, `fulfilment` present).\n\nProvisioned keys go in `x-api-key`; an API key sent as `Authorization: Bearer` is refused with 401\n(bearer keys are for MCP only). A self-serve OAuth token (as Bearer or in `x-api-key`) authenticates but\nis not entitled to order: 402 with the fixed entitlement body. So is a key issued without the `order` scope.\n\n**Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same\nsemantics. Repeating a request with the same key and the same body replays the original answer\n(same status, same order, marked with `Idempotent-Replayed: true`); the same key with a different body is\nrefused with 409.\n\n**Not-to-exceed:** with `nte_cents`, the matched contractor's price is checked as `createQuote` checks its\nbest match's, and the result is in `order.nte`; without a requested window, contractors priced within the\nNTE are preferred (see below). When the price is over the budget no contractor is assigned: the order is\nheld as 202 (`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval; to go ahead,\norder again with a higher `nte_cents` and a new `reference_id`. An order is never dispatched above its NTE.\n\n**Ordering a quote:** with the `quote_id` of one of the account's quotes (`createQuote`), the order keeps the\nquote's contractor while that contractor is still active and serves the job (otherwise it is matched as usual)\nand the quote's price (`quoted_cost_cents`, checked against `nte_cents` as above); `quote_id` is shown on\nthe order. An unknown quote, or one made by another account (or with an OAuth token), is 404; a `trade`,\n`location.state` or `urgency` that differs from the quote's (its price was made for them) is 422\n`quote_mismatch`; ordering after the quote's `expires_at` is 409 `quote_expired` (quote again). A quote may\nbe ordered more than once until it expires (each order is a job of its own at the quoted price). A replayed\nrequest answers as the first time, even after the quote has expired.\n\n**Arrival windows and capacity:** an assigned order books a two-hour arrival window (`arrival_window` on the\norder): the one given in `arrival_window` (one of a quote's `arrival_windows`), else one within its\nurgency's horizon. An `emergency` goes to the first contractor in the usual rank order (finest coverage,\nfastest response, then price) with a free seat, in that contractor's earliest free window; `urgent`,\n`routine` and `scheduled` jobs book the earliest window any ranked contractor has free (rank breaking ties),\namong the contractors priced within `nte_cents` first. A requested window, and an ordered quote's\ncontractor, keep the rank order. A contractor that does not work the whole window, or whose seats in it\n(`capacity.concurrent_jobs`) or in its day (`capacity.jobs_per_day`) are taken, is skipped, so no\ncontractor is ever booked over its capacity, however many servers take orders at once. A requested window\nthat is not a window of the job's grid (a start that is not an even local hour, or an\nend that is not two hours later) is 422 naming the field; a window that is full or not bookable now (also when no\ncontractor serves the job at all: the order would otherwise wait for another window) is 409\n`window_unavailable` naming it. Without a window, when every contractor that covers the job is fully booked\nin the horizon the order is accepted unassigned (202, `fulfilment.reason: no_window_available`) and\nassigned as soon as a seat frees. A cancelled order frees its seats; a completed one its window seat.\n\n**Webhooks:** with a `callback_url`, every event of the order is POSTed there as a Standard Webhook\n(`webhook-id`, `webhook-timestamp`, `webhook-signature` headers), in order and retried with exponential\nbackoff until the receiver answers 2xx: `order.created` at creation, `order.status_changed` on each\ntransition and `order.cancelled` at cancellation, each followed by the facts of that change\n(`order.assigned` when a contractor is assigned, `order.eta_updated` when the contractor's estimated\narrival changes, `order.completed` with the final cost), and\n`order.escalated` when an order passes its fulfilment deadline unassigned, `order.rescheduled` when the\ncustomer moves it to another arrival window — the event\ncatalogue in the top-level `webhooks`, the\nsame events (same body, same `webhook-id`) as `listEvents` and `dispatch listen`. The signing secret (`whsec_…`, one per account) is handed out by the operator\n(`getWebhookSecret`) and to the account's keys (`getAccountWebhookSecret`, rotated with\n`rotateWebhookSecret`); see the `orderEvent` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at\nevery delivery.",
+    "description": "Creates a work order and auto-matches a contractor from the active pool. 201 when a contractor was\nassigned (`fulfilled: true`, status `pending_dispatch`); 202 when the order is accepted but no\ncontractor covers it yet (`fulfilled: false`, status `accepted_pending_fulfilment`, `fulfilment` present).\n\nProvisioned keys go in `x-api-key`; an API key sent as `Authorization: Bearer` is refused with 401\n(bearer keys are for MCP only). A self-serve OAuth token (as Bearer or in `x-api-key`) authenticates but\nis not entitled to order: 402 with the fixed entitlement body. So is a key issued without the `order` scope.\n\n**Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same\nsemantics. Repeating a request with the same key and the same body replays the original answer\n(same status, same order, marked with `Idempotent-Replayed: true`); the same key with a different body is\nrefused with 409.\n\n**Not-to-exceed:** with `nte_cents`, the matched contractor's price is checked as `createQuote` checks its\nbest match's, and the result is in `order.nte`; without a requested window, contractors priced within the\nNTE are preferred (see below). When the price is over the budget no contractor is assigned: the order is\nheld as 202 (`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval: the order\ngets a pending price revision at that price (its `price_revision`, `requested_by: dispatch`, and an\n`order.price_revision_requested` event); approving it (`approvePriceRevision`) raises the NTE and the order\nis dispatched, declining it leaves the order held (cancel it). An order is never dispatched above its NTE.\n\n**Ordering a quote:** with the `quote_id` of one of the account's quotes (`createQuote`), the order keeps the\nquote's contractor while that contractor is still active and serves the job (otherwise it is matched as usual)\nand the quote's price (`quoted_cost_cents`, checked against `nte_cents` as above); `quote_id` is shown on\nthe order. An unknown quote, or one made by another account (or with an OAuth token), is 404; a `trade`,\n`location.state` or `urgency` that differs from the quote's (its price was made for them) is 422\n`quote_mismatch`; ordering after the quote's `expires_at` is 409 `quote_expired` (quote again). A quote may\nbe ordered more than once until it expires (each order is a job of its own at the quoted price). A replayed\nrequest answers as the first time, even after the quote has expired.\n\n**Arrival windows and capacity:** an assigned order books a two-hour arrival window (`arrival_window` on the\norder): the one given in `arrival_window` (one of a quote's `arrival_windows`), else one within its\nurgency's horizon. An `emergency` goes to the first contractor in the usual rank order (finest coverage,\nfastest response, then price) with a free seat, in that contractor's earliest free window; `urgent`,\n`routine` and `scheduled` jobs book the earliest window any ranked contractor has free (rank breaking ties),\namong the contractors priced within `nte_cents` first. A requested window, and an ordered quote's\ncontractor, keep the rank order. A contractor that does not work the whole window, or whose seats in it\n(`capacity.concurrent_jobs`) or in its day (`capacity.jobs_per_day`) are taken, is skipped, so no\ncontractor is ever booked over its capacity, however many servers take orders at once. A requested window\nthat is not a window of the job's grid (a start that is not an even local hour, or an\nend that is not two hours later) is 422 naming the field; a window that is full or not bookable now (also when no\ncontractor serves the job at all: the order would otherwise wait for another window) is 409\n`window_unavailable` naming it. Without a window, when every contractor that covers the job is fully booked\nin the horizon the order is accepted unassigned (202, `fulfilment.reason: no_window_available`) and\nassigned as soon as a seat frees. A cancelled order frees its seats; a completed one its window seat.\n\n**Webhooks:** with a `callback_url`, every event of the order is POSTed there as a Standard Webhook\n(`webhook-id`, `webhook-timestamp`, `webhook-signature` headers), in order and retried with exponential\nbackoff until the receiver answers 2xx: `order.created` at creation, `order.status_changed` on each\ntransition and `order.cancelled` at cancellation, each followed by the facts of that change\n(`order.assigned` when a contractor is assigned, `order.eta_updated` when the contractor's estimated\narrival changes, `order.completed` with the final cost), and\n`order.escalated` when an order passes its fulfilment deadline unassigned, `order.rescheduled` when the\ncustomer moves it to another arrival window, `order.price_revision_requested` and\n`order.price_revision_resolved` for a price revision and its answer — the event\ncatalogue in the top-level `webhooks`, the\nsame events (same body, same `webhook-id`) as `listEvents` and `dispatch listen`. The signing secret (`whsec_…`, one per account) is handed out by the operator\n(`getWebhookSecret`) and to the account's keys (`getAccountWebhookSecret`, rotated with\n`rotateWebhookSecret`); see the `orderEvent` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at\nevery delivery.",
     "security": [
       "ApiKey",
       "OAuthToken"
@@ -1095,7 +1095,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "get",
     "path": "/api/dispatch/v1/events",
     "summary": "The account's order events, oldest first (JSON page or live SSE stream)",
-    "description": "Every lifecycle event of the account's orders (`order.created`, `order.status_changed`,\n`order.cancelled`, the facts `order.assigned`, `order.eta_updated` and `order.completed` right after the\nstatus event they belong to, `order.escalated` and `order.rescheduled`), oldest first, after the event `after` (exclusive). `data` is the payload of the\norder webhooks. Page with `limit`; `next_after` is the last id of the page.\n\nWith `Accept: text/event-stream` the answer is a Server-Sent Events stream that stays open: each event is\nsent as `id:` (the event id), `event:` (its type) and `data:` (the event as JSON), a `: heartbeat` comment\nevery 15 s keeps proxies from closing it, and a client that reconnects with `Last-Event-ID` (or `after`)\ngets every event after that one exactly once, then the new ones. Events written by any server instance\nsharing the database are delivered.\n\nStreams are bounded: a key holds at most `EVENT_STREAMS_PER_KEY` (10) streams at once on an instance (one\nmore is a 429 `too_many_streams` with `Retry-After`); a stream ends after `EVENT_STREAM_MAX_SECONDS`\n(3600) with a last comment, and a client reconnects with `Last-Event-ID`; it ends within seconds of its\nkey being revoked; and a client that stops reading is cut once about 1 MiB waits for it. The backlog is\nreplayed as fast as the client reads it.",
+    "description": "Every lifecycle event of the account's orders (`order.created`, `order.status_changed`,\n`order.cancelled`, the facts `order.assigned`, `order.eta_updated` and `order.completed` right after the\nstatus event they belong to, `order.escalated`, `order.rescheduled`, `order.price_revision_requested` and `order.price_revision_resolved`), oldest first, after the event `after` (exclusive). `data` is the payload of the\norder webhooks. Page with `limit`; `next_after` is the last id of the page.\n\nWith `Accept: text/event-stream` the answer is a Server-Sent Events stream that stays open: each event is\nsent as `id:` (the event id), `event:` (its type) and `data:` (the event as JSON), a `: heartbeat` comment\nevery 15 s keeps proxies from closing it, and a client that reconnects with `Last-Event-ID` (or `after`)\ngets every event after that one exactly once, then the new ones. Events written by any server instance\nsharing the database are delivered.\n\nStreams are bounded: a key holds at most `EVENT_STREAMS_PER_KEY` (10) streams at once on an instance (one\nmore is a 429 `too_many_streams` with `Retry-After`); a stream ends after `EVENT_STREAM_MAX_SECONDS`\n(3600) with a last comment, and a client reconnects with `Last-Event-ID`; it ends within seconds of its\nkey being revoked; and a client that stops reading is cut once about 1 MiB waits for it. The backlog is\nreplayed as fast as the client reads it.",
     "security": [
       "ApiKey"
     ],
@@ -1388,6 +1388,124 @@ export const operations: readonly OperationSpec[] = [
       "404",
       "409",
       "413",
+      "422",
+      "429",
+      "503",
+      "default"
+    ]
+  },
+  {
+    "operationId": "approvePriceRevision",
+    "command": [
+      "orders",
+      "revisions",
+      "approve"
+    ],
+    "method": "post",
+    "path": "/api/dispatch/v1/orders/{id}/price-revisions/{revision_id}/approve",
+    "summary": "Approve a pending price revision (the order's NTE becomes its amount)",
+    "description": "Approves the order's pending price revision (the order's `price_revision`): the order's `nte_cents`\nbecomes the revision's `amount_cents`, so the contractor may complete at up to that amount (completion\nabove the approved NTE is still refused). A revision the service opened itself (`requested_by: dispatch`,\nfor an order priced over its NTE at creation and held for approval) releases the order: the dispatcher\nassigns it at once. Answers 200 with the order, its `price_revision` now `approved`; the revision is\naudited and `order.price_revision_resolved` is sent. Exactly one answer wins per revision, across\ninstances: approving again, or a revision already declined, is 409 `price_revision_resolved`; an order\nfinished meanwhile is 409 `order_not_revisable`. Another account's order or revision (or the other\nenvironment's) is 404. Over MCP this spends the customer's money, so the tool asks for confirmation first\n(`x-mcp-confirm`).",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "id",
+        "in": "path",
+        "target": [
+          "id"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Order id (`ord_…`).",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
+        "minLength": 1,
+        "maxLength": 100
+      },
+      {
+        "flag": "revision-id",
+        "in": "path",
+        "target": [
+          "revision_id"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Price revision id (`prv_…`), as the order's `price_revision` shows it.",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
+        "minLength": 1,
+        "maxLength": 100
+      }
+    ],
+    "example": null,
+    "responses": [
+      "200",
+      "401",
+      "403",
+      "404",
+      "409",
+      "422",
+      "429",
+      "503",
+      "default"
+    ]
+  },
+  {
+    "operationId": "declinePriceRevision",
+    "command": [
+      "orders",
+      "revisions",
+      "decline"
+    ],
+    "method": "post",
+    "path": "/api/dispatch/v1/orders/{id}/price-revisions/{revision_id}/decline",
+    "summary": "Decline a pending price revision (the order keeps its NTE)",
+    "description": "Declines the order's pending price revision: the order keeps its `nte_cents`, and the contractor either\ncompletes within it or reports that it cannot attend. An order held for approval at creation stays held\n(cancel it with `cancelOrder`). Answers 200 with the order, its `price_revision` now `declined`; the\nrevision is audited and `order.price_revision_resolved` is sent. Exactly one answer wins per revision:\ndeclining again, or a revision already approved, is 409 `price_revision_resolved`. Another account's\norder or revision (or the other environment's) is 404.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "id",
+        "in": "path",
+        "target": [
+          "id"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Order id (`ord_…`).",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
+        "minLength": 1,
+        "maxLength": 100
+      },
+      {
+        "flag": "revision-id",
+        "in": "path",
+        "target": [
+          "revision_id"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Price revision id (`prv_…`), as the order's `price_revision` shows it.",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
+        "minLength": 1,
+        "maxLength": 100
+      }
+    ],
+    "example": null,
+    "responses": [
+      "200",
+      "401",
+      "403",
+      "404",
+      "409",
       "422",
       "429",
       "503",
@@ -1752,6 +1870,82 @@ export const operations: readonly OperationSpec[] = [
     },
     "responses": [
       "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "413",
+      "415",
+      "422",
+      "429",
+      "503",
+      "default"
+    ]
+  },
+  {
+    "operationId": "requestPriceRevision",
+    "command": [
+      "jobs",
+      "revise"
+    ],
+    "method": "post",
+    "path": "/api/dispatch/v1/contractor/jobs/{id}/price-revisions",
+    "summary": "Ask the customer for a higher price on a job the contractor holds",
+    "description": "The contractor holding the job (its accepted offer: the order is `dispatched`, `en_route` or `on_site`)\nasks for more when the work will cost more than quoted or more than the not-to-exceed: `amount_cents` is\nthe new total it asks the customer to approve, with a `reason` the customer reads. The amount must be over\nthe order's quoted cost and over its NTE (409 `price_revision_not_above` otherwise: the job already fits).\nAn order has at most one pending revision: asking again before the customer answers is 409\n`price_revision_pending`. Answers 201 with the revision (`pending`); the order's `price_revision` shows it\nand `order.price_revision_requested` is sent to the customer, who approves it (`approvePriceRevision`:\nthe NTE becomes the amount) or declines it (`declinePriceRevision`: the NTE stays, and the contractor\nworks within it or reports that it cannot attend). An order that is not this contractor's job, or of the\nother environment, is 404; an order offered but not accepted yet, or finished, is 409\n`order_not_revisable`. Contractor keys only: a customer key gets 403 `insufficient_scope`.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": "application/json",
+    "bodyRequired": true,
+    "flags": [
+      {
+        "flag": "id",
+        "in": "path",
+        "target": [
+          "id"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Order id (`ord_…`).",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
+        "minLength": 1,
+        "maxLength": 100
+      },
+      {
+        "flag": "amount-cents",
+        "in": "body",
+        "target": [
+          "amount_cents"
+        ],
+        "type": "integer",
+        "required": true,
+        "description": "The new total the contractor asks for, in cents (at most 1000000 USD); over the quoted cost and the NTE.",
+        "minimum": 1,
+        "maximum": 100000000
+      },
+      {
+        "flag": "reason",
+        "in": "body",
+        "target": [
+          "reason"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Why the work costs more; the customer reads it.",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
+        "minLength": 1,
+        "maxLength": 1000
+      }
+    ],
+    "example": {
+      "amount_cents": 52000,
+      "reason": "The shut-off valve is corroded and must be replaced as well."
+    },
+    "responses": [
+      "201",
       "400",
       "401",
       "403",
@@ -2606,7 +2800,8 @@ export const operations: readonly OperationSpec[] = [
           "escalation",
           "reschedule",
           "offer",
-          "job_status"
+          "job_status",
+          "price_revision"
         ]
       }
     ],

@@ -981,6 +981,82 @@ export const requestSchemas: Record<string, object> = {
       }
     }
   },
+  "approvePriceRevision": {
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "x-pattern-description": "text without control characters"
+          },
+          "revision_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "x-pattern-description": "text without control characters"
+          }
+        },
+        "required": [
+          "id",
+          "revision_id"
+        ]
+      },
+      "query": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "header": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      }
+    }
+  },
+  "declinePriceRevision": {
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "x-pattern-description": "text without control characters"
+          },
+          "revision_id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "x-pattern-description": "text without control characters"
+          }
+        },
+        "required": [
+          "id",
+          "revision_id"
+        ]
+      },
+      "query": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "header": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      }
+    }
+  },
   "listContractorOffers": {
     "type": "object",
     "properties": {
@@ -1214,6 +1290,58 @@ export const requestSchemas: Record<string, object> = {
           "note": {
             "type": "string",
             "maxLength": 2000,
+            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "x-pattern-description": "text without control characters"
+          }
+        }
+      }
+    }
+  },
+  "requestPriceRevision": {
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "x-pattern-description": "text without control characters"
+          }
+        },
+        "required": [
+          "id"
+        ]
+      },
+      "query": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "header": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "amount_cents",
+          "reason"
+        ],
+        "properties": {
+          "amount_cents": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100000000
+          },
+          "reason": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000,
             "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
             "x-pattern-description": "text without control characters"
           }
@@ -1808,7 +1936,8 @@ export const requestSchemas: Record<string, object> = {
               "escalation",
               "reschedule",
               "offer",
-              "job_status"
+              "job_status",
+              "price_revision"
             ],
             "x-extensible-enum": true
           }

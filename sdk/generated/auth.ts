@@ -46,6 +46,12 @@ export const operationSchemes: Readonly<Record<string, readonly SecurityScheme[]
   "POST /api/dispatch/v1/orders/{id}/reschedule": [
     "ApiKey"
   ],
+  "POST /api/dispatch/v1/orders/{id}/price-revisions/{revision_id}/approve": [
+    "ApiKey"
+  ],
+  "POST /api/dispatch/v1/orders/{id}/price-revisions/{revision_id}/decline": [
+    "ApiKey"
+  ],
   "GET /api/dispatch/v1/contractor/offers": [
     "ApiKey"
   ],
@@ -59,6 +65,9 @@ export const operationSchemes: Readonly<Record<string, readonly SecurityScheme[]
     "ApiKey"
   ],
   "POST /api/dispatch/v1/contractor/jobs/{id}/status": [
+    "ApiKey"
+  ],
+  "POST /api/dispatch/v1/contractor/jobs/{id}/price-revisions": [
     "ApiKey"
   ],
   "POST /api/dispatch/v1/sandbox/orders/{id}/advance": [
@@ -154,11 +163,14 @@ export const operationIds = {
   "GET /api/dispatch/v1/orders/{id}/events": "listOrderEvents",
   "POST /api/dispatch/v1/orders/{id}/cancel": "cancelOrder",
   "POST /api/dispatch/v1/orders/{id}/reschedule": "rescheduleOrder",
+  "POST /api/dispatch/v1/orders/{id}/price-revisions/{revision_id}/approve": "approvePriceRevision",
+  "POST /api/dispatch/v1/orders/{id}/price-revisions/{revision_id}/decline": "declinePriceRevision",
   "GET /api/dispatch/v1/contractor/offers": "listContractorOffers",
   "POST /api/dispatch/v1/contractor/offers/{id}/accept": "acceptOffer",
   "POST /api/dispatch/v1/contractor/offers/{id}/decline": "declineOffer",
   "GET /api/dispatch/v1/contractor/jobs": "listContractorJobs",
   "POST /api/dispatch/v1/contractor/jobs/{id}/status": "updateJobStatus",
+  "POST /api/dispatch/v1/contractor/jobs/{id}/price-revisions": "requestPriceRevision",
   "POST /api/dispatch/v1/sandbox/orders/{id}/advance": "advanceSandboxOrder",
   "POST /api/dispatch/v1/sandbox/reset": "resetSandbox",
   "GET /api/dispatch/v1/sandbox/clock": "getSandboxClock",

@@ -103,8 +103,10 @@ export interface paths {
          *     **Not-to-exceed:** with `nte_cents`, the matched contractor's price is checked as `createQuote` checks its
          *     best match's, and the result is in `order.nte`; without a requested window, contractors priced within the
          *     NTE are preferred (see below). When the price is over the budget no contractor is assigned: the order is
-         *     held as 202 (`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval; to go ahead,
-         *     order again with a higher `nte_cents` and a new `reference_id`. An order is never dispatched above its NTE.
+         *     held as 202 (`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval: the order
+         *     gets a pending price revision at that price (its `price_revision`, `requested_by: dispatch`, and an
+         *     `order.price_revision_requested` event); approving it (`approvePriceRevision`) raises the NTE and the order
+         *     is dispatched, declining it leaves the order held (cancel it). An order is never dispatched above its NTE.
          *
          *     **Ordering a quote:** with the `quote_id` of one of the account's quotes (`createQuote`), the order keeps the
          *     quote's contractor while that contractor is still active and serves the job (otherwise it is matched as usual)
@@ -138,7 +140,8 @@ export interface paths {
          *     (`order.assigned` when a contractor is assigned, `order.eta_updated` when the contractor's estimated
          *     arrival changes, `order.completed` with the final cost), and
          *     `order.escalated` when an order passes its fulfilment deadline unassigned, `order.rescheduled` when the
-         *     customer moves it to another arrival window — the event
+         *     customer moves it to another arrival window, `order.price_revision_requested` and
+         *     `order.price_revision_resolved` for a price revision and its answer — the event
          *     catalogue in the top-level `webhooks`, the
          *     same events (same body, same `webhook-id`) as `listEvents` and `dispatch listen`. The signing secret (`whsec_…`, one per account) is handed out by the operator
          *     (`getWebhookSecret`) and to the account's keys (`getAccountWebhookSecret`, rotated with
@@ -302,7 +305,7 @@ export interface paths {
          * The account's order events, oldest first (JSON page or live SSE stream)
          * @description Every lifecycle event of the account's orders (`order.created`, `order.status_changed`,
          *     `order.cancelled`, the facts `order.assigned`, `order.eta_updated` and `order.completed` right after the
-         *     status event they belong to, `order.escalated` and `order.rescheduled`), oldest first, after the event `after` (exclusive). `data` is the payload of the
+         *     status event they belong to, `order.escalated`, `order.rescheduled`, `order.price_revision_requested` and `order.price_revision_resolved`), oldest first, after the event `after` (exclusive). `data` is the payload of the
          *     order webhooks. Page with `limit`; `next_after` is the last id of the page.
          *
          *     With `Accept: text/event-stream` the answer is a Server-Sent Events stream that stays open: each event is
@@ -399,6 +402,60 @@ export interface paths {
          *     `callback_url`.
          */
         post: operations["rescheduleOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/orders/{id}/price-revisions/{revision_id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a pending price revision (the order's NTE becomes its amount)
+         * @description Approves the order's pending price revision (the order's `price_revision`): the order's `nte_cents`
+         *     becomes the revision's `amount_cents`, so the contractor may complete at up to that amount (completion
+         *     above the approved NTE is still refused). A revision the service opened itself (`requested_by: dispatch`,
+         *     for an order priced over its NTE at creation and held for approval) releases the order: the dispatcher
+         *     assigns it at once. Answers 200 with the order, its `price_revision` now `approved`; the revision is
+         *     audited and `order.price_revision_resolved` is sent. Exactly one answer wins per revision, across
+         *     instances: approving again, or a revision already declined, is 409 `price_revision_resolved`; an order
+         *     finished meanwhile is 409 `order_not_revisable`. Another account's order or revision (or the other
+         *     environment's) is 404. Over MCP this spends the customer's money, so the tool asks for confirmation first
+         *     (`x-mcp-confirm`).
+         */
+        post: operations["approvePriceRevision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/orders/{id}/price-revisions/{revision_id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a pending price revision (the order keeps its NTE)
+         * @description Declines the order's pending price revision: the order keeps its `nte_cents`, and the contractor either
+         *     completes within it or reports that it cannot attend. An order held for approval at creation stays held
+         *     (cancel it with `cancelOrder`). Answers 200 with the order, its `price_revision` now `declined`; the
+         *     revision is audited and `order.price_revision_resolved` is sent. Exactly one answer wins per revision:
+         *     declining again, or a revision already approved, is 409 `price_revision_resolved`. Another account's
+         *     order or revision (or the other environment's) is 404.
+         */
+        post: operations["declinePriceRevision"];
         delete?: never;
         options?: never;
         head?: never;
@@ -530,6 +587,36 @@ export interface paths {
          *     `recordOrderEvent` stays the override path.
          */
         post: operations["updateJobStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/contractor/jobs/{id}/price-revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the customer for a higher price on a job the contractor holds
+         * @description The contractor holding the job (its accepted offer: the order is `dispatched`, `en_route` or `on_site`)
+         *     asks for more when the work will cost more than quoted or more than the not-to-exceed: `amount_cents` is
+         *     the new total it asks the customer to approve, with a `reason` the customer reads. The amount must be over
+         *     the order's quoted cost and over its NTE (409 `price_revision_not_above` otherwise: the job already fits).
+         *     An order has at most one pending revision: asking again before the customer answers is 409
+         *     `price_revision_pending`. Answers 201 with the revision (`pending`); the order's `price_revision` shows it
+         *     and `order.price_revision_requested` is sent to the customer, who approves it (`approvePriceRevision`:
+         *     the NTE becomes the amount) or declines it (`declinePriceRevision`: the NTE stays, and the contractor
+         *     works within it or reports that it cannot attend). An order that is not this contractor's job, or of the
+         *     other environment, is 404; an order offered but not accepted yet, or finished, is 409
+         *     `order_not_revisable`. Contractor keys only: a customer key gets 403 `insufficient_scope`.
+         */
+        post: operations["requestPriceRevision"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1753,6 +1840,120 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "order.price_revision_requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A higher price awaits the customer's approval
+         * @description Sent to the order's `callback_url` (and forwarded by `dispatch listen`); the same event as in `listEvents`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`evt_…`), stable across retries and the same in a `dispatch listen` forward. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,` + base64 HMAC-SHA256, one per signing secret, space-separated: two or more (at most four) while a rotated secret still signs (`rotateWebhookSecret`). */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                    /** @description The webhook sender (the server's worker and `dispatch listen` send the same). */
+                    "user-agent": components["parameters"]["WebhookUserAgent"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OrderPriceRevisionRequestedEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the event. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any other answer, a timeout or a refused connection is retried with exponential backoff until the attempts run out. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.price_revision_resolved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The customer approved or declined a price revision
+         * @description Sent to the order's `callback_url` (and forwarded by `dispatch listen`); the same event as in `listEvents`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`evt_…`), stable across retries and the same in a `dispatch listen` forward. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Unix seconds of this attempt. */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,` + base64 HMAC-SHA256, one per signing secret, space-separated: two or more (at most four) while a rotated secret still signs (`rotateWebhookSecret`). */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                    /** @description The webhook sender (the server's worker and `dispatch listen` send the same). */
+                    "user-agent": components["parameters"]["WebhookUserAgent"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OrderPriceRevisionResolvedEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the event. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Any other answer, a timeout or a refused connection is retried with exponential backoff until the attempts run out. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2115,6 +2316,8 @@ export interface components {
             escalation?: components["schemas"]["Escalation"] | null;
             /** @description When the contractor is expected on site (see `Eta`); null until a contractor is assigned. */
             eta?: components["schemas"]["Eta"] | null;
+            /** @description The order's latest price revision (`pending` until the customer approves or declines it with `approvePriceRevision` / `declinePriceRevision`); null when it never had one. */
+            price_revision?: components["schemas"]["PriceRevision"] | null;
         };
         CancelRequest: {
             reason: components["schemas"]["CancelReason"];
@@ -2224,7 +2427,7 @@ export interface components {
          * @description The event catalogue's types (the keys of the top-level `webhooks`).
          * @enum {string}
          */
-        OrderEventType: "order.created" | "order.status_changed" | "order.cancelled" | "order.assigned" | "order.completed" | "order.escalated" | "order.eta_updated" | "order.rescheduled";
+        OrderEventType: "order.created" | "order.status_changed" | "order.cancelled" | "order.assigned" | "order.completed" | "order.escalated" | "order.eta_updated" | "order.rescheduled" | "order.price_revision_requested" | "order.price_revision_resolved";
         /**
          * @description One order event, the same JSON in the feed (`listEvents`, `listOrderEvents`, their SSE streams), in a
          *     webhook to a `callback_url` and in a `dispatch listen` forward; one schema per type below.
@@ -2411,6 +2614,77 @@ export interface components {
             type?: "order.rescheduled";
         };
         /**
+         * @description A price revision awaits the customer's answer (`price_revision`, status `pending`): asked by the contractor
+         *     holding the job (`requestPriceRevision`), or opened by the service for an order held over its NTE at
+         *     creation, right after its `order.created`. A fact of its own (no status change precedes it).
+         * @example {
+         *       "id": "evt_61",
+         *       "type": "order.price_revision_requested",
+         *       "timestamp": "2026-11-23T15:50:00.000Z",
+         *       "data": {
+         *         "order_id": "ord_01JD8XB3C5D7E9F1G3H5J7K9M1",
+         *         "status": "on_site",
+         *         "previous_status": "en_route",
+         *         "reference_id": "acme-wo-1042",
+         *         "assigned_contractor_ref": "ctr_****7f3a",
+         *         "quoted_cost_cents": 38400,
+         *         "final_cost_cents": null,
+         *         "status_url": "http://127.0.0.1:3000/api/dispatch/v1/orders/ord_01JD8XB3C5D7E9F1G3H5J7K9M1",
+         *         "at": "2026-11-23T15:50:00.000Z",
+         *         "price_revision": {
+         *           "id": "prv_01JD8XC0A2B4C6D8E0F2G4H6J8",
+         *           "order_id": "ord_01JD8XB3C5D7E9F1G3H5J7K9M1",
+         *           "status": "pending",
+         *           "requested_by": "contractor",
+         *           "amount_cents": 52000,
+         *           "reason": "The shut-off valve is corroded and must be replaced as well.",
+         *           "nte_cents": 45000,
+         *           "created_at": "2026-11-23T15:50:00.000Z",
+         *           "resolved_at": null
+         *         }
+         *       }
+         *     }
+         */
+        OrderPriceRevisionRequestedEvent: components["schemas"]["DispatchEvent"] & {
+            /** @constant */
+            type?: "order.price_revision_requested";
+        };
+        /**
+         * @description The customer approved (`approvePriceRevision`: `nte_cents` is now the amount) or declined
+         *     (`declinePriceRevision`: the NTE stays) a price revision; `price_revision.status` says which.
+         * @example {
+         *       "id": "evt_62",
+         *       "type": "order.price_revision_resolved",
+         *       "timestamp": "2026-11-23T15:55:00.000Z",
+         *       "data": {
+         *         "order_id": "ord_01JD8XB3C5D7E9F1G3H5J7K9M1",
+         *         "status": "on_site",
+         *         "previous_status": "en_route",
+         *         "reference_id": "acme-wo-1042",
+         *         "assigned_contractor_ref": "ctr_****7f3a",
+         *         "quoted_cost_cents": 38400,
+         *         "final_cost_cents": null,
+         *         "status_url": "http://127.0.0.1:3000/api/dispatch/v1/orders/ord_01JD8XB3C5D7E9F1G3H5J7K9M1",
+         *         "at": "2026-11-23T15:55:00.000Z",
+         *         "price_revision": {
+         *           "id": "prv_01JD8XC0A2B4C6D8E0F2G4H6J8",
+         *           "order_id": "ord_01JD8XB3C5D7E9F1G3H5J7K9M1",
+         *           "status": "approved",
+         *           "requested_by": "contractor",
+         *           "amount_cents": 52000,
+         *           "reason": "The shut-off valve is corroded and must be replaced as well.",
+         *           "nte_cents": 45000,
+         *           "created_at": "2026-11-23T15:50:00.000Z",
+         *           "resolved_at": "2026-11-23T15:55:00.000Z"
+         *         }
+         *       }
+         *     }
+         */
+        OrderPriceRevisionResolvedEvent: components["schemas"]["DispatchEvent"] & {
+            /** @constant */
+            type?: "order.price_revision_resolved";
+        };
+        /**
          * @description Why and when an unassigned order was handed to people: it was still `accepted_pending_fulfilment` at its
          *     fulfilment deadline, `created_at` plus 30 minutes for `emergency`, 2 hours for `urgent`, 24 hours for
          *     `routine` and 72 hours for `scheduled`.
@@ -2508,6 +2782,8 @@ export interface components {
             arrival_window?: components["schemas"]["ArrivalWindow"];
             /** @description `order.rescheduled` only (absent on other types): the window it moved from. */
             previous_arrival_window?: components["schemas"]["ArrivalWindow"];
+            /** @description `order.price_revision_requested` (the pending revision) and `order.price_revision_resolved` (approved or declined) only; absent on other types. */
+            price_revision?: components["schemas"]["PriceRevision"];
         };
         WebhookSecret: {
             account: string;
@@ -2615,6 +2891,8 @@ export interface components {
                 escalation_rate?: components["schemas"]["Metric"];
                 /** @description Orders with a booked `arrival_window` whose contractor arrived (the first step to `on_site`) inside it / such orders that arrived; arriving early counts as outside. */
                 window_adherence_rate?: components["schemas"]["Metric"];
+                /** @description Orders with a price revision (asked by the contractor, or opened for an order held over its NTE at creation) / orders. */
+                price_revision_rate?: components["schemas"]["Metric"];
                 quote_turnaround_minutes: components["schemas"]["Metric"];
                 /** @description Offers accepted / offers answered (accepted or declined) or expired; `sample_size` is that denominator. */
                 offer_acceptance_rate?: components["schemas"]["Metric"];
@@ -2816,7 +3094,7 @@ export interface components {
             hashes: string[];
         };
         /** @enum {string} */
-        AuditRecordType: "quote" | "order" | "match" | "order_status" | "key_issued" | "key_revoked" | "sandbox_reset" | "escalation" | "reschedule" | "offer" | "job_status";
+        AuditRecordType: "quote" | "order" | "match" | "order_status" | "key_issued" | "key_revoked" | "sandbox_reset" | "escalation" | "reschedule" | "offer" | "job_status" | "price_revision";
         AuditRecord: {
             seal: string;
             /**
@@ -2941,12 +3219,12 @@ export interface components {
          *     without it gets 403 `insufficient_scope` (402 `payment_required` on createOrder, as for every credential not
          *     entitled to order).
          *     - `quote`: createQuote (and the dispatch.quote tool over MCP and A2A).
-         *     - `order`: createOrder, cancelOrder, rescheduleOrder, advanceSandboxOrder, resetSandbox (and the dispatch.order, dispatch.cancel_order and dispatch.reschedule_order tools).
+         *     - `order`: createOrder, cancelOrder, rescheduleOrder, approvePriceRevision, declinePriceRevision, advanceSandboxOrder, resetSandbox (and the dispatch.order, dispatch.cancel_order, dispatch.reschedule_order, dispatch.approve_price_revision and dispatch.decline_price_revision tools).
          *     - `orders:read`: listOrders, getOrder, listEvents, listOrderEvents (and the dispatch.order_status tool).
          *     - `webhooks`: getAccountWebhookSecret, rotateWebhookSecret, listWebhookDeliveries, redeliverWebhookDelivery.
          *     - `audit`: listAuditRecords.
          *     - `contractor:offers`: listContractorOffers, acceptOffer, declineOffer (contractor keys only, `createContractorKey`).
-         *     - `contractor:jobs`: listContractorJobs, updateJobStatus (contractor keys only).
+         *     - `contractor:jobs`: listContractorJobs, updateJobStatus, requestPriceRevision (contractor keys only).
          *     A customer key cannot hold a contractor scope (422), nor a contractor key a customer one.
          * @enum {string}
          */
@@ -2977,6 +3255,47 @@ export interface components {
         DeclineOfferRequest: {
             reason: components["schemas"]["DeclineReason"];
             note?: string;
+        };
+        /**
+         * @description `pending`: waiting for the customer's answer; `approved`: the order's NTE became the amount; `declined`: the
+         *     order kept its NTE.
+         * @enum {string}
+         */
+        PriceRevisionStatus: "pending" | "approved" | "declined";
+        PriceRevisionRequest: {
+            /** @description The new total the contractor asks for, in cents (at most 1000000 USD); over the quoted cost and the NTE. */
+            amount_cents: number;
+            /** @description Why the work costs more; the customer reads it. */
+            reason: string;
+        };
+        /**
+         * @description A request to raise an order's not-to-exceed: asked by the contractor holding the job (`requested_by:
+         *     contractor`), or opened by the service itself when the best price of a new order was over its NTE and the
+         *     order was held for approval (`requested_by: dispatch`). The customer approves it (the NTE becomes
+         *     `amount_cents`) or declines it (the NTE stays).
+         */
+        PriceRevision: {
+            /** @description Revision id (`prv_` + 26 Crockford base32 characters). */
+            id: string;
+            order_id: string;
+            status: components["schemas"]["PriceRevisionStatus"];
+            /**
+             * @description `contractor`: the contractor holding the job asked; `dispatch`: the service opened it for an order held over its NTE at creation.
+             * @enum {string}
+             */
+            requested_by: "dispatch" | "contractor";
+            /** @description The total asked for; the order's NTE once approved. */
+            amount_cents: number;
+            reason: string;
+            /** @description The order's NTE when the revision was asked for (null when it had none). */
+            nte_cents: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the customer approved or declined it; null while pending.
+             */
+            resolved_at: string | null;
         };
         /** @description The job as the contractor sees it; `location.address` and `location.name` only once accepted. */
         OfferJob: {
@@ -3475,6 +3794,8 @@ export interface components {
         OrderId: string;
         /** @description Offer id (`ofr_…`). */
         OfferId: string;
+        /** @description Price revision id (`prv_…`), as the order's `price_revision` shows it. */
+        PriceRevisionId: string;
         /** @description Webhook delivery id (`dlv_…`). */
         DeliveryId: string;
         /** @description Only events after this event id (exclusive). */
@@ -4110,6 +4431,76 @@ export interface operations {
             default: components["responses"]["UnexpectedError"];
         };
     };
+    approvePriceRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order id (`ord_…`). */
+                id: components["parameters"]["OrderId"];
+                /** @description Price revision id (`prv_…`), as the order's `price_revision` shows it. */
+                revision_id: components["parameters"]["PriceRevisionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order with its NTE raised. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    declinePriceRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order id (`ord_…`). */
+                id: components["parameters"]["OrderId"];
+                /** @description Price revision id (`prv_…`), as the order's `price_revision` shows it. */
+                revision_id: components["parameters"]["PriceRevisionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order with its NTE unchanged. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
     listContractorOffers: {
         parameters: {
             query?: {
@@ -4281,6 +4672,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    requestPriceRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order id (`ord_…`). */
+                id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PriceRevisionRequest"];
+            };
+        };
+        responses: {
+            /** @description The pending revision. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceRevision"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];

@@ -331,6 +331,58 @@ export const operations = {
     },
     "mcpConfirm": false
   },
+  "approvePriceRevision": {
+    "method": "POST",
+    "path": "/api/dispatch/v1/orders/{id}/price-revisions/{revision_id}/approve",
+    "tags": [
+      "orders"
+    ],
+    "schemes": {
+      "ApiKey": [
+        "order"
+      ]
+    },
+    "anonymous": false,
+    "entitlement": false,
+    "mcpTool": "dispatch.approve_price_revision",
+    "mcpAnnotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": true
+    },
+    "a2aSkill": {
+      "id": "dispatch.approve_price_revision",
+      "name": "Approve price revision"
+    },
+    "mcpConfirm": true
+  },
+  "declinePriceRevision": {
+    "method": "POST",
+    "path": "/api/dispatch/v1/orders/{id}/price-revisions/{revision_id}/decline",
+    "tags": [
+      "orders"
+    ],
+    "schemes": {
+      "ApiKey": [
+        "order"
+      ]
+    },
+    "anonymous": false,
+    "entitlement": false,
+    "mcpTool": "dispatch.decline_price_revision",
+    "mcpAnnotations": {
+      "readOnlyHint": false,
+      "destructiveHint": false,
+      "idempotentHint": false,
+      "openWorldHint": true
+    },
+    "a2aSkill": {
+      "id": "dispatch.decline_price_revision",
+      "name": "Decline price revision"
+    },
+    "mcpConfirm": false
+  },
   "listContractorOffers": {
     "method": "GET",
     "path": "/api/dispatch/v1/contractor/offers",
@@ -406,6 +458,24 @@ export const operations = {
   "updateJobStatus": {
     "method": "POST",
     "path": "/api/dispatch/v1/contractor/jobs/{id}/status",
+    "tags": [
+      "contractor"
+    ],
+    "schemes": {
+      "ApiKey": [
+        "contractor:jobs"
+      ]
+    },
+    "anonymous": false,
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null,
+    "mcpConfirm": false
+  },
+  "requestPriceRevision": {
+    "method": "POST",
+    "path": "/api/dispatch/v1/contractor/jobs/{id}/price-revisions",
     "tags": [
       "contractor"
     ],

@@ -63,6 +63,8 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
       "2026-11-24T12:00:00-06:00",
     ],
   },
+  approvePriceRevision: { args: ["orders", "revisions", "approve", orderId, "prv_01JD8XC0A2B4C6D8E0F2G4H6J8"] },
+  declinePriceRevision: { args: ["orders", "revisions", "decline", orderId, "prv_01JD8XC0A2B4C6D8E0F2G4H6J8"] },
   advanceSandboxOrder: { args: ["sandbox", "advance", orderId, "--to", "en_route"] },
   resetSandbox: { args: ["sandbox", "reset"] },
   getSandboxClock: { args: ["sandbox", "clock", "get"] },
@@ -172,6 +174,10 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
   listContractorJobs: { args: ["jobs", "list", "--limit", "20"] },
   updateJobStatus: {
     args: ["jobs", "status", orderId, "--status", "en_route", "--estimated-arrival-at", "2026-11-23T16:05:00Z"],
+  },
+  requestPriceRevision: {
+    args: ["jobs", "revise", orderId, "--amount-cents", "52000", "--reason", "The shut-off valve is corroded."],
+    code: "201",
   },
 };
 

@@ -190,7 +190,9 @@ describe("cli", function () {
     it("mcp tools / mcp call and a2a call", async () => {
       const tools = await cli(["mcp", "tools"], { DISPATCH_API_KEY: key });
       assert.deepEqual((tools.json().tools as { name: string }[]).map((x) => x.name).sort(), [
+        "dispatch.approve_price_revision",
         "dispatch.cancel_order",
+        "dispatch.decline_price_revision",
         "dispatch.evals",
         "dispatch.index",
         "dispatch.order",
@@ -330,7 +332,7 @@ describe("cli", function () {
       }
     });
 
-    it("admin contractors key, then offers list, decline and accept, and jobs list and status as the contractor", async () => {
+    it("admin contractors key, then offers list, decline and accept, jobs list, status and revise as the contractor; orders revisions decline and approve as the customer", async () => {
       /** A new order and a contractor key of the contractor it is offered to, both through the CLI. */
       const offered = async (ref: string) => {
         const args = ["order", "--trade", "electrical", "--state", "TX", "--description", "No power."];
@@ -369,16 +371,35 @@ describe("cli", function () {
       );
       const job = ["jobs", "status", accepting.offer.job.order_id, "--status"];
       const eta = new Date(Date.now() + 30 * 60_000).toISOString();
-      const reports = [
-        [...job, "en_route", "--estimated-arrival-at", eta],
-        [...job, "on_site"],
-        [...job, "completed", "--final-cost-cents", "12000", "--note", "Breaker replaced."],
-      ];
-      for (const args of reports) {
+      const report = async (args: string[]) => {
         const reported = await cli(args, accepting.env);
         assert.equal(reported.code, 0, reported.stderr);
         assert.equal(reported.json().job.status, args[4]);
-      }
+      };
+      await report([...job, "en_route", "--estimated-arrival-at", eta]);
+      await report([...job, "on_site"]);
+      // on site, the contractor asks for more; the customer declines, then approves a second ask (the NTE becomes it)
+      const held = accepted.json().job as { order_id: string; quoted_cost_cents: number };
+      const revise = (amount: number) =>
+        cli(
+          ["jobs", "revise", held.order_id, "--amount-cents", String(amount), "--reason", "Corroded valve."],
+          accepting.env,
+        );
+      const customer = { DISPATCH_API_KEY: key };
+      const first = await revise(held.quoted_cost_cents + 10_000);
+      assert.equal(first.code, 0, first.stderr);
+      assert.equal(first.json().status, "pending");
+      const declinedRevision = await cli(["orders", "revisions", "decline", held.order_id, first.json().id], customer);
+      assert.equal(declinedRevision.code, 0, declinedRevision.stderr);
+      assert.equal(declinedRevision.json().price_revision.status, "declined");
+      const second = await revise(held.quoted_cost_cents + 20_000);
+      assert.equal(second.code, 0, second.stderr);
+      const approved = await cli(["orders", "revisions", "approve", held.order_id, second.json().id], customer);
+      assert.equal(approved.code, 0, approved.stderr);
+      assert.equal(approved.json().nte_cents, held.quoted_cost_cents + 20_000);
+      const twice = await cli(["orders", "revisions", "approve", held.order_id, second.json().id], customer);
+      assert.equal(twice.code, 7, twice.stderr); // 409 price_revision_resolved
+      await report([...job, "completed", "--final-cost-cents", "12000", "--note", "Breaker replaced."]);
       const late = await cli([...job, "on_site"], accepting.env);
       assert.equal(late.code, 7, late.stderr); // 409 invalid_transition: the job is completed
       const refused = await cli(["orders", "list"], accepting.env);

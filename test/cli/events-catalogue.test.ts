@@ -73,8 +73,9 @@ describe("event catalogue: webhooks, listen and trigger", function () {
     try {
       await until(() => stderr.includes("ready"));
       const callback_url = `${receiver.url}/hook`;
-      const create = async (reference_id: string) => {
-        const created = await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id, callback_url });
+      const create = async (reference_id: string, extra: Record<string, unknown> = {}) => {
+        const body = { ...orderRequest, reference_id, callback_url, ...extra };
+        const created = await postOrder(t.url, { "x-api-key": key }, body);
         return ((await created.json()) as { order: { id: string } }).order.id;
       };
       const call = (path: string, body: unknown) =>
@@ -108,6 +109,13 @@ describe("event catalogue: webhooks, listen and trigger", function () {
         if (moved === 200) break;
       }
       assert.equal(moved, 200);
+      // one held over a 1-cent NTE, whose price revision the customer declines (it stays held)
+      const revised = await create("cat-5", { nte_cents: 1 });
+      const heldView = (await (
+        await fetch(`${t.url}/api/dispatch/v1/orders/${revised}`, { headers: { "x-api-key": key } })
+      ).json()) as { price_revision: { id: string } };
+      const revisionPath = `/api/dispatch/v1/orders/${revised}/price-revisions/${heldView.price_revision.id}/decline`;
+      assert.equal((await call(revisionPath, {})).status, 200);
       // and one nobody covers (AK roofing), unassigned past its 2 h deadline: moved back in time, then swept
       const created = await postOrder(
         t.url,
@@ -142,11 +150,12 @@ describe("event catalogue: webhooks, listen and trigger", function () {
         ],
         [escalated]: ["order.created", "order.escalated"],
         [rescheduled]: ["order.created", "order.assigned", "order.rescheduled", "order.eta_updated"],
+        [revised]: ["order.created", "order.price_revision_requested", "order.price_revision_resolved"],
       };
       const of = (path: string, id: string) => receiver.hits.filter((h) => h.path === path && orderOf(h) === id);
       const arrived = (id: string) =>
         of("/hook", id).length === expected[id].length && of("/listen", id).length === expected[id].length;
-      const ids = [cancelled, completed, escalated, rescheduled];
+      const ids = [cancelled, completed, escalated, rescheduled, revised];
       await until(() => ids.every(arrived), { timeoutMs: 20_000 });
       const secret = await webhookSecret(t.url, "catalogue");
       for (const id of ids) {

@@ -253,6 +253,12 @@ describe("cli --help examples", function () {
       // test orders keep walking on the wall clock
       Object.assign(values, { DISPATCH_API_KEY: (await t.issueKey({ account: "acme-clock" })).key });
     }
+    if (names.includes("REVISION_ID")) {
+      // an order held over a 1-cent NTE comes with the pending price revision the customer answers
+      const id = await newOrder({ nte_cents: 1 });
+      const order = (await api("GET", `/api/dispatch/v1/orders/${id}`)) as { price_revision: { id: string } };
+      Object.assign(values, { ORDER_ID: id, REVISION_ID: order.price_revision.id });
+    }
     if (names.includes("CLIENT_ID")) {
       const client = await api("POST", "/api/mcp/oauth/register", {});
       Object.assign(values, { CLIENT_ID: client.client_id, CLIENT_SECRET: client.client_secret });

@@ -49,6 +49,16 @@ export const operationCalls = {
       body: { arrival_window: { start: "2026-11-24T10:00:00-06:00", end: "2026-11-24T12:00:00-06:00" } },
       headers,
     }),
+  approvePriceRevision: (c, headers) =>
+    c.POST("/api/dispatch/v1/orders/{id}/price-revisions/{revision_id}/approve", {
+      params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1", revision_id: "prv_01JD8XC0A2B4C6D8E0F2G4H6J8" } },
+      headers,
+    }),
+  declinePriceRevision: (c, headers) =>
+    c.POST("/api/dispatch/v1/orders/{id}/price-revisions/{revision_id}/decline", {
+      params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1", revision_id: "prv_01JD8XC0A2B4C6D8E0F2G4H6J8" } },
+      headers,
+    }),
   advanceSandboxOrder: (c, headers) =>
     c.POST("/api/dispatch/v1/sandbox/orders/{id}/advance", {
       params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },
@@ -150,6 +160,12 @@ export const operationCalls = {
     c.POST("/api/dispatch/v1/contractor/jobs/{id}/status", {
       params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },
       body: { status: "on_site" },
+      headers,
+    }),
+  requestPriceRevision: (c, headers) =>
+    c.POST("/api/dispatch/v1/contractor/jobs/{id}/price-revisions", {
+      params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },
+      body: { amount_cents: 52000, reason: "The shut-off valve is corroded." },
       headers,
     }),
   recordOrderEvent: (c, headers) =>

@@ -68,7 +68,7 @@ for (const db of databases()) {
     });
     after(() => t?.stop());
 
-    it("initializes statelessly and lists the seven tools with the contract's schemas and all four hints", async () => {
+    it("initializes statelessly and lists the nine tools with the contract's schemas and all four hints", async () => {
       const client = await connect(t.url);
       assert.equal(client.getServerVersion()?.name, "dispatch");
       const { tools } = await client.listTools();
@@ -76,6 +76,16 @@ for (const db of databases()) {
       const schema = (name: string) => (doc.components as { schemas: JsonObject }).schemas[name];
       const evalsPeriod = (doc.paths as JsonObject)["/api/dispatch/analytics/evals"] as {
         get: { parameters: [{ schema: JsonObject }] };
+      };
+      const revisionParam = (doc.components as { parameters: Record<string, JsonObject> }).parameters.PriceRevisionId;
+      const revisionInput = {
+        type: "object",
+        properties: {
+          id: idSchema,
+          revision_id: { ...(revisionParam.schema as JsonObject), description: revisionParam.description },
+        },
+        required: ["id", "revision_id"],
+        additionalProperties: false,
       };
       const expected: Record<string, [unknown, unknown]> = {
         "dispatch.quote": [schema("QuoteRequest"), schema("Quote")],
@@ -117,6 +127,8 @@ for (const db of databases()) {
           },
           schema("OrderStatus"),
         ],
+        "dispatch.approve_price_revision": [revisionInput, schema("OrderStatus")],
+        "dispatch.decline_price_revision": [revisionInput, schema("OrderStatus")],
       };
       assert.deepEqual(tools.map((tool) => tool.name).sort(), Object.keys(expected).sort());
       for (const tool of tools)
@@ -139,6 +151,11 @@ for (const db of databases()) {
         [false, true],
       );
       assert.equal(hints("dispatch.reschedule_order").idempotentHint, true);
+      for (const name of ["dispatch.approve_price_revision", "dispatch.decline_price_revision"])
+        assert.deepEqual(
+          [hints(name).readOnlyHint, hints(name).destructiveHint, hints(name).idempotentHint],
+          [false, false, false],
+        );
       await client.close();
     });
 
@@ -187,6 +204,39 @@ for (const db of databases()) {
       await Promise.all([client.close(), other.close()]);
     });
 
+    it("declines the key's own order's price revision with decline_price_revision; another account's is not found", async () => {
+      const client = await connect(t.url, key);
+      const held = { ...orderArgs, nte_cents: 1 }; // any price is over it: held with a pending price revision
+      const created = (await client.callTool({ name: "dispatch.order", arguments: held })) as CallToolResult;
+      const handle = (created.structuredContent as { order: { id: string } }).order.id;
+      const status = (await client.callTool({
+        name: "dispatch.order_status",
+        arguments: { id: handle },
+      })) as CallToolResult;
+      const revision = (status.structuredContent as { price_revision: { id: string } }).price_revision.id;
+      const other = await connect(t.url, (await t.issueKey({ account: "mcp-other" })).key);
+      for (const name of ["dispatch.approve_price_revision", "dispatch.decline_price_revision"]) {
+        const refused = (await other.callTool({
+          name,
+          arguments: { id: handle, revision_id: revision },
+        })) as CallToolResult;
+        assert.equal((JSON.parse(text(refused)) as { code: string }).code, "not_found", name);
+      }
+      const declined = (await client.callTool({
+        name: "dispatch.decline_price_revision",
+        arguments: { id: handle, revision_id: revision },
+      })) as CallToolResult;
+      assert.notEqual(declined.isError, true, text(declined));
+      const order = declined.structuredContent as { nte_cents: number; price_revision: { status: string } };
+      assert.deepEqual([order.nte_cents, order.price_revision.status], [1, "declined"]);
+      const missing = (await client.callTool({
+        name: "dispatch.decline_price_revision",
+        arguments: { id: handle },
+      })) as CallToolResult;
+      assert.equal((JSON.parse(text(missing)) as { code: string }).code, "validation_failed");
+      await Promise.all([client.close(), other.close()]);
+    });
+
     it("checks each tool against its REST twin's scope: a quote-only key quotes, gets -32002 ordering, and is refused order_status and cancel_order", async () => {
       const client = await connect(t.url, (await t.issueKey({ account: "mcp-acct", scopes: ["quote"] })).key);
       const quoted = (await client.callTool({ name: "dispatch.quote", arguments: quoteArgs })) as CallToolResult;
@@ -199,6 +249,8 @@ for (const db of databases()) {
           "dispatch.reschedule_order",
           { id: "ord_x", arrival_window: { start: "2026-11-24T10:00:00-06:00", end: "2026-11-24T12:00:00-06:00" } },
         ],
+        ["dispatch.approve_price_revision", { id: "ord_x", revision_id: "prv_x" }],
+        ["dispatch.decline_price_revision", { id: "ord_x", revision_id: "prv_x" }],
       ] as const) {
         const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
         assert.equal(result.isError, true, name);

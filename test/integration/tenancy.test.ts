@@ -181,10 +181,12 @@ for (const db of databases()) {
           "acceptOffer",
           "advanceSandboxClock",
           "advanceSandboxOrder",
+          "approvePriceRevision",
           "cancelOrder",
           "createOrder",
           "createQuote",
           "declineOffer",
+          "declinePriceRevision",
           "getAccountWebhookSecret",
           "getOrder",
           "getSandboxClock",
@@ -196,6 +198,7 @@ for (const db of databases()) {
           "listOrders",
           "listWebhookDeliveries",
           "redeliverWebhookDelivery",
+          "requestPriceRevision",
           "rescheduleOrder",
           "resetSandbox",
           "rotateWebhookSecret",
@@ -209,7 +212,10 @@ for (const db of databases()) {
           // every customer scope but the one needed (a contractor operation: a customer key with all of them)
           const scopes = defaultKeyScopes.filter((scope) => !access.schemes.ApiKey!.includes(scope));
           const key = (await t.issueKey({ account: "twins", environment: "test", scopes })).key;
-          const path = template.replace("{id}", "ord_x").replace("deliveries/ord_x", "deliveries/dlv_1");
+          const path = template
+            .replace("{id}", "ord_x")
+            .replace("{revision_id}", "prv_x")
+            .replace("deliveries/ord_x", "deliveries/dlv_1");
           const response = await call(t, method, path, { "x-api-key": key }, method === "POST" ? {} : undefined);
           if (access.entitlement) {
             assert.equal(response.status, 402);

@@ -139,6 +139,26 @@ export interface SandboxClockRow {
   updated_at: Date;
 }
 
+/** A request to raise an order's NTE (services/dispatch/revisions/): pending until the customer answers; at most
+ * one pending per order. */
+export interface PriceRevisionRow {
+  id: string;
+  order_id: string;
+  /** The order's tenant: revisions are audited under it. */
+  account: string;
+  environment: Environment;
+  status: Schemas["PriceRevisionStatus"];
+  requested_by: Schemas["PriceRevision"]["requested_by"];
+  /** The contractor that asked (null when the service opened it). */
+  contractor_id: string | null;
+  amount_cents: number;
+  reason: string;
+  /** The order's NTE when asked. */
+  nte_cents: number | null;
+  created_at: Date;
+  resolved_at: Date | null;
+}
+
 /** A change of an order: the cancellation (jsonb) as JSON text. */
 export type OrderUpdate = Partial<Omit<OrderRow, "id" | "location" | "cancellation">> & { cancellation?: string };
 /** New orders are written as JSON rows in one raw statement (orders/writer.ts), never through the builder; only
@@ -160,5 +180,10 @@ declare module "knex/types/tables.js" {
       Partial<OrderOfferRow>
     >;
     sandbox_clocks: SandboxClockRow;
+    order_price_revisions: Knex.CompositeTableType<
+      PriceRevisionRow,
+      InsertOf<PriceRevisionRow, "resolved_at">,
+      Partial<PriceRevisionRow>
+    >;
   }
 }

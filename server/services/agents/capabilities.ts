@@ -70,6 +70,18 @@ const agentText = {
       arrival_window: { start: "2026-11-24T10:00:00-06:00", end: "2026-11-24T12:00:00-06:00" },
     },
   },
+  approvePriceRevision: {
+    purpose:
+      "Approve an order's pending price revision (`revision_id`: its price_revision.id): the order's NTE becomes the revision's amount; it spends the customer's money, so the tool asks for confirmation first.",
+    tool_note: keyNote,
+    example: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1", revision_id: "prv_01JD8XC0A2B4C6D8E0F2G4H6J8" },
+  },
+  declinePriceRevision: {
+    purpose:
+      "Decline an order's pending price revision: the order keeps its NTE (an order held over its NTE stays held).",
+    tool_note: keyNote,
+    example: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1", revision_id: "prv_01JD8XC0A2B4C6D8E0F2G4H6J8" },
+  },
   getEvals: {
     purpose: "Self-reported evaluation document for a rolling window; not an independent audit.",
     tool_note: "Public.",

@@ -17,6 +17,7 @@ export const auditTypes = [
   "sandbox_reset",
   "escalation",
   "reschedule",
+  "price_revision",
 ] as const satisfies readonly AuditType[];
 export type AuditType = Schemas["AuditRecordType"];
 export interface AuditEntry {

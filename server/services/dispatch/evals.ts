@@ -66,14 +66,20 @@ async function windowFacts(db: Db, since: Date) {
     .select({ order_id: "order_events.order_id" })
     .min({ arrived_at: "order_events.at" });
   const arrivedAt = new Map(arrivals.map((row) => [String(row.order_id), new Date(row.arrived_at as Date | string)]));
-  return { orders, overriddenOrders: Number(overridden[0]?.count ?? 0), arrivedAt };
+  const revised = await db("order_price_revisions")
+    .join("orders", "orders.id", "order_price_revisions.order_id")
+    .where("orders.environment", "live")
+    .where("orders.created_at", ">=", since)
+    .countDistinct({ count: "order_price_revisions.order_id" });
+  const revisedOrders = Number(revised[0]?.count ?? 0);
+  return { orders, overriddenOrders: Number(overridden[0]?.count ?? 0), arrivedAt, revisedOrders };
 }
 
 type WindowOrders = Awaited<ReturnType<typeof windowFacts>>["orders"];
 type WindowOrder = WindowOrders[number];
 
 const methodology =
-  "Computed from this service's live order and order-event records created in the window (sandbox orders, made with dispatch_test_ keys, are never counted), at most once per period per cache interval (30 s by default): generated_at says when. goal_fulfillment_rate: orders with an assigned contractor / orders. completion_rate: completed / (completed + cancelled). nte_accuracy_rate: completed orders with an NTE whose final cost is at or under it / such orders. dispatch latency: order receipt to contractor assignment, nearest-rank percentiles. human_override_rate: orders with an event marked human_override / orders. cancellation_rate: cancelled orders (by customer or operator) / orders. escalation_rate: orders escalated for passing their fulfilment deadline unassigned (order.escalated) / orders. window_adherence_rate: orders with a booked arrival window whose contractor arrived (the first step to on_site) inside it, start included and end not / such orders that arrived (early counts as outside). Offers (the live offers of the window's orders): offer_acceptance_rate: offers accepted / offers accepted, declined or expired (open and withdrawn offers are not counted). time to accept: an offer's offered_at to its responded_at, over accepted offers, nearest-rank percentiles. reoffers_per_order: offers beyond the first / orders that had an offer. Metrics without records are null and marked unavailable.";
+  "Computed from this service's live order and order-event records created in the window (sandbox orders, made with dispatch_test_ keys, are never counted), at most once per period per cache interval (30 s by default): generated_at says when. goal_fulfillment_rate: orders with an assigned contractor / orders. completion_rate: completed / (completed + cancelled). nte_accuracy_rate: completed orders with an NTE whose final cost is at or under it / such orders. dispatch latency: order receipt to contractor assignment, nearest-rank percentiles. human_override_rate: orders with an event marked human_override / orders. cancellation_rate: cancelled orders (by customer or operator) / orders. escalation_rate: orders escalated for passing their fulfilment deadline unassigned (order.escalated) / orders. window_adherence_rate: orders with a booked arrival window whose contractor arrived (the first step to on_site) inside it, start included and end not / such orders that arrived (early counts as outside). Offers (the live offers of the window's orders): offer_acceptance_rate: offers accepted / offers accepted, declined or expired (open and withdrawn offers are not counted). time to accept: an offer's offered_at to its responded_at, over accepted offers, nearest-rank percentiles. reoffers_per_order: offers beyond the first / orders that had an offer. price_revision_rate: orders with a price revision (asked by the contractor, or opened for an order held over its NTE at creation) / orders. Metrics without records are null and marked unavailable.";
 
 /** Published targets and audit facts: constant, stated beside the measured metrics. */
 const trustSignals = {
@@ -106,21 +112,31 @@ function offerMetrics(facts: OfferFacts) {
   };
 }
 
-/** The measured metrics over a window's orders; a metric without records is null and marked unavailable. */
-function metricsOf(orders: WindowOrders, overriddenOrders: number, arrivedAt: Map<string, Date>) {
-  const closed = orders.filter((order) => order.status === "completed" || order.status === "cancelled");
-  const completed = orders.filter((order) => order.status === "completed");
-  const completedWithNte = completed.filter(
-    (order): order is WindowOrder & { nte_cents: number; final_cost_cents: number } =>
-      order.nte_cents !== null && order.final_cost_cents !== null,
-  );
-  const arrived = orders.flatMap((order) => {
+/** Per order with a booked window whose contractor arrived: whether it arrived inside the window. */
+function arrivalsInWindow(orders: WindowOrders, arrivedAt: Map<string, Date>): boolean[] {
+  return orders.flatMap((order) => {
     const at = arrivedAt.get(order.id)?.getTime();
     const [start, end] = [order.arrival_window_start, order.arrival_window_end].map((t) =>
       t ? new Date(t).getTime() : NaN,
     );
     return at === undefined || Number.isNaN(start) ? [] : [at >= start && at < end];
   });
+}
+
+/** The measured metrics over a window's orders; a metric without records is null and marked unavailable. */
+function metricsOf(
+  orders: WindowOrders,
+  counted: { overriddenOrders: number; revisedOrders: number },
+  arrivedAt: Map<string, Date>,
+) {
+  const { overriddenOrders, revisedOrders } = counted;
+  const arrived = arrivalsInWindow(orders, arrivedAt);
+  const closed = orders.filter((order) => order.status === "completed" || order.status === "cancelled");
+  const completed = orders.filter((order) => order.status === "completed");
+  const completedWithNte = completed.filter(
+    (order): order is WindowOrder & { nte_cents: number; final_cost_cents: number } =>
+      order.nte_cents !== null && order.final_cost_cents !== null,
+  );
   const latencies = orders
     .map((order) => order.dispatch_latency_ms)
     .filter((v): v is number => v !== null)
@@ -138,6 +154,7 @@ function metricsOf(orders: WindowOrders, overriddenOrders: number, arrivedAt: Ma
     cancellation_rate: ratio(orders.filter((order) => order.status === "cancelled").length, orders.length),
     escalation_rate: ratio(orders.filter((order) => order.escalated_at !== null).length, orders.length),
     window_adherence_rate: ratio(arrived.filter(Boolean).length, arrived.length),
+    price_revision_rate: ratio(revisedOrders, orders.length),
     quote_turnaround_minutes: {
       value: 120,
       unit: "minutes",
@@ -151,8 +168,11 @@ function metricsOf(orders: WindowOrders, overriddenOrders: number, arrivedAt: Ma
 async function computeDocument(db: Db, period: EvalPeriod) {
   const end = new Date();
   const start = new Date(end.getTime() - evalPeriods[period] * 86_400_000);
-  const { orders, overriddenOrders, arrivedAt } = await windowFacts(db, start);
-  const metrics = { ...metricsOf(orders, overriddenOrders, arrivedAt), ...offerMetrics(await offerFacts(db, start)) };
+  const { orders, overriddenOrders, arrivedAt, revisedOrders } = await windowFacts(db, start);
+  const metrics = {
+    ...metricsOf(orders, { overriddenOrders, revisedOrders }, arrivedAt),
+    ...offerMetrics(await offerFacts(db, start)),
+  };
   const provenance = Object.fromEntries(Object.entries(metrics).map(([name, metric]) => [name, metric.provenance]));
   return {
     period,

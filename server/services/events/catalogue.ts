@@ -70,5 +70,7 @@ export function extrasOf(type: string, data: FactData | null): Partial<EventData
     const { arrival_window, previous_arrival_window } = data;
     return { arrival_window, ...(previous_arrival_window ? { previous_arrival_window } : {}) };
   }
+  const revised = type === "order.price_revision_requested" || type === "order.price_revision_resolved";
+  if (revised && data?.price_revision) return { price_revision: data.price_revision };
   return {};
 }

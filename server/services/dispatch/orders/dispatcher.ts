@@ -43,6 +43,7 @@ import { heldOverNte, isOverNteError } from "./nte-rule.js";
 import { nowDate } from "../../shared/clock.js";
 import { sweepOffers } from "../offers/sweep.js";
 import { onTenantClock } from "./test-clock.js";
+import { openHeldRevision } from "../revisions/records.js";
 
 export interface Dispatcher {
   db: Db;
@@ -110,12 +111,26 @@ function unmatchableReason(error: unknown): WaitingReason | null {
 const jobKey = (row: Pick<OrderRow, "trade" | "state" | "urgency">) => `${row.trade}|${row.state}|${row.urgency}`;
 
 /** An order whose match is priced over its NTE keeps that price and is held, as createOrder holds one priced over
- * its NTE: later sweeps leave it alone (isHeldOverNte) rather than retrying it each time. */
-async function holdAtPrice(db: Db, row: Pick<OrderRow, "id">, match: Match): Promise<void> {
-  await db("orders")
-    .where({ id: row.id, status: "accepted_pending_fulfilment" })
-    .whereNull("quoted_cost_cents")
-    .update({ quoted_cost_cents: match.costCents, updated_at: nowDate() });
+ * its NTE, with the pending price revision the customer approves to release it (revisions/records.ts): later
+ * sweeps leave it alone (isHeldOverNte) rather than retrying it each time. */
+async function holdAtPrice(dispatcher: Dispatcher, row: Pick<OrderRow, "id">, match: Match): Promise<void> {
+  const now = nowDate();
+  const held = await dispatcher.db.transaction(async (trx) => {
+    const [priced] = await trx("orders")
+      .where({ id: row.id, status: "accepted_pending_fulfilment" })
+      .whereNull("quoted_cost_cents")
+      .whereNotNull("nte_cents")
+      .update({ quoted_cost_cents: match.costCents, updated_at: now })
+      .returning("*");
+    if (priced)
+      await openHeldRevision(
+        trx,
+        { ...priced, nte_cents: priced.nte_cents!, quoted_cost_cents: match.costCents },
+        { now, base: dispatcher.base },
+      );
+    return Boolean(priced);
+  });
+  if (held) dispatcher.eventsWritten();
 }
 
 /** Assigns the order its match and seats when there are some; true when this run assigned it. `unmatchable`: the
@@ -142,7 +157,7 @@ async function assign(
     if (reason) unmatchable.set(jobKey(row), reason);
     else if (isOverNteError(error) && planned) {
       const match: Match = planned;
-      await onTenantClock(dispatcher.db, row, () => holdAtPrice(dispatcher.db, row, match));
+      await onTenantClock(dispatcher.db, row, () => holdAtPrice(dispatcher, row, match));
     } else if (!isSettledElsewhere(error)) throw error;
     return false;
   }

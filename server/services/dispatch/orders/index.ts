@@ -23,6 +23,7 @@ import { createOrderWriter } from "./writer.js";
 import { createSeatLedger } from "../bookings.js";
 import { createOfferService } from "../offers/index.js";
 import { createJobService } from "../jobs/index.js";
+import { createRevisionService } from "../revisions/index.js";
 import type { Answering } from "../offers/answer.js";
 import { baseUrlOf, configuredOrigin } from "../../shared/base-url.js";
 
@@ -96,10 +97,12 @@ function customerChanges(
   };
 }
 
-/** The contractor side over the same seat ledger: offers and jobs. Their changes tell the sequencer and clear this
- * instance's seat reads (a re-offer moved seats); a job's report may free seats, so the dispatcher looks again. */
+/** The contractor side over the same seat ledger: offers and jobs, and its counterpart, price revisions of an
+ * order's NTE (asked by its contractor, answered by the customer). Their changes tell the sequencer and clear this
+ * instance's seat reads (a re-offer moved seats); a job's report may free seats and an approval may release a held
+ * order, so both tell the dispatcher to look again. */
 function contractorSide(deps: Answering, nudgeDispatcher: () => void) {
-  const { eventsWritten, seats } = deps;
+  const { db, config, eventsWritten, seats } = deps;
   const written = () => {
     eventsWritten();
     seats.changed();
@@ -115,6 +118,8 @@ function contractorSide(deps: Answering, nudgeDispatcher: () => void) {
         nudgeDispatcher();
       },
     }),
+    /** Price revisions of an order's NTE. */
+    revisions: createRevisionService({ db, config, eventsWritten, released: nudgeDispatcher }),
   };
 }
 

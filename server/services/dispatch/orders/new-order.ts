@@ -1,6 +1,7 @@
 // A new order's answer and what to write for it: the row with its stored answer, first event, audit records,
-// webhook, the booking of its arrival window (bookings.ts) and the offer to its contractor, all decided before the
-// one insert.
+// webhook, the booking of its arrival window (bookings.ts) and the offer to its contractor, or, for an order priced
+// over its NTE (held), the pending price revision the customer approves to dispatch it, all decided before the one
+// insert.
 import type { Tenant } from "../../access/principal.js";
 import type { Config } from "../../../config.js";
 import { auditRow, type AuditRow } from "../../audit/entries.js";
@@ -15,6 +16,8 @@ import type { NewOrder } from "./writer.js";
 import { dispatchEta, noEta } from "./eta.js";
 import { bookingRow, type Booking } from "../bookings.js";
 import { offerAudit, offerRow, respondByOf } from "../offers/records.js";
+import { heldRevisionOf, revisionAudit } from "../revisions/records.js";
+import type { PriceRevisionRow } from "../../../db/tables/dispatch.js";
 
 /** The contractor the booking rule picked for the job (bookings.ts) and the seats it books. */
 export interface Plan {
@@ -128,20 +131,26 @@ const noContractorDetail = (input: OrderInput) =>
 const noWindowDetail = (input: OrderInput) =>
   `Every active ${input.trade} contractor that serves ${input.location.state} is fully booked (or off) within the ${input.urgency} horizon. The order is kept and assigned as soon as a seat frees.`;
 
-/** Why nobody was assigned: held over the NTE, the pool fully booked, or nobody in the area. */
-function reasonOf(input: OrderInput, priced: Match | undefined, booked: boolean) {
-  if (priced && isOverNte(input.nte_cents, priced.costCents))
+/** Why nobody was assigned: held over the NTE (with the price revision to approve), the pool fully booked, or
+ * nobody in the area. */
+function reasonOf(input: OrderInput, found: { priced?: Match; booked: boolean; revision: PriceRevisionRow | null }) {
+  const { priced, booked, revision } = found;
+  if (priced && revision)
     return {
       reason: "over_nte",
-      detail: `The best price (${priced.costCents} cents) is over the not-to-exceed of ${input.nte_cents} cents. The order is held for approval; order again with a higher nte_cents and a new reference_id to dispatch.`,
+      detail: `The best price (${priced.costCents} cents) is over the not-to-exceed of ${input.nte_cents} cents. The order is held for approval; approve its price revision ${revision.id} (approvePriceRevision) to dispatch it, or cancel it.`,
     };
   if (priced && !booked) return { reason: "no_window_available", detail: noWindowDetail(input) };
   return { reason: "no_contractor_in_area", detail: noContractorDetail(input) };
 }
 
-const escalation = (config: Config, input: OrderInput, priced?: Match, booked = false): Schemas["Fulfilment"] => ({
+const escalation = (
+  config: Config,
+  input: OrderInput,
+  found: { priced?: Match; booked: boolean; revision: PriceRevisionRow | null },
+): Schemas["Fulfilment"] => ({
   assigned: false,
-  ...reasonOf(input, priced, booked),
+  ...reasonOf(input, found),
   escalation_contact: config.escalationContact,
 });
 
@@ -157,6 +166,7 @@ interface Outcome {
   priced?: Match;
   best?: Match;
   booked: boolean;
+  revision: PriceRevisionRow | null;
   tracking: Schemas["Tracking"];
   seal: string;
 }
@@ -169,7 +179,7 @@ function answerOf(config: Config, input: OrderInput, outcome: Outcome): { body: 
     const body = { created: true, accepted: true, fulfilled: true, order: assigned, tracking, seal } as const;
     return { body, note: "Auto-matched from the active pool." };
   }
-  const fulfilment = escalation(config, input, outcome.priced, outcome.booked);
+  const fulfilment = escalation(config, input, outcome);
   const body = {
     created: true,
     accepted: true,
@@ -184,6 +194,13 @@ function answerOf(config: Config, input: OrderInput, outcome: Outcome): { body: 
     no_window_available: "No free window in the horizon.",
   };
   return { body, note: notes[fulfilment.reason] ?? "No contractor in area." };
+}
+
+/** An order held over its NTE asks the customer to approve its price (revisions/records.ts); null otherwise. */
+function heldRevision(input: OrderInput, row: NewRow, found: { priced?: Match; now: Date }) {
+  const { priced, now } = found;
+  if (!priced || !isOverNte(input.nte_cents, priced.costCents)) return null;
+  return heldRevisionOf({ ...row, nte_cents: input.nte_cents! }, priced.costCents, now);
 }
 
 /** The order's answer body and what to write for it (row with the stored answer, first event, audit, webhook,
@@ -205,7 +222,10 @@ export function prepareOrder(
   const seal = records[0].seal; // known before the insert, so the stored answer is written once
   const base = baseUrlOf(config.publicBaseUrl, ctx.origin);
   const tracking = { status_url: statusUrl(base, order.id), auth: trackingAuth };
-  const { body, note } = answerOf(config, input, { order, priced, best, booked: Boolean(plan), tracking, seal });
+  const revision = best ? null : heldRevision(input, row, { priced, now });
+  if (revision) records.push(auditRow(revisionAudit(revision, "requested")));
+  const outcome = { order, priced, best, booked: Boolean(plan), revision, tracking, seal };
+  const { body, note } = answerOf(config, input, outcome);
   // the assigned contractor is offered the job at once, in the same statement (offers/records.ts)
   const offer = best
     ? offerRow(row, best.contractor.id, {
@@ -221,6 +241,7 @@ export function prepareOrder(
     webhook: webhookOf(input, row, base),
     booking: assigned ? bookingRow(order.id, assigned.booking) : null,
     offer,
+    revision,
   };
   return { body, write };
 }

@@ -50,6 +50,12 @@ export function checkNte(row: NteRow, input: OrderEventInput, match: Match | nul
   );
 }
 
+/** An approved price revision (dispatch/revisions/answer.ts): its amount becomes the order's NTE, the one this rule
+ * reads from then on; inside the approval's transaction, under the order's row lock. */
+export async function raiseNte(trx: Knex.Transaction, id: string, nteCents: number, now: Date): Promise<void> {
+  await trx("orders").where({ id }).update({ nte_cents: nteCents, updated_at: now });
+}
+
 /** The 409 checkNte throws: a step the NTE rule refused. */
 export const isOverNteError = (error: unknown) => error instanceof DomainError && error.code === "over_nte";
 

@@ -45,7 +45,7 @@ export const heldOrder = (id: string) =>
   new DomainError(
     "conflict",
     "held_over_nte",
-    `Order ${id} is held over its not-to-exceed and is never dispatched; order again with a higher nte_cents.`,
+    `Order ${id} is held over its not-to-exceed and is never dispatched until its price revision is approved.`,
   );
 
 /** One step forward; from accepted_pending_fulfilment (advancing by hand) it assigns the pool's match as an

@@ -10,6 +10,7 @@ import { statusEventTypes } from "../../events/catalogue.js";
 import { etaView } from "./eta.js";
 import { withOffset } from "../arrival-windows.js";
 import { stateTimeZone } from "../state-zones.js";
+import { latestRevisions, type PriceRevisionView } from "../revisions/records.js";
 
 type OrderView = Schemas["OrderStatus"];
 type Conn = Knex | Knex.Transaction;
@@ -47,7 +48,12 @@ export function arrivalWindowOf(
   return { start: withOffset(zone, start), end: withOffset(zone, end) };
 }
 
-function viewOf(row: OrderRow, events: OrderEventRow[], base: string): OrderView {
+function viewOf(
+  row: OrderRow,
+  history: { events: OrderEventRow[]; revision: PriceRevisionView | null },
+  base: string,
+): OrderView {
+  const { events } = history;
   return {
     id: row.id,
     status: row.status,
@@ -70,13 +76,15 @@ function viewOf(row: OrderRow, events: OrderEventRow[], base: string): OrderView
     escalation: escalationOf(row),
     eta: etaView(row),
     arrival_window: arrivalWindowOf(row),
+    price_revision: history.revision,
   };
 }
 
 /** OrderStatus of the contract: the order with its event history. */
 export async function statusView(db: Conn, row: OrderRow, base: string): Promise<OrderView> {
   const events = await db("order_events").where({ order_id: row.id }).whereIn("type", statusEventTypes).orderBy("id");
-  return viewOf(row, events, base);
+  const revision = (await latestRevisions(db, [row.id])).get(row.id) ?? null;
+  return viewOf(row, { events, revision }, base);
 }
 
 /** statusView for a page of orders with one events query. */
@@ -85,10 +93,11 @@ export async function statusViews(db: Conn, rows: OrderRow[], base: string): Pro
   const events = ids.length
     ? await db("order_events").whereIn("order_id", ids).whereIn("type", statusEventTypes).orderBy("id")
     : [];
+  const revisions = await latestRevisions(db, ids);
   return rows.map((row) =>
     viewOf(
       row,
-      events.filter((event) => event.order_id === row.id),
+      { events: events.filter((event) => event.order_id === row.id), revision: revisions.get(row.id) ?? null },
       base,
     ),
   );

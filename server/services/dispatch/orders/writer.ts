@@ -19,6 +19,8 @@ import { factsOf } from "../../events/catalogue.js";
 import { etaView, type EtaColumns } from "./eta.js";
 import { bookingColumns, type bookingRow } from "../bookings.js";
 import { offerColumns, type offerRow } from "../offers/records.js";
+import { revisionData } from "../revisions/records.js";
+import type { PriceRevisionRow } from "../../../db/tables/dispatch.js";
 
 export interface NewOrder {
   row: Record<string, unknown> & {
@@ -36,7 +38,24 @@ export interface NewOrder {
   booking: ReturnType<typeof bookingRow> | null;
   /** The offer of the job to the assigned contractor (offers/records.ts), inserted in the same statement. */
   offer: ReturnType<typeof offerRow> | null;
+  /** The pending price revision of an order held over its NTE (revisions/records.ts), inserted in the same
+   * statement and announced by an order.price_revision_requested event after order.created. */
+  revision: PriceRevisionRow | null;
 }
+
+const revisionColumns = [
+  "id",
+  "order_id",
+  "account",
+  "environment",
+  "status",
+  "requested_by",
+  "contractor_id",
+  "amount_cents",
+  "reason",
+  "nte_cents",
+  "created_at",
+] as const;
 
 const eventColumns = ["order_id", "type", "status", "note", "at", "account", "environment", "data"] as const;
 const messageColumns = ["message_id", "order_id", "account", "environment", "url", "status_base_url"] as const;
@@ -48,7 +67,7 @@ const insertMessages = `insert into "webhook_outbox" (${columnList(messageColumn
     from json_array_elements(?::json) j cross join lateral json_populate_record(null::"webhook_outbox", j) m
     join new_events e on e.order_id = m.order_id and e.type = j->>'event_type'`;
 
-/** An order's events: order.created, then the facts of creation. */
+/** An order's events: order.created, then the facts of creation, then a held order's price revision. */
 function eventsOf(order: NewOrder) {
   const { row } = order;
   const common = { order_id: row.id, status: row.status, at: row.created_at, account: row.account };
@@ -58,7 +77,10 @@ function eventsOf(order: NewOrder) {
     note: null,
     data: fact.data,
   }));
-  return [{ ...common, type: "order.created", note: order.note, data: null }, ...facts].map((event) => ({
+  const revision = order.revision
+    ? [{ ...common, type: "order.price_revision_requested", note: null, data: revisionData(order.revision) }]
+    : [];
+  return [{ ...common, type: "order.created", note: order.note, data: null }, ...facts, ...revision].map((event) => ({
     ...event,
     environment: row.environment,
   }));
@@ -86,15 +108,13 @@ export function createOrderWriter(db: Db, eventsWritten: () => void) {
         "new_events",
         db.raw(`${insertJsonRows("order_events", eventColumns)} returning id, order_id, type`, [json(events.flat())]),
       );
-    const bookings = orders.flatMap((order) => (order.booking ? [order.booking] : []));
-    if (bookings.length > 0)
-      statement = statement.with(
-        "new_bookings",
-        db.raw(insertJsonRows("contractor_bookings", bookingColumns), [json(bookings)]),
-      );
-    const offers = orders.flatMap((order) => (order.offer ? [order.offer] : []));
-    if (offers.length > 0)
-      statement = statement.with("new_offers", db.raw(insertJsonRows("order_offers", offerColumns), [json(offers)]));
+    // the rows some orders of the batch have: one CTE each when any has one
+    for (const [name, table, columns, rows] of [
+      ["new_bookings", "contractor_bookings", bookingColumns, orders.flatMap((order) => order.booking ?? [])],
+      ["new_offers", "order_offers", offerColumns, orders.flatMap((order) => order.offer ?? [])],
+      ["new_revisions", "order_price_revisions", revisionColumns, orders.flatMap((order) => order.revision ?? [])],
+    ] as const)
+      if (rows.length > 0) statement = statement.with(name, db.raw(insertJsonRows(table, columns), [json(rows)]));
     if (messages.length > 0)
       statement = statement
         .with("secrets", insertMissingSecrets(db, tenantsOf(messages)))

@@ -18,8 +18,8 @@ describe("cli operation command", () => {
       [
         "a read order held over its NTE",
         "getOrder",
-        order,
-        /^held over its NTE: order again with a higher --nte-cents/,
+        { ...order, price_revision: { id: "prv_1", status: "pending" } },
+        /^held over its NTE: approve its price revision to dispatch it, 'dispatch orders revisions approve ord_1 prv_1'/,
       ],
       [
         "a created order held over its NTE",

@@ -101,7 +101,15 @@ describe("event catalogue", () => {
     );
     assert.deepEqual(
       eventTypes.filter((type) => !isStatusEvent(type)),
-      ["order.assigned", "order.completed", "order.escalated", "order.eta_updated", "order.rescheduled"],
+      [
+        "order.assigned",
+        "order.completed",
+        "order.escalated",
+        "order.eta_updated",
+        "order.rescheduled",
+        "order.price_revision_requested",
+        "order.price_revision_resolved",
+      ],
     );
     const eta = {
       estimated_arrival_at: "2026-11-23T16:00:02.000Z",
@@ -132,5 +140,23 @@ describe("event catalogue", () => {
     assert.deepEqual(extrasOf("order.eta_updated", { arrival_window }), {});
     assert.deepEqual(extrasOf("order.assigned", { escalation }), { reassigned: false });
     assert.deepEqual(extrasOf("order.status_changed", { reassigned: true }), {});
+    const price_revision = {
+      id: "prv_01JD8XC0A2B4C6D8E0F2G4H6J8",
+      order_id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1",
+      status: "pending",
+      requested_by: "contractor",
+      amount_cents: 52000,
+      reason: "Corroded valve.",
+      nte_cents: 45000,
+      created_at: "2026-11-23T15:50:00.000Z",
+      resolved_at: null,
+    } as const;
+    assert.deepEqual(extrasOf("order.price_revision_requested", { price_revision }), { price_revision });
+    const approved = { ...price_revision, status: "approved", resolved_at: "2026-11-23T15:55:00.000Z" } as const;
+    assert.deepEqual(extrasOf("order.price_revision_resolved", { price_revision: approved }), {
+      price_revision: approved,
+    });
+    assert.deepEqual(extrasOf("order.price_revision_resolved", null), {});
+    assert.deepEqual(extrasOf("order.rescheduled", { price_revision }), {});
   });
 });
