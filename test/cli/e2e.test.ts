@@ -406,12 +406,23 @@ describe("cli", function () {
       assert.equal(refused.code, 8, refused.stderr); // 403 insufficient_scope: a contractor key is no customer's
     });
 
-    it("sandbox reset empties the key's sandbox; admin metrics prints the Prometheus text", async () => {
-      const reset = await cli(["sandbox", "reset"], { DISPATCH_API_KEY: key });
+    it("sandbox clock get and advance (frozen, then moved), then sandbox reset empties the key's sandbox and unfreezes its clock; admin metrics prints the Prometheus text", async () => {
+      const env = { DISPATCH_API_KEY: key };
+      const running = await cli(["sandbox", "clock", "get"], env);
+      assert.equal(running.code, 0, running.stderr);
+      assert.equal(running.json().frozen, false);
+      const frozen = await cli(["sandbox", "clock", "advance", "0s"], env);
+      assert.equal(frozen.json().frozen, true, frozen.stderr);
+      const advanced = await cli(["sandbox", "clock", "advance", "2h"], env);
+      assert.equal(advanced.code, 0, advanced.stderr);
+      const moved = Date.parse(advanced.json().now as string) - Date.parse(frozen.json().now as string);
+      assert.equal(moved, 2 * 3_600_000);
+      const reset = await cli(["sandbox", "reset"], env);
       assert.equal(reset.code, 0, reset.stderr);
       assert.ok(reset.json().removed.orders >= 1, reset.stdout);
       const listed = await cli(["orders", "list"], { DISPATCH_API_KEY: key });
       assert.deepEqual(listed.json().items, []);
+      assert.equal((await cli(["sandbox", "clock", "get"], env)).json().frozen, false);
       const metrics = await cli(["admin", "metrics"], admin);
       assert.equal(metrics.code, 0, metrics.stderr);
       assert.match(metrics.stdout, /^# TYPE \S+ histogram$/m);
