@@ -1329,7 +1329,9 @@ export interface paths {
          * @description The operator's override path: the contractor holding a job reports its status itself (`updateJobStatus`),
          *     and this call is for a person stepping in (a contractor without a key, a correction, an NTE override).
          *     Mark such a step with `human_override: true` to count it in the evals' `human_override_rate`; going above
-         *     the NTE is always recorded as one.
+         *     the NTE is always recorded as one. Now that contractors report their own status, every event recorded
+         *     through this call is recorded as a human override (`human_override: true` on the event, counted in the
+         *     evals' `human_override_rate`), whether or not the request sets the field; the field is still accepted.
          *
          *     Moves an order along its lifecycle. Allowed transitions:
          *     `accepted_pending_fulfilment` → `pending_dispatch` | `cancelled`;

@@ -190,7 +190,11 @@ for (const db of databases()) {
       assert.equal((status.structuredContent as { id: string }).id, id);
       const { tools } = await client.listTools();
       const asking = tools.filter((tool) => "confirmation_token" in (tool.inputSchema.properties ?? {}));
-      assert.deepEqual(asking.map((tool) => tool.name).sort(), ["dispatch.cancel_order", "dispatch.order"]);
+      assert.deepEqual(asking.map((tool) => tool.name).sort(), [
+        "dispatch.approve_price_revision",
+        "dispatch.cancel_order",
+        "dispatch.order",
+      ]);
       for (const tool of asking) assert.match(tool.description!, /Asks before it acts/);
     });
   });

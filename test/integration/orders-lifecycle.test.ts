@@ -34,6 +34,7 @@ for (const db of databases()) {
           status: "completed",
           final_cost_cents: 41250,
           note: "Replaced supply line",
+          human_override: false, // accepted, and overruled: an operator's event is a human override
         });
         const body = await done.json();
         assert.equal(done.status, 201);
@@ -41,6 +42,11 @@ for (const db of databases()) {
         assert.deepEqual(
           body.events.map((e: { status: string }) => e.status),
           ["pending_dispatch", "dispatched", "en_route", "on_site", "completed"],
+        );
+        // the created order's event is the service's; each of the operator's four is a human override
+        assert.deepEqual(
+          body.events.map((e: { human_override: boolean }) => e.human_override),
+          [false, true, true, true, true],
         );
         assert.ok(body.updated_at >= body.created_at);
         const audit = await t.app.services.db("audit_records").where({ subject: id, type: "order_status" });
@@ -139,12 +145,16 @@ for (const db of databases()) {
           for (const status of ["dispatched", "en_route", "on_site"]) await recordEvent(fresh, a, { status });
           await recordEvent(fresh, a, { status: "completed", final_cost_cents: 40000 });
           m = await metrics();
-          assert.deepEqual([m.completion_rate.value, m.nte_accuracy_rate.value], [1, 1]);
+          // the operator's events are human overrides (contractors report their own status): a counts without the flag
+          assert.deepEqual(
+            [m.completion_rate.value, m.nte_accuracy_rate.value, m.human_override_rate.value],
+            [1, 1, 0.3333],
+          );
           await recordEvent(fresh, b, { status: "cancelled", human_override: true, note: "Customer called off" });
           m = await metrics();
           assert.deepEqual(
             [m.completion_rate.value, m.completion_rate.sample_size, m.human_override_rate.value],
-            [0.5, 2, 0.3333],
+            [0.5, 2, 0.6667],
           );
           assert.equal(m.dispatch_latency_p95_ms.provenance, "measurement");
         } finally {

@@ -237,8 +237,9 @@ for (const db of databases()) {
         ["accepted_pending_fulfilment", false],
         ["pending_dispatch", true],
         ["dispatched", true],
-        ["en_route", false],
-        ["on_site", false],
+        // every operator event is a human override, with or without the NTE override
+        ["en_route", true],
+        ["on_site", true],
         ["completed", true],
       ]);
       const records = await t.app.services.db("audit_records").where({ subject: id, type: "order_status" });

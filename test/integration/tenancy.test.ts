@@ -6,7 +6,7 @@ import { Webhook } from "standardwebhooks";
 import { defaultKeyScopes, keyScopes, operations } from "../../server/generated/operations.js";
 import { orderRequest, quoteRequest } from "../fixtures/requests.js";
 import { oauthToken, postOrder } from "../fixtures/orders.js";
-import { databases, startTestServer, type TestServer } from "../helpers/server.js";
+import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 import { until } from "../helpers/wait.js";
 import { jsonRequest } from "../helpers/request.js";
 
@@ -320,6 +320,175 @@ for (const db of databases()) {
           200,
         );
         assert.equal((await postOrder(t, { authorization: `Bearer ${token}` }, orderRequest)).status, 402);
+      });
+    });
+
+    // Contractor keys (issue #34, Done-when): the contractor holding a live job, the same contractor's test key,
+    // another contractor and a revoked key of the holder, against the customer's event surfaces (feed, order feed,
+    // SSE, webhook secret and deliveries, audit, MCP, A2A) and the new operations (jobs, revisions) pairwise.
+    describe("contractor keys", () => {
+      const admin = { authorization: `Bearer ${adminToken}` };
+      let orderId: string;
+      let holder: string;
+      let holderTest: string;
+      let other: string;
+      let revoked: string;
+
+      const contractorKey = async (id: string, environment: "live" | "test") => {
+        const issued = await call(t, "POST", `/api/admin/v1/contractors/${id}/keys`, admin, { environment });
+        assert.equal(issued.status, 201);
+        return (await issued.json()) as { id: string; key: string };
+      };
+
+      before(async () => {
+        const made = await postOrder(t, { "x-api-key": live }, { ...orderRequest, reference_id: "ctr-held" });
+        assert.equal(made.status, 201);
+        const order = ((await made.json()) as { order: { id: string; assigned_contractor_ref: string } }).order;
+        orderId = order.id;
+        const pool = (await (await call(t, "GET", "/api/admin/v1/contractors?limit=200", admin)).json()) as {
+          items: { id: string; ref: string }[];
+        };
+        const held = pool.items.find((c) => c.ref === order.assigned_contractor_ref)!;
+        const another = pool.items.find((c) => c.ref !== order.assigned_contractor_ref)!;
+        holder = (await contractorKey(held.id, "live")).key;
+        holderTest = (await contractorKey(held.id, "test")).key;
+        other = (await contractorKey(another.id, "live")).key;
+        const gone = await contractorKey(held.id, "live");
+        assert.equal((await call(t, "DELETE", `/api/admin/v1/keys/${gone.id}`, admin)).status, 200);
+        revoked = gone.key;
+        const offers = (await (await call(t, "GET", `${v1}/contractor/offers`, { "x-api-key": holder })).json()) as {
+          items: { id: string; job: { order_id: string } }[];
+        };
+        const offer = offers.items.find((o) => o.job.order_id === orderId)!;
+        const accepted = await call(t, "POST", `${v1}/contractor/offers/${offer.id}/accept`, { "x-api-key": holder });
+        assert.equal(accepted.status, 200);
+      });
+
+      const eventSurfaces = () =>
+        [
+          ["GET", `${v1}/events`, {}],
+          ["GET", `${v1}/events`, { accept: "text/event-stream" }],
+          ["GET", `${v1}/orders/${orderId}/events`, {}],
+          ["GET", `${v1}/orders/${orderId}/events`, { accept: "text/event-stream" }],
+          ["GET", `${v1}/webhooks/secret`, {}],
+          ["POST", `${v1}/webhooks/secret/rotate`, {}],
+          ["GET", `${v1}/webhooks/deliveries`, {}],
+          ["POST", `${v1}/webhooks/deliveries/dlv_1/redeliver`, {}],
+          ["GET", "/api/audit/v1/records", {}],
+        ] as const;
+
+      it("are refused the customer's event surfaces, even the job's own contractor: 403, revoked 401", async () => {
+        const secret = async () =>
+          ((await (await call(t, "GET", `${v1}/webhooks/secret`, { "x-api-key": live })).json()) as { secret: string })
+            .secret;
+        const before = await secret();
+        for (const [key, status] of [
+          [holder, 403],
+          [holderTest, 403],
+          [other, 403],
+          [revoked, 401],
+        ] as const)
+          for (const [method, path, extra] of eventSurfaces()) {
+            const response = await call(t, method, path, { "x-api-key": key, ...extra });
+            const what = `${method} ${path} ${JSON.stringify(extra)}`;
+            assert.equal(response.status, status, what);
+            assert.match(response.headers.get("content-type") ?? "", /problem\+json/, what);
+            const body = (await response.json()) as { code?: string };
+            if (status === 403) assert.equal(body.code, "insufficient_scope", what);
+          }
+        assert.equal(await secret(), before, "a contractor key rotated the customer's secret");
+      });
+
+      it("are refused the MCP and A2A endpoints (the revision tools among them): 403, revoked 401", async () => {
+        const accept = "application/json, text/event-stream";
+        const tool = {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "dispatch.approve_price_revision", arguments: { id: orderId, revision_id: "prv_x" } },
+        };
+        for (const [key, status] of [
+          [holder, 403],
+          [holderTest, 403],
+          [other, 403],
+          [revoked, 401],
+        ] as const) {
+          const mcp = await call(t, "POST", "/api/mcp", { authorization: `Bearer ${key}`, accept }, tool);
+          assert.equal(mcp.status, status);
+          await mcp.body?.cancel();
+          const a2a = await call(t, "POST", "/api/a2a", { "x-api-key": key }, { ...tool, method: "tasks/get" });
+          assert.equal(a2a.status, status);
+          await a2a.body?.cancel();
+        }
+      });
+
+      it("reach jobs and revisions only as the job's contractor in its environment; customers 403, revoked 401", async () => {
+        const eta = new Date(Date.now() + 30 * 60_000).toISOString();
+        const report = { status: "en_route", estimated_arrival_at: eta };
+        const ask = { amount_cents: 10_000_000, reason: "More work than quoted." };
+        const jobs = async (key: string) =>
+          (await (await call(t, "GET", `${v1}/contractor/jobs`, { "x-api-key": key })).json()) as {
+            items: { job: { order_id: string } }[];
+          };
+        assert.ok((await jobs(holder)).items.some((j) => j.job.order_id === orderId));
+        for (const key of [holderTest, other])
+          assert.ok(!(await jobs(key)).items.some((j) => j.job.order_id === orderId));
+        for (const [key, status] of [
+          [holderTest, 404], // test vs live
+          [other, 404], // contractor B vs A
+          [live, 403], // the customer: no contractor scope
+          [test, 403],
+          [revoked, 401],
+        ] as const) {
+          const status1 = await call(
+            t,
+            "POST",
+            `${v1}/contractor/jobs/${orderId}/status`,
+            { "x-api-key": key },
+            report,
+          );
+          assert.equal(status1.status, status, `status as ${String(status)}`);
+          await status1.body?.cancel();
+          const revise = await call(
+            t,
+            "POST",
+            `${v1}/contractor/jobs/${orderId}/price-revisions`,
+            { "x-api-key": key },
+            ask,
+          );
+          assert.equal(revise.status, status, `revise as ${String(status)}`);
+          await revise.body?.cancel();
+        }
+        const listed = await call(t, "GET", `${v1}/contractor/jobs`, { "x-api-key": revoked });
+        assert.equal(listed.status, 401);
+        await listed.body?.cancel();
+        // a revision the job's contractor asks for: the customer's to answer, in its environment only
+        const asked = await call(
+          t,
+          "POST",
+          `${v1}/contractor/jobs/${orderId}/price-revisions`,
+          { "x-api-key": holder },
+          ask,
+        );
+        assert.equal(asked.status, 201);
+        const revision = ((await asked.json()) as { id: string }).id;
+        for (const [key, status] of [
+          [holder, 403],
+          [other, 403],
+          [revoked, 401],
+          [test, 404],
+        ] as const)
+          for (const verb of ["approve", "decline"]) {
+            const path = `${v1}/orders/${orderId}/price-revisions/${revision}/${verb}`;
+            const answered = await call(t, "POST", path, { "x-api-key": key }, {});
+            assert.equal(answered.status, status, `${verb} as ${String(status)}`);
+            await answered.body?.cancel();
+          }
+        const order = (await (await call(t, "GET", `${v1}/orders/${orderId}`, { "x-api-key": live })).json()) as {
+          status: string;
+          price_revision: { status: string };
+        };
+        assert.deepEqual([order.status, order.price_revision.status], ["dispatched", "pending"]);
       });
     });
 

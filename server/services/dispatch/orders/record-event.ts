@@ -1,5 +1,6 @@
 // recordOrderEvent: an operator moves an order (assigning a contractor when it leaves accepted_pending_fulfilment),
-// on the order's tenant's clock (a frozen sandbox's instant for a test order: test-clock.ts).
+// on the order's tenant's clock (a frozen sandbox's instant for a test order: test-clock.ts). Contractors report their
+// own status (updateJobStatus), so every step taken here is a person stepping in: always recorded as a human override.
 import type { Db } from "../../../db/knex.js";
 import { applyEvent } from "./apply-event.js";
 import { assignWithSeats, type Assigner } from "./assign.js";
@@ -13,7 +14,8 @@ export async function recordEvent(
   assigner: Assigner,
   event: { id: string; input: OrderEventInput; base: string },
 ) {
-  const { id, input, base } = event;
+  const { id, base } = event;
+  const input = { ...event.input, human_override: true };
   const current = await db("orders").where({ id }).first();
   if (!current) throw orderNotFound(id);
   return onTenantClock(db, current, async () => {
