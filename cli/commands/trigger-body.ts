@@ -19,7 +19,8 @@ export const defaultOrder: Body = {
   description: "Test order made by dispatch trigger.",
 };
 
-const isRecord = (value: unknown): value is Body => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Body =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The createOrder body schema (dereferenced, cli/generated/request-schemas.ts). */
 async function bodySchema(): Promise<Schema> {

@@ -53,7 +53,8 @@ export const readOrder = async (ctx: CliContext, id: string) =>
   (await call(ctx, target("get", "/api/dispatch/v1/orders/{id}"), { id })) as Order;
 
 /** The 409 of a type that cannot come from the order as it is (exit 7, as the server's conflicts). */
-const cannot = (order: Order, why: string) => new CliError(`order ${order.id} (${order.status}): ${why}`, ExitCode.conflict);
+const cannot = (order: Order, why: string) =>
+  new CliError(`order ${order.id} (${order.status}): ${why}`, ExitCode.conflict);
 
 const advance = (ctx: CliContext, order: Order, body: Body = {}) =>
   call(ctx, target("post", "/api/dispatch/v1/sandbox/orders/{id}/advance", true), { id: order.id }, body);
