@@ -76,29 +76,31 @@ async function trigger(ctx: CliContext, type: string, options: TriggerOptions): 
   return { order: await readOrder(ctx, order.id), event };
 }
 
+/** The --help text: the drives per type, --order, and what order.escalated does to the account's clock. */
+const description =
+  `Make the sandbox emit one event of the catalogue (${eventTypes.join(", ")}), as 'stripe trigger' does, ` +
+  "and print the event's id once it is in the order's feed (with -o json, the order and the event), so it " +
+  "has reached the order's callback_url and 'dispatch listen'. By default it creates a test order (a routine " +
+  "plumbing job in TX, or --data, with each --override field=value set on top) and drives it: the sandbox " +
+  "advance endpoint (to en_route for order.eta_updated, to completed for order.completed), a cancel, a " +
+  "reschedule to another open window of a quote for the same job (order.rescheduled), an order held over a " +
+  "1-cent NTE (order.price_revision_requested) whose price revision is declined " +
+  "(order.price_revision_resolved). --order <id> drives an existing test order from its status instead; a " +
+  "type that cannot come from it exits 7 (order.created never can: exit 2).\n\n" +
+  "order.escalated: an emergency in AK (the demo pool covers no AK), whose 30-minute fulfilment deadline is " +
+  "reached by advancing the account's test clock to its next scheduled step until the order escalates. The " +
+  "clock then stays frozen: the account's test orders move only when it is advanced ('dispatch sandbox clock " +
+  "advance'), and 'dispatch sandbox reset' (which also removes the account's test orders) puts it back on the " +
+  "wall clock. The account's other test orders live through the same minutes.\n\n" +
+  "Needs a test key (dispatch_test_…); a live key is refused.";
+
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 export function addTriggerCommand(root: Command, run: RunAction): void {
   const command = root
     .command("trigger <event-type>")
     .summary("Make the sandbox emit one event and print its id (a test order driven until it does)")
-    .description(
-      `Make the sandbox emit one event of the catalogue (${eventTypes.join(", ")}), as 'stripe trigger' does, ` +
-        "and print the event's id once it is in the order's feed (with -o json, the order and the event), so it " +
-        "has reached the order's callback_url and 'dispatch listen'. By default it creates a test order (a routine " +
-        "plumbing job in TX, or --data, with each --override field=value set on top) and drives it: the sandbox " +
-        "advance endpoint (to en_route for order.eta_updated, to completed for order.completed), a cancel, a " +
-        "reschedule to another open window of a quote for the same job (order.rescheduled), an order held over a " +
-        "1-cent NTE (order.price_revision_requested) whose price revision is declined " +
-        "(order.price_revision_resolved). --order <id> drives an existing test order from its status instead; a " +
-        "type that cannot come from it exits 7 (order.created never can: exit 2).\n\n" +
-        "order.escalated: an emergency in AK (the demo pool covers no AK), whose 30-minute fulfilment deadline is " +
-        "reached by advancing the account's test clock to its next scheduled step until the order escalates. The " +
-        "clock then stays frozen: the account's test orders move only when it is advanced ('dispatch sandbox clock " +
-        "advance'), and 'dispatch sandbox reset' (which also removes the account's test orders) puts it back on the " +
-        "wall clock. The account's other test orders live through the same minutes.\n\n" +
-        "Needs a test key (dispatch_test_…); a live key is refused.",
-    )
+    .description(description)
     .option("--data <json|@file|->", "the createOrder body to use instead of the default (a JSON object)")
     .option(
       "--override <field=value>",

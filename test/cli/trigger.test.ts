@@ -28,7 +28,12 @@ async function startReceiver() {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const stop = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  const stop = () =>
+    new Promise<void>((resolve) =>
+      server.close(() => {
+        resolve();
+      }),
+    );
   return { url, hits, stop };
 }
 
