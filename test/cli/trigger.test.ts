@@ -233,6 +233,22 @@ describe("dispatch trigger and listen", function () {
     assert.match(run.stderr, /accepted_pending_fulfilment/);
   });
 
+  it("trigger order.assigned of an order nobody covers fails as live would (exit 7, no_contractor_in_area)", async () => {
+    const args = [
+      "trigger",
+      "order.assigned",
+      "-o",
+      "json",
+      "--override",
+      "location.state=AK",
+      "--override",
+      "trade=roofing",
+    ];
+    const run = await runCli(args, { env });
+    assert.equal(run.code, 7, run.stderr);
+    assert.match(run.stderr, /no_contractor_in_area/);
+  });
+
   it("listen without --forward-to prints, with the API key alone, each event as the feed has it (-o ndjson)", async () => {
     const listen = spawn(process.execPath, [bin, "listen", "-o", "ndjson"], {
       env: { ...process.env, DISPATCH_CONFIG: "/nonexistent", ...env },
