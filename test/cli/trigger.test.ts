@@ -99,6 +99,10 @@ describe("dispatch trigger and listen", function () {
           // another account's clock never moves with it
           const mine = await get<{ frozen: boolean }>("/api/dispatch/v1/sandbox/clock");
           assert.equal(mine.frozen, false);
+          // on a clock already frozen, the walk says nothing: the integrator froze it
+          const again = await runCli(args, { env: { ...env, DISPATCH_API_KEY: own } });
+          assert.deepEqual([again.code, again.stderr], [0, ""]);
+          assert.notEqual(again.stdout, run.stdout);
         } else assert.equal(run.stderr, "");
       });
   });
