@@ -1,6 +1,7 @@
-// `dispatch listen --forward-to <url>`: like `stripe listen`, follows the account's events (listEvents as SSE) and
-// POSTs each to a local URL exactly as the webhook worker POSTs it to a callback_url (same body, headers, webhook-id,
-// User-Agent and secret), one line per event.
+// `dispatch listen`: like `stripe listen`, follows the account's events (listEvents as SSE) with the API key alone.
+// With --forward-to it POSTs each to a local URL exactly as the webhook worker POSTs it to a callback_url (same
+// body, headers, webhook-id, User-Agent and secret), one line per event; without it, it prints each event (the
+// feed's body, one JSON per line, or a readable line in table format) for a CI job to read, and needs no secret.
 import type { Command } from "commander";
 import type { Webhook } from "standardwebhooks";
 import { eventTypes, isEventType, webhookUserAgent } from "../generated/events.js";
@@ -78,8 +79,7 @@ function wantedTypes(values: string[] | undefined): string[] {
   return wanted;
 }
 
-function forwardUrl(value: string | undefined): URL {
-  if (value === undefined) throw usageError("listen needs --forward-to <url> (or --print-secret)");
+function forwardUrl(value: string): URL {
   const scheme = URL.canParse(value) ? new URL(value).protocol : null;
   // Events are POSTed as webhooks, so only an HTTP receiver can take them.
   if (scheme !== "http:" && scheme !== "https:")
@@ -89,13 +89,33 @@ function forwardUrl(value: string | undefined): URL {
   return new URL(value);
 }
 
+/** Without --forward-to: each event printed as the feed has it (the webhook body), or a line for a person. */
+async function printEvents(ctx: CliContext, wanted: string[]): Promise<undefined> {
+  const { follow } = await import("./live-stream.js");
+  const ready = () => {
+    writeErr("dispatch: ready, printing the account's events (Ctrl-C to stop)\n");
+  };
+  const onEvent = (event: LiveEvent) => {
+    if (wanted.length && !wanted.includes(event.type)) return false;
+    writeOut(
+      ctx.format === "table"
+        ? `${event.timestamp}  ${event.id}  ${event.type}  ${event.data.order_id}  ${event.data.status}\n`
+        : `${JSON.stringify(event)}\n`,
+    );
+    return false;
+  };
+  await follow(ctx, "/api/dispatch/v1/events", onEvent, ready);
+  return undefined;
+}
+
 async function listen(ctx: CliContext, options: ListenOptions): Promise<undefined> {
   if (options.printSecret) {
     writeOut(`${await signingSecret(ctx, options)}\n`);
     return undefined;
   }
-  const url = forwardUrl(options.forwardTo);
   const wanted = wantedTypes(options.events);
+  if (options.forwardTo === undefined) return printEvents(ctx, wanted);
+  const url = forwardUrl(options.forwardTo);
   const [{ Webhook }, { follow }] = await Promise.all([import("standardwebhooks"), import("./live-stream.js")]);
   const signer = new Webhook(await signingSecret(ctx, options));
   const ready = () => {
@@ -119,22 +139,27 @@ async function listen(ctx: CliContext, options: ListenOptions): Promise<undefine
 export function addListenCommand(root: Command, run: RunAction): void {
   const command = root
     .command("listen")
-    .summary("Forward the account's live events to a local URL, exactly as webhooks send them")
+    .summary("Print the account's live events, or forward them to a local URL exactly as webhooks send them")
     .description(
-      "Forward the account's live events to a local URL exactly as the server's webhooks send them to a " +
+      "Follow the account's live events with the API key alone. Without --forward-to, print each: with -o ndjson " +
+        "(or json) one JSON per line, the event exactly as the feed and the webhook body carry it; in table format " +
+        "a line of its time, id, type, order and status (for a CI job to wait on an event with no receiver).\n\n" +
+        "With --forward-to, forward each to a local URL exactly as the server's webhooks send them to a " +
         "callback_url (same JSON body, same webhook-id, same User-Agent, Standard Webhooks headers signed with the " +
         "key's account and environment's webhook secret), as 'stripe listen' does: follows the event stream and " +
         "POSTs each event to --forward-to (http or https), printing the receiver's answer per event. Use it to test " +
         "a webhook receiver on this machine, where an order's callback_url may not point (it must be public). " +
         "--print-secret prints the secret forwarded events are signed with and exits.",
     )
-    .option("--forward-to <url>", "local URL each event is POSTed to")
+    .option("--forward-to <url>", "local URL each event is POSTed to (without it, each event is printed)")
     .option("--events <types...>", `only these event types (${eventTypes.join(", ")})`)
     .option("--secret <whsec>", "signing secret (env DISPATCH_WEBHOOK_SECRET; default: the key's account's secret)")
     .option("--print-secret", "print the signing secret forwarded events are signed with, then exit");
   addExamples(
     command,
     [
+      "dispatch listen -o ndjson",
+      "dispatch listen --events order.cancelled,order.completed -o table",
       "dispatch listen --forward-to http://127.0.0.1:8080/webhooks",
       'dispatch listen --forward-to http://127.0.0.1:8080/webhooks --events order.cancelled --secret "$DISPATCH_WEBHOOK_SECRET"',
       "dispatch listen --print-secret",

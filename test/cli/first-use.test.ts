@@ -203,7 +203,7 @@ describe("cli first use", function () {
 
     it("has a description in --help, as `orders watch` has", async () => {
       const listen = await runCli(["listen", "--help"]);
-      assert.match(listen.stdout, /^Forward the account's live events/m);
+      assert.match(listen.stdout, /^Follow the account's live events/m);
       const watch = await runCli(["orders", "watch", "--help"]);
       assert.match(watch.stdout, /^Follow an order live/m);
     });

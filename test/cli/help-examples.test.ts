@@ -248,9 +248,9 @@ describe("cli --help examples", function () {
       const eta = new Date(Date.now() + 30 * 60_000).toISOString();
       Object.assign(values, { JOB_ID: id, ETA: eta, DISPATCH_API_KEY: issued.key as string });
     }
-    if (example.command.startsWith("sandbox clock")) {
-      // a clock advanced stays frozen: the clock commands run on an account of their own, so the other examples'
-      // test orders keep walking on the wall clock
+    if (example.command.startsWith("sandbox clock") || example.line.includes("order.escalated")) {
+      // a clock advanced stays frozen (so does the one `trigger order.escalated` walks): these run on an account of
+      // their own, so the other examples' test orders keep walking on the wall clock
       Object.assign(values, { DISPATCH_API_KEY: (await t.issueKey({ account: "acme-clock" })).key });
     }
     if (names.includes("REVISION_ID")) {
@@ -325,7 +325,8 @@ describe("cli --help examples", function () {
           );
           await api("POST", `/api/dispatch/v1/sandbox/orders/${vars.ORDER_ID}/advance`, { to: "completed" });
         });
-      } else if (example.command === "listen" && example.line.includes("--forward-to")) {
+      } else if (example.command === "listen" && !example.line.includes("--print-secret")) {
+        // forwarding or printing, it runs until stopped: one order cancelled, then its line is awaited
         result = await runExample(example.line, runEnv, dir, async (child) => {
           await waitFor("listen to be ready", () => (child.stderr().includes("ready") ? true : undefined));
           const id = await newOrder();
