@@ -14,6 +14,7 @@ import type { OrderEventInput } from "./transition.js";
 import { nowDate } from "../../shared/clock.js";
 import { acceptOpenOffer, nextReport, reportAsHolder } from "./sandbox-contractor.js";
 import { statusView } from "./view.js";
+import { finalCostOf, scenarioStep } from "./sandbox-scenarios.js";
 import { onTenantClock, scopeOf, tenantNow } from "./test-clock.js";
 
 /** The clock: what it steps orders with, its running job, and `base`, the server's own origin once it listens. */
@@ -76,11 +77,13 @@ async function moveOn(clock: SandboxClock, row: OrderRow, apply: (plan: OfferedP
     await assignWithSeats(clock, row, {}, apply);
     return;
   }
+  if ((await scenarioStep(clock, row, clock.base)) === "moved") return;
   if (row.status === "pending_dispatch") {
     if (await acceptOpenOffer(clock, row, clock.base)) return;
     throw new DomainError("conflict", "invalid_transition", `Order ${row.id} waits for a contractor's answer.`);
   }
   const report = nextReport(row);
+  if (report?.status === "completed") report.final_cost_cents = await finalCostOf(clock, row);
   if (report && (await reportAsHolder(clock, row, report, clock.base))) return;
   await apply(null);
 }
