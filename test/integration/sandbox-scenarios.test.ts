@@ -95,6 +95,30 @@ for (const target of databases()) {
         );
       });
 
+    it("lets the customer answer the revision before the sandbox does: price_revision_declined, approved by the test", async () => {
+      const { key } = await t.issueKey({ account: "answers", environment: "test" });
+      assert.equal((await call(t, "/sandbox/clock/advance", key, { by: "0s" })).status, 200);
+      const body = { ...orderRequest, reference_id: "answers-order", sandbox_scenario: "price_revision_declined" };
+      const id = ((await call(t, "/order", key, body)).body.order as { id: string }).id;
+      const db = t.app.services.db;
+      const pending = () => db("order_price_revisions").where({ order_id: id, status: "pending" }).first();
+      for (let stop = 0; stop < 20 && !(await pending()); stop++)
+        assert.equal((await call(t, "/sandbox/clock/advance", key, { to: "next_step" })).status, 200);
+      const revision = (await pending())!;
+      const approved = await call(t, `/orders/${id}/price-revisions/${revision.id}/approve`, key, {});
+      assert.equal(approved.status, 200, JSON.stringify(approved.body));
+      for (let stop = 0; stop < 20 && (await db("orders").where({ id }).first())!.status !== "completed"; stop++)
+        assert.equal((await call(t, "/sandbox/clock/advance", key, { to: "next_step" })).status, 200);
+      const order = (await db("orders").where({ id }).first())!;
+      assert.equal(order.status, "completed");
+      assert.equal(order.nte_cents, revision.amount_cents);
+      const events = await db("order_events").where({ order_id: id }).orderBy("id").select("type", "status");
+      assert.deepEqual(
+        events.map((e) => `${e.type}:${e.status}`),
+        table.price_revision_declined,
+      );
+    });
+
     it("refuses sandbox_scenario from a live key: 422 pointing at /sandbox_scenario", async () => {
       const { key } = await t.issueKey({ account: "live-scenario", environment: "live" });
       const body = { ...orderRequest, reference_id: "live-scenario", sandbox_scenario: "happy_path" };

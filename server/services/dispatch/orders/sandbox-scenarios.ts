@@ -13,6 +13,7 @@
 // scenario's name says, through the same approve/decline the customer calls.
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { DomainError } from "../../errors.js";
+import { nowDate } from "../../shared/clock.js";
 import type { Answering } from "../offers/answer.js";
 import { answerPriceRevision } from "../revisions/answer.js";
 import { requestPriceRevision } from "../revisions/request.js";
@@ -62,6 +63,8 @@ async function reviseOnSite(deps: Answering, row: OrderRow, base: string): Promi
     await requestPriceRevision(deps.db, simulatedContractor(holder), { id: row.id, input, base }).finally(
       deps.eventsWritten,
     );
+    // the walker's mark of the order's last move: the customer has a whole step to answer before the sandbox does
+    await deps.db("orders").where({ id: row.id }).update({ updated_at: nowDate() });
     return "moved";
   }
   if (asked.status !== "pending") return "happy";
