@@ -696,6 +696,24 @@ export const operations: readonly OperationSpec[] = [
         "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
         "patternDescription": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00",
         "maxLength": 40
+      },
+      {
+        "flag": "sandbox-scenario",
+        "in": "body",
+        "target": [
+          "sandbox_scenario"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Test keys only (a live key sending it gets 422 pointing at `/sandbox_scenario`): the path the sandbox's",
+        "enum": [
+          "happy_path",
+          "decline_then_reassign",
+          "offer_expires",
+          "unable_to_attend",
+          "price_revision_approved",
+          "price_revision_declined"
+        ]
       }
     ],
     "example": {

@@ -530,6 +530,18 @@ export const requestSchemas: Record<string, object> = {
                 "x-pattern-description": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00"
               }
             }
+          },
+          "sandbox_scenario": {
+            "type": "string",
+            "enum": [
+              "happy_path",
+              "decline_then_reassign",
+              "offer_expires",
+              "unable_to_attend",
+              "price_revision_approved",
+              "price_revision_declined"
+            ],
+            "x-extensible-enum": true
           }
         }
       }

@@ -2038,7 +2038,39 @@ export interface components {
             quote_id?: components["schemas"]["QuoteId"];
             /** @description The arrival window to book (one of a quote's `arrival_windows`); without it the order books the earliest window its urgency allows. */
             arrival_window?: components["schemas"]["ArrivalWindowRequest"];
+            sandbox_scenario?: components["schemas"]["SandboxScenario"];
         };
+        /**
+         * @description Test keys only (a live key sending it gets 422 pointing at `/sandbox_scenario`): the path the sandbox's
+         *     simulated contractors make the order take. They act through the contractor operations a real contractor's key
+         *     calls (acceptOffer, declineOffer, updateJobStatus, requestPriceRevision), one move per sandbox step, so the
+         *     events are the ones live emits. Steps come every `SANDBOX_STEP_MS` on the account's clock, or at once with
+         *     advanceSandboxClock (`to: next_step`) or advanceSandboxOrder. Each scenario always gives the same event
+         *     types in the same order (below, for an order the pool assigns at creation and a second contractor can take
+         *     when it is re-offered, as the default Texas jobs of the demo pool):
+         *     - `happy_path` (default): order.created, order.assigned, order.status_changed (dispatched), order.assigned
+         *       (the accept), order.status_changed (en_route), order.eta_updated, order.status_changed (on_site),
+         *       order.status_changed (completed), order.completed.
+         *     - `decline_then_reassign`: the first contractor declines its offer, the job is re-offered (order.assigned,
+         *       reassigned) and the second accepts: order.created, order.assigned, order.assigned, then happy_path from
+         *       dispatched.
+         *     - `offer_expires`: the first contractor lets its offer's deadline pass (advance the clock past it); the job is
+         *       re-offered and the second accepts: the same sequence as `decline_then_reassign`.
+         *     - `unable_to_attend`: the first contractor accepts, then reports unable_to_attend; the job goes back
+         *       (order.status_changed to pending_dispatch) and is re-offered; the second accepts and completes:
+         *       order.created, order.assigned, order.status_changed, order.assigned, order.status_changed
+         *       (pending_dispatch), order.assigned, then happy_path from dispatched.
+         *     - `price_revision_approved` / `price_revision_declined`: on site the contractor requests a revision over the
+         *       quoted cost and NTE (order.price_revision_requested). Answer it yourself (approvePriceRevision or
+         *       declinePriceRevision); unanswered at the next step, the sandbox answers as the name says
+         *       (order.price_revision_resolved). The contractor then completes: at the approved amount, or within the
+         *       kept NTE at the quoted cost. happy_path up to on_site, then order.price_revision_requested,
+         *       order.price_revision_resolved, order.status_changed (completed), order.completed.
+         *     When nobody else can take a re-offered job the order does what live does: it returns to the dispatcher's
+         *     queue (order.status_changed to accepted_pending_fulfilment) and waits for a contractor or its escalation.
+         * @enum {string}
+         */
+        SandboxScenario: "happy_path" | "decline_then_reassign" | "offer_expires" | "unable_to_attend" | "price_revision_approved" | "price_revision_declined";
         /** @description A two-hour arrival window: from `start` (an even hour on the job's local clock) to `end`, two hours later, each written with the job location's UTC offset. */
         ArrivalWindow: {
             /**

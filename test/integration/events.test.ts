@@ -70,6 +70,7 @@ for (const db of databases()) {
         [
           ["order.assigned", null, "pending_dispatch"], // the fact of creation, right after order.created
           ["order.status_changed", "pending_dispatch", "dispatched"],
+          ["order.assigned", "pending_dispatch", "dispatched"], // the simulated contractor accepted its offer
         ],
       );
     });
@@ -79,10 +80,10 @@ for (const db of databases()) {
         await postOrder(t.url, { "x-api-key": key }, { ...orderRequest, reference_id: "e2" })
       ).json();
       const url = `${t.url}/api/dispatch/v1/orders/${order.order.id}/events`;
-      const reading = readEvents(url, key, 5);
+      const reading = readEvents(url, key, 6);
       await advance(order.order.id);
       await advance(order.order.id);
-      const before = await reading; // created, assigned, dispatched, en_route, eta_updated; then the connection is cut
+      const before = await reading; // created, assigned, dispatched, assigned (the accept), en_route, eta_updated; then the connection is cut
       await advance(order.order.id); // on_site while nobody listens
       const resumed = readEvents(url, key, 3, before.at(-1)!.id);
       await advance(order.order.id); // completed, live
@@ -93,6 +94,7 @@ for (const db of databases()) {
           ["order.created", "pending_dispatch"],
           ["order.assigned", "pending_dispatch"],
           ["order.status_changed", "dispatched"],
+          ["order.assigned", "dispatched"],
           ["order.status_changed", "en_route"],
           ["order.eta_updated", "en_route"],
           ["order.status_changed", "on_site"],
@@ -100,7 +102,7 @@ for (const db of databases()) {
           ["order.completed", "completed"],
         ],
       );
-      assert.equal(new Set([...before, ...after].map((e) => e.id)).size, 8);
+      assert.equal(new Set([...before, ...after].map((e) => e.id)).size, 9);
     });
 
     it("reads no events while no stream is open, and a stream opened later (no resume point) gets only new ones", async () => {

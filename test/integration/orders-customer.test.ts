@@ -206,6 +206,7 @@ for (const db of databases()) {
             "order.created",
             "order.assigned",
             "order.status_changed",
+            "order.assigned", // its contractor accepted the offer (acceptOffer), as live
             "order.status_changed",
             "order.eta_updated", // setting off, the sandbox's contractor re-estimates its arrival
             "order.status_changed",

@@ -149,7 +149,7 @@ for (const db of databases()) {
       assert.deepEqual(await view(id), before);
     });
 
-    it("is re-estimated by the sandbox's contractor setting off (source sandbox), on the feed and the SSE stream alike", async () => {
+    it("is re-estimated by the sandbox's contractor setting off (source contractor: it reports through updateJobStatus), on the feed and the SSE stream alike", async () => {
       const { id } = await create({ ...orderRequest, reference_id: "eta-sandbox" });
       const stream = await openSse(`${t.url}/api/dispatch/v1/orders/${id}/events`, { "x-api-key": key });
       try {
@@ -157,7 +157,7 @@ for (const db of databases()) {
         const order = await view(id);
         const setOff = order.events.at(-1)!;
         assert.equal(setOff.status, "en_route");
-        assert.equal(order.eta?.source, "sandbox");
+        assert.equal(order.eta?.source, "contractor");
         assert.equal(order.eta?.updated_at, setOff.at);
         const lead = Date.parse(order.eta.estimated_arrival_at) - Date.parse(setOff.at);
         assert.ok(Math.abs(lead - order.estimated_response_minutes! * minute) < 5_000, `lead ${lead} ms`);

@@ -210,6 +210,7 @@ for (const target of databases()) {
         "order.created pending_dispatch +0m",
         "order.assigned pending_dispatch +0m",
         "order.status_changed dispatched +50m",
+        "order.assigned dispatched +50m",
         "order.status_changed en_route +100m",
         "order.eta_updated en_route +100m",
         "order.status_changed on_site +150m",

@@ -78,6 +78,8 @@ export interface OrderRow {
   nte_cents: number | null;
   quoted_cost_cents: number | null;
   contractor_id: string | null;
+  /** A test order's scenario (SandboxScenario); null: happy_path. */
+  sandbox_scenario?: Schemas["SandboxScenario"] | null;
   estimated_response_minutes: number | null;
   callback_url: string | null;
   final_cost_cents: number | null;

@@ -10,6 +10,7 @@ import type { Db } from "../../../db/knex.js";
 import { assertDispatchConfigured } from "../availability.js";
 import type { ContractorService } from "../contractors.js";
 import { DomainError } from "../../errors.js";
+import { invalidField } from "./errors.js";
 import { canonicalJson, sha256Hex } from "../../shared/ids.js";
 import { rankMatches } from "../matching.js";
 import { usStateOf } from "../trades.js";
@@ -130,6 +131,11 @@ export async function createOrder(
   const input = withUpperCaseState(payload);
   const requestHash = sha256Hex(canonicalJson(payload));
   const tenant = tenantOf(principal)!;
+  if (tenant.environment === "live" && input.sandbox_scenario !== undefined)
+    throw invalidField(
+      "/sandbox_scenario",
+      "sandbox_scenario is for dispatch_test_ keys; a live order takes no scenario.",
+    );
   const keys = { tenant, referenceId: input.reference_id ?? null, idempotencyKey: ctx.idempotencyKey ?? null };
   const priors = await findPriors(db, keys);
   if (priors.length) return replay(priors, requestHash, keys.referenceId);

@@ -86,6 +86,7 @@ function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, assigne
     description: input.description,
     nte_cents: input.nte_cents ?? null,
     quoted_cost_cents: order.quoted_cost_cents,
+    sandbox_scenario: input.sandbox_scenario ?? null,
     contractor_id: best?.contractor.id ?? null,
     estimated_response_minutes: order.estimated_response_minutes,
     callback_url: input.callback_url ?? null,

@@ -11,7 +11,10 @@ import type { SeatLedger } from "../bookings.js";
 import { heldOverNte, isOverNteError } from "./nte-rule.js";
 import { advancingStatuses, nextStep } from "./state.js";
 import type { OrderEventInput } from "./transition.js";
-import { now as nowMs, nowDate } from "../../shared/clock.js";
+import { nowDate } from "../../shared/clock.js";
+import { acceptOpenOffer, nextReport, reportAsHolder } from "./sandbox-contractor.js";
+import { statusView } from "./view.js";
+import { finalCostOf, scenarioStep } from "./sandbox-scenarios.js";
 import { onTenantClock, scopeOf, tenantNow } from "./test-clock.js";
 
 /** The clock: what it steps orders with, its running job, and `base`, the server's own origin once it listens. */
@@ -26,17 +29,19 @@ export interface SandboxClock {
   base: string;
 }
 
-/** The next step's event; only called for statuses with a forward step. Setting off (en_route), the simulated
- * contractor estimates its arrival as its response minutes from now (eta.ts: source `sandbox`). */
+/** The next step's event, for an order an operator moved by hand (no contractor holds it through an accepted
+ * offer): the sandbox walks it as the operator's stand-in, the ETA its response minutes from now. */
 function inputFor(row: OrderRow): OrderEventInput {
+  const report = nextReport(row);
+  if (report?.status === "en_route")
+    return {
+      status: "en_route",
+      note: report.note,
+      estimated_arrival_at: report.estimated_arrival_at,
+      eta_source: "sandbox",
+    };
+  if (report) return report as OrderEventInput;
   const status = nextStep(row.status)!;
-  if (status === "en_route") {
-    const minutes = row.estimated_response_minutes ?? 30;
-    const estimated_arrival_at = new Date(nowMs() + minutes * 60_000).toISOString();
-    return { status, note: `Sandbox: en route, ETA ${minutes} minutes.`, estimated_arrival_at, eta_source: "sandbox" };
-  }
-  if (status === "completed")
-    return { status, final_cost_cents: row.quoted_cost_cents ?? 0, note: "Sandbox: completed at the quoted cost." };
   return { status, note: `Sandbox: ${status.replace("_", " ")}.` };
 }
 
@@ -48,21 +53,39 @@ export const heldOrder = (id: string) =>
     `Order ${id} is held over its not-to-exceed and is never dispatched until its price revision is approved.`,
   );
 
-/** One step forward; from accepted_pending_fulfilment (advancing by hand) it assigns the pool's match as an
- * operator's assignment does, or answers 409 `no_contractor_in_area`: like live, nobody is invented. The step goes
- * through the same NTE rule as an operator's, and the sandbox never overrides it. */
+/** One step forward, taken as the order's simulated contractor would (sandbox-contractor.ts): the offered contractor
+ * accepts, the holder reports en_route, on_site, completed. From accepted_pending_fulfilment (advancing by hand) it
+ * assigns the pool's match as an operator's assignment does, or answers 409 `no_contractor_in_area`: like live,
+ * nobody is invented. Every move goes through the same NTE rule as live, and the sandbox never overrides it. */
 export async function step(clock: SandboxClock, row: OrderRow) {
   const apply = (plan: OfferedPlan | null) =>
     clock.db.transaction((trx) => applyEvent(trx, row.id, inputFor(row), plan, clock.base));
   try {
-    const view =
-      row.status === "accepted_pending_fulfilment" ? await assignWithSeats(clock, row, {}, apply) : await apply(null);
+    await moveOn(clock, row, apply);
     clock.eventsWritten();
-    return view;
+    const moved = await clock.db("orders").where({ id: row.id }).first<OrderRow>();
+    return await statusView(clock.db, moved, clock.base);
   } catch (error) {
     if (isOverNteError(error)) throw heldOrder(row.id);
     throw error;
   }
+}
+
+/** The move itself: the contractor's operation when one plays the order, else the operator's stand-in. */
+async function moveOn(clock: SandboxClock, row: OrderRow, apply: (plan: OfferedPlan | null) => Promise<unknown>) {
+  if (row.status === "accepted_pending_fulfilment") {
+    await assignWithSeats(clock, row, {}, apply);
+    return;
+  }
+  if ((await scenarioStep(clock, row, clock.base)) === "moved") return;
+  if (row.status === "pending_dispatch") {
+    if (await acceptOpenOffer(clock, row, clock.base)) return;
+    throw new DomainError("conflict", "invalid_transition", `Order ${row.id} waits for a contractor's answer.`);
+  }
+  const report = nextReport(row);
+  if (report?.status === "completed") report.final_cost_cents = await finalCostOf(clock, row);
+  if (report && (await reportAsHolder(clock, row, report, clock.base))) return;
+  await apply(null);
 }
 
 function ignoreLostRace(error: unknown) {

@@ -81,6 +81,7 @@ const declared = {
     eta_source: true,
     arrival_window_start: true,
     arrival_window_end: true,
+    sandbox_scenario: true,
   } satisfies Columns<OrderRow>,
   contractor_bookings: {
     order_id: true,

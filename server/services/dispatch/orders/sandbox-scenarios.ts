@@ -1,0 +1,98 @@
+// Sandbox scenarios: the path a test order's simulated contractors make it take (`sandbox_scenario`, the contract's
+// SandboxScenario lists each one's event sequence). A scenario only chooses which contractor operation the simulated
+// contractor calls at a step (sandbox-contractor.ts): decline instead of accept, let the offer's deadline pass,
+// report unable_to_attend instead of en_route, request a price revision on site. Everything after that choice is
+// the live code's: the re-offer to the next contractor (or the queue when nobody is left), the offers' expiry sweep
+// on the account's clock, the give-back, the NTE rule. So a scenario cannot show an integrator anything live would
+// not do, and its sequence is fixed by the live rules, not by a script.
+//
+// Why each deviation happens once, keyed on the order's own history (its offers and revisions) rather than on a
+// step counter: the history is in the database every instance reads, so two instances stepping one order take the
+// same choice, and an order re-offered by the live rules lands on the happy path (the second contractor accepts).
+// The customer's part in a revision is the integrator's: unanswered at the next step, the sandbox answers it as the
+// scenario's name says, through the same approve/decline the customer calls.
+import type { OrderRow } from "../../../db/tables/dispatch.js";
+import { DomainError } from "../../errors.js";
+import { nowDate } from "../../shared/clock.js";
+import type { Answering } from "../offers/answer.js";
+import { answerPriceRevision } from "../revisions/answer.js";
+import { requestPriceRevision } from "../revisions/request.js";
+import { declineOpenOffer, holderOf, reportAsHolder, simulatedContractor } from "./sandbox-contractor.js";
+
+/** What a scenario's step did: moved the order, or left it to the happy path's move. */
+type Outcome = "moved" | "happy";
+
+const countOf = async (deps: Answering, table: string, where: Record<string, string>) =>
+  Number((await deps.db(table).where(where).count<{ n: string }[]>({ n: "*" }))[0].n);
+
+/** 409 for a step that waits on the clock (an offer the contractor lets expire): the walker tries again later. */
+const waiting = (row: OrderRow) =>
+  new DomainError(
+    "conflict",
+    "invalid_transition",
+    `Order ${row.id} waits for its offer's deadline (sandbox_scenario offer_expires): advance the sandbox clock.`,
+  );
+
+/** The first offer of the order is declined or left to expire; later offers take the happy path. */
+async function answerFirstOffer(deps: Answering, row: OrderRow, base: string): Promise<Outcome> {
+  if ((await countOf(deps, "order_offers", { order_id: row.id })) > 1) return "happy";
+  if (row.sandbox_scenario === "offer_expires") throw waiting(row);
+  return (await declineOpenOffer(deps, row, base)) ? "moved" : "happy";
+}
+
+/** The first contractor to hold the job gives it back; the next one takes the happy path. */
+async function giveBackOnce(deps: Answering, row: OrderRow, base: string): Promise<Outcome> {
+  if ((await countOf(deps, "order_offers", { order_id: row.id, status: "accepted" })) > 1) return "happy";
+  const report = {
+    status: "unable_to_attend" as const,
+    reason: "vehicle_breakdown" as const,
+    note: "Sandbox: the simulated contractor cannot attend.",
+  };
+  return (await reportAsHolder(deps, row, report, base)) ? "moved" : "happy";
+}
+
+/** On site: request a revision over the quoted cost and NTE; at the next step answer it as the scenario says. */
+async function reviseOnSite(deps: Answering, row: OrderRow, base: string): Promise<Outcome> {
+  const revisions = deps.db("order_price_revisions").where({ order_id: row.id, requested_by: "contractor" });
+  const asked = await revisions.clone().orderBy("id", "desc").first();
+  const holder = await holderOf(deps, row.id);
+  if (!holder) return "happy";
+  if (!asked) {
+    const amount_cents = Math.max(row.quoted_cost_cents ?? 0, row.nte_cents ?? 0) + 5_000;
+    const input = { amount_cents, reason: "Sandbox: the job needs a part nobody quoted." };
+    await requestPriceRevision(deps.db, simulatedContractor(holder), { id: row.id, input, base }).finally(
+      deps.eventsWritten,
+    );
+    // the walker's mark of the order's last move: the customer has a whole step to answer before the sandbox does
+    await deps.db("orders").where({ id: row.id }).update({ updated_at: nowDate() });
+    return "moved";
+  }
+  if (asked.status !== "pending") return "happy";
+  const answer = row.sandbox_scenario === "price_revision_approved" ? "approved" : "declined";
+  const tenant = { account: row.account, environment: row.environment };
+  await answerPriceRevision(deps.db, tenant, { id: row.id, revisionId: asked.id, answer, base }).finally(
+    deps.eventsWritten,
+  );
+  return "moved";
+}
+
+/** The scenario's move at this step, or "happy" for the happy path's. */
+export async function scenarioStep(deps: Answering, row: OrderRow, base: string): Promise<Outcome> {
+  const scenario = row.sandbox_scenario ?? "happy_path";
+  if (row.status === "pending_dispatch" && (scenario === "decline_then_reassign" || scenario === "offer_expires"))
+    return answerFirstOffer(deps, row, base);
+  if (row.status === "dispatched" && scenario === "unable_to_attend") return giveBackOnce(deps, row, base);
+  if (row.status === "on_site" && (scenario === "price_revision_approved" || scenario === "price_revision_declined"))
+    return reviseOnSite(deps, row, base);
+  return "happy";
+}
+
+/** The final cost the holder reports: an approved revision's amount (the order's NTE now), else the quoted cost. */
+export async function finalCostOf(deps: Answering, row: OrderRow): Promise<number> {
+  const approved = await deps
+    .db("order_price_revisions")
+    .where({ order_id: row.id, requested_by: "contractor", status: "approved" })
+    .orderBy("id", "desc")
+    .first();
+  return approved?.amount_cents ?? row.quoted_cost_cents ?? 0;
+}

@@ -1,0 +1,135 @@
+// Sandbox scenarios (services/dispatch/orders/sandbox-scenarios.ts): each `sandbox_scenario` gives one event-type
+// sequence, the same on every run, on PGlite and on Postgres; the simulated contractors move the order through the
+// contractor operations (the audit log shows their offer answers and job reports). The table runs in seconds: the
+// account's clock is frozen and advanced `to: next_step`, never waited on (SANDBOX_STEP_MS one minute: each step
+// comes before the urgent offer's deadline, as with the default five seconds). A live key naming a scenario gets 422.
+import assert from "node:assert/strict";
+import { orderRequest } from "../fixtures/requests.js";
+import { jsonRequest } from "../helpers/request.js";
+import { databases, startTestServer, type TestServer } from "../helpers/server.js";
+
+const happyFromDispatched = [
+  "order.status_changed:dispatched",
+  "order.assigned:dispatched",
+  "order.status_changed:en_route",
+  "order.eta_updated:en_route",
+  "order.status_changed:on_site",
+];
+const completed = ["order.status_changed:completed", "order.completed:completed"];
+const created = ["order.created:pending_dispatch", "order.assigned:pending_dispatch"];
+const reassigned = [...created, "order.assigned:pending_dispatch"];
+const revised = [
+  ...created,
+  ...happyFromDispatched,
+  "order.price_revision_requested:on_site",
+  "order.price_revision_resolved:on_site",
+  ...completed,
+];
+
+const table: Record<string, string[]> = {
+  happy_path: [...created, ...happyFromDispatched, ...completed],
+  decline_then_reassign: [...reassigned, ...happyFromDispatched, ...completed],
+  offer_expires: [...reassigned, ...happyFromDispatched, ...completed],
+  unable_to_attend: [
+    ...created,
+    "order.status_changed:dispatched",
+    "order.assigned:dispatched",
+    "order.status_changed:pending_dispatch",
+    "order.assigned:pending_dispatch",
+    ...happyFromDispatched,
+    ...completed,
+  ],
+  price_revision_approved: revised,
+  price_revision_declined: revised,
+};
+
+const call = async (t: TestServer, path: string, key: string, body?: unknown) => {
+  const response = await jsonRequest(t, body === undefined ? "GET" : "POST", `/api/dispatch/v1${path}`, {
+    headers: { "x-api-key": key },
+    body,
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> };
+};
+
+/** Runs one scenario on a fresh account with a frozen clock, advancing to each next step until the order is final. */
+async function run(t: TestServer, scenario: string, account: string) {
+  const { key } = await t.issueKey({ account, environment: "test" });
+  assert.equal((await call(t, "/sandbox/clock/advance", key, { by: "0s" })).status, 200);
+  const body = { ...orderRequest, reference_id: `${account}-order`, sandbox_scenario: scenario };
+  const made = await call(t, "/order", key, body);
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const id = (made.body.order as { id: string }).id;
+  const db = t.app.services.db;
+  for (let stop = 0; stop < 40; stop++) {
+    const row = await db("orders").where({ id }).first("status");
+    if (row!.status === "completed" || row!.status === "cancelled") break;
+    const advanced = await call(t, "/sandbox/clock/advance", key, { to: "next_step" });
+    if (advanced.status === 409) break;
+    assert.equal(advanced.status, 200, JSON.stringify(advanced.body));
+  }
+  const events = await db("order_events").where({ order_id: id }).orderBy("id").select("type", "status");
+  return { id, types: events.map((e) => `${e.type}:${e.status}`) };
+}
+
+for (const target of databases()) {
+  describe(`sandbox scenarios (${target.name})`, function () {
+    this.timeout(120_000);
+    // A server per scenario: each starts from the demo pool's free seats, as an integrator's fresh sandbox does.
+    let t: TestServer;
+    beforeEach(async () => {
+      t = await startTestServer(target, { SANDBOX_STEP_MS: String(60_000), DISPATCHER_INTERVAL_MS: "1000" });
+    });
+    afterEach(() => t?.stop());
+
+    for (const [scenario, sequence] of Object.entries(table))
+      it(`${scenario}: the same event types in the same order on every run, through the contractor operations`, async () => {
+        const first = await run(t, scenario, `${scenario}-1`);
+        assert.deepEqual(first.types, sequence);
+        const second = await run(t, scenario, `${scenario}-2`);
+        assert.deepEqual(second.types, first.types);
+        const audit = await t.app.services.db("audit_records").where({ subject: first.id }).select("type");
+        assert.ok(
+          audit.some((record) => record.type === "job_status"),
+          "the holder reported through updateJobStatus",
+        );
+      });
+
+    it("lets the customer answer the revision before the sandbox does: price_revision_declined, approved by the test", async () => {
+      const { key } = await t.issueKey({ account: "answers", environment: "test" });
+      assert.equal((await call(t, "/sandbox/clock/advance", key, { by: "0s" })).status, 200);
+      const body = { ...orderRequest, reference_id: "answers-order", sandbox_scenario: "price_revision_declined" };
+      const id = ((await call(t, "/order", key, body)).body.order as { id: string }).id;
+      const db = t.app.services.db;
+      const pending = () => db("order_price_revisions").where({ order_id: id, status: "pending" }).first();
+      for (let stop = 0; stop < 20 && !(await pending()); stop++)
+        assert.equal((await call(t, "/sandbox/clock/advance", key, { to: "next_step" })).status, 200);
+      const revision = (await pending())!;
+      const approved = await call(t, `/orders/${id}/price-revisions/${revision.id}/approve`, key, {});
+      assert.equal(approved.status, 200, JSON.stringify(approved.body));
+      for (let stop = 0; stop < 20 && (await db("orders").where({ id }).first())!.status !== "completed"; stop++)
+        assert.equal((await call(t, "/sandbox/clock/advance", key, { to: "next_step" })).status, 200);
+      const order = (await db("orders").where({ id }).first())!;
+      assert.equal(order.status, "completed");
+      assert.equal(order.nte_cents, revision.amount_cents);
+      const events = await db("order_events").where({ order_id: id }).orderBy("id").select("type", "status");
+      assert.deepEqual(
+        events.map((e) => `${e.type}:${e.status}`),
+        table.price_revision_declined,
+      );
+    });
+
+    it("refuses sandbox_scenario from a live key: 422 pointing at /sandbox_scenario", async () => {
+      const { key } = await t.issueKey({ account: "live-scenario", environment: "live" });
+      const body = { ...orderRequest, reference_id: "live-scenario", sandbox_scenario: "happy_path" };
+      const refused = await call(t, "/order", key, body);
+      assert.equal(refused.status, 422);
+      const errors = refused.body.errors as { pointer: string }[];
+      assert.deepEqual(
+        errors.map((e) => e.pointer),
+        ["/sandbox_scenario"],
+      );
+      assert.equal(await t.app.services.db("orders").where({ reference_id: "live-scenario" }).first(), undefined);
+    });
+  });
+}
