@@ -135,6 +135,7 @@ describe("event catalogue: webhooks and listen", function () {
           "order.created",
           "order.assigned",
           "order.status_changed",
+          "order.assigned",
           "order.status_changed",
           "order.eta_updated",
           "order.cancelled",
@@ -143,6 +144,7 @@ describe("event catalogue: webhooks and listen", function () {
           "order.created",
           "order.assigned",
           "order.status_changed",
+          "order.assigned",
           "order.status_changed",
           "order.eta_updated",
           "order.status_changed",
@@ -157,7 +159,12 @@ describe("event catalogue: webhooks and listen", function () {
       const arrived = (id: string) =>
         of("/hook", id).length === expected[id].length && of("/listen", id).length === expected[id].length;
       const ids = [cancelled, completed, escalated, rescheduled, revised];
-      await until(() => ids.every(arrived), { timeoutMs: 20_000 });
+      const typesOf = (id: string) =>
+        of("/hook", id).map((h) => (JSON.parse(h.raw.toString()) as { type: string }).type);
+      await until(() => ids.every(arrived), { timeoutMs: 20_000 }).catch(() => {
+        // say what did arrive: a changed sequence shows at once instead of as a bare timeout
+        assert.deepEqual(Object.fromEntries(ids.map((id) => [id, typesOf(id)])), expected);
+      });
       const secret = await webhookSecret(t.url, "catalogue");
       for (const id of ids) {
         const [hook, forwarded] = [of("/hook", id), of("/listen", id)];

@@ -127,7 +127,7 @@ for (const db of databases()) {
           },
           schema("OrderStatus"),
         ],
-        "dispatch.approve_price_revision": [revisionInput, schema("OrderStatus")],
+        "dispatch.approve_price_revision": confirming([revisionInput, schema("OrderStatus")]),
         "dispatch.decline_price_revision": [revisionInput, schema("OrderStatus")],
       };
       assert.deepEqual(tools.map((tool) => tool.name).sort(), Object.keys(expected).sort());
@@ -207,7 +207,7 @@ for (const db of databases()) {
     it("declines the key's own order's price revision with decline_price_revision; another account's is not found", async () => {
       const client = await connect(t.url, key);
       const held = { ...orderArgs, nte_cents: 1 }; // any price is over it: held with a pending price revision
-      const created = (await client.callTool({ name: "dispatch.order", arguments: held })) as CallToolResult;
+      const created = await confirmed(client, "dispatch.order", held);
       const handle = (created.structuredContent as { order: { id: string } }).order.id;
       const status = (await client.callTool({
         name: "dispatch.order_status",
