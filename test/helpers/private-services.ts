@@ -8,8 +8,8 @@ import { freePort } from "../../mocks/prism.js";
 
 const pgBin = "/usr/lib/postgresql/15/bin";
 // PostgreSQL refuses to run as root; run its tools as the `postgres` user when we are root.
-const asPostgres = (cmd: string, args: string[]) =>
-  (process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", cmd, ...args]] : [cmd, args]) as [string, string[]];
+const asPostgres = (cmd: string, args: string[]): [string, string[]] =>
+  process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", cmd, ...args]] : [cmd, args];
 
 export interface PrivatePostgres {
   url: string;
