@@ -66,14 +66,15 @@ describe("orders watch with steps seconds apart (built server and CLI)", functio
       const { key, id, watched, started, exitedAt } = await watches.get(format)!;
       assert.equal(watched.code, 0, `exit ${watched.code}: ${watched.stderr}`);
       const lines = watched.stdout.trim().split("\n");
-      // created, assigned, dispatched, en_route, eta_updated, on_site, completed: it exits at the status event, not
-      // waiting for the order.completed fact after it (the status event carries the final cost too)
-      assert.equal(lines.length, 7, watched.stdout);
+      // created, assigned (offered), dispatched, assigned (the sandbox's contractor accepted), en_route, eta_updated
+      // (the contractor's estimate), on_site, completed: it exits at the status event, not waiting for the
+      // order.completed fact after it (the status event carries the final cost too)
+      assert.equal(lines.length, 8, watched.stdout);
       const etaLine =
         format === "table"
-          ? /en_route {2}ETA \S+Z \(sandbox\) {2}\(order\.eta_updated, evt_\d+\)$/
+          ? /en_route {2}ETA \S+Z \(contractor\) {2}\(order\.eta_updated, evt_\d+\)$/
           : /"order\.eta_updated"/;
-      assert.match(lines[4], etaLine);
+      assert.match(lines[5], etaLine);
       assert.match(lines.at(-1)!, /completed/);
       const completedAt = await completedTime(base, key, id);
       const exitLagMs = exitedAt - completedAt;
