@@ -5,29 +5,14 @@
 // are the order's feed, event by event, byte for byte the same (the script's own `cmp` says so too).
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, mkdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { markedBlocks, userEnv } from "../helpers/readme-blocks.js";
 import { root, spawnServer, type ServerProcess } from "../helpers/server-process.js";
 
 const run = promisify(execFile);
-
-/** The ```sh blocks between `<!-- name:start -->` and `<!-- name:end -->`, in order. */
-function markedBlocks(markdown: string, name: string): string[] {
-  const section = new RegExp(`<!-- ${name}:start -->([\\s\\S]*?)<!-- ${name}:end -->`).exec(markdown)?.[1];
-  if (section === undefined) throw new Error(`README.md has no ${name} markers`);
-  return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? "");
-}
-
-/** A new user's second terminal: PATH with `dispatch`, no DISPATCH_* settings, a clean HOME. */
-function userEnv(dir: string, port: number): NodeJS.ProcessEnv {
-  const bin = join(dir, "bin");
-  mkdirSync(bin);
-  symlinkSync(join(root, "cli/bin/dispatch.cjs"), join(bin, "dispatch"));
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DISPATCH_")));
-  return { ...inherited, PATH: `${bin}:${process.env.PATH ?? ""}`, HOME: dir, PORT: String(port) };
-}
 
 interface Event {
   id: string;

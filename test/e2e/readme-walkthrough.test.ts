@@ -2,41 +2,20 @@
 // user runs them, against a fresh server, and leave the clone as they found it (git status, prettier --check).
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, mkdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { loadConfig } from "../../server/config.js";
+import { markedBlocks, userEnv } from "../helpers/readme-blocks.js";
 import { root, spawnServer, type ServerProcess } from "../helpers/server-process.js";
 
 const run = promisify(execFile);
 
-/** The ```sh blocks between `<!-- walkthrough:start -->` and `<!-- walkthrough:end -->`, in order. */
-export function walkthroughBlocks(markdown: string): string[] {
-  const section = /<!-- walkthrough:start -->([\s\S]*?)<!-- walkthrough:end -->/.exec(markdown)?.[1];
-  if (section === undefined) throw new Error("README.md has no walkthrough markers");
-  return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? "");
-}
-
-/** The environment a new user's second terminal has: PATH with `dispatch`, no DISPATCH_* settings, a clean HOME. */
-function userEnv(dir: string, port: number): NodeJS.ProcessEnv {
-  const bin = join(dir, "bin");
-  mkdirSync(bin);
-  symlinkSync(join(root, "cli/bin/dispatch.cjs"), join(bin, "dispatch"));
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DISPATCH_")));
-  return {
-    ...inherited,
-    PATH: `${bin}:${process.env.PATH ?? ""}`,
-    HOME: dir,
-    XDG_CONFIG_HOME: join(dir, "config"),
-    PORT: String(port),
-  };
-}
-
 describe("README walkthrough", function () {
   this.timeout(300_000);
   const readme = readFileSync(join(root, "README.md"), "utf8");
-  const blocks = walkthroughBlocks(readme);
+  const blocks = markedBlocks(readme, "walkthrough");
   let dir: string;
   let server: ServerProcess | undefined;
 
