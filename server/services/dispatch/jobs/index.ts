@@ -32,7 +32,7 @@ async function listJobs(
  * report's 404). */
 async function onJobClock<T>(deps: Answering, caller: ContractorCaller, id: string, work: () => Promise<T>) {
   const order = await deps.db("orders").where({ id, environment: caller.environment }).first("account", "environment");
-  return order ? onTenantClock(deps.db, order, work) : work();
+  return onTenantClock(deps.db, order, work);
 }
 
 /** `origin`: the request's own origin, the base of status URLs in events when PUBLIC_BASE_URL is unset. */

@@ -31,7 +31,7 @@ async function onOfferClock<T>(deps: Answering, caller: ContractorCaller, id: st
     .db("order_offers")
     .where({ id, contractor_id: caller.contractorId, environment: caller.environment })
     .first("account", "environment");
-  return offer ? onTenantClock(deps.db, offer, work) : work();
+  return onTenantClock(deps.db, offer, work);
 }
 
 /** `origin`: the request's own origin, the base of status URLs in events when PUBLIC_BASE_URL is unset. */

@@ -29,9 +29,10 @@ export async function testTimeOf(db: Reader, account: string): Promise<Date> {
   return (await frozenAt(db, account)) ?? nowDate();
 }
 
-/** Runs `work` on the tenant's clock: a frozen sandbox's instant for a test tenant, the wall clock otherwise. */
-export async function onTenantClock<T>(db: Db, tenant: Tenant, work: () => Promise<T>): Promise<T> {
-  if (tenant.environment !== "test") return work();
+/** Runs `work` on the tenant's clock: a frozen sandbox's instant for a test tenant, the wall clock otherwise (and
+ * for no tenant: a row the caller looked up and did not find, whose own 404 follows in `work`). */
+export async function onTenantClock<T>(db: Db, tenant: Tenant | undefined, work: () => Promise<T>): Promise<T> {
+  if (tenant?.environment !== "test") return work();
   const at = await frozenAt(db, tenant.account);
   if (!at) return work();
   const ms = at.getTime();
