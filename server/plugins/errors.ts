@@ -97,7 +97,11 @@ export const isDatabaseUnavailable = (error: Error & { code?: unknown }): boolea
     error.message,
   );
 
-/** One line per cause (`label` + message) per throttle window: a warn without stack, or an error with it. */
+/**
+ * One line per cause per throttle window: a warn without stack, or an error with it. An outage (warn) is one cause
+ * per label whatever the driver says ("Connection terminated" while the server goes down, then ECONNREFUSED);
+ * a bug (error) is one cause per label and message, so two different bugs are both seen.
+ */
 function logThrottled(
   logger: Logger,
   level: "warn" | "error",
@@ -106,7 +110,7 @@ function logThrottled(
   throttle: LogThrottle,
 ) {
   const label = "job" in fields ? fields.job : fields.code;
-  const taken = throttle.take(`${label}:${error.message.slice(0, 200)}`);
+  const taken = throttle.take(level === "warn" ? label : `${label}:${error.message.slice(0, 200)}`);
   if (!taken) return;
   const extra = taken.suppressed ? { suppressed: taken.suppressed } : {};
   if (level === "warn") logger.warn({ ...fields, cause: error.message, ...extra }, `${label}: ${error.message}`);
