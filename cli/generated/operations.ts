@@ -712,7 +712,9 @@ export const operations: readonly OperationSpec[] = [
           "offer_expires",
           "unable_to_attend",
           "price_revision_approved",
-          "price_revision_declined"
+          "price_revision_declined",
+          "no_contractor_then_escalate",
+          "cancelled_by_provider"
         ]
       }
     ],
@@ -1986,7 +1988,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/sandbox/orders/{id}/advance",
     "summary": "Move a sandbox order one step now",
-    "description": "Sandbox only: orders made with a `dispatch_test_` key move on their own once assigned\n(`pending_dispatch` → `dispatched` → `en_route` with an ETA → `on_site` → `completed` at the quoted\ncost), one step every `SANDBOX_STEP_MS` (default 5000; 0 = only through this endpoint). This endpoint\ntakes the next step now, or with `to` walks the steps up to that status; each step is evented, audited\nand webhooked exactly like an operator's. The sandbox follows the live rules exactly: an\n`accepted_pending_fulfilment` order is assigned by the dispatcher, as live, once an active contractor\ncan take it (no contractor is invented; advancing it first assigns the pool's match, or answers 409\n`no_contractor_in_area`); an order whose price is over its NTE (`fulfilment.reason: over_nte`, or a\nlater match priced over it, kept as its `quoted_cost_cents`) is never dispatched or completed. 403\n`live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of the order, 409\n`held_over_nte` for an order held over its NTE, 409 `no_contractor_in_area` for an unassigned order no\nactive contractor can take.",
+    "description": "Sandbox only: orders made with a `dispatch_test_` key move on their own once assigned\n(`pending_dispatch` → `dispatched` → `en_route` with an ETA → `on_site` → `completed` at the quoted\ncost), one step every `SANDBOX_STEP_MS` (default 5000; 0 = only through this endpoint). This endpoint\ntakes the next step now, or with `to` walks the steps up to that status; each step is evented, audited\nand webhooked exactly like an operator's. The sandbox follows the live rules exactly: an\n`accepted_pending_fulfilment` order is assigned by the dispatcher, as live, once an active contractor\ncan take it (no contractor is invented; advancing it first assigns the pool's match, or answers 409\n`no_contractor_in_area`); an order whose price is over its NTE (`fulfilment.reason: over_nte`, or a\nlater match priced over it, kept as its `quoted_cost_cents`) is never dispatched or completed. 403\n`live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of the order, 409\n`held_over_nte` for an order held over its NTE, 409 `no_contractor_in_area` for an unassigned order no\nactive contractor can take. A `sandbox_scenario` can end a walk short of `to` (the order cancelled, or\nback in the dispatcher's queue when nobody took it): the answer is the order as it then stands.",
     "security": [
       "ApiKey"
     ],

@@ -539,7 +539,9 @@ export const requestSchemas: Record<string, object> = {
               "offer_expires",
               "unable_to_attend",
               "price_revision_approved",
-              "price_revision_declined"
+              "price_revision_declined",
+              "no_contractor_then_escalate",
+              "cancelled_by_provider"
             ],
             "x-extensible-enum": true
           }

@@ -645,7 +645,8 @@ export interface paths {
          *     later match priced over it, kept as its `quoted_cost_cents`) is never dispatched or completed. 403
          *     `live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of the order, 409
          *     `held_over_nte` for an order held over its NTE, 409 `no_contractor_in_area` for an unassigned order no
-         *     active contractor can take.
+         *     active contractor can take. A `sandbox_scenario` can end a walk short of `to` (the order cancelled, or
+         *     back in the dispatcher's queue when nobody took it): the answer is the order as it then stands.
          */
         post: operations["advanceSandboxOrder"];
         delete?: never;
@@ -2066,11 +2067,28 @@ export interface components {
          *       (order.price_revision_resolved). The contractor then completes: at the approved amount, or within the
          *       kept NTE at the quoted cost. happy_path up to on_site, then order.price_revision_requested,
          *       order.price_revision_resolved, order.status_changed (completed), order.completed.
+         *     - `no_contractor_then_escalate`: every contractor offered the order declines it (declineOffer); the job is
+         *       re-offered to each eligible contractor in turn (order.assigned once per eligible contractor: twice in the
+         *       demo pool) and, nobody being left (a contractor is never offered one order twice), returns to the
+         *       dispatcher's queue (order.status_changed to accepted_pending_fulfilment, seats freed). At the urgency's
+         *       fulfilment deadline from its creation (advance the clock `to: next_step`, or by that long) it is escalated
+         *       (order.escalated, reason `no_contractor_in_area`). Demo pool: order.created, order.assigned,
+         *       order.assigned, order.status_changed (accepted_pending_fulfilment), order.escalated. It then stays
+         *       escalated and unassigned, as live: nothing more is scheduled (`next_step_at` null); the dispatcher would
+         *       still offer it to a contractor that joins the pool, who declines it too, and advanceSandboxOrder assigns
+         *       it by hand as an operator would, after which that contractor declines and it returns to the queue.
+         *     - `cancelled_by_provider`: the first contractor accepts, then reports unable_to_attend (the job goes back
+         *       and is re-offered, as in `unable_to_attend`); at the next step the provider's operator cancels the order
+         *       (recordOrderEvent: `cancellation.by` operator, reason `operator_decision`), which withdraws the open
+         *       offer and frees its seats: order.created, order.assigned, order.status_changed (dispatched),
+         *       order.assigned, order.status_changed (pending_dispatch), order.assigned, order.cancelled. When nobody
+         *       else can take the given-back job it waits in the dispatcher's queue (below) and is cancelled at the step
+         *       after a contractor is offered it again.
          *     When nobody else can take a re-offered job the order does what live does: it returns to the dispatcher's
          *     queue (order.status_changed to accepted_pending_fulfilment) and waits for a contractor or its escalation.
          * @enum {string}
          */
-        SandboxScenario: "happy_path" | "decline_then_reassign" | "offer_expires" | "unable_to_attend" | "price_revision_approved" | "price_revision_declined";
+        SandboxScenario: "happy_path" | "decline_then_reassign" | "offer_expires" | "unable_to_attend" | "price_revision_approved" | "price_revision_declined" | "no_contractor_then_escalate" | "cancelled_by_provider";
         /** @description A two-hour arrival window: from `start` (an even hour on the job's local clock) to `end`, two hours later, each written with the job location's UTC offset. */
         ArrivalWindow: {
             /**

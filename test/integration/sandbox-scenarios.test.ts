@@ -41,7 +41,23 @@ const table: Record<string, string[]> = {
   ],
   price_revision_approved: revised,
   price_revision_declined: revised,
+  // the demo pool has two eligible contractors for the default job: one order.assigned each, then the queue
+  no_contractor_then_escalate: [
+    ...reassigned,
+    "order.status_changed:accepted_pending_fulfilment",
+    "order.escalated:accepted_pending_fulfilment",
+  ],
+  cancelled_by_provider: [
+    ...created,
+    "order.status_changed:dispatched",
+    "order.assigned:dispatched",
+    "order.status_changed:pending_dispatch",
+    "order.assigned:pending_dispatch",
+    "order.cancelled:cancelled",
+  ],
 };
+/** The contractor operation each scenario's audit log shows (the holder's reports, else the offer answers). */
+const contractorAudit: Record<string, string> = { no_contractor_then_escalate: "offer" };
 
 const call = async (t: TestServer, path: string, key: string, body?: unknown) => {
   const response = await jsonRequest(t, body === undefined ? "GET" : "POST", `/api/dispatch/v1${path}`, {
@@ -89,9 +105,10 @@ for (const target of databases()) {
         const second = await run(t, scenario, `${scenario}-2`);
         assert.deepEqual(second.types, first.types);
         const audit = await t.app.services.db("audit_records").where({ subject: first.id }).select("type");
+        const operation = contractorAudit[scenario] ?? "job_status";
         assert.ok(
-          audit.some((record) => record.type === "job_status"),
-          "the holder reported through updateJobStatus",
+          audit.some((record) => record.type === operation),
+          `the simulated contractor acted through its operations (${operation} audit records)`,
         );
       });
 
@@ -117,6 +134,84 @@ for (const target of databases()) {
         events.map((e) => `${e.type}:${e.status}`),
         table.price_revision_declined,
       );
+    });
+
+    it("no_contractor_then_escalate: every offer declined, queued without seats, escalated at the urgent deadline, then left alone", async () => {
+      const { id } = await run(t, "no_contractor_then_escalate", "escalates");
+      const db = t.app.services.db;
+      const offers = await db("order_offers").where({ order_id: id }).orderBy("created_at").select("status");
+      assert.deepEqual(
+        offers.map((offer) => offer.status),
+        ["declined", "declined"],
+      );
+      const order = (await db("orders").where({ id }).first())!;
+      assert.equal(order.status, "accepted_pending_fulfilment");
+      assert.equal(order.contractor_id, null);
+      assert.equal(order.escalation_reason, "no_contractor_in_area");
+      const deadline = new Date(order.created_at).getTime() + 120 * 60_000; // urgent: two hours
+      assert.equal(new Date(order.escalated_at!).getTime(), deadline);
+      assert.equal((await db("contractor_bookings").where({ order_id: id })).length, 0);
+      // nothing more is scheduled, and a day later it is still escalated and unassigned: no more optimistic than live
+      const { key } = await t.issueKey({ account: "escalates", environment: "test" });
+      const clock = await call(t, "/sandbox/clock", key);
+      assert.equal(clock.body.next_step_at, null);
+      const before = await db("order_events").where({ order_id: id }).count<{ n: string }[]>({ n: "*" });
+      assert.equal((await call(t, "/sandbox/clock/advance", key, { by: "24h" })).status, 200);
+      const after = await db("order_events").where({ order_id: id }).count<{ n: string }[]>({ n: "*" });
+      assert.equal(Number(after[0].n), Number(before[0].n));
+      assert.equal((await db("orders").where({ id }).first())!.status, "accepted_pending_fulfilment");
+      // assigned by hand as an operator would: that contractor declines at the next step, back to the queue, not
+      // escalated twice
+      const assigned = await call(t, `/sandbox/orders/${id}/advance`, key, {});
+      assert.equal(assigned.body.status, "pending_dispatch", JSON.stringify(assigned.body));
+      assert.equal((await call(t, "/sandbox/clock/advance", key, { to: "next_step" })).status, 200);
+      const events = await db("order_events").where({ order_id: id }).orderBy("id").select("type", "status");
+      assert.deepEqual(
+        events.slice(Number(after[0].n)).map((e) => `${e.type}:${e.status}`),
+        [
+          "order.status_changed:pending_dispatch",
+          "order.assigned:pending_dispatch",
+          "order.status_changed:accepted_pending_fulfilment",
+        ],
+      );
+    });
+
+    it("cancelled_by_provider: the operator's cancel after the give-back, the re-offer withdrawn, the seats freed", async () => {
+      const { id } = await run(t, "cancelled_by_provider", "provider-cancels");
+      const db = t.app.services.db;
+      const order = (await db("orders").where({ id }).first())!;
+      assert.equal(order.status, "cancelled");
+      assert.deepEqual(
+        { reason: order.cancellation?.reason, by: order.cancellation?.by },
+        { reason: "operator_decision", by: "operator" },
+      );
+      const offers = await db("order_offers").where({ order_id: id }).orderBy("created_at").select("status");
+      assert.deepEqual(
+        offers.map((offer) => offer.status),
+        ["accepted", "withdrawn"],
+      );
+      assert.equal((await db("contractor_bookings").where({ order_id: id })).length, 0);
+      const reports = await db("audit_records").where({ subject: id, type: "job_status" }).select("content");
+      assert.deepEqual(
+        reports.map((record) => (JSON.parse(record.content) as { status: string }).status),
+        ["unable_to_attend"],
+      );
+    });
+
+    it("advanceSandboxOrder to completed stops where these scenarios end the walk: back in the queue, or cancelled", async () => {
+      const { key } = await t.issueKey({ account: "by-hand", environment: "test" });
+      assert.equal((await call(t, "/sandbox/clock/advance", key, { by: "0s" })).status, 200);
+      const ends: Record<string, string> = {
+        no_contractor_then_escalate: "accepted_pending_fulfilment",
+        cancelled_by_provider: "cancelled",
+      };
+      for (const [scenario, status] of Object.entries(ends)) {
+        const body = { ...orderRequest, reference_id: `by-hand-${scenario}`, sandbox_scenario: scenario };
+        const id = ((await call(t, "/order", key, body)).body.order as { id: string }).id;
+        const walked = await call(t, `/sandbox/orders/${id}/advance`, key, { to: "completed" });
+        assert.equal(walked.status, 200, JSON.stringify(walked.body));
+        assert.equal(walked.body.status, status);
+      }
     });
 
     it("refuses sandbox_scenario from a live key: 422 pointing at /sandbox_scenario", async () => {

@@ -1,4 +1,7 @@
-// advanceSandboxOrder: a test order moved by hand, one step or the steps up to `to`.
+// advanceSandboxOrder: a test order moved by hand, one step or the steps up to `to`. A scenario may end the walk
+// short of `to` (sandbox-scenarios.ts): the order cancelled (cancelled_by_provider) or back in the dispatcher's queue
+// when nobody took it (no_contractor_then_escalate); the walk stops there and answers the order as it stands, since
+// a queued order is the dispatcher's, as live, and another step would assign it by hand again, without end.
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import type { Tenant } from "../../access/principal.js";
 import { DomainError } from "../../errors.js";
@@ -42,6 +45,6 @@ export async function advanceSandboxOrder(
   do {
     view = await step(clock, row);
     row = await clock.db("orders").where({ id }).first();
-  } while (row && row.status !== target);
+  } while (row && row.status !== target && nextStep(row.status) && row.status !== "accepted_pending_fulfilment");
   return view;
 }

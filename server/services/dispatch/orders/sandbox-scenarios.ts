@@ -11,12 +11,23 @@
 // same choice, and an order re-offered by the live rules lands on the happy path (the second contractor accepts).
 // The customer's part in a revision is the integrator's: unanswered at the next step, the sandbox answers it as the
 // scenario's name says, through the same approve/decline the customer calls.
+//
+// Two scenarios never return to the happy path. In no_contractor_then_escalate every simulated contractor offered
+// the order declines it (the one deviation taken at every offer), so the live re-offer runs out of contractors (it never offers one twice) and queues the
+// order, which the dispatcher escalates at its fulfilment deadline; the sandbox is no more optimistic than live
+// after that: the dispatcher would still assign it to a contractor not yet offered it (a new one in the pool), and
+// that one declines too. In cancelled_by_provider the first contractor gives the job back (unable_to_attend), and
+// at the next step the provider's operator cancels it rather than wait for the re-offer's answer: recordOrderEvent's
+// cancel, as an operator's call makes it (reason operator_decision, by operator), which withdraws the open offer
+// and frees the seats. A contractor cannot cancel a job in live, so the give-back then the operator's cancel is
+// the provider side's real path.
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { DomainError } from "../../errors.js";
 import { nowDate } from "../../shared/clock.js";
 import type { Answering } from "../offers/answer.js";
 import { answerPriceRevision } from "../revisions/answer.js";
 import { requestPriceRevision } from "../revisions/request.js";
+import { recordEvent } from "./record-event.js";
 import { declineOpenOffer, holderOf, reportAsHolder, simulatedContractor } from "./sandbox-contractor.js";
 
 /** What a scenario's step did: moved the order, or left it to the happy path's move. */
@@ -76,6 +87,23 @@ async function reviseOnSite(deps: Answering, row: OrderRow, base: string): Promi
   return "moved";
 }
 
+/** Every contractor offered the order declines it: the live re-offer moves on until nobody is left. */
+async function declineEveryOffer(deps: Answering, row: OrderRow, base: string): Promise<Outcome> {
+  return (await declineOpenOffer(deps, row, base)) ? "moved" : "happy";
+}
+
+/** The first holder gives the job back; once it is waiting again (re-offered), the provider's operator cancels it. */
+async function providerCancels(deps: Answering, row: OrderRow, base: string): Promise<Outcome> {
+  if (row.status === "dispatched") return giveBackOnce(deps, row, base);
+  if ((await countOf(deps, "order_offers", { order_id: row.id, status: "accepted" })) === 0) return "happy";
+  const input = {
+    status: "cancelled" as const,
+    note: "Sandbox: the provider cancels the job its contractor gave back.",
+  };
+  await recordEvent(deps.db, deps, { id: row.id, input, base }).finally(deps.eventsWritten);
+  return "moved";
+}
+
 /** The scenario's move at this step, or "happy" for the happy path's. */
 export async function scenarioStep(deps: Answering, row: OrderRow, base: string): Promise<Outcome> {
   const scenario = row.sandbox_scenario ?? "happy_path";
@@ -84,6 +112,10 @@ export async function scenarioStep(deps: Answering, row: OrderRow, base: string)
   if (row.status === "dispatched" && scenario === "unable_to_attend") return giveBackOnce(deps, row, base);
   if (row.status === "on_site" && (scenario === "price_revision_approved" || scenario === "price_revision_declined"))
     return reviseOnSite(deps, row, base);
+  if (row.status === "pending_dispatch" && scenario === "no_contractor_then_escalate")
+    return declineEveryOffer(deps, row, base);
+  if ((row.status === "dispatched" || row.status === "pending_dispatch") && scenario === "cancelled_by_provider")
+    return providerCancels(deps, row, base);
   return "happy";
 }
 
