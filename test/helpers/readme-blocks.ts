@@ -1,14 +1,15 @@
-// The README's executable sections, for the tests that run them as a new user would: the ```sh blocks between
-// markers, and the environment of that user's second terminal.
+// The README's executable sections, for the tests that run them as a new user would: the ```sh blocks (or a file's
+// ```js block) between markers, and the environment of that user's second terminal.
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { root } from "./server-process.js";
 
-/** The ```sh blocks between `<!-- name:start -->` and `<!-- name:end -->`, in order. */
-export function markedBlocks(markdown: string, name: string): string[] {
+/** The ```sh (or other `language`) blocks between `<!-- name:start -->` and `<!-- name:end -->`, in order. */
+export function markedBlocks(markdown: string, name: string, language = "sh"): string[] {
   const section = new RegExp(`<!-- ${name}:start -->([\\s\\S]*?)<!-- ${name}:end -->`).exec(markdown)?.[1];
   if (section === undefined) throw new Error(`README.md has no ${name} markers`);
-  return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? "");
+  const fence = new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, "gm");
+  return [...section.matchAll(fence)].map((m) => m[1] ?? "");
 }
 
 /** The environment a new user's second terminal has: PATH with `dispatch`, no DISPATCH_* settings, a clean HOME. */

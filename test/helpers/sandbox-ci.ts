@@ -1,18 +1,31 @@
-// The README's "Test your integration in CI" recipe, as the tests run it: its shell steps and a consumer's SDK test.
+// The README's "Test your integration in CI" recipe, as the tests run it: the job, its shell steps, and the
+// integrator's test file those steps run (the scenario table), each taken from README.md as written.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
+import { markedBlocks } from "./readme-blocks.js";
 import { root } from "./server-process.js";
 
+const readme = () => readFileSync(join(root, "README.md"), "utf8");
+
 /** The ```sh blocks between `<!-- sandbox-ci:start -->` and `<!-- sandbox-ci:end -->` of README.md. */
-export function sandboxCiSteps(markdown = readFileSync(join(root, "README.md"), "utf8")): string {
-  const section = /<!-- sandbox-ci:start -->([\s\S]*?)<!-- sandbox-ci:end -->/.exec(markdown)?.[1];
-  if (section === undefined) throw new Error("README.md has no sandbox-ci markers");
-  return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? "").join("\n");
+export function sandboxCiSteps(markdown = readme()): string {
+  return markedBlocks(markdown, "sandbox-ci").join("\n");
+}
+
+/** The integrator's test file: the ```js block between the `sandbox-ci-test` markers, at the path the steps'
+ * `node --test` line runs (relative to the project). */
+export function sandboxCiTestFile(markdown = readme()): { path: string; source: string } {
+  const path = /^node --test (\S+)$/m.exec(sandboxCiSteps(markdown))?.[1];
+  if (path === undefined) throw new Error("README.md's sandbox-ci steps run no `node --test <file>`");
+  const [source, ...more] = markedBlocks(markdown, "sandbox-ci-test", "js");
+  if (source === undefined || more.length > 0)
+    throw new Error("README.md's sandbox-ci-test markers hold not one js block");
+  return { path, source };
 }
 
 /** The recipe's GitHub Actions job (the ```yaml block before the markers): its env and the `run:` steps before the sandbox's. */
-export function sandboxCiJob(markdown = readFileSync(join(root, "README.md"), "utf8")): {
+export function sandboxCiJob(markdown = readme()): {
   env: Record<string, string>;
   runs: string[];
 } {
@@ -20,25 +33,11 @@ export function sandboxCiJob(markdown = readFileSync(join(root, "README.md"), "u
   const block = [...before.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].at(-1)?.[1];
   if (block === undefined) throw new Error("README.md has no CI job before the sandbox-ci markers");
   const { jobs } = parse(block) as {
-    jobs: Record<string, { env?: Record<string, string>; steps: { run?: string }[] }>;
+    jobs: Record<string, { env?: Record<string, string | number | boolean>; steps: { run?: string }[] }>;
   };
   const [job] = Object.values(jobs);
   const runs = job.steps.flatMap((step) => (step.run === undefined || step.run.includes("\n") ? [] : [step.run]));
-  return { env: job.env ?? {}, runs };
+  // Actions hands every env value to the steps as a string (`1000`, not a number)
+  const env = Object.fromEntries(Object.entries(job.env ?? {}).map(([name, value]) => [name, String(value)]));
+  return { env, runs };
 }
-
-/** A consumer's test (plain ESM, as an integrator writes it): quote, order, then reset through the installed SDK. */
-export const consumerTest = `
-import assert from "node:assert/strict";
-import { createDispatchClient } from "@dispatch/sdk";
-const dispatch = createDispatchClient({ baseUrl: process.env.DISPATCH_BASE_URL, apiKey: process.env.DISPATCH_API_KEY });
-const job = { trade: "plumbing", location: { state: "TX", zip: "78701" }, urgency: "urgent", description: "Leak." };
-const quote = await dispatch.POST("/api/dispatch/v1/quote", { body: job });
-assert.equal(quote.response.status, 200);
-const order = await dispatch.POST("/api/dispatch/v1/order", { body: { ...job, reference_id: "ci-1" } });
-assert.equal(order.response.status, 201);
-const reset = await dispatch.POST("/api/dispatch/v1/sandbox/reset");
-assert.equal(reset.response.status, 200);
-assert.equal(reset.data.removed.orders, 1);
-console.log("consumer tests passed");
-`;
