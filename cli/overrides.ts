@@ -57,6 +57,15 @@ export const overrides: Readonly<Record<string, CommandOverride>> = {
   declineOffer: { exampleArgs: { id: '"$OFFER_ID"' } },
   updateJobStatus: { exampleArgs: { id: '"$JOB_ID"', "estimated-arrival-at": '"$ETA"' } },
   requestPriceRevision: { exampleArgs: { id: '"$JOB_ID"' } },
+  rescheduleJob: {
+    interval: window,
+    exampleArgs: {
+      id: '"$JOB_ID"',
+      start: '"$WINDOW_START"',
+      end: '"$WINDOW_END"',
+      window: '"$WINDOW_START/$WINDOW_END"',
+    },
+  },
   approvePriceRevision: { exampleArgs: { ...orderId, "revision-id": '"$REVISION_ID"' } },
   declinePriceRevision: { exampleArgs: { ...orderId, "revision-id": '"$REVISION_ID"' } },
   getWebhookSecret: { exampleArgs: { account: "acme" } },

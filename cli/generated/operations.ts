@@ -418,7 +418,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/order",
     "summary": "Create a tracked work order",
-    "description": "Creates a work order and auto-matches a contractor from the active pool. 201 when a contractor was\nassigned (`fulfilled: true`, status `pending_dispatch`); 202 when the order is accepted but no\ncontractor covers it yet (`fulfilled: false`, status `accepted_pending_fulfilment`, `fulfilment` present).\n\nProvisioned keys go in `x-api-key`; an API key sent as `Authorization: Bearer` is refused with 401\n(bearer keys are for MCP only). A self-serve OAuth token (as Bearer or in `x-api-key`) authenticates but\nis not entitled to order: 402 with the fixed entitlement body. So is a key issued without the `order` scope.\n\n**Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same\nsemantics. Repeating a request with the same key and the same body replays the original answer\n(same status, same order, marked with `Idempotent-Replayed: true`); the same key with a different body is\nrefused with 409.\n\n**Not-to-exceed:** with `nte_cents`, the matched contractor's price is checked as `createQuote` checks its\nbest match's, and the result is in `order.nte`; without a requested window, contractors priced within the\nNTE are preferred (see below). When the price is over the budget no contractor is assigned: the order is\nheld as 202 (`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval: the order\ngets a pending price revision at that price (its `price_revision`, `requested_by: dispatch`, and an\n`order.price_revision_requested` event); approving it (`approvePriceRevision`) raises the NTE and the order\nis dispatched, declining it leaves the order held (cancel it). An order is never dispatched above its NTE.\n\n**Ordering a quote:** with the `quote_id` of one of the account's quotes (`createQuote`), the order keeps the\nquote's contractor while that contractor is still active and serves the job (otherwise it is matched as usual)\nand the quote's price (`quoted_cost_cents`, checked against `nte_cents` as above); `quote_id` is shown on\nthe order. An unknown quote, or one made by another account (or with an OAuth token), is 404; a `trade`,\n`location.state` or `urgency` that differs from the quote's (its price was made for them) is 422\n`quote_mismatch`; ordering after the quote's `expires_at` is 409 `quote_expired` (quote again). A quote may\nbe ordered more than once until it expires (each order is a job of its own at the quoted price). A replayed\nrequest answers as the first time, even after the quote has expired.\n\n**Arrival windows and capacity:** an assigned order books a two-hour arrival window (`arrival_window` on the\norder): the one given in `arrival_window` (one of a quote's `arrival_windows`), else one within its\nurgency's horizon. An `emergency` goes to the first contractor in the usual rank order (finest coverage,\nfastest response, then price) with a free seat, in that contractor's earliest free window; `urgent`,\n`routine` and `scheduled` jobs book the earliest window any ranked contractor has free (rank breaking ties),\namong the contractors priced within `nte_cents` first. A requested window, and an ordered quote's\ncontractor, keep the rank order. A contractor that does not work the whole window, or whose seats in it\n(`capacity.concurrent_jobs`) or in its day (`capacity.jobs_per_day`) are taken, is skipped, so no\ncontractor is ever booked over its capacity, however many servers take orders at once. A requested window\nthat is not a window of the job's grid (a start that is not an even local hour, or an\nend that is not two hours later) is 422 naming the field; a window that is full or not bookable now (also when no\ncontractor serves the job at all: the order would otherwise wait for another window) is 409\n`window_unavailable` naming it. Without a window, when every contractor that covers the job is fully booked\nin the horizon the order is accepted unassigned (202, `fulfilment.reason: no_window_available`) and\nassigned as soon as a seat frees. A cancelled order frees its seats; a completed one its window seat.\n\n**Webhooks:** with a `callback_url`, every event of the order is POSTed there as a Standard Webhook\n(`webhook-id`, `webhook-timestamp`, `webhook-signature` headers), in order and retried with exponential\nbackoff until the receiver answers 2xx: `order.created` at creation, `order.status_changed` on each\ntransition and `order.cancelled` at cancellation, each followed by the facts of that change\n(`order.assigned` when a contractor is assigned, `order.eta_updated` when the contractor's estimated\narrival changes, `order.completed` with the final cost), and\n`order.escalated` when an order passes its fulfilment deadline unassigned, `order.rescheduled` when the\ncustomer moves it to another arrival window, `order.price_revision_requested` and\n`order.price_revision_resolved` for a price revision and its answer — the event\ncatalogue in the top-level `webhooks`, the\nsame events (same body, same `webhook-id`) as `listEvents` and `dispatch listen`. The signing secret (`whsec_…`, one per account) is handed out by the operator\n(`getWebhookSecret`) and to the account's keys (`getAccountWebhookSecret`, rotated with\n`rotateWebhookSecret`); see the `orderEvent` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at\nevery delivery.",
+    "description": "Creates a work order and auto-matches a contractor from the active pool. 201 when a contractor was\nassigned (`fulfilled: true`, status `pending_dispatch`); 202 when the order is accepted but no\ncontractor covers it yet (`fulfilled: false`, status `accepted_pending_fulfilment`, `fulfilment` present).\n\nProvisioned keys go in `x-api-key`; an API key sent as `Authorization: Bearer` is refused with 401\n(bearer keys are for MCP only). A self-serve OAuth token (as Bearer or in `x-api-key`) authenticates but\nis not entitled to order: 402 with the fixed entitlement body. So is a key issued without the `order` scope.\n\n**Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same\nsemantics. Repeating a request with the same key and the same body replays the original answer\n(same status, same order, marked with `Idempotent-Replayed: true`); the same key with a different body is\nrefused with 409.\n\n**Not-to-exceed:** with `nte_cents`, the matched contractor's price is checked as `createQuote` checks its\nbest match's, and the result is in `order.nte`; without a requested window, contractors priced within the\nNTE are preferred (see below). When the price is over the budget no contractor is assigned: the order is\nheld as 202 (`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval: the order\ngets a pending price revision at that price (its `price_revision`, `requested_by: dispatch`, and an\n`order.price_revision_requested` event); approving it (`approvePriceRevision`) raises the NTE and the order\nis dispatched, declining it leaves the order held (cancel it). An order is never dispatched above its NTE.\n\n**Ordering a quote:** with the `quote_id` of one of the account's quotes (`createQuote`), the order keeps the\nquote's contractor while that contractor is still active and serves the job (otherwise it is matched as usual)\nand the quote's price (`quoted_cost_cents`, checked against `nte_cents` as above); `quote_id` is shown on\nthe order. An unknown quote, or one made by another account (or with an OAuth token), is 404; a `trade`,\n`location.state` or `urgency` that differs from the quote's (its price was made for them) is 422\n`quote_mismatch`; ordering after the quote's `expires_at` is 409 `quote_expired` (quote again). A quote may\nbe ordered more than once until it expires (each order is a job of its own at the quoted price). A replayed\nrequest answers as the first time, even after the quote has expired.\n\n**Arrival windows and capacity:** an assigned order books a two-hour arrival window (`arrival_window` on the\norder): the one given in `arrival_window` (one of a quote's `arrival_windows`), else one within its\nurgency's horizon. An `emergency` goes to the first contractor in the usual rank order (finest coverage,\nfastest response, then price) with a free seat, in that contractor's earliest free window; `urgent`,\n`routine` and `scheduled` jobs book the earliest window any ranked contractor has free (rank breaking ties),\namong the contractors priced within `nte_cents` first. A requested window, and an ordered quote's\ncontractor, keep the rank order. A contractor that does not work the whole window, or whose seats in it\n(`capacity.concurrent_jobs`) or in its day (`capacity.jobs_per_day`) are taken, is skipped, so no\ncontractor is ever booked over its capacity, however many servers take orders at once. A requested window\nthat is not a window of the job's grid (a start that is not an even local hour, or an\nend that is not two hours later) is 422 naming the field; a window that is full or not bookable now (also when no\ncontractor serves the job at all: the order would otherwise wait for another window) is 409\n`window_unavailable` naming it. Without a window, when every contractor that covers the job is fully booked\nin the horizon the order is accepted unassigned (202, `fulfilment.reason: no_window_available`) and\nassigned as soon as a seat frees. A cancelled order frees its seats; a completed one its window seat.\n\n**Webhooks:** with a `callback_url`, every event of the order is POSTed there as a Standard Webhook\n(`webhook-id`, `webhook-timestamp`, `webhook-signature` headers), in order and retried with exponential\nbackoff until the receiver answers 2xx: `order.created` at creation, `order.status_changed` on each\ntransition and `order.cancelled` at cancellation, each followed by the facts of that change\n(`order.assigned` when a contractor is assigned, `order.eta_updated` when the contractor's estimated\narrival changes, `order.completed` with the final cost), and\n`order.escalated` when an order passes its fulfilment deadline unassigned, `order.rescheduled` when the\ncustomer or its contractor moves it to another arrival window, `order.price_revision_requested` and\n`order.price_revision_resolved` for a price revision and its answer — the event\ncatalogue in the top-level `webhooks`, the\nsame events (same body, same `webhook-id`) as `listEvents` and `dispatch listen`. The signing secret (`whsec_…`, one per account) is handed out by the operator\n(`getWebhookSecret`) and to the account's keys (`getAccountWebhookSecret`, rotated with\n`rotateWebhookSecret`); see the `orderEvent` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at\nevery delivery.",
     "security": [
       "ApiKey",
       "OAuthToken"
@@ -714,7 +714,9 @@ export const operations: readonly OperationSpec[] = [
           "price_revision_approved",
           "price_revision_declined",
           "no_contractor_then_escalate",
-          "cancelled_by_provider"
+          "cancelled_by_provider",
+          "contractor_reschedules",
+          "late_arrival"
         ]
       }
     ],
@@ -1887,6 +1889,86 @@ export const operations: readonly OperationSpec[] = [
       "status": "en_route",
       "estimated_arrival_at": "2026-11-23T16:05:00Z",
       "note": "Leaving the shop now."
+    },
+    "responses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "413",
+      "415",
+      "422",
+      "429",
+      "503",
+      "default"
+    ]
+  },
+  {
+    "operationId": "rescheduleJob",
+    "command": [
+      "jobs",
+      "reschedule"
+    ],
+    "method": "post",
+    "path": "/api/dispatch/v1/contractor/jobs/{id}/reschedule",
+    "summary": "Move a job the contractor holds to another of its arrival windows",
+    "description": "The contractor holding the job (its accepted offer: the order is `dispatched` or `en_route`) moves it to\nanother two-hour arrival window it works, by the same rules as the customer's `rescheduleOrder`: a window\noff the job's grid is 422 naming the field; a window the contractor does not work, whose seats\n(`capacity.concurrent_jobs`, or `capacity.jobs_per_day` when the day changes) are taken, or that is not\nbookable now within the order's urgency is 409 `window_unavailable` naming it; an order `on_site`,\n`completed` or `cancelled` is 409 `order_not_reschedulable`. The new window's seats are booked and the old\nones freed in one step, and the order's `eta` is re-estimated as a reschedule does (the window's start,\nsource `window`, when that is later than the contractor's response time). Answers 200 with the job as it\nnow stands; asking for the window the job already has answers the same 200 and changes nothing.\n\nThe move is audited under the order's tenant and sent to the customer as `order.rescheduled` (with the new\nand the previous window and `rescheduled_by: contractor`; `order.eta_updated` follows when the ETA\nchanged). `id` is the order id (`ord_…`, the offer's `job.order_id`). A job the contractor does not hold\n(another contractor's, the other environment's, or one it gave back or an operator moved) is 404.\nContractor keys only: a customer key gets 403 `insufficient_scope`.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": "application/json",
+    "bodyRequired": true,
+    "flags": [
+      {
+        "flag": "id",
+        "in": "path",
+        "target": [
+          "id"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Order id (`ord_…`).",
+        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "patternDescription": "text without control characters",
+        "minLength": 1,
+        "maxLength": 100
+      },
+      {
+        "flag": "start",
+        "in": "body",
+        "target": [
+          "arrival_window",
+          "start"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "An even hour on the job's local clock.",
+        "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+        "patternDescription": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00",
+        "maxLength": 40
+      },
+      {
+        "flag": "end",
+        "in": "body",
+        "target": [
+          "arrival_window",
+          "end"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Two hours after `start`.",
+        "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+        "patternDescription": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00",
+        "maxLength": 40
+      }
+    ],
+    "example": {
+      "arrival_window": {
+        "start": "2026-11-24T10:00:00-06:00",
+        "end": "2026-11-24T12:00:00-06:00"
+      }
     },
     "responses": [
       "200",
@@ -3829,7 +3911,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/admin/v1/contractors/{id}/keys",
     "summary": "Issue a key bound to one contractor and one environment",
-    "description": "Issues a contractor key (`dispatch_live_…` or `dispatch_test_…`, shown once, stored as a hash) for the\ncontractor operations (`listContractorOffers`, `acceptOffer`, `declineOffer`, `listContractorJobs`,\n`updateJobStatus`): it sees only the offers and\njobs made to this contractor in its environment, and no customer operation accepts it (403\n`insufficient_scope`; the MCP and A2A endpoints refuse it). Revoked with `revokeApiKey` and audited\n(`key_issued`, `key_revoked`) like any key, under the contractor's id as its account.",
+    "description": "Issues a contractor key (`dispatch_live_…` or `dispatch_test_…`, shown once, stored as a hash) for the\ncontractor operations (`listContractorOffers`, `acceptOffer`, `declineOffer`, `listContractorJobs`,\n`updateJobStatus`, `requestPriceRevision`, `rescheduleJob`): it sees only the offers and\njobs made to this contractor in its environment, and no customer operation accepts it (403\n`insufficient_scope`; the MCP and A2A endpoints refuse it). Revoked with `revokeApiKey` and audited\n(`key_issued`, `key_revoked`) like any key, under the contractor's id as its account.",
     "security": [
       "AdminToken"
     ],

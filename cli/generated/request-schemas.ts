@@ -541,7 +541,9 @@ export const requestSchemas: Record<string, object> = {
               "price_revision_approved",
               "price_revision_declined",
               "no_contractor_then_escalate",
-              "cancelled_by_provider"
+              "cancelled_by_provider",
+              "contractor_reschedules",
+              "late_arrival"
             ],
             "x-extensible-enum": true
           }
@@ -1306,6 +1308,69 @@ export const requestSchemas: Record<string, object> = {
             "maxLength": 2000,
             "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
             "x-pattern-description": "text without control characters"
+          }
+        }
+      }
+    }
+  },
+  "rescheduleJob": {
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "x-pattern-description": "text without control characters"
+          }
+        },
+        "required": [
+          "id"
+        ]
+      },
+      "query": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "header": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "body": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "arrival_window"
+        ],
+        "properties": {
+          "arrival_window": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "start",
+              "end"
+            ],
+            "properties": {
+              "start": {
+                "type": "string",
+                "format": "date-time",
+                "maxLength": 40,
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+                "x-pattern-description": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00"
+              },
+              "end": {
+                "type": "string",
+                "format": "date-time",
+                "maxLength": 40,
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+                "x-pattern-description": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00"
+              }
+            }
           }
         }
       }

@@ -67,6 +67,9 @@ export const operationSchemes: Readonly<Record<string, readonly SecurityScheme[]
   "POST /api/dispatch/v1/contractor/jobs/{id}/status": [
     "ApiKey"
   ],
+  "POST /api/dispatch/v1/contractor/jobs/{id}/reschedule": [
+    "ApiKey"
+  ],
   "POST /api/dispatch/v1/contractor/jobs/{id}/price-revisions": [
     "ApiKey"
   ],
@@ -170,6 +173,7 @@ export const operationIds = {
   "POST /api/dispatch/v1/contractor/offers/{id}/decline": "declineOffer",
   "GET /api/dispatch/v1/contractor/jobs": "listContractorJobs",
   "POST /api/dispatch/v1/contractor/jobs/{id}/status": "updateJobStatus",
+  "POST /api/dispatch/v1/contractor/jobs/{id}/reschedule": "rescheduleJob",
   "POST /api/dispatch/v1/contractor/jobs/{id}/price-revisions": "requestPriceRevision",
   "POST /api/dispatch/v1/sandbox/orders/{id}/advance": "advanceSandboxOrder",
   "POST /api/dispatch/v1/sandbox/reset": "resetSandbox",

@@ -140,7 +140,7 @@ export interface paths {
          *     (`order.assigned` when a contractor is assigned, `order.eta_updated` when the contractor's estimated
          *     arrival changes, `order.completed` with the final cost), and
          *     `order.escalated` when an order passes its fulfilment deadline unassigned, `order.rescheduled` when the
-         *     customer moves it to another arrival window, `order.price_revision_requested` and
+         *     customer or its contractor moves it to another arrival window, `order.price_revision_requested` and
          *     `order.price_revision_resolved` for a price revision and its answer — the event
          *     catalogue in the top-level `webhooks`, the
          *     same events (same body, same `webhook-id`) as `listEvents` and `dispatch listen`. The signing secret (`whsec_…`, one per account) is handed out by the operator
@@ -587,6 +587,40 @@ export interface paths {
          *     `recordOrderEvent` stays the override path.
          */
         post: operations["updateJobStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/contractor/jobs/{id}/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a job the contractor holds to another of its arrival windows
+         * @description The contractor holding the job (its accepted offer: the order is `dispatched` or `en_route`) moves it to
+         *     another two-hour arrival window it works, by the same rules as the customer's `rescheduleOrder`: a window
+         *     off the job's grid is 422 naming the field; a window the contractor does not work, whose seats
+         *     (`capacity.concurrent_jobs`, or `capacity.jobs_per_day` when the day changes) are taken, or that is not
+         *     bookable now within the order's urgency is 409 `window_unavailable` naming it; an order `on_site`,
+         *     `completed` or `cancelled` is 409 `order_not_reschedulable`. The new window's seats are booked and the old
+         *     ones freed in one step, and the order's `eta` is re-estimated as a reschedule does (the window's start,
+         *     source `window`, when that is later than the contractor's response time). Answers 200 with the job as it
+         *     now stands; asking for the window the job already has answers the same 200 and changes nothing.
+         *
+         *     The move is audited under the order's tenant and sent to the customer as `order.rescheduled` (with the new
+         *     and the previous window and `rescheduled_by: contractor`; `order.eta_updated` follows when the ETA
+         *     changed). `id` is the order id (`ord_…`, the offer's `job.order_id`). A job the contractor does not hold
+         *     (another contractor's, the other environment's, or one it gave back or an operator moved) is 404.
+         *     Contractor keys only: a customer key gets 403 `insufficient_scope`.
+         */
+        post: operations["rescheduleJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1304,7 +1338,7 @@ export interface paths {
          * Issue a key bound to one contractor and one environment
          * @description Issues a contractor key (`dispatch_live_…` or `dispatch_test_…`, shown once, stored as a hash) for the
          *     contractor operations (`listContractorOffers`, `acceptOffer`, `declineOffer`, `listContractorJobs`,
-         *     `updateJobStatus`): it sees only the offers and
+         *     `updateJobStatus`, `requestPriceRevision`, `rescheduleJob`): it sees only the offers and
          *     jobs made to this contractor in its environment, and no customer operation accepts it (403
          *     `insufficient_scope`; the MCP and A2A endpoints refuse it). Revoked with `revokeApiKey` and audited
          *     (`key_issued`, `key_revoked`) like any key, under the contractor's id as its account.
@@ -1796,7 +1830,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The customer moved an order to another arrival window
+         * The customer or the contractor holding the job moved an order to another arrival window
          * @description Sent to the order's `callback_url` (and forwarded by `dispatch listen`); the same event as in `listEvents`.
          */
         post: {
@@ -2044,7 +2078,7 @@ export interface components {
         /**
          * @description Test keys only (a live key sending it gets 422 pointing at `/sandbox_scenario`): the path the sandbox's
          *     simulated contractors make the order take. They act through the contractor operations a real contractor's key
-         *     calls (acceptOffer, declineOffer, updateJobStatus, requestPriceRevision), one move per sandbox step, so the
+         *     calls (acceptOffer, declineOffer, updateJobStatus, requestPriceRevision, rescheduleJob), one move per sandbox step, so the
          *     events are the ones live emits. Steps come every `SANDBOX_STEP_MS` on the account's clock, or at once with
          *     advanceSandboxClock (`to: next_step`) or advanceSandboxOrder. Each scenario always gives the same event
          *     types in the same order (below, for an order the pool assigns at creation and a second contractor can take
@@ -2084,11 +2118,22 @@ export interface components {
          *       order.assigned, order.status_changed (pending_dispatch), order.assigned, order.cancelled. When nobody
          *       else can take the given-back job it waits in the dispatcher's queue (below) and is cancelled at the step
          *       after a contractor is offered it again.
+         *     - `contractor_reschedules`: the contractor accepts, then moves the job once to its next bookable arrival
+         *       window (rescheduleJob: order.rescheduled with `rescheduled_by: contractor`, and order.eta_updated with
+         *       the ETA the new window gives), then continues: order.created, order.assigned, order.status_changed
+         *       (dispatched), order.assigned, order.rescheduled, order.eta_updated, then happy_path from en_route
+         *       (order.status_changed (en_route), order.eta_updated, order.status_changed (on_site), order.status_changed
+         *       (completed), order.completed). A contractor with no later window it can book keeps the one it has (the
+         *       happy_path sequence), as a live one could not move it either.
+         *     - `late_arrival`: the contractor reports en_route with an `estimated_arrival_at` 30 minutes after the
+         *       arrival window's end (after the order's ETA for an order without a window, and never before now + 30
+         *       minutes), then continues. Live flags nothing for a late estimate: the sequence is happy_path's, the late
+         *       time in the en_route step's order.eta_updated (`eta.source: contractor`).
          *     When nobody else can take a re-offered job the order does what live does: it returns to the dispatcher's
          *     queue (order.status_changed to accepted_pending_fulfilment) and waits for a contractor or its escalation.
          * @enum {string}
          */
-        SandboxScenario: "happy_path" | "decline_then_reassign" | "offer_expires" | "unable_to_attend" | "price_revision_approved" | "price_revision_declined" | "no_contractor_then_escalate" | "cancelled_by_provider";
+        SandboxScenario: "happy_path" | "decline_then_reassign" | "offer_expires" | "unable_to_attend" | "price_revision_approved" | "price_revision_declined" | "no_contractor_then_escalate" | "cancelled_by_provider" | "contractor_reschedules" | "late_arrival";
         /** @description A two-hour arrival window: from `start` (an even hour on the job's local clock) to `end`, two hours later, each written with the job location's UTC offset. */
         ArrivalWindow: {
             /**
@@ -2632,8 +2677,9 @@ export interface components {
             type?: "order.eta_updated";
         };
         /**
-         * @description The customer moved the order to another arrival window (`rescheduleOrder`): `arrival_window` is the new
-         *     window, `previous_arrival_window` the one it replaced, both in the job's offset. A fact of its own (no
+         * @description The order moved to another arrival window: by the customer (`rescheduleOrder`) or by the contractor holding
+         *     the job (`rescheduleJob`), as `rescheduled_by` says. `arrival_window` is the new window,
+         *     `previous_arrival_window` the one it replaced, both in the job's offset. A fact of its own (no
          *     status change precedes it: `status` and `previous_status` are the order's current and previous status);
          *     an `order.eta_updated` follows it when the move changed the ETA.
          * @example {
@@ -2657,7 +2703,8 @@ export interface components {
          *         "previous_arrival_window": {
          *           "start": "2026-11-23T16:00:00-06:00",
          *           "end": "2026-11-23T18:00:00-06:00"
-         *         }
+         *         },
+         *         "rescheduled_by": "customer"
          *       }
          *     }
          */
@@ -2834,6 +2881,11 @@ export interface components {
             arrival_window?: components["schemas"]["ArrivalWindow"];
             /** @description `order.rescheduled` only (absent on other types): the window it moved from. */
             previous_arrival_window?: components["schemas"]["ArrivalWindow"];
+            /**
+             * @description `order.rescheduled` only (absent on other types, and on moves recorded before it was added): who moved the order, the customer (`rescheduleOrder`) or the contractor holding the job (`rescheduleJob`).
+             * @enum {string}
+             */
+            rescheduled_by?: "customer" | "contractor";
             /** @description `order.price_revision_requested` (the pending revision) and `order.price_revision_resolved` (approved or declined) only; absent on other types. */
             price_revision?: components["schemas"]["PriceRevision"];
         };
@@ -3276,7 +3328,7 @@ export interface components {
          *     - `webhooks`: getAccountWebhookSecret, rotateWebhookSecret, listWebhookDeliveries, redeliverWebhookDelivery.
          *     - `audit`: listAuditRecords.
          *     - `contractor:offers`: listContractorOffers, acceptOffer, declineOffer (contractor keys only, `createContractorKey`).
-         *     - `contractor:jobs`: listContractorJobs, updateJobStatus, requestPriceRevision (contractor keys only).
+         *     - `contractor:jobs`: listContractorJobs, updateJobStatus, requestPriceRevision, rescheduleJob (contractor keys only).
          *     A customer key cannot hold a contractor scope (422), nor a contractor key a customer one.
          * @enum {string}
          */
@@ -4724,6 +4776,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    rescheduleJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order id (`ord_…`). */
+                id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RescheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The job as it now stands (or as it was, when it already had that window). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractorJob"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];

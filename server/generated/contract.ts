@@ -9,7 +9,7 @@ export const contractEnums = {
   UsState: ["AL","AK","AZ","AR","CA","CO","CT","DE","FL","GA","HI","ID","IL","IN","IA","KS","KY","LA","ME","MD","MA","MI","MN","MS","MO","MT","NE","NV","NH","NJ","NM","NY","NC","ND","OH","OK","OR","PA","RI","SC","SD","TN","TX","UT","VT","VA","WA","WV","WI","WY","DC","PR","GU","VI","AS","MP"],
   Urgency: ["emergency","urgent","routine","scheduled"],
   EtaTier: ["within_1h","within_4h","same_day","next_business_day","scheduled","unavailable"],
-  SandboxScenario: ["happy_path","decline_then_reassign","offer_expires","unable_to_attend","price_revision_approved","price_revision_declined","no_contractor_then_escalate","cancelled_by_provider"],
+  SandboxScenario: ["happy_path","decline_then_reassign","offer_expires","unable_to_attend","price_revision_approved","price_revision_declined","no_contractor_then_escalate","cancelled_by_provider","contractor_reschedules","late_arrival"],
   OrderLifecycleStatus: ["accepted_pending_fulfilment","pending_dispatch","dispatched","en_route","on_site","completed","cancelled"],
   CancelReason: ["customer_request","duplicate","resolved_elsewhere","other","operator_decision"],
   OrderEventType: ["order.created","order.status_changed","order.cancelled","order.assigned","order.completed","order.escalated","order.eta_updated","order.rescheduled","order.price_revision_requested","order.price_revision_resolved"],

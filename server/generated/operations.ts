@@ -473,6 +473,24 @@ export const operations = {
     "a2aSkill": null,
     "mcpConfirm": false
   },
+  "rescheduleJob": {
+    "method": "POST",
+    "path": "/api/dispatch/v1/contractor/jobs/{id}/reschedule",
+    "tags": [
+      "contractor"
+    ],
+    "schemes": {
+      "ApiKey": [
+        "contractor:jobs"
+      ]
+    },
+    "anonymous": false,
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null,
+    "mcpConfirm": false
+  },
   "requestPriceRevision": {
     "method": "POST",
     "path": "/api/dispatch/v1/contractor/jobs/{id}/price-revisions",

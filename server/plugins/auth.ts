@@ -123,7 +123,7 @@ function refuseContractor(principal: Caller): Caller {
   throw new DomainError(
     "forbidden",
     "insufficient_scope",
-    "Contractor keys are for the contractor operations (offers and jobs: listContractorOffers, acceptOffer, declineOffer, listContractorJobs, updateJobStatus), not this endpoint.",
+    "Contractor keys are for the contractor operations (offers and jobs: listContractorOffers, acceptOffer, declineOffer, listContractorJobs, updateJobStatus, requestPriceRevision, rescheduleJob), not this endpoint.",
   );
 }
 

@@ -179,6 +179,9 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
     args: ["jobs", "revise", orderId, "--amount-cents", "52000", "--reason", "The shut-off valve is corroded."],
     code: "201",
   },
+  rescheduleJob: {
+    args: ["jobs", "reschedule", orderId, "--start", "2026-11-24T10:00:00-06:00", "--end", "2026-11-24T12:00:00-06:00"],
+  },
 };
 
 /** Exit code by status, each through an operation that documents that status. */

@@ -147,18 +147,26 @@ describe("cli --help examples", function () {
       }
     ).order.id;
 
-  /** Another window the order's contractor works and can still book (its latest: a later one has free seats). */
+  /** Another window the order's contractor works and can still book: its latest with a free seat (the examples
+   * before this one may have filled a later one). */
   async function otherWindowOf(id: string): Promise<Record<"WINDOW_START" | "WINDOW_END", string>> {
-    const row = await t.app.services.db("orders").where({ id }).first();
-    const contractor = await t.app.services.contractors.get(row!.contractor_id!);
+    const db = t.app.services.db;
+    const row = await db("orders").where({ id }).first();
+    const contractor = (await t.app.services.contractors.get(row!.contractor_id!))!;
     const zone = stateTimeZone(row!.state);
     const now = Date.now();
     const booked = new Date(row!.arrival_window_start!).getTime();
-    const open = workedWindows(contractor!, zone, now).filter(
+    const open = workedWindows(contractor, zone, now).filter(
       ({ window }) => window.start !== booked && isBookable(window, row!.urgency, now),
     );
-    const { window } = open.at(-1)!;
-    return { WINDOW_START: withOffset(zone, window.start), WINDOW_END: withOffset(zone, window.end) };
+    for (const { window } of open.reverse()) {
+      const seats = await db("contractor_bookings")
+        .where({ contractor_id: contractor.id, window_start: new Date(window.start) })
+        .count<{ n: string }[]>({ n: "*" });
+      if (Number(seats[0].n) < contractor.capacity.concurrent_jobs)
+        return { WINDOW_START: withOffset(zone, window.start), WINDOW_END: withOffset(zone, window.end) };
+    }
+    throw new Error(`no window of ${contractor.id} with a free seat`);
   }
 
   /** The shell variables an example names, each made fresh for the example that uses it. */
@@ -247,6 +255,8 @@ describe("cli --help examples", function () {
       assert.equal(accepted.status, 200, await accepted.text());
       const eta = new Date(Date.now() + 30 * 60_000).toISOString();
       Object.assign(values, { JOB_ID: id, ETA: eta, DISPATCH_API_KEY: issued.key as string });
+      // `jobs reschedule` moves the job to another window of its own contractor
+      if (names.includes("WINDOW_START")) Object.assign(values, await otherWindowOf(id));
     }
     if (example.command.startsWith("sandbox clock") || example.line.includes("order.escalated")) {
       // a clock advanced stays frozen (so does the one `trigger order.escalated` walks): these run on an account of

@@ -162,6 +162,12 @@ export const operationCalls = {
       body: { status: "on_site" },
       headers,
     }),
+  rescheduleJob: (c, headers) =>
+    c.POST("/api/dispatch/v1/contractor/jobs/{id}/reschedule", {
+      params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },
+      body: { arrival_window: { start: "2026-11-24T10:00:00-06:00", end: "2026-11-24T12:00:00-06:00" } },
+      headers,
+    }),
   requestPriceRevision: (c, headers) =>
     c.POST("/api/dispatch/v1/contractor/jobs/{id}/price-revisions", {
       params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },

@@ -2,7 +2,8 @@
 // on_site, completed and unable_to_attend through updateJobStatus, each through the one transition path with the
 // operator's events but no human override, audited under the order's tenant; giving a job back re-offers it; only
 // the holder may report (other contractors, the other environment, customers and revoked keys are refused); the
-// NTE holds; two completes race to one winner; and the evals count the live offers.
+// NTE holds; two completes race to one winner; and the evals count the live offers. rescheduleJob moves a held job
+// to another window by rescheduleOrder's rule (its 409s), saying the contractor moved it, and only for the holder.
 import assert from "node:assert/strict";
 import { admin, alaskaOrder, call, contractorKey, plumber } from "../helpers/contractors.js";
 import {
@@ -15,13 +16,20 @@ import {
 } from "../helpers/server.js";
 import { untilValue } from "../helpers/wait.js";
 import { giveBackJob } from "../../server/services/dispatch/orders/give-back.js";
+import { isBookable, withOffset, workedWindows } from "../../server/services/dispatch/arrival-windows.js";
+import { stateTimeZone } from "../../server/services/dispatch/state-zones.js";
 
 interface Job {
   offer_id: string;
   accepted_at: string;
   eta: { estimated_arrival_at: string; source: string } | null;
   final_cost_cents: number | null;
-  job: { order_id: string; status: string; location: Record<string, string> };
+  job: {
+    order_id: string;
+    status: string;
+    location: Record<string, string>;
+    arrival_window: { start: string; end: string } | null;
+  };
 }
 interface OrderView {
   status: string;
@@ -40,6 +48,26 @@ const jobsOf = async (t: ServerTarget, key: string) => {
 const orderOf = async (t: ServerTarget, key: string, id: string) =>
   (await call(t, "GET", `/api/dispatch/v1/orders/${id}`, { "x-api-key": key })).body as unknown as OrderView;
 const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+const move = (t: ServerTarget, key: string, orderId: string, arrival_window: unknown) =>
+  call(t, "POST", `/api/dispatch/v1/contractor/jobs/${orderId}/reschedule`, { "x-api-key": key }, { arrival_window });
+
+/** Windows of the order's contractor other than its own, in the job's offset: the bookable ones (latest last) and
+ * one the contractor works beyond the urgency's horizon. */
+async function windowsOf(t: TestServer, orderId: string) {
+  const row = (await t.app.services.db("orders").where({ id: orderId }).first())!;
+  const contractor = (await t.app.services.contractors.get(row.contractor_id!))!;
+  const zone = stateTimeZone(row.state);
+  const now = Date.now();
+  const booked = new Date(row.arrival_window_start!).getTime();
+  const worked = workedWindows(contractor, zone, now).filter(({ window }) => window.start !== booked);
+  const text = ({ window }: (typeof worked)[number]) => ({
+    start: withOffset(zone, window.start),
+    end: withOffset(zone, window.end),
+  });
+  const bookable = worked.filter(({ window }) => isBookable(window, row.urgency, now)).map(text);
+  const beyond = worked.find(({ window }) => window.start > now + 3 * 24 * 3_600_000);
+  return { bookable, beyond: text(beyond!) };
+}
 
 /** A new AK order (offered to the cheaper plumber first); its open offer. */
 async function offeredOrder(t: TestServer, customer: string, reference: string) {
@@ -241,6 +269,78 @@ for (const target of databases()) {
         await report(t, firstKey, id, { status: "on_site" });
         const refused = await report(t, firstKey, id, { status: "unable_to_attend", reason: "other" });
         assert.deepEqual([refused.status, refused.body.code], [409, "invalid_transition"]);
+      });
+    });
+
+    describe("rescheduleJob()", () => {
+      it("moves the job to another window it works: the job's view, order.rescheduled by the contractor, the ETA, audited", async () => {
+        const id = await heldJob();
+        const to = (await windowsOf(t, id)).bookable.at(-1)!;
+        const mark = await lastEventId(id);
+        const moved = await move(t, firstKey, id, to);
+        assert.equal(moved.status, 200, JSON.stringify(moved.body));
+        const view = moved.body as unknown as Job;
+        assert.deepEqual([view.job.arrival_window, view.job.status], [to, "dispatched"]);
+        assert.deepEqual(
+          [view.eta?.source, Date.parse(view.eta!.estimated_arrival_at)],
+          ["window", Date.parse(to.start)],
+        );
+        assert.deepEqual(await eventsOf(id, mark), ["order.rescheduled:dispatched", "order.eta_updated:dispatched"]);
+        const event = await t.app.services
+          .db("order_events")
+          .where({ order_id: id, type: "order.rescheduled" })
+          .first();
+        assert.deepEqual([event!.data!.rescheduled_by, event!.data!.arrival_window], ["contractor", to]);
+        const order = (await call(t, "GET", `/api/dispatch/v1/orders/${id}`, { "x-api-key": customer })).body;
+        assert.deepEqual(order.arrival_window, to);
+        const audit = await t.app.services.db("audit_records").where({ type: "reschedule", subject: id });
+        assert.equal(audit.length, 1);
+        const content = JSON.parse(audit[0].content) as Record<string, unknown>;
+        assert.deepEqual([content.by, content.contractor_id], ["contractor", first.id]);
+        assert.deepEqual([audit[0].account, audit[0].environment], ["acme", "live"]);
+        const again = await move(t, firstKey, id, to);
+        assert.deepEqual([again.status, (again.body as unknown as Job).job.arrival_window], [200, to]);
+        assert.deepEqual(await eventsOf(id, mark), ["order.rescheduled:dispatched", "order.eta_updated:dispatched"]);
+      });
+      it("has rescheduleOrder's refusals: 409 window_unavailable, 422 off the grid, 409 order_not_reschedulable on site", async () => {
+        const id = await heldJob();
+        const { beyond } = await windowsOf(t, id);
+        const far = await move(t, firstKey, id, beyond);
+        assert.deepEqual([far.status, far.body.code], [409, "window_unavailable"]);
+        const odd = { start: beyond.start.replace(/T(\d\d):00/, "T$1:30"), end: beyond.end };
+        const offGrid = await move(t, firstKey, id, odd);
+        assert.equal(offGrid.status, 422, JSON.stringify(offGrid.body));
+        assert.equal(
+          await t.app.services.db("order_events").where({ order_id: id, type: "order.rescheduled" }).first(),
+          undefined,
+        );
+        assert.equal(
+          (await report(t, firstKey, id, { status: "en_route", estimated_arrival_at: inMinutes(30) })).status,
+          200,
+        );
+        assert.equal((await report(t, firstKey, id, { status: "on_site" })).status, 200);
+        const onSite = await move(t, firstKey, id, (await windowsOf(t, id)).bookable.at(-1));
+        assert.deepEqual([onSite.status, onSite.body.code], [409, "order_not_reschedulable"]);
+      });
+      it("only the holder: another contractor, the other environment, an offer not accepted are 404; customers 403", async () => {
+        const id = await heldJob();
+        const to = (await windowsOf(t, id)).bookable.at(-1)!;
+        assert.equal((await move(t, secondKey, id, to)).status, 404);
+        const testKey = (await contractorKey(t, first.id, "test")).key;
+        assert.equal((await move(t, testKey, id, to)).status, 404);
+        const asCustomer = await move(t, customer, id, to);
+        assert.deepEqual([asCustomer.status, asCustomer.body.code], [403, "insufficient_scope"]);
+        const { orderId } = await offeredOrder(t, customer, `job-${++serial}`);
+        assert.equal((await move(t, firstKey, orderId, to)).status, 404);
+        assert.equal((await move(t, firstKey, "ord_nobody", to)).status, 404);
+        assert.equal(
+          await t.app.services
+            .db("order_events")
+            .where({ type: "order.rescheduled" })
+            .whereIn("order_id", [id, orderId])
+            .first(),
+          undefined,
+        );
       });
     });
 

@@ -93,6 +93,7 @@ for (const db of databases()) {
       assert.deepEqual(rescheduled?.data.arrival_window, to);
       assert.deepEqual(rescheduled?.data.previous_arrival_window, from);
       assert.equal(rescheduled?.data.status, "pending_dispatch");
+      assert.equal(rescheduled?.data.rescheduled_by, "customer");
       assert.deepEqual(
         items.map((e) => e.type),
         ["order.created", "order.assigned", "order.rescheduled", "order.eta_updated"],

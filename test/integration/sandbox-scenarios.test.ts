@@ -3,6 +3,8 @@
 // contractor operations (the audit log shows their offer answers and job reports). The table runs in seconds: the
 // account's clock is frozen and advanced `to: next_step`, never waited on (SANDBOX_STEP_MS one minute: each step
 // comes before the urgent offer's deadline, as with the default five seconds). A live key naming a scenario gets 422.
+// The Austin plumbing job's holder is the demo pool's 24/7 metro shop, so `contractor_reschedules` always finds its
+// next window two hours later within the urgent horizon, whatever the hour the suite runs at.
 import assert from "node:assert/strict";
 import { orderRequest } from "../fixtures/requests.js";
 import { jsonRequest } from "../helpers/request.js";
@@ -55,6 +57,16 @@ const table: Record<string, string[]> = {
     "order.assigned:pending_dispatch",
     "order.cancelled:cancelled",
   ],
+  contractor_reschedules: [
+    ...created,
+    "order.status_changed:dispatched",
+    "order.assigned:dispatched",
+    "order.rescheduled:dispatched",
+    "order.eta_updated:dispatched",
+    ...happyFromDispatched.slice(2),
+    ...completed,
+  ],
+  late_arrival: [...created, ...happyFromDispatched, ...completed],
 };
 /** The contractor operation each scenario's audit log shows (the holder's reports, else the offer answers). */
 const contractorAudit: Record<string, string> = { no_contractor_then_escalate: "offer" };
@@ -212,6 +224,32 @@ for (const target of databases()) {
         assert.equal(walked.status, 200, JSON.stringify(walked.body));
         assert.equal(walked.body.status, status);
       }
+    });
+
+    it("contractor_reschedules moves the job to a later window through rescheduleJob; late_arrival's en_route ETA is after the window", async () => {
+      const db = t.app.services.db;
+      const moved = await run(t, "contractor_reschedules", "moved-window");
+      const rescheduled = await db("order_events").where({ order_id: moved.id, type: "order.rescheduled" }).first();
+      const data = rescheduled!.data!;
+      assert.equal(data.rescheduled_by, "contractor");
+      assert.ok(Date.parse(data.arrival_window!.start) > Date.parse(data.previous_arrival_window!.start));
+      const audit = await db("audit_records").where({ subject: moved.id, type: "reschedule" }).first();
+      const content = JSON.parse(audit!.content) as { by: string; contractor_id: string };
+      const order = (await db("orders").where({ id: moved.id }).first())!;
+      assert.deepEqual([content.by, content.contractor_id], ["contractor", order.contractor_id]);
+      assert.equal(new Date(order.arrival_window_start!).getTime(), Date.parse(data.arrival_window!.start));
+
+      const late = await run(t, "late_arrival", "late-eta");
+      const eta = await db("order_events")
+        .where({ order_id: late.id, type: "order.eta_updated", status: "en_route" })
+        .first();
+      const row = (await db("orders").where({ id: late.id }).first())!;
+      assert.equal(eta!.data!.eta!.source, "contractor");
+      assert.ok(
+        Date.parse(eta!.data!.eta!.estimated_arrival_at) > new Date(row.arrival_window_end!).getTime(),
+        "the estimate is after the window's end",
+      );
+      assert.equal(Date.parse(eta!.data!.eta!.estimated_arrival_at), new Date(row.eta_at!).getTime());
     });
 
     it("refuses sandbox_scenario from a live key: 422 pointing at /sandbox_scenario", async () => {

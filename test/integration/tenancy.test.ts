@@ -199,6 +199,7 @@ for (const db of databases()) {
           "listWebhookDeliveries",
           "redeliverWebhookDelivery",
           "requestPriceRevision",
+          "rescheduleJob",
           "rescheduleOrder",
           "resetSandbox",
           "rotateWebhookSecret",

@@ -16,6 +16,8 @@ export interface FactData {
   /** order.rescheduled: the window the order moved to and the one it left (absent when it had none). */
   arrival_window?: Schemas["ArrivalWindow"];
   previous_arrival_window?: Schemas["ArrivalWindow"];
+  /** order.rescheduled: who moved it (absent on moves recorded before it was kept). */
+  rescheduled_by?: Schemas["OrderEventData"]["rescheduled_by"];
   /** order.price_revision_requested and order.price_revision_resolved: the revision as the change left it. */
   price_revision?: Schemas["PriceRevision"];
 }

@@ -67,8 +67,12 @@ export function extrasOf(type: string, data: FactData | null): Partial<EventData
   if (type === "order.eta_updated" && data?.eta) return { eta: data.eta };
   if (type === "order.escalated" && data?.escalation) return { escalation: data.escalation };
   if (type === "order.rescheduled" && data?.arrival_window) {
-    const { arrival_window, previous_arrival_window } = data;
-    return { arrival_window, ...(previous_arrival_window ? { previous_arrival_window } : {}) };
+    const { arrival_window, previous_arrival_window, rescheduled_by } = data;
+    return {
+      arrival_window,
+      ...(previous_arrival_window ? { previous_arrival_window } : {}),
+      ...(rescheduled_by ? { rescheduled_by } : {}),
+    };
   }
   const revised = type === "order.price_revision_requested" || type === "order.price_revision_resolved";
   if (revised && data?.price_revision) return { price_revision: data.price_revision };

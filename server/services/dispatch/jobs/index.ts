@@ -1,6 +1,7 @@
-// The contractor's jobs: the ones it holds (an accepted offer, the order still its own), listed, and reported on
-// from the field (report.ts). Contractor keys only; every read is scoped to the caller's contractor and environment.
-// A report on a test order runs on that order's account's clock (orders/test-clock.ts), as its offers' answers do.
+// The contractor's jobs: the ones it holds (an accepted offer, the order still its own), listed, reported on from
+// the field (report.ts) and moved to another of its arrival windows (reschedule.ts). Contractor keys only; every
+// read is scoped to the caller's contractor and environment. A report or move of a test order runs on that order's
+// account's clock (orders/test-clock.ts), as its offers' answers do.
 import type { OrderOfferRow } from "../../../db/tables/dispatch.js";
 import type { ContractorCaller } from "../../access/principal.js";
 import { baseUrlOf } from "../../shared/base-url.js";
@@ -8,6 +9,8 @@ import { newestFirst, pageOf } from "../../shared/keyset.js";
 import type { ResponseBody, ValidQuery } from "../../../types/contract.js";
 import type { Answering } from "../offers/answer.js";
 import { reportJobStatus, type JobReport } from "./report.js";
+import { rescheduleJob } from "./reschedule.js";
+import type { RescheduleInput } from "../orders/reschedule.js";
 import { jobViews, stillHeld } from "./view.js";
 import { onTenantClock } from "../orders/test-clock.js";
 
@@ -42,6 +45,10 @@ export function createJobService(deps: Answering) {
     list: (caller: ContractorCaller, filter: JobListFilter) => listJobs(deps, caller, filter),
     report: (caller: ContractorCaller, id: string, report: JobReport, origin: string) =>
       onJobClock(deps, caller, id, () => reportJobStatus(deps, caller, { id, report, base: baseOf(origin) })),
+    reschedule: (caller: ContractorCaller, id: string, input: RescheduleInput, origin: string) =>
+      onJobClock(deps, caller, id, () =>
+        rescheduleJob(deps, caller, { id, input, base: baseOf(origin) }).finally(deps.eventsWritten),
+      ),
   };
 }
 

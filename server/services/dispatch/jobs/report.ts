@@ -30,7 +30,8 @@ const fieldOf = {
   unable_to_attend: "reason",
 } as const satisfies Record<JobReport["status"], keyof JobReport | null>;
 
-const jobNotFound = (id: string) => new DomainError("not_found", "not_found", `No job ${id} held by this contractor.`);
+export const jobNotFound = (id: string) =>
+  new DomainError("not_found", "not_found", `No job ${id} held by this contractor.`);
 
 export function assertReportShape(report: JobReport): void {
   for (const [status, field] of Object.entries(fieldOf)) {

@@ -11,6 +11,11 @@
 // Seats are read inside the transaction; a seat another writer took meanwhile fails the booking's UNIQUE indexes
 // (23505) and the whole move is read and tried again, as often as creation and assignment do (seatAttempts), then
 // 409 window_unavailable. Asking for the window the order already has changes nothing and answers the order as it is.
+//
+// One rule, two movers (Mover): the customer (rescheduleOrder, its tenant's order, answered with the order) and the
+// contractor holding the job (jobs/reschedule.ts: rescheduleJob, a job of its environment it holds, else its 404,
+// answered with the job). Only who may see the order, its 404, its answer and the `rescheduled_by` the event and
+// the audit record carry differ; the windows, seats, ETA and 409s are this module's, whoever asks.
 import type { Knex } from "knex";
 import type { Db } from "../../../db/knex.js";
 import type { ContractorBookingRow, OrderRow } from "../../../db/tables/dispatch.js";
@@ -31,6 +36,20 @@ import { nowDate } from "../../shared/clock.js";
 
 export type RescheduleInput = RequestBody<"rescheduleOrder">;
 type Window = Schemas["ArrivalWindow"];
+type Trx = Knex.Transaction;
+
+/** Who moves the window, and what it may see and is answered. */
+export interface Mover<V> {
+  by: NonNullable<Schemas["OrderEventData"]["rescheduled_by"]>;
+  /** The orders it may see: its tenant's (the customer), or its environment's (a contractor, which holds some). */
+  scope: Partial<Tenant> & Pick<Tenant, "environment">;
+  /** Its 404 for an order it may not see or move. */
+  notFound: (id: string) => DomainError;
+  /** Under the row lock, before any other check: whether it may move the order at all (else its 404). */
+  may: (trx: Trx, row: OrderRow) => Promise<boolean>;
+  /** Its answer: the order (or job) as the move left it, read in the move's transaction. */
+  view: (trx: Trx, row: OrderRow) => Promise<V>;
+}
 
 /** Statuses whose contractor is assigned and not yet on site: the ones a window can still move on. */
 const movable: readonly string[] = ["pending_dispatch", "dispatched", "en_route"];
@@ -92,13 +111,18 @@ async function moveBooking(trx: Knex.Transaction, id: string, booking: Booking):
 /** The events of the move (the fact, then the ETA's when it changed), their webhooks and the audit record. */
 async function recordMove(
   trx: Knex.Transaction,
-  move: { row: OrderRow; windows: { arrival_window: Window; previous_arrival_window: Window | null } },
+  move: {
+    row: OrderRow;
+    by: Mover<unknown>["by"];
+    windows: { arrival_window: Window; previous_arrival_window: Window | null };
+  },
   eta: Schemas["Eta"] | null,
   change: { now: Date; base: string },
 ): Promise<void> {
-  const { row, windows } = move;
+  const { row, by, windows } = move;
   const tenant = { account: row.account, environment: row.environment };
-  const data = windows.previous_arrival_window ? windows : { arrival_window: windows.arrival_window };
+  const moved = windows.previous_arrival_window ? windows : { arrival_window: windows.arrival_window };
+  const data = { ...moved, rescheduled_by: by };
   await writeOrderEvents(
     trx,
     row,
@@ -109,7 +133,13 @@ async function recordMove(
     type: "reschedule",
     tenant,
     subject: row.id,
-    content: { by: "customer", status: row.status, ...windows, ...(eta ? { eta } : {}) },
+    content: {
+      by,
+      ...(by === "contractor" ? { contractor_id: row.contractor_id } : {}),
+      status: row.status,
+      ...windows,
+      ...(eta ? { eta } : {}),
+    },
   });
 }
 
@@ -124,8 +154,8 @@ function etaOfMove(row: OrderRow, windowStart: number, now: Date): EtaColumns | 
   return same ? null : estimate;
 }
 
-interface Attempt {
-  tenant: Tenant;
+interface Attempt<V> {
+  mover: Mover<V>;
   id: string;
   input: RescheduleInput;
   /** The order's contractor as read before the lock (null when it had none). */
@@ -134,15 +164,15 @@ interface Attempt {
 }
 
 /** One attempt under the row lock; `stale` when the order changed contractor since it was read. */
-async function moveOnce(trx: Knex.Transaction, attempt: Attempt) {
-  const { tenant, id, input, contractor, base } = attempt;
+async function moveOnce<V>(trx: Knex.Transaction, attempt: Attempt<V>): Promise<V | "stale"> {
+  const { mover, id, input, contractor, base } = attempt;
   const row = await trx("orders")
-    .where({ id, ...tenant })
+    .where({ id, ...mover.scope })
     .forUpdate()
     .first();
-  if (!row) throw orderNotFound(id);
+  if (!row || !(await mover.may(trx, row))) throw mover.notFound(id);
   assertReschedulable(row);
-  if (isCurrentWindow(row, input)) return statusView(trx, row, base);
+  if (isCurrentWindow(row, input)) return mover.view(trx, row);
   if (row.contractor_id !== contractor?.id) return "stale" as const;
   const now = nowDate();
   const zone = stateTimeZone(row.state);
@@ -168,8 +198,8 @@ async function moveOnce(trx: Knex.Transaction, attempt: Attempt) {
     arrival_window: windowOf(zone, updated.arrival_window_start, updated.arrival_window_end)!,
     previous_arrival_window: windowOf(zone, row.arrival_window_start, row.arrival_window_end),
   };
-  await recordMove(trx, { row, windows }, eta ? etaView(updated) : null, { now, base });
-  return statusView(trx, updated, base);
+  await recordMove(trx, { row, by: mover.by, windows }, eta ? etaView(updated) : null, { now, base });
+  return mover.view(trx, updated);
 }
 
 /** Agents' input reaches here without the REST validators: the window must at least be an object. */
@@ -179,25 +209,25 @@ function assertWindowGiven(input: RescheduleInput): void {
     throw invalidField("/arrival_window", '"arrival_window" (start and end) is required.');
 }
 
-/** 404 for another tenant's order, 409 order_not_reschedulable / window_unavailable, 422 for a window off the grid;
- * the same 200 when the order already has the window. */
-export async function rescheduleOrder(
+/** The mover's 404, 409 order_not_reschedulable / window_unavailable, 422 for a window off the grid; the same
+ * answer when the order already has the window. */
+export async function moveWindow<V>(
   deps: { db: Db; contractors: ContractorService },
-  tenant: Tenant,
+  mover: Mover<V>,
   request: { id: string; input: RescheduleInput; base: string },
-) {
+): Promise<V> {
   const { db, contractors } = deps;
   const { id, input, base } = request;
   assertWindowGiven(input);
   for (let attempt = 1; ; attempt++) {
     const read = await db("orders")
-      .where({ id, ...tenant })
+      .where({ id, ...mover.scope })
       .first("contractor_id", "state");
-    if (!read) throw orderNotFound(id);
+    if (!read) throw mover.notFound(id);
     // the calendar is read before the lock (the pool's reads are not the transaction's); checked again under it
     const contractor = read.contractor_id ? await contractors.get(read.contractor_id) : null;
     try {
-      const view = await db.transaction((trx) => moveOnce(trx, { tenant, id, input, contractor, base }));
+      const view = await db.transaction((trx) => moveOnce(trx, { mover, id, input, contractor, base }));
       if (view !== "stale") return view;
     } catch (error) {
       if (!isSeatTaken(error)) throw error;
@@ -208,3 +238,21 @@ export async function rescheduleOrder(
     }
   }
 }
+
+/** rescheduleOrder: the customer moves its tenant's order (404 for another tenant's), answered with the order. */
+export const rescheduleOrder = (
+  deps: { db: Db; contractors: ContractorService },
+  tenant: Tenant,
+  request: { id: string; input: RescheduleInput; base: string },
+) =>
+  moveWindow(
+    deps,
+    {
+      by: "customer",
+      scope: tenant,
+      notFound: orderNotFound,
+      may: () => Promise.resolve(true),
+      view: (trx, row) => statusView(trx, row, request.base),
+    },
+    request,
+  );

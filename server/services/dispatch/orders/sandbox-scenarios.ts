@@ -1,7 +1,8 @@
 // Sandbox scenarios: the path a test order's simulated contractors make it take (`sandbox_scenario`, the contract's
 // SandboxScenario lists each one's event sequence). A scenario only chooses which contractor operation the simulated
 // contractor calls at a step (sandbox-contractor.ts): decline instead of accept, let the offer's deadline pass,
-// report unable_to_attend instead of en_route, request a price revision on site. Everything after that choice is
+// report unable_to_attend instead of en_route, request a price revision on site, move the job to a later window
+// or set off with a late estimate (sandbox-holder-moves.ts). Everything after that choice is
 // the live code's: the re-offer to the next contractor (or the queue when nobody is left), the offers' expiry sweep
 // on the account's clock, the give-back, the NTE rule. So a scenario cannot show an integrator anything live would
 // not do, and its sequence is fixed by the live rules, not by a script.
@@ -29,6 +30,7 @@ import { answerPriceRevision } from "../revisions/answer.js";
 import { requestPriceRevision } from "../revisions/request.js";
 import { recordEvent } from "./record-event.js";
 import { declineOpenOffer, holderOf, reportAsHolder, simulatedContractor } from "./sandbox-contractor.js";
+import { rescheduleAsHolder, setOffLate } from "./sandbox-holder-moves.js";
 
 /** What a scenario's step did: moved the order, or left it to the happy path's move. */
 type Outcome = "moved" | "happy";
@@ -116,6 +118,15 @@ export async function scenarioStep(deps: Answering, row: OrderRow, base: string)
     return declineEveryOffer(deps, row, base);
   if ((row.status === "dispatched" || row.status === "pending_dispatch") && scenario === "cancelled_by_provider")
     return providerCancels(deps, row, base);
+  return holderMove(deps, row, base);
+}
+
+/** The holder's own moves once dispatched: a reschedule (once), or setting off late. */
+async function holderMove(deps: Answering, row: OrderRow, base: string): Promise<Outcome> {
+  if (row.status !== "dispatched") return "happy";
+  if (row.sandbox_scenario === "contractor_reschedules")
+    return (await rescheduleAsHolder(deps, row, base)) ? "moved" : "happy";
+  if (row.sandbox_scenario === "late_arrival") return (await setOffLate(deps, row, base)) ? "moved" : "happy";
   return "happy";
 }
 
