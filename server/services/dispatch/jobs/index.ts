@@ -8,7 +8,8 @@ import { newestFirst, pageOf } from "../../shared/keyset.js";
 import type { ResponseBody, ValidQuery } from "../../../types/contract.js";
 import type { Answering } from "../offers/answer.js";
 import { reportJobStatus, type JobReport } from "./report.js";
-import { jobViews, stillHeld } from "./view.js";
+import { stillHeld } from "./held.js";
+import { jobViews } from "./view.js";
 import { onTenantClock } from "../orders/test-clock.js";
 
 export type JobListFilter = ValidQuery<"listContractorJobs">;
