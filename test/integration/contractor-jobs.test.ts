@@ -4,7 +4,16 @@
 // the holder may report (other contractors, the other environment, customers and revoked keys are refused); the
 // NTE holds; two completes race to one winner; and the evals count the live offers.
 import assert from "node:assert/strict";
-import { admin, alaskaOrder, call, contractorKey, plumber } from "../helpers/contractors.js";
+import {
+  admin,
+  answerOffer,
+  call,
+  contractorKey,
+  offeredOrder,
+  orderOf,
+  plumber,
+  startContractorWorld,
+} from "../helpers/contractors.js";
 import {
   databases,
   postgresDatabase,
@@ -23,12 +32,6 @@ interface Job {
   final_cost_cents: number | null;
   job: { order_id: string; status: string; location: Record<string, string> };
 }
-interface OrderView {
-  status: string;
-  assigned_contractor_ref: string | null;
-  final_cost_cents: number | null;
-  events: { status: string; human_override: boolean; note: string | null }[];
-}
 
 const report = (t: ServerTarget, key: string, orderId: string, body: unknown) =>
   call(t, "POST", `/api/dispatch/v1/contractor/jobs/${orderId}/status`, { "x-api-key": key }, body);
@@ -37,29 +40,12 @@ const jobsOf = async (t: ServerTarget, key: string) => {
   assert.equal(page.status, 200, JSON.stringify(page.body));
   return page.body.items as Job[];
 };
-const orderOf = async (t: ServerTarget, key: string, id: string) =>
-  (await call(t, "GET", `/api/dispatch/v1/orders/${id}`, { "x-api-key": key })).body as unknown as OrderView;
 const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
-
-/** A new AK order (offered to the cheaper plumber first); its open offer. */
-async function offeredOrder(t: TestServer, customer: string, reference: string) {
-  const created = await call(t, "POST", "/api/dispatch/v1/order", { "x-api-key": customer }, alaskaOrder(reference));
-  assert.equal(created.status, 201, JSON.stringify(created.body));
-  const orderId = (created.body.order as { id: string }).id;
-  const offer = await t.app.services.db("order_offers").where({ order_id: orderId, status: "offered" }).first();
-  return { orderId, offer: offer! };
-}
 
 /** The offer answered by `key` (its contractor's). */
 async function answer(t: ServerTarget, key: string, offerId: string, verb: "accept" | "decline") {
   const body = verb === "decline" ? { reason: "no_capacity" } : undefined;
-  const answered = await call(
-    t,
-    "POST",
-    `/api/dispatch/v1/contractor/offers/${offerId}/${verb}`,
-    { "x-api-key": key },
-    body,
-  );
+  const answered = await answerOffer(t, key, offerId, verb, body);
   assert.equal(answered.status, 200, JSON.stringify(answered.body));
 }
 
@@ -89,12 +75,7 @@ for (const target of databases()) {
       Number((await t.app.services.db("order_events").where({ order_id: orderId }).max({ id: "id" }))[0].id);
 
     before(async () => {
-      t = await startTestServer(target, { DISPATCHER_INTERVAL_MS: "1000" });
-      customer = (await t.issueKey({ account: "acme", environment: "live" })).key;
-      first = await plumber(t, "Cheap Anchorage Plumbing", 8000);
-      second = await plumber(t, "Dear Anchorage Plumbing", 12_000);
-      firstKey = (await contractorKey(t, first.id)).key;
-      secondKey = (await contractorKey(t, second.id)).key;
+      ({ t, customer, first, second, firstKey, secondKey } = await startContractorWorld(target));
     });
     after(() => t?.stop());
 
