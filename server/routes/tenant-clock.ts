@@ -3,8 +3,8 @@
 // instant when it has one. One wrapper around every route's handler rather than a clock read in each service: the
 // services already read the time through one seam (shared/clock.ts), and which tenant's time applies is known
 // where the request is, before any service is called. Live keys, contractors, OAuth clients and the operator read
-// the wall clock (a contractor's answer runs on its offer's account's clock: offers/index.ts); a test key whose
-// sandbox was never frozen costs one primary-key read.
+// the wall clock (a contractor's answer runs on its offer's account's clock: offers/index.ts). The account's clock
+// comes from a cache the change feed keeps current on every instance (orders/clock-cache.ts): no query on a hit.
 import type { Lifecycle, ServerRoute } from "@hapi/hapi";
 import { callerOf } from "../plugins/auth.js";
 import type { Services } from "../services/index.js";

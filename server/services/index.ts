@@ -23,7 +23,7 @@ export function createServices(db: Db, config: Config) {
   const keys = createKeyService(db, changes);
   const oauth = createOAuthService(db, config.oauthTokenTtlSeconds);
   const events = createEventServices(db, config, { keys, changes });
-  const orders = createOrderService(db, contractors, config, events.eventSequencer.nudge);
+  const orders = createOrderService(db, contractors, config, events.eventSequencer.nudge, changes);
   // A contractor added, raised or re-activated on any instance (or anything, after the feed was cut off).
   changes.on((table) => {
     if (table === "contractors" || table === "*") orders.nudgeDispatcher();

@@ -3,7 +3,7 @@
 // `dispatch trigger` for each type: test/cli/trigger.test.ts.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 import { Webhook } from "standardwebhooks";
 import { eventTypes } from "../../cli/generated/events.js";
 import { postOrder, webhookSecret } from "../fixtures/orders.js";
@@ -12,36 +12,9 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
 import { bin, runCli } from "./run-cli.js";
 import { until } from "../helpers/wait.js";
 import { jsonRequest } from "../helpers/request.js";
+import { startReceiver, type Delivery, type Receiver } from "../helpers/webhook-receiver.js";
 
-interface Hit {
-  path: string;
-  headers: IncomingHttpHeaders;
-  raw: Buffer;
-}
-
-/** One receiver for both paths (so `host` is the same): /hook for the callback_url, /listen for the forward. */
-async function startReceiver() {
-  const hits: Hit[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      hits.push({ path: req.url ?? "", headers: req.headers, raw: Buffer.concat(chunks) });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const stop = () =>
-    new Promise<void>((resolve) =>
-      server.close(() => {
-        resolve();
-      }),
-    );
-  return { url, hits, stop };
-}
-
-const orderOf = (hit: Hit) => (JSON.parse(hit.raw.toString()) as { data: { order_id: string } }).data.order_id;
+const orderOf = (hit: Delivery) => hit.body.data.order_id;
 const withoutSignature = (headers: IncomingHttpHeaders) =>
   Object.fromEntries(
     Object.entries(headers).filter(([name]) => !["webhook-timestamp", "webhook-signature"].includes(name)),
@@ -52,7 +25,7 @@ describe("event catalogue: webhooks and listen", function () {
   let t: TestServer;
   let key: string;
   let env: Record<string, string>;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: Receiver;
 
   before(async () => {
     receiver = await startReceiver();
@@ -155,12 +128,11 @@ describe("event catalogue: webhooks and listen", function () {
         [rescheduled]: ["order.created", "order.assigned", "order.rescheduled", "order.eta_updated"],
         [revised]: ["order.created", "order.price_revision_requested", "order.price_revision_resolved"],
       };
-      const of = (path: string, id: string) => receiver.hits.filter((h) => h.path === path && orderOf(h) === id);
+      const of = (path: string, id: string) => receiver.deliveries.filter((h) => h.path === path && orderOf(h) === id);
       const arrived = (id: string) =>
         of("/hook", id).length === expected[id].length && of("/listen", id).length === expected[id].length;
       const ids = [cancelled, completed, escalated, rescheduled, revised];
-      const typesOf = (id: string) =>
-        of("/hook", id).map((h) => (JSON.parse(h.raw.toString()) as { type: string }).type);
+      const typesOf = (id: string) => of("/hook", id).map((h) => h.body.type);
       await until(() => ids.every(arrived), { timeoutMs: 20_000 }).catch(() => {
         // say what did arrive: a changed sequence shows at once instead of as a bare timeout
         assert.deepEqual(Object.fromEntries(ids.map((id) => [id, typesOf(id)])), expected);
@@ -169,17 +141,14 @@ describe("event catalogue: webhooks and listen", function () {
       for (const id of ids) {
         const [hook, forwarded] = [of("/hook", id), of("/listen", id)];
         assert.deepEqual(
-          hook.map((h) => (JSON.parse(h.raw.toString()) as { type: string }).type),
+          hook.map((h) => h.body.type),
           expected[id],
         );
         for (const [i, h] of hook.entries()) {
-          assert.ok(
-            h.raw.equals(forwarded[i].raw),
-            `body ${String(i)}:\n${h.raw.toString()}\n${forwarded[i].raw.toString()}`,
-          );
+          assert.ok(h.bytes.equals(forwarded[i].bytes), `body ${String(i)}:\n${h.raw}\n${forwarded[i].raw}`);
           assert.deepEqual(withoutSignature(forwarded[i].headers), withoutSignature(h.headers));
           for (const hit of [h, forwarded[i]])
-            new Webhook(secret).verify(hit.raw.toString(), hit.headers as Record<string, string>);
+            new Webhook(secret).verify(hit.raw, hit.headers as Record<string, string>);
         }
         assert.equal(hook[0].headers["user-agent"], "dispatch-webhooks/1");
         assert.match(String(hook[0].headers["webhook-id"]), /^evt_\d+$/);

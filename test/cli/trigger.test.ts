@@ -2,11 +2,11 @@
 // or on an existing one with --order); `dispatch listen` without --forward-to prints the feed's events for a CI job.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { createServer, type IncomingHttpHeaders } from "node:http";
 import { eventTypes } from "../../cli/generated/events.js";
 import { postOrder } from "../fixtures/orders.js";
 import { orderRequest } from "../fixtures/requests.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
 import { until } from "../helpers/wait.js";
 import { bin, runCli } from "./run-cli.js";
 
@@ -16,33 +16,12 @@ interface FeedEvent {
   data: { order_id: string; status: string };
 }
 
-/** A callback_url receiver: each POST's webhook-id. */
-async function startReceiver() {
-  const hits: IncomingHttpHeaders[] = [];
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      hits.push(req.headers);
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const stop = () =>
-    new Promise<void>((resolve) =>
-      server.close(() => {
-        resolve();
-      }),
-    );
-  return { url, hits, stop };
-}
-
 describe("dispatch trigger and listen", function () {
   this.timeout(180_000);
   let t: TestServer;
   let key: string;
   let env: Record<string, string>;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: Receiver;
 
   const get = async <T>(path: string, apiKey = key) =>
     (await (await fetch(`${t.url}${path}`, { headers: { "x-api-key": apiKey } })).json()) as T;
@@ -91,7 +70,7 @@ describe("dispatch trigger and listen", function () {
         const id = run.stdout.trim();
         const event = (await accountFeed(own)).find((e) => e.id === id);
         assert.equal(event?.type, type);
-        await until(() => receiver.hits.some((h) => h["webhook-id"] === id));
+        await until(() => receiver.deliveries.some((d) => d.headers["webhook-id"] === id));
         if (type === "order.escalated") {
           assert.match(run.stderr, /test clock is frozen now/);
           const clock = await get<{ frozen: boolean }>("/api/dispatch/v1/sandbox/clock", own);

@@ -1,9 +1,12 @@
 // The contractor side's test scaffolding: an admin call, an Anchorage plumber (nobody in the demo pool serves AK,
-// so the suite's own contractors are the only candidates), a contractor key of it and an AK order.
+// so the suite's own contractors are the only candidates), a contractor key of it and an AK order; the world the
+// offers and jobs suites share (two plumbers and their keys), an order offered in it, an answer and the customer's
+// view of the order.
 import assert from "node:assert/strict";
+import type { components } from "../../sdk/generated/openapi.js";
 import { anchorageContractor, orderRequest } from "../fixtures/requests.js";
 import { jsonRequest } from "./request.js";
-import { adminToken, type ServerTarget } from "./server.js";
+import { adminToken, startTestServer, type ServerTarget, type TestDatabase, type TestServer } from "./server.js";
 
 export const admin = { authorization: `Bearer ${adminToken}` };
 
@@ -40,3 +43,33 @@ export const alaskaOrder = (reference: string) => ({
   nte_cents: 100_000,
   callback_url: undefined,
 });
+
+/** A server (the dispatcher sweeping every second) with a live customer key of acme and two Anchorage plumbers, the
+ * cheaper ranking first, each with a live contractor key. */
+export async function startContractorWorld(target: TestDatabase) {
+  const t = await startTestServer(target, { DISPATCHER_INTERVAL_MS: "1000" });
+  const customer = (await t.issueKey({ account: "acme", environment: "live" })).key;
+  const first = await plumber(t, "Cheap Anchorage Plumbing", 8000);
+  const second = await plumber(t, "Dear Anchorage Plumbing", 12_000);
+  const firstKey = (await contractorKey(t, first.id)).key;
+  const secondKey = (await contractorKey(t, second.id)).key;
+  return { t, customer, first, second, firstKey, secondKey };
+}
+
+/** A new AK order of `customer` (offered to the cheaper plumber first); its open offer's row. */
+export async function offeredOrder(t: TestServer, customer: string, reference: string) {
+  const created = await call(t, "POST", "/api/dispatch/v1/order", { "x-api-key": customer }, alaskaOrder(reference));
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const orderId = (created.body.order as { id: string }).id;
+  const offer = await t.app.services.db("order_offers").where({ order_id: orderId, status: "offered" }).first();
+  return { orderId, offer: offer! };
+}
+
+/** acceptOffer or declineOffer with `key`, as answered. */
+export const answerOffer = (t: ServerTarget, key: string, id: string, verb: "accept" | "decline", body?: unknown) =>
+  call(t, "POST", `/api/dispatch/v1/contractor/offers/${id}/${verb}`, { "x-api-key": key }, body);
+
+/** getOrder with the customer's `key`. */
+export const orderOf = async (t: ServerTarget, key: string, id: string) =>
+  (await call(t, "GET", `/api/dispatch/v1/orders/${id}`, { "x-api-key": key }))
+    .body as unknown as components["schemas"]["OrderStatus"];

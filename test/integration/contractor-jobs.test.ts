@@ -5,7 +5,16 @@
 // NTE holds; two completes race to one winner; and the evals count the live offers. rescheduleJob moves a held job
 // to another window by rescheduleOrder's rule (its 409s), saying the contractor moved it, and only for the holder.
 import assert from "node:assert/strict";
-import { admin, alaskaOrder, call, contractorKey, plumber } from "../helpers/contractors.js";
+import {
+  admin,
+  answerOffer,
+  call,
+  contractorKey,
+  offeredOrder,
+  orderOf,
+  plumber,
+  startContractorWorld,
+} from "../helpers/contractors.js";
 import {
   databases,
   postgresDatabase,
@@ -31,12 +40,6 @@ interface Job {
     arrival_window: { start: string; end: string } | null;
   };
 }
-interface OrderView {
-  status: string;
-  assigned_contractor_ref: string | null;
-  final_cost_cents: number | null;
-  events: { status: string; human_override: boolean; note: string | null }[];
-}
 
 const report = (t: ServerTarget, key: string, orderId: string, body: unknown) =>
   call(t, "POST", `/api/dispatch/v1/contractor/jobs/${orderId}/status`, { "x-api-key": key }, body);
@@ -45,8 +48,6 @@ const jobsOf = async (t: ServerTarget, key: string) => {
   assert.equal(page.status, 200, JSON.stringify(page.body));
   return page.body.items as Job[];
 };
-const orderOf = async (t: ServerTarget, key: string, id: string) =>
-  (await call(t, "GET", `/api/dispatch/v1/orders/${id}`, { "x-api-key": key })).body as unknown as OrderView;
 const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
 const move = (t: ServerTarget, key: string, orderId: string, arrival_window: unknown) =>
   call(t, "POST", `/api/dispatch/v1/contractor/jobs/${orderId}/reschedule`, { "x-api-key": key }, { arrival_window });
@@ -69,25 +70,10 @@ async function windowsOf(t: TestServer, orderId: string) {
   return { bookable, beyond: text(beyond!) };
 }
 
-/** A new AK order (offered to the cheaper plumber first); its open offer. */
-async function offeredOrder(t: TestServer, customer: string, reference: string) {
-  const created = await call(t, "POST", "/api/dispatch/v1/order", { "x-api-key": customer }, alaskaOrder(reference));
-  assert.equal(created.status, 201, JSON.stringify(created.body));
-  const orderId = (created.body.order as { id: string }).id;
-  const offer = await t.app.services.db("order_offers").where({ order_id: orderId, status: "offered" }).first();
-  return { orderId, offer: offer! };
-}
-
 /** The offer answered by `key` (its contractor's). */
 async function answer(t: ServerTarget, key: string, offerId: string, verb: "accept" | "decline") {
   const body = verb === "decline" ? { reason: "no_capacity" } : undefined;
-  const answered = await call(
-    t,
-    "POST",
-    `/api/dispatch/v1/contractor/offers/${offerId}/${verb}`,
-    { "x-api-key": key },
-    body,
-  );
+  const answered = await answerOffer(t, key, offerId, verb, body);
   assert.equal(answered.status, 200, JSON.stringify(answered.body));
 }
 
@@ -117,12 +103,7 @@ for (const target of databases()) {
       Number((await t.app.services.db("order_events").where({ order_id: orderId }).max({ id: "id" }))[0].id);
 
     before(async () => {
-      t = await startTestServer(target, { DISPATCHER_INTERVAL_MS: "1000" });
-      customer = (await t.issueKey({ account: "acme", environment: "live" })).key;
-      first = await plumber(t, "Cheap Anchorage Plumbing", 8000);
-      second = await plumber(t, "Dear Anchorage Plumbing", 12_000);
-      firstKey = (await contractorKey(t, first.id)).key;
-      secondKey = (await contractorKey(t, second.id)).key;
+      ({ t, customer, first, second, firstKey, secondKey } = await startContractorWorld(target));
     });
     after(() => t?.stop());
 

@@ -3,11 +3,20 @@
 // passed deadline re-offers the job to the next contractor, else the order waits for the dispatcher again; and one
 // answer per offer when answers race each other, the expiry sweep, and two instances.
 import assert from "node:assert/strict";
-import { admin, alaskaOrder, call, contractorKey, plumber } from "../helpers/contractors.js";
+import {
+  admin,
+  alaskaOrder,
+  answerOffer as answer,
+  call,
+  contractorKey,
+  offeredOrder as newOfferedOrder,
+  orderOf,
+  plumber,
+  startContractorWorld,
+} from "../helpers/contractors.js";
 import {
   databases,
   postgresDatabase,
-  startTestServer,
   twoInstancesOfOnePostgres,
   type ServerTarget,
   type TestServer,
@@ -21,21 +30,12 @@ interface Offer {
   decline_reason: string | null;
   job: { order_id: string; status: string; location: Record<string, string> };
 }
-interface OrderView {
-  status: string;
-  assigned_contractor_ref: string | null;
-  events: { status: string }[];
-}
 
 const offersOf = async (t: ServerTarget, key: string, query = "") => {
   const page = await call(t, "GET", `/api/dispatch/v1/contractor/offers${query}`, { "x-api-key": key });
   assert.equal(page.status, 200, JSON.stringify(page.body));
   return page.body.items as Offer[];
 };
-const orderOf = async (t: ServerTarget, key: string, id: string) =>
-  (await call(t, "GET", `/api/dispatch/v1/orders/${id}`, { "x-api-key": key })).body as unknown as OrderView;
-const answer = (t: ServerTarget, key: string, id: string, verb: "accept" | "decline", body?: unknown) =>
-  call(t, "POST", `/api/dispatch/v1/contractor/offers/${id}/${verb}`, { "x-api-key": key }, body);
 const eventsOf = async (t: TestServer, orderId: string) =>
   t.app.services.db("order_events").where({ order_id: orderId }).orderBy("id").select("type", "status", "data");
 
@@ -52,27 +52,14 @@ for (const target of databases()) {
 
     /** A new AK order: offered to `first` (the cheaper plumber ranks first). */
     async function offeredOrder() {
-      const created = await call(
-        t,
-        "POST",
-        "/api/dispatch/v1/order",
-        { "x-api-key": customer },
-        alaskaOrder(`ofr-${++serial}`),
-      );
-      assert.equal(created.status, 201, JSON.stringify(created.body));
-      const orderId = (created.body.order as { id: string }).id;
+      const { orderId } = await newOfferedOrder(t, customer, `ofr-${++serial}`);
       const offer = (await offersOf(t, firstKey, "?status=offered")).find((o) => o.job.order_id === orderId);
       assert.ok(offer, "the first plumber holds the offer");
       return { orderId, offer };
     }
 
     before(async () => {
-      t = await startTestServer(target, { DISPATCHER_INTERVAL_MS: "1000" });
-      customer = (await t.issueKey({ account: "acme", environment: "live" })).key;
-      first = await plumber(t, "Cheap Anchorage Plumbing", 8000);
-      second = await plumber(t, "Dear Anchorage Plumbing", 12_000);
-      firstKey = (await contractorKey(t, first.id)).key;
-      secondKey = (await contractorKey(t, second.id)).key;
+      ({ t, customer, first, second, firstKey, secondKey } = await startContractorWorld(target));
     });
     after(() => t?.stop());
 
@@ -249,13 +236,7 @@ describe("contractor offers under races (two instances on one Postgres)", functi
     keys = [(await contractorKey(a, made[0].id)).key, (await contractorKey(a, made[1].id)).key];
   });
 
-  async function offered(reference: string) {
-    const { a } = servers;
-    const created = await call(a, "POST", "/api/dispatch/v1/order", { "x-api-key": customer }, alaskaOrder(reference));
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    const orderId = (created.body.order as { id: string }).id;
-    return (await servers.a.app.services.db("order_offers").where({ order_id: orderId, status: "offered" }).first())!;
-  }
+  const offered = async (reference: string) => (await newOfferedOrder(servers.a, customer, reference)).offer;
   const keyOf = (offer: { contractor_id: string }, index: number) => keys[index];
 
   it("two accepts of one offer on two instances: exactly one wins, the order is dispatched once", async () => {

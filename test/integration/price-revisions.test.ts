@@ -167,6 +167,15 @@ for (const target of databases()) {
         const early = await ask(offered, { amount_cents: 150_000, reason });
         assert.deepEqual([early.status, early.body.code], [409, "order_not_revisable"]);
       });
+      it("answers 409 order_not_revisable for an order an operator dispatched to it unaccepted, as its reports are 404", async () => {
+        const id = await job({}, false);
+        assert.equal((await recordEvent(t, id, { status: "dispatched" })).status, 201);
+        const moved = await ask(id, { amount_cents: 150_000, reason });
+        assert.deepEqual([moved.status, moved.body.code], [409, "order_not_revisable"]);
+        const body = { status: "en_route", estimated_arrival_at: new Date(Date.now() + 1_800_000).toISOString() };
+        const report = await call(t, "POST", `${v1}/contractor/jobs/${id}/status`, { "x-api-key": firstKey }, body);
+        assert.equal(report.status, 404, JSON.stringify(report.body));
+      });
       it("refuses amounts and reasons outside the contract's bounds (422), storing nothing", async () => {
         const id = await job();
         for (const body of [

@@ -91,6 +91,7 @@ async function freezeBehind(t: TestServer, key: string, account: string, behindM
   assert.equal(frozen.frozen, true);
   const at = new Date(new Date(frozen.now).getTime() - behindMs);
   await t.app.services.db("sandbox_clocks").where({ account }).update({ frozen_at: at });
+  t.app.services.changes.announce("sandbox_clocks"); // a write past the services: PGlite hears only announcements
   return at.getTime();
 }
 
@@ -273,6 +274,9 @@ for (const target of databases()) {
       assert.equal((await clockOf(t, keys.acme)).frozen, true);
       assert.equal((await call(t, "POST", "/api/dispatch/v1/sandbox/reset", keys.acme)).status, 200);
       assert.equal((await clockOf(t, keys.acme)).frozen, false);
+      const id = await order(t, keys.acme, "clock-after-reset", "routine"); // the request's clock, not the cache's
+      const created = (await t.app.services.db("orders").where({ id }).first())!.created_at;
+      assert.ok(Math.abs(new Date(created).getTime() - Date.now()) < 60_000, "stamped by the wall clock");
     });
   });
 }

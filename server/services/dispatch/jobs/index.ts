@@ -11,7 +11,8 @@ import type { Answering } from "../offers/answer.js";
 import { reportJobStatus, type JobReport } from "./report.js";
 import { rescheduleJob } from "./reschedule.js";
 import type { RescheduleInput } from "../orders/reschedule.js";
-import { jobViews, stillHeld } from "./view.js";
+import { stillHeld } from "./held.js";
+import { jobViews } from "./view.js";
 import { onTenantClock } from "../orders/test-clock.js";
 
 export type JobListFilter = ValidQuery<"listContractorJobs">;

@@ -18,7 +18,8 @@ import { giveBackJob } from "../orders/give-back.js";
 import { reOffer } from "../orders/reoffer.js";
 import type { OrderEventInput } from "../orders/transition.js";
 import type { Answering } from "../offers/answer.js";
-import { heldOffer, jobViews, type JobView } from "./view.js";
+import { lockJob } from "./held.js";
+import { jobViews, type JobView } from "./view.js";
 
 export type JobReport = RequestBody<"updateJobStatus">;
 
@@ -46,10 +47,9 @@ export function assertReportShape(report: JobReport): void {
 
 /** The job's order under its row lock and the caller's accepted offer of it; 404 unless the caller holds it. */
 async function lockHeld(trx: Knex.Transaction, caller: ContractorCaller, id: string) {
-  const row = await trx("orders").where({ id, environment: caller.environment }).forUpdate().first();
-  const offer = row && (await heldOffer(trx, caller, id));
-  if (!row || !offer) throw jobNotFound(id);
-  return { row, offer };
+  const job = await lockJob(trx, caller, id);
+  if (!job?.offer) throw jobNotFound(id);
+  return { row: job.row, offer: job.offer };
 }
 
 /** The report's audit record, under the order's tenant. */

@@ -2,6 +2,7 @@
 // orders (its clock, advancing by hand, reset), and the dispatcher that assigns unassigned orders once the pool can
 // take them. One service over the one transition table (state.ts).
 import type { Config } from "../../../config.js";
+import type { ChangeFeed } from "../../../db/change-feed.js";
 import type { Db } from "../../../db/knex.js";
 import type { Tenant } from "../../access/principal.js";
 import type { ContractorService } from "../contractors.js";
@@ -15,7 +16,7 @@ import { rescheduleOrder, type RescheduleInput } from "./reschedule.js";
 import { advanceSandboxOrder, type SandboxStatus } from "./sandbox-advance.js";
 import { startSandboxClock, stopSandboxClock, tick, type SandboxClock } from "./sandbox-clock.js";
 import { advanceSandboxClock, getSandboxClock, type SandboxClockAdvance } from "./sandbox-clock-advance.js";
-import { onTenantClock } from "./test-clock.js";
+import { createClockCache, type ClockCache } from "./clock-cache.js";
 import { resetSandbox } from "./sandbox-reset.js";
 import type { OrderEventInput } from "./transition.js";
 import { statusView } from "./view.js";
@@ -61,23 +62,26 @@ function createWorkers(deps: Omit<SandboxClock, "job" | "base">) {
 /** The sandbox: an order advanced by hand, a reset, and the test clock: read, advanced (each stop running the
  * account's sweep and steps), and the clock a request of a test key runs on. */
 function sandboxOf(
-  deps: { db: Db; config: Config },
+  deps: { db: Db; config: Config; clocks: ClockCache },
   clock: SandboxClock,
   dispatcher: ReturnType<typeof createDispatcher>,
 ) {
+  const { db, config, clocks } = deps;
   const work = {
-    ...deps,
+    db,
+    config,
     sweep: (account: string) => dispatcher.sweepAccount(account),
     step: (account: string) => tick(clock, account),
+    clockMoved: clocks.changed,
   };
   return {
     advanceSandbox: (tenant: Tenant, id: string, to: SandboxStatus | undefined) =>
       advanceSandboxOrder(clock, tenant, { id, to }),
-    resetSandbox: (tenant: Tenant) => resetSandbox(deps.db, tenant),
+    resetSandbox: (tenant: Tenant) => resetSandbox(db, tenant).finally(clocks.changed), // committed or not
     sandboxClock: (tenant: Tenant) => getSandboxClock(work, tenant),
     advanceSandboxClock: (tenant: Tenant, request: SandboxClockAdvance) => advanceSandboxClock(work, tenant, request),
-    /** Runs a request's work on its tenant's clock (a frozen sandbox's instant for a test key). */
-    onTenantClock: <T>(tenant: Tenant, work: () => Promise<T>) => onTenantClock(deps.db, tenant, work),
+    /** Runs a request's work on its tenant's clock (a frozen sandbox's instant for a test key), cached. */
+    onTenantClock: clocks.onTenantClock,
   };
 }
 
@@ -123,12 +127,14 @@ function contractorSide(deps: Answering, nudgeDispatcher: () => void) {
   };
 }
 
-/** `eventsWritten` is told after order events are written (the feed sequencer's nudge). */
+/** `eventsWritten` is told after order events are written (the feed sequencer's nudge); `changes` (the change feed)
+ * keeps the request clocks' cache consistent across instances (none: no cache). */
 export function createOrderService(
   db: Db,
   contractors: ContractorService,
   config: Config,
   eventsWritten: () => void = () => undefined,
+  changes: ChangeFeed | null = null,
 ) {
   const seats = createSeatLedger(db); // this instance's claims: one ledger for every path that books
   const creation = { db, contractors, config, writer: createOrderWriter(db, eventsWritten), seats };
@@ -151,7 +157,7 @@ export function createOrderService(
     /** An operator's status change; `base` is the admin request's own base URL. */
     recordEvent: (id: string, input: OrderEventInput, base: string) =>
       thenWritten(recordEvent(db, { contractors, seats, config }, { id, input, base }), isFinal(input.status)),
-    ...sandboxOf({ db, config }, clock, dispatcher),
+    ...sandboxOf({ db, config, clocks: createClockCache(db, changes) }, clock, dispatcher),
     /** The sandbox clock and the dispatcher, once the server listens (`origin`: its address, for status URLs). */
     startWorkers: (origin: string, onError: (job: "sandbox" | "dispatcher") => (error: unknown) => void) => {
       startSandboxClock(clock, baseOf(origin), onError("sandbox"));

@@ -36,6 +36,8 @@ export interface ClockWork {
   sweep: (account: string) => Promise<number>;
   /** The walker's steps of the account's due test orders; how many it stepped. */
   step: (account: string) => Promise<number>;
+  /** Told after each write of the clock (the request clocks' cache drops the old instant: clock-cache.ts). */
+  clockMoved: () => void;
 }
 
 const maxStops = 1000;
@@ -132,6 +134,12 @@ async function targetOf(work: ClockWork, account: string, from: Date, request: S
   return next;
 }
 
+/** Freezes the account's clock at `at` (or keeps a later instant) and says so to the request clocks' cache. */
+async function moveClock(work: ClockWork, account: string, at: Date): Promise<void> {
+  await freezeAt(work.db, account, at);
+  work.clockMoved();
+}
+
 /** advanceSandboxClock: freezes the account's test clock and walks it to the target; 403 for live keys. */
 export async function advanceSandboxClock(
   work: ClockWork,
@@ -143,18 +151,18 @@ export async function advanceSandboxClock(
   const { account } = tenant;
   const from = await testTimeOf(db, account);
   const target = await targetOf(work, account, from, request);
-  await freezeAt(db, account, from);
+  await moveClock(work, account, from);
   let changes = await runDue(work, account);
   let at = from;
   for (let stop = 0; stop < maxStops; stop++) {
     const next = await nextScheduledAt(db, work.config, account, at);
     if (!next || next > target) break;
     at = next;
-    await freezeAt(db, account, at);
+    await moveClock(work, account, at);
     changes += await runDue(work, account);
   }
   if (at < target) {
-    await freezeAt(db, account, target);
+    await moveClock(work, account, target);
     changes += await runDue(work, account);
   }
   return { ...(await viewOf(work, account)), advance: { from: from.toISOString(), changes } };

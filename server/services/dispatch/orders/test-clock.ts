@@ -5,9 +5,12 @@
 //
 // Why an instant in the database, read where each piece of work for one account begins, rather than a cached offset:
 // two instances sweeping the same Postgres must take the same step at the same clock reading, and a frozen clock
-// must not creep while a request runs; a primary-key read per unit of work (a request of a test key, one order's
-// step in a sweep) is the price. Work for one account runs inside `withClock` (shared/clock.ts), so the services'
-// existing `now()` reads answer the account's instant without a clock threaded through their signatures. Set-wide
+// must not creep while a request runs; a primary-key read per unit of work (one order's step in a sweep or an
+// advance) is the price. Requests of test keys, which come far more often, read the same row through a cache that
+// every write of it drops on every instance (clock-cache.ts: the change feed, as for API keys), so their clock
+// costs no query and a moved one is dropped everywhere as its notice arrives. Work for one account runs inside
+// `withClock` (shared/clock.ts), so the services' existing `now()` reads answer the account's instant without a
+// clock threaded through their signatures. Set-wide
 // reads that pick what is due across many accounts at once (the walker's due orders, due offers, overdue orders)
 // compare each row with its own tenant's time in SQL (`tenantNow`), so one query serves every account; the
 // background passes leave frozen sandboxes to their advances (`scopeOf`), which stop at each instant in turn.

@@ -1,7 +1,7 @@
-// requestPriceRevision: the contractor holding a job asks the customer for more. Only its own accepted job (the
-// order's contractor is the caller's, in the key's environment, and the order is dispatched, en_route or on_site)
-// may be revised: another contractor's job, or the other environment's, is not found, as an offer is; an order
-// offered but not accepted, or finished, is 409. The amount must be over what the order is committed to (its
+// requestPriceRevision: the contractor holding a job asks the customer for more. Only a job it holds (the one rule
+// of jobs/held.ts) that is under way (dispatched, en_route or on_site) may be revised: an order that does not name
+// the caller (another contractor's, the other environment's) is not found, as an offer is; one that names it but
+// is offered and not accepted yet, or finished, is 409. The amount must be over what the order is committed to (its
 // quoted cost and its NTE): a revision at or under them would lower or keep the NTE. Checked and written under the
 // order's row lock, the lock every path that changes the order takes, so the one-pending rule is decided once per
 // order (the partial UNIQUE index backs it should a path ever skip the lock).
@@ -12,17 +12,19 @@ import type { ContractorCaller } from "../../access/principal.js";
 import { DomainError } from "../../errors.js";
 import type { RequestBody } from "../../../types/contract.js";
 import { nowDate } from "../../shared/clock.js";
+import { lockJob, type LockedJob } from "../jobs/held.js";
 import { recordRequested, revisionRow, revisionView, type PriceRevisionView } from "./records.js";
 
 export type PriceRevisionInput = RequestBody<"requestPriceRevision">;
 
-/** The statuses of a job the contractor holds: accepted and not yet finished. */
-const held: readonly string[] = ["dispatched", "en_route", "on_site"];
+/** The statuses of a held job that is under way: accepted and not yet finished. */
+const underWay: readonly string[] = ["dispatched", "en_route", "on_site"];
 
 const jobNotFound = (id: string) => new DomainError("not_found", "not_found", `No job ${id} for this contractor.`);
 
-function assertRevisable(row: OrderRow): void {
-  if (held.includes(row.status)) return;
+/** 409 unless the caller holds the job and it is under way. */
+function assertRevisable({ row, offer }: LockedJob): void {
+  if (offer && underWay.includes(row.status)) return;
   const why =
     row.status === "pending_dispatch"
       ? "its offer is not accepted yet (accept it first)"
@@ -64,12 +66,10 @@ export async function requestPriceRevision(
 ): Promise<PriceRevisionView> {
   const { id, input, base } = request;
   return db.transaction(async (trx) => {
-    const row = await trx("orders")
-      .where({ id, contractor_id: caller.contractorId, environment: caller.environment })
-      .forUpdate()
-      .first();
-    if (!row) throw jobNotFound(id);
-    assertRevisable(row);
+    const job = await lockJob(trx, caller, id);
+    if (!job) throw jobNotFound(id);
+    assertRevisable(job);
+    const { row } = job;
     assertAbove(row, input.amount_cents);
     await assertNonePending(trx, id);
     const ask = { amountCents: input.amount_cents, reason: input.reason, contractorId: caller.contractorId };
