@@ -27,6 +27,7 @@ import { createJobService } from "../jobs/index.js";
 import { createRevisionService } from "../revisions/index.js";
 import type { Answering } from "../offers/answer.js";
 import { baseUrlOf, configuredOrigin } from "../../shared/base-url.js";
+import { consistentRead } from "../../../db/consistent-read.js";
 
 export type { CancelInput, CancelReason } from "./cancel.js";
 export type { OrderAnswer, OrderContext, OrderInput, OrderPrincipal } from "./create.js";
@@ -40,13 +41,14 @@ export type { OrderEventInput } from "./transition.js";
 /** getOrder: the tenant's own order with its history; other tenants' orders (the other environment's included)
  * are not found. */
 async function getOrder(db: Db, tenant: Tenant | null, id: string, base: string) {
-  const row = tenant
-    ? await db("orders")
-        .where({ id, ...tenant })
-        .first()
-    : undefined;
-  if (!row) throw orderNotFound(id);
-  return statusView(db, row, base);
+  if (!tenant) throw orderNotFound(id);
+  return consistentRead(db, async (trx) => {
+    const row = await trx("orders")
+      .where({ id, ...tenant })
+      .first();
+    if (!row) throw orderNotFound(id);
+    return statusView(trx, row, base);
+  });
 }
 
 const isFinal = (status: string) => status === "completed" || status === "cancelled";

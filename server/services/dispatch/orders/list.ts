@@ -1,9 +1,11 @@
-// listOrders: a tenant's orders newest first, filtered, keyset-paged with an opaque cursor.
+// listOrders: a tenant's orders newest first, filtered, keyset-paged with an opaque cursor; the page and its
+// orders' histories read from one snapshot (db/consistent-read.ts).
 import type { Db } from "../../../db/knex.js";
 import type { Tenant } from "../../access/principal.js";
 import { newestFirst, pageOf } from "../../shared/keyset.js";
 import type { ResponseBody, ValidQuery } from "../../../types/contract.js";
 import { statusViews } from "./view.js";
+import { consistentRead } from "../../../db/consistent-read.js";
 
 export type OrderListFilter = ValidQuery<"listOrders">;
 
@@ -19,6 +21,8 @@ export async function listOrders(
   if (filter.reference_id) void query.where({ reference_id: filter.reference_id });
   if (filter.created_after) void query.where("created_at", ">=", new Date(filter.created_after));
   if (filter.created_before) void query.where("created_at", "<", new Date(filter.created_before));
-  const { page, next_cursor } = pageOf(await query, filter.limit);
-  return { items: await statusViews(db, page, base), next_cursor };
+  return consistentRead(db, async (trx) => {
+    const { page, next_cursor } = pageOf(await query.transacting(trx), filter.limit);
+    return { items: await statusViews(trx, page, base), next_cursor };
+  });
 }
