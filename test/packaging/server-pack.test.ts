@@ -9,19 +9,22 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { quoteRequest } from "../fixtures/requests.js";
+import { withoutCoverage } from "../helpers/coverage-env.js";
 import { consumerTest, sandboxCiJob, sandboxCiSteps } from "../helpers/sandbox-ci.js";
 import { freePort } from "../../mocks/prism.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const run = promisify(execFile);
-const npm = (args: string[], cwd: string) => run("npm", args, { cwd, maxBuffer: 16 * 2 ** 20 });
+// `npm pack` keeps the coverage of the build its prepack runs (server/build.ts); what runs from the temporary
+// directory (npm install, the installed server, the consumer's job) is outside c8's report.
+const npm = (args: string[], cwd: string, env = process.env) => run("npm", args, { cwd, env, maxBuffer: 16 * 2 ** 20 });
 const adminToken = "pack-test-admin-token-0123456789";
 /** Development tools that must not reach an operator's install. */
 const devOnly = ["tsx", "typescript", "mocha", "@stoplight/prism-cli", "eslint", "playwright-core", "prettier"];
 
 /** Starts the installed bin on port 0 and resolves with its URL once it logs that it listens. */
 function startInstalled(bin: string, cwd: string): Promise<{ url: string; child: ChildProcess }> {
-  const env = { ...process.env, LOG_LEVEL: "info", DISPATCH_ADMIN_TOKEN: adminToken };
+  const env = { ...withoutCoverage(), LOG_LEVEL: "info", DISPATCH_ADMIN_TOKEN: adminToken };
   const args = ["start", "--port", "0", "--host", "127.0.0.1", "--database-url", "pglite://./data"];
   const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
@@ -64,7 +67,7 @@ describe("@dispatch/server package", function () {
     await run("mkdir", ["-p", prefix]);
     writeFileSync(join(prefix, "package.json"), JSON.stringify({ name: "app", private: true }));
     const install = ["install", "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund", join(dir, filename)];
-    await npm(install, prefix);
+    await npm(install, prefix, withoutCoverage());
     server = await startInstalled(join(prefix, "node_modules", ".bin", "dispatch-server"), dir);
   });
   after(() => {
@@ -116,7 +119,9 @@ describe("@dispatch/server package", function () {
     const scripts = { test: "node sandbox.test.mjs" };
     writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, scripts }));
     writeFileSync(join(consumer, "sandbox.test.mjs"), consumerTest);
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DISPATCH_")));
+    const inherited = Object.fromEntries(
+      Object.entries(withoutCoverage()).filter(([name]) => !name.startsWith("DISPATCH_")),
+    );
     // The job's step that installs the tarballs, as written, with the tarballs where it expects them (its own
     // `npm ci` is the integrator's project's); the registry is asked for nothing the local cache has.
     const job = sandboxCiJob();
@@ -133,7 +138,7 @@ describe("@dispatch/server package", function () {
     const npmConfig = { npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false" };
     await run("bash", ["-euo", "pipefail", "-c", installs[0]], {
       cwd: consumer,
-      env: { ...process.env, ...npmConfig },
+      env: { ...withoutCoverage(), ...npmConfig },
     });
     const env = { ...inherited, PORT: String(await freePort()), ...job.env };
     const steps = ["bash", "-euo", "pipefail", "-c", sandboxCiSteps()] as const;
