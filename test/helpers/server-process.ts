@@ -4,7 +4,6 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../mocks/prism.js";
 import { buildServer, staleness } from "../../server/build.js";
-import { withoutCoverage } from "./coverage-env.js";
 import { issueTestKey, testServerEnv, type TestDatabase, type TestServer } from "./server.js";
 
 export const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -45,12 +44,6 @@ export function serverArgs(runtime: ServerRuntime = "built"): string[] {
   return ["server/dist/server/main.js"];
 }
 
-/** The environment a server process with Node arguments `args` inherits: the build's coverage is outside c8's report
- * (dist/ is excluded), so the built server runs without recording it (coverage-env.ts); the sources keep it. */
-function inheritedEnv(args: readonly string[]): NodeJS.ProcessEnv {
-  return args[0]?.startsWith("server/dist/") ? withoutCoverage() : process.env;
-}
-
 export interface ServerProcess {
   child: ChildProcess;
   /** Everything written so far, stdout and stderr together. */
@@ -68,17 +61,9 @@ export function spawnServer(
   args?: string[],
   lifetimeMs = 120_000,
 ): ServerProcess {
-  const argv = args ?? serverArgs();
-  const child = spawn(command, argv, {
+  const child = spawn(command, args ?? serverArgs(), {
     cwd: root,
-    env: {
-      ...inheritedEnv(argv),
-      HOST: "127.0.0.1",
-      PORT: "0",
-      LOG_LEVEL: "info",
-      DATABASE_URL: "pglite://memory",
-      ...env,
-    },
+    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", DATABASE_URL: "pglite://memory", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let text = "";
@@ -136,7 +121,7 @@ export async function startReadyServer(
   const port = await freePort();
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: { ...inheritedEnv(args), ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" },
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" },
     stdio: "ignore",
   });
   const url = `http://127.0.0.1:${port}`;

@@ -15,8 +15,7 @@ import { freePort } from "../../mocks/prism.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const run = promisify(execFile);
-// `npm pack` keeps the coverage of the build its prepack runs (server/build.ts); what runs from the temporary
-// directory (npm install, the installed server, the consumer's job) is outside c8's report.
+// `npm pack` keeps the coverage of the build its prepack runs (server/build.ts); the installs run npm's code only.
 const npm = (args: string[], cwd: string, env = process.env) => run("npm", args, { cwd, env, maxBuffer: 16 * 2 ** 20 });
 const adminToken = "pack-test-admin-token-0123456789";
 /** Development tools that must not reach an operator's install. */
@@ -24,7 +23,7 @@ const devOnly = ["tsx", "typescript", "mocha", "@stoplight/prism-cli", "eslint",
 
 /** Starts the installed bin on port 0 and resolves with its URL once it logs that it listens. */
 function startInstalled(bin: string, cwd: string): Promise<{ url: string; child: ChildProcess }> {
-  const env = { ...withoutCoverage(), LOG_LEVEL: "info", DISPATCH_ADMIN_TOKEN: adminToken };
+  const env = { ...process.env, LOG_LEVEL: "info", DISPATCH_ADMIN_TOKEN: adminToken };
   const args = ["start", "--port", "0", "--host", "127.0.0.1", "--database-url", "pglite://./data"];
   const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
@@ -119,9 +118,7 @@ describe("@dispatch/server package", function () {
     const scripts = { test: "node sandbox.test.mjs" };
     writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, scripts }));
     writeFileSync(join(consumer, "sandbox.test.mjs"), consumerTest);
-    const inherited = Object.fromEntries(
-      Object.entries(withoutCoverage()).filter(([name]) => !name.startsWith("DISPATCH_")),
-    );
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("DISPATCH_")));
     // The job's step that installs the tarballs, as written, with the tarballs where it expects them (its own
     // `npm ci` is the integrator's project's); the registry is asked for nothing the local cache has.
     const job = sandboxCiJob();
