@@ -71,7 +71,11 @@ export async function startPrism(options: PrismOptions): Promise<PrismHandle> {
           String(port),
           ...(options.errors === false ? [] : ["--errors"]),
         ];
-  const child = spawn(prismBin, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  // Not under c8's coverage (NODE_V8_COVERAGE, which `npm test` sets and child_process passes on unless the env has
+  // the key): c8 reports none of Prism's code, and recording it slowed every request a proxy validates (see
+  // test/helpers/coverage-env.ts).
+  const env = { ...process.env, NODE_V8_COVERAGE: undefined };
+  const child = spawn(prismBin, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   await waitForListening(child, 60_000);
   return {
     url: `http://127.0.0.1:${port}`,

@@ -8,6 +8,7 @@ import { promisify } from "node:util";
 import { createClient } from "@hey-api/openapi-ts";
 import openapiTS, { astToString } from "openapi-typescript";
 import { adminToken, startTestServer, type TestServer } from "../helpers/server.js";
+import { withoutCoverage } from "../helpers/coverage-env.js";
 import { jsonRequest } from "../helpers/request.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -24,7 +25,7 @@ async function compile(dir: string, files: Record<string, string>): Promise<stri
   };
   await writeFile(`${dir}/tsconfig.json`, JSON.stringify(config));
   await writeFile(`${dir}/package.json`, JSON.stringify({ type: "module" }));
-  const result = await promisify(execFile)(process.execPath, [tsc, "-p", dir]).catch(
+  const result = await promisify(execFile)(process.execPath, [tsc, "-p", dir], { env: withoutCoverage() }).catch(
     (error: unknown) => error as { stdout: string },
   );
   return result.stdout;

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../mocks/prism.js";
+import { withoutCoverage } from "../helpers/coverage-env.js";
 import { jsonRequest } from "../helpers/request.js";
 import { until } from "../helpers/wait.js";
 
@@ -45,7 +46,7 @@ async function startMock(): Promise<Mock> {
   const port = await freePort();
   const npm = spawn("npm", ["run", "mock"], {
     cwd: root,
-    env: { ...process.env, MOCK_PORT: String(port) },
+    env: { ...withoutCoverage(), MOCK_PORT: String(port) }, // npm, mocks/ and Prism: nothing c8 reports
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -29,6 +29,7 @@ import type { Operation } from "../../server/generated/operations.js";
 import { routeOfOperation } from "../../server/routes/operation-route.js";
 import type { AnyOperationHandle } from "../../server/services/operation-handler.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { withoutCoverage } from "../helpers/coverage-env.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -172,7 +173,7 @@ describe("a throwaway operation added to a copy of the contract", function () {
     const args = ["--noEmit", "--strict", "--module", "nodenext", "--target", "es2022", join(dir, "handler.ts")];
     let output = "";
     try {
-      execFileSync(process.execPath, [tsc, ...args], { encoding: "utf8" });
+      execFileSync(process.execPath, [tsc, ...args], { encoding: "utf8", env: withoutCoverage() });
     } catch (error) {
       output = (error as { stdout: string }).stdout;
     }

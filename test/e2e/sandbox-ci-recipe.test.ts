@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../mocks/prism.js";
+import { withoutCoverage } from "../helpers/coverage-env.js";
 import { root } from "../helpers/server-process.js";
 import { startTestServer } from "../helpers/server.js";
 
@@ -26,7 +27,7 @@ describe("README: Prism against the published /openapi.yaml", function () {
     // --offline: the clone's own @stoplight/prism-cli 5 answers; the test never reaches the registry
     const prism = spawn("sh", ["-c", line], {
       cwd: root,
-      env: { ...process.env, npm_config_offline: "true" },
+      env: { ...withoutCoverage(), npm_config_offline: "true" }, // npx and Prism: nothing c8 reports
       detached: true, // its own process group: sh starts npx, npx starts prism, and all must stop
     });
     let output = "";

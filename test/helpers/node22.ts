@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { withoutCoverage } from "./coverage-env.js";
 
 export const node22Version = "22.23.3";
 const run = promisify(execFile);
@@ -30,7 +31,7 @@ async function install(): Promise<void> {
         "--no-fund",
         "--no-package-lock",
       ],
-      { cwd: staging, timeout: 300_000, maxBuffer: 16 * 2 ** 20 },
+      { cwd: staging, timeout: 300_000, maxBuffer: 16 * 2 ** 20, env: withoutCoverage() },
     );
     if (!existsSync(binaryIn(staging))) throw new Error(`npm installed ${packageName} without bin/node`);
     try {

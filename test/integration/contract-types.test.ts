@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { isMap, isScalar, isSeq, parseDocument, visit, type Document } from "yaml";
+import { withoutCoverage } from "../helpers/coverage-env.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const run = promisify(execFile);
@@ -36,7 +37,11 @@ async function copyTree(dir: string): Promise<void> {
 async function typecheckServer(dir: string): Promise<{ ok: boolean; output: string }> {
   const tsc = join(root, "node_modules/typescript/bin/tsc");
   try {
-    await run(process.execPath, [tsc, "-p", "tsconfig.server.json"], { cwd: dir, maxBuffer: 16 << 20 });
+    await run(process.execPath, [tsc, "-p", "tsconfig.server.json"], {
+      cwd: dir,
+      maxBuffer: 16 << 20,
+      env: withoutCoverage(),
+    });
     return { ok: true, output: "" };
   } catch (error) {
     const { stdout, stderr } = error as { stdout: string; stderr: string };
@@ -92,7 +97,7 @@ describe("contract types in the server", function () {
     renameEverywhere(doc, "estimated_response_minutes", "estimated_response_mins");
     renameInSchema(doc, "OrderRequest", "reference_id", "client_reference");
     await writeFile(path, doc.toString());
-    await run(process.execPath, ["--import", "tsx", "scripts/generate.ts"], { cwd: dir });
+    await run(process.execPath, ["--import", "tsx", "scripts/generate.ts"], { cwd: dir, env: withoutCoverage() });
     const generated = await readFile(join(dir, "sdk/generated/openapi.d.ts"), "utf8");
     assert.match(generated, /estimated_response_mins:/);
     assert.match(generated, /client_reference\?:/);

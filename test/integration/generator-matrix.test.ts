@@ -13,6 +13,7 @@ import { generate as orval } from "orval";
 import { generateApi } from "swagger-typescript-api";
 import { generateZodClientFromOpenAPI } from "openapi-zod-client";
 import { parse } from "yaml";
+import { withoutCoverage } from "../helpers/coverage-env.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -127,7 +128,10 @@ export async function run(_baseUrl: string, key: string) {
   {
     name: "kubb (plugin-client, fetch)",
     async generate(dir) {
-      await run(process.execPath, ["--import", "tsx", `${root}test/helpers/kubb-generate.ts`, contract], { cwd: dir });
+      await run(process.execPath, ["--import", "tsx", `${root}test/helpers/kubb-generate.ts`, contract], {
+        cwd: dir,
+        env: withoutCoverage(),
+      });
     },
     snippet: `import { createQuote, createOrder, type CreateQuote422 } from "./client/index.js";
 export async function run(baseURL: string, key: string) {
@@ -228,6 +232,7 @@ describe("generator matrix: clients generated from openapi.yaml", function () {
     await writeFile(`${workDir}/tsconfig.json`, JSON.stringify(tsconfig));
     await run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", workDir], {
       maxBuffer: 16 * 1024 * 1024,
+      env: withoutCoverage(),
     }).catch((e: unknown) => (diagnostics = (e as { stdout: string }).stdout));
   });
   after(async () => {

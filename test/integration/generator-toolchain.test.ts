@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { withoutCoverage } from "../helpers/coverage-env.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const run = promisify(execFile);
@@ -54,11 +55,11 @@ describe("generator toolchain", function () {
         logs: { level: "silent" },
       };
       await writeFile(join(dir, "openapi-ts.config.mjs"), `export default ${JSON.stringify(config)};\n`);
-      await run(`${root}node_modules/.bin/openapi-ts`, [], { cwd: dir });
+      await run(`${root}node_modules/.bin/openapi-ts`, [], { cwd: dir, env: withoutCoverage() });
       assert.match(await readFile(join(dir, "client/index.ts"), "utf8"), /from '\.\/sdk\.gen\.js'/);
       await writeFile(join(dir, "tsconfig.json"), JSON.stringify(nodeNext)); // only now: the user's project
       await writeFile(join(dir, "package.json"), JSON.stringify({ type: "module" }));
-      await run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", dir]);
+      await run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", dir], { env: withoutCoverage() });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { createClient } from "@hey-api/openapi-ts";
 import { startTestServer } from "../helpers/server.js";
+import { withoutCoverage } from "../helpers/coverage-env.js";
 import { startPrism } from "../../mocks/prism.js";
 import { responseExample } from "../helpers/contract-examples.js";
 
@@ -49,7 +50,9 @@ async function generateAndCompile(): Promise<GeneratedClient> {
   });
   await writeFile(`${workDir}/tsconfig.json`, JSON.stringify(tsconfig));
   await writeFile(`${workDir}/package.json`, JSON.stringify({ type: "module" }));
-  await promisify(execFile)(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", workDir]);
+  await promisify(execFile)(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", workDir], {
+    env: withoutCoverage(),
+  });
   const sdk = await import(pathToFileURL(`${workDir}/dist/index.js`).href);
   const { client } = await import(pathToFileURL(`${workDir}/dist/client.gen.js`).href);
   return { ...sdk, client } as GeneratedClient;

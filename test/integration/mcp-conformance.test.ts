@@ -18,6 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { withoutCoverage } from "../helpers/coverage-env.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -64,6 +65,7 @@ async function scenario(url: string, name: string, outDir: string): Promise<Chec
   const dir = join(outDir, `${name}-${++runs}`);
   const ran = await run(process.execPath, [suite, "server", "--url", `${url}/api/mcp`, "--scenario", name, "-o", dir], {
     timeout: 60_000,
+    env: withoutCoverage(),
   }).catch((error: unknown) => error); // a failed scenario exits 1: its checks.json says which check failed
   const files = (await readdir(dir, { recursive: true })).filter((file) => file.endsWith("checks.json"));
   assert.equal(files.length, 1, `${name}: ${JSON.stringify(ran)}`);

@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import * as oauth from "oauth4webapi";
 import { generate } from "orval";
 import { anchorageContractor } from "../fixtures/requests.js";
+import { withoutCoverage } from "../helpers/coverage-env.js";
 import { node22 } from "../helpers/node22.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
@@ -30,7 +31,7 @@ interface Window {
  * result. Its catalog goes to the temp dir, not the user's home. */
 async function inspect(url: string, args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run(await node22(), [inspector, "--cli", `${url}/api/mcp`, "--transport", "http", ...args], {
-    env: { ...process.env, MCP_CATALOG_PATH: `${workDir}/catalog.json`, HOME: workDir },
+    env: { ...withoutCoverage(), MCP_CATALOG_PATH: `${workDir}/catalog.json`, HOME: workDir },
     timeout: 60_000,
   });
   return JSON.parse(stdout) as Record<string, unknown>;
@@ -264,9 +265,9 @@ describe("third-party clients", function () {
       const compilerOptions = { strict: true, skipLibCheck: true, target: "ES2022", module: "NodeNext", types: [] };
       const tsconfig = { compilerOptions: { ...compilerOptions, lib: ["ES2023", "DOM", "DOM.Iterable"] } };
       await writeFile(`${dir}/tsconfig.json`, JSON.stringify({ ...tsconfig, files: ["client.ts"] }));
-      await run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", dir]).catch((e: unknown) =>
-        assert.fail((e as { stdout: string }).stdout),
-      );
+      await run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", dir], {
+        env: withoutCoverage(),
+      }).catch((e: unknown) => assert.fail((e as { stdout: string }).stdout));
       const generated = (await import(pathToFileURL(`${dir}/client.js`).href)) as {
         getTradeIndex(): Promise<{ status: number; data: { trades: unknown[] } }>;
         createQuote(body: unknown, init: RequestInit): Promise<{ status: number; data: { availability: unknown } }>;

@@ -7,11 +7,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { withoutCoverage } from "../helpers/coverage-env.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const run = promisify(execFile);
-const npm = (args: string[], cwd: string) => run("npm", args, { cwd, maxBuffer: 16 * 2 ** 20 });
+// `npm pack` keeps the coverage of the builds its prepack runs (cli/build.ts); the installs run npm's code only.
+const npm = (args: string[], cwd: string, env = process.env) => run("npm", args, { cwd, env, maxBuffer: 16 * 2 ** 20 });
 
 function sizeOf(path: string): number {
   const stat = statSync(path);
@@ -46,6 +48,7 @@ describe("packages", function () {
     await npm(
       ["install", "-g", "--prefix", prefix, "--prefer-offline", "--no-audit", "--no-fund", tarballs["@dispatch/cli"]],
       dir,
+      withoutCoverage(),
     );
     const installed = join(prefix, "lib", "node_modules");
     assert.deepEqual(readdirSync(installed), ["@dispatch"]);
@@ -68,7 +71,11 @@ describe("packages", function () {
     const project = join(dir, "app");
     await run("mkdir", ["-p", project]);
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
-    await npm(["install", "--prefer-offline", "--no-audit", "--no-fund", tarballs["@dispatch/sdk"]], project);
+    await npm(
+      ["install", "--prefer-offline", "--no-audit", "--no-fund", tarballs["@dispatch/sdk"]],
+      project,
+      withoutCoverage(),
+    );
     writeFileSync(
       join(project, "app.ts"),
       `import { createDispatchClient, paginate, unwrap, type Schemas } from "@dispatch/sdk";
@@ -98,7 +105,7 @@ export async function main(): Promise<void> {
       }),
     );
     const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
-    const checked = await run(process.execPath, [tsc, "-p", project]).catch(
+    const checked = await run(process.execPath, [tsc, "-p", project], { env: withoutCoverage() }).catch(
       (err: unknown) => err as { stdout: string },
     );
     assert.equal(checked.stdout, "");
@@ -116,9 +123,9 @@ export const check = (seal: string, proof: Parameters<typeof verifySealProof>[1]
       join(project, "tsconfig.node.json"),
       JSON.stringify({ compilerOptions: { ...options, types: ["node"], typeRoots: [nodeTypes] }, files: ["audit.ts"] }),
     );
-    const audit = await run(process.execPath, [tsc, "-p", join(project, "tsconfig.node.json")]).catch(
-      (err: unknown) => err as { stdout: string },
-    );
+    const audit = await run(process.execPath, [tsc, "-p", join(project, "tsconfig.node.json")], {
+      env: withoutCoverage(),
+    }).catch((err: unknown) => err as { stdout: string });
     assert.equal(audit.stdout, "");
     const loaded = await run(
       process.execPath,

@@ -10,12 +10,14 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { quoteRequest } from "../fixtures/requests.js";
+import { withoutCoverage } from "../helpers/coverage-env.js";
 import { sandboxCiJob, sandboxCiSteps, sandboxCiTestFile } from "../helpers/sandbox-ci.js";
 import { freePort } from "../../mocks/prism.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const run = promisify(execFile);
-const npm = (args: string[], cwd: string) => run("npm", args, { cwd, maxBuffer: 16 * 2 ** 20 });
+// `npm pack` keeps the coverage of the build its prepack runs (server/build.ts); the installs run npm's code only.
+const npm = (args: string[], cwd: string, env = process.env) => run("npm", args, { cwd, env, maxBuffer: 16 * 2 ** 20 });
 const adminToken = "pack-test-admin-token-0123456789";
 /** Development tools that must not reach an operator's install. */
 const devOnly = ["tsx", "typescript", "mocha", "@stoplight/prism-cli", "eslint", "playwright-core", "prettier"];
@@ -65,7 +67,7 @@ describe("@dispatch/server package", function () {
     await run("mkdir", ["-p", prefix]);
     writeFileSync(join(prefix, "package.json"), JSON.stringify({ name: "app", private: true }));
     const install = ["install", "--omit=dev", "--prefer-offline", "--no-audit", "--no-fund", join(dir, filename)];
-    await npm(install, prefix);
+    await npm(install, prefix, withoutCoverage());
     server = await startInstalled(join(prefix, "node_modules", ".bin", "dispatch-server"), dir);
   });
   after(() => {
@@ -135,7 +137,7 @@ describe("@dispatch/server package", function () {
     const npmConfig = { npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false" };
     await run("bash", ["-euo", "pipefail", "-c", installs[0]], {
       cwd: consumer,
-      env: { ...process.env, ...npmConfig },
+      env: { ...withoutCoverage(), ...npmConfig },
     });
     const env = { ...inherited, PORT: String(await freePort()), ...job.env };
     const steps = ["bash", "-euo", "pipefail", "-c", sandboxCiSteps()] as const;

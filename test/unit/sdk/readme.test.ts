@@ -5,6 +5,7 @@ import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { withoutCoverage } from "../../helpers/coverage-env.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const dir = join(root, "test", "tmp", "sdk-readme");
@@ -47,7 +48,7 @@ describe("sdk/README.md", () => {
     writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
     const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
     const output = await new Promise<string>((resolve) => {
-      execFile(process.execPath, [tsc, "-p", dir], (error, stdout) => {
+      execFile(process.execPath, [tsc, "-p", dir], { env: withoutCoverage() }, (error, stdout) => {
         resolve(error ? stdout || error.message : "");
       });
     });
