@@ -332,7 +332,7 @@ describe("cli", function () {
       }
     });
 
-    it("admin contractors key, then offers list, decline and accept, jobs list, status and revise as the contractor; orders revisions decline and approve as the customer", async () => {
+    it("admin contractors key, then offers list, decline and accept, jobs list, reschedule, status and revise as the contractor; orders revisions decline and approve as the customer", async () => {
       /** A new order and a contractor key of the contractor it is offered to, both through the CLI. */
       const offered = async (ref: string) => {
         const args = ["order", "--trade", "electrical", "--state", "TX", "--description", "No power."];
@@ -369,6 +369,12 @@ describe("cli", function () {
         (jobs.json().items as { job: { order_id: string } }[]).map((j) => j.job.order_id),
         [accepting.offer.job.order_id],
       );
+      // the window it holds (another depends on the contractor's calendar): the same job back, exit 0
+      const window = accepted.json().job.arrival_window as { start: string; end: string };
+      const move = ["jobs", "reschedule", accepting.offer.job.order_id, "--start", window.start, "--end", window.end];
+      const kept = await cli(move, accepting.env);
+      assert.equal(kept.code, 0, kept.stderr);
+      assert.deepEqual(kept.json().job.arrival_window, window);
       const job = ["jobs", "status", accepting.offer.job.order_id, "--status"];
       const eta = new Date(Date.now() + 30 * 60_000).toISOString();
       const report = async (args: string[]) => {
