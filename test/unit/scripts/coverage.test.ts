@@ -122,7 +122,8 @@ describe("npm run coverage", function () {
     assert.match(script, /^c8 .* mocha 'test\/\*\*\/\*\.test\.ts'$/);
     const reports = mkdtempSync(join(tmpdir(), "dispatch-coverage-"));
     const command = script
-      .replace("--reports-dir=coverage", `--reports-dir=${reports}`)
+      // its own temp directory too: c8 empties coverage/tmp at start, which `npm test`'s own c8 is writing to
+      .replace("--reports-dir=coverage", `--reports-dir=${reports} --temp-directory=${join(reports, "tmp")}`)
       .replace("'test/**/*.test.ts'", "test/unit/server/background-job.test.ts");
     const out = execFileSync("sh", ["-c", `PATH="${root}node_modules/.bin:$PATH" ${command}`], {
       cwd: root,
