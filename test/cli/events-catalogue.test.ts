@@ -2,14 +2,13 @@
 // `dispatch listen --forward-to` receiver gets must be the same bytes; `listen --print-secret` gives the secret.
 // `dispatch trigger` for each type: test/cli/trigger.test.ts.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import type { IncomingHttpHeaders } from "node:http";
 import { Webhook } from "standardwebhooks";
 import { eventTypes } from "../../cli/generated/events.js";
 import { postOrder, webhookSecret } from "../fixtures/orders.js";
 import { orderRequest } from "../fixtures/requests.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { bin, runCli } from "./run-cli.js";
+import { runCli, startBin } from "./run-cli.js";
 import { until } from "../helpers/wait.js";
 import { jsonRequest } from "../helpers/request.js";
 import { startReceiver, type Delivery, type Receiver } from "../helpers/webhook-receiver.js";
@@ -39,13 +38,9 @@ describe("event catalogue: webhooks and listen", function () {
   });
 
   it("listen forwards byte for byte what the callback_url receives, for every type of the catalogue", async () => {
-    const listen = spawn(process.execPath, [bin, "listen", "--forward-to", `${receiver.url}/listen`, "-o", "ndjson"], {
-      env: { ...process.env, ...env },
-    });
-    let stderr = "";
-    listen.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const listen = startBin(["listen", "--forward-to", `${receiver.url}/listen`, "-o", "ndjson"], { env });
     try {
-      await until(() => stderr.includes("ready"));
+      await until(() => listen.stderr.includes("ready"));
       const callback_url = `${receiver.url}/hook`;
       const create = async (reference_id: string, extra: Record<string, unknown> = {}) => {
         const body = { ...orderRequest, reference_id, callback_url, ...extra };
@@ -155,7 +150,7 @@ describe("event catalogue: webhooks and listen", function () {
       }
       assert.deepEqual(new Set(Object.values(expected).flat()), new Set(eventTypes));
     } finally {
-      listen.kill("SIGTERM");
+      await listen.stop();
     }
   });
 

@@ -2,14 +2,14 @@
 // named, Retry-After given, a refused callback_url explained, `listen` failures with their cause, `config unset`,
 // a --query that matches nothing, and a list that is a table on a wide terminal.
 import assert from "node:assert/strict";
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { freePort } from "../../mocks/prism.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
-import { bin, runCli, startRecorder, type Recorder } from "./run-cli.js";
+import { bin, runCli, startBin, startRecorder, type Recorder } from "./run-cli.js";
 import { until } from "../helpers/wait.js";
 
 describe("cli first use", function () {
@@ -176,28 +176,21 @@ describe("cli first use", function () {
       const port = await freePort();
       const secret = ["--secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"];
       const forwardTo = `http://127.0.0.1:${String(port)}/hooks`;
-      const listen = spawn(process.execPath, [bin, "listen", "--forward-to", forwardTo, "-o", "ndjson", ...secret], {
-        env: { ...process.env, DISPATCH_CONFIG: "/nonexistent", ...env },
-      });
-      let [stdout, stderr] = ["", ""];
-      listen.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-      listen.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-      const exited = new Promise((resolve) => listen.once("close", resolve));
+      const listen = startBin(["listen", "--forward-to", forwardTo, "-o", "ndjson", ...secret], { env });
       try {
-        await until(() => stderr.includes("ready"));
+        await until(() => listen.stderr.includes("ready"));
         const ids = [await order(), await order()].map((r) => JSON.parse(r.stdout).order.id as string);
-        const lines = () => stdout.split("\n").filter((l) => ids.some((id) => l.includes(id)));
+        const lines = () => listen.stdout.split("\n").filter((l) => ids.some((id) => l.includes(id)));
         await until(() => lines().length === 4); // each matched order: order.created, order.assigned
         for (const line of lines())
           assert.match(
             (JSON.parse(line) as { forwarded: string }).forwarded,
             new RegExp(`^failed \\(.*ECONNREFUSED 127\\.0\\.0\\.1:${String(port)}\\)$`),
           );
-        assert.doesNotMatch(stdout + stderr, /fetch failed/);
-        assert.equal(listen.exitCode, null, stderr);
+        assert.doesNotMatch(listen.stdout + listen.stderr, /fetch failed/);
+        assert.equal(listen.child.exitCode, null, listen.stderr);
       } finally {
-        listen.kill("SIGTERM");
-        await exited;
+        await listen.stop();
       }
     });
 

@@ -1,7 +1,6 @@
 // `dispatch orders watch` and `dispatch listen` against the real server with the sandbox walking a test order,
 // through a proxy the test cuts once so both commands must resume with Last-Event-ID.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createTcpServer, connect, type Socket } from "node:net";
 import { Webhook } from "standardwebhooks";
@@ -9,7 +8,7 @@ import { orderRequest } from "../fixtures/requests.js";
 import { postOrder, recordEvent, webhookSecret } from "../fixtures/orders.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { until } from "../helpers/wait.js";
-import { bin, runBin, runCli } from "./run-cli.js";
+import { runBin, runCli, startBin } from "./run-cli.js";
 
 interface Received {
   id: string;
@@ -114,13 +113,9 @@ describe("cli live commands", function () {
       const receiver = await startReceiver(await webhookSecret(t.url, account));
       const env = { DISPATCH_API_KEY: key, DISPATCH_BASE_URL: proxy.url };
       const args = ["listen", "--forward-to", receiver.url]; // no --secret: fetched with the key (self-serve)
-      const listen = spawn(process.execPath, [bin, ...args, "--output", "ndjson"], { env: { ...process.env, ...env } });
-      let listenErr = "";
-      let listenOut = "";
-      listen.stderr.on("data", (c: Buffer) => (listenErr += c.toString()));
-      listen.stdout.on("data", (c: Buffer) => (listenOut += c.toString()));
+      const listen = startBin([...args, "--output", "ndjson"], { env });
       try {
-        await until(() => listenErr.includes("ready"), { ...liveWait, message: "listen to connect" });
+        await until(() => listen.stderr.includes("ready"), { ...liveWait, message: "listen to connect" });
         const order = (await (await postOrder(t.url, { "x-api-key": key }, orderRequest)).json()) as {
           order: { id: string };
         };
@@ -154,10 +149,10 @@ describe("cli live commands", function () {
           assert.equal(events.filter((s) => s === event).length, 1, `${event} in ${events.join(",")}`);
         assert.deepEqual(receiver.rejected, []);
         assert.equal(new Set(receiver.received.map((e) => e.id)).size, receiver.received.length);
-        assert.match(listenErr, /reconnecting/);
-        assert.equal(listenOut.trim().split("\n").length, receiver.received.length);
+        assert.match(listen.stderr, /reconnecting/);
+        assert.equal(listen.stdout.trim().split("\n").length, receiver.received.length);
       } finally {
-        listen.kill("SIGTERM");
+        await listen.stop();
         await receiver.stop();
       }
     });

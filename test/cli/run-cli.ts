@@ -1,5 +1,5 @@
 // Runs `dispatch` in-process or as the bin in a child process, and a recording HTTP server to see what it sent.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { fileURLToPath } from "node:url";
 import { runCli as runInProcess } from "../../cli/index.js";
@@ -31,31 +31,60 @@ export async function runCli(args: string[], options: RunOptions = {}): Promise<
   return runInProcess(args, { env: cleanEnv(options.env), stdin: options.input });
 }
 
-/** Runs the `dispatch` bin as a child process: for what crosses the process boundary (exit status, signals, pipes). */
-export function runBin(
-  args: string[],
-  options: RunOptions & { cwd?: string; timeoutMs?: number; onStdout?: (soFar: string) => void } = {},
-): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: cleanEnv(options.env),
-      cwd: options.cwd ?? root,
-      stdio: ["pipe", "pipe", "pipe"],
-      timeout: options.timeoutMs, // then killed with SIGTERM: `code` is null
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => {
-      stdout += c.toString();
-      options.onStdout?.(stdout);
-    });
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    child.once("error", reject);
-    child.once("close", (code) => {
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(options.input ?? "");
+type BinOptions = RunOptions & { cwd?: string; timeoutMs?: number; onStdout?: (soFar: string) => void };
+
+/** A `dispatch` bin running as a child process: what it printed so far, its exit, and a SIGTERM stop. */
+export interface RunningBin {
+  child: ChildProcessWithoutNullStreams;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Resolves with the exit code once the process closed (null when a signal ended it). */
+  closed: Promise<number | null>;
+  /** SIGTERM, then waits until it closed. */
+  stop(): Promise<void>;
+}
+
+/** Starts the `dispatch` bin as a child process (stdin left open): for commands that keep running (listen). */
+export function startBin(args: string[], options: BinOptions = {}): RunningBin {
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: cleanEnv(options.env),
+    cwd: options.cwd ?? root,
+    stdio: ["pipe", "pipe", "pipe"],
+    timeout: options.timeoutMs, // then killed with SIGTERM: `code` is null
   });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => {
+    stdout += c.toString();
+    options.onStdout?.(stdout);
+  });
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+  const closed = new Promise<number | null>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", resolve);
+  });
+  return {
+    child,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    closed,
+    async stop() {
+      child.kill("SIGTERM");
+      await closed;
+    },
+  };
+}
+
+/** Runs the `dispatch` bin as a child process: for what crosses the process boundary (exit status, signals, pipes). */
+export async function runBin(args: string[], options: BinOptions = {}): Promise<CliRun> {
+  const running = startBin(args, options);
+  running.child.stdin.end(options.input ?? "");
+  const code = await running.closed;
+  return { code, stdout: running.stdout, stderr: running.stderr };
 }
 
 export interface RecordedRequest {

@@ -1,14 +1,13 @@
 // `dispatch trigger` emits every type of the catalogue and prints the event's id (on a new order, with --override,
 // or on an existing one with --order); `dispatch listen` without --forward-to prints the feed's events for a CI job.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { eventTypes } from "../../cli/generated/events.js";
 import { postOrder } from "../fixtures/orders.js";
 import { orderRequest } from "../fixtures/requests.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
 import { until } from "../helpers/wait.js";
-import { bin, runCli } from "./run-cli.js";
+import { runCli, startBin } from "./run-cli.js";
 
 interface FeedEvent {
   id: string;
@@ -233,30 +232,23 @@ describe("dispatch trigger and listen", function () {
   });
 
   it("listen without --forward-to prints, with the API key alone, each event as the feed has it (-o ndjson)", async () => {
-    const listen = spawn(process.execPath, [bin, "listen", "-o", "ndjson"], {
-      env: { ...process.env, DISPATCH_CONFIG: "/nonexistent", ...env },
-    });
-    let [stdout, stderr] = ["", ""];
-    listen.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    listen.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    const exited = new Promise((resolve) => listen.once("close", resolve));
+    const listen = startBin(["listen", "-o", "ndjson"], { env });
     try {
-      await until(() => stderr.includes("ready"));
+      await until(() => listen.stderr.includes("ready"));
       const id = await newOrder("trigger-listen");
       assert.equal((await runCli(["trigger", "order.cancelled", "--order", id], { env })).code, 0);
       const feed = await orderFeed(id);
       const printed = () =>
-        stdout
+        listen.stdout
           .split("\n")
           .filter(Boolean)
           .map((line) => JSON.parse(line) as FeedEvent)
           .filter((e) => e.data.order_id === id);
       await until(() => printed().length === feed.length);
       assert.deepEqual(printed(), feed);
-      assert.equal(listen.exitCode, null, stderr);
+      assert.equal(listen.child.exitCode, null, listen.stderr);
     } finally {
-      listen.kill("SIGTERM");
-      await exited;
+      await listen.stop();
     }
   });
 });
