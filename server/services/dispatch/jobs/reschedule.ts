@@ -25,12 +25,8 @@ export function rescheduleJob(
       by: "contractor",
       scope: { environment: caller.environment },
       notFound: jobNotFound,
-      may: async (trx, row) => (await heldOffer(trx, caller, row.id)) !== undefined,
-      view: async (trx, row) => {
-        const offer = await heldOffer(trx, caller, row.id);
-        const [view] = await jobViews(trx, [offer!]);
-        return view;
-      },
+      hold: (trx, row) => heldOffer(trx, caller, row.id), // its accepted offer, unchanged by the move
+      view: async (trx, _row, offer) => (await jobViews(trx, [offer]))[0],
     },
     request,
   );

@@ -38,17 +38,18 @@ export type RescheduleInput = RequestBody<"rescheduleOrder">;
 type Window = Schemas["ArrivalWindow"];
 type Trx = Knex.Transaction;
 
-/** Who moves the window, and what it may see and is answered. */
-export interface Mover<V> {
+/** Who moves the window, and what it may see and is answered; `H` is what lets it move an order (its hold on it). */
+export interface Mover<V, H> {
   by: NonNullable<Schemas["OrderEventData"]["rescheduled_by"]>;
   /** The orders it may see: its tenant's (the customer), or its environment's (a contractor, which holds some). */
   scope: Partial<Tenant> & Pick<Tenant, "environment">;
   /** Its 404 for an order it may not see or move. */
   notFound: (id: string) => DomainError;
-  /** Under the row lock, before any other check: whether it may move the order at all (else its 404). */
-  may: (trx: Trx, row: OrderRow) => Promise<boolean>;
-  /** Its answer: the order (or job) as the move left it, read in the move's transaction. */
-  view: (trx: Trx, row: OrderRow) => Promise<V>;
+  /** Under the row lock, before any other check: its hold on the order, or undefined when it may not move it (its
+   * 404). */
+  hold: (trx: Trx, row: OrderRow) => Promise<H | undefined>;
+  /** Its answer: the order (or job) as the move left it, read in the move's transaction, with its hold. */
+  view: (trx: Trx, row: OrderRow, hold: H) => Promise<V>;
 }
 
 /** Statuses whose contractor is assigned and not yet on site: the ones a window can still move on. */
@@ -113,7 +114,7 @@ async function recordMove(
   trx: Knex.Transaction,
   move: {
     row: OrderRow;
-    by: Mover<unknown>["by"];
+    by: Mover<unknown, unknown>["by"];
     windows: { arrival_window: Window; previous_arrival_window: Window | null };
   },
   eta: Schemas["Eta"] | null,
@@ -154,8 +155,8 @@ function etaOfMove(row: OrderRow, windowStart: number, now: Date): EtaColumns | 
   return same ? null : estimate;
 }
 
-interface Attempt<V> {
-  mover: Mover<V>;
+interface Attempt<V, H> {
+  mover: Mover<V, H>;
   id: string;
   input: RescheduleInput;
   /** The order's contractor as read before the lock (null when it had none). */
@@ -164,15 +165,16 @@ interface Attempt<V> {
 }
 
 /** One attempt under the row lock; `stale` when the order changed contractor since it was read. */
-async function moveOnce<V>(trx: Knex.Transaction, attempt: Attempt<V>): Promise<V | "stale"> {
+async function moveOnce<V, H>(trx: Knex.Transaction, attempt: Attempt<V, H>): Promise<V | "stale"> {
   const { mover, id, input, contractor, base } = attempt;
   const row = await trx("orders")
     .where({ id, ...mover.scope })
     .forUpdate()
     .first();
-  if (!row || !(await mover.may(trx, row))) throw mover.notFound(id);
+  const hold = row && (await mover.hold(trx, row));
+  if (!hold) throw mover.notFound(id);
   assertReschedulable(row);
-  if (isCurrentWindow(row, input)) return mover.view(trx, row);
+  if (isCurrentWindow(row, input)) return mover.view(trx, row, hold);
   if (row.contractor_id !== contractor?.id) return "stale" as const;
   const now = nowDate();
   const zone = stateTimeZone(row.state);
@@ -199,7 +201,7 @@ async function moveOnce<V>(trx: Knex.Transaction, attempt: Attempt<V>): Promise<
     previous_arrival_window: windowOf(zone, row.arrival_window_start, row.arrival_window_end),
   };
   await recordMove(trx, { row, by: mover.by, windows }, eta ? etaView(updated) : null, { now, base });
-  return mover.view(trx, updated);
+  return mover.view(trx, updated, hold);
 }
 
 /** Agents' input reaches here without the REST validators: the window must at least be an object. */
@@ -211,9 +213,9 @@ function assertWindowGiven(input: RescheduleInput): void {
 
 /** The mover's 404, 409 order_not_reschedulable / window_unavailable, 422 for a window off the grid; the same
  * answer when the order already has the window. */
-export async function moveWindow<V>(
+export async function moveWindow<V, H>(
   deps: { db: Db; contractors: ContractorService },
-  mover: Mover<V>,
+  mover: Mover<V, H>,
   request: { id: string; input: RescheduleInput; base: string },
 ): Promise<V> {
   const { db, contractors } = deps;
@@ -251,7 +253,7 @@ export const rescheduleOrder = (
       by: "customer",
       scope: tenant,
       notFound: orderNotFound,
-      may: () => Promise.resolve(true),
+      hold: (_trx, row) => Promise.resolve(row), // its tenant's order: the scope is the whole rule
       view: (trx, row) => statusView(trx, row, request.base),
     },
     request,
