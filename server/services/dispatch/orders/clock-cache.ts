@@ -22,8 +22,7 @@ import type { ChangeFeed } from "../../../db/change-feed.js";
 import type { Db } from "../../../db/knex.js";
 import type { Tenant } from "../../access/principal.js";
 import { createInvalidatedCache } from "../../shared/cache.js";
-import { withClock } from "../../shared/clock.js";
-import { frozenAt } from "./test-clock.js";
+import { frozenAt, onClockOf } from "./test-clock.js";
 
 /** An account's clock as cached: its frozen instant (ms), or null for the wall clock. */
 interface CachedClock {
@@ -41,12 +40,8 @@ export function createClockCache(db: Db, feed: ChangeFeed | null) {
   return {
     /** Runs a request's work on its tenant's clock: a frozen sandbox's instant for a test tenant, else the wall
      * clock (live tenants never read a clock). */
-    onTenantClock: async <T>(tenant: Tenant, work: () => Promise<T>): Promise<T> => {
-      if (tenant.environment !== "test") return work();
-      const { account } = tenant;
-      const { at } = (await clocks.get(account, () => load(account))) ?? { at: null };
-      return at === null ? work() : withClock({ now: () => at }, work);
-    },
+    onTenantClock: <T>(tenant: Tenant, work: () => Promise<T>): Promise<T> =>
+      onClockOf(tenant, async (account) => (await clocks.get(account, () => load(account)))?.at ?? null, work),
     /** Tells every cache here that sandbox_clocks changed; call once the write committed (the trigger's notice
      * tells the other instances). */
     changed: (): void => {

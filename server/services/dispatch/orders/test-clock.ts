@@ -10,10 +10,10 @@
 // every write of it drops on every instance (clock-cache.ts: the change feed, as for API keys), so their clock
 // costs no query and a moved one is dropped everywhere as its notice arrives. Work for one account runs inside
 // `withClock` (shared/clock.ts), so the services' existing `now()` reads answer the account's instant without a
-// clock threaded through their signatures. Set-wide
-// reads that pick what is due across many accounts at once (the walker's due orders, due offers, overdue orders)
-// compare each row with its own tenant's time in SQL (`tenantNow`), so one query serves every account; the
-// background passes leave frozen sandboxes to their advances (`scopeOf`), which stop at each instant in turn.
+// clock threaded through their signatures. Set-wide reads that pick what is due across many accounts at once (the
+// walker's due orders, due offers, overdue orders) compare each row with its own tenant's time in SQL (`tenantNow`),
+// so one query serves every account; the background passes leave frozen sandboxes to their advances (`scopeOf`),
+// which stop at each instant in turn.
 import type { Knex } from "knex";
 import type { Db } from "../../../db/knex.js";
 import type { Tenant } from "../../access/principal.js";
@@ -34,12 +34,20 @@ export async function testTimeOf(db: Reader, account: string): Promise<Date> {
 
 /** Runs `work` on the tenant's clock: a frozen sandbox's instant for a test tenant, the wall clock otherwise (and
  * for no tenant: a row the caller looked up and did not find, whose own 404 follows in `work`). */
-export async function onTenantClock<T>(db: Db, tenant: Tenant | undefined, work: () => Promise<T>): Promise<T> {
+export function onTenantClock<T>(db: Db, tenant: Tenant | undefined, work: () => Promise<T>): Promise<T> {
+  return onClockOf(tenant, async (account) => (await frozenAt(db, account))?.getTime() ?? null, work);
+}
+
+/** onTenantClock with the account's frozen instant (ms; null: the wall clock) read by `frozenMs`: the row itself
+ * here, a cache of it for requests (clock-cache.ts). */
+export async function onClockOf<T>(
+  tenant: Tenant | undefined,
+  frozenMs: (account: string) => Promise<number | null>,
+  work: () => Promise<T>,
+): Promise<T> {
   if (tenant?.environment !== "test") return work();
-  const at = await frozenAt(db, tenant.account);
-  if (!at) return work();
-  const ms = at.getTime();
-  return withClock({ now: () => ms }, work);
+  const at = await frozenMs(tenant.account);
+  return at === null ? work() : withClock({ now: () => at }, work);
 }
 
 /** SQL for the business time of each row of `table` (which has `account` and `environment` columns): its account's
