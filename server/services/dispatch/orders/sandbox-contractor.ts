@@ -13,6 +13,7 @@ import type { ContractorCaller } from "../../access/principal.js";
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { now as nowMs } from "../../shared/clock.js";
 import { acceptOffer, declineOffer, type Answering } from "../offers/answer.js";
+import { stillHeld } from "../jobs/held.js";
 import { reportJobStatus, type JobReport } from "../jobs/report.js";
 
 /** The sandbox acting as one contractor of the pool, in the test environment. */
@@ -28,13 +29,14 @@ export const simulatedContractor = (contractorId: string): ContractorCaller => (
 export const openOfferOf = (deps: Answering, orderId: string) =>
   deps.db("order_offers").where({ order_id: orderId, status: "offered" }).first();
 
-/** The contractor holding the job through an accepted offer, if any. */
+/** The contractor holding the job, by the one rule of every contractor operation (jobs/held.ts: its accepted
+ * offer is the order's newest and the order still names it), if any. */
 export async function holderOf(deps: Answering, orderId: string): Promise<string | null> {
   const offer = await deps
-    .db("order_offers")
-    .where({ order_id: orderId, status: "accepted" })
-    .orderBy("id", "desc")
-    .first("contractor_id");
+    .db("order_offers as o")
+    .where({ "o.order_id": orderId, "o.status": "accepted" })
+    .modify(stillHeld)
+    .first<{ contractor_id: string } | undefined>("o.contractor_id");
   return offer?.contractor_id ?? null;
 }
 
@@ -73,7 +75,7 @@ export function nextReport(row: OrderRow): JobReport | null {
   return null;
 }
 
-/** The holder reports `report` on its job; false when no contractor holds it through an accepted offer. */
+/** The holder reports `report` on its job; false when no contractor holds it. */
 export async function reportAsHolder(deps: Answering, row: OrderRow, report: JobReport, base: string) {
   const holder = await holderOf(deps, row.id);
   if (!holder) return false;

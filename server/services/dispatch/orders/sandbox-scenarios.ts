@@ -2,10 +2,10 @@
 // SandboxScenario lists each one's event sequence). A scenario only chooses which contractor operation the simulated
 // contractor calls at a step (sandbox-contractor.ts): decline instead of accept, let the offer's deadline pass,
 // report unable_to_attend instead of en_route, request a price revision on site, move the job to a later window
-// or set off with a late estimate (sandbox-holder-moves.ts). Everything after that choice is
-// the live code's: the re-offer to the next contractor (or the queue when nobody is left), the offers' expiry sweep
-// on the account's clock, the give-back, the NTE rule. So a scenario cannot show an integrator anything live would
-// not do, and its sequence is fixed by the live rules, not by a script.
+// or set off with a late estimate (sandbox-holder-moves.ts). Everything after that choice is the live code's: the
+// re-offer to the next contractor (or the queue when nobody is left), the offers' expiry sweep on the account's
+// clock, the give-back, the NTE rule. So a scenario cannot show an integrator anything live would not do, and its
+// sequence is fixed by the live rules, not by a script.
 //
 // Why each deviation happens once, keyed on the order's own history (its offers and revisions) rather than on a
 // step counter: the history is in the database every instance reads, so two instances stepping one order take the
@@ -13,15 +13,15 @@
 // The customer's part in a revision is the integrator's: unanswered at the next step, the sandbox answers it as the
 // scenario's name says, through the same approve/decline the customer calls.
 //
-// Two scenarios never return to the happy path. In no_contractor_then_escalate every simulated contractor offered
-// the order declines it (the one deviation taken at every offer), so the live re-offer runs out of contractors (it never offers one twice) and queues the
-// order, which the dispatcher escalates at its fulfilment deadline; the sandbox is no more optimistic than live
-// after that: the dispatcher would still assign it to a contractor not yet offered it (a new one in the pool), and
-// that one declines too. In cancelled_by_provider the first contractor gives the job back (unable_to_attend), and
-// at the next step the provider's operator cancels it rather than wait for the re-offer's answer: recordOrderEvent's
-// cancel, as an operator's call makes it (reason operator_decision, by operator), which withdraws the open offer
-// and frees the seats. A contractor cannot cancel a job in live, so the give-back then the operator's cancel is
-// the provider side's real path.
+// Two scenarios never return to the happy path. In no_contractor_then_escalate every simulated contractor offered the
+// order declines it (the one deviation taken at every offer), so the live re-offer runs out of contractors (it never
+// offers one twice) and queues the order, which the dispatcher escalates at its fulfilment deadline; the sandbox is no
+// more optimistic than live after that: the dispatcher would still assign it to a contractor not yet offered it (a new
+// one in the pool), and that one declines too. In cancelled_by_provider the first contractor gives the job back
+// (unable_to_attend), and at the next step the provider's operator cancels it rather than wait for the re-offer's
+// answer: recordOrderEvent's cancel, as an operator's call makes it (reason operator_decision, by operator), which
+// withdraws the open offer and frees the seats. A contractor cannot cancel a job in live, so the give-back then the
+// operator's cancel is the provider side's real path.
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { DomainError } from "../../errors.js";
 import { nowDate } from "../../shared/clock.js";
@@ -34,6 +34,9 @@ import { rescheduleAsHolder, setOffLate } from "./sandbox-holder-moves.js";
 
 /** What a scenario's step did: moved the order, or left it to the happy path's move. */
 type Outcome = "moved" | "happy";
+
+/** "moved" when the contractor's operation ran (`ran` resolved true), else the happy path's move. */
+const movedIf = async (ran: Promise<boolean>): Promise<Outcome> => ((await ran) ? "moved" : "happy");
 
 const countOf = async (deps: Answering, table: string, where: Record<string, string>) =>
   Number((await deps.db(table).where(where).count<{ n: string }[]>({ n: "*" }))[0].n);
@@ -50,7 +53,7 @@ const waiting = (row: OrderRow) =>
 async function answerFirstOffer(deps: Answering, row: OrderRow, base: string): Promise<Outcome> {
   if ((await countOf(deps, "order_offers", { order_id: row.id })) > 1) return "happy";
   if (row.sandbox_scenario === "offer_expires") throw waiting(row);
-  return (await declineOpenOffer(deps, row, base)) ? "moved" : "happy";
+  return movedIf(declineOpenOffer(deps, row, base));
 }
 
 /** The first contractor to hold the job gives it back; the next one takes the happy path. */
@@ -61,13 +64,16 @@ async function giveBackOnce(deps: Answering, row: OrderRow, base: string): Promi
     reason: "vehicle_breakdown" as const,
     note: "Sandbox: the simulated contractor cannot attend.",
   };
-  return (await reportAsHolder(deps, row, report, base)) ? "moved" : "happy";
+  return movedIf(reportAsHolder(deps, row, report, base));
 }
 
 /** On site: request a revision over the quoted cost and NTE; at the next step answer it as the scenario says. */
 async function reviseOnSite(deps: Answering, row: OrderRow, base: string): Promise<Outcome> {
-  const revisions = deps.db("order_price_revisions").where({ order_id: row.id, requested_by: "contractor" });
-  const asked = await revisions.clone().orderBy("id", "desc").first();
+  const asked = await deps
+    .db("order_price_revisions")
+    .where({ order_id: row.id, requested_by: "contractor" })
+    .orderBy("id", "desc")
+    .first();
   const holder = await holderOf(deps, row.id);
   if (!holder) return "happy";
   if (!asked) {
@@ -87,11 +93,6 @@ async function reviseOnSite(deps: Answering, row: OrderRow, base: string): Promi
     deps.eventsWritten,
   );
   return "moved";
-}
-
-/** Every contractor offered the order declines it: the live re-offer moves on until nobody is left. */
-async function declineEveryOffer(deps: Answering, row: OrderRow, base: string): Promise<Outcome> {
-  return (await declineOpenOffer(deps, row, base)) ? "moved" : "happy";
 }
 
 /** The first holder gives the job back; once it is waiting again (re-offered), the provider's operator cancels it. */
@@ -114,8 +115,9 @@ export async function scenarioStep(deps: Answering, row: OrderRow, base: string)
   if (row.status === "dispatched" && scenario === "unable_to_attend") return giveBackOnce(deps, row, base);
   if (row.status === "on_site" && (scenario === "price_revision_approved" || scenario === "price_revision_declined"))
     return reviseOnSite(deps, row, base);
+  // every contractor offered the order declines it: the live re-offer moves on until nobody is left
   if (row.status === "pending_dispatch" && scenario === "no_contractor_then_escalate")
-    return declineEveryOffer(deps, row, base);
+    return movedIf(declineOpenOffer(deps, row, base));
   if ((row.status === "dispatched" || row.status === "pending_dispatch") && scenario === "cancelled_by_provider")
     return providerCancels(deps, row, base);
   return holderMove(deps, row, base);
@@ -124,9 +126,8 @@ export async function scenarioStep(deps: Answering, row: OrderRow, base: string)
 /** The holder's own moves once dispatched: a reschedule (once), or setting off late. */
 async function holderMove(deps: Answering, row: OrderRow, base: string): Promise<Outcome> {
   if (row.status !== "dispatched") return "happy";
-  if (row.sandbox_scenario === "contractor_reschedules")
-    return (await rescheduleAsHolder(deps, row, base)) ? "moved" : "happy";
-  if (row.sandbox_scenario === "late_arrival") return (await setOffLate(deps, row, base)) ? "moved" : "happy";
+  if (row.sandbox_scenario === "contractor_reschedules") return movedIf(rescheduleAsHolder(deps, row, base));
+  if (row.sandbox_scenario === "late_arrival") return movedIf(setOffLate(deps, row, base));
   return "happy";
 }
 
