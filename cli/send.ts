@@ -3,6 +3,8 @@ import { createDispatchClient, formatDeprecationNotice, type DeprecationNotice }
 import { apiFailure } from "./api-failure.js";
 import type { CliContext } from "./context.js";
 import { CliError, ExitCode, networkError, usageError } from "./errors.js";
+import type { operations as ContractOperations } from "../sdk/generated/openapi.js";
+import { operations } from "./generated/operations.js";
 import type { OperationSpec } from "./operation-spec.js";
 import { writeErr } from "./output.js";
 import type { RequestParts } from "./validate.js";
@@ -65,6 +67,20 @@ export function clientFor(ctx: CliContext, fetch?: typeof globalThis.fetch, quie
     userAgent: `dispatch-cli/${ctx.version} node/${process.versions.node}`,
     onDeprecation: quiet ? () => undefined : reportDeprecation,
   });
+}
+
+/** One call of the contract's operation `operationId` with path parameters and a JSON body, for commands that call
+ * operations of their own (trigger, listen): its method, path and body type are the generated command table's, so
+ * no command restates them. */
+export function callOperation(
+  ctx: CliContext,
+  operationId: keyof ContractOperations,
+  path: Record<string, string>,
+  body?: Record<string, unknown>,
+): Promise<unknown> {
+  const spec = operations.find((o) => o.operationId === operationId);
+  if (!spec) throw new Error(`${operationId} is not in the generated command table`);
+  return sendOperation(spec, { path, query: {}, header: {}, body }, ctx);
 }
 
 /**

@@ -26,11 +26,8 @@ async function signingSecret(ctx: CliContext, options: ListenOptions): Promise<s
   if (given) return given;
   if (!ctx.settings["api-key"])
     throw usageError("listen needs an API key (--api-key or DISPATCH_API_KEY), or --secret whsec_…");
-  const target = { method: "get", path: "/api/dispatch/v1/webhooks/secret", bodyContentType: null } as const;
-  const { sendOperation } = await import("../send.js"); // the SDK: -H headers and the CLI's User-Agent apply
-  const answer = (await sendOperation(target, { path: {}, query: {}, header: {}, body: undefined }, ctx)) as {
-    secret: string;
-  };
+  const { callOperation } = await import("../send.js"); // the SDK: -H headers and the CLI's User-Agent apply
+  const answer = (await callOperation(ctx, "getAccountWebhookSecret", {})) as { secret: string };
   return answer.secret;
 }
 

@@ -19,7 +19,7 @@ import type { EventType } from "../generated/events.js";
 import type { CliContext } from "../context.js";
 import { CliError, ExitCode, usageError } from "../errors.js";
 import { writeErr } from "../output.js";
-import type { RequestTarget } from "../send.js";
+import { callOperation } from "../send.js";
 
 export type Order = components["schemas"]["OrderStatus"];
 type Window = components["schemas"]["ArrivalWindow"];
@@ -37,27 +37,14 @@ interface Recipe {
 /** Clock stops walked for one escalation at most: the server's own bound on one advance's stops, per call. */
 const maxClockAdvances = 1000;
 
-const target = (method: RequestTarget["method"], path: string, body = false): RequestTarget => ({
-  method,
-  path,
-  bodyContentType: body ? "application/json" : null,
-});
-
-/** One API call through the SDK (cli/send.ts): -H headers, the CLI's User-Agent, exit codes by status. */
-export async function call(ctx: CliContext, spec: RequestTarget, path: Record<string, string>, body?: Body) {
-  const { sendOperation } = await import("../send.js");
-  return sendOperation(spec, { path, query: {}, header: {}, body }, ctx);
-}
-
-export const readOrder = async (ctx: CliContext, id: string) =>
-  (await call(ctx, target("get", "/api/dispatch/v1/orders/{id}"), { id })) as Order;
+export const readOrder = async (ctx: CliContext, id: string) => (await callOperation(ctx, "getOrder", { id })) as Order;
 
 /** The 409 of a type that cannot come from the order as it is (exit 7, as the server's conflicts). */
 const cannot = (order: Order, why: string) =>
   new CliError(`order ${order.id} (${order.status}): ${why}`, ExitCode.conflict);
 
 const advance = (ctx: CliContext, order: Order, body: Body = {}) =>
-  call(ctx, target("post", "/api/dispatch/v1/sandbox/orders/{id}/advance", true), { id: order.id }, body);
+  callOperation(ctx, "advanceSandboxOrder", { id: order.id }, body);
 
 /** Moves the order to another window its contractor can take: the open windows of a quote for the same job, tried
  * in time order (a window only other contractors have is 409 window_unavailable, and the next is tried). */
@@ -69,15 +56,14 @@ async function reschedule(ctx: CliContext, order: Order): Promise<unknown> {
   }
   const { state, city } = order.location;
   const job = { trade: order.trade, location: { state, city }, urgency: order.urgency };
-  const quote = (await call(ctx, target("post", "/api/dispatch/v1/quote", true), {}, job)) as {
+  const quote = (await callOperation(ctx, "createQuote", {}, job)) as {
     arrival_windows?: Window[];
   };
   const booked = Date.parse(current.arrival_window?.start ?? "");
   const windows = (quote.arrival_windows ?? []).filter((w) => Date.parse(w.start) !== booked);
-  const path = target("post", "/api/dispatch/v1/orders/{id}/reschedule", true);
   for (const [i, window] of windows.entries())
     try {
-      return await call(ctx, path, { id: order.id }, { arrival_window: window });
+      return await callOperation(ctx, "rescheduleOrder", { id: order.id }, { arrival_window: window });
     } catch (error) {
       const taken = error instanceof CliError && error.api?.code === "window_unavailable";
       if (!taken || i === windows.length - 1) throw error;
@@ -90,8 +76,7 @@ function declineRevision(ctx: CliContext, order: Order): Promise<unknown> {
   const revision = order.price_revision;
   if (revision?.status !== "pending")
     throw cannot(order, "order.price_revision_resolved needs a pending price revision to decline");
-  const path = target("post", "/api/dispatch/v1/orders/{id}/price-revisions/{revision_id}/decline");
-  return call(ctx, path, { id: order.id, revision_id: revision.id });
+  return callOperation(ctx, "declinePriceRevision", { id: order.id, revision_id: revision.id });
 }
 
 /** Walks the account's test clock to its next scheduled instant until the unassigned order has escalated. */
@@ -102,8 +87,7 @@ async function escalate(ctx: CliContext, order: Order): Promise<unknown> {
       "order.escalated comes from an unassigned order (accepted_pending_fulfilment) not escalated yet; an order " +
         "nobody serves is one in a state the pool does not cover (--override location.state=AK)",
     );
-  const clockPath = "/api/dispatch/v1/sandbox/clock";
-  const before = (await call(ctx, target("get", clockPath), {})) as Clock;
+  const before = (await callOperation(ctx, "getSandboxClock", {})) as Clock;
   for (let stops = 0; ; stops++) {
     const now = await readOrder(ctx, order.id);
     if (now.escalation) break;
@@ -111,7 +95,7 @@ async function escalate(ctx: CliContext, order: Order): Promise<unknown> {
       throw cannot(now, "it was assigned before its fulfilment deadline, so it will not escalate");
     if (stops === maxClockAdvances)
       throw new CliError(`order ${order.id}: not escalated after ${String(stops)} clock steps`, ExitCode.unexpected);
-    await call(ctx, target("post", `${clockPath}/advance`, true), {}, { to: "next_step" });
+    await callOperation(ctx, "advanceSandboxClock", {}, { to: "next_step" });
   }
   if (!before.frozen)
     writeErr(
@@ -135,8 +119,7 @@ export const recipes: Record<EventType, Recipe> = {
   },
   "order.status_changed": { drive: (ctx, order) => advance(ctx, order) },
   "order.cancelled": {
-    drive: (ctx, order) =>
-      call(ctx, target("post", "/api/dispatch/v1/orders/{id}/cancel", true), { id: order.id }, { reason: "other" }),
+    drive: (ctx, order) => callOperation(ctx, "cancelOrder", { id: order.id }, { reason: "other" }),
   },
   "order.assigned": {
     // a matched new order was assigned at creation; an unassigned one is assigned by its sandbox step (or 409)

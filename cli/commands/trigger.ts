@@ -21,9 +21,8 @@ interface TriggerOptions {
 const feedWaitMs = 10_000;
 
 async function feedOf(ctx: CliContext, orderId: string): Promise<LiveEvent[]> {
-  const { call } = await import("./trigger-drives.js");
-  const spec = { method: "get", path: "/api/dispatch/v1/orders/{id}/events", bodyContentType: null } as const;
-  return ((await call(ctx, spec, { id: orderId })) as { items: LiveEvent[] }).items;
+  const { callOperation } = await import("../send.js");
+  return ((await callOperation(ctx, "listOrderEvents", { id: orderId })) as { items: LiveEvent[] }).items;
 }
 
 /** The order's first event of `type` not in `seen`, once it is in the feed (listOrderEvents). */
@@ -51,17 +50,17 @@ function checkUsage(ctx: CliContext, type: string, options: TriggerOptions): ass
 
 async function trigger(ctx: CliContext, type: string, options: TriggerOptions): Promise<unknown> {
   checkUsage(ctx, type, options);
-  const [{ recipes, call, readOrder, checkNotEnded }, { orderBody }] = await Promise.all([
+  const [{ recipes, readOrder, checkNotEnded }, { orderBody }, { callOperation }] = await Promise.all([
     import("./trigger-drives.js"),
     import("./trigger-body.js"),
+    import("../send.js"),
   ]);
   const recipe = recipes[type];
   let order;
   const seen = new Set<string>();
   if (options.order === undefined) {
     const body = await orderBody(options.data, recipe.body, options.override ?? []);
-    const spec = { method: "post", path: "/api/dispatch/v1/order", bodyContentType: "application/json" } as const;
-    const created = (await call(ctx, spec, {}, body)) as { order: { id: string } };
+    const created = (await callOperation(ctx, "createOrder", {}, body)) as { order: { id: string } };
     order = await readOrder(ctx, created.order.id);
   } else {
     if (type === "order.created")
