@@ -10,6 +10,11 @@ import type { Knex } from "knex";
 import type { Db } from "../../../db/knex.js";
 import type { OrderOfferRow, OrderRow } from "../../../db/tables/dispatch.js";
 import type { ContractorCaller } from "../../access/principal.js";
+import { DomainError } from "../../errors.js";
+
+/** The 404 of every operation on a job the caller does not hold (or whose order does not name it). */
+export const jobNotFound = (id: string) =>
+  new DomainError("not_found", "not_found", `No job ${id} held by this contractor.`);
 
 /** The condition "the order's newest offer is this accepted one and the order still names its contractor", on a
  * query of order_offers `o`. */

@@ -10,7 +10,6 @@ import type { Knex } from "knex";
 import type { OrderOfferRow } from "../../../db/tables/dispatch.js";
 import { appendAudit } from "../../audit/entries.js";
 import type { ContractorCaller } from "../../access/principal.js";
-import { DomainError } from "../../errors.js";
 import type { RequestBody } from "../../../types/contract.js";
 import { applyEvent } from "../orders/apply-event.js";
 import { invalidField } from "../orders/errors.js";
@@ -18,7 +17,7 @@ import { giveBackJob } from "../orders/give-back.js";
 import { reOffer } from "../orders/reoffer.js";
 import type { OrderEventInput } from "../orders/transition.js";
 import type { Answering } from "../offers/answer.js";
-import { lockJob } from "./held.js";
+import { jobNotFound, lockJob } from "./held.js";
 import { jobViews, type JobView } from "./view.js";
 
 export type JobReport = RequestBody<"updateJobStatus">;
@@ -30,9 +29,6 @@ const fieldOf = {
   completed: "final_cost_cents",
   unable_to_attend: "reason",
 } as const satisfies Record<JobReport["status"], keyof JobReport | null>;
-
-export const jobNotFound = (id: string) =>
-  new DomainError("not_found", "not_found", `No job ${id} held by this contractor.`);
 
 export function assertReportShape(report: JobReport): void {
   for (const [status, field] of Object.entries(fieldOf)) {

@@ -9,8 +9,7 @@ import type { ContractorCaller } from "../../access/principal.js";
 import type { ContractorService } from "../contractors.js";
 import type { Db } from "../../../db/knex.js";
 import { moveWindow, type RescheduleInput } from "../orders/reschedule.js";
-import { jobNotFound } from "./report.js";
-import { heldOffer } from "./held.js";
+import { heldOffer, jobNotFound } from "./held.js";
 import { jobViews, type JobView } from "./view.js";
 
 /** rescheduleJob: 404 for a job the caller does not hold, else rescheduleOrder's 409s and 422s; the job's view. */

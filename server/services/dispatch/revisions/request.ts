@@ -12,15 +12,13 @@ import type { ContractorCaller } from "../../access/principal.js";
 import { DomainError } from "../../errors.js";
 import type { RequestBody } from "../../../types/contract.js";
 import { nowDate } from "../../shared/clock.js";
-import { lockJob, type LockedJob } from "../jobs/held.js";
+import { jobNotFound, lockJob, type LockedJob } from "../jobs/held.js";
 import { recordRequested, revisionRow, revisionView, type PriceRevisionView } from "./records.js";
 
 export type PriceRevisionInput = RequestBody<"requestPriceRevision">;
 
 /** The statuses of a held job that is under way: accepted and not yet finished. */
 const underWay: readonly string[] = ["dispatched", "en_route", "on_site"];
-
-const jobNotFound = (id: string) => new DomainError("not_found", "not_found", `No job ${id} for this contractor.`);
 
 /** 409 unless the caller holds the job and it is under way. */
 function assertRevisable({ row, offer }: LockedJob): void {
