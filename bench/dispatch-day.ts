@@ -9,7 +9,8 @@ import { createDb } from "../server/db/knex.js";
 import { migrate } from "../server/db/migrate.js";
 import { createContractorService } from "../server/services/dispatch/contractors.js";
 import { rankMatches } from "../server/services/dispatch/matching.js";
-import { createOrderService } from "../server/services/dispatch/orders/index.js";
+import { createDispatchDomain } from "../server/services/dispatch-domain.js";
+import { createQuoteService } from "../server/services/dispatch/quotes.js";
 import { databases, type TestDatabase } from "../test/helpers/server.js";
 import { runFigures, type RunFigures } from "./dispatch-day/figures.js";
 import { dayLines, machineLine } from "./dispatch-day/report.js";
@@ -48,7 +49,7 @@ export async function simulateDay(database: TestDatabase, sizes: DaySizes = defa
     await changes.start(() => undefined);
     const contractors = createContractorService(db, changes);
     const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: "silent", SANDBOX_STEP_MS: "0" });
-    const orders = createOrderService(db, contractors, config);
+    const dispatch = createDispatchDomain(db, contractors, config);
     const rand = seededRandom(sizes.seed);
     await contractors.removeAll(); // a snapshot's demo pool: this day has its own
     const scope = sizes.scope ?? everywhere;
@@ -60,7 +61,14 @@ export async function simulateDay(database: TestDatabase, sizes: DaySizes = defa
       world.nte.set(order, order.nteFactor && best ? Math.round(best.costCents * order.nteFactor) : null);
     }
     const baseline = runBaseline(world);
-    const fresh = await runNewMatcher(world, { db, contractors, orders, config });
+    const fresh = await runNewMatcher(world, {
+      db,
+      contractors,
+      orders: dispatch.orders,
+      quotes: createQuoteService(db, contractors, config, dispatch.seats),
+      seats: dispatch.seats,
+      config,
+    });
     const figures = { fresh: runFigures(fresh, pool), baseline: runFigures(baseline, pool) };
     return { sizes, database: database.name, world, fresh, baseline, figures };
   } finally {
@@ -84,13 +92,24 @@ export async function measureDispatchDay(sizes: DaySizes = defaultSizes): Promis
   return [machine, "", ...lines];
 }
 
-/** The default sizes, or DISPATCH_DAY_ORDERS / DISPATCH_DAY_CONTRACTORS / DISPATCH_DAY_SEED when set. */
-export function daySizesFromEnv(env = process.env): DaySizes {
+/** `--scale N` (a whole number from 1 to 100): the day N times over, orders and contractors alike. */
+export function scaleOf(argv: string[]): number {
+  const at = argv.indexOf("--scale");
+  if (at < 0) return 1;
+  const n = Number(argv[at + 1]);
+  if (!Number.isInteger(n) || n < 1 || n > 100)
+    throw new Error(`--scale takes a whole number from 1 to 100, not ${argv[at + 1]}`);
+  return n;
+}
+
+/** The default sizes, or DISPATCH_DAY_ORDERS / DISPATCH_DAY_CONTRACTORS / DISPATCH_DAY_SEED when set, times `--scale`. */
+export function daySizesFromEnv(env = process.env, argv = process.argv): DaySizes {
   const number = (name: string, fallback: number) => (env[name] ? Number(env[name]) : fallback);
+  const scale = scaleOf(argv);
   return {
     ...defaultSizes,
     seed: number("DISPATCH_DAY_SEED", defaultSizes.seed),
-    orders: number("DISPATCH_DAY_ORDERS", defaultSizes.orders),
-    contractors: number("DISPATCH_DAY_CONTRACTORS", defaultSizes.contractors),
+    orders: number("DISPATCH_DAY_ORDERS", defaultSizes.orders) * scale,
+    contractors: number("DISPATCH_DAY_CONTRACTORS", defaultSizes.contractors) * scale,
   };
 }

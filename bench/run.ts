@@ -1,6 +1,6 @@
 // `npm run bench`: req/s and latency of quote, estimate, index and order on the real server, each beside a bare
 // Hapi route and the Prism mock answering the same call, plus the CLI's start time; writes BENCHMARKS.md.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { cpus, freemem, loadavg, release, tmpdir, totalmem, type as osType } from "node:os";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,6 +15,7 @@ import { measureEvalsFlood } from "./evals-flood.js";
 import { measureScaleOut } from "./scale-out.js";
 import { targetLines, type Cell } from "./targets.js";
 import { measureStart, writeStartSection } from "./start.js";
+import { cliLines, measureCli, roundTripRatio, type CliFigures } from "./cli.js";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -69,12 +70,6 @@ async function startBareHapi(bodies: Map<string, unknown>) {
   await server.start();
   return server;
 }
-
-const spawnMs = (command: string, args: string[]) => {
-  const start = process.hrtime.bigint();
-  spawnSync(command, args, { stdio: "ignore" });
-  return Number(process.hrtime.bigint() - start) / 1e6;
-};
 
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(n >= 100 ? 0 : 1) : "n/a");
 
@@ -160,30 +155,28 @@ async function startBaselines(measured: Call[] = calls): Promise<Baselines> {
   return { bare, prism, key, mocks };
 }
 
-/** `dispatch --help` (the bundled bin) against `node -e 0`: medians of 15 each, taking turns; the target is a
- * ratio of at most 1.3. */
-function measureCliStart(): { cli: number; node: number } {
-  const cliBin = "cli/bin/dispatch.cjs";
-  const runs = 15;
-  const nodeTimes: number[] = [];
-  const cliTimes: number[] = [];
-  // Taking turns, like the servers and bare Hapi: a slow spell of the machine lands on both medians.
-  for (let i = 0; i < runs; i++) {
-    nodeTimes.push(spawnMs(process.execPath, ["-e", "0"]));
-    if (existsSync(cliBin)) cliTimes.push(spawnMs(process.execPath, [cliBin, "--help"]));
+/** The CLI beside `node -e 0` (bench/cli.ts), a quote round trip included, against a PGlite test server of its own. */
+async function measureCliFigures(): Promise<CliFigures> {
+  const server = await startTestServer(undefined, { RATE_LIMIT_POINTS: "1000000000", RATE_LIMIT_BURST: "0" });
+  try {
+    const { key } = await server.issueKey({ account: "bench-cli" });
+    const figures = await measureCli({ url: server.url, key });
+    console.log(cliLines(figures).join("\n"));
+    return figures;
+  } finally {
+    await server.stop();
   }
-  const node = median(nodeTimes);
-  const cli = cliTimes.length > 0 ? median(cliTimes) : NaN;
-  console.log(
-    `CLI start: dispatch --help ${fmt(cli)} ms vs node -e 0 ${fmt(node)} ms (ratio ${(cli / node).toFixed(2)})`,
-  );
-  return { cli, node };
 }
 
 async function main() {
-  // `npm run bench -- --only cli` measures just the CLI's start time (no servers, no report).
+  // `npm run bench -- --only cli`: just the CLI beside `node -e 0`, a quote round trip included (no report).
   if (process.argv.includes("--only") && process.argv.includes("cli")) {
-    measureCliStart();
+    const figures = await measureCliFigures();
+    console.log(
+      targetLines([], figures.help.wallMs / figures.node.wallMs, NaN, roundTripRatio(figures))
+        .slice(-3)
+        .join("\n"),
+    );
     return;
   }
   // `npm run bench -- --only evals-flood`: just estimate under an evals flood, with and without the cache.
@@ -235,21 +228,16 @@ async function main() {
     await base.bare.stop();
     await base.prism.stop();
   }
-  const start = measureCliStart();
+  const cli = await measureCliFigures();
   const scaleOut = (await measureScaleOut(seconds, connections)) ?? "Two-process run skipped: TEST_DATABASE_URL unset.";
   console.log(scaleOut);
   const flood = await measureEvalsFlood();
-  const targets = targetLines(out.cells, start.cli / start.node, flood.cached.ratio);
+  const targets = targetLines(out.cells, cli.help.wallMs / cli.node.wallMs, flood.cached.ratio, roundTripRatio(cli));
   console.log(targets.join("\n"));
-  writeReport(
-    out.rows,
-    start.cli,
-    start.node,
-    [scaleOut, "", flood.line, "", "Targets, from this run:", ...targets].join("\n"),
-  );
+  writeReport(out.rows, cli, [scaleOut, "", flood.line, "", "Targets, from this run:", ...targets].join("\n"));
 }
 
-function writeReport(rows: string[], cli: number, node: number, scaleOut: string) {
+function writeReport(rows: string[], cli: CliFigures, scaleOut: string) {
   const commit = (() => {
     try {
       return execFileSync("git", ["rev-parse", "--short=12", "HEAD"]).toString().trim();
@@ -259,6 +247,8 @@ function writeReport(rows: string[], cli: number, node: number, scaleOut: string
   })();
   const cpu = cpus();
   const report = `# Benchmarks
+
+The decisions these figures support, and why they were taken: [docs/decisions.md](docs/decisions.md).
 
 Measured by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString().slice(0, 10)}, commit ${commit}.
 Machine: ${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}, load average ${loadavg()
@@ -281,7 +271,7 @@ database; "Prism" is \`prism mock openapi.yaml\` answering the same call from th
 |---|---|---|---|---|---|---|---|---|---|---|
 ${rows.join("\n")}
 
-CLI start: \`dispatch --help\` median ${fmt(cli)} ms over 15 runs; \`node -e 0\` median ${fmt(node)} ms, the two taking turns (ratio ${(cli / node).toFixed(2)}).
+${cliLines(cli).join("\n")}
 
 ${scaleOut}
 

@@ -25,7 +25,7 @@ const targets: Target[] = [
 const verdict = (ok: boolean) => (ok ? "met" : "**not met**");
 
 /** One line per target: the figure measured, the target and whether it is met (or why it was not measured). */
-export function targetLines(cells: Cell[], cliRatio: number, evalsFloodRatio = NaN): string[] {
+export function targetLines(cells: Cell[], cliRatio: number, evalsFloodRatio = NaN, roundTripRatio = NaN): string[] {
   const lines = targets.map((t) => {
     const cell = cells.find((c) => c.call === t.call && c.database === t.database);
     if (!cell) return `- ${t.what}: not measured in this run (no ${t.database} database).`;
@@ -39,9 +39,13 @@ export function targetLines(cells: Cell[], cliRatio: number, evalsFloodRatio = N
   const flood = Number.isFinite(evalsFloodRatio)
     ? `${evalsFloodRatio.toFixed(2)} (target ≤ 4): ${verdict(evalsFloodRatio <= 4)}`
     : "not measured";
+  const roundTrip = Number.isFinite(roundTripRatio)
+    ? `${roundTripRatio.toFixed(2)} (target ≤ 2.5): ${verdict(roundTripRatio <= 2.5)}`
+    : "not measured";
   return [
     ...lines,
     `- \`dispatch --help\` ÷ \`node -e 0\`: ${cli}.`,
     `- estimate p50 under an 8-way evals flood ÷ idle: ${flood}.`,
+    `- \`dispatch quote\` round trip less server time ÷ \`node -e 0\`: ${roundTrip}.`,
   ];
 }

@@ -1,18 +1,18 @@
 // Bundles the CLI and the SDK into cli/dist/ so the published package has no runtime dependencies:
-// - dispatch.cjs: our code and commander, all that `dispatch --help` loads. CommonJS, because Node runs a CommonJS
-//   file without starting its ES module loader (several ms); code that only runs in an action (the SDK, output
-//   formats, config files, SSE) is in it but evaluated only when the action first imports it.
-// - vendor/<package>.cjs: every other dependency (yaml, jmespath, openapi-fetch …), each its own file, read from disk
-//   only when a command needs it.
+// - dispatch.cjs: our code, commander (all that `dispatch --help` loads) and openapi-fetch (every request builds its
+//   URL with it; a file of its own cost a request ~0.8 ms more). CommonJS, because Node runs a CommonJS file without
+//   starting its ES module loader (several ms); code that only runs in an action (the SDK, output formats, config
+//   files, SSE) is in it but evaluated only when the action first imports it.
+// - vendor/<package>.cjs: every other dependency (yaml, jmespath, standardwebhooks …), each its own file, read from
+//   disk only when a command needs it.
 // What `dispatch --help` costs over `node -e 0` (Node 24, `npx tsx bench/run.ts --only cli`, ~17 ms before the
 // changes below): compiling the bundle (~4 ms; the bin's compile cache saves most of it and of the functions' lazy
 // compiles, ~2–3 ms), commander's own module bodies (~2 ms), the stream modules that process.stdout/stderr load
 // (~2 ms, as in any Node program that prints), building the program (~2 ms) and formatting the help (~2 ms), and
 // the command table. The generated tables go in as JSON.parse of a string (jsonTables below), ~1.5 ms less than the
-// same data as object literals. Tried and left out: stubs for the top-level operations a command line does not run
-// (~1.3 ms, at the cost of a second way to build a command).
+// same data as object literals. The command tree is built only for the command that runs (cli/program.ts).
 // Not worth it: target node24 instead of node20 emits a byte-identical bundle.
-import { rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
@@ -20,8 +20,8 @@ import { build, type Plugin } from "esbuild";
 
 const cliDir = fileURLToPath(new URL(".", import.meta.url));
 const outdir = `${cliDir}dist`;
-/** Dependencies bundled into dispatch.cjs itself: what parsing the command line needs. */
-const startup = new Set(["commander"]);
+/** Dependencies bundled into dispatch.cjs itself: what parsing the command line and building a request need. */
+const startup = new Set(["commander", "openapi-fetch"]);
 const common = { bundle: true, format: "cjs", platform: "node", target: "node20", minify: true } as const;
 
 const vendorFile = (specifier: string) => `vendor/${specifier.replace(/\//g, "+")}.cjs`;
@@ -85,6 +85,48 @@ const jsonTables: Plugin = {
   },
 };
 
+/** In the bundle, the request validators are the ones compiled at build time (buildValidators), each read from
+ * dist/validators/ when its command first runs, instead of ajv compiling the schema at every run. */
+const prebuiltValidators: Plugin = {
+  name: "prebuilt-validators",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]cli[\\/]request-validator\.ts$/ }, () => ({
+      loader: "js",
+      contents: [
+        'const { join } = require("node:path");',
+        "export function validatorFor(operationId) {",
+        '  return require(join(__dirname, "validators", `${operationId}.cjs`));',
+        "}",
+      ].join("\n"),
+    }));
+  },
+};
+
+/**
+ * Each command's request validator as standalone code (ajv's `standaloneCode`, with the options and formats the
+ * source uses: cli/request-validator.ts), bundled on its own with ajv's runtime helpers into dist/validators/.
+ */
+async function buildValidators(): Promise<number> {
+  const [{ _ }, { default: standalone }, { newAjv }, { requestSchemas }] = await Promise.all([
+    import("ajv"),
+    import("ajv/dist/standalone/index.js"),
+    import("./request-validator.js"),
+    import("./generated/request-schemas.js"),
+  ]);
+  const formats = _`require("ajv-formats/dist/formats").fullFormats`;
+  const ajv = newAjv({ code: { source: true, esm: false, formats } });
+  const sources = `${outdir}/validators-src`;
+  mkdirSync(sources, { recursive: true });
+  const entryPoints: Record<string, string> = {};
+  for (const [operationId, schema] of Object.entries(requestSchemas)) {
+    entryPoints[operationId] = `${sources}/${operationId}.cjs`;
+    writeFileSync(entryPoints[operationId], standalone.default(ajv, ajv.compile(schema)));
+  }
+  await build({ ...common, entryPoints, outdir: `${outdir}/validators`, outExtension: { ".js": ".cjs" } });
+  rmSync(sources, { recursive: true, force: true });
+  return Object.keys(entryPoints).length;
+}
+
 rmSync(outdir, { recursive: true, force: true });
 const vendored = new Set<string>();
 await build({
@@ -93,7 +135,7 @@ await build({
   outdir,
   outExtension: { ".js": ".cjs" },
   legalComments: "linked",
-  plugins: [vendorPlugin(vendored), lazyChildProcess, jsonTables],
+  plugins: [vendorPlugin(vendored), lazyChildProcess, jsonTables, prebuiltValidators],
   logLevel: "warning",
 });
 for (const specifier of vendored)
@@ -104,4 +146,5 @@ for (const specifier of vendored)
     legalComments: "linked",
     logLevel: "warning",
   });
-console.log(`built cli/dist/dispatch.cjs and ${vendored.size} vendor files`);
+const validators = await buildValidators();
+console.log(`built cli/dist/dispatch.cjs, ${vendored.size} vendor files and ${validators} request validators`);

@@ -35,3 +35,23 @@ export function commandWord(program: Command, argv: readonly string[]): string |
   const [first, second] = rootOperands(program, argv.slice(2));
   return first === "help" ? (second ?? first) : first;
 }
+
+/**
+ * The words of the command that runs or whose help shows: group words while `isGroup` says so, then the command
+ * (`orders get ord_1` → orders get); `help <word>` at any level names <word> (`jobs help list` → jobs list). Empty for
+ * the program itself and for a bare `help`.
+ */
+export function commandPath(
+  program: Command,
+  argv: readonly string[],
+  isGroup: (words: readonly string[]) => boolean,
+): string[] {
+  const operands = rootOperands(program, argv.slice(2));
+  const path: string[] = [];
+  for (let i = 0; i < operands.length; i++) {
+    if (operands[i] === "help") return operands[i + 1] === undefined ? path : [...path, operands[i + 1]];
+    path.push(operands[i]);
+    if (!isGroup(path)) break;
+  }
+  return path;
+}

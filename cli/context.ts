@@ -1,7 +1,7 @@
 // Everything a command needs besides its own arguments: settings, output format and extra headers.
 import type { Command } from "commander";
 import { resolveSettings, type ResolvedSettings } from "./config.js";
-import { usageError } from "./errors.js";
+import { echoed, usageError } from "./errors.js";
 import { resolveFormat, type OutputFormat } from "./output.js";
 
 export interface CliContext {
@@ -40,7 +40,7 @@ export function parseHeaders(values: readonly string[] = []): Record<string, str
   const headers: Record<string, string> = {};
   for (const value of values) {
     const colon = value.indexOf(":");
-    if (colon < 1) throw usageError(`--header must look like 'Name: value' (got ${JSON.stringify(value)})`);
+    if (colon < 1) throw usageError(`--header must look like 'Name: value' (got ${echoed(value)})`);
     headers[value.slice(0, colon).trim().toLowerCase()] = value.slice(colon + 1).trim();
   }
   return headers;
@@ -49,7 +49,7 @@ export function parseHeaders(values: readonly string[] = []): Record<string, str
 function parseRetries(value: string | undefined): number {
   const retries = Number(value ?? "0");
   if (!Number.isInteger(retries) || retries < 0 || retries > 10)
-    throw usageError(`--retries must be an integer from 0 to 10 (got ${JSON.stringify(value)})`);
+    throw usageError(`--retries must be an integer from 0 to 10 (got ${echoed(value)})`);
   return retries;
 }
 

@@ -13,7 +13,7 @@ export const exitCodes = {
   paymentRequired: { code: 5, brief: "402", meaning: "402 not entitled" },
   notFound: { code: 6, brief: "404", meaning: "404 not found" },
   conflict: { code: 7, brief: "409", meaning: "409 conflict" },
-  clientError: { code: 8, brief: "422 and other 4xx", meaning: "422 and any other 4xx" },
+  clientError: { code: 8, brief: "422 and other 4xx", meaning: "422 and any other 4xx (403 has its own, 12)" },
   rateLimited: {
     code: 9,
     brief: "429",
@@ -24,6 +24,11 @@ export const exitCodes = {
     code: 11,
     brief: "order cancelled ('orders watch')",
     meaning: "`orders watch`: the order ended cancelled",
+  },
+  forbidden: {
+    code: 12,
+    brief: "403",
+    meaning: "403 forbidden: the key lacks the scope, or is the other kind of key (customer or contractor)",
   },
 } as const;
 
@@ -75,6 +80,18 @@ export class CliError extends Error {
   }
 }
 
+/**
+ * A value a message repeats (`got "…"`), as JSON: whole when short, else its first characters and its length, so a
+ * long description or body is not printed back.
+ */
+export function echoed(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  const chars = Array.from(text);
+  if (chars.length <= 80) return text;
+  const size = typeof value === "string" ? Array.from(value).length : chars.length;
+  return `${chars.slice(0, 60).join("")}…${typeof value === "string" ? '"' : ""} (${String(size)} characters)`;
+}
+
 /** Raised when arguments are invalid, before any request is sent. */
 export function usageError(message: string): CliError {
   return new CliError(message, ExitCode.usage);
@@ -84,6 +101,7 @@ export function exitCodeForStatus(status: number): number {
   const byStatus: Record<number, number> = {
     401: ExitCode.unauthorized,
     402: ExitCode.paymentRequired,
+    403: ExitCode.forbidden,
     404: ExitCode.notFound,
     409: ExitCode.conflict,
     429: ExitCode.rateLimited,

@@ -1,6 +1,6 @@
 // Command-line flags from the command table: commander options, help text, and value coercion.
 import { Option } from "commander";
-import { usageError } from "./errors.js";
+import { echoed, usageError } from "./errors.js";
 import type { FlagSpec } from "./operation-spec.js";
 
 /** How a flag's constraints read in `--help`. */
@@ -49,14 +49,14 @@ export function coerceFlag(flag: FlagSpec, raw: unknown, json: boolean): unknown
     try {
       return JSON.parse(raw);
     } catch {
-      throw usageError(`--${flag.flag} must be JSON (got ${JSON.stringify(raw)})`);
+      throw usageError(`--${flag.flag} must be JSON (got ${echoed(raw)})`);
     }
   }
   if (flag.type === "integer" || flag.type === "number") {
     const value = Number(raw);
     if (raw.trim() === "" || !Number.isFinite(value) || (flag.type === "integer" && !Number.isInteger(value))) {
       throw usageError(
-        `--${flag.flag} must be ${flag.type === "integer" ? "an integer" : "a number"} (got ${JSON.stringify(raw)})`,
+        `--${flag.flag} must be ${flag.type === "integer" ? "an integer" : "a number"} (got ${echoed(raw)})`,
       );
     }
     return value;

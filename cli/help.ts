@@ -118,19 +118,26 @@ function operationIdNames() {
   return (operationIds = { commandOf, pattern: new RegExp(`\\b(${[...commandOf.keys()].join("|")})\\b`, "g") });
 }
 
+/** Each operationId in `text` as the command that runs it (`listEvents` → `dispatch events list`): the server's
+ * messages name operations by the contract's ids. */
+export function withCommandNames(text: string): string {
+  const { commandOf, pattern } = operationIdNames();
+  return text.replace(pattern, (id: string) => commandOf.get(id) ?? id);
+}
+
 /** The contract's CommonMark as plain terminal text: no emphasis marks, backticks or link syntax. */
 export function plainText(markdown: string): string {
-  const { commandOf, pattern } = operationIdNames();
-  return markdown
-    .replace(/\[([^\]\n]+)\]\(([^)\s]+)\)/g, (_, text: string, url: string) =>
-      url.startsWith("#") ? text : `${text} (${url})`,
-    )
-    .replace(/`([^`\n]+)`/g, "$1")
-    .replace(/(\*\*|__)(?=\S)([^\n]*?\S)\1/g, "$2")
-    .replace(/(^|[\s(])\*(?=\S)([^*\n]*?\S)\*(?=[\s.,;:)]|$)/gm, "$1$2")
-    .replace(/^#{1,6}\s+/gm, "")
-    .replace(/^(\s*)\* /gm, "$1- ")
-    .replace(pattern, (id: string) => commandOf.get(id) ?? id);
+  return withCommandNames(
+    markdown
+      .replace(/\[([^\]\n]+)\]\(([^)\s]+)\)/g, (_, text: string, url: string) =>
+        url.startsWith("#") ? text : `${text} (${url})`,
+      )
+      .replace(/`([^`\n]+)`/g, "$1")
+      .replace(/(\*\*|__)(?=\S)([^\n]*?\S)\1/g, "$2")
+      .replace(/(^|[\s(])\*(?=\S)([^*\n]*?\S)\*(?=[\s.,;:)]|$)/gm, "$1$2")
+      .replace(/^#{1,6}\s+/gm, "")
+      .replace(/^(\s*)\* /gm, "$1- "),
+  );
 }
 
 /** `configureHelp` hooks that pass every description commander prints through plainText. */

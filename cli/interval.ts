@@ -5,7 +5,7 @@
 // with an offset: a time without one names no instant), and END must come after START; anything else is a usage
 // error before anything is sent.
 import { Option } from "commander";
-import { usageError } from "./errors.js";
+import { echoed, usageError } from "./errors.js";
 import type { FlagSpec, OperationSpec } from "./operation-spec.js";
 
 export interface IntervalFlag {
@@ -51,7 +51,7 @@ export function expandInterval(spec: OperationSpec, interval: IntervalFlag, raw:
   const [start, end] = [flagOf(spec, interval.start), flagOf(spec, interval.end)];
   const refuse = (why: string) =>
     usageError(
-      `--${interval.flag} ${why} (got ${JSON.stringify(raw)}): give START/END, e.g. 2026-11-24T10:00:00-06:00/2026-11-24T12:00:00-06:00, or START alone for the ${String(interval.hours)} hours from it`,
+      `--${interval.flag} ${why} (got ${echoed(raw)}): give START/END, e.g. 2026-11-24T10:00:00-06:00/2026-11-24T12:00:00-06:00, or START alone for the ${String(interval.hours)} hours from it`,
     );
   const parts = raw.split("/");
   if (parts.length > 2) throw refuse("is not one interval");

@@ -1,6 +1,6 @@
 // Where `dispatch` reads and writes: the process by default, or the streams, environment and stdin that runCli()
 // injects, so the CLI runs in-process (tests) without touching the process's own streams or exit code.
-import { AsyncLocalStorage } from "node:async_hooks";
+import type { AsyncLocalStorage } from "node:async_hooks";
 import { readFileSync } from "node:fs";
 
 /** What the CLI needs of stdout and stderr. */
@@ -41,17 +41,22 @@ const processStdout: CliStream = {
 
 const processIo: CliIo = {
   stdout: processStdout,
-  stderr: process.stderr,
+  // read when written to: creating process.stderr loads stream modules a run that prints nothing there never needs
+  get stderr() {
+    return process.stderr;
+  },
   get env() {
     return process.env;
   },
   readStdin: () => readFileSync(0, "utf8"),
 };
 
-const injected = new AsyncLocalStorage<CliIo>();
+/** Made by the first withIo(): a run of the bin never injects, so it does not load node:async_hooks. */
+let injected: AsyncLocalStorage<CliIo> | undefined;
 
 /** The streams and environment of the command that is running. */
-export const currentIo = (): CliIo => injected.getStore() ?? processIo;
+export const currentIo = (): CliIo => injected?.getStore() ?? processIo;
 
 /** Runs `fn` (and everything it starts) with `io` instead of the process's. */
-export const withIo = <T>(io: CliIo, fn: () => T): T => injected.run(io, fn);
+export const withIo = <T>(io: CliIo, fn: () => T): T =>
+  (injected ??= new (process.getBuiltinModule("node:async_hooks").AsyncLocalStorage)<CliIo>()).run(io, fn);

@@ -24,6 +24,23 @@ export interface FlagSpec {
   maxLength?: number;
 }
 
+/** One column of a list's table (`x-cli-table`): its header, the dotted path into each item, how it is shown. */
+export interface ColumnSpec {
+  header: string;
+  path: string;
+  /** `usd`: cents as dollars; `time`: an instant in the row's zone; `window`: an arrival window; `place`: a
+   * location's city, state and ZIP; `street`: its address and site name; `revision`: a price revision's outcome;
+   * `list`: a list joined; none: the value as text. */
+  format?: "usd" | "time" | "window" | "place" | "street" | "revision" | "list";
+}
+
+/** The columns a list command's table leads with (`x-cli-table`); `-o json`/`-o yaml` print every field. */
+export interface TableSpec {
+  /** Dotted path to each item's IANA time zone, in which its times are shown. */
+  zone?: string;
+  columns: readonly ColumnSpec[];
+}
+
 export interface OperationSpec {
   operationId: string;
   /** Command words, e.g. `["orders", "get"]`. */
@@ -40,4 +57,6 @@ export interface OperationSpec {
   /** A request body example from the contract, used in `--help`. */
   example: unknown;
   responses: readonly string[];
+  /** The columns of its table, when the contract chooses them. */
+  table?: TableSpec;
 }

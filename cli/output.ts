@@ -1,5 +1,5 @@
 // The only module that writes to stdout/stderr: data on stdout, one-line diagnostics on stderr.
-import { CliError, ExitCode, usageError } from "./errors.js";
+import { CliError, echoed, ExitCode, usageError } from "./errors.js";
 import { currentIo } from "./io.js";
 
 export const outputFormats = ["json", "ndjson", "table", "yaml"] as const;
@@ -23,7 +23,7 @@ export function terminalWidth(stream: "stdout" | "stderr"): number | undefined {
 export function resolveFormat(value: string | undefined): OutputFormat {
   if (value === undefined) return currentIo().stdout.isTTY ? "table" : "json";
   if (!(outputFormats as readonly string[]).includes(value))
-    throw usageError(`--output must be one of ${outputFormats.join(", ")} (got "${value}")`);
+    throw usageError(`--output must be one of ${outputFormats.join(", ")} (got ${echoed(value)})`);
   return value as OutputFormat;
 }
 

@@ -21,6 +21,22 @@ export interface CommandOverride {
 
 const orderId = { id: '"$ORDER_ID"' };
 
+/**
+ * A window the contract's example job (createOrder's: plumbing in TX) can book, from a quote made in the same line,
+ * so an example needs nothing set beforehand: `query` is a JMESPath from the quote, shell-quoted (a bound, or
+ * START/END). An urgent quote's windows are within the horizon of every order but an emergency's.
+ */
+const quotedWindow = (query: string, urgency = "") =>
+  `"$(dispatch quote --trade plumbing --state TX${urgency && ` --urgency ${urgency}`} --query ${query})"`;
+const laterWindow = {
+  start: quotedWindow("'arrival_windows[-1].start'", "urgent"),
+  end: quotedWindow("'arrival_windows[-1].end'", "urgent"),
+  window: quotedWindow(`"arrival_windows[-1].[start, end] | join('/', @)"`, "urgent"),
+};
+
+/** A window the held job "$JOB_ID" can move to (`dispatch jobs windows`), picked by `query` as quotedWindow does. */
+const jobWindow = (query: string) => `"$(dispatch jobs windows "$JOB_ID" --query ${query})"`;
+
 /** A quote's `arrival_windows` START (or START/END), for `--start` and `--end` of the arrival window. */
 const window: IntervalFlag = {
   flag: "window",
@@ -39,11 +55,8 @@ export const overrides: Readonly<Record<string, CommandOverride>> = {
   getOrder: { exampleArgs: orderId },
   listOrderEvents: { exampleArgs: orderId },
   cancelOrder: { exampleArgs: orderId },
-  createOrder: { interval: window, exampleArgs: { window: '"$WINDOW_START"' } },
-  rescheduleOrder: {
-    interval: window,
-    exampleArgs: { ...orderId, start: '"$WINDOW_START"', end: '"$WINDOW_END"', window: '"$WINDOW_START/$WINDOW_END"' },
-  },
+  createOrder: { interval: window, exampleArgs: { window: quotedWindow("'arrival_windows[0].start'") } },
+  rescheduleOrder: { interval: window, exampleArgs: { ...orderId, ...laterWindow } },
   advanceSandboxOrder: { exampleArgs: orderId },
   advanceSandboxClock: { positional: ["by"] },
   recordOrderEvent: { exampleArgs: orderId },
@@ -57,13 +70,15 @@ export const overrides: Readonly<Record<string, CommandOverride>> = {
   declineOffer: { exampleArgs: { id: '"$OFFER_ID"' } },
   updateJobStatus: { exampleArgs: { id: '"$JOB_ID"', "estimated-arrival-at": '"$ETA"' } },
   requestPriceRevision: { exampleArgs: { id: '"$JOB_ID"' } },
+  listJobWindows: { exampleArgs: { id: '"$JOB_ID"' } },
+  // A contractor key cannot quote: the job's own open windows (`jobs windows`) give the window, in the same line.
   rescheduleJob: {
     interval: window,
     exampleArgs: {
       id: '"$JOB_ID"',
-      start: '"$WINDOW_START"',
-      end: '"$WINDOW_END"',
-      window: '"$WINDOW_START/$WINDOW_END"',
+      start: jobWindow("'windows[-1].start'"),
+      end: jobWindow("'windows[-1].end'"),
+      window: jobWindow(`"windows[-1].[start, end] | join('/', @)"`),
     },
   },
   approvePriceRevision: { exampleArgs: { ...orderId, "revision-id": '"$REVISION_ID"' } },

@@ -1,8 +1,9 @@
-// The `dispatch` command tree from the generated command table and the hand-written commands. Only the branch the
-// command line runs is built in full; every other top-level command gets its name and summary, which is all the
-// top-level help shows, so `dispatch --help` builds a few commands instead of every operation's flags.
+// The `dispatch` command tree from the generated command table and the hand-written commands. Only what the command
+// line runs is built in full: the operation it names (`jobs list`), or every command of the group whose help it asks
+// for (`jobs --help`); every other operation is a stub (cli/commands/stub.ts) or, outside the group that runs, not
+// even that (its group is only named). Why and what it saves: docs/decisions.md.
 import { Argument, Command, Option } from "commander";
-import { commandWord } from "./command-word.js";
+import { commandPath } from "./command-word.js";
 import { exitCodesBrief } from "./errors.js";
 import { addApiCommand } from "./commands/api.js";
 import { addAttestCommands } from "./commands/attest.js";
@@ -12,8 +13,10 @@ import { addListenCommand } from "./commands/listen.js";
 import { addTriggerCommand } from "./commands/trigger.js";
 import { addMcpCommands } from "./commands/mcp.js";
 import { addOperationCommand, type RunAction } from "./commands/operation.js";
+import { addOperationStub, subcommandTerm } from "./commands/stub.js";
 import { addWatchCommand } from "./commands/watch.js";
 import { operations } from "./generated/operations.js";
+import { guidesHelp } from "./guides.js";
 import { addExamples, plainHelp } from "./help.js";
 import { overrideFor } from "./overrides.js";
 import { outputFormats, printText, terminalWidth, writeErr, writeOut } from "./output.js";
@@ -23,7 +26,7 @@ Exit codes: ${exitCodesBrief()}.
   A --query that matches nothing still exits 0 (with a note on stderr).
 Settings: flag, then environment (DISPATCH_BASE_URL, DISPATCH_API_KEY, DISPATCH_TOKEN, DISPATCH_ADMIN_TOKEN,
   DISPATCH_OUTPUT, DISPATCH_PROFILE), then the profile in the config file (see 'dispatch config').
-`;
+${guidesHelp()}`;
 
 function addGlobalOptions(program: Command): void {
   program
@@ -56,7 +59,7 @@ function addCompletionCommand(program: Command): void {
   const completion = program
     .command("completion")
     .summary("Print a shell completion script")
-    .addArgument(new Argument("<shell>").choices(["bash", "zsh"]));
+    .addArgument(new Argument("<shell>", "the shell to print the script for").choices(["bash", "zsh"]));
   addExamples(completion, [
     "source <(dispatch completion bash)",
     "mkdir -p ~/.zfunc && dispatch completion zsh > ~/.zfunc/_dispatch   # with fpath+=(~/.zfunc) in ~/.zshrc",
@@ -66,19 +69,33 @@ function addCompletionCommand(program: Command): void {
   });
 }
 
-/** Operation commands; a group that `inFull` leaves out is only named (`orders`), without its subcommands. */
-function addOperationCommands(program: Command, run: RunAction, inFull: (word: string) => boolean): void {
+/** Words that lead to further commands: the operations' groups and the hand-written ones. */
+const groupPaths = new Set([
+  "attest",
+  "config",
+  ...operations.flatMap(({ command }) => command.slice(1).map((_, i) => command.slice(0, i + 1).join(" "))),
+]);
+
+/** Which commands are built: `inFull` ones in full, the others of a top-level group `onPath` as stubs. */
+interface Scope {
+  onPath: (word: string) => boolean;
+  inFull: (words: readonly string[]) => boolean;
+}
+
+/** Operation commands: built, stubs, or for a top-level group off the path only the group's name (`orders`). */
+function addOperationCommands(program: Command, run: RunAction, { onPath, inFull }: Scope): void {
   for (const spec of operations) {
     const [word] = spec.command;
-    if (spec.command.length > 1 && !inFull(word)) ensureGroup(program, [word]);
+    if (spec.command.length > 1 && !onPath(word)) ensureGroup(program, [word]);
     else if (overrideFor(spec.operationId).custom) addMcpCommands(program, spec, run);
-    else addOperationCommand(program, spec, run);
+    else if (inFull(spec.command)) addOperationCommand(program, spec, run);
+    else addOperationStub(program, spec);
   }
 }
 
 /**
- * The program. With `argv`, only the top-level command it runs is built in full (every one for `completion`);
- * without, all of them.
+ * The program. With `argv`, only the command it runs is built in full (every one for `completion`); without, all of
+ * them.
  */
 export function buildProgram(version: string, run: RunAction, argv?: readonly string[]): Command {
   const program = new Command("dispatch")
@@ -96,19 +113,26 @@ export function buildProgram(version: string, run: RunAction, argv?: readonly st
       getOutHasColors: () => false,
       getErrHasColors: () => false,
     })
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false, ...plainHelp })
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false, ...plainHelp, subcommandTerm })
     .showSuggestionAfterError(true);
   addGlobalOptions(program);
   program.addHelpText("after", exitCodesHelp);
-  const word = argv && commandWord(program, argv);
-  const inFull = (name: string) => argv === undefined || word === "completion" || word === name;
-  addOperationCommands(program, run, inFull);
-  if (inFull("attest")) addAttestCommands(program, run);
-  if (inFull("orders")) addWatchCommand(program, run);
+  const path = argv && commandPath(program, argv, (words) => groupPaths.has(words.join(" ")));
+  const everything = path === undefined || path[0] === "completion";
+  const scope: Scope = {
+    onPath: (word) => everything || path[0] === word,
+    // the command the path names, or every command of the group it names (`jobs`); `dispatch --help`: none
+    inFull: (words) =>
+      everything || (path.length > 0 && path.length <= words.length && path.every((w, i) => words[i] === w)),
+  };
+  addOperationCommands(program, run, scope);
+  // the hand-written groups are built whole when they are on the path
+  if (scope.onPath("attest")) addAttestCommands(program, run);
+  if (scope.onPath("orders")) addWatchCommand(program, run);
   addListenCommand(program, run);
   addTriggerCommand(program, run);
   addApiCommand(program, run);
-  if (inFull("config")) addConfigCommands(program, run);
+  if (scope.onPath("config")) addConfigCommands(program, run);
   else ensureGroup(program, ["config"]);
   addCompletionCommand(program);
   return program;

@@ -1,12 +1,21 @@
-// Sends one operation through the SDK and turns the answer into data or a CliError.
+// Sends one operation and turns the answer into data or a CliError. One-shot requests go over node:http (cli/http.ts)
+// with the SDK's rules (credential header per operation, Idempotency-Key on createOrder, retries, deprecation notice);
+// streams use the SDK's fetch client (clientFor).
+import { createFinalURL, createQuerySerializer, defaultPathSerializer } from "openapi-fetch";
+import { credentialHeader } from "../sdk/auth.js";
 import { createDispatchClient, formatDeprecationNotice, type DeprecationNotice } from "../sdk/index.js";
+import { noticeDeprecation } from "../sdk/deprecation.js";
+import { createsOrder } from "../sdk/idempotency.js";
+import { isRetryableStatus, retryAfterMs, retryDefaults, safeToResend } from "../sdk/retry.js";
 import { apiFailure } from "./api-failure.js";
 import type { CliContext } from "./context.js";
 import { CliError, ExitCode, networkError, usageError } from "./errors.js";
+import type { HttpAnswer, HttpRequest } from "./http.js";
 import type { operations as ContractOperations } from "../sdk/generated/openapi.js";
 import { operations } from "./generated/operations.js";
 import type { OperationSpec } from "./operation-spec.js";
 import { writeErr } from "./output.js";
+import { randomUuid } from "./random-uuid.js";
 import type { RequestParts } from "./validate.js";
 
 /** What a request needs from its operation; `dispatch api` builds one from its arguments. */
@@ -15,11 +24,8 @@ export type RequestTarget = Pick<OperationSpec, "method" | "path" | "bodyContent
 /** Pages `--paginate` follows at most, so a server repeating cursors cannot keep the CLI looping. */
 const maxPages = 10_000;
 
-type LooseRequest = (
-  method: string,
-  path: string,
-  init: Record<string, unknown>,
-) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+/** Longest wait between retries the CLI accepts (a Retry-After above it is cut to it). */
+const maxRetryDelayMs = 10_000;
 
 /** Parses a text answer by its content type; Streamable HTTP (SSE) answers yield their last `data:` event. */
 export function parseBody(text: unknown, contentType: string | null): unknown {
@@ -31,14 +37,12 @@ export function parseBody(text: unknown, contentType: string | null): unknown {
   return contentType?.includes("json") ? JSON.parse(text) : text;
 }
 
-function bodyInit(spec: RequestTarget, body: Record<string, unknown> | undefined): Record<string, unknown> {
-  if (body === undefined || !spec.bodyContentType) return {};
-  if (spec.bodyContentType === "application/x-www-form-urlencoded") {
-    const form = (b: Record<string, unknown>) =>
-      new URLSearchParams(Object.entries(b).map(([k, v]) => [k, String(v)])).toString();
-    return { body, bodySerializer: form, headers: { "content-type": spec.bodyContentType } };
-  }
-  return { body };
+/** The body as sent: JSON, or a form for the token endpoint. */
+function bodyText(spec: RequestTarget, body: Record<string, unknown> | undefined): string | undefined {
+  if (body === undefined || !spec.bodyContentType) return undefined;
+  if (spec.bodyContentType === "application/x-www-form-urlencoded")
+    return new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString();
+  return JSON.stringify(body);
 }
 
 /** The CLI's one line for an answer carrying `Deprecation` (once per process; the SDK keeps count). */
@@ -46,27 +50,84 @@ export function reportDeprecation(notice: DeprecationNotice): void {
   writeErr(`${formatDeprecationNotice(notice)}\n`);
 }
 
-/** A fetch that records the request instead of sending it (`--dry-run`). */
-function captureFetch(sink: { request?: Request }): typeof fetch {
-  return (input, init) => {
-    sink.request = new Request(input, init);
-    return Promise.resolve(new Response(null, { status: 204 }));
-  };
-}
+const userAgent = (ctx: CliContext) => `dispatch-cli/${ctx.version} node/${process.versions.node}`;
 
-/** The SDK client every command sends through: the CLI's auth, User-Agent, retries and deprecation notice. */
-export function clientFor(ctx: CliContext, fetch?: typeof globalThis.fetch, quiet = false) {
+/** The SDK client streams are read through: the CLI's auth, User-Agent and deprecation notice. */
+export function clientFor(ctx: CliContext) {
   const { settings } = ctx;
   return createDispatchClient({
     baseUrl: settings["base-url"],
     apiKey: settings["api-key"],
     accessToken: settings.token,
     adminToken: settings["admin-token"],
-    fetch,
-    retry: ctx.retries > 0 && !fetch ? { retries: ctx.retries, maxDelayMs: 10_000 } : false,
-    userAgent: `dispatch-cli/${ctx.version} node/${process.versions.node}`,
-    onDeprecation: quiet ? () => undefined : reportDeprecation,
+    retry: ctx.retries > 0 ? { retries: ctx.retries, maxDelayMs: maxRetryDelayMs } : false,
+    userAgent: userAgent(ctx),
+    onDeprecation: reportDeprecation,
   });
+}
+
+/** The request as the SDK builds it: URL from the contract's path template, the body's content type, then the
+ * command's headers, -H and header parameters (later ones win), the operation's credential, User-Agent and, for
+ * createOrder, an Idempotency-Key. */
+export function buildHttpRequest(
+  spec: RequestTarget,
+  parts: RequestParts,
+  ctx: CliContext,
+  extraHeaders: Record<string, string> = {},
+): HttpRequest {
+  const { settings } = ctx;
+  const method = spec.method.toUpperCase();
+  const url = createFinalURL(spec.path, {
+    baseUrl: settings["base-url"].replace(/\/+$/, ""),
+    params: { path: parts.path, query: parts.query },
+    querySerializer: createQuerySerializer(),
+    pathSerializer: defaultPathSerializer,
+  });
+  const body = bodyText(spec, parts.body);
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers["content-type"] = spec.bodyContentType!;
+  for (const given of [extraHeaders, ctx.headers, parts.header])
+    for (const [name, value] of Object.entries(given as Record<string, unknown>))
+      if (value !== undefined && value !== null)
+        headers[name.toLowerCase()] = typeof value === "string" ? value : JSON.stringify(value);
+  const credentials = { apiKey: settings["api-key"], accessToken: settings.token, adminToken: settings["admin-token"] };
+  const credential = credentialHeader(method, spec.path, credentials);
+  if (credential) headers[credential[0]] = credential[1];
+  headers["user-agent"] ??= userAgent(ctx);
+  if (createsOrder(method, spec.path)) headers["idempotency-key"] ??= randomUuid();
+  return { method, url, headers, ...(body !== undefined && { body }) };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.min(maxRetryDelayMs, ms)));
+
+/** Sends with `--retries`: 429 and 503 again after their Retry-After, and a network failure again where resending
+ * is safe (a read, or a request the server deduplicates by Idempotency-Key), with the SDK's backoff. */
+async function sendWithRetries(request: HttpRequest, ctx: CliContext): Promise<HttpAnswer> {
+  const { sendHttp } = await import("./http.js");
+  const { baseDelayMs } = retryDefaults;
+  for (let n = 0; ; n++) {
+    let answer: HttpAnswer;
+    try {
+      answer = await sendHttp(request);
+    } catch (err) {
+      if (n >= ctx.retries || !safeToResend(request.method, "idempotency-key" in request.headers))
+        throw networkError(err, ctx.settings["base-url"]);
+      await pause(baseDelayMs * 2 ** n);
+      continue;
+    }
+    if (!isRetryableStatus(answer.status) || n >= ctx.retries) return answer;
+    await pause(retryAfterMs(answer.headers.get("retry-after")) ?? baseDelayMs * 2 ** n);
+  }
+}
+
+/** A failed answer's body: JSON when it parses, else its text. */
+function errorBody(text: string): unknown {
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 /** One call of the contract's operation `operationId` with path parameters and a JSON body, for commands that call
@@ -92,30 +153,16 @@ export async function sendOperation(
   parts: RequestParts,
   ctx: CliContext,
   extraHeaders: Record<string, string> = {},
-  onAnswer?: (response: Response) => void,
+  onAnswer?: (answer: HttpAnswer) => void,
   quiet = false,
 ): Promise<unknown> {
-  const sink: { request?: Request } = {};
-  const client = clientFor(ctx, ctx.dryRun ? captureFetch(sink) : undefined, quiet);
-  const init = bodyInit(spec, parts.body);
-  const headers = { ...(init.headers as Record<string, string> | undefined), ...extraHeaders, ...ctx.headers };
-  const params = { path: parts.path, query: parts.query, header: parts.header };
-  let result;
-  try {
-    result = await (client.request as unknown as LooseRequest)(spec.method.toUpperCase(), spec.path, {
-      ...init,
-      params,
-      headers,
-      parseAs: "text",
-    });
-  } catch (err) {
-    throw networkError(err, ctx.settings["base-url"]);
-  }
-  if (sink.request) return (await import("./curl.js")).toCurl(sink.request, ctx.showSecrets);
-  const { data, error, response } = result;
-  if (!response.ok) throw apiFailure(response, error);
-  onAnswer?.(response);
-  return parseBody(data, response.headers.get("content-type"));
+  const request = buildHttpRequest(spec, parts, ctx, extraHeaders);
+  if (ctx.dryRun) return (await import("./curl.js")).toCurl(request, ctx.showSecrets);
+  const answer = await sendWithRetries(request, ctx);
+  noticeDeprecation(request.method, request.url, answer, quiet ? () => undefined : reportDeprecation);
+  if (!answer.ok) throw apiFailure(answer, errorBody(answer.text));
+  onAnswer?.(answer);
+  return parseBody(answer.text, answer.headers.get("content-type"));
 }
 
 /** A GET of one concrete path (no dry run): the parsed body, or the same CliError any command raises. A command's

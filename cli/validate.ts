@@ -1,36 +1,16 @@
 // Checks a request against the contract before anything is sent (exit code 2): ajv over the command's request schema
 // (cli/generated/request-schemas.ts, cut from the dereferenced contract), so the CLI refuses what the server would.
 // ajv's errors are said in the CLI's words, naming the flag (`--zip`) rather than the JSON path.
-import type { ErrorObject, ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import formats from "ajv-formats";
-import { usageError } from "./errors.js";
-import { requestSchemas } from "./generated/request-schemas.js";
+import type { ErrorObject } from "ajv";
+import { echoed, usageError } from "./errors.js";
 import type { FlagSpec, OperationSpec } from "./operation-spec.js";
+import { validatorFor } from "./request-validator.js";
 
 export interface RequestParts {
   path: Record<string, string>;
   query: Record<string, unknown>;
   header: Record<string, string>;
   body: Record<string, unknown> | undefined;
-}
-
-let ajv: Ajv2020 | undefined;
-const compiled = new Map<string, ValidateFunction>();
-
-/** Compiled on a command's first run only: `--help` and the other commands never pay for it. */
-function validatorFor(operationId: string): ValidateFunction {
-  let validate = compiled.get(operationId);
-  if (!validate) {
-    // strict off: the contract's own keywords (x-pattern-description, discriminator …) are not validation.
-    if (!ajv) {
-      ajv = new Ajv2020({ strict: false, verbose: true });
-      formats.default(ajv); // `.default`: the plugin as both Node's CommonJS interop and esbuild's see it
-    }
-    validate = ajv.compile(requestSchemas[operationId]);
-    compiled.set(operationId, validate);
-  }
-  return validate;
 }
 
 /** JSON pointer segments of where the error is, with the missing or unknown property appended. */
@@ -54,6 +34,9 @@ function labelOf(spec: OperationSpec, [where, ...rest]: string[]): { label: stri
 
 const article = (type: string) => (type === "integer" || type === "array" || type === "object" ? "an" : "a");
 
+/** "1 character", "5000 characters". */
+const counted = (limit: unknown, noun: string) => `${String(limit)} ${noun}${limit === 1 ? "" : "s"}`;
+
 /** What a value must be, in words, for the keywords a flag's values fail on. */
 function requirement(error: ErrorObject): string {
   const schema = error.parentSchema;
@@ -67,8 +50,8 @@ function requirement(error: ErrorObject): string {
       return `must be one of ${(params.allowedValues as unknown[]).join(", ")}`;
     case "minLength":
     case "maxLength":
-      if (schema?.minLength === schema?.maxLength) return `must be exactly ${String(params.limit)} characters`;
-      return `must be at ${error.keyword === "minLength" ? "least" : "most"} ${String(params.limit)} characters`;
+      if (schema?.minLength === schema?.maxLength) return `must be exactly ${counted(params.limit, "character")}`;
+      return `must be at ${error.keyword === "minLength" ? "least" : "most"} ${counted(params.limit, "character")}`;
     case "pattern": {
       const described: unknown = schema?.["x-pattern-description"];
       return `must be ${typeof described === "string" ? described : `text matching ${String(params.pattern)}`}`;
@@ -80,7 +63,7 @@ function requirement(error: ErrorObject): string {
       return `must be ${String(params.comparison)} ${String(params.limit)}`;
     case "minItems":
     case "maxItems":
-      return `must have at ${error.keyword === "minItems" ? "least" : "most"} ${String(params.limit)} values`;
+      return `must have at ${error.keyword === "minItems" ? "least" : "most"} ${counted(params.limit, "value")}`;
     case "uniqueItems":
       return "must not repeat a value";
     case "const":
@@ -98,13 +81,30 @@ function describe(spec: OperationSpec, error: ErrorObject): string {
     const hint = flag?.enum ? ` (one of ${flag.enum.join(", ")})` : "";
     return `missing required ${label}${hint}; see 'dispatch ${spec.command.join(" ")} --help'`;
   }
-  if (error.keyword === "additionalProperties") return `${label} is not a field of this request`;
-  return `${label} ${requirement(error)} (got ${JSON.stringify(error.data)})`;
+  if (error.keyword === "additionalProperties")
+    return variantOf(error)
+      ? `${label} does not go with the other fields given; see 'dispatch ${spec.command.join(" ")} --help'`
+      : `${label} is not a field of this request`;
+  return `${label} ${requirement(error)} (got ${echoed(error.data)})`;
+}
+
+/** The oneOf variant an error is inside (its schema path up to `oneOf/<n>`), if any. */
+const variantOf = (error: ErrorObject) => /^(.*\/oneOf\/\d+)\//.exec(error.schemaPath)?.[1];
+
+/** The error worth reporting: in a oneOf, a variant whose tag (`const`) the request does not carry is not the one
+ * meant (a `--status completed` report is not told it lacks `--estimated-arrival-at`), nor is oneOf's own summary. */
+function relevantError(errors: ErrorObject[]): ErrorObject {
+  const ruledOut = errors
+    .filter((e) => e.keyword === "const")
+    .map(variantOf)
+    .filter(Boolean);
+  const meant = errors.filter((e) => e.keyword !== "oneOf" && !ruledOut.includes(variantOf(e)));
+  return meant[0] ?? errors[0];
 }
 
 /** Throws a usage error naming the first flag or --data field the contract refuses. */
 export function validateRequest(spec: OperationSpec, parts: RequestParts): void {
   const validate = validatorFor(spec.operationId);
   if (validate(parts)) return;
-  throw usageError(describe(spec, validate.errors![0]));
+  throw usageError(describe(spec, relevantError(validate.errors!)));
 }

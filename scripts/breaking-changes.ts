@@ -8,19 +8,22 @@
 // (and pulls telemetry clients in); oasdiff and pb33f's openapi-changes are Go binaries whose npm wrappers
 // download them at install time, which CI cannot.
 //
-// Three rules are added on top, each where the library's classification is known to be wrong for us:
+// Four rules are added on top, each where the library's classification is known to be wrong for us:
 // - a response field's `type` replaced by one that is not a subset of the old one is breaking (the library
 //   reverses its request-side "replace" classification for responses, which makes any retype non-breaking);
 // - a value added to a response enum that the released contract marks `x-extensible-enum: true` is not
 //   breaking (clients were told to accept unknown values), while any other response enum growth stays breaking.
 // - a response field that becomes required is not breaking (the answer promises more; the library judges it
 //   as it would a request field).
+// - a request `pattern` replaced by one that accepts every string the old one accepted is not breaking (the
+//   library judges any replaced pattern breaking; pattern-inclusion.ts decides it on the patterns' automata).
 // Changes seen only under `components` are not judged there: they are judged where an operation uses them.
 //
 // The library judges only `paths`, so each `webhooks` operation is first moved there (withWebhooksAsPaths): the
 // integrator receives its payload and headers, so they become a response and are judged as one.
 import { apiCompare, type Diff } from "api-smart-diff";
 import type { JsonObject } from "./contract.js";
+import { patternIncludes } from "./pattern-inclusion.js";
 
 export type ChangeClass = "breaking" | "non-breaking" | "annotation" | "unclassified" | "deprecated";
 
@@ -145,6 +148,14 @@ function classifyResponseRequired(diff: Diff): ChangeClass | null {
   return required && isResponse(diff.path) ? "non-breaking" : null;
 }
 
+/** Our rule on top: a request pattern rewritten so that it accepts all it accepted before refuses nobody. */
+function classifyPatternChange(diff: Diff): ChangeClass | null {
+  const replaced = diff.action === "replace" && diff.path.at(-1) === "pattern" && diff.path.at(-2) !== "properties";
+  if (!replaced || isResponse(diff.path) || typeof diff.before !== "string" || typeof diff.after !== "string")
+    return null;
+  return patternIncludes(diff.after, diff.before) ? "non-breaking" : null;
+}
+
 /** A synthetic webhook response's pointer put back where the webhook declares it (its body, its headers). */
 function webhookPointer(rest: (string | number)[]): (string | number)[] {
   if (rest[0] !== "responses" || rest[1] !== payloadStatus) return rest;
@@ -197,6 +208,7 @@ export function compareContracts(released: JsonObject, current: JsonObject): Con
       classifyTypeChange(diff, before, after) ??
       classifyEnumGrowth(diff, before, after) ??
       classifyResponseRequired(diff) ??
+      classifyPatternChange(diff) ??
       diff.type;
     const change = { id: changeId(diff), type, description: describeChange(diff) };
     const key = `${change.type} ${change.id}`;

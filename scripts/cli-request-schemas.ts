@@ -4,7 +4,7 @@ import { buildCommandTable } from "./cli-commands.js";
 import { listOperations, type JsonObject } from "./contract.js";
 
 /** Keywords for people or tooling only; a CLI check never reads them (`x-pattern-description` is kept). */
-const prose = new Set(["description", "example", "examples", "title", "externalDocs"]);
+const prose = new Set(["description", "example", "examples", "title", "externalDocs", "x-time-zones"]);
 const schemaMaps = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
 const subschemas = new Set(["items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else"]);
 const schemaLists = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);

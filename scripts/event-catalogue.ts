@@ -19,7 +19,16 @@ function headerConst(webhooks: Record<string, JsonObject>, name: string): string
   return value;
 }
 
-/** server/generated/events.ts and cli/generated/events.ts: the event types and the webhook User-Agent. */
+/** The contractor feed's types: the enum of components.schemas.ContractorEventType. */
+function contractorTypes(doc: JsonObject): string[] {
+  const schemas = (doc.components as JsonObject).schemas as Record<string, JsonObject>;
+  const values = schemas.ContractorEventType?.enum;
+  if (!Array.isArray(values)) throw new Error("components.schemas.ContractorEventType must list its types in an enum");
+  return values as string[];
+}
+
+/** server/generated/events.ts and cli/generated/events.ts: the event types (the order catalogue's and the contractor
+ * feed's) and the webhook User-Agent. */
 export function renderEventCatalogue(doc: JsonObject): string {
   const webhooks = doc.webhooks as Record<string, JsonObject>;
   const types = Object.keys(webhooks);
@@ -30,6 +39,11 @@ export function renderEventCatalogue(doc: JsonObject): string {
     "export type EventType = (typeof eventTypes)[number];\n" +
     "/** The User-Agent of every webhook (the worker's and `dispatch listen`'s). */\n" +
     `export const webhookUserAgent = ${JSON.stringify(headerConst(webhooks, "user-agent"))};\n` +
-    "export const isEventType = (value: string): value is EventType => (eventTypes as readonly string[]).includes(value);\n"
+    "export const isEventType = (value: string): value is EventType => (eventTypes as readonly string[]).includes(value);\n" +
+    "/** Every event type of the contractor feed (listContractorEvents), in catalogue order. */\n" +
+    `export const contractorEventTypes = ${JSON.stringify(contractorTypes(doc))} as const;\n` +
+    "export type ContractorEventType = (typeof contractorEventTypes)[number];\n" +
+    "export const isContractorEventType = (value: string): value is ContractorEventType =>\n" +
+    "  (contractorEventTypes as readonly string[]).includes(value);\n"
   );
 }

@@ -5,7 +5,7 @@ import { dirname, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import { renderCommandTable } from "./cli-commands.js";
-import { renderConfigTable } from "./config-table.js";
+import { configTableFile, renderConfigTable } from "./config-table.js";
 import { renderRequestSchemas } from "./cli-request-schemas.js";
 import { contractPath, loadResolvedContract } from "./contract.js";
 import { renderDeprecationTable } from "./deprecation-table.js";
@@ -43,7 +43,7 @@ async function renderOutputs(): Promise<Record<string, string>> {
     "server/generated/events.ts": renderEventCatalogue(doc),
     "cli/generated/events.ts": renderEventCatalogue(doc),
     "server/generated/contract.ts": renderContractExtras(doc),
-    "README.md": renderConfigTable(readFileSync(`${root}README.md`, "utf8")),
+    [configTableFile]: renderConfigTable(readFileSync(`${root}${configTableFile}`, "utf8")),
   };
 }
 

@@ -15,6 +15,8 @@ function stringJoi(s: JsonObject): string {
   if (typeof s.minLength === "number" && s.minLength > 0) out += `.min(${s.minLength})`;
   else if (emptyFits) out += `.allow("")`; // JSON Schema accepts "" unless a bound refuses it; joi does not
   if (typeof s.maxLength === "number") out += `.custom(maxChars(${s.maxLength}))`;
+  // A lone surrogate is no Unicode text (I-JSON): refused for every string, as patterns no longer name surrogates.
+  out += ".custom(unicodeText)";
   if (typeof s.pattern === "string") out += `.pattern(new RegExp(${json(s.pattern)}, "u"))`;
   // A 422 says what the pattern means, not the expression (`x-pattern-description`).
   if (typeof s.pattern === "string" && typeof s["x-pattern-description"] === "string")
@@ -53,6 +55,40 @@ function arrayJoi(s: JsonObject): string {
   return out;
 }
 
+const propertiesOf = (s: JsonObject) => (s.properties ?? {}) as Record<string, JsonObject>;
+const requiredOf = (s: JsonObject) => (s.required ?? []) as string[];
+
+/** The property each variant requires with a `const` of its own (a tagged union: JobStatusReport's `status`). */
+function tagOf(variants: JsonObject[]): string | undefined {
+  return Object.keys(propertiesOf(variants[0])).find((name) =>
+    variants.every((v) => requiredOf(v).includes(name) && "const" in (propertiesOf(v)[name] ?? {})),
+  );
+}
+
+/**
+ * A oneOf of objects as joi that still names the field at fault (joi's alternatives().try() only says that no
+ * variant matched): a tagged union switches on its tag, each tag's variant checked whole; variants told apart by the
+ * one key each requires (SandboxClockAdvanceRequest's `by` or `to`) are one object holding exactly one of the keys.
+ */
+function oneOfJoi(variants: JsonObject[]): string {
+  const objects = variants.every((v) => typesOf(v).includes("object"));
+  const tag = objects ? tagOf(variants) : undefined;
+  if (tag) {
+    const values = variants.map((v) => propertiesOf(v)[tag].const);
+    const cases = variants.map((v, i) => `{ is: ${json(values[i])}, then: ${joiOf(v)} }`);
+    const otherwise = `Joi.object({ ${json(tag)}: Joi.valid(...${json(values)}).required() }).unknown(true)`;
+    return `Joi.alternatives().conditional(".${tag}", { switch: [${cases.join(", ")}], otherwise: ${otherwise} })`;
+  }
+  const keys = variants.map(requiredOf);
+  if (objects && keys.every((k) => k.length === 1) && new Set(keys.flat()).size === variants.length) {
+    const closed = variants.every((v) => v.additionalProperties === false);
+    const properties = Object.assign({}, ...variants.map(propertiesOf)) as JsonObject;
+    const merged = { type: "object", properties, ...(closed ? { additionalProperties: false } : {}) };
+    return `${objectJoi(merged)}.xor(${keys.flat().map(json).join(", ")})`;
+  }
+  return `Joi.alternatives().try(${variants.map(joiOf).join(", ")})`;
+}
+
 function singleJoi(s: JsonObject, type: string | undefined): string {
   if (s.allOf) return joiOf((s.allOf as JsonObject[]).reduce<JsonObject>((all, part) => ({ ...all, ...part }), {}));
   switch (type) {
@@ -68,7 +104,7 @@ function singleJoi(s: JsonObject, type: string | undefined): string {
     case "object":
       return objectJoi(s);
     default:
-      return s.oneOf ? `Joi.alternatives().try(${(s.oneOf as JsonObject[]).map(joiOf).join(", ")})` : "Joi.any()";
+      return s.oneOf ? oneOfJoi(s.oneOf as JsonObject[]) : "Joi.any()";
   }
 }
 
@@ -192,6 +228,10 @@ const customRules = [
   "/** JSON Schema's maxLength counts code points (as Postgres varchar does); joi's max() counts UTF-16 units. */",
   "const maxChars = (limit: number) => (value: string, helpers: Joi.CustomHelpers) =>",
   '  [...value].length > limit ? helpers.error("string.max", { limit }) : value;',
+  "",
+  "/** A lone UTF-16 surrogate (`\\p{Cs}` outside a pair): no Unicode text, which other languages cannot even hold. */",
+  "const unicodeText = (value: string, helpers: Joi.CustomHelpers) =>",
+  '  /\\p{Cs}/u.test(value) ? helpers.message({ custom: "{{#label}} must be Unicode text (it holds a lone surrogate)" }) : value;',
   "",
   "/** A uri the server can use: one the WHATWG URL parser (`new URL`) accepts, as the server later parses it. */",
   "const parsesAsUrl = (value: string, helpers: Joi.CustomHelpers) =>",

@@ -25,7 +25,10 @@ export function formatDeprecationNotice(notice: DeprecationNotice): string {
   return `dispatch: ${notice.method} ${new URL(notice.url).pathname} uses something deprecated since ${since}${sunset}${docs}`;
 }
 
-function deprecationLink(response: Response): string | null {
+/** What the notice reads of an answer: a fetch Response, or any answer with its headers and URL. */
+type DeprecatedAnswer = Pick<Response, "url"> & { headers: Pick<Headers, "get"> };
+
+function deprecationLink(response: DeprecatedAnswer): string | null {
   const match = /<([^>]+)>\s*;[^,]*rel="?deprecation"?/.exec(response.headers.get("link") ?? "");
   return match ? new URL(match[1], response.url || undefined).href : null;
 }
@@ -34,7 +37,7 @@ function deprecationLink(response: Response): string | null {
 export function noticeDeprecation(
   method: string,
   url: string,
-  response: Response,
+  response: DeprecatedAnswer,
   report?: (notice: DeprecationNotice) => void,
 ): void {
   const deprecation = response.headers.get("deprecation");

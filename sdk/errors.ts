@@ -49,8 +49,11 @@ interface ErrorBody {
   message?: string;
 }
 
+/** What an error needs of an answer: a fetch Response, or any answer with its status and headers. */
+export type AnswerHead = Pick<Response, "status" | "statusText"> & { headers: Pick<Headers, "get"> };
+
 /** Builds a DispatchApiError from a failed response and its parsed body. */
-export function createApiError(response: Response, body: unknown): DispatchApiError {
+export function createApiError(response: AnswerHead, body: unknown): DispatchApiError {
   const b = (body && typeof body === "object" ? body : {}) as ErrorBody;
   const requestId = b.request_id ?? response.headers.get("x-request-id");
   const message = b.detail ?? b.message ?? b.error_description ?? b.title ?? `HTTP ${response.status}`;

@@ -6,7 +6,7 @@ import { sdkVersion } from "./generated/version.js";
 import { deprecationMiddleware, type DeprecationNotice } from "./deprecation.js";
 import { withRetry, type RetryOptions } from "./retry.js";
 import { authMiddleware } from "./auth.js";
-import { operationIds, type OperationId } from "./generated/auth.js";
+import { idempotencyMiddleware } from "./idempotency.js";
 
 export type { components, paths, operations } from "./generated/openapi.js";
 export { DispatchApiError, DispatchTimeoutError, createApiError, unwrap } from "./errors.js";
@@ -54,19 +54,6 @@ function userAgentMiddleware(userAgent: string | undefined): Middleware {
     },
   };
 }
-
-/** The operationId of `METHOD schemaPath` (typed, so comparing with an operationId not in the contract fails). */
-const operationIdOf: Readonly<Record<string, OperationId | undefined>> = operationIds;
-
-/** Every order creation (createOrder) carries an Idempotency-Key, set once here so each retry of it resends the same one. */
-const idempotencyMiddleware: Middleware = {
-  onRequest({ request, schemaPath }) {
-    const createsOrder = operationIdOf[`${request.method} ${schemaPath}`] === "createOrder";
-    if (createsOrder && !request.headers.has("idempotency-key"))
-      request.headers.set("idempotency-key", globalThis.crypto.randomUUID());
-    return request;
-  },
-};
 
 export function createDispatchClient(options: DispatchClientOptions): DispatchClient {
   const baseFetch = options.fetch ?? globalThis.fetch;

@@ -14,8 +14,8 @@ export interface RetryOptions {
 const retryable = new Set([429, 503]);
 const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
 
-function retryAfterMs(response: Response): number | null {
-  const value = response.headers.get("retry-after");
+/** How long a `Retry-After` value (seconds or an HTTP date) asks to wait, null when absent or unreadable. */
+export function retryAfterMs(value: string | null): number | null {
   if (!value) return null;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
@@ -23,9 +23,12 @@ function retryAfterMs(response: Response): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
+/** An answer worth asking again for (429, 503). */
+export const isRetryableStatus = (status: number) => retryable.has(status);
+
 /** A network failure may have reached the server: resend only reads and requests the server deduplicates by key. */
-function safeToResend(request: Request): boolean {
-  return safeMethods.has(request.method) || request.headers.has("idempotency-key");
+export function safeToResend(method: string, hasIdempotencyKey: boolean): boolean {
+  return safeMethods.has(method.toUpperCase()) || hasIdempotencyKey;
 }
 
 async function attempt(inner: typeof fetch, request: Request, timeoutMs: number | undefined): Promise<Response> {
@@ -40,8 +43,11 @@ async function attempt(inner: typeof fetch, request: Request, timeoutMs: number 
   }
 }
 
+/** The policy when a caller gives none. */
+export const retryDefaults = { retries: 2, baseDelayMs: 250, maxDelayMs: 30_000 } as const satisfies RetryOptions;
+
 export function withRetry(inner: typeof fetch, options: RetryOptions = {}, timeoutMs?: number): typeof fetch {
-  const { retries = 2, baseDelayMs = 250, maxDelayMs = 30_000 } = options;
+  const { retries, baseDelayMs, maxDelayMs } = { ...retryDefaults, ...options };
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.min(maxDelayMs, ms)));
   return async (input, init) => {
     const request = new Request(input, init);
@@ -50,12 +56,17 @@ export function withRetry(inner: typeof fetch, options: RetryOptions = {}, timeo
       try {
         response = await attempt(inner, request, timeoutMs);
       } catch (err) {
-        if (n >= retries || request.signal.aborted || !safeToResend(request)) throw err;
+        if (
+          n >= retries ||
+          request.signal.aborted ||
+          !safeToResend(request.method, request.headers.has("idempotency-key"))
+        )
+          throw err;
         await pause(baseDelayMs * 2 ** n);
         continue;
       }
       if (!retryable.has(response.status) || n >= retries) return response;
-      const wait = retryAfterMs(response) ?? baseDelayMs * 2 ** n;
+      const wait = retryAfterMs(response.headers.get("retry-after")) ?? baseDelayMs * 2 ** n;
       await response.body?.cancel();
       await pause(wait);
     }

@@ -1,6 +1,6 @@
-// What a configuration variable is (name, joi schema with its default and bounds, README meaning, how its value
+// What a configuration variable is (name, joi schema with its default and bounds, documented meaning, how its value
 // enters the config) and what server/config.ts derives from its one definition of each: the environment's joi
-// schema, the typed config, README's variable table (`npm run generate`) and `dispatch-server start --help`.
+// schema, the typed config, docs/operating.md's variable table (`npm run generate`) and `dispatch-server start --help`.
 import Joi from "joi";
 
 /** One environment variable, read as a T. */
@@ -8,15 +8,15 @@ export interface Variable<T = unknown> extends Setting<T> {
   readonly name: string;
   /** Validates and converts the raw text; its default is the variable's default. */
   readonly schema: Joi.Schema;
-  /** README's markdown; a variable without one shares the row (and the meaning) of the variable before it. */
+  /** The table's markdown; a variable without one shares the row (and the meaning) of the variable before it. */
   readonly meaning?: string;
-  /** README's default when it is not the schema's default in backticks (nor "unset" without a default). */
+  /** The table's default when it is not the schema's default in backticks (nor "unset" without a default). */
   readonly shown?: string;
 }
 
 /** A setting of the config: one variable, or several read into one value. */
 export interface Setting<T = unknown> {
-  /** The variables it reads, in README's order. */
+  /** The variables it reads, in the documented order. */
   readonly variables: readonly Variable[];
   /** Its value from the validated environment (converted, defaults filled in). */
   read(env: Readonly<Record<string, unknown>>): T;
@@ -92,14 +92,14 @@ export const schemaOf = (variables: readonly Variable[]) =>
     true,
   );
 
-/** The default's text: README's markdown (`shown`, else the schema's default in backticks, else "unset"). */
+/** The default's text: the table's markdown (`shown`, else the schema's default in backticks, else "unset"). */
 export function defaultOf(each: Variable): string {
   if (each.shown) return each.shown;
   const { flags } = each.schema.describe() as { flags?: { default?: string | number | boolean } };
   return flags?.default === undefined ? "unset" : `\`${String(flags.default)}\``;
 }
 
-/** README's rows: variables without a meaning of their own join the row before them. */
+/** The table's rows: variables without a meaning of their own join the row before them. */
 export function rowsOf(variables: readonly Variable[]): { variables: Variable[]; meaning: string }[] {
   const rows: { variables: Variable[]; meaning: string }[] = [];
   for (const each of variables) {
@@ -110,7 +110,7 @@ export function rowsOf(variables: readonly Variable[]): { variables: Variable[];
   return rows;
 }
 
-/** README's variable table (markdown). */
+/** The variable table of docs/operating.md (markdown). */
 export function markdownTable(variables: readonly Variable[]): string {
   const lines = rowsOf(variables).map((row) => {
     const names = row.variables.map((each) => `\`${each.name}\``).join(", ");

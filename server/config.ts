@@ -1,7 +1,9 @@
 // Environment -> validated configuration. Fails at boot naming the bad variable. Each variable is defined once
-// below, in README's order: the Config type, README's table and `dispatch-server start --help` derive from it.
+// below, in the documented order: the Config type, docs/operating.md's table and `dispatch-server start --help`
+// derive from it.
 import Joi from "joi";
 import { looksLikeApiKey } from "./api-key-format.js";
+import { rfc3339 } from "./services/shared/clock.js";
 import {
   flag,
   group,
@@ -116,7 +118,7 @@ const definition = {
       .when(...inSandbox(500)),
     {
       meaning:
-        "sandbox: orders made with a `dispatch_test_` key take one lifecycle step this often; `0` = only `POST …/sandbox/orders/{id}/advance` moves them",
+        "sandbox: orders made with a `dispatch_test_` key take one lifecycle step this often; `0` = none on the wall clock: only `POST …/sandbox/orders/{id}/advance` moves them, or an advance of the account's test clock (each step 1 ms of its time after the last)",
     },
   ),
   dispatcherIntervalMs: number("DISPATCHER_INTERVAL_MS", int.min(1000).max(3_600_000).default(30_000), {
@@ -230,6 +232,10 @@ const definition = {
     signingKey: optionalText("AUDIT_SIGNING_KEY", Joi.string(), { shown: "generated and kept in the database" }),
     batchMs: number("AUDIT_BATCH_MS", int.min(10).max(1000).default(1000), {}),
   }),
+  testNow: optionalText("DISPATCH_TEST_NOW", Joi.string().pattern(rfc3339, "RFC 3339 instant"), {
+    meaning:
+      "tests only: business time (windows, deadlines, working hours) runs as if the wall clock had stood at this instant (`2026-11-28T18:07:00-06:00`) when the run began",
+  }),
   buildHash: optionalText("BUILD_HASH", Joi.string(), {
     shown: "`git rev-parse --short=12 HEAD` (recorded at build)",
     meaning: "the build named in `/api/capabilities`",
@@ -241,7 +247,7 @@ const definition = {
 export type Config = Omit<SettingsOf<typeof definition>, "nodeEnv">;
 
 const settings = group(definition);
-/** Every configuration variable, in README's order. */
+/** Every configuration variable, in the documented order. */
 export const variables = settings.variables;
 export const schema = schemaOf(variables);
 

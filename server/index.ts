@@ -11,7 +11,7 @@ import { settleDemoPool } from "./services/sandbox/demo-contractors.js";
 import { accessPlugin } from "./plugins/access.js";
 import { deprecationPlugin } from "./plugins/deprecation.js";
 import { authPlugin } from "./plugins/auth.js";
-import { errorsPlugin, logBackgroundError } from "./plugins/errors.js";
+import { errorsPlugin, logBackgroundError, logOrderFailure } from "./plugins/errors.js";
 import type { Writable } from "node:stream";
 import { createLogThrottle } from "./plugins/log-throttle.js";
 import { inFlightPlugin } from "./plugins/in-flight.js";
@@ -25,6 +25,7 @@ import { rateLimitPlugin } from "./plugins/rate-limit.js";
 import { requestIdPlugin } from "./plugins/request-id.js";
 import { securityHeadersPlugin } from "./plugins/security-headers.js";
 import { validationFailAction } from "./plugins/validation.js";
+import { countMessages } from "./services/shared/field-errors.js";
 import { loadRoutes } from "./routes/index.js";
 import { createServices, type Services } from "./services/index.js";
 import { applyFixtures, readySandboxKey, type SandboxKey } from "./services/sandbox/start-up.js";
@@ -127,7 +128,7 @@ function createHapi(config: Config): Hapi.Server {
     port: config.port,
     routes: {
       payload: { maxBytes: 65_536, allow: "application/json" },
-      validate: { failAction: validationFailAction, options: { abortEarly: false } },
+      validate: { failAction: validationFailAction, options: { abortEarly: false, messages: countMessages } },
       response: { emptyStatusCode: 204 },
     },
     router: { stripTrailingSlash: true },
@@ -177,10 +178,14 @@ async function startWorkers(server: Hapi.Server, services: Services): Promise<vo
   services.oauthPurger.start(logAs("oauth-purge"));
   services.webhooks.start(logAs("webhooks")); // outbox delivery worker; stop() waits for deliveries in flight
   server.ext("onPostStart", () => {
-    services.orders.startWorkers(server.info.uri, logAs);
+    services.workers.start(server.info.uri, logAs, (failure) => {
+      logOrderFailure(server.logger, failure, backgroundThrottle);
+    });
   }); // the real port once listening
   services.eventSequencer.start(logAs("event-sequencer"));
   services.eventStreams.start(logAs("event-streams"));
+  services.contractorSequencer.start(logAs("contractor-event-sequencer"));
+  services.contractorStreams.start(logAs("contractor-event-streams"));
 }
 
 /** `logStream` (tests) receives the pino lines instead of stdout. */
@@ -212,13 +217,15 @@ export async function createServer(config: Config, options: { logStream?: Writab
       // The listener closes first; requests in flight get up to the grace period, then their sockets are cut
       // (server/drain.ts).
       const stopping = server.stop();
-      await services.eventStreams.stop(); // ends open SSE streams (last comment) so the drain does not wait on them
+      // ends open SSE streams (last comment) so the drain does not wait on them
+      await Promise.all([services.eventStreams.stop(), services.contractorStreams.stop()]);
       await stopping;
-      await services.orders.stopWorkers(); // the sandbox clock and the dispatcher
+      await services.workers.stop(); // the sandbox clock and the dispatcher
       await services.webhooks.stop();
       await services.oauthPurger.stop();
       await services.auditLog.stop();
       await services.eventSequencer.stop();
+      await services.contractorSequencer.stop();
       await services.changes.stop();
       redis?.disconnect();
       await db.destroy();

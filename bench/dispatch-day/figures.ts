@@ -1,11 +1,13 @@
 // The figures of a run, per urgency, from its timeline: when each order came, when a contractor got it and when
-// the field arrived. Double-bookings are counted here from that timeline alone (never from the seat ledger), so
-// they check the ledger rather than restate it.
+// the field arrived. Double-bookings are counted here from the promises (each booking's ETA, drive and expected
+// work, on real instants) and that timeline, never from the ledger's slots, so they check the ledger.
 import type { Contractor } from "../../server/services/dispatch/contractors.js";
 import { offsetMinutes } from "../../server/services/dispatch/calendar.js";
 import { fulfilmentDeadlineMinutes } from "../../server/services/dispatch/fulfilment-deadline.js";
 import { urgencies, type Urgency } from "../../server/services/dispatch/trades.js";
 import type { Outcome, RunResult } from "./simulate.js";
+import { expectedWorkMinutes } from "../../server/services/dispatch/technician-time.js";
+import { placeOf, travelMinutes } from "../../server/services/dispatch/travel.js";
 
 const minute = 60_000;
 
@@ -22,6 +24,12 @@ export interface UrgencyFigures {
   held: number;
   escalated: number;
   neverAssigned: number;
+  /** Of the orders booked into a window with an ETA: how many, and the share whose ETA at booking lay inside it. */
+  etaBooked: number;
+  etaInWindow: number;
+  /** Of the jobs worked: how many, and the field's drive minutes to them (total and mean). */
+  worked: number;
+  driveMinutes: number;
 }
 
 /** Nearest-rank percentile; NaN for none. */
@@ -29,6 +37,19 @@ function percentile(values: number[], p: number): number {
   if (!values.length) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** The ETA at booking against the window booked (the customer's side of the promise), new matcher only. */
+function etaFigures(assigned: Outcome[]) {
+  const booked = assigned.filter((o) => o.job?.window && o.bookedEta !== undefined);
+  const inside = booked.filter((o) => o.bookedEta! >= o.job!.window!.start && o.bookedEta! <= o.job!.window!.end);
+  return { etaBooked: booked.length, etaInWindow: booked.length ? inside.length / booked.length : NaN };
+}
+
+/** The field's drive to each job worked. */
+function driveFigures(assigned: Outcome[]) {
+  const worked = assigned.filter((o) => o.job?.onSiteAt !== undefined);
+  return { worked: worked.length, driveMinutes: worked.reduce((sum, o) => sum + o.order.travelMinutes, 0) };
 }
 
 function figuresOf(urgency: UrgencyFigures["urgency"], outcomes: Outcome[]): UrgencyFigures {
@@ -53,6 +74,8 @@ function figuresOf(urgency: UrgencyFigures["urgency"], outcomes: Outcome[]): Urg
     held: outcomes.filter((o) => o.held).length,
     escalated: outcomes.filter((o) => o.escalated).length,
     neverAssigned: outcomes.filter((o) => o.assignedAt === undefined && !o.held).length,
+    ...etaFigures(assigned),
+    ...driveFigures(assigned),
   };
 }
 
@@ -69,10 +92,18 @@ export const urgencyFigures = (outcomes: Outcome[]): UrgencyFigures[] => [
 const localDay = (zone: string, ms: number) =>
   new Date(ms + offsetMinutes(zone, ms) * minute).toISOString().slice(0, 10);
 
-/** The time a contractor is committed to a job: its booked window from the booking (ending early when the job is
- * done, which frees the seat), or, without a window, from the assignment until the job is done. */
-function commitment(o: Outcome): [number, number] {
+/** The time a contractor is committed to a job: with the ETA it promised at booking, a technician from the drive
+ * before that arrival (not before the booking) to the end of the trade's expected work (or the job's completion,
+ * which frees the technician), on real instants whatever the zone; else its booked
+ * window from the booking (ending early when the job is done), or, without a window, from the assignment until the
+ * job is done. Read from the promises, never the ledger's slots. */
+function commitment(o: Outcome, contractor: Contractor): [number, number] {
   const job = o.job!;
+  if (o.bookedEta !== undefined) {
+    const drive = travelMinutes({ contractor }, placeOf(o.order.location)) * minute;
+    const planned: [number, number] = [o.bookedEta - drive, o.bookedEta + expectedWorkMinutes(o.order.trade) * minute];
+    return [Math.max(planned[0], o.assignedAt!), Math.min(planned[1], job.completedAt ?? Infinity)];
+  }
   if (job.window)
     return [Math.max(job.window.start, o.assignedAt!), Math.min(job.window.end, job.completedAt ?? Infinity)];
   return [o.assignedAt!, job.completedAt ?? Infinity];
@@ -89,7 +120,7 @@ export function doubleBookings(outcomes: Outcome[], contractors: Contractor[]) {
   for (const [id, list] of jobs) {
     const contractor = byId.get(id)!;
     const edges = list
-      .map(commitment)
+      .map((o) => commitment(o, contractor))
       .filter(([from, to]) => to > from)
       .flatMap(([from, to]) => [
         { at: from, delta: 1 },
@@ -118,6 +149,8 @@ export interface RunFigures {
   nteBreaches: number;
   nteRefusals: number;
   elapsedMs: number;
+  quotes?: RunResult["quotes"];
+  replans?: number;
 }
 
 export const runFigures = (result: RunResult, contractors: Contractor[]): RunFigures => ({
@@ -127,4 +160,6 @@ export const runFigures = (result: RunResult, contractors: Contractor[]): RunFig
   nteBreaches: result.nteBreaches,
   nteRefusals: result.nteRefusals,
   elapsedMs: result.elapsedMs,
+  quotes: result.quotes,
+  replans: result.replans,
 });

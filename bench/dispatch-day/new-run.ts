@@ -7,14 +7,24 @@
 import type { Db } from "../../server/db/knex.js";
 import type { OrderRow } from "../../server/db/tables/dispatch.js";
 import type { ContractorService } from "../../server/services/dispatch/contractors.js";
-import { sweep, type Dispatcher } from "../../server/services/dispatch/orders/dispatcher.js";
+import { sweep, type Dispatcher } from "../../server/services/dispatch/dispatcher/sweep.js";
 import type { OrderInput, OrderService } from "../../server/services/dispatch/orders/index.js";
+import type { SeatLedger } from "../../server/services/dispatch/bookings.js";
+import type { QuoteService } from "../../server/services/dispatch/quotes.js";
 import { isHeldOverNte, isOverNteError } from "../../server/services/dispatch/orders/nte-rule.js";
 import { createOfferService } from "../../server/services/dispatch/offers/index.js";
 import { installClock } from "../../server/services/shared/clock.js";
 import type { Config } from "../../server/config.js";
 import { createField, type FieldStep } from "./field.js";
-import { invoice, lastDeadline, spanOf, type Outcome, type RunResult, type World } from "./simulate.js";
+import {
+  invoice,
+  lastDeadline,
+  spanOf,
+  type Outcome,
+  type QuoteFigures,
+  type RunResult,
+  type World,
+} from "./simulate.js";
 import type { DayOrder } from "./world.js";
 
 const minute = 60_000;
@@ -32,6 +42,8 @@ export interface Services {
   db: Db;
   contractors: ContractorService;
   orders: OrderService;
+  quotes: QuoteService;
+  seats: SeatLedger;
   config: Config;
 }
 
@@ -44,7 +56,7 @@ const orderInput = (order: DayOrder, nteCents: number | null): OrderInput => ({
   ...(nteCents === null ? {} : { nte_cents: nteCents }),
 });
 
-type Assigned = Pick<OrderRow, "id" | "contractor_id" | "arrival_window_start" | "arrival_window_end"> & {
+type Assigned = Pick<OrderRow, "id" | "contractor_id" | "arrival_window_start" | "arrival_window_end" | "eta_at"> & {
   quoted_cost_cents: number;
 };
 
@@ -55,11 +67,14 @@ function createRun(world: World, services: Services) {
   const dispatcher: Dispatcher = {
     db,
     contractors: services.contractors,
-    seats: orders.seats,
+    seats: services.seats,
     config: services.config,
     base,
     job: null,
     eventsWritten: () => undefined,
+    failed: (_step, _order, error) => {
+      throw error; // a run that skipped an order measured something else: it fails instead
+    },
   };
   const offers = createOfferService({ ...dispatcher, eventsWritten: () => undefined });
   /** The contractor takes its offer at once (acceptOffer, as its key would): the order is dispatched. */
@@ -73,6 +88,20 @@ function createRun(world: World, services: Services) {
   const quoted = new Map<string, number>();
   const calls: Record<string, { n: number; ms: number }> = {};
   const state = { nteRefusals: 0 };
+  const quoteFigures: QuoteFigures = { quotes: 0, windows: 0, endingBeforeArrival: 0, leadingUnderWay: 0 };
+  /** The customer's quote for the order, first: what it offers is judged against its own earliest arrival. */
+  async function quote(order: DayOrder): Promise<void> {
+    const input = { trade: order.trade, urgency: order.urgency, location: order.location };
+    const tenant = { account: principal.account, environment: principal.environment };
+    const body = await timed("createQuote", () => services.quotes.create({ id: principal.id, tenant }, input));
+    const at = Date.parse(body.created_at);
+    const earliest = at + (body.estimated_response_minutes ?? 0) * minute;
+    const windows = body.arrival_windows ?? [];
+    quoteFigures.quotes++;
+    quoteFigures.windows += windows.length;
+    quoteFigures.endingBeforeArrival += windows.filter((w) => Date.parse(w.end) < earliest).length;
+    if (windows.length && Date.parse(windows[0].start) < at) quoteFigures.leadingUnderWay++;
+  }
   async function timed<T>(path: string, call: () => Promise<T>): Promise<T> {
     const started = performance.now();
     try {
@@ -88,8 +117,10 @@ function createRun(world: World, services: Services) {
     byId,
     calls,
     state,
-    /** createOrder for an arriving order; true when it was assigned at once. */
+    quoteFigures,
+    /** createQuote then createOrder for an arriving order; true when it was assigned at once. */
     async arrive(order: DayOrder, t: number): Promise<boolean> {
+      await quote(order);
       const nteCents = world.nte.get(order) ?? null;
       const ctx = { origin: base, receivedAt: t };
       const { body } = await timed("createOrder", () => orders.create(principal, orderInput(order, nteCents), ctx));
@@ -104,7 +135,7 @@ function createRun(world: World, services: Services) {
       const rows: Assigned[] = await db("orders")
         .where({ account: principal.account, status: "pending_dispatch" })
         .where("updated_at", ">=", new Date(t))
-        .select("id", "contractor_id", "arrival_window_start", "arrival_window_end", "quoted_cost_cents");
+        .select("id", "contractor_id", "arrival_window_start", "arrival_window_end", "eta_at", "quoted_cost_cents");
       for (const row of rows) {
         const outcome = byId.get(row.id)!;
         if (outcome.job) continue;
@@ -114,6 +145,7 @@ function createRun(world: World, services: Services) {
         };
         const readyAt = window.start - outcome.order.travelMinutes * minute;
         outcome.assignedAt = t;
+        if (row.eta_at) outcome.bookedEta = new Date(row.eta_at).getTime();
         outcome.job = { order: outcome.order, contractorId: row.contractor_id!, window, readyAt };
         quoted.set(row.id, row.quoted_cost_cents);
         await accept(row.id, row.contractor_id!);
@@ -172,7 +204,13 @@ export async function runNewMatcher(world: World, services: Services): Promise<R
     restore();
   }
   const read = await settled(services.db, run.byId);
-  return { ...read, nteRefusals: run.state.nteRefusals, elapsedMs: performance.now() - started, calls: run.calls };
+  return {
+    ...read,
+    nteRefusals: run.state.nteRefusals,
+    quotes: run.quoteFigures,
+    elapsedMs: performance.now() - started,
+    calls: run.calls,
+  };
 }
 
 /** What the database says of the run, read apart from the simulation's own bookkeeping: each order's status, its
@@ -205,8 +243,13 @@ async function settled(db: Db, byId: Map<string, Outcome>) {
           or (e.status = 'completed' and e.final_cost_cents > o.nte_cents))`,
     [account],
   );
+  const replans = await db("order_events")
+    .where({ account, type: "order.rescheduled" })
+    .whereRaw("coalesce(data->>'rescheduled_by', '') not in ('customer', 'contractor')")
+    .count<{ n: string }[]>({ n: "*" });
   return {
     outcomes: [...byId.values()],
+    replans: Number(replans[0].n),
     reassignments: assigned.reduce((sum, row) => sum + row.n - 1, 0),
     nteBreaches: (breaches.rows as { n: number }[])[0].n,
   };

@@ -24,6 +24,22 @@ function checks(label: string, f: RunFigures, calls: RunResult["calls"]): string
   return `- ${label}: double-bookings ${concurrent + daily} (over concurrent_jobs ${concurrent}, over jobs_per_day ${daily}); NTE breaches ${f.nteBreaches}; invoices over the NTE refused by the rule ${f.nteRefusals}; re-assignments ${f.reassignments}; run ${(f.elapsedMs / 1000).toFixed(1)} s${time ? ` (${time})` : ""}.`;
 }
 
+/** The promise KPIs of a run (new matcher): ETA inside the window at booking, the quotes' windows, drive, re-plans. */
+function kpis(f: RunFigures, calls: RunResult["calls"]): string {
+  const all = f.rows[f.rows.length - 1];
+  const orders = all.orders;
+  const q = f.quotes;
+  const quoted = q
+    ? `quotes ${q.quotes} offering ${q.windows} windows, ${q.endingBeforeArrival} ending before the quote's own earliest arrival, ${q.leadingUnderWay} (${pct(q.leadingUnderWay / q.quotes)}) leading with a window under way`
+    : "no quotes";
+  const matcherMs = ["createQuote", "createOrder", "dispatcher sweep", "acceptOffer"].reduce(
+    (sum, path) => sum + (calls?.[path]?.ms ?? 0),
+    0,
+  );
+  const perOrder = ((f.reassignments + (f.replans ?? 0)) / orders).toFixed(3);
+  return `- new, promises: ETA inside the booked window at booking ${pct(all.etaInWindow)} (n = ${all.etaBooked}); window adherence ${all.windowAdherence === null ? "n/a" : pct(all.windowAdherence)} (n = ${all.worked}); on site within deadline ${pct(all.onSiteInDeadline)} (n = ${orders}); unassigned at the end ${all.neverAssigned + all.held} (never assigned ${all.neverAssigned}, held over NTE ${all.held}); drive ${Math.round(all.driveMinutes)} min in all, ${mins(all.driveMinutes / all.worked)} min per job; re-plans per order ${perOrder} (re-assignments ${f.reassignments}, windows moved by the dispatch ${f.replans ?? 0}); ${quoted}; matcher time ${(matcherMs / orders).toFixed(1)} ms per order (createQuote, createOrder, dispatcher sweeps and acceptOffer over the orders).`;
+}
+
 /** When, where and how long: run times depend on the machine and its load, the other figures do not. */
 export function machineLine(seconds: number): string {
   const commit = execFileSync("git", ["rev-parse", "--short=12", "HEAD"]).toString().trim();
@@ -61,6 +77,7 @@ export function dayLines(result: DayResult): string[] {
     "",
     verdicts("assigned within deadline", fresh.rows, baseline.rows, (f) => f.assignedInDeadline),
     verdicts("on site within deadline", fresh.rows, baseline.rows, (f) => f.onSiteInDeadline),
+    kpis(fresh, result.fresh.calls),
     checks("new", fresh, result.fresh.calls),
     checks("baseline", baseline, result.baseline.calls),
   ];
@@ -114,10 +131,10 @@ Figures, per urgency, over all its orders:
 - time to assign: p50 / p95 simulated minutes from creation to assignment, over assigned orders (0: at creation).
 - held over NTE; escalated (order.escalated written by the sweep; the baseline has no escalation); never assigned
   (not held and nobody assigned by the end: nobody covers the job, or no seat ever came).
-- double-bookings, counted from the timeline, never the ledger: a job that takes its contractor over concurrent_jobs
-  at some moment, a contractor being committed to a booked job over its window (from the booking until the window
-  ends or the job is done, which frees the seat) or, without a window, from assignment until the job is done; plus
-  the jobs beyond jobs_per_day on a local day (of the window's start, or the assignment, on the contractor's clock).
+- double-bookings, counted from the promises and the timeline, never the ledger: a job that takes its contractor
+  over concurrent_jobs at some instant (a booked job from the drive before its ETA at booking to the end of its
+  trade's expected work or its completion; a baseline job from its assignment until it is done); plus the jobs
+  beyond jobs_per_day on a local day (of the window's start, or the assignment, on the contractor's clock).
 - NTE breaches: for the new matcher read from the database's events: a step to pending_dispatch or dispatched at a
   quoted price over the NTE, or completed at a final cost over it, without an override; the baseline's from its
   timeline by the same rule. Re-assignments: an order offered to another contractor after its first
@@ -127,23 +144,20 @@ Figures, per urgency, over all its orders:
   database's day takes 2 to 2.5 minutes on the shared 2-core machine below; with TEST_DATABASE_URL set each database
   replays the whole day.
 
-Why the new matcher's share assigned within deadline is not higher: the baseline's "assignment" costs nothing and
-promises nothing. It hands every order to the top-ranked contractor at once, so its share is bounded only by
-coverage and the NTE, and it buys that share with the double-bookings counted below: thousands of jobs its
-contractors cannot take, over concurrent_jobs and over jobs_per_day. The new matcher assigns only into a seat a
-contractor really has; when the pool is full within the urgency's horizon the order waits, is escalated at its
-deadline and is assigned by the dispatcher when a seat frees (hence the long p95 of emergencies: escalated ones
-assigned much later). What a customer sees is the technician at the door: "on site within deadline" compares that,
-and window adherence says how well the booked promise is kept.
+The promises (new matcher, one line per database): one quote before each order, and what it offered against the
+quote's own earliest arrival (created_at + estimated_response_minutes); the ETA the order showed when booked against
+its booked window (start <= ETA <= end); window adherence and on site within deadline with their sample sizes; the
+orders unassigned at the end; the field's drive minutes; re-plans per order (re-assignments plus windows the
+dispatch moved); the matcher's own time per order (createQuote, createOrder, dispatcher sweeps and acceptOffer
+over the orders). Double-bookings are counted from those promises on real instants: a technician committed from
+the drive before its booked ETA to the end of the trade's expected work (or the job's completion), over
+concurrent_jobs at some instant; never from the ledger's slots. \`--scale N\` runs the day N times over.
 
-The booking rule (server/services/dispatch/bookings.ts) books an emergency with the first contractor in rank order
-that has a seat within its 4-hour horizon (the fastest responder), and every other job in the earliest window any
-ranked contractor has free, rank breaking ties, among those priced within the order's NTE first. On this day it puts
-the new matcher ahead of the baseline on site for every urgency (all 70.9 vs 51.2 %; urgent 57.6, routine 82.8,
-scheduled 92.3 %), where booking every urgency in rank order gave 48.0 % (emergency 22.8, urgent 36.7, routine
-43.4, scheduled 85.5 %) and the earliest window for every urgency 68.5 % (15.0 / 54.2 / 79.6 / 89.5 %), both measured
-at commit 441625a. Why emergencies are not higher (10.2 % on site, below both of those runs, and 50.0 % assigned
-within 30 minutes): the other urgencies' jobs now fill the pool's next few hours first, and those hours are all the
-horizon an emergency has, so more emergencies wait, are escalated (103) and are assigned when a seat frees. Holding
-seats of the next hours for emergencies is the lever left; the rule does not do it. Preferring matches within the
-NTE also held fewer orders over it (122 here, 189 with rank order).`;
+Since technicians' time (docs/decisions.md, "Technicians' time" and "Capacity held for urgent work"): a booking
+holds a technician from the drive (geography: the contractor's base ZIP to the job's) to the end of the trade's
+expected work, a window is quoted or booked only when a technician arrives inside it, an emergency or urgent job
+takes the earliest arrival, and a routine or scheduled one books from 16 h (60 h) ahead when that still meets its
+deadline. Before that change (commit 2955984, the seat ledger, same seed, Postgres): on site within deadline
+70.9 % (emergency 10.2, urgent 57.6, routine 82.8, scheduled 92.3 %), window adherence 78.5 %, ETA inside the
+booked window at booking 51.8 % (n = 1796), 562 quoted windows ending before the quote's own earliest arrival and
+48.7 % of quotes leading with a window under way; matcher time 143.4 ms per order on a loaded machine.`;

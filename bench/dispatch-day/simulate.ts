@@ -22,6 +22,18 @@ export interface Outcome {
   escalated: boolean;
   /** The order's status when the run ended, as the database has it (the new matcher's run only). */
   status?: string;
+  /** The order's ETA when it was booked (the new matcher's run only: the baseline promises no time). */
+  bookedEta?: number;
+}
+
+/** What the day's quotes offered (the new matcher's run: one quote before each order). */
+export interface QuoteFigures {
+  quotes: number;
+  windows: number;
+  /** Windows ending before the quote's own earliest arrival (created_at + estimated_response_minutes). */
+  endingBeforeArrival: number;
+  /** Quotes whose first window had already started when quoted. */
+  leadingUnderWay: number;
 }
 
 export interface RunResult {
@@ -32,6 +44,9 @@ export interface RunResult {
   /** Invoices over the NTE the rule refused (the contractor then bills the NTE). */
   nteRefusals: number;
   elapsedMs: number;
+  /** The day's quotes, and re-plans (a booked order's window moved by the dispatch, not the customer). */
+  quotes?: QuoteFigures;
+  replans?: number;
   /** Where the new matcher's run spent its time: calls and ms per service path. */
   calls?: Record<string, { n: number; ms: number }>;
 }

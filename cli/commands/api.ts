@@ -1,6 +1,6 @@
 // `dispatch api <METHOD> <path>`: the raw escape hatch with auth, base URL, --query and output applied (as `gh api`).
 import type { Command } from "commander";
-import { usageError } from "../errors.js";
+import { echoed, usageError } from "../errors.js";
 import { addExamples } from "../help.js";
 import type { RequestTarget } from "../send.js";
 import type { RequestParts } from "../validate.js";
@@ -14,9 +14,7 @@ export function parseRawRequest(method: string, path: string): { target: Request
   const verb = method.toLowerCase() as RequestTarget["method"];
   if (!methods.includes(verb)) throw usageError(`<method> must be one of ${methods.join(", ").toUpperCase()}`);
   if (!path.startsWith("/") || path.length > maxPathLength)
-    throw usageError(
-      `<path> must start with / and be at most ${maxPathLength} characters (got ${JSON.stringify(path)})`,
-    );
+    throw usageError(`<path> must start with / and be at most ${maxPathLength} characters (got ${echoed(path)})`);
   const url = new URL(path, "http://path.invalid");
   const query: Record<string, string | string[]> = {};
   for (const [name, value] of url.searchParams) {

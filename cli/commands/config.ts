@@ -24,7 +24,7 @@ function addSetCommand(config: Command, run: RunAction, profileOf: ProfileOf): v
     .command("set")
     .summary("Set a profile value")
     .description(`Set a profile value. Keys: ${keyList}.`);
-  set.argument("<key>", `one of: ${keyList}`).argument("<value>");
+  set.argument("<key>", `one of: ${keyList}`).argument("<value>", "the value to store for the key in the profile");
   addExamples(set, [
     "dispatch config set base-url http://127.0.0.1:4010 --profile mock",
     'dispatch config set api-key "$DISPATCH_API_KEY"',

@@ -1,16 +1,23 @@
-// `dispatch listen`: like `stripe listen`, follows the account's events (listEvents as SSE) with the API key alone.
+// `dispatch listen`: like `stripe listen`, follows the account's events (listEvents as SSE) with the API key alone;
+// with a contractor key (refused listEvents: 403), the contractor's own feed (listContractorEvents) instead.
 // With --forward-to it POSTs each to a local URL exactly as the webhook worker POSTs it to a callback_url (same
 // body, headers, webhook-id, User-Agent and secret), one line per event; without it, it prints each event (the
 // feed's body, one JSON per line, or a readable line in table format) for a CI job to read, and needs no secret.
 import type { Command } from "commander";
 import type { Webhook } from "standardwebhooks";
-import { eventTypes, isEventType, webhookUserAgent } from "../generated/events.js";
+import {
+  contractorEventTypes,
+  eventTypes,
+  isContractorEventType,
+  isEventType,
+  webhookUserAgent,
+} from "../generated/events.js";
 import type { CliContext } from "../context.js";
-import { usageError } from "../errors.js";
+import { CliError, echoed, usageError } from "../errors.js";
 import { addExamples } from "../help.js";
 import { currentIo } from "../io.js";
 import { writeErr, writeOut } from "../output.js";
-import type { LiveEvent } from "./live-stream.js";
+import type { ContractorLiveEvent, LiveEvent, OnEvent } from "./live-stream.js";
 import type { RunAction } from "./operation.js";
 
 interface ListenOptions {
@@ -27,7 +34,10 @@ async function signingSecret(ctx: CliContext, options: ListenOptions): Promise<s
   if (!ctx.settings["api-key"])
     throw usageError("listen needs an API key (--api-key or DISPATCH_API_KEY), or --secret whsec_…");
   const { callOperation } = await import("../send.js"); // the SDK: -H headers and the CLI's User-Agent apply
-  const answer = (await callOperation(ctx, "getAccountWebhookSecret", {})) as { secret: string };
+  const answer = (await callOperation(ctx, "getAccountWebhookSecret", {}).catch((error: unknown) => {
+    if (!isForbidden(error)) throw error;
+    throw usageError("this key has no webhook secret to sign forwards with (a contractor key has none): pass --secret");
+  })) as { secret: string };
   return answer.secret;
 }
 
@@ -54,7 +64,7 @@ async function post(url: URL, headers: Record<string, string>, body: string): Pr
 }
 
 /** POSTs one event as the webhook worker would; a receiver that cannot be reached is reported, not fatal. */
-function forward(url: URL, signer: Webhook, event: LiveEvent): Promise<string> {
+function forward(url: URL, signer: Webhook, event: AnyEvent): Promise<string> {
   const body = JSON.stringify(event); // the SSE `data:` parsed and written again: the same bytes as the webhook body
   const at = new Date();
   const headers = {
@@ -67,41 +77,66 @@ function forward(url: URL, signer: Webhook, event: LiveEvent): Promise<string> {
   return post(url, headers, body);
 }
 
-/** --events values (repeated or comma-separated), each one of the catalogue's types. */
+const allTypes = [...eventTypes, ...contractorEventTypes].join(", ");
+
+/** --events values (repeated or comma-separated), each one of the order catalogue's or the contractor feed's types. */
 function wantedTypes(values: string[] | undefined): string[] {
   const wanted = (values ?? []).flatMap((e) => e.split(",")).filter(Boolean);
-  const unknown = wanted.filter((type) => !isEventType(type));
-  if (unknown.length)
-    throw usageError(`--events: unknown event type ${unknown.join(", ")} (valid: ${eventTypes.join(", ")})`);
+  const unknown = wanted.filter((type) => !isEventType(type) && !isContractorEventType(type));
+  if (unknown.length) throw usageError(`--events: unknown event type ${unknown.join(", ")} (valid: ${allTypes})`);
   return wanted;
 }
+
+type AnyEvent = LiveEvent | ContractorLiveEvent;
+const customerFeed = "/api/dispatch/v1/events";
+const contractorFeed = "/api/dispatch/v1/contractor/events";
+const isForbidden = (error: unknown) => error instanceof CliError && error.api?.status === 403;
+
+/** Follows the account's feed, or, when the key is refused it (a contractor key), the contractor's own feed. */
+async function followFeed(ctx: CliContext, onEvent: OnEvent<AnyEvent>, ready: (feed: string) => void) {
+  const { follow } = await import("./live-stream.js");
+  try {
+    await follow<AnyEvent>(ctx, customerFeed, onEvent, () => {
+      ready("the account's");
+    });
+  } catch (error) {
+    if (!isForbidden(error)) throw error;
+    await follow<AnyEvent>(ctx, contractorFeed, onEvent, () => {
+      ready("the contractor's");
+    }).catch((other: unknown) => {
+      throw isForbidden(other) ? error : other; // refused both: the account feed's refusal says which scope
+    });
+  }
+}
+
+/** A contractor event has no order status: its line shows the order alone. */
+const statusOf = (event: AnyEvent) => ("status" in event.data ? event.data.status : "");
 
 function forwardUrl(value: string): URL {
   const scheme = URL.canParse(value) ? new URL(value).protocol : null;
   // Events are POSTed as webhooks, so only an HTTP receiver can take them.
   if (scheme !== "http:" && scheme !== "https:")
     throw usageError(
-      `--forward-to must be an http or https URL such as http://127.0.0.1:8080/webhooks (got ${JSON.stringify(value)})`,
+      `--forward-to must be an http or https URL such as http://127.0.0.1:8080/webhooks (got ${echoed(value)})`,
     );
   return new URL(value);
 }
 
 /** Without --forward-to: each event printed as the feed has it (the webhook body), or a line for a person. */
 async function printEvents(ctx: CliContext, wanted: string[]): Promise<undefined> {
-  const { follow } = await import("./live-stream.js");
-  const ready = () => {
-    writeErr("dispatch: ready, printing the account's events (Ctrl-C to stop)\n");
+  const ready = (feed: string) => {
+    writeErr(`dispatch: ready, printing ${feed} events (Ctrl-C to stop)\n`);
   };
-  const onEvent = (event: LiveEvent) => {
+  const onEvent = (event: AnyEvent) => {
     if (wanted.length && !wanted.includes(event.type)) return false;
     writeOut(
       ctx.format === "table"
-        ? `${event.timestamp}  ${event.id}  ${event.type}  ${event.data.order_id}  ${event.data.status}\n`
+        ? `${event.timestamp}  ${event.id}  ${event.type}  ${event.data.order_id}  ${statusOf(event)}\n`
         : `${JSON.stringify(event)}\n`,
     );
     return false;
   };
-  await follow(ctx, "/api/dispatch/v1/events", onEvent, ready);
+  await followFeed(ctx, onEvent, ready);
   return undefined;
 }
 
@@ -113,15 +148,15 @@ async function listen(ctx: CliContext, options: ListenOptions): Promise<undefine
   const wanted = wantedTypes(options.events);
   if (options.forwardTo === undefined) return printEvents(ctx, wanted);
   const url = forwardUrl(options.forwardTo);
-  const [{ Webhook }, { follow }] = await Promise.all([import("standardwebhooks"), import("./live-stream.js")]);
+  const { Webhook } = await import("standardwebhooks");
   const signer = new Webhook(await signingSecret(ctx, options));
-  const ready = () => {
-    writeErr(`dispatch: ready, forwarding events to ${url.href} (Ctrl-C to stop)\n`);
+  const ready = (feed: string) => {
+    writeErr(`dispatch: ready, forwarding ${feed} events to ${url.href} (Ctrl-C to stop)\n`);
   };
-  const onEvent = async (event: LiveEvent) => {
+  const onEvent = async (event: AnyEvent) => {
     if (wanted.length && !wanted.includes(event.type)) return false;
     const status = await forward(url, signer, event);
-    const line = { id: event.id, type: event.type, order_id: event.data.order_id, status: event.data.status };
+    const line = { id: event.id, type: event.type, order_id: event.data.order_id, status: statusOf(event) };
     writeOut(
       ctx.format === "table"
         ? `${event.timestamp}  ${event.type}  ${line.order_id}  ${line.status}  -> ${status}\n`
@@ -129,7 +164,7 @@ async function listen(ctx: CliContext, options: ListenOptions): Promise<undefine
     );
     return false;
   };
-  await follow(ctx, "/api/dispatch/v1/events", onEvent, ready);
+  await followFeed(ctx, onEvent, ready);
   return undefined;
 }
 
@@ -138,7 +173,8 @@ export function addListenCommand(root: Command, run: RunAction): void {
     .command("listen")
     .summary("Print the account's live events, or forward them to a local URL exactly as webhooks send them")
     .description(
-      "Follow the account's live events with the API key alone. Without --forward-to, print each: with -o ndjson " +
+      "Follow the account's live events with the API key alone (with a contractor key, the contractor's own feed: " +
+        "its offers and jobs, listContractorEvents). Without --forward-to, print each: with -o ndjson " +
         "(or json) one JSON per line, the event exactly as the feed and the webhook body carry it; in table format " +
         "a line of its time, id, type, order and status (for a CI job to wait on an event with no receiver).\n\n" +
         "With --forward-to, forward each to a local URL exactly as the server's webhooks send them to a " +
@@ -149,7 +185,7 @@ export function addListenCommand(root: Command, run: RunAction): void {
         "--print-secret prints the secret forwarded events are signed with and exits.",
     )
     .option("--forward-to <url>", "local URL each event is POSTed to (without it, each event is printed)")
-    .option("--events <types...>", `only these event types (${eventTypes.join(", ")})`)
+    .option("--events <types...>", `only these event types (${allTypes})`)
     .option("--secret <whsec>", "signing secret (env DISPATCH_WEBHOOK_SECRET; default: the key's account's secret)")
     .option("--print-secret", "print the signing secret forwarded events are signed with, then exit");
   addExamples(

@@ -1,4 +1,4 @@
-// Follows one of the API's SSE feeds (listEvents, listOrderEvents) and resumes with Last-Event-ID after a drop,
+// Follows one of the API's SSE feeds (listEvents, listOrderEvents, listContractorEvents) and resumes with Last-Event-ID after a drop,
 // so a reconnect neither repeats nor skips an event. Parsing is eventsource-parser's, not hand-written.
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import type { components } from "../../sdk/generated/openapi.js";
@@ -17,8 +17,10 @@ type StreamRequest = (
 
 /** One event as the feed, its SSE stream and webhooks carry it (the contract's DispatchEvent). */
 export type LiveEvent = components["schemas"]["DispatchEvent"];
+/** One event of the contractor feed (the contract's ContractorEvent). */
+export type ContractorLiveEvent = components["schemas"]["ContractorEvent"];
 /** Called per event; answering true ends the follow. */
-export type OnEvent = (event: LiveEvent) => Promise<boolean> | boolean;
+export type OnEvent<E = LiveEvent> = (event: E) => Promise<boolean> | boolean;
 
 /** Consecutive failed reconnects before giving up with exit 3 (about a minute with the back-off below). */
 const maxFailures = 12;
@@ -31,7 +33,7 @@ interface Cursor {
 }
 
 /** Reads one connection; answers whether `onEvent` asked to stop. Updates the cursor as events arrive. */
-async function readOnce(ctx: CliContext, path: string, cursor: Cursor, onEvent: OnEvent) {
+async function readOnce<E extends { id: string }>(ctx: CliContext, path: string, cursor: Cursor, onEvent: OnEvent<E>) {
   const headers: Record<string, string> = { accept: "text/event-stream", ...ctx.headers };
   if (cursor.last) headers["last-event-id"] = cursor.last;
   const controller = new AbortController();
@@ -48,7 +50,7 @@ async function readOnce(ctx: CliContext, path: string, cursor: Cursor, onEvent: 
   try {
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
       if (!next.value.data) continue;
-      const event = JSON.parse(next.value.data) as LiveEvent;
+      const event = JSON.parse(next.value.data) as E;
       cursor.last = next.value.id ?? event.id;
       if (await onEvent(event)) return true;
     }
@@ -62,7 +64,12 @@ async function readOnce(ctx: CliContext, path: string, cursor: Cursor, onEvent: 
 }
 
 /** Follows `path` until `onEvent` answers true; reconnects with back-off, resuming after the last event seen. */
-export async function follow(ctx: CliContext, path: string, onEvent: OnEvent, onConnect?: () => void): Promise<void> {
+export async function follow<E extends { id: string } = LiveEvent>(
+  ctx: CliContext,
+  path: string,
+  onEvent: OnEvent<E>,
+  onConnect?: () => void,
+): Promise<void> {
   const cursor: Cursor = { connected: false, onConnect };
   let failures = 0;
   for (;;) {

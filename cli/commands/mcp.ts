@@ -1,7 +1,7 @@
 // `dispatch mcp tools` and `dispatch mcp call <tool>`: JSON-RPC over the MCP endpoint, printing the result.
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
-import { CliError, ExitCode, usageError } from "../errors.js";
+import { CliError, echoed, ExitCode, usageError } from "../errors.js";
 import { addExamples } from "../help.js";
 import type { OperationSpec } from "../operation-spec.js";
 import { ensureGroup } from "./groups.js";
@@ -49,7 +49,7 @@ function parseArgs(raw: string | undefined): Record<string, unknown> {
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw usageError(`--args must be a JSON object (got ${JSON.stringify(raw)})`);
+    throw usageError(`--args must be a JSON object (got ${echoed(raw)})`);
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw usageError("--args must be a JSON object");
   return parsed as Record<string, unknown>;

@@ -1,6 +1,7 @@
 // One command per operation of the generated command table; the handler is loaded only when it runs.
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
+import type { HttpAnswer } from "../http.js";
 import { optionsFor } from "../flags.js";
 import { intervalOption } from "../interval.js";
 import { addExamples, buildExamples } from "../help.js";
@@ -50,12 +51,23 @@ function collectValues(command: Command, spec: OperationSpec, positional: string
 
 /** The positional arguments; a body field the contract leaves optional is an optional one (`sandbox clock advance
  * [by] --to next_step`). */
-function addArguments(command: Command, spec: OperationSpec, positional: string[]): void {
+export function addArguments(command: Command, spec: OperationSpec, positional: string[]): void {
   for (const name of positional) {
     const flag = spec.flags.find((f) => f.flag === name);
     command.argument(flag?.in === "body" && !flag.required ? `[${name}]` : `<${name}>`, flag?.description);
   }
 }
+
+/** A list operation: `--paginate` follows its cursor. */
+const isList = (spec: OperationSpec) =>
+  spec.method === "get" && spec.flags.some((f) => f.in === "query" && f.target[0] === "cursor");
+
+/** Whether the command has options (flags beyond its positionals, an interval, --paginate or --data). */
+export const takesOptions = (spec: OperationSpec): boolean =>
+  spec.flags.some((f) => !positionalNames(spec).includes(f.flag)) ||
+  overrideFor(spec.operationId).interval !== undefined ||
+  isList(spec) ||
+  Boolean(spec.bodyContentType);
 
 export function addOperationCommand(root: Command, spec: OperationSpec, run: RunAction): Command {
   const parent = ensureGroup(root, spec.command.slice(0, -1));
@@ -67,8 +79,7 @@ export function addOperationCommand(root: Command, spec: OperationSpec, run: Run
     optionsFor(flag).forEach((o) => command.addOption(o));
   const { interval } = overrideFor(spec.operationId);
   if (interval) command.addOption(intervalOption(spec, interval));
-  const list = spec.method === "get" && spec.flags.some((f) => f.in === "query" && f.target[0] === "cursor");
-  if (list) command.option("--paginate", "follow next_cursor and print every page's items as one list");
+  if (isList(spec)) command.option("--paginate", "follow next_cursor and print every page's items as one list");
   if (spec.bodyContentType)
     command.option(
       "--data <json|@file|->",
@@ -90,17 +101,24 @@ export function addOperationCommand(root: Command, spec: OperationSpec, run: Run
       const result = await (ctx.paginate
         ? sendAllPages(spec, parts, ctx)
         : sendOperation(spec, parts, ctx, {}, noteReplay));
-      // A hint is for a person at a terminal; a script reading stderr wants diagnostics only.
-      const next = currentIo().stderr.isTTY ? nextStep(spec.operationId, result) : undefined;
-      if (next) writeErr(`next: ${next}\n`);
-      return result;
+      return presented(spec, ctx, result);
     }),
   );
   return command;
 }
 
+/** The answer as printed: a hint on stderr for a person at a terminal (a script reading stderr wants diagnostics
+ * only), and a table of the columns the contract chose (every other format and a --query read the answer whole). */
+async function presented(spec: OperationSpec, ctx: CliContext, result: unknown): Promise<unknown> {
+  const next = currentIo().stderr.isTTY ? nextStep(spec.operationId, result) : undefined;
+  if (next) writeErr(`next: ${next}\n`);
+  if (spec.table && ctx.format === "table" && ctx.query === undefined)
+    return (await import("../columns.js")).tableRows(result, spec.table);
+  return result;
+}
+
 /** A replayed order created nothing new; say so, or a retried script looks like it ordered twice. */
-function noteReplay(response: Response): void {
+function noteReplay(response: HttpAnswer): void {
   if (response.headers.get("idempotent-replayed") === "true")
     writeErr("dispatch: replayed: the server answered an earlier identical request (Idempotent-Replayed: true)\n");
 }

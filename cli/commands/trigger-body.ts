@@ -2,7 +2,7 @@
 // each `--override field=value`. A value is read as the contract types its field (a number for `nte_cents`, a
 // string for `location.zip=78701`), so no guessing turns a ZIP into a number, and the whole body is checked against
 // the createOrder request schema before anything is sent (cli/validate.ts, exit 2), as every command's input is.
-import { CliError, usageError } from "../errors.js";
+import { CliError, echoed, usageError } from "../errors.js";
 import { readData } from "../request-input.js";
 
 type Body = Record<string, unknown>;
@@ -49,7 +49,7 @@ function applyOverride(schema: Schema, body: Body, pair: string): string {
   const at = pair.indexOf("=");
   const path = at > 0 ? pair.slice(0, at).split(".") : [];
   if (path.length === 0 || path.some((key) => key === ""))
-    throw usageError(`--override must be field=value, such as location.state=CA (got ${JSON.stringify(pair)})`);
+    throw usageError(`--override must be field=value, such as location.state=CA (got ${echoed(pair)})`);
   let field: Schema | undefined = schema;
   for (const key of path) field = field?.properties?.[key];
   if (!field || field.properties)
@@ -65,6 +65,16 @@ function applyOverride(schema: Schema, body: Body, pair: string): string {
   return path.join(".");
 }
 
+/** A state set by --override leaves behind the ZIP and city of the job it replaced (they lie in the old state, and
+ * the server refuses a ZIP outside its state), unless they were set too. */
+function leavePlaceOfOtherState(body: Body, job: Body, set: readonly string[]): void {
+  const location = body.location;
+  const before = isRecord(job.location) ? job.location.state : undefined;
+  if (!isRecord(location) || !set.includes("location.state") || location.state === before) return;
+  if (!set.includes("location.zip")) delete location.zip;
+  if (!set.includes("location.city")) delete location.city;
+}
+
 /** The body to create the order with; refuses (exit 2, nothing sent) what createOrder's schema refuses. */
 export async function orderBody(
   data: string | undefined,
@@ -73,8 +83,10 @@ export async function orderBody(
 ): Promise<Body> {
   const given = data === undefined ? defaultOrder : readData(data);
   const schema = await bodySchema();
-  const body = structuredClone(forType?.(given) ?? given);
+  const job = forType?.(given) ?? given;
+  const body = structuredClone(job);
   const set = overrides.map((pair) => applyOverride(schema, body, pair));
+  leavePlaceOfOtherState(body, job, set);
   const [{ validateRequest }, { operations }] = await Promise.all([
     import("../validate.js"),
     import("../generated/operations.js"),

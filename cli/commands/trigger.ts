@@ -25,13 +25,28 @@ async function feedOf(ctx: CliContext, orderId: string): Promise<LiveEvent[]> {
   return ((await callOperation(ctx, "listOrderEvents", { id: orderId })) as { items: LiveEvent[] }).items;
 }
 
+/** What the account's test clock has to do with a missing event: nothing on the wall clock; frozen, whatever
+ * waits on time waits for an advance. */
+async function clockNote(ctx: CliContext): Promise<string> {
+  const { callOperation } = await import("../send.js");
+  const clock = (await callOperation(ctx, "getSandboxClock", {})) as { now: string; frozen: boolean };
+  if (!clock.frozen) return "";
+  return (
+    `; the account's test clock is frozen at ${clock.now}: what waits on time happens only when it is advanced ` +
+    "('dispatch sandbox clock advance'), and 'dispatch sandbox reset' puts it back on the wall clock"
+  );
+}
+
 /** The order's first event of `type` not in `seen`, once it is in the feed (listOrderEvents). */
 async function emitted(ctx: CliContext, type: EventType, orderId: string, seen: Set<string>): Promise<LiveEvent> {
   for (const end = Date.now() + feedWaitMs; ; await new Promise((r) => setTimeout(r, 100))) {
     const event = (await feedOf(ctx, orderId)).find((e) => e.type === type && !seen.has(e.id));
     if (event) return event;
     if (Date.now() > end)
-      throw new CliError(`order ${orderId}: no ${type} event in the feed after ${feedWaitMs} ms`, ExitCode.unexpected);
+      throw new CliError(
+        `order ${orderId}: no ${type} event in the feed after ${feedWaitMs} ms${await clockNote(ctx)}`,
+        ExitCode.unexpected,
+      );
   }
 }
 
@@ -97,7 +112,8 @@ const collect = (value: string, previous: string[] | undefined) => [...(previous
 
 export function addTriggerCommand(root: Command, run: RunAction): void {
   const command = root
-    .command("trigger <event-type>")
+    .command("trigger")
+    .argument("<event-type>", "the type of event to emit, one of the catalogue listed above")
     .summary("Make the sandbox emit one event and print its id (a test order driven until it does)")
     .description(description)
     .option("--data <json|@file|->", "the createOrder body to use instead of the default (a JSON object)")

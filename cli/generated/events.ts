@@ -5,3 +5,8 @@ export type EventType = (typeof eventTypes)[number];
 /** The User-Agent of every webhook (the worker's and `dispatch listen`'s). */
 export const webhookUserAgent = "dispatch-webhooks/1";
 export const isEventType = (value: string): value is EventType => (eventTypes as readonly string[]).includes(value);
+/** Every event type of the contractor feed (listContractorEvents), in catalogue order. */
+export const contractorEventTypes = ["offer.created","offer.withdrawn","job.cancelled","job.rescheduled","job.eta_updated","job.price_revision_resolved"] as const;
+export type ContractorEventType = (typeof contractorEventTypes)[number];
+export const isContractorEventType = (value: string): value is ContractorEventType =>
+  (contractorEventTypes as readonly string[]).includes(value);

@@ -24,7 +24,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Public storefront URL or bare domain (https is assumed).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 255
@@ -51,7 +51,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/quote",
     "summary": "Quote a job",
-    "description": "Matches the job against the active contractor pool by trade, location and urgency and returns\navailability, an estimated cost in cents, an ETA tier and how long the quote stays valid.\nWhen `nte_cents` is given the quote says whether the job fits under it.\n\n**Arrival windows:** `arrival_windows` lists the two-hour windows the job can book now, from the matched\npool's working hours and free capacity: windows start at even hours on the job's local clock (the\nzone of its state) and are written with that offset; a window is bookable until 30 minutes before its end,\nwithin the urgency's horizon (emergency 4 hours, urgent 24 hours, routine 3 days, scheduled 14 days),\nwhen some contractor that could take the job works the whole window and still has a seat in it (its\n`capacity.concurrent_jobs`) and in its day (`capacity.jobs_per_day`). Empty when nobody can take the job in\nthe horizon. Emergency and urgent quotes keep their `eta_tier`. Pass one window to `createOrder`'s\n`arrival_window` to book it.",
+    "description": "Matches the job against the active contractor pool by trade, location and urgency and returns\navailability, an estimated cost in cents, an ETA tier and how long the quote stays valid.\nWhen `nte_cents` is given the quote says whether the job fits under it.\n\n**Arrival windows:** `arrival_windows` lists the two-hour windows the job can book now, from the matched\npool's working hours and its technicians' time: windows start at even hours on the job's local clock (the\nzone of its state) and are written with that offset, within the urgency's horizon (emergency 4 hours,\nurgent 24 hours, routine 3 days, scheduled 14 days). A window is offered when some contractor that could\ntake the job works the whole window, has a seat in its day (`capacity.jobs_per_day`), and one of its\n`capacity.concurrent_jobs` technicians can arrive inside it: no earlier than its response time from now,\nno later than 15 minutes before the window's end, free from its departure (the drive before the arrival)\nto the end of the trade's expected work. No window ends before the quote's own earliest arrival (now\nplus `estimated_response_minutes`). Each window carries a `confidence` (high, medium, low). Empty when\nnobody can take the job in the horizon. Emergency and urgent quotes keep their `eta_tier`. Pass one\nwindow to `createOrder`'s `arrival_window` to book it.",
     "security": [
       "ApiKey",
       "OAuthToken"
@@ -157,8 +157,8 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "ZIP or ZIP+4.",
-        "pattern": "^\\d{5}(-\\d{4})?$",
+        "description": "ZIP or ZIP+4, in `state`: a ZIP that the server's ZIP dataset places in another state is 422 naming `state` and `zip`; one it does not list is taken as given.",
+        "pattern": "^[0-9]{5}(-[0-9]{4})?$",
         "patternDescription": "a 5-digit ZIP or ZIP+4 (78701 or 78701-1234)",
         "maxLength": 10
       },
@@ -172,7 +172,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "City name; matched case-insensitively against service areas.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 255
       },
@@ -214,7 +214,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "What needs doing.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 2000
       }
@@ -354,8 +354,8 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "ZIP or ZIP+4.",
-        "pattern": "^\\d{5}(-\\d{4})?$",
+        "description": "ZIP or ZIP+4, in `state`: a ZIP that the server's ZIP dataset places in another state is 422 naming `state` and `zip`; one it does not list is taken as given.",
+        "pattern": "^[0-9]{5}(-[0-9]{4})?$",
         "patternDescription": "a 5-digit ZIP or ZIP+4 (78701 or 78701-1234)",
         "maxLength": 10
       },
@@ -369,7 +369,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "City name; matched case-insensitively against service areas.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 255
       },
@@ -418,7 +418,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/order",
     "summary": "Create a tracked work order",
-    "description": "Creates a work order and auto-matches a contractor from the active pool. 201 when a contractor was\nassigned (`fulfilled: true`, status `pending_dispatch`); 202 when the order is accepted but no\ncontractor covers it yet (`fulfilled: false`, status `accepted_pending_fulfilment`, `fulfilment` present).\n\nProvisioned keys go in `x-api-key`; an API key sent as `Authorization: Bearer` is refused with 401\n(bearer keys are for MCP only). A self-serve OAuth token (as Bearer or in `x-api-key`) authenticates but\nis not entitled to order: 402 with the fixed entitlement body. So is a key issued without the `order` scope.\n\n**Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same\nsemantics. Repeating a request with the same key and the same body replays the original answer\n(same status, same order, marked with `Idempotent-Replayed: true`); the same key with a different body is\nrefused with 409.\n\n**Not-to-exceed:** with `nte_cents`, the matched contractor's price is checked as `createQuote` checks its\nbest match's, and the result is in `order.nte`; without a requested window, contractors priced within the\nNTE are preferred (see below). When the price is over the budget no contractor is assigned: the order is\nheld as 202 (`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval: the order\ngets a pending price revision at that price (its `price_revision`, `requested_by: dispatch`, and an\n`order.price_revision_requested` event); approving it (`approvePriceRevision`) raises the NTE and the order\nis dispatched, declining it leaves the order held (cancel it). An order is never dispatched above its NTE.\n\n**Ordering a quote:** with the `quote_id` of one of the account's quotes (`createQuote`), the order keeps the\nquote's contractor while that contractor is still active and serves the job (otherwise it is matched as usual)\nand the quote's price (`quoted_cost_cents`, checked against `nte_cents` as above); `quote_id` is shown on\nthe order. An unknown quote, or one made by another account (or with an OAuth token), is 404; a `trade`,\n`location.state` or `urgency` that differs from the quote's (its price was made for them) is 422\n`quote_mismatch`; ordering after the quote's `expires_at` is 409 `quote_expired` (quote again). A quote may\nbe ordered more than once until it expires (each order is a job of its own at the quoted price). A replayed\nrequest answers as the first time, even after the quote has expired.\n\n**Arrival windows and capacity:** an assigned order books a two-hour arrival window (`arrival_window` on the\norder): the one given in `arrival_window` (one of a quote's `arrival_windows`), else one within its\nurgency's horizon. An `emergency` goes to the first contractor in the usual rank order (finest coverage,\nfastest response, then price) with a free seat, in that contractor's earliest free window; `urgent`,\n`routine` and `scheduled` jobs book the earliest window any ranked contractor has free (rank breaking ties),\namong the contractors priced within `nte_cents` first. A requested window, and an ordered quote's\ncontractor, keep the rank order. A contractor that does not work the whole window, or whose seats in it\n(`capacity.concurrent_jobs`) or in its day (`capacity.jobs_per_day`) are taken, is skipped, so no\ncontractor is ever booked over its capacity, however many servers take orders at once. A requested window\nthat is not a window of the job's grid (a start that is not an even local hour, or an\nend that is not two hours later) is 422 naming the field; a window that is full or not bookable now (also when no\ncontractor serves the job at all: the order would otherwise wait for another window) is 409\n`window_unavailable` naming it. Without a window, when every contractor that covers the job is fully booked\nin the horizon the order is accepted unassigned (202, `fulfilment.reason: no_window_available`) and\nassigned as soon as a seat frees. A cancelled order frees its seats; a completed one its window seat.\n\n**Webhooks:** with a `callback_url`, every event of the order is POSTed there as a Standard Webhook\n(`webhook-id`, `webhook-timestamp`, `webhook-signature` headers), in order and retried with exponential\nbackoff until the receiver answers 2xx: `order.created` at creation, `order.status_changed` on each\ntransition and `order.cancelled` at cancellation, each followed by the facts of that change\n(`order.assigned` when a contractor is assigned, `order.eta_updated` when the contractor's estimated\narrival changes, `order.completed` with the final cost), and\n`order.escalated` when an order passes its fulfilment deadline unassigned, `order.rescheduled` when the\ncustomer or its contractor moves it to another arrival window, `order.price_revision_requested` and\n`order.price_revision_resolved` for a price revision and its answer — the event\ncatalogue in the top-level `webhooks`, the\nsame events (same body, same `webhook-id`) as `listEvents` and `dispatch listen`. The signing secret (`whsec_…`, one per account) is handed out by the operator\n(`getWebhookSecret`) and to the account's keys (`getAccountWebhookSecret`, rotated with\n`rotateWebhookSecret`); see the `orderEvent` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at\nevery delivery.",
+    "description": "Creates a work order and auto-matches a contractor from the active pool. 201 when a contractor was\nassigned (`fulfilled: true`, status `pending_dispatch`); 202 when the order is accepted but no\ncontractor covers it yet (`fulfilled: false`, status `accepted_pending_fulfilment`, `fulfilment` present).\n\nProvisioned keys go in `x-api-key`; an API key sent as `Authorization: Bearer` is refused with 401\n(bearer keys are for MCP only). A self-serve OAuth token (as Bearer or in `x-api-key`) authenticates but\nis not entitled to order: 402 with the fixed entitlement body. So is a key issued without the `order` scope.\n\n**Idempotency:** `reference_id` is unique per account and the `Idempotency-Key` header has the same\nsemantics. Repeating a request with the same key and the same body replays the original answer\n(same status, same order, marked with `Idempotent-Replayed: true`); the same key with a different body is\nrefused with 409.\n\n**Not-to-exceed:** with `nte_cents`, the matched contractor's price is checked as `createQuote` checks its\nbest match's, and the result is in `order.nte`; without a requested window, contractors priced within the\nNTE are preferred (see below). When the price is over the budget no contractor is assigned: the order is\nheld as 202 (`fulfilled: false`, `fulfilment.reason: over_nte`) for the customer's approval: the order\ngets a pending price revision at that price (its `price_revision`, `requested_by: dispatch`, and an\n`order.price_revision_requested` event); approving it (`approvePriceRevision`) raises the NTE and the order\nis dispatched, declining it leaves the order held (cancel it). An order is never dispatched above its NTE.\n\n**Ordering a quote:** with the `quote_id` of one of the account's quotes (`createQuote`), the order keeps the\nquote's contractor while that contractor is still active and serves the job (otherwise it is matched as usual)\nand the quote's price (`quoted_cost_cents`, checked against `nte_cents` as above); `quote_id` is shown on\nthe order. An unknown quote, or one made by another account (or with an OAuth token), is 404; a `trade`,\n`location.state` or `urgency` that differs from the quote's (its price was made for them) is 422\n`quote_mismatch`; ordering after the quote's `expires_at` is 409 `quote_expired` (quote again). A quote may\nbe ordered more than once until it expires (each order is a job of its own at the quoted price). A replayed\nrequest answers as the first time, even after the quote has expired.\n\n**Arrival windows and capacity:** an assigned order books a two-hour arrival window (`arrival_window` on the\norder): the one given in `arrival_window` (one of a quote's `arrival_windows`), else one within its\nurgency's horizon. Every job, an `emergency` included, books the earliest arrival any capable contractor's\ntechnician can make (rank order, finest coverage, fastest response, then price, breaking ties), among the\ncontractors priced within `nte_cents` first. The order's `eta` is that arrival, inside its\n`arrival_window`. A requested window, and an ordered quote's\ncontractor, keep the rank order. A contractor that does not work the whole window, or whose seats in it\n(`capacity.concurrent_jobs`) or in its day (`capacity.jobs_per_day`) are taken, is skipped, so no\ncontractor is ever booked over its capacity, however many servers take orders at once. Test and live\nbook separate seats: the contractors are shared by both environments, their seats are not, so\n`dispatch_test_` orders never fill a contractor for live orders (nor live orders for test ones). A\nrequested window that is not a window of the job's grid (a start that is not an even local hour, exactly:\nminutes, seconds and any fraction of a second zero, or an end that is not exactly two hours later) is 422\nnaming the field; a window that cannot be booked now (also when no\ncontractor serves the job at all: the order would otherwise wait for another window) is 409\n`window_unavailable` naming it, its `detail` saying why: it has passed, it starts beyond the urgency's\nhorizon, no contractor that serves the job works it, nobody serves the job, or it is full. Without a window, when every contractor that covers the job is fully booked\nin the horizon the order is accepted unassigned (202, `fulfilment.reason: no_window_available`) and\nassigned as soon as a seat frees. A cancelled order frees its seats; a completed one its window seat.\n\n**Webhooks:** with a `callback_url`, every event of the order is POSTed there as a Standard Webhook\n(`webhook-id`, `webhook-timestamp`, `webhook-signature` headers), in order and retried with exponential\nbackoff until the receiver answers 2xx: `order.created` at creation, `order.status_changed` on each\ntransition and `order.cancelled` at cancellation, each followed by the facts of that change\n(`order.assigned` when a contractor is assigned, `order.eta_updated` when the contractor's estimated\narrival changes, `order.completed` with the final cost), and\n`order.escalated` when an order passes its fulfilment deadline unassigned, `order.rescheduled` when the\ncustomer or its contractor moves it to another arrival window, `order.price_revision_requested` and\n`order.price_revision_resolved` for a price revision and how it ended — the event\ncatalogue in the top-level `webhooks`, the\nsame events (same body, same `webhook-id`) as `listEvents` and `dispatch listen`. The signing secret (`whsec_…`, one per account) is handed out by the operator\n(`getWebhookSecret`) and to the account's keys (`getAccountWebhookSecret`, rotated with\n`rotateWebhookSecret`); see the `orderEvent` callback. Callback URLs must resolve to public addresses, at order time (else 422) and at\nevery delivery.",
     "security": [
       "ApiKey",
       "OAuthToken"
@@ -435,7 +435,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Client-chosen key; a retry with the same key and body replays the first answer.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 255
@@ -538,8 +538,8 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "ZIP or ZIP+4.",
-        "pattern": "^\\d{5}(-\\d{4})?$",
+        "description": "ZIP or ZIP+4, in `state`: a ZIP that the server's ZIP dataset places in another state is 422 naming `state` and `zip`; one it does not list is taken as given.",
+        "pattern": "^[0-9]{5}(-[0-9]{4})?$",
         "patternDescription": "a 5-digit ZIP or ZIP+4 (78701 or 78701-1234)",
         "maxLength": 10
       },
@@ -553,7 +553,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "City name.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 255
       },
@@ -567,7 +567,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Street address of the job.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 1000
       },
@@ -581,7 +581,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Site or contact name.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 500
       },
@@ -623,7 +623,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "What needs doing (shown to the contractor).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 5000
@@ -637,7 +637,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Receives signed Standard Webhooks on every status change (public http(s) only; a URL the WHATWG parser accepts, so no port above 65535 and no percent-encoded junk in the host).",
-        "pattern": "^https?://[^\\u0000-\\u0020\\u007F\\uD800-\\uDFFF]+$",
+        "pattern": "^https?://[^\\x00-\\x20\\x7F]+$",
         "patternDescription": "an http(s) URL without spaces or control characters",
         "maxLength": 2000
       },
@@ -650,7 +650,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Your reference; unique per account and used as an idempotency key.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 255
@@ -678,7 +678,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "An even hour on the job's local clock.",
+        "description": "An even hour on the job's local clock, exactly: minutes, seconds and any fraction of a second zero (`10:00:00.000000001` is 422).",
         "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
         "patternDescription": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00",
         "maxLength": 40
@@ -692,10 +692,26 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "Two hours after `start`.",
+        "description": "Exactly two hours after `start` (any fraction of a second zero).",
         "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
         "patternDescription": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00",
         "maxLength": 40
+      },
+      {
+        "flag": "confidence",
+        "in": "body",
+        "target": [
+          "arrival_window",
+          "confidence"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Ignored: a quote's window may be passed back as it came, with its `confidence`.",
+        "enum": [
+          "high",
+          "medium",
+          "low"
+        ]
       },
       {
         "flag": "sandbox-scenario",
@@ -705,7 +721,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "Test keys only (a live key sending it gets 422 pointing at `/sandbox_scenario`): the path the sandbox's",
+        "description": "Test keys only (a live key sending it gets 422 pointing at `/sandbox_scenario`): the path the sandbox's simulated contractors make the order take.",
         "enum": [
           "happy_path",
           "decline_then_reassign",
@@ -815,7 +831,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Only the order with this reference id.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 255
@@ -911,7 +927,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Order id (`ord_…`).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
@@ -920,9 +936,11 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
+      "400",
       "401",
       "403",
       "404",
+      "422",
       "429",
       "503",
       "default"
@@ -947,6 +965,7 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
+      "400",
       "401",
       "403",
       "429",
@@ -973,6 +992,7 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
+      "400",
       "401",
       "403",
       "429",
@@ -1005,7 +1025,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Only the deliveries of this order.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
@@ -1099,6 +1119,7 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "202",
+      "400",
       "401",
       "403",
       "404",
@@ -1167,6 +1188,7 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
+      "400",
       "401",
       "403",
       "422",
@@ -1200,7 +1222,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Order id (`ord_…`).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
@@ -1248,6 +1270,7 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
+      "400",
       "401",
       "403",
       "404",
@@ -1266,7 +1289,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/orders/{id}/cancel",
     "summary": "Cancel an order before the contractor is on site",
-    "description": "Cancels the order while it is `accepted_pending_fulfilment`, `pending_dispatch`, `dispatched` or `en_route`.\nAnswers 200 with the order; cancelling an already cancelled order answers the same 200 (the first\nreason stands). Once the contractor is `on_site` (or the order is completed) the answer is 409\n`cannot_cancel`. The cancellation (reason, note, who cancelled) is shown in `cancellation`, audited,\nadded to the order's events and sent to its `callback_url` like every status change.",
+    "description": "Cancels the order while it is `accepted_pending_fulfilment`, `pending_dispatch`, `dispatched` or `en_route`.\nAnswers 200 with the order; cancelling an already cancelled order answers the same 200 (the first\nreason stands). Once the contractor is `on_site` (or the order is completed) the answer is 409\n`cannot_cancel`. The cancellation (reason, note, who cancelled) is shown in `cancellation`, audited,\nadded to the order's events and sent to its `callback_url` like every status change; a pending price\nrevision is withdrawn with it (`order.price_revision_resolved`).",
     "security": [
       "ApiKey"
     ],
@@ -1282,7 +1305,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Order id (`ord_…`).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
@@ -1313,7 +1336,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Free text kept with the cancellation.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 2000
@@ -1346,7 +1369,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/orders/{id}/reschedule",
     "summary": "Move an order to another arrival window before the contractor is on site",
-    "description": "Moves an assigned order (`pending_dispatch`, `dispatched` or `en_route`) to another two-hour arrival\nwindow of the same contractor (one of a quote's `arrival_windows` that the contractor works), as\n`createOrder`'s `arrival_window` is validated: a window off the job's grid (a start that is not an even\nlocal hour, an end that is not two hours later) is 422 naming the field; a window the contractor does not\nwork, whose seats (`capacity.concurrent_jobs`, or `capacity.jobs_per_day` when the day changes) are taken,\nor that is not bookable now within the order's urgency is 409 `window_unavailable` naming it. The new\nwindow's seats are booked and the old ones freed in one step. Answers 200 with the order: its new\n`arrival_window`, and its `eta` re-estimated (the window's start, source `window`, when that is later than\nthe contractor's response time). Asking for the window the order already has answers the same 200 and\nchanges nothing.\n\nAn order without a contractor yet (`accepted_pending_fulfilment`) has no seat to move: it is 409\n`order_not_reschedulable` (cancel it and order again with `arrival_window`); so is an order `on_site`,\n`completed` or `cancelled`. The move is audited, added to the order's events as `order.rescheduled`\n(with the new and the previous window; `order.eta_updated` follows when the ETA changed) and sent to its\n`callback_url`.",
+    "description": "Moves an assigned order (`pending_dispatch`, `dispatched` or `en_route`) to another two-hour arrival\nwindow of the same contractor (one of a quote's `arrival_windows` that the contractor works), as\n`createOrder`'s `arrival_window` is validated: a window off the job's grid (a start that is not an even\nlocal hour, an end that is not two hours later) is 422 naming the field; a window the contractor does not\nwork, whose seats (`capacity.concurrent_jobs`, or `capacity.jobs_per_day` when the day changes) are taken,\nor that is not bookable now within the order's urgency is 409 `window_unavailable` naming it, its `detail`\nsaying which. The new window's seats are booked and the old ones freed in one step. Answers 200 with the order: its new\n`arrival_window`, and its `eta` re-estimated (the window's start, source `window`, when that is later than\nthe contractor's response time). Asking for the window the order already has answers the same 200 and\nchanges nothing.\n\nAn order without a contractor yet (`accepted_pending_fulfilment`) has no seat to move: it is 409\n`order_not_reschedulable` (cancel it and order again with `arrival_window`); so is an order `on_site`,\n`completed` or `cancelled`. The move is audited, added to the order's events as `order.rescheduled`\n(with the new and the previous window; `order.eta_updated` follows when the ETA changed) and sent to its\n`callback_url`.",
     "security": [
       "ApiKey"
     ],
@@ -1362,7 +1385,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Order id (`ord_…`).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
@@ -1376,7 +1399,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "An even hour on the job's local clock.",
+        "description": "An even hour on the job's local clock, exactly: minutes, seconds and any fraction of a second zero (`10:00:00.000000001` is 422).",
         "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
         "patternDescription": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00",
         "maxLength": 40
@@ -1390,10 +1413,26 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "Two hours after `start`.",
+        "description": "Exactly two hours after `start` (any fraction of a second zero).",
         "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
         "patternDescription": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00",
         "maxLength": 40
+      },
+      {
+        "flag": "confidence",
+        "in": "body",
+        "target": [
+          "arrival_window",
+          "confidence"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Ignored: a quote's window may be passed back as it came, with its `confidence`.",
+        "enum": [
+          "high",
+          "medium",
+          "low"
+        ]
       }
     ],
     "example": {
@@ -1426,7 +1465,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/orders/{id}/price-revisions/{revision_id}/approve",
     "summary": "Approve a pending price revision (the order's NTE becomes its amount)",
-    "description": "Approves the order's pending price revision (the order's `price_revision`): the order's `nte_cents`\nbecomes the revision's `amount_cents`, so the contractor may complete at up to that amount (completion\nabove the approved NTE is still refused). A revision the service opened itself (`requested_by: dispatch`,\nfor an order priced over its NTE at creation and held for approval) releases the order: the dispatcher\nassigns it at once. Answers 200 with the order, its `price_revision` now `approved`; the revision is\naudited and `order.price_revision_resolved` is sent. Exactly one answer wins per revision, across\ninstances: approving again, or a revision already declined, is 409 `price_revision_resolved`; an order\nfinished meanwhile is 409 `order_not_revisable`. Another account's order or revision (or the other\nenvironment's) is 404. Over MCP this spends the customer's money, so the tool asks for confirmation first\n(`x-mcp-confirm`).",
+    "description": "Approves the order's pending price revision (the order's `price_revision`): the order's `nte_cents`\nbecomes the revision's `amount_cents`, so the contractor may complete at up to that amount (completion\nabove the approved NTE is still refused). A revision the service opened itself (`requested_by: dispatch`,\nfor an order priced over its NTE at creation and held for approval) releases the order: the dispatcher\nassigns it at once. Answers 200 with the order, its `price_revision` now `approved`; the revision is\naudited and `order.price_revision_resolved` is sent. Exactly one answer wins per revision, across\ninstances: approving again, or a revision already declined or withdrawn (its contractor no longer holds\nthe job, or the order was completed or cancelled first), is 409 `price_revision_resolved`; an order\nfinished meanwhile is 409 `order_not_revisable`. Another account's order or revision (or the other\nenvironment's) is 404. Over MCP this spends the customer's money, so the tool asks for confirmation first\n(`x-mcp-confirm`).",
     "security": [
       "ApiKey"
     ],
@@ -1442,7 +1481,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Order id (`ord_…`).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
@@ -1456,7 +1495,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Price revision id (`prv_…`), as the order's `price_revision` shows it.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
@@ -1465,6 +1504,7 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
+      "400",
       "401",
       "403",
       "404",
@@ -1485,7 +1525,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/orders/{id}/price-revisions/{revision_id}/decline",
     "summary": "Decline a pending price revision (the order keeps its NTE)",
-    "description": "Declines the order's pending price revision: the order keeps its `nte_cents`, and the contractor either\ncompletes within it or reports that it cannot attend. An order held for approval at creation stays held\n(cancel it with `cancelOrder`). Answers 200 with the order, its `price_revision` now `declined`; the\nrevision is audited and `order.price_revision_resolved` is sent. Exactly one answer wins per revision:\ndeclining again, or a revision already approved, is 409 `price_revision_resolved`. Another account's\norder or revision (or the other environment's) is 404.",
+    "description": "Declines the order's pending price revision: the order keeps its `nte_cents`, and the contractor either\ncompletes within it or reports that it cannot attend. An order held for approval at creation stays held\n(cancel it with `cancelOrder`). Answers 200 with the order, its `price_revision` now `declined`; the\nrevision is audited and `order.price_revision_resolved` is sent. Exactly one answer wins per revision:\ndeclining again, or a revision already approved or withdrawn, is 409 `price_revision_resolved`. Another account's\norder or revision (or the other environment's) is 404.",
     "security": [
       "ApiKey"
     ],
@@ -1501,7 +1541,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Order id (`ord_…`).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
@@ -1515,7 +1555,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Price revision id (`prv_…`), as the order's `price_revision` shows it.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
@@ -1524,6 +1564,7 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
+      "400",
       "401",
       "403",
       "404",
@@ -1589,7 +1630,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 200
       }
@@ -1597,13 +1638,60 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
+      "400",
       "401",
       "403",
       "422",
       "429",
       "503",
       "default"
-    ]
+    ],
+    "table": {
+      "zone": "job.time_zone",
+      "columns": [
+        {
+          "header": "offer_id",
+          "path": "id"
+        },
+        {
+          "header": "status",
+          "path": "status"
+        },
+        {
+          "header": "trade",
+          "path": "job.trade"
+        },
+        {
+          "header": "place",
+          "path": "job.location",
+          "format": "place"
+        },
+        {
+          "header": "window",
+          "path": "job.arrival_window",
+          "format": "window"
+        },
+        {
+          "header": "price",
+          "path": "job.quoted_cost_cents",
+          "format": "usd"
+        },
+        {
+          "header": "nte",
+          "path": "job.nte_cents",
+          "format": "usd"
+        },
+        {
+          "header": "respond_by",
+          "path": "respond_by",
+          "format": "time"
+        },
+        {
+          "header": "order_id",
+          "path": "job.order_id"
+        }
+      ]
+    }
   },
   {
     "operationId": "acceptOffer",
@@ -1614,7 +1702,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/contractor/offers/{id}/accept",
     "summary": "Accept an offer (the job becomes the contractor's)",
-    "description": "Accepts an open offer before its `respond_by`: the order becomes `dispatched` with this contractor\n(`order.status_changed`, then `order.assigned`), and the offer shows the job's whole location. Exactly one\nanswer wins per offer, across instances: accepting again, or an offer already declined, is 409\n`offer_closed`; an accept after `respond_by` is 409 `offer_expired` (the job is offered to the next\ncontractor). Another contractor's offer, or one of the other environment, is 404.",
+    "description": "Accepts an open offer before its `respond_by`: the order becomes `dispatched` with this contractor\n(`order.status_changed`, then `order.assigned`), and the offer shows the job's whole location. Exactly one\nanswer wins per offer, across instances: accepting again, or an offer already declined, is 409\n`offer_closed`; an accept after `respond_by` is 409 `offer_expired` (the job is offered to the next\ncontractor). A deactivated contractor cannot accept (409 `contractor_inactive`): its open offers are\nwithdrawn and their jobs offered to the next contractor. Another contractor's offer, or one of the other\nenvironment, is 404.",
     "security": [
       "ApiKey"
     ],
@@ -1630,7 +1718,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Offer id (`ofr_…`).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
@@ -1639,6 +1727,7 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
+      "400",
       "401",
       "403",
       "404",
@@ -1658,7 +1747,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/contractor/offers/{id}/decline",
     "summary": "Decline an offer, with a reason",
-    "description": "Declines an open offer: the job is offered to the next eligible contractor (`order.assigned` with\n`reassigned: true`, the order's `assigned_contractor_ref` naming it), or, when none is left, the order\nreturns to `accepted_pending_fulfilment`, where the dispatcher matches it again as the pool changes and\nescalates it at its fulfilment deadline. A contractor that declined is not offered the same order again.\nAn offer already answered or expired is 409 (`offer_closed`, `offer_expired`); another contractor's is 404.",
+    "description": "Declines an open offer: the job is offered to the next eligible contractor at the order's price, which a\nre-assignment keeps (`order.assigned` with `reassigned: true`, the order's `assigned_contractor_ref` naming\nit, its `arrival_window` and `quoted_cost_cents`; `order.rescheduled` with `rescheduled_by: dispatch` follows\nwhen the next contractor's booking is in another window), or, when none is left, the order\nreturns to `accepted_pending_fulfilment`, where the dispatcher matches it again as the pool changes and\nescalates it at its fulfilment deadline. A contractor that declined is not offered the same order again.\nThe answer is the offer as the decliner was offered it (its price and window), never what the next\ncontractor is offered. An offer already answered or expired is 409 (`offer_closed`, `offer_expired`);\nanother contractor's is 404.",
     "security": [
       "ApiKey"
     ],
@@ -1674,7 +1763,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Offer id (`ofr_…`).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
@@ -1704,8 +1793,8 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "note",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "description": "A few words on why, beside the reason code; kept with the decline.",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 1000
       }
@@ -1767,7 +1856,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 200
       }
@@ -1775,13 +1864,71 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
+      "400",
       "401",
       "403",
       "422",
       "429",
       "503",
       "default"
-    ]
+    ],
+    "table": {
+      "zone": "job.time_zone",
+      "columns": [
+        {
+          "header": "order_id",
+          "path": "job.order_id"
+        },
+        {
+          "header": "status",
+          "path": "job.status"
+        },
+        {
+          "header": "place",
+          "path": "job.location",
+          "format": "place"
+        },
+        {
+          "header": "window",
+          "path": "job.arrival_window",
+          "format": "window"
+        },
+        {
+          "header": "eta",
+          "path": "eta.estimated_arrival_at",
+          "format": "time"
+        },
+        {
+          "header": "price",
+          "path": "job.quoted_cost_cents",
+          "format": "usd"
+        },
+        {
+          "header": "nte",
+          "path": "job.nte_cents",
+          "format": "usd"
+        },
+        {
+          "header": "revision",
+          "path": "price_revision",
+          "format": "revision"
+        },
+        {
+          "header": "next",
+          "path": "next_steps",
+          "format": "list"
+        },
+        {
+          "header": "address",
+          "path": "job.location",
+          "format": "street"
+        },
+        {
+          "header": "trade",
+          "path": "job.trade"
+        }
+      ]
+    }
   },
   {
     "operationId": "updateJobStatus",
@@ -1792,7 +1939,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/contractor/jobs/{id}/status",
     "summary": "Report a job's status from the field",
-    "description": "The normal path of a job after the contractor accepted its offer: the contractor holding it reports\n`en_route` (with its `estimated_arrival_at`), `on_site`, `completed` (with `final_cost_cents` and a note)\nor `unable_to_attend` (with a `reason`). Each report moves the order by the same transitions and emits the\nsame events as an operator's step (`order.status_changed`, `order.eta_updated` when the ETA changes, with\nsource `contractor`, and the completion), is not a human override, and is audited under the order's\ntenant. Steps follow the lifecycle: `dispatched` → `en_route` → `on_site` → `completed`; any other step is\n409 `invalid_transition`. A completion over the order's not-to-exceed is 409 `over_nte` (only an operator\ngoes above it). `unable_to_attend` (from `dispatched` or `en_route`) gives the job back: the order returns\nto `pending_dispatch` and is offered to the next eligible contractor (`order.assigned` with\n`reassigned: true`, `assigned_contractor_ref` naming it; this contractor is not offered it again), or, when\nnone is left, returns to `accepted_pending_fulfilment` for the dispatcher and its escalation.\n\n`id` is the order id (`ord_…`, the offer's `job.order_id`). A job the contractor does not hold (another\ncontractor's, the other environment's, or one it gave back or an operator moved) is 404. The operator's\n`recordOrderEvent` stays the override path.",
+    "description": "The normal path of a job after the contractor accepted its offer: the contractor holding it reports\n`en_route` (with its `estimated_arrival_at`), `on_site`, `completed` (with `final_cost_cents` and a note)\nor `unable_to_attend` (with a `reason`). Each report moves the order by the same transitions and emits the\nsame events as an operator's step (`order.status_changed`, `order.eta_updated` when the ETA changes, with\nsource `contractor` and the order's `arrival_window`, and the completion), is not a human override, and is\naudited under the order's tenant. An `estimated_arrival_at` outside the booked window is accepted (200) and\nflagged: `eta.eta_outside_window: true` on the order, the job and `order.eta_updated`. Steps follow the lifecycle: `dispatched` → `en_route` → `on_site` → `completed`; a contractor who\narrives without having reported `en_route` (it was next door) reports `on_site` from `dispatched`: the\norder passes through `en_route` at that instant, its `eta` set to the arrival (source `contractor`), so the\nevents say when it arrived (`order.status_changed` en_route, `order.eta_updated`, `order.status_changed`\non_site). Any other step is 409 `invalid_transition`, its `detail` naming only the steps this contractor\nmay report from the job's status (the job's `next_steps`; never `cancelled`, which only the customer or an\noperator does). A completion over the order's not-to-exceed is 409 `over_nte` (only an operator\ngoes above it). `unable_to_attend` (from `dispatched` or `en_route`) gives the job back: the order returns\nto `pending_dispatch` and is offered to the next eligible contractor (`order.assigned` with\n`reassigned: true`, `assigned_contractor_ref` naming it, the order's price kept; `order.rescheduled` with\n`rescheduled_by: dispatch` when its booking moved the window; this contractor is not offered it again), or, when\nnone is left, returns to `accepted_pending_fulfilment` for the dispatcher and its escalation; this\ncontractor's pending price revision is withdrawn, and the answer is the job as a contractor that no longer\nholds it sees it (no street, `status: pending_dispatch`, its `price_revision` withdrawn). A completion\nwithdraws a revision still pending.\n\n`id` is the order id (`ord_…`, the offer's `job.order_id`). A job the contractor does not hold (another\ncontractor's, the other environment's, or one it gave back or an operator moved) is 404. The operator's\n`recordOrderEvent` stays the override path.",
     "security": [
       "ApiKey"
     ],
@@ -1808,7 +1955,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Order id (`ord_…`).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
@@ -1821,7 +1968,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "What the contractor reports: `en_route` (setting off, with `estimated_arrival_at`), `on_site`, `completed`",
+        "description": "A report from the field, one shape per `status`: `en_route` with `estimated_arrival_at`, `on_site` alone, `completed` with `final_cost_cents`, `unable_to_attend` with a `reason`. Each field comes with its status only (any other combination is 422 naming the field); `note` goes with any.",
         "enum": [
           "en_route",
           "on_site",
@@ -1837,10 +1984,23 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "Required with `en_route` and only there: when the contractor expects to be on site (the order's `eta`, source `contractor`); from 1 hour in the past to 30 days ahead.",
+        "description": "When the contractor expects to be on site (the order's `eta`, source `contractor`); from 1 hour in the past to 30 days ahead.",
         "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
         "patternDescription": "an RFC 3339 date-time such as 2026-11-24T09:30:00Z",
         "maxLength": 40
+      },
+      {
+        "flag": "note",
+        "in": "body",
+        "target": [
+          "note"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Kept with the status event (the completion note, say).",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
+        "patternDescription": "text without control characters",
+        "maxLength": 2000
       },
       {
         "flag": "final-cost-cents",
@@ -1850,7 +2010,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "integer",
         "required": false,
-        "description": "Required with `completed` and only there: the final cost, at most the order's not-to-exceed.",
+        "description": "The final cost, at most the order's not-to-exceed.",
         "minimum": 0,
         "maximum": 100000000
       },
@@ -1862,7 +2022,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "Required with `unable_to_attend` and only there.",
+        "description": "Why the contractor cannot attend the job it accepted.",
         "enum": [
           "vehicle_breakdown",
           "emergency",
@@ -1870,19 +2030,6 @@ export const operations: readonly OperationSpec[] = [
           "not_qualified",
           "other"
         ]
-      },
-      {
-        "flag": "note",
-        "in": "body",
-        "target": [
-          "note"
-        ],
-        "type": "string",
-        "required": false,
-        "description": "Kept with the status event (the completion note, say).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
-        "patternDescription": "text without control characters",
-        "maxLength": 2000
       }
     ],
     "example": {
@@ -1914,7 +2061,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/contractor/jobs/{id}/reschedule",
     "summary": "Move a job the contractor holds to another of its arrival windows",
-    "description": "The contractor holding the job (its accepted offer: the order is `dispatched` or `en_route`) moves it to\nanother two-hour arrival window it works, by the same rules as the customer's `rescheduleOrder`: a window\noff the job's grid is 422 naming the field; a window the contractor does not work, whose seats\n(`capacity.concurrent_jobs`, or `capacity.jobs_per_day` when the day changes) are taken, or that is not\nbookable now within the order's urgency is 409 `window_unavailable` naming it; an order `on_site`,\n`completed` or `cancelled` is 409 `order_not_reschedulable`. The new window's seats are booked and the old\nones freed in one step, and the order's `eta` is re-estimated as a reschedule does (the window's start,\nsource `window`, when that is later than the contractor's response time). Answers 200 with the job as it\nnow stands; asking for the window the job already has answers the same 200 and changes nothing.\n\nThe move is audited under the order's tenant and sent to the customer as `order.rescheduled` (with the new\nand the previous window and `rescheduled_by: contractor`; `order.eta_updated` follows when the ETA\nchanged). `id` is the order id (`ord_…`, the offer's `job.order_id`). A job the contractor does not hold\n(another contractor's, the other environment's, or one it gave back or an operator moved) is 404.\nContractor keys only: a customer key gets 403 `insufficient_scope`.",
+    "description": "The contractor holding the job (its accepted offer: the order is `dispatched` or `en_route`) moves it to\nanother two-hour arrival window it works, by the same rules as the customer's `rescheduleOrder`: a window\noff the job's grid is 422 naming the field; a window the contractor does not work, whose seats\n(`capacity.concurrent_jobs`, or `capacity.jobs_per_day` when the day changes) are taken, or that is not\nbookable now within the order's urgency is 409 `window_unavailable` naming it and saying which (its\n`detail` points at `listJobWindows`, `dispatch jobs windows`, for the windows the job can take); an order\n`on_site`, `completed` or `cancelled` is 409 `order_not_reschedulable`. The new window's seats are booked and the old\nones freed in one step, and the order's `eta` is re-estimated as a reschedule does (the window's start,\nsource `window`, when that is later than the contractor's response time). Answers 200 with the job as it\nnow stands; asking for the window the job already has answers the same 200 and changes nothing.\n\nThe move is audited under the order's tenant and sent to the customer as `order.rescheduled` (with the new\nand the previous window and `rescheduled_by: contractor`; `order.eta_updated` follows when the ETA\nchanged). `id` is the order id (`ord_…`, the offer's `job.order_id`). A job the contractor does not hold\n(another contractor's, the other environment's, or one it gave back or an operator moved) is 404.\nContractor keys only: a customer key gets 403 `insufficient_scope`.",
     "security": [
       "ApiKey"
     ],
@@ -1930,7 +2077,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Order id (`ord_…`).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
@@ -1944,7 +2091,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "An even hour on the job's local clock.",
+        "description": "An even hour on the job's local clock, exactly: minutes, seconds and any fraction of a second zero (`10:00:00.000000001` is 422).",
         "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
         "patternDescription": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00",
         "maxLength": 40
@@ -1958,10 +2105,26 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "Two hours after `start`.",
+        "description": "Exactly two hours after `start` (any fraction of a second zero).",
         "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
         "patternDescription": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00",
         "maxLength": 40
+      },
+      {
+        "flag": "confidence",
+        "in": "body",
+        "target": [
+          "arrival_window",
+          "confidence"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Ignored: a quote's window may be passed back as it came, with its `confidence`.",
+        "enum": [
+          "high",
+          "medium",
+          "low"
+        ]
       }
     ],
     "example": {
@@ -1986,6 +2149,51 @@ export const operations: readonly OperationSpec[] = [
     ]
   },
   {
+    "operationId": "listJobWindows",
+    "command": [
+      "jobs",
+      "windows"
+    ],
+    "method": "get",
+    "path": "/api/dispatch/v1/contractor/jobs/{id}/windows",
+    "summary": "List the arrival windows a held job can still take",
+    "description": "The windows `rescheduleJob` would take for this job now: the windows a quote would offer the customer\n(`createQuote`'s `arrival_windows`: the job zone's two-hour grid, bookable until 30 minutes before their\nend, within the order's urgency horizon), of the job's own contractor only (the whole windows it works) and\nwith a free seat in the window and its day (`capacity.concurrent_jobs`, `capacity.jobs_per_day`), the\njob's own seats counted as free. The job's current window is `arrival_window`, not repeated in `windows`.\nSeats are read when asked: a window another order takes meanwhile is 409 `window_unavailable` at the move.\nA job `on_site`, `completed` or `cancelled` has no window to move to: 409 `order_not_reschedulable`.\n\n`id` is the order id (`ord_…`, the offer's `job.order_id`). A job the contractor does not hold (another\ncontractor's, the other environment's, or one it gave back or an operator moved) is 404. Contractor keys\nonly: a customer key gets 403 `insufficient_scope`.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "id",
+        "in": "path",
+        "target": [
+          "id"
+        ],
+        "type": "string",
+        "required": true,
+        "description": "Order id (`ord_…`).",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
+        "patternDescription": "text without control characters",
+        "minLength": 1,
+        "maxLength": 100
+      }
+    ],
+    "example": null,
+    "responses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "422",
+      "429",
+      "503",
+      "default"
+    ]
+  },
+  {
     "operationId": "requestPriceRevision",
     "command": [
       "jobs",
@@ -1994,7 +2202,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/contractor/jobs/{id}/price-revisions",
     "summary": "Ask the customer for a higher price on a job the contractor holds",
-    "description": "The contractor holding the job (its accepted offer: the order is `dispatched`, `en_route` or `on_site`)\nasks for more when the work will cost more than quoted or more than the not-to-exceed: `amount_cents` is\nthe new total it asks the customer to approve, with a `reason` the customer reads. The amount must be over\nthe order's quoted cost and over its NTE (409 `price_revision_not_above` otherwise: the job already fits).\nAn order has at most one pending revision: asking again before the customer answers is 409\n`price_revision_pending`. Answers 201 with the revision (`pending`); the order's `price_revision` shows it\nand `order.price_revision_requested` is sent to the customer, who approves it (`approvePriceRevision`:\nthe NTE becomes the amount) or declines it (`declinePriceRevision`: the NTE stays, and the contractor\nworks within it or reports that it cannot attend). An order that is not this contractor's job, or of the\nother environment, is 404; an order offered but not accepted yet, or finished, is 409\n`order_not_revisable`. Contractor keys only: a customer key gets 403 `insufficient_scope`.",
+    "description": "The contractor holding the job (its accepted offer: the order is `dispatched`, `en_route` or `on_site`)\nasks for more when the work will cost more than quoted or more than the not-to-exceed: `amount_cents` is\nthe new total it asks the customer to approve, with a `reason` the customer reads. The amount must be over\nthe order's quoted cost and over its NTE (409 `price_revision_not_above` otherwise: the job already fits).\nAn order has at most one pending revision: asking again before the customer answers is 409\n`price_revision_pending`. Answers 201 with the revision (`pending`); the order's `price_revision` shows it\nand `order.price_revision_requested` is sent to the customer, who approves it (`approvePriceRevision`:\nthe NTE becomes the amount) or declines it (`declinePriceRevision`: the NTE stays, and the contractor\nworks within it or reports that it cannot attend). A pending revision ends unanswered (`withdrawn`, with\n`order.price_revision_resolved`) when this contractor stops holding the job (it gives the job back, or the\njob goes to another contractor) or when the order is completed or cancelled first; the contractor reads how\nits last revision ended in the job's `price_revision` (`listContractorJobs`, and the answers of\n`updateJobStatus` and `rescheduleJob`). An order that is not this contractor's job, or of the other\nenvironment, is 404; an order offered but not accepted yet, or finished, is 409 `order_not_revisable`.\nContractor keys only: a customer key gets 403 `insufficient_scope`.",
     "security": [
       "ApiKey"
     ],
@@ -2010,7 +2218,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Order id (`ord_…`).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
@@ -2036,7 +2244,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Why the work costs more; the customer reads it.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 1000
@@ -2062,6 +2270,74 @@ export const operations: readonly OperationSpec[] = [
     ]
   },
   {
+    "operationId": "listContractorEvents",
+    "command": [
+      "jobs",
+      "events"
+    ],
+    "method": "get",
+    "path": "/api/dispatch/v1/contractor/events",
+    "summary": "The calling contractor's events, oldest first (JSON page or live SSE stream)",
+    "description": "What happened to the offers and jobs of the contractor the key is bound to, in the key's environment only,\noldest first, after the event `after` (exclusive): `offer.created` (a job offered to it, with the place\nwithout the street, the window, the price it pays and `respond_by`), `offer.withdrawn` (an open offer\ntaken away: it expired, the order was cancelled or moved on, or the contractor was deactivated),\n`job.cancelled`, `job.rescheduled` (the customer moved the window), `job.eta_updated` (an estimate the\ncontractor did not make itself) and `job.price_revision_resolved` (its price revision approved, declined\nor withdrawn). Each event is written once, in the change it tells, with only what this contractor may see\nat that moment: never the customer (account, keys, `callback_url`, `reference_id`), never another\ncontractor's offer, price or window, and the street only in the views of a job it holds. Its own answers\nand reports (accept, decline, status, its own reschedule and ETA) are not repeated here. Page with\n`limit`; `next_after` is the last id of the page.\n\nWith `Accept: text/event-stream` the answer is a Server-Sent Events stream exactly like `listEvents`'s:\n`id:`, `event:` and `data:` per event (the same JSON as the page's item), a `: heartbeat` comment every\n15 s, `Last-Event-ID` (or `after`) to resume exactly once, and the same bounds per key and per stream.\nContractor keys with `contractor:offers` only: a customer key gets 403 `insufficient_scope`.",
+    "security": [
+      "ApiKey"
+    ],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [
+      {
+        "flag": "after",
+        "in": "query",
+        "target": [
+          "after"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "Only the contractor's events after this event id (exclusive).",
+        "pattern": "^cev_[0-9]{1,18}$",
+        "patternDescription": "a contractor event id such as cev_42",
+        "maxLength": 22
+      },
+      {
+        "flag": "limit",
+        "in": "query",
+        "target": [
+          "limit"
+        ],
+        "type": "integer",
+        "required": false,
+        "description": "Page size (JSON only).",
+        "default": 50,
+        "minimum": 1,
+        "maximum": 200
+      },
+      {
+        "flag": "last-event-id",
+        "in": "header",
+        "target": [
+          "Last-Event-ID"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "SSE resume point of the contractor feed (sent by EventSource on reconnect); same meaning as `after`.",
+        "pattern": "^cev_[0-9]{1,18}$",
+        "patternDescription": "a contractor event id such as cev_42",
+        "maxLength": 22
+      }
+    ],
+    "example": null,
+    "responses": [
+      "200",
+      "400",
+      "401",
+      "403",
+      "422",
+      "429",
+      "503",
+      "default"
+    ]
+  },
+  {
     "operationId": "advanceSandboxOrder",
     "command": [
       "sandbox",
@@ -2070,7 +2346,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/sandbox/orders/{id}/advance",
     "summary": "Move a sandbox order one step now",
-    "description": "Sandbox only: orders made with a `dispatch_test_` key move on their own once assigned\n(`pending_dispatch` → `dispatched` → `en_route` with an ETA → `on_site` → `completed` at the quoted\ncost), one step every `SANDBOX_STEP_MS` (default 5000; 0 = only through this endpoint). This endpoint\ntakes the next step now, or with `to` walks the steps up to that status; each step is evented, audited\nand webhooked exactly like an operator's. The sandbox follows the live rules exactly: an\n`accepted_pending_fulfilment` order is assigned by the dispatcher, as live, once an active contractor\ncan take it (no contractor is invented; advancing it first assigns the pool's match, or answers 409\n`no_contractor_in_area`); an order whose price is over its NTE (`fulfilment.reason: over_nte`, or a\nlater match priced over it, kept as its `quoted_cost_cents`) is never dispatched or completed. 403\n`live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of the order, 409\n`held_over_nte` for an order held over its NTE, 409 `no_contractor_in_area` for an unassigned order no\nactive contractor can take. A `sandbox_scenario` can end a walk short of `to` (the order cancelled, or\nback in the dispatcher's queue when nobody took it): the answer is the order as it then stands.",
+    "description": "Sandbox only: orders made with a `dispatch_test_` key move on their own once assigned\n(`pending_dispatch` → `dispatched` → `en_route` with an ETA → `on_site` → `completed` at the quoted\ncost), one step every `SANDBOX_STEP_MS` (default 5000; 0 = none on the wall clock: only through this\nendpoint, or as an advance of the account's test clock walks them, advanceSandboxClock). This endpoint\ntakes the next step now, or with `to` walks the steps up to that status; each step is evented, audited\nand webhooked exactly like an operator's. The sandbox follows the live rules exactly: an\n`accepted_pending_fulfilment` order is assigned by the dispatcher, as live, once an active contractor\ncan take it (no contractor is invented; advancing it first assigns the pool's match, or answers 409\n`no_contractor_in_area`); an order whose price is over its NTE (`fulfilment.reason: over_nte`, or a\nlater match priced over it, kept as its `quoted_cost_cents`) is never dispatched or completed. 403\n`live_key` for live keys; 409 `invalid_transition` when `to` is not ahead of the order, 409\n`held_over_nte` for an order held over its NTE, 409 `no_contractor_in_area` for an unassigned order no\nactive contractor can take. A `sandbox_scenario` can end a walk short of `to` (the order cancelled, or\nback in the dispatcher's queue when nobody took it): the answer is the order as it then stands.",
     "security": [
       "ApiKey"
     ],
@@ -2086,7 +2362,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Order id (`ord_…`).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
@@ -2145,6 +2421,7 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
+      "400",
       "401",
       "403",
       "429",
@@ -2172,6 +2449,7 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
+      "400",
       "401",
       "403",
       "429",
@@ -2189,7 +2467,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/dispatch/v1/sandbox/clock/advance",
     "summary": "Freeze the key's account's test clock and move it forward",
-    "description": "Sandbox only: freezes the account's test clock (at the wall clock's time when it was running) and moves\nit forward `by` a duration (`PT2H` or `2h`; at most 30 days; `0s` only freezes it) or `to` the next\nscheduled step (`next_step`: the earliest of the account's test orders' next sandbox step, open offer's\n`respond_by` and fulfilment deadline of an unassigned order). The clock stays frozen afterwards, until\n`resetSandbox`.\n\nThe answer comes once everything due on the way has happened, in time order: the clock stops at each\nscheduled instant up to the target, and there the sandbox steps the orders due (one step each, every\n`SANDBOX_STEP_MS` of clock time), expires the offers past `respond_by` and re-offers their jobs, assigns\nwhat the pool can take and escalates the orders past their fulfilment deadline, exactly as the wall\nclock would have, with each event stamped with the clock's time. Only this account's test orders move:\nother accounts and live orders never do. 403 `live_key` for live keys; 409 `no_scheduled_step` for\n`to: next_step` when nothing is scheduled; 422 for a duration over 30 days, or for both `by` and `to`.",
+    "description": "Sandbox only: freezes the account's test clock (at the wall clock's time when it was running) and moves\nit forward `by` a duration (`PT2H` or `2h`; at most 30 days; `0s` only freezes it) or `to` the next\nscheduled step (`next_step`: the earliest of the account's test orders' next sandbox step, open offer's\n`respond_by` and fulfilment deadline of an unassigned order). The clock stays frozen afterwards, until\n`resetSandbox`.\n\nThe answer comes once everything due on the way has happened, in time order: the clock stops at each\nscheduled instant up to the target, and there the sandbox steps the orders due (one step each, every\n`SANDBOX_STEP_MS` of clock time; with `SANDBOX_STEP_MS` 0, which takes no step on the wall clock, each\nstep comes 1 ms after the order's last change, so `to: next_step` takes them one at a time), expires the\noffers past `respond_by` and re-offers their jobs, assigns what the pool can take and escalates the\norders past their fulfilment deadline, exactly as the wall clock would have, with each event stamped\nwith the clock's time. Only this account's test orders move: other accounts and live orders never do.\n\nOne advance of an account's clock runs at a time, across every server instance: an advance sent while\nanother is still walking the same clock is refused with 409 `clock_advancing` and changes nothing\n(advances are not queued or added up: each moves the clock from where it stands when it begins, so\nretry once the other has answered). 403 `live_key` for live keys; 409 `no_scheduled_step` for `to:\nnext_step` when nothing is scheduled; 422 for a duration over 30 days, or for both `by` and `to`.",
     "security": [
       "ApiKey"
     ],
@@ -2205,7 +2483,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "How far to move the clock, at most 30 days; zero (`0s`) freezes it where it stands.",
-        "pattern": "^(?:P(?:\\d{1,2}D(?:T(?:\\d{1,3}H(?:\\d{1,5}M)?(?:\\d{1,7}S)?|\\d{1,5}M(?:\\d{1,7}S)?|\\d{1,7}S))?|T(?:\\d{1,3}H(?:\\d{1,5}M)?(?:\\d{1,7}S)?|\\d{1,5}M(?:\\d{1,7}S)?|\\d{1,7}S))|\\d{1,2}d(?:\\d{1,3}h)?(?:\\d{1,5}m)?(?:\\d{1,7}s)?|\\d{1,3}h(?:\\d{1,5}m)?(?:\\d{1,7}s)?|\\d{1,5}m(?:\\d{1,7}s)?|\\d{1,7}s)$",
+        "pattern": "^(?:P(?:[0-9]{1,2}D(?:T(?:[0-9]{1,3}H(?:[0-9]{1,5}M)?(?:[0-9]{1,7}S)?|[0-9]{1,5}M(?:[0-9]{1,7}S)?|[0-9]{1,7}S))?|T(?:[0-9]{1,3}H(?:[0-9]{1,5}M)?(?:[0-9]{1,7}S)?|[0-9]{1,5}M(?:[0-9]{1,7}S)?|[0-9]{1,7}S))|[0-9]{1,2}d(?:[0-9]{1,3}h)?(?:[0-9]{1,5}m)?(?:[0-9]{1,7}s)?|[0-9]{1,3}h(?:[0-9]{1,5}m)?(?:[0-9]{1,7}s)?|[0-9]{1,5}m(?:[0-9]{1,7}s)?|[0-9]{1,7}s)$",
         "patternDescription": "a duration: ISO 8601 days, hours, minutes and seconds (PT2H, P1DT30M) or the same units as 1d2h30m10s",
         "maxLength": 32
       },
@@ -2308,7 +2586,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "post",
     "path": "/api/mcp",
     "summary": "MCP Streamable HTTP endpoint (JSON-RPC 2.0)",
-    "description": "Stateless MCP server (revisions 2025-06-18 and 2025-11-25): `initialize`, `tools/list`, `tools/call`,\n`resources/list`, `resources/templates/list` and `resources/read`. The key's orders are resources\n`dispatch://orders/{id}` (JSON, the `getOrder` body): `resources/list` pages the newest first (`nextCursor`\nas `listOrders`' cursor), `resources/read` reads one; it needs the key's `orders:read` scope, and another\naccount's or environment's order is not found (-32002, as MCP names it) like an unknown one. Without a\ncredential the list is empty. `dispatch.order` and `dispatch.cancel_order` ask before they act\n(`x-mcp-confirm`, see the introduction): the first call answers a preview with a `confirmation_token`.\nTools: `dispatch.quote` and `dispatch.order` (keyed: `Authorization: Bearer <API_KEY>`), `dispatch.evals`\nand `dispatch.index` (public). Tool input/output schemas are the request/response schemas of this contract.\nAn order with a credential that is not entitled to order yields JSON-RPC error **-32002** (the spec's\nentitlement code; note that MCP also uses -32002 for \"resource not found\" in resource methods).\nA keyed tool called without a credential returns a tool result with `isError: true` naming the missing key.\nTool arguments are JSON and are not converted: `\"45000\"` where an integer is due is a tool error naming\nthe field, as the REST operation's 422 is.\n\n`params` may be an object or an array by JSON-RPC 2.0 (`JsonRpcRequest`), but every MCP method takes an\nobject: a request with array params is answered with **-32602** (Invalid params, its `id` echoed; a\nnotification gets 202 and no body), and a batch holding one is refused whole with 400 -32600.",
+    "description": "Stateless MCP server (revisions 2025-06-18 and 2025-11-25): `initialize`, `tools/list`, `tools/call`,\n`resources/list`, `resources/templates/list` and `resources/read`. The key's orders are resources\n`dispatch://orders/{id}` (JSON, the `getOrder` body): `resources/list` pages the newest first (`nextCursor`\nas `listOrders`' cursor), `resources/read` reads one, by id or by the handle `dispatch.order` answers\n(`dispatch://orders/dispatch-ord_…`); it needs the key's `orders:read` scope, and another account's or\nenvironment's order is not found (-32002, as MCP names it) like an unknown one. Without a credential the\nlist is empty, and a `resources/read` is HTTP 401 with a `WWW-Authenticate` challenge naming the protected\nresource metadata (MCP authorization), so an MCP client knows to authenticate. `dispatch.order` and `dispatch.cancel_order` ask before they act\n(`x-mcp-confirm`, see the introduction): the first call answers a preview with a `confirmation_token`.\nTools: `dispatch.quote` and `dispatch.order` (keyed: `Authorization: Bearer <API_KEY>`), `dispatch.evals`\nand `dispatch.index` (public). Tool input/output schemas are the request/response schemas of this contract.\nAn order with a credential that is not entitled to order yields JSON-RPC error **-32002** (the spec's\nentitlement code; note that MCP also uses -32002 for \"resource not found\" in resource methods).\nA keyed tool called without a credential returns a tool result with `isError: true` naming the missing key.\nTool arguments are JSON and are not converted: `\"45000\"` where an integer is due is a tool error naming\nthe field, as the REST operation's 422 is.\n\n`params` may be an object or an array by JSON-RPC 2.0 (`JsonRpcRequest`), but every MCP method takes an\nobject: a request with array params is answered with **-32602** (Invalid params, its `id` echoed; a\nnotification gets 202 and no body), and a batch holding one is refused whole with 400 -32600.",
     "security": [
       "McpBearerKey"
     ],
@@ -2323,7 +2601,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "jsonrpc"
+        "description": "The JSON-RPC version, always `2.0`."
       },
       {
         "flag": "id",
@@ -2333,10 +2611,10 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "id",
+        "description": "Your id for the request, echoed in the answer.",
         "minimum": -9007199254740991,
         "maximum": 9007199254740991,
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 200
       },
@@ -2348,8 +2626,8 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "method",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "description": "The JSON-RPC method to call.",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 200
       },
@@ -2405,8 +2683,8 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "client_name",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "description": "A name for the client that people will recognise in logs.",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 200
       },
@@ -2418,7 +2696,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": false,
-        "description": "grant_types",
+        "description": "The grants the client will use; only `client_credentials` is offered.",
         "enum": [
           "client_credentials"
         ]
@@ -2431,8 +2709,8 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "scope",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "description": "The scopes the client asks for, space-separated (a self-serve client may only quote).",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 200
       },
@@ -2468,8 +2746,8 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "software_id",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "description": "An identifier of the software the client runs, the same for every install of it.",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 200
       },
@@ -2481,8 +2759,8 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "software_version",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "description": "The version of that software.",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 200
       },
@@ -2494,7 +2772,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "client_uri",
+        "description": "A web page about the client, for people.",
         "pattern": "^https?://",
         "patternDescription": "an http(s) URL",
         "maxLength": 2048
@@ -2507,7 +2785,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": false,
-        "description": "contacts"
+        "description": "Email addresses of the people responsible for the client."
       }
     ],
     "example": {
@@ -2552,7 +2830,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Must be `client_credentials`.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 100
       },
@@ -2564,8 +2842,8 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "scope",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "description": "The scopes the token is for, space-separated.",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 200
       },
@@ -2577,8 +2855,8 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "client_id",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "description": "The registered client's id, when it authenticates in the body (`client_secret_post`).",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 100
       },
@@ -2590,8 +2868,8 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "client_secret",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "description": "The registered client's secret, when it authenticates in the body (`client_secret_post`).",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 200
       }
@@ -2637,7 +2915,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "jsonrpc"
+        "description": "The JSON-RPC version, always `2.0`."
       },
       {
         "flag": "id",
@@ -2647,10 +2925,10 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "id",
+        "description": "Your id for the request, echoed in the answer.",
         "minimum": -9007199254740991,
         "maximum": 9007199254740991,
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 200
       },
@@ -2662,8 +2940,8 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "method",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "description": "The JSON-RPC method to call.",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 200
       },
@@ -2731,7 +3009,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Seal returned with a decision (quote or order), `seal_` + 64 hex digits.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 200
@@ -2878,7 +3156,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 200
       },
@@ -2910,6 +3188,7 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
+      "400",
       "401",
       "403",
       "422",
@@ -3067,6 +3346,27 @@ export const operations: readonly OperationSpec[] = [
     ]
   },
   {
+    "operationId": "getHome",
+    "command": [
+      "discovery",
+      "home"
+    ],
+    "method": "get",
+    "path": "/",
+    "summary": "Where to start - the API reference, this contract and the agents' entry points",
+    "description": "What a person or a client that opens the server's root needs next: the API reference for a browser\n(`getDocs`), this contract (`getOpenApiJson`, `getOpenApiYaml`), the guides for agents (the capability index\nand the agent card), the MCP and A2A endpoints, the trade catalog and the liveness check, each as a path on\nthis server.",
+    "security": [],
+    "bodyContentType": null,
+    "bodyRequired": false,
+    "flags": [],
+    "example": null,
+    "responses": [
+      "200",
+      "429",
+      "default"
+    ]
+  },
+  {
     "operationId": "getDocs",
     "command": [
       "discovery",
@@ -3160,7 +3460,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "get",
     "path": "/api/admin/v1/metrics",
     "summary": "Prometheus metrics of this instance",
-    "description": "The Prometheus text exposition format (version 0.0.4) of the instance answering: request durations by route\ntemplate and status code (`http_request_duration_seconds`), the webhook outbox's depth and delivery lag, audit\nrecords waiting for the sequencer and the newest checkpoint's age, open event streams, database pool use, and\nthe default process metrics. Database-backed gauges are read when scraped. With `METRICS_PORT` set, the same\ntext is also served without a token on that port (loopback unless `METRICS_HOST` says otherwise).",
+    "description": "The Prometheus text exposition format (version 0.0.4) of the instance answering: request durations by route\ntemplate and status code (`http_request_duration_seconds`), the webhook outbox's depth and delivery lag, audit\nrecords waiting for the sequencer and the newest checkpoint's age, open event streams (the customers' order events\nand the contractor feed, each its own gauge), database pool use, and\nthe default process metrics. Database-backed gauges are read when scraped. With `METRICS_PORT` set, the same\ntext is also served without a token on that port (loopback unless `METRICS_HOST` says otherwise).",
     "security": [
       "AdminToken"
     ],
@@ -3170,6 +3470,7 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
+      "400",
       "401",
       "503",
       "default"
@@ -3228,7 +3529,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 200
       }
@@ -3236,6 +3537,7 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
+      "400",
       "401",
       "422",
       "503",
@@ -3267,7 +3569,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "account",
+        "description": "The customer account the key acts for; its orders, events and audit trail are that account's.",
         "pattern": "^[a-z0-9][a-z0-9._-]*$",
         "patternDescription": "lower-case letters, digits, '.', '_' and '-', starting with a letter or digit",
         "minLength": 1,
@@ -3281,7 +3583,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "environment",
+        "description": "Whether the key works on test orders (the sandbox) or live ones.",
         "enum": [
           "test",
           "live"
@@ -3295,8 +3597,8 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "label",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "description": "A note for people telling keys apart, such as the integration it is for.",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 200
       },
@@ -3308,15 +3610,13 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": false,
-        "description": "What the key may do (see ApiKeyScope); default every scope. A quote-only key is `[quote]`.",
+        "description": "What the key may do (see ApiKeyScope; a customer key holds no contractor scope); default every customer scope. A quote-only key is `[quote]`.",
         "enum": [
           "quote",
           "order",
           "orders:read",
           "webhooks",
-          "audit",
-          "contractor:offers",
-          "contractor:jobs"
+          "audit"
         ],
         "default": [
           "quote",
@@ -3369,7 +3669,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Key id (`key_…`), not the key itself.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 100
       }
@@ -3377,8 +3677,10 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
+      "400",
       "401",
       "404",
+      "422",
       "503",
       "default"
     ]
@@ -3510,7 +3812,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Opaque cursor from a previous page's `next_cursor`.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 200
       }
@@ -3518,6 +3820,7 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
+      "400",
       "401",
       "422",
       "503",
@@ -3549,8 +3852,8 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "name",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "description": "The contractor's business name, as operators see it (customers see only its masked `ref`).",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 200
@@ -3563,7 +3866,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": true,
-        "description": "trades",
+        "description": "The trades the contractor is matched for.",
         "enum": [
           "plumbing",
           "electrical",
@@ -3583,7 +3886,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "integer",
         "required": true,
-        "description": "hourly_rate_cents",
+        "description": "What the contractor charges per hour, in cents; quotes are priced from it.",
         "minimum": 1,
         "maximum": 1000000
       },
@@ -3660,6 +3963,20 @@ export const operations: readonly OperationSpec[] = [
         "description": "Jobs it starts per local day in its `time_zone`.",
         "minimum": 1,
         "maximum": 1000
+      },
+      {
+        "flag": "base-zip",
+        "in": "body",
+        "target": [
+          "base_zip"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "The 5-digit ZIP the contractor's technicians set off from (its shop or yard); drive times to jobs are estimated from it. It must be a ZIP the server's ZIP dataset lists, in one of the states of `service_areas`: another is 422 naming `base_zip`.",
+        "pattern": "^[0-9]{5}$",
+        "patternDescription": "a 5-digit ZIP (78701)",
+        "minLength": 5,
+        "maxLength": 5
       }
     ],
     "example": {
@@ -3724,7 +4041,8 @@ export const operations: readonly OperationSpec[] = [
       "capacity": {
         "concurrent_jobs": 3,
         "jobs_per_day": 8
-      }
+      },
+      "base_zip": "78702"
     },
     "responses": [
       "201",
@@ -3747,7 +4065,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "patch",
     "path": "/api/admin/v1/contractors/{id}",
     "summary": "Update a contractor (for example deactivate it)",
-    "description": "",
+    "description": "Changes the given fields. Deactivating (`active: false`) takes the contractor out of matching at once:\naccepting one of its open offers is 409 `contractor_inactive`, and within a moment (the dispatcher's\nsweep, nudged on every instance) its open offers are `withdrawn` and their jobs offered to the next\neligible contractor. Jobs it already accepted stay its own.",
     "security": [
       "AdminToken"
     ],
@@ -3763,7 +4081,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Contractor id (`ctr_…`).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 100
       },
@@ -3775,8 +4093,8 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "name",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "description": "The contractor's business name, as operators see it (customers see only its masked `ref`).",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 200
@@ -3789,7 +4107,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "array",
         "required": false,
-        "description": "trades",
+        "description": "The trades the contractor is matched for (replaces the whole list).",
         "enum": [
           "plumbing",
           "electrical",
@@ -3809,7 +4127,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "integer",
         "required": false,
-        "description": "hourly_rate_cents",
+        "description": "What the contractor charges per hour, in cents; quotes are priced from it.",
         "minimum": 1,
         "maximum": 1000000
       },
@@ -3821,7 +4139,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "integer",
         "required": false,
-        "description": "base_response_minutes",
+        "description": "Typical response time for a routine job (at most a week).",
         "minimum": 1,
         "maximum": 10080
       },
@@ -3833,7 +4151,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "boolean",
         "required": false,
-        "description": "emergency_capable"
+        "description": "Whether the contractor takes emergency jobs."
       },
       {
         "flag": "active",
@@ -3843,7 +4161,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "boolean",
         "required": false,
-        "description": "active"
+        "description": "Whether the contractor is in the matching pool; an inactive one gets no new offers."
       },
       {
         "flag": "time-zone",
@@ -3853,7 +4171,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "An IANA time zone name (`America/New_York`, `Asia/Kolkata`, `UTC`). A name the server's time-zone database does not know is 422 naming the field. Answers give the name as written, in the database's letter case when only the case differs (`america/chicago` is answered `America/Chicago`).",
+        "description": "An IANA time zone name (`America/New_York`, `Asia/Kolkata`, `UTC`, links such as `US/Central` too).",
         "pattern": "^[A-Za-z][A-Za-z0-9_+-]*(?:/[A-Za-z0-9_+-]+){0,2}$",
         "patternDescription": "an IANA time zone name such as America/New_York",
         "minLength": 1,
@@ -3884,6 +4202,20 @@ export const operations: readonly OperationSpec[] = [
         "description": "Jobs it starts per local day in its `time_zone`.",
         "minimum": 1,
         "maximum": 1000
+      },
+      {
+        "flag": "base-zip",
+        "in": "body",
+        "target": [
+          "base_zip"
+        ],
+        "type": "string",
+        "required": false,
+        "description": "The ZIP the technicians set off from: one the server's ZIP dataset lists, in a state the contractor serves (with `service_areas` given, one of those), else 422 naming `base_zip`.",
+        "pattern": "^[0-9]{5}$",
+        "patternDescription": "a 5-digit ZIP (78701)",
+        "minLength": 5,
+        "maxLength": 5
       }
     ],
     "example": {
@@ -3927,7 +4259,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Contractor id (`ctr_…`).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 100
       },
@@ -3939,7 +4271,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "environment",
+        "description": "Whether the key works on test orders (the sandbox) or live ones.",
         "enum": [
           "test",
           "live"
@@ -3953,8 +4285,8 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "label",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "description": "A note for people telling keys apart, such as the device or technician it is for.",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 200
       },
@@ -4019,7 +4351,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": true,
         "description": "Order id (`ord_…`).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 100
@@ -4032,7 +4364,7 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "status",
+        "description": "The status the order moves to.",
         "enum": [
           "pending_dispatch",
           "dispatched",
@@ -4062,8 +4394,8 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": false,
-        "description": "note",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "description": "Free text kept with the event in the order's history and the audit log.",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 2000
       },
@@ -4098,7 +4430,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Why the operator goes above the NTE; required with `nte_override: true`, kept in the audit log.",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "minLength": 1,
         "maxLength": 500
@@ -4112,7 +4444,7 @@ export const operations: readonly OperationSpec[] = [
         "type": "string",
         "required": false,
         "description": "Assign this contractor (for `pending_dispatch` from an unassigned order).",
-        "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
         "patternDescription": "text without control characters",
         "maxLength": 100
       },
@@ -4197,6 +4529,7 @@ export const operations: readonly OperationSpec[] = [
     "example": null,
     "responses": [
       "200",
+      "400",
       "401",
       "422",
       "503",
@@ -4204,3 +4537,86 @@ export const operations: readonly OperationSpec[] = [
     ]
   }
 ];
+
+/** What each command group is for (the contract's `x-cli-groups`), by its words. */
+export const groups: Readonly<Record<string, string>> = {
+  "orders": "Track, cancel and reschedule your account's work orders, and answer their price revisions.",
+  "orders revisions": "Approve or decline a contractor's request to charge more than an order's not-to-exceed.",
+  "webhooks": "Read or rotate your account's webhook signing secret, and list or redeliver webhook deliveries.",
+  "events": "Read your account's order events as a page, or follow them as a live stream.",
+  "offers": "As a contractor, list the jobs offered to you and accept or decline them (contractor key).",
+  "jobs": "As a contractor, report progress on the jobs you accepted, move them or ask for more money (contractor key).",
+  "sandbox": "Move test-key orders through their steps by hand, or empty the sandbox.",
+  "sandbox clock": "Read or move the sandbox clock that schedules your test orders' next steps.",
+  "mcp": "Call the Model Context Protocol endpoint (tools/list, tools/call) as an agent would.",
+  "auth": "Register a self-serve OAuth client and get access tokens for quoting.",
+  "a2a": "Send a JSON-RPC request to the agent-to-agent (A2A) endpoint.",
+  "attest": "Check audit-log seals, checkpoints and consistency proofs, online or offline.",
+  "audit": "Read your account's append-only audit trail.",
+  "discovery": "Fetch the agent card, capability index, OAuth metadata and the contract itself.",
+  "health": "Ask whether the server is alive and ready to take requests.",
+  "admin": "Operator commands for keys, contractors and orders (needs --admin-token).",
+  "admin keys": "Issue, list and revoke customers' API keys.",
+  "admin contractors": "List, add and change the contractor pool, and issue contractor keys.",
+  "admin orders": "Record order lifecycle events as an operator (status changes, overrides)."
+};
+
+/** The IANA zone a job's times are shown in, by its state (UsState's `x-time-zones`). */
+export const stateTimeZones: Readonly<Record<string, string>> = {
+  "AL": "America/Chicago",
+  "AK": "America/Anchorage",
+  "AZ": "America/Phoenix",
+  "AR": "America/Chicago",
+  "CA": "America/Los_Angeles",
+  "CO": "America/Denver",
+  "CT": "America/New_York",
+  "DE": "America/New_York",
+  "FL": "America/New_York",
+  "GA": "America/New_York",
+  "HI": "Pacific/Honolulu",
+  "ID": "America/Boise",
+  "IL": "America/Chicago",
+  "IN": "America/Indiana/Indianapolis",
+  "IA": "America/Chicago",
+  "KS": "America/Chicago",
+  "KY": "America/New_York",
+  "LA": "America/Chicago",
+  "ME": "America/New_York",
+  "MD": "America/New_York",
+  "MA": "America/New_York",
+  "MI": "America/Detroit",
+  "MN": "America/Chicago",
+  "MS": "America/Chicago",
+  "MO": "America/Chicago",
+  "MT": "America/Denver",
+  "NE": "America/Chicago",
+  "NV": "America/Los_Angeles",
+  "NH": "America/New_York",
+  "NJ": "America/New_York",
+  "NM": "America/Denver",
+  "NY": "America/New_York",
+  "NC": "America/New_York",
+  "ND": "America/Chicago",
+  "OH": "America/New_York",
+  "OK": "America/Chicago",
+  "OR": "America/Los_Angeles",
+  "PA": "America/New_York",
+  "RI": "America/New_York",
+  "SC": "America/New_York",
+  "SD": "America/Chicago",
+  "TN": "America/Chicago",
+  "TX": "America/Chicago",
+  "UT": "America/Denver",
+  "VT": "America/New_York",
+  "VA": "America/New_York",
+  "WA": "America/Los_Angeles",
+  "WV": "America/New_York",
+  "WI": "America/Chicago",
+  "WY": "America/Denver",
+  "DC": "America/New_York",
+  "PR": "America/Puerto_Rico",
+  "GU": "Pacific/Guam",
+  "VI": "America/St_Thomas",
+  "AS": "Pacific/Pago_Pago",
+  "MP": "Pacific/Saipan"
+};

@@ -31,7 +31,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 255,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         }
@@ -149,13 +149,13 @@ export const requestSchemas: Record<string, object> = {
               "zip": {
                 "type": "string",
                 "maxLength": 10,
-                "pattern": "^\\d{5}(-\\d{4})?$",
+                "pattern": "^[0-9]{5}(-[0-9]{4})?$",
                 "x-pattern-description": "a 5-digit ZIP or ZIP+4 (78701 or 78701-1234)"
               },
               "city": {
                 "type": "string",
                 "maxLength": 255,
-                "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+                "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
                 "x-pattern-description": "text without control characters"
               }
             }
@@ -178,7 +178,7 @@ export const requestSchemas: Record<string, object> = {
           "description": {
             "type": "string",
             "maxLength": 2000,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         }
@@ -296,13 +296,13 @@ export const requestSchemas: Record<string, object> = {
               "zip": {
                 "type": "string",
                 "maxLength": 10,
-                "pattern": "^\\d{5}(-\\d{4})?$",
+                "pattern": "^[0-9]{5}(-[0-9]{4})?$",
                 "x-pattern-description": "a 5-digit ZIP or ZIP+4 (78701 or 78701-1234)"
               },
               "city": {
                 "type": "string",
                 "maxLength": 255,
-                "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+                "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
                 "x-pattern-description": "text without control characters"
               }
             }
@@ -341,7 +341,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 255,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -441,25 +441,25 @@ export const requestSchemas: Record<string, object> = {
               "zip": {
                 "type": "string",
                 "maxLength": 10,
-                "pattern": "^\\d{5}(-\\d{4})?$",
+                "pattern": "^[0-9]{5}(-[0-9]{4})?$",
                 "x-pattern-description": "a 5-digit ZIP or ZIP+4 (78701 or 78701-1234)"
               },
               "city": {
                 "type": "string",
                 "maxLength": 255,
-                "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+                "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
                 "x-pattern-description": "text without control characters"
               },
               "address": {
                 "type": "string",
                 "maxLength": 1000,
-                "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+                "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
                 "x-pattern-description": "text without control characters"
               },
               "name": {
                 "type": "string",
                 "maxLength": 500,
-                "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+                "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
                 "x-pattern-description": "text without control characters"
               }
             }
@@ -483,21 +483,21 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 5000,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "callback_url": {
             "type": "string",
             "format": "uri",
             "maxLength": 2000,
-            "pattern": "^https?://[^\\u0000-\\u0020\\u007F\\uD800-\\uDFFF]+$",
+            "pattern": "^https?://[^\\x00-\\x20\\x7F]+$",
             "x-pattern-description": "an http(s) URL without spaces or control characters"
           },
           "reference_id": {
             "type": "string",
             "minLength": 1,
             "maxLength": 255,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "quote_id": {
@@ -528,6 +528,14 @@ export const requestSchemas: Record<string, object> = {
                 "maxLength": 40,
                 "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
                 "x-pattern-description": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00"
+              },
+              "confidence": {
+                "type": "string",
+                "enum": [
+                  "high",
+                  "medium",
+                  "low"
+                ]
               }
             }
           },
@@ -597,7 +605,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 255,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "created_after": {
@@ -647,7 +655,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -722,7 +730,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "state": {
@@ -837,7 +845,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -887,7 +895,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -927,7 +935,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 2000,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         }
@@ -944,7 +952,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -990,6 +998,14 @@ export const requestSchemas: Record<string, object> = {
                 "maxLength": 40,
                 "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
                 "x-pattern-description": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00"
+              },
+              "confidence": {
+                "type": "string",
+                "enum": [
+                  "high",
+                  "medium",
+                  "low"
+                ]
               }
             }
           }
@@ -1007,14 +1023,14 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "revision_id": {
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -1045,14 +1061,14 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "revision_id": {
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -1104,7 +1120,7 @@ export const requestSchemas: Record<string, object> = {
           "cursor": {
             "type": "string",
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -1127,7 +1143,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -1157,7 +1173,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -1196,7 +1212,7 @@ export const requestSchemas: Record<string, object> = {
           "note": {
             "type": "string",
             "maxLength": 1000,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         }
@@ -1223,7 +1239,7 @@ export const requestSchemas: Record<string, object> = {
           "cursor": {
             "type": "string",
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -1246,7 +1262,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -1265,51 +1281,122 @@ export const requestSchemas: Record<string, object> = {
         "required": []
       },
       "body": {
-        "type": "object",
-        "additionalProperties": false,
-        "required": [
-          "status"
-        ],
-        "properties": {
-          "status": {
-            "type": "string",
-            "enum": [
-              "en_route",
-              "on_site",
-              "completed",
-              "unable_to_attend"
-            ]
-          },
-          "estimated_arrival_at": {
-            "type": "string",
-            "format": "date-time",
-            "maxLength": 40,
-            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
-            "x-pattern-description": "an RFC 3339 date-time such as 2026-11-24T09:30:00Z"
-          },
-          "final_cost_cents": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 100000000
-          },
-          "reason": {
-            "type": "string",
-            "enum": [
-              "vehicle_breakdown",
-              "emergency",
-              "schedule_conflict",
-              "not_qualified",
-              "other"
+        "oneOf": [
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "status",
+              "estimated_arrival_at"
             ],
-            "x-extensible-enum": true
+            "properties": {
+              "status": {
+                "type": "string",
+                "const": "en_route",
+                "enum": [
+                  "en_route"
+                ]
+              },
+              "estimated_arrival_at": {
+                "type": "string",
+                "format": "date-time",
+                "maxLength": 40,
+                "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
+                "x-pattern-description": "an RFC 3339 date-time such as 2026-11-24T09:30:00Z"
+              },
+              "note": {
+                "type": "string",
+                "maxLength": 2000,
+                "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
+                "x-pattern-description": "text without control characters"
+              }
+            }
           },
-          "note": {
-            "type": "string",
-            "maxLength": 2000,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
-            "x-pattern-description": "text without control characters"
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "status"
+            ],
+            "properties": {
+              "status": {
+                "type": "string",
+                "const": "on_site",
+                "enum": [
+                  "on_site"
+                ]
+              },
+              "note": {
+                "type": "string",
+                "maxLength": 2000,
+                "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
+                "x-pattern-description": "text without control characters"
+              }
+            }
+          },
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "status",
+              "final_cost_cents"
+            ],
+            "properties": {
+              "status": {
+                "type": "string",
+                "const": "completed",
+                "enum": [
+                  "completed"
+                ]
+              },
+              "final_cost_cents": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 100000000
+              },
+              "note": {
+                "type": "string",
+                "maxLength": 2000,
+                "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
+                "x-pattern-description": "text without control characters"
+              }
+            }
+          },
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "status",
+              "reason"
+            ],
+            "properties": {
+              "status": {
+                "type": "string",
+                "const": "unable_to_attend",
+                "enum": [
+                  "unable_to_attend"
+                ]
+              },
+              "reason": {
+                "type": "string",
+                "enum": [
+                  "vehicle_breakdown",
+                  "emergency",
+                  "schedule_conflict",
+                  "not_qualified",
+                  "other"
+                ],
+                "x-extensible-enum": true
+              },
+              "note": {
+                "type": "string",
+                "maxLength": 2000,
+                "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
+                "x-pattern-description": "text without control characters"
+              }
+            }
           }
-        }
+        ]
       }
     }
   },
@@ -1323,7 +1410,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -1369,10 +1456,48 @@ export const requestSchemas: Record<string, object> = {
                 "maxLength": 40,
                 "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$",
                 "x-pattern-description": "an RFC 3339 date-time such as 2026-11-23T10:00:00-06:00"
+              },
+              "confidence": {
+                "type": "string",
+                "enum": [
+                  "high",
+                  "medium",
+                  "low"
+                ]
               }
             }
           }
         }
+      }
+    }
+  },
+  "listJobWindows": {
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "object",
+        "properties": {
+          "id": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
+            "x-pattern-description": "text without control characters"
+          }
+        },
+        "required": [
+          "id"
+        ]
+      },
+      "query": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "header": {
+        "type": "object",
+        "properties": {},
+        "required": []
       }
     }
   },
@@ -1386,7 +1511,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -1421,10 +1546,50 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 1000,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         }
+      }
+    }
+  },
+  "listContractorEvents": {
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "query": {
+        "type": "object",
+        "properties": {
+          "after": {
+            "type": "string",
+            "pattern": "^cev_[0-9]{1,18}$",
+            "x-pattern-description": "a contractor event id such as cev_42",
+            "maxLength": 22
+          },
+          "limit": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 200,
+            "default": 50
+          }
+        },
+        "required": []
+      },
+      "header": {
+        "type": "object",
+        "properties": {
+          "Last-Event-ID": {
+            "type": "string",
+            "pattern": "^cev_[0-9]{1,18}$",
+            "x-pattern-description": "a contractor event id such as cev_42",
+            "maxLength": 22
+          }
+        },
+        "required": []
       }
     }
   },
@@ -1438,7 +1603,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -1533,23 +1698,38 @@ export const requestSchemas: Record<string, object> = {
         "required": []
       },
       "body": {
-        "type": "object",
-        "additionalProperties": false,
-        "minProperties": 1,
-        "properties": {
-          "by": {
-            "type": "string",
-            "maxLength": 32,
-            "pattern": "^(?:P(?:\\d{1,2}D(?:T(?:\\d{1,3}H(?:\\d{1,5}M)?(?:\\d{1,7}S)?|\\d{1,5}M(?:\\d{1,7}S)?|\\d{1,7}S))?|T(?:\\d{1,3}H(?:\\d{1,5}M)?(?:\\d{1,7}S)?|\\d{1,5}M(?:\\d{1,7}S)?|\\d{1,7}S))|\\d{1,2}d(?:\\d{1,3}h)?(?:\\d{1,5}m)?(?:\\d{1,7}s)?|\\d{1,3}h(?:\\d{1,5}m)?(?:\\d{1,7}s)?|\\d{1,5}m(?:\\d{1,7}s)?|\\d{1,7}s)$",
-            "x-pattern-description": "a duration: ISO 8601 days, hours, minutes and seconds (PT2H, P1DT30M) or the same units as 1d2h30m10s"
+        "oneOf": [
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "by"
+            ],
+            "properties": {
+              "by": {
+                "type": "string",
+                "maxLength": 32,
+                "pattern": "^(?:P(?:[0-9]{1,2}D(?:T(?:[0-9]{1,3}H(?:[0-9]{1,5}M)?(?:[0-9]{1,7}S)?|[0-9]{1,5}M(?:[0-9]{1,7}S)?|[0-9]{1,7}S))?|T(?:[0-9]{1,3}H(?:[0-9]{1,5}M)?(?:[0-9]{1,7}S)?|[0-9]{1,5}M(?:[0-9]{1,7}S)?|[0-9]{1,7}S))|[0-9]{1,2}d(?:[0-9]{1,3}h)?(?:[0-9]{1,5}m)?(?:[0-9]{1,7}s)?|[0-9]{1,3}h(?:[0-9]{1,5}m)?(?:[0-9]{1,7}s)?|[0-9]{1,5}m(?:[0-9]{1,7}s)?|[0-9]{1,7}s)$",
+                "x-pattern-description": "a duration: ISO 8601 days, hours, minutes and seconds (PT2H, P1DT30M) or the same units as 1d2h30m10s"
+              }
+            }
           },
-          "to": {
-            "type": "string",
-            "enum": [
-              "next_step"
-            ]
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "to"
+            ],
+            "properties": {
+              "to": {
+                "type": "string",
+                "enum": [
+                  "next_step"
+                ]
+              }
+            }
           }
-        }
+        ]
       }
     }
   },
@@ -1639,7 +1819,7 @@ export const requestSchemas: Record<string, object> = {
               "null"
             ],
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters",
             "minimum": -9007199254740991,
             "maximum": 9007199254740991
@@ -1647,7 +1827,7 @@ export const requestSchemas: Record<string, object> = {
           "method": {
             "type": "string",
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "params": {
@@ -1691,7 +1871,7 @@ export const requestSchemas: Record<string, object> = {
           "client_name": {
             "type": "string",
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "grant_types": {
@@ -1707,7 +1887,7 @@ export const requestSchemas: Record<string, object> = {
           "scope": {
             "type": "string",
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "token_endpoint_auth_method": {
@@ -1723,20 +1903,20 @@ export const requestSchemas: Record<string, object> = {
             "items": {
               "type": "string",
               "maxLength": 200,
-              "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+              "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
               "x-pattern-description": "text without control characters"
             }
           },
           "software_id": {
             "type": "string",
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "software_version": {
             "type": "string",
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "client_uri": {
@@ -1752,7 +1932,7 @@ export const requestSchemas: Record<string, object> = {
             "items": {
               "type": "string",
               "maxLength": 254,
-              "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+              "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
               "x-pattern-description": "text without control characters"
             }
           }
@@ -1787,25 +1967,25 @@ export const requestSchemas: Record<string, object> = {
           "grant_type": {
             "type": "string",
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "scope": {
             "type": "string",
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "client_id": {
             "type": "string",
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "client_secret": {
             "type": "string",
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         }
@@ -1848,7 +2028,7 @@ export const requestSchemas: Record<string, object> = {
               "null"
             ],
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters",
             "minimum": -9007199254740991,
             "maximum": 9007199254740991
@@ -1856,7 +2036,7 @@ export const requestSchemas: Record<string, object> = {
           "method": {
             "type": "string",
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "params": {
@@ -1885,7 +2065,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -1999,7 +2179,7 @@ export const requestSchemas: Record<string, object> = {
           "cursor": {
             "type": "string",
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "type": {
@@ -2170,6 +2350,26 @@ export const requestSchemas: Record<string, object> = {
       }
     }
   },
+  "getHome": {
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "query": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      },
+      "header": {
+        "type": "object",
+        "properties": {},
+        "required": []
+      }
+    }
+  },
   "getDocs": {
     "type": "object",
     "properties": {
@@ -2297,7 +2497,7 @@ export const requestSchemas: Record<string, object> = {
           "cursor": {
             "type": "string",
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -2353,7 +2553,7 @@ export const requestSchemas: Record<string, object> = {
           "label": {
             "type": "string",
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "scopes": {
@@ -2368,11 +2568,8 @@ export const requestSchemas: Record<string, object> = {
                 "order",
                 "orders:read",
                 "webhooks",
-                "audit",
-                "contractor:offers",
-                "contractor:jobs"
-              ],
-              "x-extensible-enum": true
+                "audit"
+              ]
             },
             "x-default": [
               "quote",
@@ -2395,7 +2592,7 @@ export const requestSchemas: Record<string, object> = {
           "id": {
             "type": "string",
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -2510,7 +2707,7 @@ export const requestSchemas: Record<string, object> = {
           "cursor": {
             "type": "string",
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -2556,7 +2753,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "trades": {
@@ -2656,7 +2853,7 @@ export const requestSchemas: Record<string, object> = {
                   "items": {
                     "type": "string",
                     "maxLength": 255,
-                    "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+                    "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
                     "x-pattern-description": "text without control characters"
                   }
                 },
@@ -2667,7 +2864,7 @@ export const requestSchemas: Record<string, object> = {
                     "type": "string",
                     "minLength": 3,
                     "maxLength": 5,
-                    "pattern": "^\\d{3,5}$",
+                    "pattern": "^[0-9]{3,5}$",
                     "x-pattern-description": "3 to 5 digits"
                   }
                 }
@@ -2954,6 +3151,13 @@ export const requestSchemas: Record<string, object> = {
                 "maximum": 1000
               }
             }
+          },
+          "base_zip": {
+            "type": "string",
+            "minLength": 5,
+            "maxLength": 5,
+            "pattern": "^[0-9]{5}$",
+            "x-pattern-description": "a 5-digit ZIP (78701)"
           }
         }
       }
@@ -2968,7 +3172,7 @@ export const requestSchemas: Record<string, object> = {
           "id": {
             "type": "string",
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -2995,7 +3199,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "trades": {
@@ -3095,7 +3299,7 @@ export const requestSchemas: Record<string, object> = {
                   "items": {
                     "type": "string",
                     "maxLength": 255,
-                    "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+                    "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
                     "x-pattern-description": "text without control characters"
                   }
                 },
@@ -3106,7 +3310,7 @@ export const requestSchemas: Record<string, object> = {
                     "type": "string",
                     "minLength": 3,
                     "maxLength": 5,
-                    "pattern": "^\\d{3,5}$",
+                    "pattern": "^[0-9]{3,5}$",
                     "x-pattern-description": "3 to 5 digits"
                   }
                 }
@@ -3343,6 +3547,13 @@ export const requestSchemas: Record<string, object> = {
                 "maximum": 1000
               }
             }
+          },
+          "base_zip": {
+            "type": "string",
+            "minLength": 5,
+            "maxLength": 5,
+            "pattern": "^[0-9]{5}$",
+            "x-pattern-description": "a 5-digit ZIP (78701)"
           }
         }
       }
@@ -3357,7 +3568,7 @@ export const requestSchemas: Record<string, object> = {
           "id": {
             "type": "string",
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -3392,7 +3603,7 @@ export const requestSchemas: Record<string, object> = {
           "label": {
             "type": "string",
             "maxLength": 200,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "scopes": {
@@ -3427,7 +3638,7 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           }
         },
@@ -3471,7 +3682,7 @@ export const requestSchemas: Record<string, object> = {
           "note": {
             "type": "string",
             "maxLength": 2000,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "human_override": {
@@ -3486,13 +3697,13 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 500,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "contractor_id": {
             "type": "string",
             "maxLength": 100,
-            "pattern": "^(?:[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$",
+            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
             "x-pattern-description": "text without control characters"
           },
           "estimated_arrival_at": {

@@ -70,7 +70,13 @@ export const operationSchemes: Readonly<Record<string, readonly SecurityScheme[]
   "POST /api/dispatch/v1/contractor/jobs/{id}/reschedule": [
     "ApiKey"
   ],
+  "GET /api/dispatch/v1/contractor/jobs/{id}/windows": [
+    "ApiKey"
+  ],
   "POST /api/dispatch/v1/contractor/jobs/{id}/price-revisions": [
+    "ApiKey"
+  ],
+  "GET /api/dispatch/v1/contractor/events": [
     "ApiKey"
   ],
   "POST /api/dispatch/v1/sandbox/orders/{id}/advance": [
@@ -114,6 +120,7 @@ export const operationSchemes: Readonly<Record<string, readonly SecurityScheme[]
   "GET /api/capabilities": [],
   "GET /openapi.json": [],
   "GET /openapi.yaml": [],
+  "GET /": [],
   "GET /docs": [],
   "GET /docs/redoc.standalone.js": [],
   "GET /healthz": [],
@@ -174,7 +181,9 @@ export const operationIds = {
   "GET /api/dispatch/v1/contractor/jobs": "listContractorJobs",
   "POST /api/dispatch/v1/contractor/jobs/{id}/status": "updateJobStatus",
   "POST /api/dispatch/v1/contractor/jobs/{id}/reschedule": "rescheduleJob",
+  "GET /api/dispatch/v1/contractor/jobs/{id}/windows": "listJobWindows",
   "POST /api/dispatch/v1/contractor/jobs/{id}/price-revisions": "requestPriceRevision",
+  "GET /api/dispatch/v1/contractor/events": "listContractorEvents",
   "POST /api/dispatch/v1/sandbox/orders/{id}/advance": "advanceSandboxOrder",
   "POST /api/dispatch/v1/sandbox/reset": "resetSandbox",
   "GET /api/dispatch/v1/sandbox/clock": "getSandboxClock",
@@ -199,6 +208,7 @@ export const operationIds = {
   "GET /api/capabilities": "getCapabilityIndex",
   "GET /openapi.json": "getOpenApiJson",
   "GET /openapi.yaml": "getOpenApiYaml",
+  "GET /": "getHome",
   "GET /docs": "getDocs",
   "GET /docs/redoc.standalone.js": "getDocsBundle",
   "GET /healthz": "getHealth",

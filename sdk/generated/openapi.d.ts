@@ -39,13 +39,16 @@ export interface paths {
          *     When `nte_cents` is given the quote says whether the job fits under it.
          *
          *     **Arrival windows:** `arrival_windows` lists the two-hour windows the job can book now, from the matched
-         *     pool's working hours and free capacity: windows start at even hours on the job's local clock (the
-         *     zone of its state) and are written with that offset; a window is bookable until 30 minutes before its end,
-         *     within the urgency's horizon (emergency 4 hours, urgent 24 hours, routine 3 days, scheduled 14 days),
-         *     when some contractor that could take the job works the whole window and still has a seat in it (its
-         *     `capacity.concurrent_jobs`) and in its day (`capacity.jobs_per_day`). Empty when nobody can take the job in
-         *     the horizon. Emergency and urgent quotes keep their `eta_tier`. Pass one window to `createOrder`'s
-         *     `arrival_window` to book it.
+         *     pool's working hours and its technicians' time: windows start at even hours on the job's local clock (the
+         *     zone of its state) and are written with that offset, within the urgency's horizon (emergency 4 hours,
+         *     urgent 24 hours, routine 3 days, scheduled 14 days). A window is offered when some contractor that could
+         *     take the job works the whole window, has a seat in its day (`capacity.jobs_per_day`), and one of its
+         *     `capacity.concurrent_jobs` technicians can arrive inside it: no earlier than its response time from now,
+         *     no later than 15 minutes before the window's end, free from its departure (the drive before the arrival)
+         *     to the end of the trade's expected work. No window ends before the quote's own earliest arrival (now
+         *     plus `estimated_response_minutes`). Each window carries a `confidence` (high, medium, low). Empty when
+         *     nobody can take the job in the horizon. Emergency and urgent quotes keep their `eta_tier`. Pass one
+         *     window to `createOrder`'s `arrival_window` to book it.
          */
         post: operations["createQuote"];
         delete?: never;
@@ -119,17 +122,21 @@ export interface paths {
          *
          *     **Arrival windows and capacity:** an assigned order books a two-hour arrival window (`arrival_window` on the
          *     order): the one given in `arrival_window` (one of a quote's `arrival_windows`), else one within its
-         *     urgency's horizon. An `emergency` goes to the first contractor in the usual rank order (finest coverage,
-         *     fastest response, then price) with a free seat, in that contractor's earliest free window; `urgent`,
-         *     `routine` and `scheduled` jobs book the earliest window any ranked contractor has free (rank breaking ties),
-         *     among the contractors priced within `nte_cents` first. A requested window, and an ordered quote's
+         *     urgency's horizon. Every job, an `emergency` included, books the earliest arrival any capable contractor's
+         *     technician can make (rank order, finest coverage, fastest response, then price, breaking ties), among the
+         *     contractors priced within `nte_cents` first. The order's `eta` is that arrival, inside its
+         *     `arrival_window`. A requested window, and an ordered quote's
          *     contractor, keep the rank order. A contractor that does not work the whole window, or whose seats in it
          *     (`capacity.concurrent_jobs`) or in its day (`capacity.jobs_per_day`) are taken, is skipped, so no
-         *     contractor is ever booked over its capacity, however many servers take orders at once. A requested window
-         *     that is not a window of the job's grid (a start that is not an even local hour, or an
-         *     end that is not two hours later) is 422 naming the field; a window that is full or not bookable now (also when no
+         *     contractor is ever booked over its capacity, however many servers take orders at once. Test and live
+         *     book separate seats: the contractors are shared by both environments, their seats are not, so
+         *     `dispatch_test_` orders never fill a contractor for live orders (nor live orders for test ones). A
+         *     requested window that is not a window of the job's grid (a start that is not an even local hour, exactly:
+         *     minutes, seconds and any fraction of a second zero, or an end that is not exactly two hours later) is 422
+         *     naming the field; a window that cannot be booked now (also when no
          *     contractor serves the job at all: the order would otherwise wait for another window) is 409
-         *     `window_unavailable` naming it. Without a window, when every contractor that covers the job is fully booked
+         *     `window_unavailable` naming it, its `detail` saying why: it has passed, it starts beyond the urgency's
+         *     horizon, no contractor that serves the job works it, nobody serves the job, or it is full. Without a window, when every contractor that covers the job is fully booked
          *     in the horizon the order is accepted unassigned (202, `fulfilment.reason: no_window_available`) and
          *     assigned as soon as a seat frees. A cancelled order frees its seats; a completed one its window seat.
          *
@@ -141,7 +148,7 @@ export interface paths {
          *     arrival changes, `order.completed` with the final cost), and
          *     `order.escalated` when an order passes its fulfilment deadline unassigned, `order.rescheduled` when the
          *     customer or its contractor moves it to another arrival window, `order.price_revision_requested` and
-         *     `order.price_revision_resolved` for a price revision and its answer — the event
+         *     `order.price_revision_resolved` for a price revision and how it ended — the event
          *     catalogue in the top-level `webhooks`, the
          *     same events (same body, same `webhook-id`) as `listEvents` and `dispatch listen`. The signing secret (`whsec_…`, one per account) is handed out by the operator
          *     (`getWebhookSecret`) and to the account's keys (`getAccountWebhookSecret`, rotated with
@@ -364,7 +371,8 @@ export interface paths {
          *     Answers 200 with the order; cancelling an already cancelled order answers the same 200 (the first
          *     reason stands). Once the contractor is `on_site` (or the order is completed) the answer is 409
          *     `cannot_cancel`. The cancellation (reason, note, who cancelled) is shown in `cancellation`, audited,
-         *     added to the order's events and sent to its `callback_url` like every status change.
+         *     added to the order's events and sent to its `callback_url` like every status change; a pending price
+         *     revision is withdrawn with it (`order.price_revision_resolved`).
          */
         post: operations["cancelOrder"];
         delete?: never;
@@ -389,8 +397,8 @@ export interface paths {
          *     `createOrder`'s `arrival_window` is validated: a window off the job's grid (a start that is not an even
          *     local hour, an end that is not two hours later) is 422 naming the field; a window the contractor does not
          *     work, whose seats (`capacity.concurrent_jobs`, or `capacity.jobs_per_day` when the day changes) are taken,
-         *     or that is not bookable now within the order's urgency is 409 `window_unavailable` naming it. The new
-         *     window's seats are booked and the old ones freed in one step. Answers 200 with the order: its new
+         *     or that is not bookable now within the order's urgency is 409 `window_unavailable` naming it, its `detail`
+         *     saying which. The new window's seats are booked and the old ones freed in one step. Answers 200 with the order: its new
          *     `arrival_window`, and its `eta` re-estimated (the window's start, source `window`, when that is later than
          *     the contractor's response time). Asking for the window the order already has answers the same 200 and
          *     changes nothing.
@@ -425,7 +433,8 @@ export interface paths {
          *     for an order priced over its NTE at creation and held for approval) releases the order: the dispatcher
          *     assigns it at once. Answers 200 with the order, its `price_revision` now `approved`; the revision is
          *     audited and `order.price_revision_resolved` is sent. Exactly one answer wins per revision, across
-         *     instances: approving again, or a revision already declined, is 409 `price_revision_resolved`; an order
+         *     instances: approving again, or a revision already declined or withdrawn (its contractor no longer holds
+         *     the job, or the order was completed or cancelled first), is 409 `price_revision_resolved`; an order
          *     finished meanwhile is 409 `order_not_revisable`. Another account's order or revision (or the other
          *     environment's) is 404. Over MCP this spends the customer's money, so the tool asks for confirmation first
          *     (`x-mcp-confirm`).
@@ -452,7 +461,7 @@ export interface paths {
          *     completes within it or reports that it cannot attend. An order held for approval at creation stays held
          *     (cancel it with `cancelOrder`). Answers 200 with the order, its `price_revision` now `declined`; the
          *     revision is audited and `order.price_revision_resolved` is sent. Exactly one answer wins per revision:
-         *     declining again, or a revision already approved, is 409 `price_revision_resolved`. Another account's
+         *     declining again, or a revision already approved or withdrawn, is 409 `price_revision_resolved`. Another account's
          *     order or revision (or the other environment's) is 404.
          */
         post: operations["declinePriceRevision"];
@@ -502,7 +511,9 @@ export interface paths {
          *     (`order.status_changed`, then `order.assigned`), and the offer shows the job's whole location. Exactly one
          *     answer wins per offer, across instances: accepting again, or an offer already declined, is 409
          *     `offer_closed`; an accept after `respond_by` is 409 `offer_expired` (the job is offered to the next
-         *     contractor). Another contractor's offer, or one of the other environment, is 404.
+         *     contractor). A deactivated contractor cannot accept (409 `contractor_inactive`): its open offers are
+         *     withdrawn and their jobs offered to the next contractor. Another contractor's offer, or one of the other
+         *     environment, is 404.
          */
         post: operations["acceptOffer"];
         delete?: never;
@@ -522,11 +533,15 @@ export interface paths {
         put?: never;
         /**
          * Decline an offer, with a reason
-         * @description Declines an open offer: the job is offered to the next eligible contractor (`order.assigned` with
-         *     `reassigned: true`, the order's `assigned_contractor_ref` naming it), or, when none is left, the order
+         * @description Declines an open offer: the job is offered to the next eligible contractor at the order's price, which a
+         *     re-assignment keeps (`order.assigned` with `reassigned: true`, the order's `assigned_contractor_ref` naming
+         *     it, its `arrival_window` and `quoted_cost_cents`; `order.rescheduled` with `rescheduled_by: dispatch` follows
+         *     when the next contractor's booking is in another window), or, when none is left, the order
          *     returns to `accepted_pending_fulfilment`, where the dispatcher matches it again as the pool changes and
          *     escalates it at its fulfilment deadline. A contractor that declined is not offered the same order again.
-         *     An offer already answered or expired is 409 (`offer_closed`, `offer_expired`); another contractor's is 404.
+         *     The answer is the offer as the decliner was offered it (its price and window), never what the next
+         *     contractor is offered. An offer already answered or expired is 409 (`offer_closed`, `offer_expired`);
+         *     another contractor's is 404.
          */
         post: operations["declineOffer"];
         delete?: never;
@@ -574,13 +589,23 @@ export interface paths {
          *     `en_route` (with its `estimated_arrival_at`), `on_site`, `completed` (with `final_cost_cents` and a note)
          *     or `unable_to_attend` (with a `reason`). Each report moves the order by the same transitions and emits the
          *     same events as an operator's step (`order.status_changed`, `order.eta_updated` when the ETA changes, with
-         *     source `contractor`, and the completion), is not a human override, and is audited under the order's
-         *     tenant. Steps follow the lifecycle: `dispatched` → `en_route` → `on_site` → `completed`; any other step is
-         *     409 `invalid_transition`. A completion over the order's not-to-exceed is 409 `over_nte` (only an operator
+         *     source `contractor` and the order's `arrival_window`, and the completion), is not a human override, and is
+         *     audited under the order's tenant. An `estimated_arrival_at` outside the booked window is accepted (200) and
+         *     flagged: `eta.eta_outside_window: true` on the order, the job and `order.eta_updated`. Steps follow the lifecycle: `dispatched` → `en_route` → `on_site` → `completed`; a contractor who
+         *     arrives without having reported `en_route` (it was next door) reports `on_site` from `dispatched`: the
+         *     order passes through `en_route` at that instant, its `eta` set to the arrival (source `contractor`), so the
+         *     events say when it arrived (`order.status_changed` en_route, `order.eta_updated`, `order.status_changed`
+         *     on_site). Any other step is 409 `invalid_transition`, its `detail` naming only the steps this contractor
+         *     may report from the job's status (the job's `next_steps`; never `cancelled`, which only the customer or an
+         *     operator does). A completion over the order's not-to-exceed is 409 `over_nte` (only an operator
          *     goes above it). `unable_to_attend` (from `dispatched` or `en_route`) gives the job back: the order returns
          *     to `pending_dispatch` and is offered to the next eligible contractor (`order.assigned` with
-         *     `reassigned: true`, `assigned_contractor_ref` naming it; this contractor is not offered it again), or, when
-         *     none is left, returns to `accepted_pending_fulfilment` for the dispatcher and its escalation.
+         *     `reassigned: true`, `assigned_contractor_ref` naming it, the order's price kept; `order.rescheduled` with
+         *     `rescheduled_by: dispatch` when its booking moved the window; this contractor is not offered it again), or, when
+         *     none is left, returns to `accepted_pending_fulfilment` for the dispatcher and its escalation; this
+         *     contractor's pending price revision is withdrawn, and the answer is the job as a contractor that no longer
+         *     holds it sees it (no street, `status: pending_dispatch`, its `price_revision` withdrawn). A completion
+         *     withdraws a revision still pending.
          *
          *     `id` is the order id (`ord_…`, the offer's `job.order_id`). A job the contractor does not hold (another
          *     contractor's, the other environment's, or one it gave back or an operator moved) is 404. The operator's
@@ -608,8 +633,9 @@ export interface paths {
          *     another two-hour arrival window it works, by the same rules as the customer's `rescheduleOrder`: a window
          *     off the job's grid is 422 naming the field; a window the contractor does not work, whose seats
          *     (`capacity.concurrent_jobs`, or `capacity.jobs_per_day` when the day changes) are taken, or that is not
-         *     bookable now within the order's urgency is 409 `window_unavailable` naming it; an order `on_site`,
-         *     `completed` or `cancelled` is 409 `order_not_reschedulable`. The new window's seats are booked and the old
+         *     bookable now within the order's urgency is 409 `window_unavailable` naming it and saying which (its
+         *     `detail` points at `listJobWindows`, `dispatch jobs windows`, for the windows the job can take); an order
+         *     `on_site`, `completed` or `cancelled` is 409 `order_not_reschedulable`. The new window's seats are booked and the old
          *     ones freed in one step, and the order's `eta` is re-estimated as a reschedule does (the window's start,
          *     source `window`, when that is later than the contractor's response time). Answers 200 with the job as it
          *     now stands; asking for the window the job already has answers the same 200 and changes nothing.
@@ -621,6 +647,36 @@ export interface paths {
          *     Contractor keys only: a customer key gets 403 `insufficient_scope`.
          */
         post: operations["rescheduleJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/contractor/jobs/{id}/windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the arrival windows a held job can still take
+         * @description The windows `rescheduleJob` would take for this job now: the windows a quote would offer the customer
+         *     (`createQuote`'s `arrival_windows`: the job zone's two-hour grid, bookable until 30 minutes before their
+         *     end, within the order's urgency horizon), of the job's own contractor only (the whole windows it works) and
+         *     with a free seat in the window and its day (`capacity.concurrent_jobs`, `capacity.jobs_per_day`), the
+         *     job's own seats counted as free. The job's current window is `arrival_window`, not repeated in `windows`.
+         *     Seats are read when asked: a window another order takes meanwhile is 409 `window_unavailable` at the move.
+         *     A job `on_site`, `completed` or `cancelled` has no window to move to: 409 `order_not_reschedulable`.
+         *
+         *     `id` is the order id (`ord_…`, the offer's `job.order_id`). A job the contractor does not hold (another
+         *     contractor's, the other environment's, or one it gave back or an operator moved) is 404. Contractor keys
+         *     only: a customer key gets 403 `insufficient_scope`.
+         */
+        get: operations["listJobWindows"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -646,11 +702,50 @@ export interface paths {
          *     `price_revision_pending`. Answers 201 with the revision (`pending`); the order's `price_revision` shows it
          *     and `order.price_revision_requested` is sent to the customer, who approves it (`approvePriceRevision`:
          *     the NTE becomes the amount) or declines it (`declinePriceRevision`: the NTE stays, and the contractor
-         *     works within it or reports that it cannot attend). An order that is not this contractor's job, or of the
-         *     other environment, is 404; an order offered but not accepted yet, or finished, is 409
-         *     `order_not_revisable`. Contractor keys only: a customer key gets 403 `insufficient_scope`.
+         *     works within it or reports that it cannot attend). A pending revision ends unanswered (`withdrawn`, with
+         *     `order.price_revision_resolved`) when this contractor stops holding the job (it gives the job back, or the
+         *     job goes to another contractor) or when the order is completed or cancelled first; the contractor reads how
+         *     its last revision ended in the job's `price_revision` (`listContractorJobs`, and the answers of
+         *     `updateJobStatus` and `rescheduleJob`). An order that is not this contractor's job, or of the other
+         *     environment, is 404; an order offered but not accepted yet, or finished, is 409 `order_not_revisable`.
+         *     Contractor keys only: a customer key gets 403 `insufficient_scope`.
          */
         post: operations["requestPriceRevision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dispatch/v1/contractor/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling contractor's events, oldest first (JSON page or live SSE stream)
+         * @description What happened to the offers and jobs of the contractor the key is bound to, in the key's environment only,
+         *     oldest first, after the event `after` (exclusive): `offer.created` (a job offered to it, with the place
+         *     without the street, the window, the price it pays and `respond_by`), `offer.withdrawn` (an open offer
+         *     taken away: it expired, the order was cancelled or moved on, or the contractor was deactivated),
+         *     `job.cancelled`, `job.rescheduled` (the customer moved the window), `job.eta_updated` (an estimate the
+         *     contractor did not make itself) and `job.price_revision_resolved` (its price revision approved, declined
+         *     or withdrawn). Each event is written once, in the change it tells, with only what this contractor may see
+         *     at that moment: never the customer (account, keys, `callback_url`, `reference_id`), never another
+         *     contractor's offer, price or window, and the street only in the views of a job it holds. Its own answers
+         *     and reports (accept, decline, status, its own reschedule and ETA) are not repeated here. Page with
+         *     `limit`; `next_after` is the last id of the page.
+         *
+         *     With `Accept: text/event-stream` the answer is a Server-Sent Events stream exactly like `listEvents`'s:
+         *     `id:`, `event:` and `data:` per event (the same JSON as the page's item), a `: heartbeat` comment every
+         *     15 s, `Last-Event-ID` (or `after`) to resume exactly once, and the same bounds per key and per stream.
+         *     Contractor keys with `contractor:offers` only: a customer key gets 403 `insufficient_scope`.
+         */
+        get: operations["listContractorEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -670,7 +765,8 @@ export interface paths {
          * Move a sandbox order one step now
          * @description Sandbox only: orders made with a `dispatch_test_` key move on their own once assigned
          *     (`pending_dispatch` → `dispatched` → `en_route` with an ETA → `on_site` → `completed` at the quoted
-         *     cost), one step every `SANDBOX_STEP_MS` (default 5000; 0 = only through this endpoint). This endpoint
+         *     cost), one step every `SANDBOX_STEP_MS` (default 5000; 0 = none on the wall clock: only through this
+         *     endpoint, or as an advance of the account's test clock walks them, advanceSandboxClock). This endpoint
          *     takes the next step now, or with `to` walks the steps up to that status; each step is evented, audited
          *     and webhooked exactly like an operator's. The sandbox follows the live rules exactly: an
          *     `accepted_pending_fulfilment` order is assigned by the dispatcher, as live, once an active contractor
@@ -760,11 +856,17 @@ export interface paths {
          *
          *     The answer comes once everything due on the way has happened, in time order: the clock stops at each
          *     scheduled instant up to the target, and there the sandbox steps the orders due (one step each, every
-         *     `SANDBOX_STEP_MS` of clock time), expires the offers past `respond_by` and re-offers their jobs, assigns
-         *     what the pool can take and escalates the orders past their fulfilment deadline, exactly as the wall
-         *     clock would have, with each event stamped with the clock's time. Only this account's test orders move:
-         *     other accounts and live orders never do. 403 `live_key` for live keys; 409 `no_scheduled_step` for
-         *     `to: next_step` when nothing is scheduled; 422 for a duration over 30 days, or for both `by` and `to`.
+         *     `SANDBOX_STEP_MS` of clock time; with `SANDBOX_STEP_MS` 0, which takes no step on the wall clock, each
+         *     step comes 1 ms after the order's last change, so `to: next_step` takes them one at a time), expires the
+         *     offers past `respond_by` and re-offers their jobs, assigns what the pool can take and escalates the
+         *     orders past their fulfilment deadline, exactly as the wall clock would have, with each event stamped
+         *     with the clock's time. Only this account's test orders move: other accounts and live orders never do.
+         *
+         *     One advance of an account's clock runs at a time, across every server instance: an advance sent while
+         *     another is still walking the same clock is refused with 409 `clock_advancing` and changes nothing
+         *     (advances are not queued or added up: each moves the clock from where it stands when it begins, so
+         *     retry once the other has answered). 403 `live_key` for live keys; 409 `no_scheduled_step` for `to:
+         *     next_step` when nothing is scheduled; 422 for a duration over 30 days, or for both `by` and `to`.
          */
         post: operations["advanceSandboxClock"];
         delete?: never;
@@ -834,9 +936,11 @@ export interface paths {
          * @description Stateless MCP server (revisions 2025-06-18 and 2025-11-25): `initialize`, `tools/list`, `tools/call`,
          *     `resources/list`, `resources/templates/list` and `resources/read`. The key's orders are resources
          *     `dispatch://orders/{id}` (JSON, the `getOrder` body): `resources/list` pages the newest first (`nextCursor`
-         *     as `listOrders`' cursor), `resources/read` reads one; it needs the key's `orders:read` scope, and another
-         *     account's or environment's order is not found (-32002, as MCP names it) like an unknown one. Without a
-         *     credential the list is empty. `dispatch.order` and `dispatch.cancel_order` ask before they act
+         *     as `listOrders`' cursor), `resources/read` reads one, by id or by the handle `dispatch.order` answers
+         *     (`dispatch://orders/dispatch-ord_…`); it needs the key's `orders:read` scope, and another account's or
+         *     environment's order is not found (-32002, as MCP names it) like an unknown one. Without a credential the
+         *     list is empty, and a `resources/read` is HTTP 401 with a `WWW-Authenticate` challenge naming the protected
+         *     resource metadata (MCP authorization), so an MCP client knows to authenticate. `dispatch.order` and `dispatch.cancel_order` ask before they act
          *     (`x-mcp-confirm`, see the introduction): the first call answers a preview with a `confirmation_token`.
          *     Tools: `dispatch.quote` and `dispatch.order` (keyed: `Authorization: Bearer <API_KEY>`), `dispatch.evals`
          *     and `dispatch.index` (public). Tool input/output schemas are the request/response schemas of this contract.
@@ -1160,6 +1264,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where to start - the API reference, this contract and the agents' entry points
+         * @description What a person or a client that opens the server's root needs next: the API reference for a browser
+         *     (`getDocs`), this contract (`getOpenApiJson`, `getOpenApiYaml`), the guides for agents (the capability index
+         *     and the agent card), the MCP and A2A endpoints, the trade catalog and the liveness check, each as a path on
+         *     this server.
+         */
+        get: operations["getHome"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -1239,7 +1366,8 @@ export interface paths {
          * Prometheus metrics of this instance
          * @description The Prometheus text exposition format (version 0.0.4) of the instance answering: request durations by route
          *     template and status code (`http_request_duration_seconds`), the webhook outbox's depth and delivery lag, audit
-         *     records waiting for the sequencer and the newest checkpoint's age, open event streams, database pool use, and
+         *     records waiting for the sequencer and the newest checkpoint's age, open event streams (the customers' order events
+         *     and the contractor feed, each its own gauge), database pool use, and
          *     the default process metrics. Database-backed gauges are read when scraped. With `METRICS_PORT` set, the same
          *     text is also served without a token on that port (loopback unless `METRICS_HOST` says otherwise).
          */
@@ -1321,7 +1449,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update a contractor (for example deactivate it) */
+        /**
+         * Update a contractor (for example deactivate it)
+         * @description Changes the given fields. Deactivating (`active: false`) takes the contractor out of matching at once:
+         *     accepting one of its open offers is 409 `contractor_inactive`, and within a moment (the dispatcher's
+         *     sweep, nudged on every instance) its open offers are `withdrawn` and their jobs offered to the next
+         *     eligible contractor. Jobs it already accepted stay its own.
+         */
         patch: operations["updateContractor"];
         trace?: never;
     };
@@ -1944,7 +2078,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The customer approved or declined a price revision
+         * The customer approved or declined a price revision, or it was withdrawn
          * @description Sent to the order's `callback_url` (and forwarded by `dispatch listen`); the same event as in `listEvents`.
          */
         post: {
@@ -2017,14 +2151,14 @@ export interface components {
         EtaTier: "within_1h" | "within_4h" | "same_day" | "next_business_day" | "scheduled" | "unavailable";
         QuoteLocation: {
             state: components["schemas"]["UsState"];
-            /** @description ZIP or ZIP+4. */
+            /** @description ZIP or ZIP+4, in `state`: a ZIP that the server's ZIP dataset places in another state is 422 naming `state` and `zip`; one it does not list is taken as given. */
             zip?: string;
             /** @description City name; matched case-insensitively against service areas. */
             city?: string;
         };
         OrderLocation: {
             state: components["schemas"]["UsState"];
-            /** @description ZIP or ZIP+4. */
+            /** @description ZIP or ZIP+4, in `state`: a ZIP that the server's ZIP dataset places in another state is 422 naming `state` and `zip`; one it does not list is taken as given. */
             zip?: string;
             /** @description City name. */
             city?: string;
@@ -2080,15 +2214,22 @@ export interface components {
          *     simulated contractors make the order take. They act through the contractor operations a real contractor's key
          *     calls (acceptOffer, declineOffer, updateJobStatus, requestPriceRevision, rescheduleJob), one move per sandbox step, so the
          *     events are the ones live emits. Steps come every `SANDBOX_STEP_MS` on the account's clock, or at once with
-         *     advanceSandboxClock (`to: next_step`) or advanceSandboxOrder. Each scenario always gives the same event
+         *     advanceSandboxClock (`to: next_step`) or advanceSandboxOrder. The jobs walk inside their booked windows: a
+         *     dispatched job's contractor sets off only in time to arrive at its `arrival_window`'s start (its drive, the
+         *     order's `estimated_response_minutes`, before it), reports an ETA inside the window (not before its start;
+         *     a drive the window cannot hold is shortened to arrive 5 minutes before its end) and is on site inside it,
+         *     by that ETA, so on the account's clock it arrives inside the window; `late_arrival` alone arrives after it
+         *     (on site at its late ETA).
+         *     advanceSandboxOrder takes its steps at once, whatever the clock. Each scenario always gives the same event
          *     types in the same order (below, for an order the pool assigns at creation and a second contractor can take
          *     when it is re-offered, as the default Texas jobs of the demo pool):
          *     - `happy_path` (default): order.created, order.assigned, order.status_changed (dispatched), order.assigned
          *       (the accept), order.status_changed (en_route), order.eta_updated, order.status_changed (on_site),
          *       order.status_changed (completed), order.completed.
          *     - `decline_then_reassign`: the first contractor declines its offer, the job is re-offered (order.assigned,
-         *       reassigned) and the second accepts: order.created, order.assigned, order.assigned, then happy_path from
-         *       dispatched.
+         *       reassigned, with the order's window and its quoted price kept; order.rescheduled, `rescheduled_by:
+         *       dispatch`, right after it when the second contractor's booking is in another window) and the second
+         *       accepts: order.created, order.assigned, order.assigned, then happy_path from dispatched.
          *     - `offer_expires`: the first contractor lets its offer's deadline pass (advance the clock past it); the job is
          *       re-offered and the second accepts: the same sequence as `decline_then_reassign`.
          *     - `unable_to_attend`: the first contractor accepts, then reports unable_to_attend; the job goes back
@@ -2127,8 +2268,8 @@ export interface components {
          *       happy_path sequence), as a live one could not move it either.
          *     - `late_arrival`: the contractor reports en_route with an `estimated_arrival_at` 30 minutes after the
          *       arrival window's end (after the order's ETA for an order without a window, and never before now + 30
-         *       minutes), then continues. Live flags nothing for a late estimate: the sequence is happy_path's, the late
-         *       time in the en_route step's order.eta_updated (`eta.source: contractor`).
+         *       minutes), then continues. The sequence is happy_path's, the late time in the en_route step's
+         *       order.eta_updated (`eta.source: contractor`), flagged as live flags it (`eta.eta_outside_window: true`).
          *     When nobody else can take a re-offered job the order does what live does: it returns to the dispatcher's
          *     queue (order.status_changed to accepted_pending_fulfilment) and waits for a contractor or its escalation.
          * @enum {string}
@@ -2147,18 +2288,35 @@ export interface components {
              */
             end: string;
         };
+        /** @description An arrival window a quote offers, with how sure the quote is that a technician arrives inside it. */
+        QuotedArrivalWindow: components["schemas"]["ArrivalWindow"] & {
+            /**
+             * @description How sure the quote is of the window, from the earliest arrival any candidate technician can make in
+             *     it (after its jobs before, the drive and the contractor's response time) and how many technicians
+             *     could take it: `high` when that arrival leaves at least 60 minutes before the window's end and at
+             *     least two technicians could take it, `medium` when it leaves at least 30 minutes (or 60 with one
+             *     technician), `low` otherwise (an arrival is never promised later than 15 minutes before the end).
+             * @enum {string}
+             */
+            confidence: "high" | "medium" | "low";
+        };
         /** @description One of a quote's `arrival_windows` (any offset naming the same instants is accepted). */
         ArrivalWindowRequest: {
             /**
              * Format: date-time
-             * @description An even hour on the job's local clock.
+             * @description An even hour on the job's local clock, exactly: minutes, seconds and any fraction of a second zero (`10:00:00.000000001` is 422).
              */
             start: string;
             /**
              * Format: date-time
-             * @description Two hours after `start`.
+             * @description Exactly two hours after `start` (any fraction of a second zero).
              */
             end: string;
+            /**
+             * @description Ignored: a quote's window may be passed back as it came, with its `confidence`.
+             * @enum {string}
+             */
+            confidence?: "high" | "medium" | "low";
         };
         RescheduleRequest: {
             /** @description The window to move to (one of a quote's `arrival_windows` the order's contractor works). */
@@ -2212,8 +2370,8 @@ export interface components {
             expires_at: string;
             /** Format: date-time */
             created_at: string;
-            /** @description The windows the job can book now, in time order (see `createQuote`): empty when no contractor that could take it works a whole window with a free seat within the urgency's horizon. */
-            arrival_windows?: components["schemas"]["ArrivalWindow"][];
+            /** @description The windows the job can book now, in time order (see `createQuote`), each graded: only windows a technician of a contractor that could take the job can reach, none ending before the quote's own earliest arrival (now plus `estimated_response_minutes`); empty when nobody can reach a window within the urgency's horizon. */
+            arrival_windows?: components["schemas"]["QuotedArrivalWindow"][];
         };
         WageSource: {
             name: string;
@@ -2391,6 +2549,8 @@ export interface components {
             urgency: components["schemas"]["Urgency"];
             description: string;
             nte_cents: number | null;
+            /** @description The not-to-exceed check, as `createOrder` answers it (`order.nte`): the order's `nte_cents` against its `quoted_cost_cents`; null when the order has no NTE. Always present in answers; `nte_cents` says the same amount. */
+            nte?: components["schemas"]["NteCheck"];
             quoted_cost_cents: number | null;
             final_cost_cents: number | null;
             assigned_contractor_ref: string | null;
@@ -2413,7 +2573,7 @@ export interface components {
             escalation?: components["schemas"]["Escalation"] | null;
             /** @description When the contractor is expected on site (see `Eta`); null until a contractor is assigned. */
             eta?: components["schemas"]["Eta"] | null;
-            /** @description The order's latest price revision (`pending` until the customer approves or declines it with `approvePriceRevision` / `declinePriceRevision`); null when it never had one. */
+            /** @description The order's latest price revision (`pending` until the customer approves or declines it with `approvePriceRevision` / `declinePriceRevision`, or it is withdrawn); null when it never had one. */
             price_revision?: components["schemas"]["PriceRevision"] | null;
         };
         CancelRequest: {
@@ -2464,15 +2624,16 @@ export interface components {
             /** @description The account's test-environment audit records, which a reset never removes (the reset's own record included). */
             audit_records_kept: number;
         };
-        /** @description `by` or `to`, not both. */
+        /** @description `by` a duration or `to` the next step: one of the two, never both. */
         SandboxClockAdvanceRequest: {
             /** @description How far to move the clock, at most 30 days; zero (`0s`) freezes it where it stands. */
-            by?: string;
+            by: string;
+        } | {
             /**
              * @description `next_step`: to the earliest instant something is scheduled for the account's test orders.
              * @enum {string}
              */
-            to?: "next_step";
+            to: "next_step";
         };
         SandboxClock: {
             /** @description The key's account. */
@@ -2517,8 +2678,8 @@ export interface components {
             key: string;
             account: string;
             label?: string;
-            /** @description What the key may do (see ApiKeyScope); default every scope. */
-            scopes?: components["schemas"]["ApiKeyScope"][];
+            /** @description What the key may do (see ApiKeyScope; a customer key holds no contractor scope); default every customer scope. */
+            scopes?: components["schemas"]["CustomerKeyScope"][];
         };
         /**
          * @description The event catalogue's types (the keys of the top-level `webhooks`).
@@ -2560,8 +2721,11 @@ export interface components {
          *     follows that status event too. It follows the status event of the same change
          *     (`order.created` or `order.status_changed` to `pending_dispatch`) and carries its `status` and
          *     `previous_status`; `assigned_contractor_ref` and `quoted_cost_cents` name the contractor and price,
-         *     `reassigned` says whether the order had another contractor before, and `eta` is the estimated arrival the
-         *     assignment set.
+         *     `reassigned` says whether the order had another contractor before, `eta` is the estimated arrival the
+         *     assignment set and `arrival_window` the window the order is booked in. A re-assignment keeps the order's
+         *     price (`quoted_cost_cents`: the customer pays what it was quoted, a higher price only through an approved
+         *     price revision); when the new contractor's booking is in another window, `order.rescheduled`
+         *     (`rescheduled_by: dispatch`) follows it.
          * @example {
          *       "id": "evt_42",
          *       "type": "order.assigned",
@@ -2580,7 +2744,12 @@ export interface components {
          *         "eta": {
          *           "estimated_arrival_at": "2026-11-23T17:32:11.000Z",
          *           "updated_at": "2026-11-23T15:02:11.000Z",
-         *           "source": "dispatch"
+         *           "source": "dispatch",
+         *           "eta_outside_window": false
+         *         },
+         *         "arrival_window": {
+         *           "start": "2026-11-23T10:00:00-06:00",
+         *           "end": "2026-11-23T12:00:00-06:00"
          *         }
          *       }
          *     }
@@ -2649,7 +2818,9 @@ export interface components {
          * @description The order's estimated arrival changed after it was first set (`eta`, see `Eta`): an operator re-estimated
          *     it, the sandbox's contractor set off, or a new contractor was assigned. It follows the status event of the
          *     change that made it (and the `order.assigned` of a re-assignment) and carries its `status` and
-         *     `previous_status`. The first estimate, at assignment, is in `order.assigned` instead.
+         *     `previous_status`. The first estimate, at assignment, is in `order.assigned` instead. `arrival_window` is
+         *     the order's booked window beside the estimate (null when it has none): an estimate outside it, as a
+         *     contractor's `en_route` report may give, is accepted and flagged (`eta.eta_outside_window: true`).
          * @example {
          *       "id": "evt_45",
          *       "type": "order.eta_updated",
@@ -2667,7 +2838,12 @@ export interface components {
          *         "eta": {
          *           "estimated_arrival_at": "2026-11-23T16:00:02.000Z",
          *           "updated_at": "2026-11-23T15:40:02.000Z",
-         *           "source": "operator"
+         *           "source": "operator",
+         *           "eta_outside_window": false
+         *         },
+         *         "arrival_window": {
+         *           "start": "2026-11-23T10:00:00-06:00",
+         *           "end": "2026-11-23T12:00:00-06:00"
          *         }
          *       }
          *     }
@@ -2677,8 +2853,10 @@ export interface components {
             type?: "order.eta_updated";
         };
         /**
-         * @description The order moved to another arrival window: by the customer (`rescheduleOrder`) or by the contractor holding
-         *     the job (`rescheduleJob`), as `rescheduled_by` says. `arrival_window` is the new window,
+         * @description The order moved to another arrival window: by the customer (`rescheduleOrder`), by the contractor holding
+         *     the job (`rescheduleJob`), or by dispatch when a re-assignment (a decline, an expired offer, a job given
+         *     back) booked the next contractor in another window (right after that `order.assigned`), as
+         *     `rescheduled_by` says. `arrival_window` is the new window,
          *     `previous_arrival_window` the one it replaced, both in the job's offset. A fact of its own (no
          *     status change precedes it: `status` and `previous_status` are the order's current and previous status);
          *     an `order.eta_updated` follows it when the move changed the ETA.
@@ -2750,7 +2928,9 @@ export interface components {
         };
         /**
          * @description The customer approved (`approvePriceRevision`: `nte_cents` is now the amount) or declined
-         *     (`declinePriceRevision`: the NTE stays) a price revision; `price_revision.status` says which.
+         *     (`declinePriceRevision`: the NTE stays) a price revision, or it was withdrawn unanswered (the NTE stays):
+         *     its contractor gave the job back or the job went to another contractor (after that change's events), or
+         *     the order was completed or cancelled (after its status event). `price_revision.status` says which.
          * @example {
          *       "id": "evt_62",
          *       "type": "order.price_revision_resolved",
@@ -2811,7 +2991,8 @@ export interface components {
          *     match's figure), then re-estimated by an operator's event or, in the sandbox, when the simulated contractor
          *     sets off (`en_route`). Each change after the first is an `order.eta_updated` event carrying the new value.
          *     Once the order is `on_site`, `completed` or `cancelled` it is no longer updated: it keeps the last estimate,
-         *     the one the arrival is measured against.
+         *     the one the arrival is measured against. An estimate outside the order's booked `arrival_window` is accepted
+         *     (a contractor's `en_route` report, an operator's `estimated_arrival_at`) and flagged by `eta_outside_window`.
          */
         Eta: {
             /**
@@ -2825,8 +3006,16 @@ export interface components {
              */
             updated_at: string;
             /**
+             * @description True when `estimated_arrival_at` lies outside the order's booked `arrival_window` (before its `start`, or
+             *     at or after its `end`): the promise sold to the customer no longer holds, though the estimate is kept.
+             *     False when it lies inside the window, or when the order has no booked window. Always present in answers;
+             *     an event written before the flag was kept reads false.
+             */
+            eta_outside_window: boolean;
+            /**
              * @description Who made the estimate: `dispatch` (at assignment, from the match's response minutes), `window` (at
-             *     assignment, the start of the booked `arrival_window` when that is later than the response time),
+             *     assignment, the booked arrival inside the booked `arrival_window`: the earliest its technician can be
+             *     there after its jobs before and the drive, when that is later than the response time),
              *     `operator` (an operator's `recordOrderEvent` with `estimated_arrival_at`), `sandbox` (the sandbox's
              *     simulated contractor) or `contractor` (the assigned contractor's `updateJobStatus` report `en_route`).
              *     Open: later sources may appear; read an unknown one as "other".
@@ -2840,10 +3029,14 @@ export interface components {
             next_after: string | null;
         };
         OrderEventInput: {
-            /** @enum {string} */
+            /**
+             * @description The status the order moves to.
+             * @enum {string}
+             */
             status: "pending_dispatch" | "dispatched" | "en_route" | "on_site" | "completed" | "cancelled";
             /** @description Required for `completed`. */
             final_cost_cents?: number;
+            /** @description Free text kept with the event in the order's history and the audit log. */
             note?: string;
             /** @description A person overrode the automatic match or plan. Default `false`. */
             human_override?: boolean;
@@ -2877,16 +3070,16 @@ export interface components {
             escalation?: components["schemas"]["Escalation"];
             /** @description `order.assigned` (the estimate the assignment set) and `order.eta_updated` (the new estimate) only; absent on other types. */
             eta?: components["schemas"]["Eta"];
-            /** @description `order.rescheduled` only (absent on other types): the window the order moved to. */
-            arrival_window?: components["schemas"]["ArrivalWindow"];
+            /** @description `order.rescheduled`: the window the order moved to (never null). `order.assigned` and `order.eta_updated`: the order's booked window as the change left it, beside its `eta` and `quoted_cost_cents` (null when it has none; absent on events written before it was kept). Absent on other types. */
+            arrival_window?: components["schemas"]["ArrivalWindow"] | null;
             /** @description `order.rescheduled` only (absent on other types): the window it moved from. */
             previous_arrival_window?: components["schemas"]["ArrivalWindow"];
             /**
-             * @description `order.rescheduled` only (absent on other types, and on moves recorded before it was added): who moved the order, the customer (`rescheduleOrder`) or the contractor holding the job (`rescheduleJob`).
+             * @description `order.rescheduled` only (absent on other types, and on moves recorded before it was added): who moved the order, the customer (`rescheduleOrder`), the contractor holding the job (`rescheduleJob`) or dispatch (a re-assignment booked the next contractor in another window). Open: later values may appear; read an unknown one as "other".
              * @enum {string}
              */
-            rescheduled_by?: "customer" | "contractor";
-            /** @description `order.price_revision_requested` (the pending revision) and `order.price_revision_resolved` (approved or declined) only; absent on other types. */
+            rescheduled_by?: "customer" | "contractor" | "dispatch";
+            /** @description `order.price_revision_requested` (the pending revision) and `order.price_revision_resolved` (approved, declined or withdrawn) only; absent on other types. */
             price_revision?: components["schemas"]["PriceRevision"];
         };
         WebhookSecret: {
@@ -2995,6 +3188,8 @@ export interface components {
                 escalation_rate?: components["schemas"]["Metric"];
                 /** @description Orders with a booked `arrival_window` whose contractor arrived (the first step to `on_site`) inside it / such orders that arrived; arriving early counts as outside. */
                 window_adherence_rate?: components["schemas"]["Metric"];
+                /** @description Orders whose contractor was on site (the first step to `on_site`) by the fulfilment deadline (`created_at` + 30 minutes, 2 hours, 24 hours or 72 hours by urgency) / orders on site or past that deadline; cancelled orders that never arrived are not counted. */
+                on_site_within_deadline_rate?: components["schemas"]["Metric"];
                 /** @description Orders with a price revision (asked by the contractor, or opened for an order held over its NTE at creation) / orders. */
                 price_revision_rate?: components["schemas"]["Metric"];
                 quote_turnaround_minutes: components["schemas"]["Metric"];
@@ -3022,10 +3217,11 @@ export interface components {
             disclaimer: string;
         };
         /**
-         * @description One trade's wage statistics and modeled rate. The names are the trade index's published field names, kept as
-         *     the product specification defines them: `medianRateDollars` and `billedHourlyRateRoutineDollars` are
-         *     camelCase beside the snake_case `soc_code`, `soc_title`, `p25` and `p75`, because integrations read them
-         *     under these names; renaming them would break those readers. Every other schema is snake_case.
+         * @description One trade's wage statistics and modeled rate, in snake_case like every other schema:
+         *     `median_rate_dollars` and `billed_hourly_rate_routine_dollars`. The first release published these two as
+         *     `medianRateDollars` and `billedHourlyRateRoutineDollars` (the names the product specification gave the trade
+         *     index); those stay, with the same values, deprecated until their sunset, so integrations that read them keep
+         *     working.
          */
         TradeIndexEntry: {
             code: components["schemas"]["TradeCode"];
@@ -3033,12 +3229,22 @@ export interface components {
             soc_code: string;
             soc_title: string;
             /** @description Median hourly wage (earnings, not a price). */
+            median_rate_dollars: number;
+            /**
+             * @deprecated
+             * @description Deprecated: read `median_rate_dollars` (same value).
+             */
             medianRateDollars: number;
             /** @description 25th percentile hourly wage. */
             p25: number;
             /** @description 75th percentile hourly wage. */
             p75: number;
             /** @description Modeled hourly price at routine urgency. */
+            billed_hourly_rate_routine_dollars: number;
+            /**
+             * @deprecated
+             * @description Deprecated: read `billed_hourly_rate_routine_dollars` (same value).
+             */
             billedHourlyRateRoutineDollars: number;
         };
         TradeIndex: {
@@ -3083,9 +3289,14 @@ export interface components {
             disclaimer: string;
         };
         JsonRpcRequest: {
-            /** @constant */
+            /**
+             * @description The JSON-RPC version, always `2.0`.
+             * @constant
+             */
             jsonrpc: "2.0";
+            /** @description Your id for the request, echoed in the answer. */
             id?: string | number | null;
+            /** @description The JSON-RPC method to call. */
             method: string;
             /** @description By JSON-RPC 2.0 an object or an array; every MCP and A2A method takes an object and answers array params with -32602. */
             params?: {
@@ -3105,8 +3316,11 @@ export interface components {
         };
         /** @description RFC 7591 §2 client metadata. Members not listed here are ignored, as §2 prescribes. */
         OAuthClientRegistrationRequest: {
+            /** @description A name for the client that people will recognise in logs. */
             client_name?: string;
+            /** @description The grants the client will use; only `client_credentials` is offered. */
             grant_types?: "client_credentials"[];
+            /** @description The scopes the client asks for, space-separated (a self-serve client may only quote). */
             scope?: string;
             /**
              * @description How the client will authenticate at the token endpoint; both are accepted either way.
@@ -3115,10 +3329,16 @@ export interface components {
             token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post";
             /** @description Accepted and ignored (the client-credentials grant uses no response type). */
             response_types?: string[];
+            /** @description An identifier of the software the client runs, the same for every install of it. */
             software_id?: string;
+            /** @description The version of that software. */
             software_version?: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description A web page about the client, for people.
+             */
             client_uri?: string;
+            /** @description Email addresses of the people responsible for the client. */
             contacts?: string[];
         } & {
             [key: string]: unknown;
@@ -3143,8 +3363,11 @@ export interface components {
         OAuthTokenRequest: {
             /** @description Must be `client_credentials`. */
             grant_type: string;
+            /** @description The scopes the token is for, space-separated. */
             scope?: string;
+            /** @description The registered client's id, when it authenticates in the body (`client_secret_post`). */
             client_id?: string;
+            /** @description The registered client's secret, when it authenticates in the body (`client_secret_post`). */
             client_secret?: string;
         };
         OAuthToken: {
@@ -3282,6 +3505,12 @@ export interface components {
             rest: {
                 method: string;
                 path: string;
+                /** @description The operation's `operationId` in this contract. */
+                operation_id: string;
+                /**
+                 * @deprecated
+                 * @description Deprecated: read `operation_id` (same value).
+                 */
                 operationId: string;
             };
             mcp_tool: string | null;
@@ -3303,6 +3532,33 @@ export interface components {
                 [key: string]: string;
             };
         };
+        /** @description Where to start on this server; every link is a path on it. */
+        Home: {
+            service: string;
+            contract_version: string;
+            /** @description One sentence for a person: where the API reference and the contract are. */
+            message: string;
+            links: {
+                /** @description The API reference (Redoc) rendered from this contract, for a browser (`getDocs`). */
+                docs: string;
+                /** @description This contract as JSON (`getOpenApiJson`). */
+                openapi_json: string;
+                /** @description This contract as YAML (`getOpenApiYaml`). */
+                openapi_yaml: string;
+                /** @description The capability index: what an agent can do and how (`getCapabilityIndex`). */
+                capabilities: string;
+                /** @description The A2A agent card (`getAgentCard`). */
+                agent_card: string;
+                /** @description The MCP endpoint (`callMcp`). */
+                mcp: string;
+                /** @description The A2A endpoint (`callA2a`). */
+                a2a: string;
+                /** @description The catalog of trades (`getTradeIndex`). */
+                trade_index: string;
+                /** @description Liveness (`getHealth`). */
+                health: string;
+            };
+        };
         OpenApiDocument: {
             openapi: string;
             info: Record<string, never>;
@@ -3316,7 +3572,10 @@ export interface components {
                 [key: string]: string;
             };
         };
-        /** @enum {string} */
+        /**
+         * @description Whether the key works on test orders (the sandbox) or live ones.
+         * @enum {string}
+         */
         ApiKeyEnvironment: "test" | "live";
         /**
          * @description What a key may do. Each keyed operation names the one scope it needs in its `security` requirement; a key
@@ -3327,12 +3586,18 @@ export interface components {
          *     - `orders:read`: listOrders, getOrder, listEvents, listOrderEvents (and the dispatch.order_status tool).
          *     - `webhooks`: getAccountWebhookSecret, rotateWebhookSecret, listWebhookDeliveries, redeliverWebhookDelivery.
          *     - `audit`: listAuditRecords.
-         *     - `contractor:offers`: listContractorOffers, acceptOffer, declineOffer (contractor keys only, `createContractorKey`).
+         *     - `contractor:offers`: listContractorOffers, acceptOffer, declineOffer, listContractorEvents (contractor keys only, `createContractorKey`).
          *     - `contractor:jobs`: listContractorJobs, updateJobStatus, requestPriceRevision, rescheduleJob (contractor keys only).
-         *     A customer key cannot hold a contractor scope (422), nor a contractor key a customer one.
+         *     A customer key cannot hold a contractor scope, nor a contractor key a customer one: createApiKey's `scopes`
+         *     are CustomerKeyScope and createContractorKey's ContractorKeyScope, so such a request is 422.
          * @enum {string}
          */
         ApiKeyScope: "quote" | "order" | "orders:read" | "webhooks" | "audit" | "contractor:offers" | "contractor:jobs";
+        /**
+         * @description The scopes a customer key may hold (`createApiKey`, sandbox fixture keys); a subset of ApiKeyScope.
+         * @enum {string}
+         */
+        CustomerKeyScope: "quote" | "order" | "orders:read" | "webhooks" | "audit";
         /**
          * @description The scopes a contractor key may hold (a subset of ApiKeyScope).
          * @enum {string}
@@ -3340,6 +3605,7 @@ export interface components {
         ContractorKeyScope: "contractor:offers" | "contractor:jobs";
         ContractorKeyCreateRequest: {
             environment: components["schemas"]["ApiKeyEnvironment"];
+            /** @description A note for people telling keys apart, such as the device or technician it is for. */
             label?: string;
             /** @description What the key may do; default both contractor scopes. */
             scopes?: components["schemas"]["ContractorKeyScope"][];
@@ -3347,7 +3613,7 @@ export interface components {
         /**
          * @description `offered`: waiting for the contractor's answer until `respond_by`; `accepted`: the job is the contractor's;
          *     `declined`: the contractor said no; `expired`: `respond_by` passed unanswered; `withdrawn`: the order was
-         *     cancelled or moved on by an operator while the offer was open.
+         *     cancelled or moved on by an operator while the offer was open, or the contractor was deactivated.
          * @enum {string}
          */
         ContractorOfferStatus: "offered" | "accepted" | "declined" | "expired" | "withdrawn";
@@ -3358,14 +3624,17 @@ export interface components {
         DeclineReason: "no_capacity" | "too_far" | "not_qualified" | "price_too_low" | "other";
         DeclineOfferRequest: {
             reason: components["schemas"]["DeclineReason"];
+            /** @description A few words on why, beside the reason code; kept with the decline. */
             note?: string;
         };
         /**
          * @description `pending`: waiting for the customer's answer; `approved`: the order's NTE became the amount; `declined`: the
-         *     order kept its NTE.
+         *     order kept its NTE; `withdrawn`: it ended unanswered, the order keeping its NTE, because the contractor
+         *     that asked no longer holds the job (it gave the job back, or the job went to another contractor) or the
+         *     order was completed or cancelled first.
          * @enum {string}
          */
-        PriceRevisionStatus: "pending" | "approved" | "declined";
+        PriceRevisionStatus: "pending" | "approved" | "declined" | "withdrawn";
         PriceRevisionRequest: {
             /** @description The new total the contractor asks for, in cents (at most 1000000 USD); over the quoted cost and the NTE. */
             amount_cents: number;
@@ -3376,7 +3645,8 @@ export interface components {
          * @description A request to raise an order's not-to-exceed: asked by the contractor holding the job (`requested_by:
          *     contractor`), or opened by the service itself when the best price of a new order was over its NTE and the
          *     order was held for approval (`requested_by: dispatch`). The customer approves it (the NTE becomes
-         *     `amount_cents`) or declines it (the NTE stays).
+         *     `amount_cents`) or declines it (the NTE stays); one still pending when its contractor stops holding the job
+         *     or the order ends is withdrawn.
          */
         PriceRevision: {
             /** @description Revision id (`prv_` + 26 Crockford base32 characters). */
@@ -3397,11 +3667,16 @@ export interface components {
             created_at: string;
             /**
              * Format: date-time
-             * @description When the customer approved or declined it; null while pending.
+             * @description When the customer approved or declined it, or it was withdrawn; null while pending.
              */
             resolved_at: string | null;
         };
-        /** @description The job as the contractor sees it; `location.address` and `location.name` only once accepted. */
+        /**
+         * @description The job as the contractor sees it. `location.address` and `location.name`, and the order's live `status`,
+         *     only while the contractor holds the job (its offer accepted, the job not given back nor gone to another
+         *     contractor); any other offer shows the place without them and `status: pending_dispatch`, the status of a
+         *     job while it is offered, whatever became of the order since.
+         */
         OfferJob: {
             order_id: string;
             trade: components["schemas"]["TradeCode"];
@@ -3409,9 +3684,14 @@ export interface components {
             description: string;
             location: components["schemas"]["OrderLocation"];
             status: components["schemas"]["OrderLifecycleStatus"];
-            /** @description The price the job was matched at. */
+            /** @description The price the job pays this contractor: the price it was offered at (the job's live price while the contractor holds it). Null for an offer made before offers kept their price, once the job moved on. */
             quoted_cost_cents?: number | null;
+            /** @description The arrival window this contractor was offered (the job's live window while it holds the job, as a reschedule moves it); null for an offer made before offers kept their window, once the job moved on. */
             arrival_window?: components["schemas"]["ArrivalWindow"] | null;
+            /** @description The order's not-to-exceed, in cents, as this contractor was offered the job (the job's live NTE while it holds it, as an approved revision raises it); null when it has none. A completion above it is 409 `over_nte`, and a price revision must ask for more. */
+            nte_cents: number | null;
+            /** @description The job's local time zone (its state's): the zone of `arrival_window`'s offsets, in which a table shows every time of the job. */
+            time_zone: components["schemas"]["TimeZone"];
         };
         ContractorOffer: {
             /** @description Offer id (`ofr_…`). */
@@ -3429,32 +3709,159 @@ export interface components {
             decline_reason: components["schemas"]["DeclineReason"] | null;
             job: components["schemas"]["OfferJob"];
         };
+        /**
+         * @description The contractor feed's event types (`listContractorEvents`): `offer.*` about an offer made to the contractor,
+         *     `job.*` about a job it was offered or holds, changed by someone else.
+         * @enum {string}
+         */
+        ContractorEventType: "offer.created" | "offer.withdrawn" | "job.cancelled" | "job.rescheduled" | "job.eta_updated" | "job.price_revision_resolved";
+        /**
+         * @description Why an open offer was taken away: `expired` (its `respond_by` passed unanswered; the job goes to the next
+         *     contractor), `cancelled` (the customer or an operator cancelled the order), `reassigned` (an operator moved
+         *     the order on without this contractor's answer) or `contractor_inactive` (the contractor was deactivated).
+         * @enum {string}
+         */
+        ContractorOfferWithdrawal: "expired" | "cancelled" | "reassigned" | "contractor_inactive";
+        /**
+         * @description One event of the contractor's own offer or job, as written when it happened, with only what the contractor
+         *     could see then. The common fields are always present; each type adds its own (absent on other types).
+         */
+        ContractorEventData: {
+            /** @description The order the offer or job is part of. */
+            order_id: string;
+            /** @description The contractor's offer of that order (`ofr_…`). */
+            offer_id: string;
+            /**
+             * Format: date-time
+             * @description When it happened.
+             */
+            at: string;
+            /** @description `offer.created` only: the job as offered (its place without the street, `status: pending_dispatch`), the price it pays and its window. */
+            job?: components["schemas"]["OfferJob"];
+            /**
+             * Format: date-time
+             * @description `offer.created` only: the offer's answer deadline.
+             */
+            respond_by?: string;
+            /** @description `offer.withdrawn` only. */
+            reason?: components["schemas"]["ContractorOfferWithdrawal"];
+            /** @description `job.rescheduled` only: the window the job moved to. */
+            arrival_window?: components["schemas"]["ArrivalWindow"];
+            /** @description `job.rescheduled` only: the window it left (absent when it had none). */
+            previous_arrival_window?: components["schemas"]["ArrivalWindow"];
+            /** @description `job.eta_updated` only: the new estimate. */
+            eta?: components["schemas"]["Eta"];
+            /** @description `job.price_revision_resolved` only: the contractor's revision as it ended (approved, declined or withdrawn). */
+            price_revision?: components["schemas"]["PriceRevision"];
+        };
+        /**
+         * @description One event of the contractor feed, the same JSON as a page item and as an SSE `data:`; one schema per type
+         *     below.
+         */
+        ContractorEvent: {
+            /** @description Event id (`cev_…`), increasing; the SSE `id:` and the resume point. */
+            id: string;
+            type: components["schemas"]["ContractorEventType"];
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["ContractorEventData"];
+        };
+        /** @description A job was offered to the contractor; `data` has `job` and `respond_by`, the deadline of its answer (acceptOffer, declineOffer). */
+        ContractorOfferCreatedEvent: components["schemas"]["ContractorEvent"] & {
+            /** @constant */
+            type?: "offer.created";
+        };
+        /** @description An open offer was taken away before the contractor answered; `data.reason` says why. */
+        ContractorOfferWithdrawnEvent: components["schemas"]["ContractorEvent"] & {
+            /** @constant */
+            type?: "offer.withdrawn";
+        };
+        /** @description A job the contractor holds was cancelled (its offer had been accepted). */
+        ContractorJobCancelledEvent: components["schemas"]["ContractorEvent"] & {
+            /** @constant */
+            type?: "job.cancelled";
+        };
+        /** @description The customer moved the window of a job the contractor holds or has been offered; `data` has `arrival_window` and, when there was one, `previous_arrival_window`. */
+        ContractorJobRescheduledEvent: components["schemas"]["ContractorEvent"] & {
+            /** @constant */
+            type?: "job.rescheduled";
+        };
+        /** @description The job's ETA was re-estimated by someone other than the contractor (an operator, a reschedule by the customer); `data.eta` is the new estimate. */
+        ContractorJobEtaUpdatedEvent: components["schemas"]["ContractorEvent"] & {
+            /** @constant */
+            type?: "job.eta_updated";
+        };
+        /** @description The contractor's price revision ended, approved or declined by the customer, or withdrawn; `data.price_revision` is the revision as it ended. */
+        ContractorJobPriceRevisionResolvedEvent: components["schemas"]["ContractorEvent"] & {
+            /** @constant */
+            type?: "job.price_revision_resolved";
+        };
+        ContractorEventPage: {
+            /** @description The events, each one of the contractor feed's types. */
+            items: (components["schemas"]["ContractorOfferCreatedEvent"] | components["schemas"]["ContractorOfferWithdrawnEvent"] | components["schemas"]["ContractorJobCancelledEvent"] | components["schemas"]["ContractorJobRescheduledEvent"] | components["schemas"]["ContractorJobEtaUpdatedEvent"] | components["schemas"]["ContractorJobPriceRevisionResolvedEvent"])[];
+            /** @description Pass as `after` for the next page; null when the page is empty. */
+            next_after: string | null;
+        };
         ContractorOfferPage: {
             items: components["schemas"]["ContractorOffer"][];
             next_cursor: string | null;
         };
         /**
-         * @description What the contractor reports: `en_route` (setting off, with `estimated_arrival_at`), `on_site`, `completed`
-         *     (with `final_cost_cents`) or `unable_to_attend` (with a `reason`: the job goes to the next contractor).
-         * @enum {string}
-         */
-        JobReportStatus: "en_route" | "on_site" | "completed" | "unable_to_attend";
-        /**
          * @description Why the contractor cannot attend the job it accepted.
          * @enum {string}
          */
         UnableToAttendReason: "vehicle_breakdown" | "emergency" | "schedule_conflict" | "not_qualified" | "other";
-        JobStatusReport: {
-            status: components["schemas"]["JobReportStatus"];
+        /**
+         * @description A report from the field, one shape per `status`: `en_route` with `estimated_arrival_at`, `on_site` alone,
+         *     `completed` with `final_cost_cents`, `unable_to_attend` with a `reason`. Each field comes with its status
+         *     only (any other combination is 422 naming the field); `note` goes with any.
+         */
+        JobStatusReport: components["schemas"]["JobEnRouteReport"] | components["schemas"]["JobOnSiteReport"] | components["schemas"]["JobCompletedReport"] | components["schemas"]["JobUnableToAttendReport"];
+        /** @description Setting off for the job. */
+        JobEnRouteReport: {
+            /**
+             * @constant
+             * @enum {string}
+             */
+            status: "en_route";
             /**
              * Format: date-time
-             * @description Required with `en_route` and only there: when the contractor expects to be on site (the order's `eta`, source `contractor`); from 1 hour in the past to 30 days ahead.
+             * @description When the contractor expects to be on site (the order's `eta`, source `contractor`); from 1 hour in the past to 30 days ahead.
              */
-            estimated_arrival_at?: string;
-            /** @description Required with `completed` and only there: the final cost, at most the order's not-to-exceed. */
-            final_cost_cents?: number;
-            /** @description Required with `unable_to_attend` and only there. */
-            reason?: components["schemas"]["UnableToAttendReason"];
+            estimated_arrival_at: string;
+            /** @description Kept with the status event (the completion note, say). */
+            note?: string;
+        };
+        /** @description Arrived at the job. */
+        JobOnSiteReport: {
+            /**
+             * @constant
+             * @enum {string}
+             */
+            status: "on_site";
+            /** @description Kept with the status event (the completion note, say). */
+            note?: string;
+        };
+        /** @description The work is done. */
+        JobCompletedReport: {
+            /**
+             * @constant
+             * @enum {string}
+             */
+            status: "completed";
+            /** @description The final cost, at most the order's not-to-exceed. */
+            final_cost_cents: number;
+            /** @description Kept with the status event (the completion note, say). */
+            note?: string;
+        };
+        /** @description The contractor cannot attend; the job goes to the next contractor. */
+        JobUnableToAttendReport: {
+            /**
+             * @constant
+             * @enum {string}
+             */
+            status: "unable_to_attend";
+            reason: components["schemas"]["UnableToAttendReason"];
             /** @description Kept with the status event (the completion note, say). */
             note?: string;
         };
@@ -3467,18 +3874,37 @@ export interface components {
             eta: components["schemas"]["Eta"] | null;
             /** @description Set by the completion. */
             final_cost_cents: number | null;
+            /** @description The last price revision this contractor asked for the job (`requestPriceRevision`), its `status` saying how it ended (`approved`, `declined`, `withdrawn`) or that it is still `pending`; null when it asked none. */
+            price_revision: components["schemas"]["PriceRevision"] | null;
             job: components["schemas"]["OfferJob"];
+            /** @description The reports this contractor may make next with `updateJobStatus` (`dispatched`: en_route, on_site, unable_to_attend; `en_route`: on_site, unable_to_attend; `on_site`: completed); empty once the job is completed, cancelled or no longer held. Never `cancelled`: only the customer or an operator cancels. */
+            next_steps: components["schemas"]["JobStep"][];
+        };
+        /**
+         * @description A report a contractor makes from the field (`updateJobStatus`'s `status`).
+         * @enum {string}
+         */
+        JobStep: "en_route" | "on_site" | "completed" | "unable_to_attend";
+        /** @description The arrival windows a held job can move to (`listJobWindows`): the windows a quote would offer the customer now, of this job's contractor only, with a free seat for the job (its own seats count as free), in time order. */
+        JobWindows: {
+            order_id: string;
+            time_zone: components["schemas"]["TimeZone"];
+            /** @description The job's window now (not repeated in `windows`). */
+            arrival_window: components["schemas"]["ArrivalWindow"] | null;
+            windows: components["schemas"]["ArrivalWindow"][];
         };
         ContractorJobPage: {
             items: components["schemas"]["ContractorJob"][];
             next_cursor: string | null;
         };
         ApiKeyCreateRequest: {
+            /** @description The customer account the key acts for; its orders, events and audit trail are that account's. */
             account: string;
             environment: components["schemas"]["ApiKeyEnvironment"];
+            /** @description A note for people telling keys apart, such as the integration it is for. */
             label?: string;
-            /** @description What the key may do (see ApiKeyScope); default every scope. A quote-only key is `[quote]`. */
-            scopes?: components["schemas"]["ApiKeyScope"][];
+            /** @description What the key may do (see ApiKeyScope; a customer key holds no contractor scope); default every customer scope. A quote-only key is `[quote]`. */
+            scopes?: components["schemas"]["CustomerKeyScope"][];
         };
         ApiKey: {
             id: string;
@@ -3509,7 +3935,7 @@ export interface components {
             zip_prefixes?: string[];
         };
         /**
-         * @description An IANA time zone name (`America/New_York`, `Asia/Kolkata`, `UTC`). A name the server's time-zone database does not know is 422 naming the field. Answers give the name as written, in the database's letter case when only the case differs (`america/chicago` is answered `America/Chicago`).
+         * @description An IANA time zone name (`America/New_York`, `Asia/Kolkata`, `UTC`, links such as `US/Central` too). The pattern admits every name of the tz database; which names exist is checked by the server against its time-zone database (ICU, which gains and renames zones with its releases), so a name it does not know is 422 naming the field. Answers give the name as written, in the database's letter case when only the case differs (`america/chicago` is answered `America/Chicago`).
          * @example America/Chicago
          */
         TimeZone: string;
@@ -3596,9 +4022,12 @@ export interface components {
             jobs_per_day: number;
         };
         ContractorInput: {
+            /** @description The contractor's business name, as operators see it (customers see only its masked `ref`). */
             name: string;
+            /** @description The trades the contractor is matched for. */
             trades: components["schemas"]["TradeCode"][];
             service_areas: components["schemas"]["ServiceArea"][];
+            /** @description What the contractor charges per hour, in cents; quotes are priced from it. */
             hourly_rate_cents: number;
             /** @description Typical response time for a routine job (at most a week). */
             base_response_minutes: number;
@@ -3612,20 +4041,33 @@ export interface components {
             working_hours?: components["schemas"]["WorkingHoursInput"];
             /** @description How many jobs the contractor takes. Default: the bounds' maxima (100 at once, 1000 a day), no practical limit, which keeps the behaviour of contractors created before capacity existed; give real figures. */
             capacity?: components["schemas"]["ContractorCapacity"];
+            /**
+             * @description The 5-digit ZIP the contractor's technicians set off from (its shop or yard); drive times to jobs are estimated from it. It must be a ZIP the server's ZIP dataset lists, in one of the states of `service_areas`: another is 422 naming `base_zip`. Default: the dataset's ZIP nearest the centre of the first service area's first `zip_prefixes` entry, else of its first city, else of its state's city with the most ZIP codes (Houston for TX, Chicago for IL), always inside that state.
+             * @example 78701
+             */
+            base_zip?: string;
         };
         ContractorUpdate: {
+            /** @description The contractor's business name, as operators see it (customers see only its masked `ref`). */
             name?: string;
+            /** @description The trades the contractor is matched for (replaces the whole list). */
             trades?: components["schemas"]["TradeCode"][];
             service_areas?: components["schemas"]["ServiceArea"][];
+            /** @description What the contractor charges per hour, in cents; quotes are priced from it. */
             hourly_rate_cents?: number;
+            /** @description Typical response time for a routine job (at most a week). */
             base_response_minutes?: number;
+            /** @description Whether the contractor takes emergency jobs. */
             emergency_capable?: boolean;
+            /** @description Whether the contractor is in the matching pool; an inactive one gets no new offers. */
             active?: boolean;
             time_zone?: components["schemas"]["TimeZone"];
             /** @description Replaces the whole week (a weekday left out has no hours). */
             working_hours?: components["schemas"]["WorkingHoursInput"];
             /** @description Replaces both figures. */
             capacity?: components["schemas"]["ContractorCapacity"];
+            /** @description The ZIP the technicians set off from: one the server's ZIP dataset lists, in a state the contractor serves (with `service_areas` given, one of those), else 422 naming `base_zip`. When `service_areas` changes so that the current base lies in none of the new states and no `base_zip` is given, the base becomes the new areas' default (as on create). */
+            base_zip?: string;
         };
         Contractor: {
             id: string;
@@ -3638,13 +4080,12 @@ export interface components {
             base_response_minutes: number;
             emergency_capable: boolean;
             active: boolean;
-            /**
-             * @description IANA time zone of `working_hours`.
-             * @example America/Chicago
-             */
-            time_zone: string;
+            /** @description IANA time zone of `working_hours`. */
+            time_zone: components["schemas"]["TimeZone"];
             working_hours: components["schemas"]["WorkingHours"];
             capacity: components["schemas"]["ContractorCapacity"];
+            /** @description The ZIP the technicians set off from, in a state the contractor serves. */
+            base_zip: string;
             /** Format: date-time */
             created_at: string;
         };
@@ -3672,11 +4113,40 @@ export interface components {
                 message: string;
             }[];
             retry_after_seconds?: number;
+            /**
+             * @description On a 403 `insufficient_scope` to a key used on the other side (a contractor key on a customer's operation, or a customer key on a contractor's): which kind of key it is, so a client can say which commands fit it.
+             * @enum {string}
+             */
+            key_kind?: "customer" | "contractor";
         };
     };
     responses: {
         /** @description The body is not valid JSON or not an object. */
         BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description The request carries two credentials, `x-api-key` and `Authorization` (code `two_credentials`): it is not
+         *     guessed which one is calling; send one.
+         */
+        TwoCredentials: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description The body is not valid JSON or not an object (`malformed_body`), or the request carries two credentials,
+         *     `x-api-key` and `Authorization` (`two_credentials`: it is not guessed which one is calling; send one).
+         */
+        BadRequestOrTwoCredentials: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3904,6 +4374,10 @@ export interface components {
         DeliveryId: string;
         /** @description Only events after this event id (exclusive). */
         EventAfter: string;
+        /** @description Only the contractor's events after this event id (exclusive). */
+        ContractorEventAfter: string;
+        /** @description SSE resume point of the contractor feed (sent by EventSource on reconnect); same meaning as `after`. */
+        ContractorLastEventId: string;
         /** @description Page size (JSON only). */
         EventLimit: number;
         /** @description The event's id (`evt_…`), stable across retries and the same in a `dispatch listen` forward. */
@@ -4039,7 +4513,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestOrTwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4125,7 +4599,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderAccepted"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestOrTwoCredentials"];
             401: components["responses"]["Unauthorized"];
             /** @description The credential authenticates but is not entitled to create orders (fixed body, not a problem document). */
             402: {
@@ -4145,7 +4619,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The idempotency key or `reference_id` was used with another body, or the two name two different orders (`idempotency_conflict`); the quote has expired (`quote_expired`); or the requested `arrival_window` is full or not bookable now (`window_unavailable`, naming the window). */
+            /** @description The idempotency key or `reference_id` was used with another body, or the two name two different orders (`idempotency_conflict`); the quote has expired (`quote_expired`); or the requested `arrival_window` cannot be booked now (`window_unavailable`, naming the window and saying why: passed, beyond the urgency's horizon, outside the hours of every contractor that serves the job, nobody serves it, or full). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4206,7 +4680,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderPage"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestOrTwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
@@ -4238,9 +4712,11 @@ export interface operations {
                     "application/json": components["schemas"]["OrderStatus"];
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
@@ -4267,6 +4743,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSecret"];
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
@@ -4295,6 +4772,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSecretRotation"];
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             429: components["responses"]["TooManyRequests"];
@@ -4332,7 +4810,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestOrTwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
@@ -4364,6 +4842,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
@@ -4405,6 +4884,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
@@ -4448,6 +4928,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
@@ -4484,7 +4965,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderStatus"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestOrTwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
@@ -4523,7 +5004,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderStatus"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestOrTwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
@@ -4560,6 +5041,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderStatus"];
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
@@ -4595,6 +5077,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderStatus"];
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
@@ -4630,6 +5113,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractorOfferPage"];
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
@@ -4659,6 +5143,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractorOffer"];
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
@@ -4694,7 +5179,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractorOffer"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestOrTwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
@@ -4730,6 +5215,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractorJobPage"];
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
@@ -4763,7 +5249,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractorJob"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestOrTwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
@@ -4809,13 +5295,45 @@ export interface operations {
                     "application/json": components["schemas"]["ContractorJob"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestOrTwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listJobWindows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Order id (`ord_…`). */
+                id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job's window and the windows it can move to. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobWindows"];
+                };
+            };
+            400: components["responses"]["TwoCredentials"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Overloaded"];
@@ -4847,7 +5365,7 @@ export interface operations {
                     "application/json": components["schemas"]["PriceRevision"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestOrTwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
@@ -4856,6 +5374,47 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Overloaded"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listContractorEvents: {
+        parameters: {
+            query?: {
+                /** @description Only the contractor's events after this event id (exclusive). */
+                after?: components["parameters"]["ContractorEventAfter"];
+                /** @description Page size (JSON only). */
+                limit?: components["parameters"]["EventLimit"];
+            };
+            header?: {
+                /** @description SSE resume point of the contractor feed (sent by EventSource on reconnect); same meaning as `after`. */
+                "Last-Event-ID"?: components["parameters"]["ContractorLastEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the contractor's events, or the live stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractorEventPage"];
+                    /**
+                     * @example id: cev_7
+                     *     event: job.rescheduled
+                     *     data: {"id":"cev_7","type":"job.rescheduled","timestamp":"2026-11-23T15:40:00.000Z","data":{}}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["TwoCredentials"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["InsufficientScope"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequestsOrStreams"];
             503: components["responses"]["Overloaded"];
             default: components["responses"]["UnexpectedError"];
         };
@@ -4885,7 +5444,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderStatus"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestOrTwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -4924,6 +5483,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxReset"];
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["Unauthorized"];
             /** @description A live key (`live_key`), or a key without the `order` scope (`insufficient_scope`). */
             403: {
@@ -4958,6 +5518,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClock"];
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["Unauthorized"];
             /** @description A live key (`live_key`), or a key without the `order` scope (`insufficient_scope`). */
             403: {
@@ -4996,7 +5557,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClock"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestOrTwoCredentials"];
             401: components["responses"]["Unauthorized"];
             /** @description A live key (`live_key`), or a key without the `order` scope (`insufficient_scope`). */
             403: {
@@ -5007,7 +5568,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `to: next_step` with nothing scheduled (`no_scheduled_step`). */
+            /** @description `to: next_step` with nothing scheduled (`no_scheduled_step`), or another advance of the account's clock still walking (`clock_advancing`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5064,6 +5625,9 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["DeprecationLink"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5125,6 +5689,8 @@ export interface operations {
              *     "2.0"`, no string `method`, an `id` that is not a string, an integer or null, `params` neither object
              *     nor array); a batch with such a message, or with array params, is refused whole. Refused before the
              *     SDK reads it.
+             *     Or, as a problem (`application/problem+json`, code `two_credentials`), a request carrying two
+             *     credentials: `x-api-key` and `Authorization`.
              */
             400: {
                 headers: {
@@ -5132,6 +5698,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description The bearer credential is invalid or revoked. */
@@ -5315,6 +5882,8 @@ export interface operations {
              *     before the SDK reads it: a body that is not an object (`null`, an array or batch, a string, a number),
              *     one without `jsonrpc: "2.0"` or a string `method`, an `id` that is not a string, an integer or null,
              *     or objects and arrays nested more than 64 levels deep (the body itself is level 1).
+             *     Or, as a problem (`application/problem+json`, code `two_credentials`), a request carrying two
+             *     credentials: `x-api-key` and `Authorization`.
              */
             400: {
                 headers: {
@@ -5322,6 +5891,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcResponse"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -5475,6 +6045,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditRecordPage"];
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["InsufficientScope"];
             422: components["responses"]["ValidationFailed"];
@@ -5583,6 +6154,9 @@ export interface operations {
             /** @description Capability index. */
             200: {
                 headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["DeprecationLink"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5632,6 +6206,28 @@ export interface operations {
                 };
                 content: {
                     "application/yaml": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    getHome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links, with a sentence for a person. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Home"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -5746,6 +6342,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["AdminUnauthorized"];
             503: components["responses"]["AdminDisabled"];
             default: components["responses"]["UnexpectedError"];
@@ -5776,6 +6373,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyPage"];
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["AdminUnauthorized"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
@@ -5805,7 +6403,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyCreated"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestOrTwoCredentials"];
             401: components["responses"]["AdminUnauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5835,8 +6433,10 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
             default: components["responses"]["UnexpectedError"];
         };
@@ -5868,6 +6468,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContractorPage"];
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["AdminUnauthorized"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];
@@ -5896,7 +6497,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contractor"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestOrTwoCredentials"];
             401: components["responses"]["AdminUnauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5930,7 +6531,7 @@ export interface operations {
                     "application/json": components["schemas"]["Contractor"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestOrTwoCredentials"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5966,7 +6567,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyCreated"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestOrTwoCredentials"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6001,7 +6602,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderStatus"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestOrTwoCredentials"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["NotFound"];
             /** @description Not a transition the order allows (`invalid_transition`), over its not-to-exceed without an override (`over_nte`), or no free seat to assign (`contractor_at_capacity` for the named contractor, `no_window_available` for the pool). */
@@ -6045,6 +6646,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSecret"];
                 };
             };
+            400: components["responses"]["TwoCredentials"];
             401: components["responses"]["AdminUnauthorized"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["AdminDisabled"];

@@ -1,5 +1,5 @@
 // Command-line flags derived from the configuration's definition: one per environment variable (PORT <-> --port),
-// described by its README meaning and default, so a variable added to server/config.ts is a flag too. Boolean
+// described by its documented meaning and default, so a variable added to server/config.ts is a flag too. Boolean
 // variables become --name / --no-name.
 import { Option } from "commander";
 import type { Command } from "commander";
@@ -14,7 +14,7 @@ export const flagName = (variable: string) =>
     .replaceAll("_", "-");
 const optionKey = (variable: string) => flagName(variable).replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
-/** Adds a flag for every configuration variable to `command`, in README's order. */
+/** Adds a flag for every configuration variable to `command`, in the documented order. */
 export function addConfigFlags(command: Command): Command {
   for (const { variable, help } of helpTexts(variables)) {
     const flag = flagName(variable.name);

@@ -30,6 +30,10 @@ export const migrationSource: Knex.MigrationSource<string> = {
 export const renamedMigrations: Readonly<Record<string, string>> = {
   // It shared its timestamp with 20261123110000_audit_tree; the two ran in this order, which the new name keeps.
   "20261123110000_order_lifecycle": "20261123110100_order_lifecycle",
+  // These three shared 20261127160000 with agent_confirmations; the new names keep the order the four ran in.
+  "20261127160000_contractor_eta": "20261127160100_contractor_eta",
+  "20261127160000_price_revisions": "20261127160200_price_revisions",
+  "20261127160000_sandbox_clocks": "20261127160300_sandbox_clocks",
 };
 
 /** Brings a database's record of applied migrations up to today's file names. */

@@ -18,12 +18,15 @@ export const contractEnums = {
   AuditRecordType: ["quote","order","match","order_status","key_issued","key_revoked","sandbox_reset","escalation","reschedule","offer","job_status","price_revision"],
   ApiKeyEnvironment: ["test","live"],
   ApiKeyScope: ["quote","order","orders:read","webhooks","audit","contractor:offers","contractor:jobs"],
+  CustomerKeyScope: ["quote","order","orders:read","webhooks","audit"],
   ContractorKeyScope: ["contractor:offers","contractor:jobs"],
   ContractorOfferStatus: ["offered","accepted","declined","expired","withdrawn"],
   DeclineReason: ["no_capacity","too_far","not_qualified","price_too_low","other"],
-  PriceRevisionStatus: ["pending","approved","declined"],
-  JobReportStatus: ["en_route","on_site","completed","unable_to_attend"],
+  PriceRevisionStatus: ["pending","approved","declined","withdrawn"],
+  ContractorEventType: ["offer.created","offer.withdrawn","job.cancelled","job.rescheduled","job.eta_updated","job.price_revision_resolved"],
+  ContractorOfferWithdrawal: ["expired","cancelled","reassigned","contractor_inactive"],
   UnableToAttendReason: ["vehicle_breakdown","emergency","schedule_conflict","not_qualified","other"],
+  JobStep: ["en_route","on_site","completed","unable_to_attend"],
 } as const satisfies { [Name in keyof Schemas]?: readonly Schemas[Name][] };
 
 /** Per operationId, the body fields and query parameters the validators fill in when absent (`default`, `x-default`). */
@@ -37,6 +40,7 @@ export interface ContractDefaults {
   listOrderEvents: { body: never; query: "limit" };
   listContractorOffers: { body: never; query: "limit" };
   listContractorJobs: { body: never; query: "limit" };
+  listContractorEvents: { body: never; query: "limit" };
   getEvals: { body: never; query: "period" };
   listAuditRecords: { body: never; query: "limit" };
   listApiKeys: { body: never; query: "limit" };

@@ -23,6 +23,25 @@ export interface OperationDeprecations {
 
 /** Keyed by `METHOD /path` as written in the contract (Hapi's path syntax is the same). */
 export const operationDeprecations: Readonly<Record<string, OperationDeprecations>> = {
+  "GET /api/dispatch/index": {
+    "operationId": "getTradeIndex",
+    "parameters": [],
+    "requestFields": [],
+    "responseFields": [
+      {
+        "what": "response field /trades/*/medianRateDollars",
+        "since": 1795910400,
+        "sunset": 1827446400,
+        "pointer": "/trades/*/medianRateDollars"
+      },
+      {
+        "what": "response field /trades/*/billedHourlyRateRoutineDollars",
+        "since": 1795910400,
+        "sunset": 1827446400,
+        "pointer": "/trades/*/billedHourlyRateRoutineDollars"
+      }
+    ]
+  },
   "GET /api/attest/verify/{seal}": {
     "operationId": "verifySeal",
     "parameters": [],
@@ -46,6 +65,19 @@ export const operationDeprecations: Readonly<Record<string, OperationDeprecation
         "since": 1795478400,
         "sunset": 1827014400,
         "pointer": "/items/*/chain_position"
+      }
+    ]
+  },
+  "GET /api/capabilities": {
+    "operationId": "getCapabilityIndex",
+    "parameters": [],
+    "requestFields": [],
+    "responseFields": [
+      {
+        "what": "response field /capabilities/*/rest/operationId",
+        "since": 1795910400,
+        "sunset": 1827446400,
+        "pointer": "/capabilities/*/rest/operationId"
       }
     ]
   }

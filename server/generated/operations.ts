@@ -491,6 +491,24 @@ export const operations = {
     "a2aSkill": null,
     "mcpConfirm": false
   },
+  "listJobWindows": {
+    "method": "GET",
+    "path": "/api/dispatch/v1/contractor/jobs/{id}/windows",
+    "tags": [
+      "contractor"
+    ],
+    "schemes": {
+      "ApiKey": [
+        "contractor:jobs"
+      ]
+    },
+    "anonymous": false,
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null,
+    "mcpConfirm": false
+  },
   "requestPriceRevision": {
     "method": "POST",
     "path": "/api/dispatch/v1/contractor/jobs/{id}/price-revisions",
@@ -500,6 +518,24 @@ export const operations = {
     "schemes": {
       "ApiKey": [
         "contractor:jobs"
+      ]
+    },
+    "anonymous": false,
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null,
+    "mcpConfirm": false
+  },
+  "listContractorEvents": {
+    "method": "GET",
+    "path": "/api/dispatch/v1/contractor/events",
+    "tags": [
+      "contractor"
+    ],
+    "schemes": {
+      "ApiKey": [
+        "contractor:offers"
       ]
     },
     "anonymous": false,
@@ -877,6 +913,20 @@ export const operations = {
   "getOpenApiYaml": {
     "method": "GET",
     "path": "/openapi.yaml",
+    "tags": [
+      "discovery"
+    ],
+    "schemes": {},
+    "anonymous": true,
+    "entitlement": false,
+    "mcpTool": null,
+    "mcpAnnotations": null,
+    "a2aSkill": null,
+    "mcpConfirm": false
+  },
+  "getHome": {
+    "method": "GET",
+    "path": "/",
     "tags": [
       "discovery"
     ],

@@ -41,11 +41,23 @@ function headerOf(request: Request, name: string): string | undefined {
 const presentedCredential = (request: Request) =>
   [request.headers["x-api-key"], request.headers.authorization].filter((v) => typeof v === "string").join("\n");
 
-/** Wraps a scheme: refuses a credential (or an address) over its failure budget before any look-up, charges each
+/** Two credentials (a key in x-api-key and an Authorization header) leave it open who is calling: refused
+ * whichever scheme would have read one, rather than one of them being silently ignored. */
+function refuseTwoCredentials(request: Request): void {
+  if (!headerOf(request, "x-api-key") || !headerOf(request, "authorization")) return;
+  throw new DomainError(
+    "bad_request",
+    "two_credentials",
+    "The request carries two credentials, x-api-key and Authorization: send one (an API key in x-api-key, or a token as Authorization: Bearer).",
+  );
+}
+
+/** Wraps a scheme: refuses two credentials at once, a credential (or an address) over its failure budget before any look-up, charges each
  * wrong credential to both, and remembers good ones (credential-throttle.ts). */
 function throttled(options: Options, authenticate: Authenticate, rememberable: boolean) {
   return () => ({
     async authenticate(request: Request, h: ResponseToolkit) {
+      refuseTwoCredentials(request);
       const credential = presentedCredential(request);
       const presented = { address: clientBucketOf(request, options.trustedProxies), credential, rememberable };
       const refusal = credential ? await admission(options.limiters, presented) : null;
@@ -123,25 +135,33 @@ function refuseContractor(principal: Caller): Caller {
   throw new DomainError(
     "forbidden",
     "insufficient_scope",
-    "Contractor keys are for the contractor operations (offers and jobs: listContractorOffers, acceptOffer, declineOffer, listContractorJobs, updateJobStatus, requestPriceRevision, rescheduleJob), not this endpoint.",
+    "Contractor keys are for the contractor operations (offers and jobs: listContractorOffers, acceptOffer, declineOffer, listContractorJobs, updateJobStatus, requestPriceRevision, rescheduleJob, listContractorEvents), not this endpoint.",
   );
 }
 
-/** MCP: a key or token as Bearer; a bad one gets a challenge naming the RFC 9728 metadata. */
+/**
+ * The MCP endpoint's 401 (MCP authorization, RFC 6750 §3): a challenge naming the RFC 9728 metadata, so an MCP
+ * client can find where to get a credential. `authorization`: the header sent; none carries no error code.
+ */
+export function mcpUnauthorized(request: Request, publicBaseUrl: string | null, authorization?: string) {
+  const description = bearerOf(authorization)
+    ? "The bearer credential is unknown, expired or revoked."
+    : "Send the credential as Authorization: Bearer <API_KEY>.";
+  const error = Boom.unauthorized(description);
+  const metadata = `${baseUrlOf(request, publicBaseUrl)}/.well-known/oauth-protected-resource/api/mcp`;
+  const failure = authorization === undefined ? "" : `error="invalid_token", error_description="${description}", `;
+  error.output.headers["WWW-Authenticate"] = `Bearer realm="dispatch", ${failure}resource_metadata="${metadata}"`;
+  return error;
+}
+
+/** MCP: a key or token as Bearer; a bad one gets the challenge above. */
 const mcp = (o: Options) => async (request: Request) => {
   const header = headerOf(request, "authorization");
   if (!header) throw Boom.unauthorized(null, "Bearer", realm);
   const bearer = bearerOf(header);
   const principal = bearer ? await o.services.principals.resolve(bearer, { keys: true }) : null;
   if (principal) return refuseContractor(principal);
-  const description = bearer
-    ? "The bearer credential is unknown, expired or revoked."
-    : "Send the credential as Authorization: Bearer <API_KEY>.";
-  const error = Boom.unauthorized(description);
-  const metadata = `${baseUrlOf(request, o.services.config.publicBaseUrl)}/.well-known/oauth-protected-resource/api/mcp`;
-  error.output.headers["WWW-Authenticate"] =
-    `Bearer realm="dispatch", error="invalid_token", error_description="${description}", resource_metadata="${metadata}"`;
-  throw error;
+  throw mcpUnauthorized(request, o.services.config.publicBaseUrl, header);
 };
 
 /** A2A: x-api-key (a key or token, like REST), or a Bearer OAuth token (keys as Bearer are MCP-only). */

@@ -13,6 +13,7 @@ import {
   type FieldError,
 } from "../services/errors.js";
 import { randomBase62 } from "../services/shared/ids.js";
+import type { OrderFailure } from "../services/dispatch/orders/index.js";
 import { createLogThrottle, type LogThrottle } from "./log-throttle.js";
 import { requestIdOf } from "./request-id.js";
 
@@ -61,6 +62,27 @@ interface ProblemInit {
   detail?: string;
   errors?: FieldError[];
   retryAfterSeconds?: number;
+  keyKind?: DomainError["extra"]["keyKind"];
+}
+
+/** Longest word (a value without spaces: an id, a URL, a date) and longest message a problem repeats whole. */
+const echoedWordLimit = 100;
+const messageLimit = 1000;
+
+/**
+ * Messages repeat values the request sent (an id, a window, an agent's argument); a long one is cut to its first
+ * characters with its length said, and a whole message to messageLimit, so a problem never carries a long field (a
+ * description, an agent's argument) back to the client whole.
+ */
+export function boundedMessage(text: string): string {
+  const words = text.replace(/\S+/gu, (word) => {
+    const chars = Array.from(word);
+    return chars.length <= echoedWordLimit ? word : `${chars.slice(0, 60).join("")}… (${chars.length} characters)`;
+  });
+  const chars = Array.from(words);
+  return chars.length <= messageLimit
+    ? words
+    : `${chars.slice(0, messageLimit).join("")}… (${chars.length} characters)`;
 }
 
 function problem(request: Request, init: ProblemInit) {
@@ -69,12 +91,15 @@ function problem(request: Request, init: ProblemInit) {
     type: `https://dispatch.example/problems/${slug}`,
     title: init.status === 422 ? "Validation failed" : (titles[init.status] ?? "Error"),
     status: init.status,
-    ...(init.detail ? { detail: init.detail } : {}),
+    ...(init.detail ? { detail: boundedMessage(init.detail) } : {}),
     instance: request.path,
     code: init.code,
     request_id: requestIdOf(request),
-    ...(init.errors ? { errors: init.errors } : {}),
+    ...(init.errors
+      ? { errors: init.errors.map((e) => ({ pointer: boundedMessage(e.pointer), message: boundedMessage(e.message) })) }
+      : {}),
     ...(init.retryAfterSeconds !== undefined ? { retry_after_seconds: init.retryAfterSeconds } : {}),
+    ...(init.keyKind ? { key_kind: init.keyKind } : {}),
   };
 }
 
@@ -87,6 +112,7 @@ const domainProblem = (error: DomainError): Classified => ({
   detail: error.message,
   errors: error.extra.errors,
   retryAfterSeconds: error.extra.retryAfterSeconds,
+  keyKind: error.extra.keyKind,
   ...(error.extra.challenge ? { headers: { "www-authenticate": error.extra.challenge } } : {}),
 });
 
@@ -120,6 +146,30 @@ function logThrottled(
 /** Logs a background job's failure: an outage as one warn line, a bug with its stack; once per cause per window. */
 export function logBackgroundError(logger: Logger, job: string, error: Error, throttle: LogThrottle): void {
   logThrottled(logger, isDatabaseUnavailable(error) ? "warn" : "error", { job }, error, throttle);
+}
+
+/** Logs an order a background pass skipped (the pass went on without it) once per step and cause per window,
+ * naming the order and its tenant: a refusal with a SQLSTATE without a stack (the driver's says nothing), anything
+ * else with it; an outage as a warn. */
+export function logOrderFailure(logger: Logger, failure: OrderFailure, throttle: LogThrottle): void {
+  const { step, order, cause } = failure;
+  const taken = throttle.take(`order:${step}:${cause}`);
+  if (!taken) return;
+  const error = failure.error instanceof Error ? failure.error : new Error(String(failure.error));
+  const job = step === "sandbox_step" ? "sandbox" : "dispatcher";
+  const fields = {
+    job,
+    step,
+    cause,
+    order: order.id,
+    account: order.account,
+    environment: order.environment,
+    ...(taken.suppressed ? { suppressed: taken.suppressed } : {}),
+  };
+  const message = `${job}: skipped order ${order.id} (${step}, ${cause}): ${error.message}`;
+  const refused = /^[0-9A-Z]{5}$/.test(cause); // a SQLSTATE: the database refused this order's write
+  if (isDatabaseUnavailable(error)) logger.warn(fields, message);
+  else logger.error(refused ? fields : { ...fields, err: error }, message);
 }
 
 function boomProblem(request: Request, error: RawError): Classified {

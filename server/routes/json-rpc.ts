@@ -38,6 +38,10 @@ export function invalidSingleRequest(payload: unknown) {
 }
 
 /** True for a request whose params are an array: valid JSON-RPC 2.0, but MCP and A2A methods take an object. */
+/** Whether the body, or a message of its batch, calls `method`. */
+export const callsMethod = (payload: unknown, method: string) =>
+  (Array.isArray(payload) ? payload : [payload]).some((m) => isRecord(m) && m.method === method);
+
 export const hasArrayParams = (message: unknown) => isRecord(message) && Array.isArray(message.params);
 
 /** The -32602 answer to such a request (its id is valid, so it is echoed). */

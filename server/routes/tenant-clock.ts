@@ -4,20 +4,20 @@
 // services already read the time through one seam (shared/clock.ts), and which tenant's time applies is known
 // where the request is, before any service is called. Live keys, contractors, OAuth clients and the operator read
 // the wall clock (a contractor's answer runs on its offer's account's clock: offers/index.ts). The account's clock
-// comes from a cache the change feed keeps current on every instance (orders/clock-cache.ts): no query on a hit.
+// comes from a cache the change feed keeps current on every instance (sandbox/clock-cache.ts): no query on a hit.
 import type { Lifecycle, ServerRoute } from "@hapi/hapi";
 import { callerOf } from "../plugins/auth.js";
 import type { Services } from "../services/index.js";
 
 /** The route with its handler run on the test key's account's clock; other routes as they are. */
-export function onCallersClock(route: ServerRoute, { orders }: Services): ServerRoute {
+export function onCallersClock(route: ServerRoute, { sandbox }: Services): ServerRoute {
   if (typeof route.handler !== "function") return route;
   const handler = route.handler as Lifecycle.Method; // the routes' handlers are Hapi lifecycle methods
   const wrapped: Lifecycle.Method = function (request, h) {
     const caller = callerOf(request);
     if (caller?.kind !== "key" || caller.environment !== "test") return handler.call(this, request, h);
     const tenant = { account: caller.account, environment: caller.environment };
-    return orders.onTenantClock(tenant, async () => handler.call(this, request, h));
+    return sandbox.onTenantClock(tenant, async () => handler.call(this, request, h));
   };
   return { ...route, handler: wrapped };
 }

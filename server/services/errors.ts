@@ -22,6 +22,7 @@ export const domainErrorCodes = {
   malformed_seal: "bad_request",
   invalid_tree_sizes: "bad_request",
   invalid_url: "bad_request",
+  two_credentials: "bad_request",
   missing_credential: "unauthorized",
   api_key_required: "unauthorized",
   insufficient_scope: "forbidden",
@@ -44,7 +45,9 @@ export const domainErrorCodes = {
   window_unavailable: "conflict",
   offer_expired: "conflict",
   offer_closed: "conflict",
+  contractor_inactive: "conflict",
   no_scheduled_step: "conflict",
+  clock_advancing: "conflict",
   order_not_revisable: "conflict",
   price_revision_not_above: "conflict",
   price_revision_pending: "conflict",
@@ -90,6 +93,8 @@ export class DomainError<Code extends DomainErrorCode = DomainErrorCode> extends
       retryAfterSeconds?: number;
       /** A `WWW-Authenticate` challenge to send with a 401 or 403. */
       challenge?: string;
+      /** A 403 to a key used on the other side: which kind of key it is (the problem's `key_kind`). */
+      keyKind?: Schemas["Problem"]["key_kind"];
     } = {},
   ) {
     super(message);
@@ -105,8 +110,7 @@ export class EntitlementError extends Error {
   }
 }
 
-/** Raised by the OAuth endpoints; answered in the RFC 6749 §5.2 format, not as a problem document, with the status
- * the RFC gives the code (server/plugins/errors.ts). The codes are the contract's OAuthError enum. */
+/** Raised by the OAuth endpoints; answered in RFC 6749 §5.2's format (server/plugins/errors.ts), not as a problem. */
 export class OAuthError extends Error {
   constructor(
     readonly error: Schemas["OAuthError"]["error"],

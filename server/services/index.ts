@@ -6,13 +6,13 @@ import { createAuditLogService } from "./audit/log.js";
 import { listAuditRecords, type AuditRecordQuery } from "./audit/records.js";
 import { createEventServices } from "./events/service.js";
 import { createContractorService } from "./dispatch/contractors.js";
-import { createEvalsService } from "./dispatch/evals.js";
+import { createEvalsService } from "./dispatch/evals/index.js";
 import { createHealthService } from "./health/readiness.js";
 import { createDeferredMetrics } from "./metrics/deferred.js";
 import { createKeyService } from "./access/keys.js";
 import { createOAuthPurger, createOAuthService } from "./access/oauth.js";
 import { createPrincipalResolver, type Tenant } from "./access/principal.js";
-import { createOrderService } from "./dispatch/orders/index.js";
+import { createDispatchDomain } from "./dispatch-domain.js";
 import { createProbeService } from "./probe/probe.js";
 import { createQuoteService } from "./dispatch/quotes.js";
 import { createWebhookService } from "./webhooks/worker.js";
@@ -23,10 +23,15 @@ export function createServices(db: Db, config: Config) {
   const keys = createKeyService(db, changes);
   const oauth = createOAuthService(db, config.oauthTokenTtlSeconds);
   const events = createEventServices(db, config, { keys, changes });
-  const orders = createOrderService(db, contractors, config, events.eventSequencer.nudge, changes);
+  // an order change may write contractor events too: both sequencers are asked for a pass
+  const eventsWritten = () => {
+    events.eventSequencer.nudge();
+    events.contractorSequencer.nudge();
+  };
+  const dispatch = createDispatchDomain(db, contractors, config, eventsWritten, changes);
   // A contractor added, raised or re-activated on any instance (or anything, after the feed was cut off).
   changes.on((table) => {
-    if (table === "contractors" || table === "*") orders.nudgeDispatcher();
+    if (table === "contractors" || table === "*") dispatch.dispatcher.nudge();
   });
   return {
     db,
@@ -36,15 +41,20 @@ export function createServices(db: Db, config: Config) {
     ...events,
     changes,
     health: createHealthService(db),
-    metrics: createDeferredMetrics({ db, eventStreams: events.eventStreams }),
+    metrics: createDeferredMetrics({
+      db,
+      eventStreams: events.eventStreams,
+      contractorStreams: events.contractorStreams,
+      orderFailures: dispatch.workers.failures,
+    }),
     keys,
     principals: createPrincipalResolver(keys, oauth),
     contractors,
-    quotes: createQuoteService(db, contractors, config, orders.seats),
+    quotes: createQuoteService(db, contractors, config, dispatch.seats),
     evals: createEvalsService(db, config.evalsCacheMs),
     oauth,
     oauthPurger: createOAuthPurger(db),
-    orders,
+    ...dispatch,
     webhooks: createWebhookService(db, config),
     probe: createProbeService({ allowPrivate: config.probeAllowPrivate }),
   };

@@ -1,7 +1,5 @@
-// The Hapi-free form of an operation's handler: the contract-typed input in (params, query, payload as the
-// generated validators let them through), one of the operation's JSON responses out (status, body as the contract
-// types them, headers). REST serves it through operationRoute (routes/operation-route.ts); the MCP tools and A2A
-// skills call the same function by operationId (agents/run-capability.ts), so no second dispatcher exists.
+// The Hapi-free form of an operation's handler, served by REST (routes/operation-route.ts) and called by MCP tools
+// and A2A skills (agents/run-capability.ts), so no second dispatcher exists.
 import type { Caller } from "./access/principal.js";
 import type { ContractInput, JsonStatus, OperationId, ResponseBody } from "../types/contract.js";
 
@@ -22,14 +20,12 @@ export type OperationReply<Op extends OperationId> = {
   [S in JsonStatus<Op> & number]: { status: S; body: ResponseBody<Op, S>; headers?: Readonly<Record<string, string>> };
 }[JsonStatus<Op> & number];
 
-/** An operation's handler, typed from the contract. */
 export type OperationHandle<Op extends OperationId> = (
   input: ContractInput<Op>,
   context: OperationContext,
 ) => Promise<OperationReply<Op>>;
 
-/** A handler seen from outside its operation's types (the registry holds every operation's). The caller has
- * validated the input with the operation's generated validators. */
+/** A handler seen from outside its operation's types; the caller has validated the input. */
 export type AnyOperationHandle = (
   input: { params: unknown; query: unknown; payload: unknown },
   context: OperationContext,

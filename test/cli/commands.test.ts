@@ -118,6 +118,7 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
   getCapabilityIndex: { args: ["discovery", "capabilities"] },
   getOpenApiJson: { args: ["discovery", "openapi"] },
   getOpenApiYaml: { args: ["discovery", "openapi-yaml"] },
+  getHome: { args: ["discovery", "home"] },
   getDocs: { args: ["discovery", "docs"] },
   getDocsBundle: { args: ["discovery", "docs-bundle"] },
   getHealth: { args: ["health", "live"] },
@@ -169,9 +170,11 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
     code: "201",
   },
   listContractorOffers: { args: ["offers", "list", "--status", "offered"] },
+  listContractorEvents: { args: ["jobs", "events", "--limit", "10"] },
   acceptOffer: { args: ["offers", "accept", "ofr_01JD8XB4D6F8H0K2M4P6R8T0V2"] },
   declineOffer: { args: ["offers", "decline", "ofr_01JD8XB4D6F8H0K2M4P6R8T0V2", "--reason", "no_capacity"] },
   listContractorJobs: { args: ["jobs", "list", "--limit", "20"] },
+  listJobWindows: { args: ["jobs", "windows", orderId] },
   updateJobStatus: {
     args: ["jobs", "status", orderId, "--status", "en_route", "--estimated-arrival-at", "2026-11-23T16:05:00Z"],
   },
@@ -188,6 +191,7 @@ const invocations: Record<string, { args: string[]; code?: string; pick?: (examp
 const statusCases: { status: number; exit: number; args: string[] }[] = [
   { status: 401, exit: 4, args: invocations.createQuote.args },
   { status: 402, exit: 5, args: invocations.createOrder.args },
+  { status: 403, exit: 12, args: invocations.listOrders.args },
   { status: 404, exit: 6, args: invocations.getOrder.args },
   { status: 409, exit: 7, args: invocations.createOrder.args },
   { status: 422, exit: 8, args: invocations.createQuote.args },

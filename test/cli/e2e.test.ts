@@ -7,6 +7,7 @@ import { startBuiltServer, type BuiltServer } from "../helpers/server-process.js
 import { adminToken } from "../helpers/server.js";
 import { oneLine, runCli } from "./run-cli.js";
 import { sleep, until } from "../helpers/wait.js";
+import { now } from "../../server/services/shared/clock.js";
 
 describe("cli", function () {
   this.timeout(180_000);
@@ -54,6 +55,7 @@ describe("cli", function () {
         ["discovery", "protected-resource"],
         ["discovery", "authorization-server"],
         ["discovery", "capabilities"],
+        ["discovery", "home"],
         ["discovery", "openapi"],
         ["discovery", "openapi-yaml"],
         ["discovery", "docs"],
@@ -369,14 +371,24 @@ describe("cli", function () {
         (jobs.json().items as { job: { order_id: string } }[]).map((j) => j.job.order_id),
         [accepting.offer.job.order_id],
       );
-      // the window it holds (another depends on the contractor's calendar): the same job back, exit 0
+      // the window it holds: the same job back, exit 0; then one its own calendar lists (jobs windows)
       const window = accepted.json().job.arrival_window as { start: string; end: string };
       const move = ["jobs", "reschedule", accepting.offer.job.order_id, "--start", window.start, "--end", window.end];
       const kept = await cli(move, accepting.env);
       assert.equal(kept.code, 0, kept.stderr);
       assert.deepEqual(kept.json().job.arrival_window, window);
+      const open = await cli(["jobs", "windows", accepting.offer.job.order_id], accepting.env);
+      assert.equal(open.code, 0, open.stderr);
+      assert.deepEqual(open.json().arrival_window, window);
+      const later = (open.json().windows as { start: string; end: string }[]).at(-1)!;
+      const moved = await cli(
+        ["jobs", "reschedule", accepting.offer.job.order_id, "--window", `${later.start}/${later.end}`],
+        accepting.env,
+      );
+      assert.equal(moved.code, 0, moved.stderr);
+      assert.deepEqual(moved.json().job.arrival_window, later);
       const job = ["jobs", "status", accepting.offer.job.order_id, "--status"];
-      const eta = new Date(Date.now() + 30 * 60_000).toISOString();
+      const eta = new Date(now() + 30 * 60_000).toISOString();
       const report = async (args: string[]) => {
         const reported = await cli(args, accepting.env);
         assert.equal(reported.code, 0, reported.stderr);
@@ -405,11 +417,41 @@ describe("cli", function () {
       assert.equal(approved.json().nte_cents, held.quoted_cost_cents + 20_000);
       const twice = await cli(["orders", "revisions", "approve", held.order_id, second.json().id], customer);
       assert.equal(twice.code, 7, twice.stderr); // 409 price_revision_resolved
+      // both answers reach the contractor's own feed (jobs events), once numbered by the feed's sequencer
+      const resolved = async () => {
+        const feed = await cli(["jobs", "events", "--limit", "100"], accepting.env);
+        assert.equal(feed.code, 0, feed.stderr);
+        return (feed.json().items as { type: string; data: { price_revision?: { id: string; status: string } } }[])
+          .filter((e) => e.type === "job.price_revision_resolved")
+          .map((e) => [e.data.price_revision?.id, e.data.price_revision?.status]);
+      };
+      let answers = await resolved();
+      for (let tries = 0; answers.length < 2 && tries < 50; tries++) {
+        await new Promise((done) => setTimeout(done, 200));
+        answers = await resolved();
+      }
+      assert.deepEqual(answers, [
+        [first.json().id, "declined"],
+        [second.json().id, "approved"],
+      ]);
       await report([...job, "completed", "--final-cost-cents", "12000", "--note", "Breaker replaced."]);
       const late = await cli([...job, "on_site"], accepting.env);
       assert.equal(late.code, 7, late.stderr); // 409 invalid_transition: the job is completed
       const refused = await cli(["orders", "list"], accepting.env);
-      assert.equal(refused.code, 8, refused.stderr); // 403 insufficient_scope: a contractor key is no customer's
+      assert.equal(refused.code, 12, refused.stderr); // 403 insufficient_scope: a contractor key is no customer's
+      // one line: which kind of key it is and the commands it fits (from the problem's key_kind)
+      const asContractor = JSON.parse(refused.stderr).error;
+      assert.equal(asContractor.body.key_kind, "contractor");
+      assert.equal(
+        asContractor.message.replace(/ \(request \S+\)$/, ""),
+        "403 Forbidden: this is a contractor key: use 'dispatch offers' / 'dispatch jobs'",
+      );
+      const customerOnJobs = await runCli(["jobs", "list", "--base-url", t.url], { env: customer });
+      assert.equal(customerOnJobs.code, 12, customerOnJobs.stderr);
+      assert.match(
+        customerOnJobs.stderr,
+        /^dispatch: 403 Forbidden: this is a customer key: use 'dispatch quote' \/ 'dispatch order' \/ 'dispatch orders'; a contractor key comes from an operator \('dispatch admin contractors key'\) \(request \S+\)\n$/,
+      );
     });
 
     it("sandbox clock get and advance (frozen, then moved), then sandbox reset empties the key's sandbox and unfreezes its clock; admin metrics prints the Prometheus text", async () => {

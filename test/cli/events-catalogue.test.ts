@@ -12,6 +12,7 @@ import { runCli, startBin } from "./run-cli.js";
 import { until } from "../helpers/wait.js";
 import { jsonRequest } from "../helpers/request.js";
 import { startReceiver, type Delivery, type Receiver } from "../helpers/webhook-receiver.js";
+import { now } from "../../server/services/shared/clock.js";
 
 const orderOf = (hit: Delivery) => hit.body.data.order_id;
 const withoutSignature = (headers: IncomingHttpHeaders) =>
@@ -95,8 +96,8 @@ describe("event catalogue: webhooks and listen", function () {
       const db = t.app.services.db;
       await db("orders")
         .where({ id: escalated })
-        .update({ created_at: new Date(Date.now() - 3 * 3_600_000) });
-      t.app.services.orders.nudgeDispatcher();
+        .update({ created_at: new Date(now() - 3 * 3_600_000) });
+      t.app.services.dispatcher.nudge();
       const expected = {
         // setting off (en_route), the sandbox's contractor re-estimates the ETA the assignment set
         [cancelled]: [

@@ -23,9 +23,8 @@ import { startReceiver } from "../fixtures/orders.js";
 import { freePort } from "../../mocks/prism.js";
 import { adminToken, startTestServer, type TestServer } from "../helpers/server.js";
 import { untilValue } from "../helpers/wait.js";
-import { isBookable, withOffset, workedWindows } from "../../server/services/dispatch/arrival-windows.js";
-import { stateTimeZone } from "../../server/services/dispatch/state-zones.js";
 import { bin } from "./run-cli.js";
+import { now } from "../../server/services/shared/clock.js";
 
 interface Example {
   command: string;
@@ -147,28 +146,6 @@ describe("cli --help examples", function () {
       }
     ).order.id;
 
-  /** Another window the order's contractor works and can still book: its latest with a free seat (the examples
-   * before this one may have filled a later one). */
-  async function otherWindowOf(id: string): Promise<Record<"WINDOW_START" | "WINDOW_END", string>> {
-    const db = t.app.services.db;
-    const row = await db("orders").where({ id }).first();
-    const contractor = (await t.app.services.contractors.get(row!.contractor_id!))!;
-    const zone = stateTimeZone(row!.state);
-    const now = Date.now();
-    const booked = new Date(row!.arrival_window_start!).getTime();
-    const open = workedWindows(contractor, zone, now).filter(
-      ({ window }) => window.start !== booked && isBookable(window, row!.urgency, now),
-    );
-    for (const { window } of open.reverse()) {
-      const seats = await db("contractor_bookings")
-        .where({ contractor_id: contractor.id, window_start: new Date(window.start) })
-        .count<{ n: string }[]>({ n: "*" });
-      if (Number(seats[0].n) < contractor.capacity.concurrent_jobs)
-        return { WINDOW_START: withOffset(zone, window.start), WINDOW_END: withOffset(zone, window.end) };
-    }
-    throw new Error(`no window of ${contractor.id} with a free seat`);
-  }
-
   /** The shell variables an example names, each made fresh for the example that uses it. */
   const variables: Record<string, (command: string) => Promise<string>> = {
     DISPATCH_API_KEY: () => Promise.resolve(key),
@@ -225,10 +202,16 @@ describe("cli --help examples", function () {
   async function variablesFor(example: Example): Promise<Record<string, string>> {
     const names = [...new Set([...example.line.matchAll(/\$\{?([A-Z_]+)/g)].map((m) => m[1]))];
     const values: Record<string, string> = {};
-    if (names.includes("WINDOW_START")) {
-      // a window of the example's order's contractor: the order and its window come as a pair
-      const id = await newOrder();
-      Object.assign(values, { ORDER_ID: id, ...(await otherWindowOf(id)) });
+    if (example.command === "orders reschedule") {
+      // The example moves its order to an urgent quote's last window: an order booked in the window before it goes
+      // to the city's shop (rank order), which has seats left there for the three examples (the examples before
+      // them fill the pool's earliest windows, so an order of its own could land with the one-seat statewide crew).
+      const quote = (await api("POST", "/api/dispatch/v1/quote", {
+        trade: "plumbing",
+        location: { state: "TX" },
+        urgency: "urgent",
+      })) as { arrival_windows: { start: string; end: string }[] };
+      values.ORDER_ID = await newOrder({ arrival_window: quote.arrival_windows.at(-2) });
     }
     if (names.includes("OFFER_ID") || example.command.startsWith("offers ")) {
       // the offers commands run as the contractor: the open offer of a fresh order, and a key of its contractor
@@ -253,10 +236,8 @@ describe("cli --help examples", function () {
         headers: { "x-api-key": issued.key as string },
       });
       assert.equal(accepted.status, 200, await accepted.text());
-      const eta = new Date(Date.now() + 30 * 60_000).toISOString();
+      const eta = new Date(now() + 30 * 60_000).toISOString();
       Object.assign(values, { JOB_ID: id, ETA: eta, DISPATCH_API_KEY: issued.key as string });
-      // `jobs reschedule` moves the job to another window of its own contractor
-      if (names.includes("WINDOW_START")) Object.assign(values, await otherWindowOf(id));
     }
     if (example.command.startsWith("sandbox clock") || example.line.includes("order.escalated")) {
       // a clock advanced stays frozen (so does the one `trigger order.escalated` walks): these run on an account of
@@ -310,6 +291,15 @@ describe("cli --help examples", function () {
     restoreDns?.();
     await Promise.all([t?.stop(), receiver?.stop()]);
     if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("takes windows from the same line: a quote's, or the contractor's job's own (jobs windows); no window variable", () => {
+    const windowVariables = examples
+      .filter((example) => /\$\{?WINDOW_/.test(example.line))
+      .map((example) => example.command);
+    assert.deepEqual(windowVariables, []);
+    const reschedules = examples.filter((example) => example.command === "jobs reschedule");
+    assert.ok(reschedules.length > 0 && reschedules.every((example) => example.line.includes("dispatch jobs windows")));
   });
 
   it("finds examples on every command that runs something", () => {

@@ -1,7 +1,7 @@
 // Output formats, --help, --version and completion scripts.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -157,6 +157,15 @@ describe("cli", function () {
       const run = await runCli(["--help"]);
       assert.match(run.stdout, /Commands:\n {2}probe \[options\] <url>/);
       assert.match(run.stdout, /Exit codes: 0 ok, 1 unexpected, 2 usage/);
+    });
+
+    it("points at every guide in docs/ at the top level, and at nothing else", async () => {
+      const run = await runCli(["--help"]);
+      const listed = [
+        ...(/\nGuides, in docs\/[^\n]*\n((?: {2}\S+\.md .*\n)+)/.exec(run.stdout)?.[1] ?? "").matchAll(/^ {2}(\S+)/gm),
+      ];
+      const docs = readdirSync(new URL("../../docs/", import.meta.url)).filter((name) => name.endsWith(".md"));
+      assert.deepEqual(listed.map((m) => m[1]).sort(), docs.sort());
     });
 
     it("exits 2 with help on stderr for a group without a subcommand", async () => {

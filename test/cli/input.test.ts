@@ -57,6 +57,17 @@ describe("cli", function () {
       ["a non-integer --nte-cents", [...quote, "--nte-cents", "12.5"], /--nte-cents must be an integer/],
       ["--nte-cents below its minimum", [...quote, "--nte-cents", "0"], /--nte-cents must be >= 1/],
       ["a too long --zip", [...quote, "--zip", "12345678901"], /--zip must be at most 10 characters/],
+      // one character, not "1 characters"; a long value is not printed back whole
+      [
+        "an empty --description",
+        ["order", "--trade", "hvac", "--state", "TX", "--description", ""],
+        /--description must be at least 1 character \(got ""\)$/m,
+      ],
+      [
+        "a --description of 5,001 characters",
+        ["order", "--trade", "hvac", "--state", "TX", "--description", `${"é".repeat(4000)}${"a".repeat(1001)}`],
+        /^dispatch: --description must be at most 5000 characters \(got "é{59}…" \(5001 characters\)\)$/m,
+      ],
       [
         "an out-of-bounds value in --data",
         ["quote", "--data", '{"trade":"hvac","location":{"state":"Texas"}}'],

@@ -1,14 +1,17 @@
 // `dispatch orders watch` and `dispatch listen` against the real server with the sandbox walking a test order,
 // through a proxy the test cuts once so both commands must resume with Last-Event-ID.
 import assert from "node:assert/strict";
+import { localTime } from "../../cli/local-time.js";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createTcpServer, connect, type Socket } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { orderRequest } from "../fixtures/requests.js";
 import { postOrder, recordEvent, webhookSecret } from "../fixtures/orders.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { installBusinessTime } from "../helpers/business-time.js";
 import { until } from "../helpers/wait.js";
 import { runBin, runCli, startBin } from "./run-cli.js";
+import { now } from "../../server/services/shared/clock.js";
 
 interface Received {
   id: string;
@@ -98,13 +101,16 @@ describe("cli live commands", function () {
   let t: TestServer;
   let proxy: Awaited<ReturnType<typeof startProxy>>;
 
+  let restoreClock: (() => void) | undefined;
   before(async () => {
+    restoreClock = installBusinessTime(); // the window under way is reachable: the walk does not wait for one
     t = await startTestServer(undefined, { SANDBOX_STEP_MS: "1000" }); // a walk of 4 s: time for both commands to connect
     proxy = await startProxy(new URL(t.url));
   });
   after(async () => {
     await proxy?.stop();
     await t?.stop();
+    restoreClock?.();
   });
 
   describe("listen and orders watch", () => {
@@ -156,6 +162,48 @@ describe("cli live commands", function () {
         await receiver.stop();
       }
     });
+
+    it("listen keeps printing after `dispatch sandbox reset`, ids above every earlier one, lines as the feed serves them", async () => {
+      const { key } = await t.issueKey({ account: "live-cli-reset" });
+      const env = { DISPATCH_API_KEY: key, DISPATCH_BASE_URL: t.url };
+      const listen = startBin(["listen", "--output", "ndjson"], { env });
+      const printed = () =>
+        listen.stdout
+          .split("\n")
+          .slice(0, -1) // whole lines only
+          .map((line) => JSON.parse(line) as Received);
+      const order = async () =>
+        ((await (await postOrder(t.url, { "x-api-key": key }, orderRequest)).json()) as { order: { id: string } }).order
+          .id;
+      const printedOf = (id: string) => printed().filter((e) => e.data.order_id === id);
+      try {
+        await until(() => listen.stderr.includes("ready"), { ...liveWait, message: "listen to connect" });
+        const removed = await order();
+        await until(() => printedOf(removed).length >= 2, { ...liveWait, message: "the first order's events" });
+        const reset = await runCli(["sandbox", "reset", "--output", "json"], { env });
+        assert.equal(reset.code, 0, reset.stderr);
+        const before = printed().map((e) => Number(e.id.slice(4)));
+        const fresh = await order(); // its reference_id is free again
+        // its first events, not only the sandbox's later steps of it
+        await until(() => printedOf(fresh).some((e) => e.type === "order.created"), {
+          ...liveWait,
+          message: "the new order's order.created after reset",
+        });
+        const after = printedOf(fresh).map((e) => Number(e.id.slice(4)));
+        assert.ok(Math.min(...after) > Math.max(...before), `${before.join()} then ${after.join()}`);
+        const ids = printed().map((e) => e.id);
+        assert.equal(new Set(ids).size, ids.length, ids.join());
+        const lines = listen.stdout
+          .split("\n")
+          .slice(0, -1)
+          .filter((line) => line.includes(fresh));
+        const page = await fetch(`${t.url}/api/dispatch/v1/orders/${fresh}/events`, { headers: { "x-api-key": key } });
+        const feed = ((await page.json()) as { items: unknown[] }).items.map((item) => JSON.stringify(item));
+        assert.deepEqual(lines, feed.slice(0, lines.length)); // byte for byte (the walk may have gone on since)
+      } finally {
+        await listen.stop();
+      }
+    });
   });
 
   describe("orders watch", () => {
@@ -188,7 +236,7 @@ describe("cli live commands", function () {
       const watch = runCli(["orders", "watch", id, "--output", "table"], {
         env: { DISPATCH_API_KEY: key, DISPATCH_BASE_URL: t.url },
       });
-      const [soon, later] = [40, 55].map((minutes) => new Date(Date.now() + minutes * 60_000).toISOString());
+      const [soon, later] = [40, 55].map((minutes) => new Date(now() + minutes * 60_000).toISOString());
       const steps = [
         { status: "dispatched", estimated_arrival_at: soon },
         { status: "en_route", estimated_arrival_at: later },
@@ -200,15 +248,19 @@ describe("cli live commands", function () {
       assert.equal(watched.code, 0, watched.stderr);
       const etaLines = watched.stdout.split("\n").filter((line) => line.includes("ETA "));
       assert.equal(etaLines.length, 3, watched.stdout);
-      assert.match(etaLines[0], / {2}ETA \S+Z \(dispatch\) {2}\(order\.assigned, evt_\d+\)$/);
+      // times on the job's clock (a TX job: America/Chicago) with its offset, never UTC's Z
+      const local = (iso: string) => localTime(iso, "America/Chicago").replace(/\+/g, "\\+");
+      assert.match(etaLines[0], / {2}ETA \S+-0[56]:00 \(dispatch\) {2}\(order\.assigned, evt_\d+\)$/);
       assert.match(
         etaLines[1],
-        new RegExp(`dispatched {2}ETA ${soon} \\(operator\\) {2}\\(order\\.eta_updated, evt_\\d+\\)$`),
+        new RegExp(`dispatched {2}ETA ${local(soon)} \\(operator\\) {2}\\(order\\.eta_updated, evt_\\d+\\)$`),
       );
       assert.match(
         etaLines[2],
-        new RegExp(`en_route {2}ETA ${later} \\(operator\\) {2}\\(order\\.eta_updated, evt_\\d+\\)$`),
+        new RegExp(`en_route {2}ETA ${local(later)} \\(operator\\) {2}\\(order\\.eta_updated, evt_\\d+\\)$`),
       );
+      for (const line of watched.stdout.trim().split("\n"))
+        assert.match(line, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d-0[56]:00 {2}ord_/);
     });
 
     it("exits 6 for another account's order", async () => {

@@ -17,6 +17,8 @@ export interface CliRun {
 interface RunOptions {
   env?: Record<string, string>;
   input?: string;
+  /** Stdout and stderr are a terminal this wide (runCli only); else piped. */
+  tty?: { columns: number };
 }
 
 /** A clean environment: no DISPATCH_* from the caller, no real config file. */
@@ -28,7 +30,7 @@ function cleanEnv(env: Record<string, string> | undefined): Record<string, strin
 /** Runs `dispatch args…` in-process (cli/index.ts runCli) with a clean environment, as one fresh invocation. */
 export async function runCli(args: string[], options: RunOptions = {}): Promise<CliRun> {
   resetDeprecationWarning(); // the SDK says it once per process, and each run stands for one process
-  return runInProcess(args, { env: cleanEnv(options.env), stdin: options.input });
+  return runInProcess(args, { env: cleanEnv(options.env), stdin: options.input, tty: options.tty });
 }
 
 type BinOptions = RunOptions & { cwd?: string; timeoutMs?: number; onStdout?: (soFar: string) => void };

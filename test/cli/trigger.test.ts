@@ -7,7 +7,7 @@ import { orderRequest } from "../fixtures/requests.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver.js";
 import { until } from "../helpers/wait.js";
-import { runCli, startBin } from "./run-cli.js";
+import { runCli, startBin, startRecorder } from "./run-cli.js";
 
 interface FeedEvent {
   id: string;
@@ -83,6 +83,47 @@ describe("dispatch trigger and listen", function () {
           assert.notEqual(again.stdout, run.stdout);
         } else assert.equal(run.stderr, "");
       });
+  });
+
+  it("trigger order.eta_updated works on a frozen test clock (the re-estimate made at the assignment's instant)", async () => {
+    const frozen = (await t.issueKey({ account: "trigger-frozen" })).key;
+    const froze = await fetch(`${t.url}/api/dispatch/v1/sandbox/clock/advance`, {
+      method: "POST",
+      headers: { "x-api-key": frozen, "content-type": "application/json" },
+      body: JSON.stringify({ by: "0s" }),
+    });
+    assert.equal(froze.status, 200);
+    const run = await runCli(["trigger", "order.eta_updated", "-o", "table"], {
+      env: { ...env, DISPATCH_API_KEY: frozen },
+    });
+    assert.deepEqual([run.code, run.stderr], [0, ""]);
+    type EtaEvent = FeedEvent & { data: { eta?: { source: string; updated_at: string } } };
+    const feed = (await accountFeed(frozen)) as EtaEvent[];
+    const event = feed.find((e) => e.id === run.stdout.trim());
+    assert.equal(event?.type, "order.eta_updated");
+    const clock = await get<{ now: string; frozen: boolean }>("/api/dispatch/v1/sandbox/clock", frozen);
+    assert.equal(clock.frozen, true);
+    assert.deepEqual([event.data.eta?.source, event.data.eta?.updated_at], ["contractor", clock.now]);
+  });
+
+  it("says the account's test clock is frozen when the event does not reach the feed in time", async () => {
+    // a server whose feed never gets the event: one answer for every call (the order, its empty feed, the clock)
+    const recorder = await startRecorder();
+    const at = "2026-11-27T10:00:00.000Z";
+    recorder.answer = {
+      status: 200,
+      body: { id: "ord_01JD8XZZZZZZZZZZZZZZZZZZZZ", status: "pending_dispatch", items: [], now: at, frozen: true },
+    };
+    try {
+      const run = await runCli(["trigger", "order.status_changed", "--order", "ord_01JD8XZZZZZZZZZZZZZZZZZZZZ"], {
+        env: { DISPATCH_BASE_URL: recorder.url, DISPATCH_API_KEY: key },
+      });
+      assert.equal(run.code, 1, run.stderr);
+      assert.match(run.stderr, /no order\.status_changed event in the feed after 10000 ms/);
+      assert.match(run.stderr, new RegExp(`test clock is frozen at ${at}.*'dispatch sandbox clock advance'`));
+    } finally {
+      await recorder.stop();
+    }
   });
 
   it("-o json prints the order and the event, the event being the order's", async () => {

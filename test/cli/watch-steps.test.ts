@@ -9,6 +9,7 @@ import { postOrder } from "../fixtures/orders.js";
 import { adminToken } from "../helpers/server.js";
 import { spawnServer, type ServerProcess } from "../helpers/server-process.js";
 import { runBin } from "./run-cli.js";
+import { weekdayMorning } from "../helpers/business-time.js";
 
 const stepMs = 5_000; // SANDBOX_STEP_MS default
 
@@ -46,7 +47,12 @@ describe("orders watch with steps seconds apart (built server and CLI)", functio
   const watches = new Map<string, ReturnType<typeof watchOrder>>();
   before(async () => {
     // The build users run (`npm test` builds the server and the CLI before mocha; a stale server stops the test).
-    server = spawnServer({ DISPATCH_ADMIN_TOKEN: adminToken, SANDBOX_STEP_MS: String(stepMs) });
+    // On a weekday morning: the window under way is reachable, so the walk takes its steps without waiting for one.
+    server = spawnServer({
+      DISPATCH_ADMIN_TOKEN: adminToken,
+      SANDBOX_STEP_MS: String(stepMs),
+      DISPATCH_TEST_NOW: weekdayMorning,
+    });
     const line = await server.waitFor(/dispatch listening on http:\/\/[\d.]+:\d+/);
     base = line.replace("dispatch listening on ", "");
     for (const format of formats) {
@@ -72,7 +78,7 @@ describe("orders watch with steps seconds apart (built server and CLI)", functio
       assert.equal(lines.length, 8, watched.stdout);
       const etaLine =
         format === "table"
-          ? /en_route {2}ETA \S+Z \(contractor\) {2}\(order\.eta_updated, evt_\d+\)$/
+          ? /en_route {2}ETA \S+[+-]\d\d:\d\d \(contractor\) {2}\(order\.eta_updated, evt_\d+\)$/
           : /"order\.eta_updated"/;
       assert.match(lines[5], etaLine);
       assert.match(lines.at(-1)!, /completed/);

@@ -23,18 +23,18 @@ const allWeek = Object.fromEntries(
   ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map((day) => [day, always]),
 );
 
-/** The windows the table prints under ARRIVAL_WINDOWS: one row each, START then END. */
-function tableWindows(table: string): Window[] {
+/** The windows the table prints under ARRIVAL_WINDOWS: one row each, START, END then the quote's CONFIDENCE. */
+function tableWindows(table: string): (Window & { confidence: string })[] {
   const lines = table.slice(table.indexOf("ARRIVAL_WINDOWS:")).split("\n").slice(1);
-  assert.match(lines[0], /^START\s+END$/, table);
-  assert.match(lines[1], /^-+\s+-+$/, table);
+  assert.match(lines[0], /^START\s+END\s+CONFIDENCE$/, table);
+  assert.match(lines[1], /^-+\s+-+\s+-+$/, table);
   return lines
     .slice(2)
     .filter(Boolean)
     .map((line) => {
-      const [start, end, ...rest] = line.trim().split(/\s+/);
+      const [start, end, confidence, ...rest] = line.trim().split(/\s+/);
       assert.deepEqual(rest, [], line);
-      return { start, end };
+      return { start, end, confidence };
     });
 }
 
@@ -114,11 +114,15 @@ describe("cli arrival windows", function () {
         orderHelp.stdout,
         /--window <start\/end> +Arrival window .*START\/END.*START alone for the 2 hours/s,
       );
-      assert.match(orderHelp.stdout, /\$ dispatch order --trade plumbing --state TX .* --window "\$WINDOW_START"\n/);
+      // START alone and START/END, each taken from a quote in the same line (the examples set nothing beforehand)
+      assert.match(
+        orderHelp.stdout,
+        /\$ dispatch order --trade plumbing --state TX .* --window "\$\(dispatch quote --trade plumbing --state TX --query 'arrival_windows\[0\]\.start'\)"\n/,
+      );
       const rescheduleHelp = await runCli(["orders", "reschedule", "--help"], { env: {} });
       assert.match(
         rescheduleHelp.stdout,
-        /\$ dispatch orders reschedule "\$ORDER_ID" --window "\$WINDOW_START\/\$WINDOW_END"/,
+        /\$ dispatch orders reschedule "\$ORDER_ID" --window "\$\(dispatch quote .* --query "arrival_windows\[-1\]\.\[start, end\] \| join\('\/', @\)"\)"/,
       );
     });
   });
@@ -141,23 +145,25 @@ describe("cli arrival windows", function () {
 
       /** The table's windows and the JSON's of a quote made right after it: the same, unless a window opened or
        * closed between the two (at most once in a second), then read again. */
-      async function quoteBothWays(): Promise<{ rows: Window[]; json: Window[] }> {
+      async function quoteBothWays(): Promise<{ rows: Window[]; json: (Window & { confidence: string })[] }> {
         for (;;) {
           const table = await cli(["quote", ...job, "--urgency", "urgent", "--output", "table"]);
           const json = await cli(["quote", ...job, "--urgency", "urgent", "--output", "json"]);
           assert.equal(table.code, 0, table.stderr);
           assert.equal(json.code, 0, json.stderr);
           const rows = tableWindows(table.stdout);
-          const windows = (JSON.parse(json.stdout) as { arrival_windows: Window[] }).arrival_windows;
+          const windows = (JSON.parse(json.stdout) as { arrival_windows: (Window & { confidence: string })[] })
+            .arrival_windows;
           if (JSON.stringify(rows) === JSON.stringify(windows)) return { rows, json: windows };
         }
       }
 
-      it("quote lists the windows: one per table row (START, END) and as arrival_windows in JSON", async () => {
+      it("quote lists the windows: one per table row (START, END, CONFIDENCE) and as arrival_windows in JSON", async () => {
         const { rows, json } = await quoteBothWays();
         assert.ok(rows.length >= 11, `an urgent horizon of 24 h, worked round the clock: ${rows.length} windows`);
         for (const window of json) {
-          assert.deepEqual(Object.keys(window), ["start", "end"]);
+          assert.deepEqual(Object.keys(window), ["start", "end", "confidence"]);
+          assert.ok(["high", "medium", "low"].includes(window.confidence), window.confidence);
           assert.match(window.start, /^\d{4}-\d{2}-\d{2}T\d{2}:00:00-0[89]:00$/, "an even hour, Anchorage's offset");
           assert.equal(Date.parse(window.end) - Date.parse(window.start), twoHours);
           assert.equal(Number(window.start.slice(11, 13)) % 2, 0);
@@ -167,7 +173,7 @@ describe("cli arrival windows", function () {
       it("order --window START books the row's window; orders reschedule --window START/END moves it", async () => {
         const { rows } = await quoteBothWays();
         // the latest windows: a window closes 30 minutes before its end, and the horizon's last ones stay open
-        const [other, latest] = rows.slice(-2);
+        const [other, latest] = rows.slice(-2).map(({ start, end }) => ({ start, end }));
         const ordered = await cli([...order, "--urgency", "urgent", "--window", latest.start, "--output", "json"]);
         assert.equal(ordered.code, 0, ordered.stderr);
         const { order: created } = JSON.parse(ordered.stdout) as { order: { id: string; arrival_window: Window } };

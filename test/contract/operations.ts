@@ -115,6 +115,7 @@ export const operationCalls = {
   getCapabilityIndex: (c, headers) => c.GET("/api/capabilities", { headers }),
   getOpenApiJson: (c, headers) => c.GET("/openapi.json", { headers }),
   getOpenApiYaml: (c, headers) => c.GET("/openapi.yaml", { headers, parseAs: "text" }),
+  getHome: (c, headers) => c.GET("/", { headers }),
   getDocs: (c, headers) => c.GET("/docs", { headers, parseAs: "text" }),
   getDocsBundle: (c, headers) => c.GET("/docs/redoc.standalone.js", { headers, parseAs: "text" }),
   getHealth: (c, headers) => c.GET("/healthz", { headers }),
@@ -141,6 +142,8 @@ export const operationCalls = {
       body: { environment: "live" },
       headers,
     }),
+  listContractorEvents: (c, headers) =>
+    c.GET("/api/dispatch/v1/contractor/events", { params: { query: { limit: 10 } }, headers }),
   listContractorOffers: (c, headers) =>
     c.GET("/api/dispatch/v1/contractor/offers", { params: { query: { status: "offered" } }, headers }),
   acceptOffer: (c, headers) =>
@@ -166,6 +169,11 @@ export const operationCalls = {
     c.POST("/api/dispatch/v1/contractor/jobs/{id}/reschedule", {
       params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },
       body: { arrival_window: { start: "2026-11-24T10:00:00-06:00", end: "2026-11-24T12:00:00-06:00" } },
+      headers,
+    }),
+  listJobWindows: (c, headers) =>
+    c.GET("/api/dispatch/v1/contractor/jobs/{id}/windows", {
+      params: { path: { id: "ord_01JD8XB3C5D7E9F1G3H5J7K9M1" } },
       headers,
     }),
   requestPriceRevision: (c, headers) =>

@@ -1,4 +1,4 @@
-// Every variable in README's "The reference server" table: the built server (what `npm start` and `dispatch-server`
+// Every variable in the configuration table of docs/operating.md: the built server (what `npm start` and `dispatch-server`
 // run) becomes ready with it set to a documented value, and the setting shows where that is cheap to see. Variables
 // that do not interfere share a start, and the starts run at once. On each database configuration (a PGlite
 // directory, Postgres, Postgres with Redis) an order is also booked into an arrival window and rescheduled to
@@ -15,21 +15,17 @@ import { mintApiKey } from "../../server/services/access/keys.js";
 import { generateNoteKey } from "../../server/services/audit/note.js";
 import { freePort } from "../../mocks/prism.js";
 import { anchorageContractor, fixtureContractor, quoteRequest } from "../fixtures/requests.js";
+import { configTableFile, configTableRows } from "../../scripts/config-table.js";
 import { builtBinArgs, root, serverArgs, spawnServer, type ServerProcess } from "../helpers/server-process.js";
 import { adminToken, postgresDatabase } from "../helpers/server.js";
 
 const v1 = "/api/dispatch/v1";
 
-/** The variable names in the first column of README's "The reference server" table. */
+/** The variable names in the first column of the operating guide's configuration table. */
 function documentedVariables(): string[] {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  const from = readme.indexOf("\n## The reference server\n");
-  assert.ok(from >= 0, "README has a section 'The reference server'");
-  return readme
-    .slice(from, readme.indexOf("\n## ", from + 1))
-    .split("\n")
-    .filter((line) => line.startsWith("| `"))
-    .flatMap((line) => [...(line.split("|")[1] ?? "").matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]));
+  return configTableRows(readFileSync(join(root, configTableFile), "utf8")).flatMap((line) =>
+    [...(line.split("|")[1] ?? "").matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]),
+  );
 }
 
 interface Started {
@@ -134,7 +130,8 @@ async function orderAndReschedule(base: string): Promise<void> {
   const job = { trade: "painting", location: { state: "AK", city: "Anchorage" }, urgency: "urgent" };
   const quoted = (await (await quote(base, key, job)).json()) as { arrival_windows: Window[] };
   // the horizon's latest windows: a window closes 30 minutes before its end, the last ones stay open
-  const [other, latest] = quoted.arrival_windows.slice(-2);
+  // as an order shows them: start and end, without the quote's confidence
+  const [other, latest] = quoted.arrival_windows.slice(-2).map(({ start, end }) => ({ start, end }));
   const ordered = await post(`${base}${v1}/order`, key, { ...job, description: "Paint it.", arrival_window: latest });
   assert.equal(ordered.status, 201, await ordered.clone().text());
   const { order } = (await ordered.json()) as { order: { id: string; arrival_window: Window } };
@@ -160,6 +157,9 @@ async function whenReady(server: ServerProcess, port: string | null): Promise<st
   }
   throw new Error(`${base}/readyz never answered 200: ${server.output()}`);
 }
+
+/** An instant far from any real run, so a start that ignored DISPATCH_TEST_NOW would show. */
+const pinnedAt = "2031-01-06T09:00:00-05:00";
 
 const starts: Start[] = [
   {
@@ -262,14 +262,20 @@ const starts: Start[] = [
     },
   },
   {
-    name: "sandbox mode with its key, its account and a fixtures file",
+    name: "sandbox mode with its key, its account, a fixtures file and a pinned business clock",
     env: (c) => ({
       DISPATCH_SANDBOX: "true",
       DISPATCH_SANDBOX_KEY: c.sandboxKey,
       DISPATCH_SANDBOX_ACCOUNT: "ci-sandbox",
       DISPATCH_FIXTURES: c.fixtures,
+      DISPATCH_TEST_NOW: pinnedAt,
+      DISPATCH_TEST_NOW_SINCE: String(Date.now()),
     }),
     async check({ base }, c) {
+      const clock = await fetch(`${base}${v1}/sandbox/clock`, { headers: { "x-api-key": c.sandboxKey } });
+      const { now } = (await clock.json()) as { now: string };
+      const ahead = Date.parse(now) - Date.parse(pinnedAt);
+      assert.ok(ahead >= 0 && ahead < 10 * 60_000, `DISPATCH_TEST_NOW sets business time: ${now}`);
       const reset = await fetch(`${base}${v1}/sandbox/reset`, {
         method: "POST",
         headers: { "x-api-key": c.sandboxKey },
@@ -391,10 +397,10 @@ describe("built server: every documented variable", function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("sets every variable of the README table in some start", () => {
+  it("sets every variable of the operating guide's table in some start", () => {
     const set = new Set(starts.flatMap((start) => Object.keys(start.env(context))));
     const documented = documentedVariables();
-    assert.ok(documented.length >= 30, `README table read: ${documented.join(", ")}`);
+    assert.ok(documented.length >= 30, `table read: ${documented.join(", ")}`);
     assert.deepEqual(
       documented.filter((name) => !set.has(name)),
       [],

@@ -1,4 +1,5 @@
-// The /docs page renders every operation of the contract in headless Chromium (Debian chromium + playwright-core).
+// The /docs page renders every operation of the contract in headless Chromium (Debian chromium + playwright-core),
+// and without JavaScript points at the contract.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
@@ -34,6 +35,18 @@ describe("docs page in a real browser", function () {
   after(async () => {
     await browser?.close();
     await t?.stop();
+  });
+
+  it("points a browser without JavaScript at the contract itself", async () => {
+    const page = await browser.newPage({ javaScriptEnabled: false });
+    await page.goto(`${t.url}/docs`);
+    const text = await page.locator("body").innerText();
+    assert.match(text, /drawn by JavaScript \(Redoc\), which is off in this browser/);
+    const links = await page
+      .locator("noscript a, body a")
+      .evaluateAll((nodes) => nodes.map((n) => n.getAttribute("href")));
+    assert.deepEqual(links, ["/openapi.yaml", "/openapi.json", "/"]); // each served (discovery.test.ts)
+    await page.close();
   });
 
   it("loads /docs, shows every operation and takes a screenshot", async () => {

@@ -29,7 +29,7 @@ describe("README walkthrough", function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("covers key, index, estimate, quote, order from a JSON body and reading the order back", () => {
+  it("covers key, index, estimate, quote, order from a JSON body, reading the order back and watching it", () => {
     const script = blocks.join("\n");
     for (const step of [
       "dispatch admin keys create",
@@ -38,7 +38,7 @@ describe("README walkthrough", function () {
       "dispatch estimate ",
     ])
       assert.ok(script.includes(step), `walkthrough lacks ${step}`);
-    for (const step of ["dispatch quote ", "dispatch order --data -", "dispatch orders get"])
+    for (const step of ["dispatch quote ", "dispatch order --data -", "dispatch orders get", "dispatch orders watch"])
       assert.ok(script.includes(step), `walkthrough lacks ${step}`);
   });
 
@@ -78,6 +78,26 @@ describe("README walkthrough", function () {
     const { stdout } = await run("bash", ["-c", script], { cwd: root, env: userEnv(dir, port), timeout: 120_000 });
     const orderId = /^(ord_\w+)$/m.exec(stdout)?.[1];
     assert.ok(orderId, `no order id printed in:\n${stdout}`);
+    // the window and the ETA, as printed: start <= arrival < end
+    const times = /^"?(\S+T\S+) (\S+T\S+) (\S+T\S+?)"?$/m
+      .exec(stdout)
+      ?.slice(1)
+      .map((text) => Date.parse(text));
+    assert.ok(times?.every(Number.isFinite), `no window and ETA printed in:\n${stdout}`);
+    const [start, eta, end] = times!;
+    assert.ok(start <= eta && eta < end, `ETA outside the window: ${stdout}`);
+    // `orders watch` ends (exit 0, or bash -e fails the script) once the sandbox has walked the order to completed
+    const lines = stdout.split("\n").flatMap((line) => {
+      try {
+        return [JSON.parse(line) as { data?: { order_id?: string; status?: string } } | null];
+      } catch {
+        return [];
+      }
+    });
+    assert.ok(
+      lines.some((event) => event?.data?.order_id === orderId && event.data.status === "completed"),
+      `no completed event watched in:\n${stdout}`,
+    );
     const key = /^key=(dispatch_test_\w+)$/m.exec(stdout)?.[1];
     assert.ok(key, `no test key exported in:\n${stdout}`);
     const response = await fetch(`http://127.0.0.1:${String(port)}/api/dispatch/v1/orders/${orderId}`, {

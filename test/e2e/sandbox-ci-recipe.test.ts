@@ -1,4 +1,4 @@
-// The README's "Test your integration in CI" section: its Prism command works as written against the server's
+// docs/ci-and-sandbox.md, "A static mock": its Prism command works as written against the server's
 // /openapi.yaml. (The recipe's shell steps run against the packed tarballs in test/packaging/server-pack.test.ts.)
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -7,16 +7,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../mocks/prism.js";
 import { withoutCoverage } from "../helpers/coverage-env.js";
+import { sandboxCiGuide } from "../helpers/sandbox-ci.js";
 import { root } from "../helpers/server-process.js";
 import { startTestServer } from "../helpers/server.js";
 
-describe("README: Prism against the published /openapi.yaml", function () {
+describe("CI and sandbox guide: Prism against the published /openapi.yaml", function () {
   this.timeout(120_000);
 
   it("mocks every operation from the contract the server serves, keeping nothing", async () => {
-    const readme = readFileSync(join(root, "README.md"), "utf8").replaceAll("\n", " ");
-    const command = /`(curl [^`]*openapi\.yaml && npx --yes @stoplight\/prism-cli@5 mock [^`]*)`/.exec(readme)?.[1];
-    assert.ok(command, "README names the download and the Prism command");
+    const guide = readFileSync(join(root, sandboxCiGuide), "utf8").replaceAll("\n", " ");
+    const command = /`(curl [^`]*openapi\.yaml && npx --yes @stoplight\/prism-cli@5 mock [^`]*)`/.exec(guide)?.[1];
+    assert.ok(command, "the guide names the download and the Prism command");
     const t = await startTestServer();
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), "dispatch-prism-readme-")); // where the downloaded contract lands

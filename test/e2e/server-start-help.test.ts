@@ -1,21 +1,20 @@
-// `dispatch-server start --help` on the built bin: every variable of README's table is a flag described by its row's
-// meaning and its default, as README shows them (README read here, not the definition both come from).
+// `dispatch-server start --help` on the built bin: every variable of the operating guide's table is a flag described
+// by its row's meaning and its default, as the guide shows them (the guide read here, not the definition both come
+// from).
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { configTableFile, configTableRows } from "../../scripts/config-table.js";
 import { flagName } from "../../server/bin/flags.js";
 import { builtBinArgs, root } from "../helpers/server-process.js";
 
 const plain = (markdown: string) => markdown.replaceAll("`", "").replace(/\s+/g, " ").trim();
 
-/** README's variable rows: the names, each name's default (when the column splits one per name), the meaning. */
-function readmeRows() {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  return readme
-    .split("\n")
-    .filter((line) => line.startsWith("| `"))
+/** The guide's variable rows: the names, each name's default (when the column splits one per name), the meaning. */
+function guideRows() {
+  return configTableRows(readFileSync(join(root, configTableFile), "utf8"))
     .map((line) => line.split(" | "))
     .filter((cells) => cells.length === 3)
     .map(([names, defaults, meaning]) => {
@@ -33,8 +32,8 @@ describe("dispatch-server start --help (built bin)", function () {
     help = plain(stdout);
   });
 
-  it("describes every variable of README's table with its meaning and its default", () => {
-    const rows = readmeRows();
+  it("describes every variable of the operating guide's table with its meaning and its default", () => {
+    const rows = guideRows();
     assert.ok(rows.flatMap((row) => row.variables).length > 40);
     for (const row of rows)
       row.variables.forEach((variable, i) => {

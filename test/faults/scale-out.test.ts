@@ -1,5 +1,6 @@
 // Scale-out: two server processes on one Postgres and one Redis. One key's rate limit holds across both,
-// and concurrent retries of one order spread over both create exactly one order.
+// concurrent retries of one order spread over both create exactly one order, and concurrent advances of one
+// sandbox clock spread over both take it one at a time.
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
 import pg from "pg";
@@ -80,5 +81,34 @@ describe("scale-out: two server processes", function () {
     const { rows } = await client.query("select count(*)::int as n from orders where reference_id = 'scale-out-1'");
     await client.end();
     assert.equal(rows[0].n, 1);
+  });
+
+  it("takes one advance of a sandbox clock at a time: of ten 1 h advances over both, each 200 is an hour in turn", async () => {
+    const issued = await fetch(`${a}/api/admin/v1/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ account: "scale-clock", environment: "test" }),
+    });
+    const clockKey = (await issued.json()).key;
+    const advance = async (base: string, by: string) => {
+      const response = await post(base, "/api/dispatch/v1/sandbox/clock/advance", { by }, { "x-api-key": clockKey });
+      return { status: response.status, body: await response.json() };
+    };
+    const start = Date.parse((await advance(a, "0s")).body.now);
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => advance(i % 2 ? a : b, "1h")));
+    const refused = answers.filter((answer) => answer.status !== 200);
+    assert.ok(refused.length > 0, "the advances overlapped: some were refused");
+    for (const answer of refused) assert.deepEqual([answer.status, answer.body.code], [409, "clock_advancing"]);
+    const walks = answers
+      .filter((answer) => answer.status === 200)
+      .map((answer) => [Date.parse(answer.body.advance.from), Date.parse(answer.body.now)])
+      .sort((one, other) => one[0] - other[0]);
+    let at = start;
+    for (const [from, now] of walks) {
+      assert.deepEqual([from, now - from], [at, 3_600_000], "each 200 moved the clock an hour from its own start");
+      at = now;
+    }
+    const clock = await fetch(`${b}/api/dispatch/v1/sandbox/clock`, { headers: { "x-api-key": clockKey } });
+    assert.equal(Date.parse((await clock.json()).now), at, "an hour per advance answered 200, no more, no less");
   });
 });

@@ -45,9 +45,9 @@ export const alaskaOrder = (reference: string) => ({
 });
 
 /** A server (the dispatcher sweeping every second) with a live customer key of acme and two Anchorage plumbers, the
- * cheaper ranking first, each with a live contractor key. */
-export async function startContractorWorld(target: TestDatabase) {
-  const t = await startTestServer(target, { DISPATCHER_INTERVAL_MS: "1000" });
+ * cheaper ranking first, each with a live contractor key; `env`: more of the server's settings. */
+export async function startContractorWorld(target: TestDatabase, env: Record<string, string> = {}) {
+  const t = await startTestServer(target, { DISPATCHER_INTERVAL_MS: "1000", ...env });
   const customer = (await t.issueKey({ account: "acme", environment: "live" })).key;
   const first = await plumber(t, "Cheap Anchorage Plumbing", 8000);
   const second = await plumber(t, "Dear Anchorage Plumbing", 12_000);

@@ -2,7 +2,9 @@
 // servers, child processes — naming them, since mocha runs without `exit: true` and one leaked handle would keep
 // the whole run from ending. It counts `process.getActiveResourcesInfo()` (ref'd resources only: an unref'd timer
 // does not hold the process) before the file's first suite and after its last, giving sockets a short grace to
-// close. LEAK_CHECK_STACKS=1 also records where each timer and handle was created (async_hooks; slower).
+// close. LEAK_CHECK_STACKS=1 also records where each timer and handle was created (async_hooks; slower). A child
+// process a file left running, or one still running when the process exits, is killed with its process group, so
+// a failed run leaves nothing behind.
 import { createHook } from "node:async_hooks";
 import { appendFileSync } from "node:fs";
 import { ChildProcess } from "node:child_process";
@@ -69,6 +71,42 @@ if (process.env.LEAK_CHECK_STACKS === "1")
     },
   }).enable();
 
+/** Kills a child and, when it leads one (spawned `detached`), its process group: what it started goes with it. */
+function killChild(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  for (const target of [-child.pid, child.pid])
+    try {
+      process.kill(target, "SIGKILL");
+    } catch {
+      // no such group (the child is not a group leader), or already gone
+    }
+}
+
+/** Kills a child and waits (up to 5 s) for its exit, so this process reaps it: no zombie is left for PID 1. */
+function killAndReap(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => {
+    const guard = setTimeout(resolve, 5_000).unref();
+    child.once("exit", () => {
+      clearTimeout(guard);
+      resolve();
+    });
+  });
+  killChild(child);
+  return exited;
+}
+
+const children = () => activeHandles().filter((handle): handle is ChildProcess => handle instanceof ChildProcess);
+
+// Also on a worker's SIGTERM, which would otherwise end it without running 'exit' listeners.
+process.once("exit", () => {
+  children().forEach(killChild);
+});
+process.once("SIGTERM", () => {
+  children().forEach(killChild);
+  process.exit(143);
+});
+
 /** Mocha's timeout timer for the running hook is no leak. */
 const mochaTimer = "mocha/lib/runnable.js";
 const isRefd = (resource: object) => (resource as { hasRef?: () => boolean }).hasRef?.() ?? true;
@@ -89,10 +127,9 @@ async function leftOpen(before: Snapshot): Promise<string[]> {
     types = grown(before.counts, countResources());
   }
   if (types.length === 0) return [];
-  const handles = activeHandles()
-    .filter((handle) => !before.handles.has(handle))
-    .map(describeHandle);
-  return [...types, ...handles, ...creationStacks(before.takenAt)];
+  const handles = activeHandles().filter((handle) => !before.handles.has(handle));
+  await Promise.all(handles.filter((handle) => handle instanceof ChildProcess).map(killAndReap));
+  return [...types, ...handles.map(describeHandle), ...creationStacks(before.takenAt)];
 }
 
 /**

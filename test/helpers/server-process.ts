@@ -134,8 +134,8 @@ export async function startReadyServer(
   throw new Error("server process did not become ready");
 }
 
-/** A server started by startBuiltServer: a TestServer without `app`. */
-export type BuiltServer = Omit<TestServer, "app">;
+/** A server started by startBuiltServer: a TestServer without `app`, with its process (for a fault to kill). */
+export type BuiltServer = Omit<TestServer, "app"> & { child: ChildProcess };
 
 /** startTestServer's counterpart on the build users run: the same settings, database and key helper, in a child
  * process (so no `app`: suites that reach into the services stay in-process). */
@@ -161,6 +161,7 @@ export async function startBuiltServer(
   return {
     url,
     fetch,
+    child: server.child,
     databaseUrl: database.url,
     issueKey: (input) => issueTestKey({ url, fetch }, input),
     async stop() {

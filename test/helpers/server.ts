@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Server as HttpServer } from "node:http";
+import type { Writable } from "node:stream";
 import pg from "pg";
 import { loadConfig, type Config } from "../../server/config.js";
 import { createServer, type DispatchServer } from "../../server/index.js";
@@ -108,6 +109,8 @@ export interface TestServerOptions {
    * either (its SDK transport reads the Node request's rawHeaders, which shot's request lacks). The sandbox walker,
    * which calls the server over HTTP, does not run. */
   inject?: boolean;
+  /** Receives the server's pino lines (set LOG_LEVEL in `env`: the tests' default is silent). */
+  logStream?: Writable;
 }
 
 /** Issues an API key through the admin API of a server started with the tests' admin token. */
@@ -168,7 +171,7 @@ export async function startTestServer(
     ...testServerEnv,
     ...env,
   });
-  const app = await createServer(config);
+  const app = await createServer(config, { logStream: options.logStream });
   if (options.inject) await app.server.initialize();
   else await app.server.start();
   const url = app.server.info.uri;

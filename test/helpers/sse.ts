@@ -10,6 +10,8 @@ export interface SseClient {
   status: number;
   headers: Headers;
   events: ReceivedEvent[];
+  /** Each event's `data:` as sent, byte for byte (to compare with a feed item or a webhook body). */
+  data: string[];
   comments: string[];
   /** Resolves when the server ends the stream (or the client closes it). */
   ended: Promise<void>;
@@ -24,9 +26,13 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
     signal: controller.signal,
   });
   const events: ReceivedEvent[] = [];
+  const data: string[] = [];
   const comments: string[] = [];
   const parser = createParser({
-    onEvent: (message) => events.push({ ...(JSON.parse(message.data) as ReceivedEvent), at: Date.now() }),
+    onEvent: (message) => {
+      data.push(message.data);
+      events.push({ ...(JSON.parse(message.data) as ReceivedEvent), at: Date.now() });
+    },
     onComment: (comment) => comments.push(comment.trim()),
   });
   const ended = (async () => {
@@ -42,6 +48,7 @@ export async function openSse(url: string, headers: Record<string, string>): Pro
     status: response.status,
     headers: response.headers,
     events,
+    data,
     comments,
     ended,
     close: () => {

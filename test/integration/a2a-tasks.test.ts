@@ -3,21 +3,9 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { Message, TaskState, type SendMessageResult, type Task } from "@a2a-js/sdk";
-import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from "@a2a-js/sdk/client";
-import { startTestServer, type ServerTarget, type TestServer } from "../helpers/server.js";
-
-function clientFor({ url, fetch }: ServerTarget, headers: Record<string, string> = {}): Promise<Client> {
-  const fetchImpl: typeof fetch = (input, init) => {
-    const merged = new Headers(init?.headers);
-    for (const [name, value] of Object.entries(headers)) merged.set(name, value);
-    return fetch(input, { ...init, headers: merged });
-  };
-  return new ClientFactory({
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- the SDK types plain options as a class
-    transports: [new JsonRpcTransportFactory({ fetchImpl })],
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl: fetch }), // the card without the client's headers
-  }).createFromUrl(url);
-}
+import type { Client } from "@a2a-js/sdk/client";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+import { clientFor } from "../helpers/a2a.js";
 
 async function estimate(client: Client, state: string, padding = 0): Promise<Task> {
   const input = { trade: "electrical", location: { state } };

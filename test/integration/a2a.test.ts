@@ -2,29 +2,11 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { A2A_PROTOCOL_VERSION, Message, TaskState, type SendMessageResult, type Task } from "@a2a-js/sdk";
-import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from "@a2a-js/sdk/client";
+import type { Client } from "@a2a-js/sdk/client";
 import { capabilities } from "../../server/services/agents/capabilities.js";
 import { oauthToken } from "../fixtures/orders.js";
-import { databases, startTestServer, type TestServer, type ServerTarget } from "../helpers/server.js";
-
-/** A client whose every request carries `headers` (injected fetch, no global patching). */
-function clientFor({ url, fetch }: ServerTarget, headers: Record<string, string> = {}): Promise<Client> {
-  const fetchImpl: typeof fetch = (input, init) => {
-    const merged = new Headers(init?.headers);
-    for (const [name, value] of Object.entries(headers)) merged.set(name, value);
-    return fetch(input, { ...init, headers: merged });
-  };
-  return new ClientFactory({
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- the SDK types plain options as a class
-    transports: [new JsonRpcTransportFactory({ fetchImpl })],
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl: fetch }), // the card without the client's headers
-  }).createFromUrl(url);
-}
-
-function ask(client: Client, skill: string, input: unknown): Promise<SendMessageResult> {
-  const message = Message.fromJSON({ messageId: randomUUID(), role: "ROLE_USER", parts: [{ data: { skill, input } }] });
-  return client.sendMessage({ tenant: "", message, configuration: undefined, metadata: undefined });
-}
+import { databases, startTestServer, type TestServer } from "../helpers/server.js";
+import { artifactData, ask, asTask, clientFor } from "../helpers/a2a.js";
 
 /** Answers an input-required task with a data part, on the same task. */
 function answer(client: Client, task: Task, data: Record<string, unknown>): Promise<SendMessageResult> {
@@ -45,16 +27,6 @@ async function askConfirmed(client: Client, skill: string, input: unknown): Prom
   return asTask(await answer(client, preview, { confirmation_token: statusData(preview).confirmation_token }));
 }
 
-function asTask(result: SendMessageResult): Task {
-  assert.ok("status" in result, "expected a task");
-  return result;
-}
-
-const artifactData = (task: Task) => {
-  const content = task.artifacts[0]?.parts[0]?.content;
-  assert.equal(content?.$case, "data");
-  return content.value as Record<string, unknown>;
-};
 const statusData = (task: Task) =>
   task.status?.message?.parts.find((p) => p.content?.$case === "data")?.content?.value as Record<string, unknown>;
 

@@ -27,7 +27,7 @@ const checkpoint = async ({ url, fetch }: ServerTarget, key: VerifierKey) =>
 /** The one read of a quote's or order's candidates' bookings (services/dispatch/bookings.ts). */
 const isBookingsRead = (sql: string) => sql.startsWith("select contractor_id, seat, day_seat");
 /** A test key's request runs on its account's sandbox clock, which a warm server answers from its cache
- * (orders/clock-cache.ts): no read of sandbox_clocks. */
+ * (sandbox/clock-cache.ts): no read of sandbox_clocks. */
 const isClockRead = (sql: string) => sql.includes('from "sandbox_clocks"');
 /** A warm test key's statements, asserted to hold no clock read. */
 function withoutClockRead(sql: string[]): string[] {

@@ -24,9 +24,11 @@ for (const db of databases()) {
     this.timeout(60_000);
     let t: TestServer;
     let key: string;
+    let everyScope: string;
     before(async () => {
       t = await startTestServer(db);
       key = (await t.issueKey({ account: "fidelity", scopes: ["quote", "order", "orders:read"] })).key;
+      everyScope = (await t.issueKey({ account: "fidelity" })).key;
     });
     after(() => t?.stop());
 
@@ -180,6 +182,120 @@ for (const db of databases()) {
       it("answers array params with -32602 and the request's id", async () => {
         const { status, body } = await a2a({ jsonrpc: "2.0", id: 4, method: "GetTask", params: [] });
         assert.deepEqual({ status, id: body.id, code: body.error?.code }, { status: 200, id: 4, code: -32602 });
+      });
+    });
+
+    describe("malformed path parameters", () => {
+      const long = "x".repeat(300);
+      const withPathParameters = listOperations(loadContract()).filter(({ path }) => path.includes("{"));
+      for (const { operationId, method, path, operation } of withPathParameters)
+        it(`${operationId} answers an over-long ${/\{(\w+)\}/.exec(path)![1]} with a status it documents`, async () => {
+          const admin = path.startsWith("/api/admin/");
+          const response = await fetch(`${t.url}${path.replace(/\{\w+\}/g, long)}`, {
+            method: method.toUpperCase(),
+            headers: {
+              ...(admin ? { authorization: `Bearer ${adminToken}` } : { "x-api-key": everyScope }),
+              ...(method === "get" || method === "delete" ? {} : { "content-type": "application/json" }),
+            },
+            ...(method === "get" || method === "delete" ? {} : { body: "{}" }),
+          });
+          const documented = Object.keys(operation.responses as JsonObject);
+          assert.ok(documented.includes(String(response.status)), `${response.status} not in ${documented.join(" ")}`);
+          assert.ok(response.status >= 400 && response.status < 500, String(response.status));
+        });
+    });
+
+    describe("a ZIP in another state than the one given", () => {
+      const elsewhere = { ...order, location: { state: "TX", zip: "10001" } }; // 10001 is Manhattan's
+      const bothFields = ["/location/state", "/location/zip"];
+
+      for (const [operation, path] of [
+        ["createQuote", "/api/dispatch/v1/quote"],
+        ["createEstimate", "/api/dispatch/v1/estimate"],
+        ["createOrder", "/api/dispatch/v1/order"],
+      ])
+        it(`is 422 naming state and zip on ${operation}`, async () => {
+          const { description: _description, ...estimated } = elsewhere; // an estimate takes no description
+          const body = operation === "createEstimate" ? estimated : elsewhere;
+          const response = await post(path, JSON.stringify(body), { "x-api-key": key });
+          const problem = (await response.json()) as { errors: unknown; detail: string };
+          assert.equal(response.status, 422, JSON.stringify(problem));
+          assert.deepEqual(pointers(problem.errors), bothFields);
+          assert.match(problem.detail, /10001 is in NY, not in the state TX/);
+        });
+
+      it("is a tool error naming both over MCP", async () => {
+        const tool = await callTool("dispatch.quote", elsewhere);
+        assert.equal(tool.isError, true);
+        assert.deepEqual(pointers(tool.errors), bothFields);
+      });
+
+      it("still quotes a ZIP+4 in its state and a ZIP the dataset does not list", async () => {
+        for (const location of [
+          { state: "TX", zip: "78701-1234" },
+          { state: "NY", zip: "10001" },
+          { state: "TX", zip: "00000" },
+        ]) {
+          const response = await post("/api/dispatch/v1/quote", JSON.stringify({ ...order, location }), {
+            "x-api-key": key,
+          });
+          assert.equal(response.status, 200, `${JSON.stringify(location)}: ${await response.text()}`);
+        }
+      });
+    });
+
+    describe("two credentials on one request", () => {
+      const garbage = "Bearer not-a-token";
+      /** [what, method, path, headers]: each request carries a working credential and a second one. */
+      const requests = (): [string, string, string, Record<string, string>][] => [
+        [
+          "listOrders: a key and a garbage bearer",
+          "GET",
+          "/api/dispatch/v1/orders",
+          { "x-api-key": key, authorization: garbage },
+        ],
+        [
+          "createQuote: a key and a garbage bearer",
+          "POST",
+          "/api/dispatch/v1/quote",
+          { "x-api-key": key, authorization: garbage },
+        ],
+        [
+          "callMcp: a bearer key and a garbage x-api-key",
+          "POST",
+          "/api/mcp",
+          { authorization: `Bearer ${key}`, "x-api-key": "x" },
+        ],
+        ["callA2a: a key and a garbage bearer", "POST", "/api/a2a", { "x-api-key": key, authorization: garbage }],
+        [
+          "listApiKeys: the admin token and a key",
+          "GET",
+          "/api/admin/v1/keys",
+          { authorization: `Bearer ${adminToken}`, "x-api-key": key },
+        ],
+      ];
+      const operationAt = (method: string, path: string) =>
+        listOperations(loadContract()).find((o) => o.method === method.toLowerCase() && o.path === path)!;
+
+      for (const [what, method, path, headers] of requests())
+        it(`answers ${what} with the documented 400 two_credentials naming both`, async () => {
+          const body = method === "POST" ? JSON.stringify(path === "/api/dispatch/v1/quote" ? order : {}) : undefined;
+          const response = await fetch(`${t.url}${path}`, {
+            method,
+            headers: { ...headers, "content-type": "application/json", accept: mcpAccept },
+            body,
+          });
+          const problem = (await response.json()) as { code: string; detail: string };
+          assert.equal(response.status, 400, JSON.stringify(problem));
+          assert.equal(problem.code, "two_credentials");
+          assert.match(problem.detail, /x-api-key and Authorization/);
+          const documented = (operationAt(method, path).operation.responses as Record<string, JsonObject>)["400"];
+          assert.ok(documented, `${method} ${path} documents no 400`);
+        });
+
+      it("still answers one credential alone", async () => {
+        const response = await fetch(`${t.url}/api/dispatch/v1/orders`, { headers: { "x-api-key": key } });
+        assert.equal(response.status, 200);
       });
     });
 

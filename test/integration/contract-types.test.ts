@@ -17,7 +17,7 @@ const run = promisify(execFile);
 async function copyTree(dir: string): Promise<void> {
   for (const entry of [
     "openapi.yaml",
-    "README.md",
+    "docs",
     "redocly.yaml",
     "package.json",
     "tsconfig.json",

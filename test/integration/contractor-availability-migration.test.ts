@@ -25,7 +25,12 @@ for (const target of databases()) {
     let created: Awaited<ReturnType<typeof target.create>>;
     let db: Db;
     const insert = (fields: Record<string, unknown>) =>
-      db("contractors").insert({ ...storedContractor("ctr_new", "TX"), time_zone: "UTC", ...fields });
+      db("contractors").insert({
+        ...storedContractor("ctr_new", "TX"),
+        time_zone: "UTC",
+        base_zip: "78701",
+        ...fields,
+      });
 
     before(async () => {
       created = await target.create();

@@ -27,13 +27,19 @@ import { untilValue } from "../helpers/wait.js";
 import { giveBackJob } from "../../server/services/dispatch/orders/give-back.js";
 import { isBookable, withOffset, workedWindows } from "../../server/services/dispatch/arrival-windows.js";
 import { stateTimeZone } from "../../server/services/dispatch/state-zones.js";
+import { now } from "../../server/services/shared/clock.js";
 
 interface Job {
   offer_id: string;
   accepted_at: string;
   eta: { estimated_arrival_at: string; source: string } | null;
   final_cost_cents: number | null;
+  next_steps: string[];
+  price_revision: { status: string; amount_cents: number } | null;
   job: {
+    nte_cents: number | null;
+    time_zone: string;
+    quoted_cost_cents: number | null;
     order_id: string;
     status: string;
     location: Record<string, string>;
@@ -48,9 +54,11 @@ const jobsOf = async (t: ServerTarget, key: string) => {
   assert.equal(page.status, 200, JSON.stringify(page.body));
   return page.body.items as Job[];
 };
-const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+const inMinutes = (minutes: number) => new Date(now() + minutes * 60_000).toISOString();
 const move = (t: ServerTarget, key: string, orderId: string, arrival_window: unknown) =>
   call(t, "POST", `/api/dispatch/v1/contractor/jobs/${orderId}/reschedule`, { "x-api-key": key }, { arrival_window });
+const openWindows = (t: ServerTarget, key: string, orderId: string) =>
+  call(t, "GET", `/api/dispatch/v1/contractor/jobs/${orderId}/windows`, { "x-api-key": key });
 
 /** Windows of the order's contractor other than its own, in the job's offset: the bookable ones (latest last) and
  * one the contractor works beyond the urgency's horizon. */
@@ -58,15 +66,15 @@ async function windowsOf(t: TestServer, orderId: string) {
   const row = (await t.app.services.db("orders").where({ id: orderId }).first())!;
   const contractor = (await t.app.services.contractors.get(row.contractor_id!))!;
   const zone = stateTimeZone(row.state);
-  const now = Date.now();
+  const at = now();
   const booked = new Date(row.arrival_window_start!).getTime();
-  const worked = workedWindows(contractor, zone, now).filter(({ window }) => window.start !== booked);
+  const worked = workedWindows(contractor, zone, at).filter(({ window }) => window.start !== booked);
   const text = ({ window }: (typeof worked)[number]) => ({
     start: withOffset(zone, window.start),
     end: withOffset(zone, window.end),
   });
-  const bookable = worked.filter(({ window }) => isBookable(window, row.urgency, now)).map(text);
-  const beyond = worked.find(({ window }) => window.start > now + 3 * 24 * 3_600_000);
+  const bookable = worked.filter(({ window }) => isBookable(window, row.urgency, at)).map(text);
+  const beyond = worked.find(({ window }) => window.start > at + 3 * 24 * 3_600_000);
   return { bookable, beyond: text(beyond!) };
 }
 
@@ -103,7 +111,10 @@ for (const target of databases()) {
       Number((await t.app.services.db("order_events").where({ order_id: orderId }).max({ id: "id" }))[0].id);
 
     before(async () => {
-      ({ t, customer, first, second, firstKey, secondKey } = await startContractorWorld(target));
+      // one contractor key makes every call of the suite: more than one key's default rate allows
+      ({ t, customer, first, second, firstKey, secondKey } = await startContractorWorld(target, {
+        RATE_LIMIT_POINTS: "100000",
+      }));
     });
     after(() => t?.stop());
 
@@ -136,7 +147,10 @@ for (const target of databases()) {
         assert.deepEqual([order.status, order.final_cost_cents], ["completed", 30_000]);
         assert.ok(order.events.every((e) => !e.human_override));
         assert.equal(order.events.at(-1)!.note, "Fixed.");
-        const audit = await t.app.services.db("audit_records").where({ type: "job_status", subject: id });
+        const audit = await t.app.services
+          .db("audit_records")
+          .where({ type: "job_status", subject: id })
+          .orderBy("position");
         const contents = audit.map((r) => JSON.parse(r.content) as Record<string, unknown>);
         assert.deepEqual(
           contents
@@ -157,8 +171,11 @@ for (const target of databases()) {
       });
       it("answers 409 for a step out of order and 422 for a field missing or out of place", async () => {
         const id = await heldJob();
-        const early = await report(t, firstKey, id, { status: "on_site" });
+        const early = await report(t, firstKey, id, { status: "completed", final_cost_cents: 1 });
         assert.deepEqual([early.status, early.body.code], [409, "invalid_transition"]);
+        // only the steps this contractor may take: never cancelled, which is the customer's or an operator's
+        assert.match(String(early.body.detail), /dispatched: you may report en_route or on_site or unable_to_attend/);
+        assert.doesNotMatch(String(early.body.detail), /cancel/);
         const cases: [unknown, string][] = [
           [{ status: "en_route" }, "/estimated_arrival_at"],
           [{ status: "on_site", reason: "other" }, "/reason"],
@@ -196,6 +213,149 @@ for (const target of databases()) {
       });
     });
 
+    describe("steps as the field works", () => {
+      it("on_site straight from dispatched: the order arrives through en_route now, its ETA the arrival", async () => {
+        const id = await heldJob();
+        const mark = await lastEventId(id);
+        const arrived = await report(t, firstKey, id, { status: "on_site", note: "Was next door." });
+        assert.equal(arrived.status, 200, JSON.stringify(arrived.body));
+        const view = arrived.body as unknown as Job;
+        assert.deepEqual(
+          [view.job.status, view.eta?.source, view.next_steps],
+          ["on_site", "contractor", ["completed"]],
+        );
+        assert.ok(Math.abs(Date.parse(view.eta!.estimated_arrival_at) - now()) < 60_000);
+        assert.deepEqual(await eventsOf(id, mark), [
+          "order.status_changed:en_route",
+          "order.eta_updated:en_route",
+          "order.status_changed:on_site",
+        ]);
+        const order = await orderOf(t, customer, id);
+        assert.deepEqual(
+          order.events.slice(-2).map((e) => [e.status, e.human_override]),
+          [
+            ["en_route", false],
+            ["on_site", false],
+          ],
+        );
+        assert.equal(order.events.at(-1)!.note, "Was next door.");
+        const audit = await t.app.services.db("audit_records").where({ type: "job_status", subject: id });
+        assert.deepEqual(
+          audit.map((r) => JSON.parse(r.content) as Record<string, unknown>).map((c) => [c.from, c.status]),
+          [["dispatched", "on_site"]],
+        );
+      });
+      it("a job's view lists the next steps it may take, and none once it is given back", async () => {
+        const id = await heldJob();
+        const steps = async () => (await jobsOf(t, firstKey)).find((job) => job.job.order_id === id)?.next_steps;
+        assert.deepEqual(await steps(), ["en_route", "on_site", "unable_to_attend"]);
+        await report(t, firstKey, id, { status: "en_route", estimated_arrival_at: inMinutes(30) });
+        assert.deepEqual(await steps(), ["on_site", "unable_to_attend"]);
+        const gone = await report(t, firstKey, id, { status: "unable_to_attend", reason: "other" });
+        assert.deepEqual((gone.body as unknown as Job).next_steps, []);
+      });
+      it("shows the order id, status, address, window, ETA, NTE, price and the revision's outcome", async () => {
+        const id = await heldJob();
+        const asked = await call(
+          t,
+          "POST",
+          `/api/dispatch/v1/contractor/jobs/${id}/price-revisions`,
+          { "x-api-key": firstKey },
+          { amount_cents: 150_000, reason: "Corroded valve." },
+        );
+        assert.equal(asked.status, 201, JSON.stringify(asked.body));
+        const revisionId = asked.body.id as string;
+        const declined = await call(t, "POST", `/api/dispatch/v1/orders/${id}/price-revisions/${revisionId}/decline`, {
+          "x-api-key": customer,
+        });
+        assert.equal(declined.status, 200, JSON.stringify(declined.body));
+        const job = (await jobsOf(t, firstKey)).find((held) => held.job.order_id === id)!;
+        const order = await orderOf(t, customer, id);
+        assert.deepEqual(
+          [job.job.status, job.job.location.address, job.job.arrival_window, job.job.nte_cents],
+          ["dispatched", "1 Main St", order.arrival_window, 100_000],
+        );
+        assert.deepEqual(
+          [job.job.quoted_cost_cents, job.eta?.estimated_arrival_at, job.job.time_zone],
+          [order.quoted_cost_cents, order.eta?.estimated_arrival_at, "America/Anchorage"],
+        );
+        assert.deepEqual([job.price_revision?.status, job.price_revision?.amount_cents], ["declined", 150_000]);
+      });
+    });
+
+    describe("listJobWindows()", () => {
+      it("lists the windows a quote would offer, of the job's contractor only, its own seats free; the move takes one", async () => {
+        const id = await heldJob();
+        const listed = await openWindows(t, firstKey, id);
+        assert.equal(listed.status, 200, JSON.stringify(listed.body));
+        const body = listed.body as {
+          order_id: string;
+          time_zone: string;
+          arrival_window: unknown;
+          windows: unknown[];
+        };
+        const order = await orderOf(t, customer, id);
+        assert.deepEqual(
+          [body.order_id, body.time_zone, body.arrival_window],
+          [id, "America/Anchorage", order.arrival_window],
+        );
+        // the contractor's worked, bookable windows but its own: it has free seats in each (one job of its own)
+        assert.deepEqual(body.windows, (await windowsOf(t, id)).bookable);
+        const to = body.windows.at(-1)!;
+        const moved = await move(t, firstKey, id, to);
+        assert.equal(moved.status, 200, JSON.stringify(moved.body));
+        const after = (await openWindows(t, firstKey, id)).body as typeof body;
+        assert.deepEqual(after.arrival_window, to);
+        assert.ok(!after.windows.some((w) => JSON.stringify(w) === JSON.stringify(to)));
+        assert.ok(after.windows.some((w) => JSON.stringify(w) === JSON.stringify(order.arrival_window)));
+        await report(t, firstKey, id, { status: "unable_to_attend", reason: "other" }); // its seat left free
+      });
+      it("leaves out a window whose seats another job of the contractor took; the move there is 409 naming jobs windows", async () => {
+        const id = await heldJob();
+        const other = await heldJob();
+        const row = (await t.app.services.db("orders").where({ id }).first())!;
+        const { capacity } = (await t.app.services.contractors.get(row.contractor_id!))!;
+        const patch = (body: unknown) => call(t, "PATCH", `/api/admin/v1/contractors/${first.id}`, admin, body);
+        assert.equal((await patch({ capacity: { ...capacity, concurrent_jobs: 1 } })).status, 200);
+        try {
+          const listed = (await openWindows(t, firstKey, id)).body.windows as { start: string; end: string }[];
+          const target = listed.at(-1)!;
+          const taken = await move(t, firstKey, other, target);
+          assert.equal(taken.status, 200, JSON.stringify(taken.body));
+          const windows = (await openWindows(t, firstKey, id)).body.windows as { start: string }[];
+          assert.ok(!windows.some((w) => w.start === target.start), "a full window is not listed");
+          // the one technician's time around the target is taken: that window and any whose job would run into it
+          assert.ok(windows.length < listed.length);
+          assert.ok(windows.every((w) => listed.some((l) => l.start === w.start)));
+          const refused = await move(t, firstKey, id, target);
+          assert.deepEqual([refused.status, refused.body.code], [409, "window_unavailable"]);
+          assert.match(String(refused.body.detail), new RegExp(`'dispatch jobs windows ${id}'`));
+          assert.doesNotMatch(String(refused.body.detail), /quote again/);
+        } finally {
+          assert.equal((await patch({ capacity })).status, 200);
+          for (const job of [id, other])
+            await report(t, firstKey, job, { status: "unable_to_attend", reason: "other" });
+        }
+      });
+      it("answers 409 order_not_reschedulable once the job is on site", async () => {
+        const id = await heldJob();
+        assert.equal((await report(t, firstKey, id, { status: "on_site" })).status, 200);
+        const refused = await openWindows(t, firstKey, id);
+        assert.deepEqual([refused.status, refused.body.code], [409, "order_not_reschedulable"]);
+      });
+      it("only the holder: another contractor, the other environment, an offer not accepted are 404; customers 403", async () => {
+        const id = await heldJob();
+        assert.equal((await openWindows(t, secondKey, id)).status, 404);
+        const testKey = (await contractorKey(t, first.id, "test")).key;
+        assert.equal((await openWindows(t, testKey, id)).status, 404);
+        const asCustomer = await openWindows(t, customer, id);
+        assert.deepEqual([asCustomer.status, asCustomer.body.code], [403, "insufficient_scope"]);
+        const { orderId } = await offeredOrder(t, customer, `job-${++serial}`);
+        assert.equal((await openWindows(t, firstKey, orderId)).status, 404);
+        assert.equal((await openWindows(t, firstKey, "ord_nobody")).status, 404);
+      });
+    });
+
     describe("unable_to_attend", () => {
       it("re-offers the job to the next contractor, then back to the queue when nobody is left", async () => {
         const id = await heldJob();
@@ -213,7 +373,10 @@ for (const target of databases()) {
         assert.ok(!(await jobsOf(t, firstKey)).some((job) => job.job.order_id === id));
         const late = await report(t, firstKey, id, { status: "on_site" });
         assert.equal(late.status, 404);
-        const audit = await t.app.services.db("audit_records").where({ type: "job_status", subject: id });
+        const audit = await t.app.services
+          .db("audit_records")
+          .where({ type: "job_status", subject: id })
+          .orderBy("position");
         assert.ok(audit.some((r) => JSON.parse(r.content).reason === "vehicle_breakdown"));
         const next = await t.app.services.db("order_offers").where({ order_id: id, status: "offered" }).first();
         assert.equal(next!.contractor_id, second.id);
@@ -233,7 +396,12 @@ for (const target of databases()) {
         const row = (await t.app.services.db("orders").where({ id }).first())!;
         // the give-back commits, and the instance stops before re-offering
         await t.app.services.db.transaction((trx) => giveBackJob(trx, row, "Given back.", t.url));
-        t.app.services.orders.nudgeDispatcher();
+        // given back is no longer held, re-offered or not: no job to list, report or move, no street in its offer
+        assert.ok(!(await jobsOf(t, firstKey)).some((job) => job.job.order_id === id));
+        const offers = await call(t, "GET", "/api/dispatch/v1/contractor/offers", { "x-api-key": firstKey });
+        const old = (offers.body.items as Job[]).find((offer) => offer.job.order_id === id)!;
+        assert.deepEqual([old.job.location.address, old.job.status], [undefined, "pending_dispatch"]);
+        t.app.services.dispatcher.nudge();
         const ref = await untilValue(
           async () => {
             const view = await orderOf(t, customer, id);
@@ -274,7 +442,10 @@ for (const target of databases()) {
         assert.deepEqual([event!.data!.rescheduled_by, event!.data!.arrival_window], ["contractor", to]);
         const order = (await call(t, "GET", `/api/dispatch/v1/orders/${id}`, { "x-api-key": customer })).body;
         assert.deepEqual(order.arrival_window, to);
-        const audit = await t.app.services.db("audit_records").where({ type: "reschedule", subject: id });
+        const audit = await t.app.services
+          .db("audit_records")
+          .where({ type: "reschedule", subject: id })
+          .orderBy("position");
         assert.equal(audit.length, 1);
         const content = JSON.parse(audit[0].content) as Record<string, unknown>;
         assert.deepEqual([content.by, content.contractor_id], ["contractor", first.id]);

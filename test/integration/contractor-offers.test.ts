@@ -1,7 +1,9 @@
 // The contractor side (services/dispatch/offers/): contractor keys bound to one contractor and one environment,
 // offers opened with every assignment, listed and answered by the contractor they were made to; a decline or a
-// passed deadline re-offers the job to the next contractor, else the order waits for the dispatcher again; and one
-// answer per offer when answers race each other, the expiry sweep, and two instances.
+// passed deadline re-offers the job to the next contractor, else the order waits for the dispatcher again; an offer
+// shows the street and the order's status only to the contractor holding the job (not after a give-back or a
+// decline); a deactivated contractor accepts nothing and its open offers are withdrawn for the next contractor; and
+// one answer per offer when answers race each other, the expiry sweep, and two instances.
 import assert from "node:assert/strict";
 import {
   admin,
@@ -17,18 +19,28 @@ import {
 import {
   databases,
   postgresDatabase,
+  startTestServer,
   twoInstancesOfOnePostgres,
   type ServerTarget,
   type TestServer,
 } from "../helpers/server.js";
 import { untilValue } from "../helpers/wait.js";
+import { now } from "../../server/services/shared/clock.js";
 
 interface Offer {
   id: string;
   status: string;
   respond_by: string;
   decline_reason: string | null;
-  job: { order_id: string; status: string; location: Record<string, string> };
+  job: {
+    order_id: string;
+    status: string;
+    location: Record<string, string>;
+    quoted_cost_cents: number | null;
+    arrival_window: { start: string; end: string } | null;
+    nte_cents: number | null;
+    time_zone: string;
+  };
 }
 
 const offersOf = async (t: ServerTarget, key: string, query = "") => {
@@ -106,11 +118,88 @@ for (const target of databases()) {
         assert.equal((await answer(t, secondKey, offer.id, "accept")).status, 404);
         assert.equal((await answer(t, testKey, offer.id, "accept")).status, 404);
       });
+      it("hides the street and the order's status from a contractor that gave the job back", async () => {
+        const { orderId, offer } = await offeredOrder();
+        assert.equal((await answer(t, firstKey, offer.id, "accept")).status, 200);
+        const status = (key: string, body: unknown) =>
+          call(t, "POST", `/api/dispatch/v1/contractor/jobs/${orderId}/status`, { "x-api-key": key }, body);
+        const gone = await status(firstKey, { status: "unable_to_attend", reason: "emergency" });
+        assert.equal(gone.status, 200, JSON.stringify(gone.body));
+        const answered = (gone.body as unknown as { job: Offer["job"] }).job;
+        assert.deepEqual(
+          [answered.location, answered.status],
+          [{ state: "AK", city: "Anchorage", zip: "99501" }, "pending_dispatch"],
+        );
+        const next = (await offersOf(t, secondKey, "?status=offered")).find((o) => o.job.order_id === orderId)!;
+        assert.equal((await answer(t, secondKey, next.id, "accept")).status, 200);
+        const enRoute = { status: "en_route", estimated_arrival_at: new Date(Date.now() + 1_800_000).toISOString() };
+        assert.equal((await status(secondKey, enRoute)).status, 200);
+        const old = (await offersOf(t, firstKey)).find((o) => o.id === offer.id)!;
+        assert.deepEqual(
+          [old.status, old.job.location, old.job.status],
+          ["accepted", { state: "AK", city: "Anchorage", zip: "99501" }, "pending_dispatch"],
+        );
+        assert.ok(!JSON.stringify(old).includes("1 Main St"));
+        const holder = (await offersOf(t, secondKey)).find((o) => o.id === next.id)!;
+        assert.deepEqual([holder.job.location.address, holder.job.status], ["1 Main St", "en_route"]);
+      });
+      it("shows a declined offer's job as it was offered, not where it went after", async () => {
+        const { orderId, offer } = await offeredOrder();
+        assert.equal((await answer(t, firstKey, offer.id, "decline", { reason: "too_far" })).status, 200);
+        const next = (await offersOf(t, secondKey, "?status=offered")).find((o) => o.job.order_id === orderId)!;
+        assert.equal((await answer(t, secondKey, next.id, "accept")).status, 200);
+        const declined = (await offersOf(t, firstKey)).find((o) => o.id === offer.id)!;
+        assert.deepEqual([declined.status, declined.job.status], ["declined", "pending_dispatch"]);
+        assert.equal((await orderOf(t, customer, orderId)).status, "dispatched");
+        // its price and window are the ones it was offered, never the next contractor's
+        assert.deepEqual(
+          [declined.job.quoted_cost_cents, declined.job.arrival_window],
+          [offer.job.quoted_cost_cents, offer.job.arrival_window],
+        );
+        // the next contractor is offered the customer's price: a re-assignment keeps it (docs/decisions.md)
+        assert.equal(next.job.quoted_cost_cents, offer.job.quoted_cost_cents);
+      });
+      it("shows what a technician decides from: trade, city and ZIP, the window in the job's zone, price, NTE, respond-by", async () => {
+        const { offer } = await offeredOrder();
+        assert.deepEqual(
+          [offer.job.location, offer.job.nte_cents, offer.job.time_zone],
+          [{ state: "AK", city: "Anchorage", zip: "99501" }, 100_000, "America/Anchorage"],
+        );
+        assert.match(offer.job.arrival_window!.start, /-0[89]:00$/);
+        assert.ok(offer.job.quoted_cost_cents! > 0);
+        assert.ok(Date.parse(offer.respond_by) > now());
+      });
+      it("answers a decline with the offer as the decliner was offered it, not the next contractor's terms", async () => {
+        const { orderId, offer } = await offeredOrder();
+        const declined = await answer(t, firstKey, offer.id, "decline", { reason: "price_too_low" });
+        assert.equal(declined.status, 200, JSON.stringify(declined.body));
+        const view = declined.body as unknown as Offer;
+        const next = (await offersOf(t, secondKey, "?status=offered")).find((o) => o.job.order_id === orderId)!;
+        assert.deepEqual(
+          [view.job.quoted_cost_cents, view.job.arrival_window],
+          [offer.job.quoted_cost_cents, offer.job.arrival_window],
+        );
+        const order = await orderOf(t, customer, orderId);
+        // the order keeps the customer's price, and the next contractor is offered it (docs/decisions.md)
+        assert.deepEqual(
+          [order.quoted_cost_cents, next.job.quoted_cost_cents],
+          [offer.job.quoted_cost_cents, offer.job.quoted_cost_cents],
+        );
+        assert.equal(view.status, "declined");
+      });
       it("refuses customer keys on contractor operations and contractor keys on customer ones (403)", async () => {
         const { offer } = await offeredOrder();
         const asCustomer = await call(t, "GET", "/api/dispatch/v1/contractor/offers", { "x-api-key": customer });
         assert.equal(asCustomer.status, 403);
         assert.equal(asCustomer.body.code, "insufficient_scope");
+        assert.equal(asCustomer.body.key_kind, "customer"); // for a client to say which commands fit the key
+        // each is told which key it is and what it does call: the other key of the two is the usual mistake
+        assert.equal(
+          asCustomer.body.detail,
+          "This is a customer key (it calls createQuote, createOrder, listOrders, getOrder and 15 more): " +
+            "listContractorOffers is a contractor's operation and takes a contractor key with the contractor:offers " +
+            "scope, which an operator issues with createContractorKey.",
+        );
         assert.equal((await answer(t, customer, offer.id, "accept")).status, 403);
         const mine = { "x-api-key": firstKey };
         for (const [method, path, body] of [
@@ -123,7 +212,16 @@ for (const target of databases()) {
           const refused = await call(t, method, path, mine, body);
           assert.equal(refused.status, 403, `${method} ${path}: ${JSON.stringify(refused.body)}`);
           assert.equal(refused.body.code, "insufficient_scope");
+          assert.equal(refused.body.key_kind, "contractor");
+          assert.match(
+            String(refused.body.detail),
+            /^This is a contractor key: it calls the contractor's operations \(listContractorOffers, acceptOffer, declineOffer, listContractorJobs, updateJobStatus, rescheduleJob, listJobWindows, requestPriceRevision, listContractorEvents\), not \w+, which takes a customer key with the [a-z:]+ scope\.$/,
+          );
         }
+        // a customer key short of a customer scope is on its own side: no key_kind
+        const quoteOnly = (await t.issueKey({ account: "quote-only", scopes: ["quote"] })).key;
+        const short = await call(t, "GET", "/api/dispatch/v1/orders", { "x-api-key": quoteOnly });
+        assert.deepEqual([short.status, short.body.code, short.body.key_kind], [403, "insufficient_scope", undefined]);
       });
       it("refuses contractor keys on the MCP and A2A endpoints", async () => {
         const rpc = { jsonrpc: "2.0", id: 1, method: "tools/list" };
@@ -156,7 +254,10 @@ for (const target of databases()) {
         const again = await answer(t, firstKey, offer.id, "accept");
         assert.equal(again.status, 409);
         assert.equal(again.body.code, "offer_closed");
-        const audit = await t.app.services.db("audit_records").where({ type: "offer", subject: orderId });
+        const audit = await t.app.services
+          .db("audit_records")
+          .where({ type: "offer", subject: orderId })
+          .orderBy("position");
         assert.deepEqual(audit.map((r) => JSON.parse(r.content).step as string).sort(), ["accepted", "offered"]);
       });
       it("decline re-offers to the next contractor, and a decline by the last one returns the order to the queue", async () => {
@@ -183,22 +284,22 @@ for (const target of databases()) {
         const seats = await t.app.services.db("contractor_bookings").where({ order_id: orderId });
         assert.deepEqual(seats, []);
         // the dispatcher does not offer it again to either
-        t.app.services.orders.nudgeDispatcher();
+        t.app.services.dispatcher.nudge();
         await new Promise((resolve) => setTimeout(resolve, 1500));
         assert.equal((await orderOf(t, customer, orderId)).status, "accepted_pending_fulfilment");
       });
       it("a passed deadline is 409 offer_expired, and the sweep re-offers the job", async () => {
         const { orderId, offer } = await offeredOrder();
         const deadlines = t.app.services.config.offerDeadlineMinutes;
-        assert.equal(Date.parse(offer.respond_by) - Date.now() <= deadlines.urgent * 60_000, true);
+        assert.equal(Date.parse(offer.respond_by) - now() <= deadlines.urgent * 60_000, true);
         await t.app.services
           .db("order_offers")
           .where({ id: offer.id })
-          .update({ deadline_at: new Date(Date.now() - 1000) });
+          .update({ deadline_at: new Date(now() - 1000) });
         const late = await answer(t, firstKey, offer.id, "accept");
         assert.equal(late.status, 409);
         assert.equal(late.body.code, "offer_expired");
-        t.app.services.orders.nudgeDispatcher();
+        t.app.services.dispatcher.nudge();
         const ref = await untilValue(
           async () => {
             const view = await orderOf(t, customer, orderId);
@@ -209,6 +310,58 @@ for (const target of databases()) {
         assert.equal(ref, second.ref);
         const expired = await t.app.services.db("order_offers").where({ id: offer.id }).first();
         assert.equal(expired!.status, "expired");
+      });
+      it("refuses a deactivated contractor's accept (409 contractor_inactive); the sweep withdraws its offers", async () => {
+        // its own server: workers stopped while the accept is refused, and no sweep but the nudged ones after
+        const own = await startTestServer(target, { DISPATCHER_INTERVAL_MS: "60000" });
+        try {
+          const buyer = (await own.issueKey({ account: "acme", environment: "live" })).key;
+          const [cheap, dear] = [
+            await plumber(own, "Cheap Inactive", 8000),
+            await plumber(own, "Dear Inactive", 12_000),
+          ];
+          const keys = [(await contractorKey(own, cheap.id)).key, (await contractorKey(own, dear.id)).key];
+          const deactivate = async (id: string) => {
+            const patched = await call(own, "PATCH", `/api/admin/v1/contractors/${id}`, admin, { active: false });
+            assert.equal(patched.status, 200);
+          };
+          await own.app.services.workers.stop();
+          const first = await newOfferedOrder(own, buyer, "inactive-1");
+          assert.equal(first.offer.contractor_id, cheap.id);
+          await deactivate(cheap.id);
+          const refused = await answer(own, keys[0], first.offer.id, "accept");
+          assert.deepEqual([refused.status, refused.body.code], [409, "contractor_inactive"]);
+          assert.equal((await orderOf(own, buyer, first.orderId)).status, "pending_dispatch");
+          own.app.services.workers.start(
+            own.url,
+            () => () => undefined,
+            () => undefined,
+          );
+          const moved = await untilValue(
+            async () => (await offersOf(own, keys[1], "?status=offered")).find((o) => o.job.order_id === first.orderId),
+            { timeoutMs: 10_000, intervalMs: 100, message: "the job offered to the next contractor" },
+          );
+          assert.equal((await offersOf(own, keys[0])).find((o) => o.id === first.offer.id)?.status, "withdrawn");
+          assert.equal((await answer(own, keys[1], moved.id, "accept")).status, 200);
+          const audit = await own.app.services
+            .db("audit_records")
+            .where({ type: "offer", subject: first.orderId })
+            .orderBy("position");
+          assert.ok(audit.some((r) => JSON.parse(r.content).step === "withdrawn"));
+          // with the workers running, a deactivation's nudge withdraws at once (the interval's sweep is a minute off)
+          const second = await newOfferedOrder(own, buyer, "inactive-2");
+          assert.equal(second.offer.contractor_id, dear.id);
+          await deactivate(dear.id);
+          await untilValue(
+            async () =>
+              (await orderOf(own, buyer, second.orderId)).status === "accepted_pending_fulfilment" ? true : undefined,
+            { timeoutMs: 5_000, intervalMs: 100, message: "the offer withdrawn and the order queued" },
+          );
+          const row = await own.app.services.db("order_offers").where({ id: second.offer.id }).first();
+          assert.equal(row!.status, "withdrawn");
+        } finally {
+          await own.stop();
+        }
       });
       it("an operator's dispatch withdraws the open offer", async () => {
         const { orderId, offer } = await offeredOrder();
@@ -264,9 +417,9 @@ describe("contractor offers under races (two instances on one Postgres)", functi
       await servers.a.app.services
         .db("order_offers")
         .where({ id: offer.id })
-        .update({ deadline_at: new Date(Date.now() + 20) });
+        .update({ deadline_at: new Date(now() + 20) });
       await new Promise((resolve) => setTimeout(resolve, 15 + (round % 3) * 5));
-      servers.b.app.services.orders.nudgeDispatcher();
+      servers.b.app.services.dispatcher.nudge();
       const answers = await Promise.all([
         answer(servers.a, key, offer.id, "accept"),
         answer(servers.b, key, offer.id, "decline", { reason: "other" }),

@@ -60,12 +60,17 @@ for (const db of databases()) {
           data!.trades.map((t) => t.code),
           ["plumbing", "electrical", "hvac", "carpentry", "roofing", "painting", "locksmith", "appliance_repair"],
         );
-        for (const trade of data!.trades)
+        for (const trade of data!.trades) {
           assert.ok(
-            trade.p25 < trade.medianRateDollars &&
-              trade.medianRateDollars < trade.p75 &&
-              trade.billedHourlyRateRoutineDollars > trade.p75,
+            trade.p25 < trade.median_rate_dollars &&
+              trade.median_rate_dollars < trade.p75 &&
+              trade.billed_hourly_rate_routine_dollars > trade.p75,
           );
+          // the first release's camelCase names stay, deprecated, with the same values
+          const first = trade as unknown as Record<string, unknown>;
+          assert.equal(first.medianRateDollars, trade.median_rate_dollars);
+          assert.equal(first.billedHourlyRateRoutineDollars, trade.billed_hourly_rate_routine_dollars);
+        }
         assert.equal(data!.wage_vs_billed.rates_are_model_rates, true);
       });
     });

@@ -36,13 +36,14 @@ describe("PGlite data directory lock", function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("refuses a second server on the same directory, naming the directory", async () => {
+  it("refuses a second server on the same directory, naming the directory and the running holder", async () => {
     const data = join(dir, "data");
     first = await startTestServer(undefined, { DATABASE_URL: `pglite://${data}` });
     const second = await runServerProcess({ DATABASE_URL: `pglite://${data}` });
     assert.equal(second.code, 1);
     assert.match(second.stderr, /DATABASE_URL: the data directory .* is in use by another dispatch server/);
     assert.ok(second.stderr.includes(data), second.stderr);
+    assert.ok(second.stderr.includes(`(pid ${process.pid} on this host, lock `), second.stderr); // this process serves it
   });
 
   it("frees the directory when the server stops", async () => {

@@ -51,9 +51,22 @@ describe("deprecation headers and warnings", function () {
     assert.equal(verified.headers.get("deprecation"), since);
     const body = (await verified.json()) as { chain_position: number; log_position: number };
     assert.equal(body.log_position, body.chain_position);
+    const evals = await fetch(`${t.url}/api/dispatch/analytics/evals`);
+    assert.equal(evals.status, 200);
+    assert.equal(evals.headers.get("deprecation"), null);
+    assert.equal(evals.headers.get("sunset"), null);
+  });
+
+  it("the trade index and the capability index carry the headers of their camelCase twins (since 2026-11-29)", async () => {
     const index = await fetch(`${t.url}/api/dispatch/index`);
-    assert.equal(index.headers.get("deprecation"), null);
-    assert.equal(index.headers.get("sunset"), null);
+    assert.equal(index.headers.get("deprecation"), `@${Date.UTC(2026, 10, 29) / 1000}`);
+    assert.equal(index.headers.get("sunset"), new Date(Date.UTC(2027, 10, 29)).toUTCString());
+    const { trades } = (await index.json()) as { trades: Record<string, unknown>[] };
+    for (const trade of trades) assert.equal(trade.medianRateDollars, trade.median_rate_dollars);
+    const capabilities = await fetch(`${t.url}/api/capabilities`);
+    assert.equal(capabilities.headers.get("deprecation"), `@${Date.UTC(2026, 10, 29) / 1000}`);
+    const body = (await capabilities.json()) as { capabilities: { rest: Record<string, unknown> }[] };
+    for (const { rest } of body.capabilities) assert.equal(rest.operationId, rest.operation_id);
   });
 
   it("a 4xx answer of an operation with only a deprecated response field carries no headers", async () => {

@@ -26,6 +26,21 @@ describe("discovery documents", function () {
   });
   after(() => t?.stop());
 
+  it("answers the root with where to start: the reference, the contract and the agents' guides, each served", async () => {
+    const response = await fetch(`${t.url}/`);
+    assert.equal(response.status, 200);
+    const home = (await response.json()) as { message: string; links: Record<string, string> };
+    assert.match(home.message, /^The API reference is at \/docs and this contract at \/openapi\.json;/);
+    assert.deepEqual(
+      [home.links.docs, home.links.openapi_json, home.links.capabilities, home.links.agent_card],
+      ["/docs", "/openapi.json", "/api/capabilities", "/.well-known/agent-card.json"],
+    );
+    for (const [name, path] of Object.entries(home.links)) {
+      if (name === "mcp" || name === "a2a") continue; // JSON-RPC over POST, answered in the suites of their own
+      assert.equal((await fetch(t.url + path)).status, 200, `${name}: ${path}`);
+    }
+  });
+
   it("serves the same contract at /openapi.json and /openapi.yaml", async () => {
     const json = await (await fetch(`${t.url}/openapi.json`)).json();
     const yaml = parse(await (await fetch(`${t.url}/openapi.yaml`)).text());

@@ -4,8 +4,9 @@
 // above an NTE without an override, and accounts for every order: assigned and worked to completion, or waiting
 // (escalated past its deadline or held over its NTE).
 import assert from "node:assert/strict";
-import { simulateDay, type DayResult, type DaySizes } from "../../bench/dispatch-day.js";
-import { now } from "../../server/services/shared/clock.js";
+import { scaleOf, simulateDay, type DayResult, type DaySizes } from "../../bench/dispatch-day.js";
+import { dayLines } from "../../bench/dispatch-day/report.js";
+import { now, pinnedOffset } from "../../server/services/shared/clock.js";
 import { databases } from "../helpers/server.js";
 
 /** One state and two trades: 40 orders are then enough to fill the 20 contractors' windows and days. */
@@ -48,9 +49,39 @@ for (const db of databases()) {
       assert.ok(concurrent + daily > 0, "the baseline gives one contractor more than it can take");
     });
 
+    it("quotes each order first and measures the promises from the database: ETA at booking, windows, drive", () => {
+      const { quotes } = result.figures.fresh;
+      assert.equal(quotes?.quotes, sizes.orders);
+      assert.ok(quotes.windows > 0, "the quotes offered windows");
+      const all = result.figures.fresh.rows.at(-1)!;
+      const booked = result.fresh.outcomes.filter((o) => o.job?.window && o.bookedEta !== undefined);
+      assert.equal(all.etaBooked, booked.length);
+      assert.ok(booked.length > 0, "orders were booked with an ETA");
+      const inside = booked.filter((o) => o.bookedEta! >= o.job!.window!.start && o.bookedEta! <= o.job!.window!.end);
+      assert.equal(all.etaInWindow, inside.length / booked.length);
+      assert.equal(
+        all.driveMinutes,
+        result.fresh.outcomes
+          .filter((o) => o.job?.onSiteAt !== undefined)
+          .reduce((s, o) => s + o.order.travelMinutes, 0),
+      );
+      const kpi = dayLines(result).find((line) => line.startsWith("- new, promises:"));
+      assert.match(kpi ?? "", /ETA inside the booked window at booking \d+\.\d % \(n = \d+\)/);
+      assert.match(kpi ?? "", /matcher time \d+\.\d ms per order/);
+    });
+
     it("gives the baseline the same day and puts the wall clock back", () => {
       assert.equal(result.baseline.outcomes.length, sizes.orders);
-      assert.ok(Math.abs(now() - Date.now()) < 1000);
+      assert.ok(Math.abs(now() - (Date.now() + pinnedOffset())) < 1000);
     });
   });
 }
+
+describe("dispatch day --scale", () => {
+  it("reads a whole number from 1 to 100, 1 when absent, and refuses anything else", () => {
+    assert.equal(scaleOf(["--only", "dispatch-day"]), 1);
+    assert.equal(scaleOf(["--scale", "10"]), 10);
+    for (const bad of ["0", "101", "2.5", "ten", undefined])
+      assert.throws(() => scaleOf(bad === undefined ? ["--scale"] : ["--scale", bad]), /whole number from 1 to 100/);
+  });
+});

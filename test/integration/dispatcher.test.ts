@@ -1,4 +1,4 @@
-// The dispatcher (server/services/dispatch/orders/dispatcher.ts): an order accepted without a contractor (202) is
+// The dispatcher (server/dispatcher/sweep.ts): an order accepted without a contractor (202) is
 // assigned once the pool can take it — at once when a contractor is added (the default 30 s interval is not what
 // does it) — in both environments alike (the sandbox invents no contractor), never above its NTE, and exactly once
 // with two instances on one Postgres.
@@ -157,7 +157,7 @@ const postgres = postgresDatabase();
     const facts = await db("order_events").whereIn("order_id", ids).where({ type: "order.assigned" });
     assert.equal(facts.length, ids.length, "one order.assigned per order");
     // One match record per order in the audit log, whichever instance won it.
-    const matches = await db("audit_records").where({ type: "match" }).whereIn("subject", ids);
+    const matches = await db("audit_records").where({ type: "match" }).whereIn("subject", ids).orderBy("position");
     assert.equal(matches.length, ids.length);
     assert.equal(new Set(matches.map((record: { subject: string }) => record.subject)).size, ids.length);
     await recordEvent(a, ids[0], { status: "cancelled" }); // leaves nothing behind that matters

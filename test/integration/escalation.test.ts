@@ -1,4 +1,4 @@
-// Escalation (server/services/dispatch/orders/escalation.ts): an order still unassigned past its urgency's
+// Escalation (server/services/dispatch/orders/escalate.ts): an order still unassigned past its urgency's
 // fulfilment deadline is escalated once — on the order (`escalation`), as one `order.escalated` event in the feed,
 // and as an `escalation` audit record — with the reason (`no_contractor_in_area`, `no_window_available` when its
 // contractors are fully booked, or `over_nte` when held); an order
@@ -98,7 +98,7 @@ for (const db of databases()) {
       const fresh = await order(t, key, alaska("esc-fresh", { urgency: "routine" }));
       await age(t, [id], hours(3));
       await age(t, [fresh], hours(3)); // routine: 24 h to find a contractor
-      t.app.services.orders.nudgeDispatcher();
+      t.app.services.dispatcher.nudge();
       const current = await escalated(t, key, id);
       assert.equal(current.status, "accepted_pending_fulfilment");
       assert.equal(current.escalation!.reason, "no_contractor_in_area");
@@ -116,12 +116,15 @@ for (const db of databases()) {
       );
       assert.deepEqual(events[1].data.escalation, current.escalation);
       assert.equal(events[1].data.status, "accepted_pending_fulfilment");
-      const records = await t.app.services.db("audit_records").where({ subject: id, type: "escalation" });
+      const records = await t.app.services
+        .db("audit_records")
+        .where({ subject: id, type: "escalation" })
+        .orderBy("position");
       assert.equal(records.length, 1);
       // More sweeps change nothing: once per order.
-      t.app.services.orders.nudgeDispatcher();
+      t.app.services.dispatcher.nudge();
       await sleep(1500);
-      t.app.services.orders.nudgeDispatcher();
+      t.app.services.dispatcher.nudge();
       await sleep(1500);
       assert.equal((await feed(t, key, id)).filter((event) => event.type === "order.escalated").length, 1);
       assert.deepEqual((await view(t, key, id)).escalation, current.escalation);
@@ -138,7 +141,7 @@ for (const db of databases()) {
     it("gives an order held over its NTE the reason over_nte", async () => {
       const id = await order(t, key, { reference_id: "esc-held", nte_cents: 1 }); // TX: priced, over its NTE
       await age(t, [id], hours(3));
-      t.app.services.orders.nudgeDispatcher();
+      t.app.services.dispatcher.nudge();
       assert.equal((await escalated(t, key, id)).escalation!.reason, "over_nte");
     });
 
@@ -162,7 +165,7 @@ for (const db of databases()) {
       }
       assert.ok(waiting, "its days fill after at most three orders");
       await age(t, [waiting], hours(3));
-      t.app.services.orders.nudgeDispatcher();
+      t.app.services.dispatcher.nudge();
       const current = await escalated(t, own, waiting);
       assert.equal(current.status, "accepted_pending_fulfilment");
       assert.equal(current.escalation!.reason, "no_window_available");
@@ -173,7 +176,7 @@ for (const db of databases()) {
     it("still assigns an escalated order once a contractor can take it", async () => {
       const id = await order(t, key, alaska("esc-late", { trade: "hvac", description: "No heat at all." }));
       await age(t, [id], hours(3));
-      t.app.services.orders.nudgeDispatcher();
+      t.app.services.dispatcher.nudge();
       const before = await escalated(t, key, id);
       await t.app.services.contractors.create(anchorageContractor("hvac", "Late Anchorage Heating"));
       await until(async () => (await view(t, key, id)).status === "pending_dispatch", { timeoutMs: 10_000 });
@@ -195,8 +198,8 @@ const postgres = postgresDatabase();
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) ids.push(await order(i % 2 ? a : b, key, alaska(`esc-two-${i}`)));
     await age(a, ids, hours(3));
-    a.app.services.orders.nudgeDispatcher();
-    b.app.services.orders.nudgeDispatcher();
+    a.app.services.dispatcher.nudge();
+    b.app.services.dispatcher.nudge();
     const db = a.app.services.db;
     await until(
       async () => (await db("orders").whereIn("id", ids).whereNotNull("escalated_at")).length === ids.length,
@@ -208,7 +211,7 @@ const postgres = postgresDatabase();
     await sleep(1500); // the slower instance's sweep has ended too
     const events = await db("order_events").whereIn("order_id", ids).where({ type: "order.escalated" });
     assert.equal(events.length, ids.length, "one order.escalated per order");
-    const records = await db("audit_records").whereIn("subject", ids).where({ type: "escalation" });
+    const records = await db("audit_records").whereIn("subject", ids).where({ type: "escalation" }).orderBy("position");
     assert.equal(records.length, ids.length, "one escalation record per order");
   });
 });

@@ -8,6 +8,7 @@ import { orderRequest } from "../fixtures/requests.js";
 import { postOrder } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 import { replay, replayPageRows, type Subscriber } from "../../server/services/events/subscriber.js";
+import { orderFeed } from "../../server/services/events/feed.js";
 import { sleep, until } from "../helpers/wait.js";
 
 const backlog = 250; // two and a half pages
@@ -39,7 +40,7 @@ for (const db of databases()) {
       // Unread, with 1 KiB buffers (the server's have Node's default, 64 KiB a side): one page overfills them.
       const stream = new PassThrough({ highWaterMark: 1024 });
       const sub: Subscriber = {
-        scope: { account: "pages", environment: "test" },
+        feed: orderFeed.scoped({ account: "pages", environment: "test" }),
         base: t.url,
         keyId: "key_pages",
         stream,

@@ -1,9 +1,10 @@
 // The feed's order: the migration gives existing events seq = id (published ids stay valid) and their tenant;
-// the sequencer numbers only committed rows, after the largest seq, in id order, whatever holes ids have.
+// the sequencer numbers only committed rows, after the largest seq ever given (deleted rows' too), in id order,
+// whatever holes ids have.
 import assert from "node:assert/strict";
 import { createDb, type Db } from "../../server/db/knex.js";
 import { migrate } from "../../server/db/migrate.js";
-import { sequencePending } from "../../server/services/events/sequencer.js";
+import { feedHead, sequencePending } from "../../server/services/events/sequencer.js";
 import { migrateThrough, storedOrder } from "../helpers/migrations.js";
 import { databases } from "../helpers/server.js";
 
@@ -19,13 +20,16 @@ const tenants = {
 } as const;
 type OrderId = keyof typeof tenants;
 
+/** What an event shows of its order, given with every row since events were written complete. */
+const shown = { previous_status: null, reference_id: null, contractor_id: null, quoted_cost_cents: null };
+
 /** Inserts one event row as the schema at hand takes it (`old`: before events had tenants) and answers its id. */
 async function insertEvent(db: Db, orderId: OrderId, old = false): Promise<number> {
   const event = { order_id: orderId, status: "pending_dispatch" as const };
   const [row] = old
     ? await db<Record<string, unknown>>("order_events").insert(event).returning("id")
     : await db("order_events")
-        .insert({ ...event, ...tenants[orderId], type: "order.status_changed" })
+        .insert({ ...event, ...tenants[orderId], ...shown, type: "order.status_changed" })
         .returning("id");
   return Number(row.id);
 }
@@ -105,5 +109,17 @@ for (const target of databases()) {
           if (!trx.isCompleted()) await trx.rollback();
         }
       });
+
+    it("continues after the largest seq ever given when the rows holding it are deleted (a sandbox reset)", async () => {
+      const removed = await insertEvent(db, "ord_b");
+      assert.equal(await sequencePending(db, true), 1);
+      const top = await feedHead(db);
+      assert.equal(Number((await db("order_events").where({ id: removed }).first("seq"))?.seq), top);
+      await db("order_events").where({ id: removed }).delete();
+      const next = await insertEvent(db, "ord_a");
+      assert.equal(await sequencePending(db, true), 1);
+      assert.equal(Number((await db("order_events").where({ id: next }).first("seq"))?.seq), top + 1);
+      assert.equal(await feedHead(db), top + 1);
+    });
   });
 }

@@ -10,6 +10,7 @@ import { postOrder, recordEvent, startReceiver, webhookSecret } from "../fixture
 import { jsonRequest } from "../helpers/request.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 import { until } from "../helpers/wait.js";
+import { now } from "../../server/services/shared/clock.js";
 
 interface FeedEvent {
   id: string;
@@ -196,7 +197,7 @@ for (const db of databases()) {
         const callback_url = `http://127.0.0.1:${port}/hooks`;
         const { order } = await create({ ...orderRequest, reference_id: "facts-hook", callback_url });
         const id = order.id as string;
-        const estimated_arrival_at = new Date(Date.now() + 40 * 60_000).toISOString(); // an ETA update: one more fact
+        const estimated_arrival_at = new Date(now() + 40 * 60_000).toISOString(); // an ETA update: one more fact
         await recordEvent(t, id, { status: "dispatched", estimated_arrival_at });
         for (const status of ["en_route", "on_site"]) await recordEvent(t, id, { status });
         await recordEvent(t, id, { status: "completed", final_cost_cents: 39900 });

@@ -24,6 +24,8 @@ async function rolledBackEvent(t: TestServer, order: string): Promise<void> {
       order_id: order,
       type: "order.status_changed",
       status: "dispatched",
+      previous_status: "pending_dispatch",
+      ...{ reference_id: null, contractor_id: null, quoted_cost_cents: null },
       ...tenant!,
     });
     throw new Error("rolled back on purpose");

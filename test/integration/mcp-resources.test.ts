@@ -1,10 +1,11 @@
 // The key's orders as MCP resources over the SDK client: the server declares the capability, lists the caller's
 // orders newest first (paged by nextCursor), offers the dispatch://orders/{id} template and reads an order; another
-// account's or environment's order reads as not found, exactly as an unknown one; OAuth tokens and contractor keys
-// are refused as over REST. On every test database.
+// account's or environment's order reads as not found, exactly as an unknown one; an order reads by the handle
+// dispatch.order answers; a read without a credential is MCP authorization's HTTP 401; OAuth tokens and contractor
+// keys are refused as over REST. On every test database.
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { anchorageContractor } from "../fixtures/requests.js";
 import { oauthToken } from "../fixtures/orders.js";
@@ -94,13 +95,49 @@ for (const db of databases()) {
       await client.close();
     });
 
-    it("lists nothing without a credential and refuses to read; refuses OAuth tokens and contractor keys", async () => {
+    it("reads the order dispatch.order answered by the handle it gave (dispatch-ord_…), as getOrder answers it", async () => {
+      const client = await connect(t.url, key);
+      const args = { ...job, reference_id: "res-handle" };
+      const call = async (extra = {}) =>
+        (await client.callTool({ name: "dispatch.order", arguments: { ...args, ...extra } })).structuredContent as {
+          confirmation_token?: string;
+          order?: { id: string };
+        };
+      const { confirmation_token } = await call();
+      const handle = (await call({ confirmation_token })).order!.id;
+      assert.match(handle, /^dispatch-ord_/);
+      const read = await client.readResource({ uri: `dispatch://orders/${handle}` });
+      const content = read.contents[0] as { uri: string; text: string };
+      assert.equal(content.uri, `dispatch://orders/${handle}`);
+      const id = handle.slice("dispatch-".length);
+      const rest = await fetch(`${t.url}/api/dispatch/v1/orders/${id}`, { headers: { "x-api-key": key } });
+      assert.deepEqual(JSON.parse(content.text), await rest.json());
+      await client.close();
+    });
+
+    it("answers a read without a credential with HTTP 401 and the challenge naming the resource metadata", async () => {
       const anonymous = await connect(t.url);
       assert.deepEqual((await anonymous.listResources()).resources, []);
-      const unkeyed = await rejection(anonymous.readResource({ uri: `dispatch://orders/${placed[0]}` }));
-      assert.deepEqual(unkeyed.data, { code: "missing_credential" });
+      const unkeyed = await anonymous.readResource({ uri: `dispatch://orders/${placed[0]}` }).then(
+        () => assert.fail("expected an authentication error"),
+        (e: unknown) => e,
+      );
+      assert.ok(unkeyed instanceof StreamableHTTPError && unkeyed.code === 401, String(unkeyed));
       await anonymous.close();
+      const message = { jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "dispatch://orders/x" } };
+      const raw = await fetch(`${t.url}/api/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify(message),
+      });
+      assert.equal(raw.status, 401);
+      assert.equal(
+        raw.headers.get("www-authenticate"),
+        `Bearer realm="dispatch", resource_metadata="${t.url}/.well-known/oauth-protected-resource/api/mcp"`,
+      );
+    });
 
+    it("refuses OAuth tokens and contractor keys", async () => {
       const token = await connect(t.url, await oauthToken(t.url));
       assert.deepEqual((await rejection(token.listResources())).data, { code: "api_key_required" });
       await token.close();

@@ -1,5 +1,5 @@
 // Metrics: Prometheus text behind the admin token on the main port (/api/admin/v1/metrics), without it at /metrics on
-// METRICS_PORT; every family the README lists, with values that follow the traffic (route templates, outbox, audit
+// METRICS_PORT; every family docs/operating.md lists, with values that follow the traffic (route templates, outbox, audit
 // queue, streams, pool).
 import assert from "node:assert/strict";
 import { freePort } from "../../mocks/prism.js";

@@ -1,5 +1,6 @@
 // Upgrading databases that recorded migrations under earlier names, and the audit log's renamed column and table:
-// a database recorded with the old order_lifecycle name migrates on, and old audit rows keep their chain hash.
+// a database recorded with the old order_lifecycle name, or with the four migrations that shared 20261127160000,
+// migrates on, and old audit rows keep their chain hash.
 import assert from "node:assert/strict";
 import { createDb, type Db } from "../../server/db/knex.js";
 import { migrate, migrationSource, renamedMigrations } from "../../server/db/migrate.js";
@@ -70,6 +71,40 @@ for (const target of databases()) {
       const left = Number((await db("audit_records").count({ n: "*" }))[0]?.n ?? 0);
       assert.ok(pending > 0, "the record inserted above waits in audit_pending");
       assert.deepEqual([Number(rows[0].purged), left], [0, 1]);
+    });
+  });
+}
+
+/** The migrations that shared 20261127160000 (agent_confirmations kept its name), by their recorded names. */
+const sharedTimestamp = Object.keys(renamedMigrations).filter((name) => name.startsWith("20261127160000_"));
+
+for (const target of databases()) {
+  describe(`migrations that shared a timestamp (${target.name})`, function () {
+    this.timeout(60_000);
+    let created: Awaited<ReturnType<typeof target.create>>;
+    let db: Db;
+    before(async () => {
+      created = await target.create();
+      db = createDb(created.url);
+      // A database from before the renames: the four applied and recorded under 20261127160000, nothing after them.
+      await migrateThrough(db, renamedMigrations["20261127160000_sandbox_clocks"]);
+      for (const recorded of sharedTimestamp)
+        await db("knex_migrations").where({ name: renamedMigrations[recorded] }).update({ name: recorded });
+      await migrate(db);
+    });
+    after(async () => {
+      await db.destroy();
+      await created.drop();
+    });
+
+    it("records today's names and applies what came after them, each once", async () => {
+      assert.equal(sharedTimestamp.length, 3);
+      const recorded = (await db("knex_migrations").orderBy("id").pluck("name")) as string[];
+      const files = (await migrationSource.getMigrations([])).map((f) => migrationSource.getMigrationName(f));
+      assert.deepEqual(recorded, files);
+      assert.equal(await db.schema.hasTable("sandbox_clocks"), true);
+      assert.equal(await db.schema.hasTable("order_price_revisions"), true);
+      assert.equal(await db.schema.hasColumn("orders", "sandbox_scenario"), true); // a migration after the four
     });
   });
 }

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { admin, alaskaOrder, call, contractorKey, plumber } from "../helpers/contractors.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { untilValue } from "../helpers/wait.js";
+import { now } from "../../server/services/shared/clock.js";
 
 interface AuditRecord {
   type: string;
@@ -65,8 +66,8 @@ describe("the contractor side in the audit trail", function () {
     await t.app.services
       .db("order_offers")
       .where({ id: toB.id })
-      .update({ deadline_at: new Date(Date.now() - 1000) });
-    t.app.services.orders.nudgeDispatcher();
+      .update({ deadline_at: new Date(now() - 1000) });
+    t.app.services.dispatcher.nudge();
     const toC = await openOffer(c.id);
     const accepted = await call(t, "POST", `/api/dispatch/v1/contractor/offers/${toC.id}/accept`, {
       "x-api-key": cKey,

@@ -6,6 +6,7 @@ import { orderRequest, quoteRequest } from "../fixtures/requests.js";
 import { oauthToken } from "../fixtures/orders.js";
 import { assertConforms } from "../helpers/prism-conformance.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
+import { now } from "../../server/services/shared/clock.js";
 
 for (const db of databases()) {
   describe(`orders through the Prism validating proxy (${db.name})`, function () {
@@ -85,7 +86,7 @@ for (const db of databases()) {
       await t.app.services
         .db("quotes")
         .where({ id: quote_id })
-        .update({ expires_at: new Date(Date.now() - 1000) });
+        .update({ expires_at: new Date(now() - 1000) });
       const late = await keyed.POST("/api/dispatch/v1/order", { body: { ...body, reference_id: "proxy-quote-409" } });
       assertConforms(late, 409);
       assert.equal((late.error as { code: string }).code, "quote_expired");

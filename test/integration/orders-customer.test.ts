@@ -5,6 +5,8 @@ import { postOrder, recordEvent } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 import { until } from "../helpers/wait.js";
 import { jsonRequest } from "../helpers/request.js";
+import { now } from "../../server/services/shared/clock.js";
+import { installBusinessTime } from "../helpers/business-time.js";
 
 const akOrder = { trade: "hvac", location: { state: "AK" }, urgency: "urgent", description: "No heat." } as const;
 interface View {
@@ -64,7 +66,7 @@ for (const db of databases()) {
         assert.equal((await ofIds("status=accepted_pending_fulfilment&status=pending_dispatch")).length, 6);
         assert.deepEqual(await ofIds("trade=hvac"), [ids[5]]);
         assert.deepEqual(await ofIds("reference_id=list-2"), [ids[1]]);
-        const future = new Date(Date.now() + 3_600_000).toISOString();
+        const future = new Date(now() + 3_600_000).toISOString();
         assert.deepEqual(await ofIds(`created_after=${encodeURIComponent(future)}`), []);
         assert.equal((await ofIds(`created_before=${encodeURIComponent(future)}`)).length, 6);
       });
@@ -86,7 +88,10 @@ for (const db of databases()) {
         const again = await call(`/orders/${id}/cancel`, { method: "POST", body: { reason: "other" } });
         assert.equal(again.status, 200);
         assert.deepEqual(await again.json(), body);
-        const audit = await t.app.services.db("audit_records").where({ subject: id, type: "order_status" });
+        const audit = await t.app.services
+          .db("audit_records")
+          .where({ subject: id, type: "order_status" })
+          .orderBy("position");
         assert.equal(audit.length, 1);
         const outbox = await t.app.services.db("webhook_outbox").where({ order_id: id });
         assert.equal(outbox.length, 3); // creation, its assignment, and the cancellation
@@ -154,7 +159,10 @@ for (const db of databases()) {
         const final = await advance();
         assert.equal(final.status, 409);
         assert.equal((await final.json()).detail, `order ${id} is completed; a final order takes no more steps.`);
-        const audit = await t.app.services.db("audit_records").where({ subject: id, type: "order_status" });
+        const audit = await t.app.services
+          .db("audit_records")
+          .where({ subject: id, type: "order_status" })
+          .orderBy("position");
         assert.equal(audit.length, 5);
       });
 
@@ -185,6 +193,7 @@ for (const db of databases()) {
   describe(`sandbox steps by itself (${db.name})`, function () {
     this.timeout(120_000);
     it("moves a test-key order to completed and leaves a live-key order where it is", async () => {
+      const restoreClock = installBusinessTime(); // the window under way is reachable: the walk does not wait for one
       const t = await startTestServer(db, { SANDBOX_STEP_MS: "20" }); // a port: the sandbox walker calls the server over HTTP
       try {
         const order = async (k: string, ref: string) =>
@@ -216,6 +225,7 @@ for (const db of databases()) {
         );
       } finally {
         await t.stop();
+        restoreClock();
       }
     });
   });

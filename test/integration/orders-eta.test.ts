@@ -11,6 +11,7 @@ import { jsonRequest } from "../helpers/request.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 import { openSse } from "../helpers/sse.js";
 import { until, untilValue } from "../helpers/wait.js";
+import { now } from "../../server/services/shared/clock.js";
 
 type OrderView = components["schemas"]["OrderStatus"];
 type FeedEvent = components["schemas"]["DispatchEvent"];
@@ -92,7 +93,7 @@ for (const db of databases()) {
     it("moves with an operator's estimated_arrival_at (order.eta_updated after the status event), then stays frozen", async () => {
       const { id } = await create({ ...orderRequest, reference_id: "eta-operator" });
       const first = (await view(id)).eta;
-      const given = new Date(Date.now() + 45 * minute).toISOString();
+      const given = new Date(now() + 45 * minute).toISOString();
       const dispatched = await recordEvent(t, id, { status: "dispatched", estimated_arrival_at: given });
       assert.equal(dispatched.status, 201);
       const answered = (await dispatched.json()) as OrderView;
@@ -134,8 +135,8 @@ for (const db of databases()) {
       const { id } = await create({ ...orderRequest, reference_id: "eta-bounds" });
       const before = await view(id);
       const cases = [
-        new Date(Date.now() - 2 * 60 * minute).toISOString(),
-        new Date(Date.now() + 31 * 24 * 60 * minute).toISOString(),
+        new Date(now() - 2 * 60 * minute).toISOString(),
+        new Date(now() + 31 * 24 * 60 * minute).toISOString(),
         "9999-12-31T23:59:59Z",
         "tomorrow at noon",
         "x".repeat(41),
@@ -159,9 +160,17 @@ for (const db of databases()) {
         assert.equal(setOff.status, "en_route");
         assert.equal(order.eta?.source, "contractor");
         assert.equal(order.eta?.updated_at, setOff.at);
-        const lead = Date.parse(order.eta.estimated_arrival_at) - Date.parse(setOff.at);
-        assert.ok(Math.abs(lead - order.estimated_response_minutes! * minute) < 5_000, `lead ${lead} ms`);
-        assert.match(setOff.note ?? "", new RegExp(`ETA ${order.estimated_response_minutes} minutes`));
+        // its drive (the response minutes) from setting off, inside the booked window: not before its start, and
+        // shortened to arrive 5 minutes before its end at the latest
+        const left = Date.parse(setOff.at);
+        const driven = left + order.estimated_response_minutes! * minute;
+        const window = order.arrival_window!;
+        const [start, end] = [Date.parse(window.start), Date.parse(window.end)];
+        const expected = Math.max(start, left, Math.min(driven, end - 5 * minute));
+        const lead = Date.parse(order.eta.estimated_arrival_at) - left;
+        assert.ok(Math.abs(Date.parse(order.eta.estimated_arrival_at) - expected) < 5_000, `lead ${lead} ms`);
+        assert.match(setOff.note ?? "", new RegExp(`ETA ${Math.round(lead / minute)} minutes`));
+        assert.equal(order.eta.eta_outside_window, expected >= end, "inside the booked window");
         const events = await feed(id);
         assert.deepEqual(typesOf(events).slice(-2), [
           ["order.status_changed", "en_route"],

@@ -49,7 +49,10 @@ for (const db of databases()) {
           [false, true, true, true, true],
         );
         assert.ok(body.updated_at >= body.created_at);
-        const audit = await t.app.services.db("audit_records").where({ subject: id, type: "order_status" });
+        const audit = await t.app.services
+          .db("audit_records")
+          .where({ subject: id, type: "order_status" })
+          .orderBy("position");
         assert.equal(audit.length, 4);
         assert.deepEqual(await (await getOrder(body.tracking.status_url, key, t.fetch)).json(), body);
       });

@@ -6,6 +6,7 @@ import { anchorageContractor } from "../fixtures/requests.js";
 import { getOrder, postOrder, recordEvent } from "../fixtures/orders.js";
 import { databases, startTestServer, type TestServer, type ServerTarget } from "../helpers/server.js";
 import { until } from "../helpers/wait.js";
+import { installBusinessTime } from "../helpers/business-time.js";
 
 const job = {
   trade: "plumbing",
@@ -57,7 +58,10 @@ for (const db of databases()) {
         assert.deepEqual(body.order.nte, quoted.nte);
         assert.equal(body.fulfilment.reason, "over_nte");
         assert.ok(body.fulfilment.detail.includes(String(nte)), body.fulfilment.detail);
-        const matches = await t.app.services.db("audit_records").where({ subject: body.order.id, type: "match" });
+        const matches = await t.app.services
+          .db("audit_records")
+          .where({ subject: body.order.id, type: "match" })
+          .orderBy("position");
         assert.equal(matches.length, 0);
       });
 
@@ -74,6 +78,23 @@ for (const db of databases()) {
         assert.equal(response.status, 201);
         assert.equal((await response.json()).order.nte, null);
       });
+
+      it("answers getOrder with createOrder's nte object, byte for byte, beside nte_cents", async () => {
+        for (const [nte, reference] of [
+          [price - 1, "n-4"],
+          [price, "n-5"],
+          [undefined, "n-6"],
+        ] as const) {
+          const created = await postOrder(t, { "x-api-key": key }, { ...job, nte_cents: nte, reference_id: reference });
+          const body = (await created.json()) as { order: { id: string; nte: unknown } };
+          const read = await t.fetch(`${t.url}/api/dispatch/v1/orders/${body.order.id}`, {
+            headers: { "x-api-key": key },
+          });
+          const order = (await read.json()) as { nte: unknown; nte_cents: number | null };
+          assert.equal(JSON.stringify(order.nte), JSON.stringify(body.order.nte), reference);
+          assert.equal(order.nte_cents, nte ?? null);
+        }
+      });
     });
   });
 
@@ -82,12 +103,17 @@ for (const db of databases()) {
     let t: TestServer;
     let key: string;
     let price: number;
+    let restoreClock: (() => void) | undefined;
     before(async () => {
+      restoreClock = installBusinessTime(); // the window under way is reachable: the walk does not wait for one
       t = await startTestServer(db, { SANDBOX_STEP_MS: "50" }); // a port: the sandbox walker calls the server over HTTP
       key = (await t.issueKey({ account: "nte-sandbox" })).key;
       price = (await quote(t, key)).estimated_cost_cents;
     });
-    after(() => t?.stop());
+    after(async () => {
+      await t?.stop();
+      restoreClock?.();
+    });
 
     const advance = (id: string, body: unknown) =>
       t.fetch(`${t.url}/api/dispatch/v1/sandbox/orders/${id}/advance`, {
@@ -154,7 +180,9 @@ for (const db of databases()) {
       assert.equal(capped.fulfilment.reason, "no_contractor_in_area");
       // A contractor joins: the dispatcher assigns the open order (the walker then walks it) and holds the capped one.
       await t.app.services.contractors.create(anchorageContractor("plumbing", "Anchorage Emergency Plumbing"));
-      await until(async () => (await view(open.tracking.status_url)).status === "completed", {
+      // dispatched by the walker's first step (it sets off for the booked window on the wall clock, hours ahead)
+      const moving = ["dispatched", "en_route", "on_site", "completed"];
+      await until(async () => moving.includes((await view(open.tracking.status_url)).status), {
         timeoutMs: 30_000,
         intervalMs: 250,
         message: "the walker to move the uncapped order (the capped one must not move over the same time)",
@@ -242,7 +270,10 @@ for (const db of databases()) {
         ["on_site", true],
         ["completed", true],
       ]);
-      const records = await t.app.services.db("audit_records").where({ subject: id, type: "order_status" });
+      const records = await t.app.services
+        .db("audit_records")
+        .where({ subject: id, type: "order_status" })
+        .orderBy("position");
       const overrides = records
         .map((record: { content: string }) => JSON.parse(record.content))
         .filter((content: { nte_override?: unknown }) => content.nte_override);

@@ -3,9 +3,11 @@
 // record; its old seat freed for the next order), a full window is 409 naming it, a repeat of the booked window is
 // the same 200 with no event, a window off the grid is 422 naming the field, an unassigned, on-site or cancelled
 // order is 409 order_not_reschedulable, another account's (or environment's) order is 404, and a key without the
-// order scope is 403. Its contractor (capacity 1 per window) is the only one for its trade in Alaska.
+// order scope is 403. Its contractor (one technician) is the only one for its trade in Alaska; an appliance repair
+// holds it two hours (a 27-minute drive from its base, rounded out to the quarter hour, and 90 minutes' work), so each window takes one job and the
+// next another.
 import assert from "node:assert/strict";
-import { anchorageContractor } from "../fixtures/requests.js";
+import { anchorageContractor, anchorageWindow } from "../fixtures/requests.js";
 import { postOrder, recordEvent } from "../fixtures/orders.js";
 import { jsonRequest } from "../helpers/request.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
@@ -24,7 +26,7 @@ const location = { state: "AK", city: "Anchorage", zip: "99501" } as const;
 const always = [{ start: "00:00", end: "24:00" }];
 const days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 const allWeek = Object.fromEntries(days.map((day) => [day, always])) as unknown as S["WorkingHours"];
-const trade = "roofing" satisfies S["TradeCode"];
+const trade = "appliance_repair" satisfies S["TradeCode"];
 
 for (const db of databases()) {
   describe(`rescheduleOrder (${db.name})`, function () {
@@ -32,6 +34,7 @@ for (const db of databases()) {
     let t: TestServer;
     let key: string;
     let windows: Window[];
+    let contractorId: string;
     let references = 0;
     const headers = (k: string) => ({ "x-api-key": k });
     const reschedule = (id: string, arrival_window: unknown, k = key) =>
@@ -63,17 +66,20 @@ for (const db of databases()) {
       const added = await jsonRequest(t, "POST", "/api/admin/v1/contractors", {
         headers: { authorization: `Bearer ${adminToken}` },
         body: {
-          ...anchorageContractor(trade, "Reschedule Roofing"),
+          ...anchorageContractor(trade, "Reschedule Repairs"),
           working_hours: allWeek,
           capacity: { concurrent_jobs: 1, jobs_per_day: 40 },
+          base_zip: "99515", // south Anchorage: 27 minutes to downtown (geo/drive.ts), a quarter hour rounded out
         },
       });
       assert.equal(added.status, 201);
+      contractorId = ((await added.json()) as S["Contractor"]).id;
       const quote = await jsonRequest(t, "POST", "/api/dispatch/v1/quote", {
         headers: headers(key),
         body: { trade, location, urgency: "routine" },
       });
-      windows = ((await quote.json()) as S["Quote"]).arrival_windows ?? [];
+      // as an order shows them: start and end, without the quote's confidence
+      windows = (((await quote.json()) as S["Quote"]).arrival_windows ?? []).map(({ start, end }) => ({ start, end }));
       assert.ok(windows.length > 24, `windows: ${String(windows.length)}`);
     });
     after(() => t?.stop());
@@ -101,7 +107,7 @@ for (const db of databases()) {
       const services = t.app.services;
       const outbox = await services.db("webhook_outbox").where({ order_id: id });
       assert.equal(outbox.length, 4);
-      const audit = await services.db("audit_records").where({ subject: id, type: "reschedule" });
+      const audit = await services.db("audit_records").where({ subject: id, type: "reschedule" }).orderBy("position");
       assert.equal(audit.length, 1);
       const bookings = await services.db("contractor_bookings").where({ order_id: id });
       assert.deepEqual(
@@ -120,8 +126,46 @@ for (const db of databases()) {
       const problem = (await refused.json()) as Problem;
       assert.equal(problem.code, "window_unavailable");
       assert.ok(problem.detail.includes(full.start), problem.detail);
+      assert.match(problem.detail, / is full: its seats \(capacity\.concurrent_jobs\)/);
       assert.deepEqual((await view(id)).arrival_window, mine);
       assert.equal((await reschedule(id, windows.at(-1)!)).status, 200);
+    });
+
+    it("says why a window cannot take the order: passed, beyond its urgency's horizon, off its contractor's hours", async () => {
+      const id = await order(windows[11]);
+      const now = Date.parse(windows[0].end); // no later than the business clock's now plus two hours
+      const past = await reschedule(id, anchorageWindow(now - 3 * 24 * hour, "10"));
+      assert.match(((await past.json()) as Problem).detail, / has passed /);
+      const far = await reschedule(id, anchorageWindow(now + 8 * 24 * hour, "10"));
+      assert.match(((await far.json()) as Problem).detail, / is beyond the routine horizon: /);
+      // its contractor now works Monday mornings only: an afternoon is outside its hours
+      const hours = { monday: [{ start: "08:00", end: "12:00" }] };
+      const patch = (working_hours: unknown) =>
+        jsonRequest(t, "PATCH", `/api/admin/v1/contractors/${contractorId}`, {
+          headers: { authorization: `Bearer ${adminToken}` },
+          body: { working_hours },
+        });
+      assert.equal((await patch(hours)).status, 200);
+      try {
+        await untilValue(async () => {
+          const quote = await jsonRequest(t, "POST", "/api/dispatch/v1/quote", {
+            headers: headers(key),
+            body: { trade, location, urgency: "routine" },
+          });
+          const open = ((await quote.json()) as S["Quote"]).arrival_windows ?? [];
+          return open.some((w) => w.start.includes("T14:00:00")) ? undefined : true; // the pool has the new hours
+        });
+        // an afternoon (written in Anchorage's offset) other than the order's own window
+        const afternoon = windows.find((w) => w.start.includes("T14:00:00") && w !== windows[11])!;
+        const off = await reschedule(id, afternoon);
+        assert.equal(off.status, 409);
+        const problem = (await off.json()) as Problem;
+        assert.equal(problem.code, "window_unavailable");
+        assert.match(problem.detail, / is outside the working hours of the order's contractor;/);
+      } finally {
+        assert.equal((await patch(allWeek)).status, 200);
+      }
+      assert.deepEqual((await view(id)).arrival_window, windows[11]);
     });
 
     it("lets only one of two orders moving at once into the last seat of a window have it", async () => {
@@ -154,9 +198,14 @@ for (const db of databases()) {
       const id = await order(windows[4]);
       const base = Date.parse(windows[16].start);
       const iso = (ms: number) => new Date(ms).toISOString();
+      const booked = windows[4];
+      const nanosLater = (text: string) => text.replace(/(T\d\d:\d\d:\d\d)/, "$1.000000001");
       for (const [window, pointer] of [
         [{ start: iso(base + hour), end: iso(base + 3 * hour) }, "/arrival_window/start"],
         [{ start: iso(base), end: iso(base + hour) }, "/arrival_window/end"],
+        // a nanosecond off its own window is not that window (and not a no-op 200)
+        [{ start: nanosLater(booked.start), end: booked.end }, "/arrival_window/start"],
+        [{ start: booked.start, end: nanosLater(booked.end) }, "/arrival_window/end"],
       ] as const) {
         const refused = await reschedule(id, window);
         assert.equal(refused.status, 422);

@@ -70,6 +70,7 @@ for (const db of databases()) {
               {
                 reassigned: false,
                 eta: assignmentEta(body.order, body.order.created_at),
+                arrival_window: body.order.arrival_window,
               },
             ],
           ],

@@ -1,10 +1,10 @@
 // A 422 for a value that misses a contract pattern says what the pattern means (x-pattern-description), never the
-// regular expression itself.
+// regular expression itself; a count of one is said in the singular ("at least 1 item").
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { quoteRequest } from "../fixtures/requests.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { adminToken, startTestServer, type TestServer } from "../helpers/server.js";
 
 describe("pattern messages", function () {
   this.timeout(120_000);
@@ -38,5 +38,16 @@ describe("pattern messages", function () {
     assert.ok(zip, JSON.stringify(problem));
     assert.match(zip.message, /a 5-digit ZIP or ZIP\+4/);
     assert.doesNotMatch(JSON.stringify(problem), /\\\\d|\^/);
+  });
+
+  it("says a count of one in the singular", async () => {
+    const keys = await t.fetch(`${t.url}/api/admin/v1/keys`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ account: "patterns", environment: "test", scopes: [] }),
+    });
+    assert.equal(keys.status, 422);
+    const problem = (await keys.json()) as { detail: string; errors: { pointer: string; message: string }[] };
+    assert.deepEqual(problem.errors, [{ pointer: "/scopes", message: '"scopes" must contain at least 1 item' }]);
   });
 });

@@ -1,8 +1,11 @@
 // Price revisions (services/dispatch/revisions/): the contractor holding a job asks for more, the customer approves
 // (the order's NTE becomes the amount, and completion up to it passes the NTE rule) or declines (the NTE stays, and
 // completion above it is refused); an order held over its NTE at creation comes with a pending revision whose
-// approval releases it to the dispatcher. One answer per revision when answers race; each principal sees only its
-// own (accounts, environments, scopes, contractors); both events reach the order's callback_url and the audit log.
+// approval releases it to the dispatcher. One answer per revision when answers race; a pending revision is
+// withdrawn when its contractor stops holding the job (a give-back) or the order ends (completed, cancelled), also
+// when that races the customer's approval, and the contractor reads each outcome in its job's view; each principal
+// sees only its own (accounts, environments, scopes, contractors); both events reach the order's callback_url and
+// the audit log.
 import assert from "node:assert/strict";
 import { anchorageContractor, orderRequest } from "../fixtures/requests.js";
 import { recordEvent, startReceiver } from "../fixtures/orders.js";
@@ -18,6 +21,7 @@ import {
   type TestServer,
 } from "../helpers/server.js";
 import { until, untilValue } from "../helpers/wait.js";
+import { now } from "../../server/services/shared/clock.js";
 
 interface Revision {
   id: string;
@@ -28,6 +32,10 @@ interface Revision {
   reason: string;
   nte_cents: number | null;
   resolved_at: string | null;
+}
+interface JobView {
+  job: { order_id: string; status: string };
+  price_revision: Revision | null;
 }
 interface OrderView {
   status: string;
@@ -89,6 +97,23 @@ for (const target of databases()) {
       call(t, "POST", `${v1}/orders/${id}/price-revisions/${revision}/${verb}`, { "x-api-key": key });
     const eventsOf = (orderId: string) =>
       t.app.services.db("order_events").where({ order_id: orderId }).orderBy("id").select("type", "status", "data");
+    const report = (id: string, body: unknown, key = firstKey) =>
+      call(t, "POST", `${v1}/contractor/jobs/${id}/status`, { "x-api-key": key }, body);
+    const cancel = (id: string) =>
+      call(t, "POST", `${v1}/orders/${id}/cancel`, { "x-api-key": customer }, { reason: "customer_request" });
+    const jobOf = async (id: string, key = firstKey) => {
+      const page = await call(t, "GET", `${v1}/contractor/jobs?limit=100`, { "x-api-key": key });
+      return (page.body.items as JobView[]).find((item) => item.job.order_id === id);
+    };
+    /** The revision's resolved events' statuses, and whether a revision of the order is still pending. */
+    const endings = async (orderId: string, revisionId: string) => {
+      const resolved = (await eventsOf(orderId))
+        .filter((e) => e.type === "order.price_revision_resolved")
+        .map((e) => (e.data as { price_revision: Revision }).price_revision)
+        .filter((r) => r.id === revisionId);
+      const pending = await t.app.services.db("order_price_revisions").where({ order_id: orderId, status: "pending" });
+      return { statuses: resolved.map((r) => r.status), pending: pending.length };
+    };
 
     /** A new AK order offered to the first (cheaper) plumber; accepted by it unless `accept` is false. */
     async function job(extra: Record<string, unknown> = {}, accept = true) {
@@ -150,7 +175,10 @@ for (const target of databases()) {
         const requested = events.filter((e) => e.type === "order.price_revision_requested");
         assert.equal(requested.length, 1);
         assert.deepEqual((requested[0].data as { price_revision: Revision }).price_revision, revision);
-        const audit = await t.app.services.db("audit_records").where({ type: "price_revision", subject: id });
+        const audit = await t.app.services
+          .db("audit_records")
+          .where({ type: "price_revision", subject: id })
+          .orderBy("position");
         assert.deepEqual(
           audit.map((r) => [r.account, r.environment, JSON.parse(r.content).step]),
           [["acme", "live", "requested"]],
@@ -172,7 +200,7 @@ for (const target of databases()) {
         assert.equal((await recordEvent(t, id, { status: "dispatched" })).status, 201);
         const moved = await ask(id, { amount_cents: 150_000, reason });
         assert.deepEqual([moved.status, moved.body.code], [409, "order_not_revisable"]);
-        const body = { status: "en_route", estimated_arrival_at: new Date(Date.now() + 1_800_000).toISOString() };
+        const body = { status: "en_route", estimated_arrival_at: new Date(now() + 1_800_000).toISOString() };
         const report = await call(t, "POST", `${v1}/contractor/jobs/${id}/status`, { "x-api-key": firstKey }, body);
         assert.equal(report.status, 404, JSON.stringify(report.body));
       });
@@ -229,7 +257,10 @@ for (const target of databases()) {
         assert.equal(over.status, 409);
         const within = await recordEvent(t, id, { status: "completed", final_cost_cents: 100_000 });
         assert.equal(within.status, 201, await within.text());
-        const audit = await t.app.services.db("audit_records").where({ type: "price_revision", subject: id });
+        const audit = await t.app.services
+          .db("audit_records")
+          .where({ type: "price_revision", subject: id })
+          .orderBy("position");
         assert.deepEqual(
           audit.map((r) => JSON.parse(r.content).step),
           ["requested", "declined"],
@@ -282,6 +313,151 @@ for (const target of databases()) {
         const pending = await t.app.services.db("order_price_revisions").where({ order_id: id, status: "pending" });
         assert.equal(pending.length, 1);
       });
+    });
+
+    describe("a revision outlives neither its holder nor its order", () => {
+      it("a give-back withdraws its contractor's pending revision; the next holder's own is taken, the old one is 409", async () => {
+        const { id, revision } = await revised(150_000);
+        const gone = await report(id, { status: "unable_to_attend", reason: "vehicle_breakdown" });
+        assert.equal(gone.status, 200, JSON.stringify(gone.body));
+        const given = (gone.body as unknown as JobView).price_revision;
+        assert.deepEqual([given?.id, given?.status], [revision.id, "withdrawn"]);
+        assert.ok(given?.resolved_at);
+        const types = (await eventsOf(id)).map((e) => `${e.type}:${e.status}`);
+        assert.deepEqual(types.slice(types.indexOf("order.status_changed:pending_dispatch")), [
+          "order.status_changed:pending_dispatch",
+          "order.price_revision_resolved:pending_dispatch",
+          "order.assigned:pending_dispatch",
+        ]);
+        assert.deepEqual(await endings(id, revision.id), { statuses: ["withdrawn"], pending: 0 });
+        const offer = await t.app.services.db("order_offers").where({ order_id: id, status: "offered" }).first();
+        const next = await call(t, "POST", `${v1}/contractor/offers/${offer!.id}/accept`, { "x-api-key": secondKey });
+        assert.equal(next.status, 200, JSON.stringify(next.body));
+        const late = await answer(id, revision.id, "approve");
+        assert.deepEqual([late.status, late.body.code], [409, "price_revision_resolved"]);
+        assert.deepEqual(
+          [(await orderOf(id)).nte_cents, (await orderOf(id)).price_revision?.status],
+          [100_000, "withdrawn"],
+        );
+        const own = await ask(id, { amount_cents: 160_000, reason }, secondKey);
+        assert.equal(own.status, 201, JSON.stringify(own.body));
+        assert.equal((await jobOf(id, secondKey))?.price_revision?.id, (own.body as { id: string }).id);
+        const audit = await t.app.services
+          .db("audit_records")
+          .where({ type: "price_revision", subject: id })
+          .orderBy("position");
+        assert.deepEqual(
+          audit.map((r) => `${JSON.parse(r.content).step}:${JSON.parse(r.content).reason ?? ""}`).sort(),
+          [`requested:${reason}`, `requested:${reason}`, "withdrawn:contractor_left"],
+        );
+      });
+      it("a completion withdraws a revision still pending, after the completion's events", async () => {
+        const { id, revision } = await revised(150_000);
+        await walkToSite(id);
+        const done = await report(id, { status: "completed", final_cost_cents: 90_000 });
+        assert.equal(done.status, 200, JSON.stringify(done.body));
+        assert.equal((done.body as unknown as JobView).price_revision?.status, "withdrawn");
+        const types = (await eventsOf(id)).map((e) => `${e.type}:${e.status}`);
+        assert.deepEqual(types.slice(-3), [
+          "order.status_changed:completed",
+          "order.completed:completed",
+          "order.price_revision_resolved:completed",
+        ]);
+        const late = await answer(id, revision.id, "approve");
+        assert.deepEqual([late.status, late.body.code], [409, "price_revision_resolved"]);
+        assert.deepEqual(await endings(id, revision.id), { statuses: ["withdrawn"], pending: 0 });
+        assert.equal((await jobOf(id))?.price_revision?.status, "withdrawn");
+      });
+      it("a cancel withdraws the pending revision, and the contractor's job shows it", async () => {
+        const { id, revision } = await revised(150_000);
+        const cancelled = await cancel(id);
+        assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+        assert.equal((cancelled.body as unknown as OrderView).price_revision?.status, "withdrawn");
+        const job = await jobOf(id);
+        assert.deepEqual([job?.job.status, job?.price_revision?.status], ["cancelled", "withdrawn"]);
+        const late = await answer(id, revision.id, "decline");
+        assert.deepEqual([late.status, late.body.code], [409, "price_revision_resolved"]);
+        assert.deepEqual(await endings(id, revision.id), { statuses: ["withdrawn"], pending: 0 });
+      });
+      it("the contractor reads its revision's outcome in its job: pending, then approved or declined", async () => {
+        for (const verb of ["approve", "decline"] as const) {
+          const { id, revision } = await revised(150_000);
+          assert.deepEqual((await jobOf(id))?.price_revision, revision);
+          assert.equal((await answer(id, revision.id, verb)).status, 200);
+          const seen = (await jobOf(id))?.price_revision;
+          assert.deepEqual([seen?.id, seen?.status], [revision.id, `${verb}d`]);
+        }
+        const untouched = await job();
+        assert.equal((await jobOf(untouched))?.price_revision, null);
+      });
+      it("withdraws, never approves, a revision left pending after its holder or its order (data from before)", async () => {
+        const db = t.app.services.db;
+        /** A pending revision of `contractorId` written straight to the table, as an older release left some. */
+        const leftPending = async (orderId: string, contractorId: string) => {
+          const id = `prv_LEFT${String(++serial).padStart(22, "0")}`;
+          const row = { id, order_id: orderId, account: "acme", environment: "live", status: "pending" } as const;
+          const asked = { requested_by: "contractor", amount_cents: 150_000, reason, nte_cents: 100_000 } as const;
+          await db("order_price_revisions").insert({
+            ...row,
+            ...asked,
+            contractor_id: contractorId,
+            created_at: new Date(),
+          });
+          return id;
+        };
+        const gone = await job();
+        const first = (await db("orders").where({ id: gone }).first())!.contractor_id!;
+        assert.equal((await report(gone, { status: "unable_to_attend", reason: "other" })).status, 200);
+        const stale = await leftPending(gone, first);
+        const refused = await answer(gone, stale, "approve");
+        assert.deepEqual([refused.status, refused.body.code], [409, "price_revision_resolved"]);
+        assert.deepEqual(await endings(gone, stale), { statuses: ["withdrawn"], pending: 0 });
+        assert.equal((await orderOf(gone)).nte_cents, 100_000);
+        const done = await job();
+        await walkToSite(done);
+        assert.equal((await report(done, { status: "completed", final_cost_cents: 90_000 })).status, 200);
+        const ended = await leftPending(done, first);
+        const late = await answer(done, ended, "approve");
+        assert.deepEqual([late.status, late.body.code], [409, "order_not_revisable"]);
+        assert.deepEqual(await endings(done, ended), { statuses: ["withdrawn"], pending: 0 });
+      });
+      it("an order held over its NTE and cancelled withdraws the service's revision", async () => {
+        const body = alaskaOrder(`held-cancel-${++serial}`, { nte_cents: 1 });
+        const created = await call(t, "POST", `${v1}/order`, { "x-api-key": customer }, body);
+        assert.equal(created.status, 202, JSON.stringify(created.body));
+        const id = (created.body.order as { id: string }).id;
+        const revision = (await orderOf(id)).price_revision!;
+        assert.equal((await cancel(id)).status, 200);
+        assert.deepEqual(await endings(id, revision.id), { statuses: ["withdrawn"], pending: 0 });
+        assert.equal((await answer(id, revision.id, "approve")).body.code, "price_revision_resolved");
+      });
+    });
+
+    describe("races with the end of the hold", () => {
+      const ends = [
+        ["a give-back", (id: string) => report(id, { status: "unable_to_attend", reason: "other" })],
+        ["the completion", (id: string) => report(id, { status: "completed", final_cost_cents: 90_000 })],
+        ["the customer's cancel", (id: string) => cancel(id)],
+      ] as const;
+      for (const [what, end] of ends)
+        it(`approval against ${what}: approved or withdrawn, never left pending, the NTE following`, async () => {
+          for (let round = 0; round < 4; round++) {
+            const { id, revision } = await revised(150_000);
+            if (what === "the completion") await walkToSite(id);
+            const approving = () => answer(id, revision.id, "approve");
+            // each side goes out first in turn: a single-connection database serves them in that order
+            const [approved, ended] =
+              round % 2
+                ? await Promise.all([approving(), end(id)])
+                : (await Promise.all([end(id), approving()])).reverse();
+            assert.equal(ended.status, 200, JSON.stringify(ended.body));
+            const { statuses, pending } = await endings(id, revision.id);
+            assert.equal(pending, 0);
+            assert.deepEqual(statuses, [approved.status === 200 ? "approved" : "withdrawn"], JSON.stringify(approved));
+            if (approved.status !== 200) assert.equal(approved.body.code, "price_revision_resolved");
+            assert.equal((await orderOf(id)).nte_cents, approved.status === 200 ? 150_000 : 100_000);
+          }
+        });
     });
 
     describe("an order held over its NTE at creation", () => {
@@ -490,6 +666,50 @@ describe("price revisions under races (two instances on one Postgres)", function
       const stored = await db("order_price_revisions").where({ id: revision }).first();
       const order = await db("orders").where({ id }).first();
       assert.equal(order!.nte_cents, stored!.status === "approved" ? 150_000 : 100_000);
+    }
+  });
+
+  it("approve on one instance against a give-back, the completion or a cancel on the other: never left pending", async () => {
+    const jobPath = (id: string) => `${v1}/contractor/jobs/${id}/status`;
+    const ends = [
+      (id: string) =>
+        call(
+          servers.b,
+          "POST",
+          jobPath(id),
+          { "x-api-key": contractor },
+          { status: "unable_to_attend", reason: "other" },
+        ),
+      (id: string) =>
+        call(
+          servers.b,
+          "POST",
+          jobPath(id),
+          { "x-api-key": contractor },
+          { status: "completed", final_cost_cents: 90_000 },
+        ),
+      (id: string) =>
+        call(servers.b, "POST", `${v1}/orders/${id}/cancel`, { "x-api-key": customer }, { reason: "other" }),
+    ];
+    for (let round = 0; round < 9; round++) {
+      const { id, revision } = await pending(`race-end-${round}`);
+      if (round % 3 === 1) {
+        const enRoute = { status: "en_route", estimated_arrival_at: new Date(Date.now() + 1_800_000).toISOString() };
+        for (const body of [enRoute, { status: "on_site" }])
+          assert.equal((await call(servers.a, "POST", jobPath(id), { "x-api-key": contractor }, body)).status, 200);
+      }
+      const approve = () =>
+        call(servers.a, "POST", `${v1}/orders/${id}/price-revisions/${revision}/approve`, { "x-api-key": customer });
+      const [approved, ended] = await Promise.all([approve(), ends[round % 3](id)]);
+      assert.equal(ended.status, 200, JSON.stringify(ended.body));
+      const db = servers.a.app.services.db;
+      const stored = (await db("order_price_revisions").where({ id: revision }).first())!;
+      assert.equal(stored.status, approved.status === 200 ? "approved" : "withdrawn", JSON.stringify(approved.body));
+      assert.equal(await db("order_price_revisions").where({ order_id: id, status: "pending" }).first(), undefined);
+      const resolved = await db("order_events").where({ order_id: id, type: "order.price_revision_resolved" });
+      assert.equal(resolved.length, 1);
+      const order = await db("orders").where({ id }).first();
+      assert.equal(order!.nte_cents, stored.status === "approved" ? 150_000 : 100_000);
     }
   });
 });

@@ -1,4 +1,4 @@
-// The sandbox test clock (services/dispatch/orders/test-clock.ts, sandbox-clock-advance.ts): with an account's clock
+// The sandbox test clock (services/dispatch/orders/test-clock.ts, sandbox/clock-advance.ts): with an account's clock
 // frozen, its test orders take no sandbox step, no offer expires and nothing escalates across real intervals of the
 // walker and the dispatcher; one advance then does exactly what fell due on the way, in time order, stamped with the
 // clock's instants. Another account's sandbox and the account's live orders never move with it; live keys are
@@ -8,7 +8,8 @@
 // the wall clock, so on the wall clock everything below would already be due; SANDBOX_STEP_MS is 50 minutes and a
 // routine offer lasts 4 hours, so each thing falls due at its own instant:
 //   X (urgent):  offered at T0, offer expires at T0+15m (back to the queue: nobody else), escalated at T0+2h
-//   W (routine): offered at T0, walked by the sandbox at T0+50m, +100m, +150m, +200m (completed)
+//   W (routine): offered at T0, walked by the sandbox at T0+50m, +100m, +150m, +200m (completed), booked into the
+//                window holding T0+150m (a walk stays inside its window)
 import assert from "node:assert/strict";
 import { anchorageContractor, orderRequest } from "../fixtures/requests.js";
 import { contractorKey } from "../helpers/contractors.js";
@@ -23,6 +24,7 @@ import {
   type TestServer,
 } from "../helpers/server.js";
 import { sleep, untilValue } from "../helpers/wait.js";
+import { now } from "../../server/services/shared/clock.js";
 
 interface Clock {
   account: string;
@@ -57,8 +59,8 @@ const alaska = (reference: string, urgency: string) => ({
   urgency,
   nte_cents: 100_000,
 });
-async function order(t: ServerTarget, key: string, reference: string, urgency: string) {
-  const created = await call(t, "POST", "/api/dispatch/v1/order", key, alaska(reference, urgency));
+async function order(t: ServerTarget, key: string, reference: string, urgency: string, extra: object = {}) {
+  const created = await call(t, "POST", "/api/dispatch/v1/order", key, { ...alaska(reference, urgency), ...extra });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   return (created.body.order as { id: string }).id;
 }
@@ -98,12 +100,45 @@ async function freezeBehind(t: TestServer, key: string, account: string, behindM
 /** Real intervals of the background jobs: the walker's (1 s) and the dispatcher's sweeps, nudged every 200 ms. */
 async function letTheJobsRun(t: TestServer, ms: number) {
   for (let waited = 0; waited < ms; waited += 200) {
-    t.app.services.orders.nudgeDispatcher();
+    t.app.services.dispatcher.nudge();
     await sleep(200);
   }
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+const days = (n: number) => n * 24 * 3_600_000;
+
+/** Concurrent advances of one clock `by` one hour, from `start`: those answered 200 moved it an hour each, one after
+ * another (each from where the one before left it), the clock stands an hour ahead per 200, and every other answer
+ * is 409 clock_advancing. */
+function assertOneAtATime(
+  answers: { status: number; body: Record<string, unknown> }[],
+  clock: { start: string; end: Clock; overlapped: boolean },
+) {
+  const { start, end } = clock;
+  const refused = answers.filter((answer) => answer.status !== 200);
+  for (const answer of refused) {
+    assert.equal(answer.status, 409, JSON.stringify(answer.body));
+    assert.equal(answer.body.code, "clock_advancing");
+    assert.match(String(answer.body.detail), /under way/);
+  }
+  const walks = answers
+    .filter((answer) => answer.status === 200)
+    .map((answer) => answer.body as unknown as Clock)
+    .map((clock) => [Date.parse(clock.advance!.from), Date.parse(clock.now)])
+    .sort((one, other) => one[0] - other[0]);
+  let at = Date.parse(start);
+  for (const [from, now] of walks) {
+    assert.deepEqual(
+      [iso(from), now - from],
+      [iso(at), minutes(60)],
+      "each 200 moved the clock an hour from its own start",
+    );
+    at = now;
+  }
+  assert.equal(end.now, iso(at), `the clock moved ${walks.length} h for ${walks.length} advances answered 200`);
+  if (clock.overlapped) assert.ok(refused.length > 0, "the advances overlapped: some were refused");
+}
 
 for (const target of databases()) {
   describe(`sandbox test clock (${target.name})`, function () {
@@ -130,7 +165,7 @@ for (const target of databases()) {
     after(() => t?.stop());
 
     it("runs on the wall clock until frozen, and refuses live keys (403 live_key)", async () => {
-      const before = Date.now();
+      const before = now();
       const clock = await clockOf(t, keys.empty);
       assert.deepEqual([clock.account, clock.environment, clock.frozen], ["empty", "test", false]);
       assert.ok(new Date(clock.now).getTime() >= before);
@@ -165,7 +200,19 @@ for (const target of databases()) {
     it("holds a frozen clock: no step, no expiry, no escalation; each advance does exactly what fell due, in order", async () => {
       const t0 = await freezeBehind(t, keys.acme, "acme", minutes(300));
       const x = await order(t, keys.acme, "clock-x", "urgent");
-      const w = await order(t, keys.acme, "clock-w", "routine");
+      // W books the window its walk falls in (the sandbox walks inside the booked window: sandbox/walk-due.ts)
+      const quoted = await call(t, "POST", "/api/dispatch/v1/quote", keys.acme, {
+        trade: "plumbing",
+        urgency: "routine",
+        location: { state: "AK", city: "Anchorage", zip: "99501" },
+      });
+      assert.equal(quoted.status, 200, JSON.stringify(quoted.body));
+      const onSiteAt = t0 + minutes(150);
+      const walkWindow = (quoted.body.arrival_windows as { start: string; end: string }[]).find(
+        (window) => Date.parse(window.start) <= onSiteAt && Date.parse(window.end) > onSiteAt,
+      );
+      assert.ok(walkWindow, "a routine window holding the walk's arrival");
+      const w = await order(t, keys.acme, "clock-w", "routine", { arrival_window: walkWindow });
       const otherW = await order(t, keys.other, "clock-other", "routine");
       const liveW = await order(t, keys.acmeLive, "clock-live", "routine");
       assert.deepEqual(
@@ -238,16 +285,16 @@ for (const target of databases()) {
       const db = t.app.services.db;
       await db("order_offers")
         .where({ order_id: live, status: "offered" })
-        .update({ deadline_at: new Date(Date.now() - 1000) }); // due on the wall clock
+        .update({ deadline_at: new Date(now() - 1000) }); // due on the wall clock
       const offer = await untilValue(
         async () => {
-          t.app.services.orders.nudgeDispatcher();
+          t.app.services.dispatcher.nudge();
           const row = await db("order_offers").where({ order_id: live }).orderBy("created_at").first();
           return row?.status === "expired" ? row : undefined;
         },
         { timeoutMs: 15_000, intervalMs: 200, message: "the live offer expired by the wall clock" },
       );
-      assert.ok(Math.abs(new Date(offer.responded_at!).getTime() - Date.now()) < 60_000);
+      assert.ok(Math.abs(new Date(offer.responded_at!).getTime() - now()) < 60_000);
     });
 
     it("stamps a contractor's accept and field report on a test order with the account's frozen clock", async () => {
@@ -270,13 +317,138 @@ for (const target of databases()) {
       assert.equal((await clockOf(t, keys.acme)).now, clock.now, "the clock did not move");
     });
 
+    it("accepts its whole range (30 days): an order that waited all of it is assigned, and every operation works there", async () => {
+      const { key } = await t.issueKey({ account: "far", environment: "test" });
+      await advance(t, key, { by: "0s" });
+      const waiting = await call(t, "POST", "/api/dispatch/v1/order", key, {
+        ...alaska("far-waiting", "routine"),
+        trade: "electrical",
+        description: "No power in the back office.",
+      });
+      assert.equal(waiting.status, 202, JSON.stringify(waiting.body)); // nobody serves AK electrical yet
+      const far = await advance(t, key, { by: "30d" });
+      assert.equal(Date.parse(far.now) - Date.parse(far.advance!.from), days(30));
+      const electrician = await jsonRequest(t, "POST", "/api/admin/v1/contractors", {
+        headers: admin,
+        body: anchorageContractor("electrical", "Anchorage Electric"),
+      });
+      assert.equal(electrician.status, 201, await electrician.text());
+      // the next advance's sweep assigns the order that waited the whole range: a latency no integer of ms holds
+      await advance(t, key, { by: "1m" });
+      const waited = (await t.app.services
+        .db("orders")
+        .where({ id: (waiting.body.order as { id: string }).id })
+        .first())!;
+      assert.deepEqual([waited.status, waited.dispatch_latency_ms], ["pending_dispatch", days(30)]);
+
+      const job = { trade: "plumbing", location: { state: "AK", city: "Anchorage", zip: "99501" }, urgency: "routine" };
+      const quote = await call(t, "POST", "/api/dispatch/v1/quote", key, job);
+      assert.equal(quote.status, 200, JSON.stringify(quote.body));
+      const windows = quote.body.arrival_windows as { start: string; end: string }[];
+      assert.ok(
+        windows.length >= 2 && Date.parse(windows[0].end) > Date.parse(far.now),
+        `windows on the far clock: ${JSON.stringify(quote.body)}`,
+      );
+      const ordered = await call(t, "POST", "/api/dispatch/v1/order", key, {
+        ...alaska("far-order", "routine"),
+        quote_id: quote.body.quote_id,
+        arrival_window: { start: windows[0].start, end: windows[0].end },
+      });
+      assert.equal(ordered.status, 201, JSON.stringify(ordered.body));
+      const id = (ordered.body.order as { id: string }).id;
+      const row = (await t.app.services.db("orders").where({ id }).first())!;
+      const clock = await clockOf(t, key);
+      assert.equal(new Date(row.created_at).toISOString(), clock.now);
+      assert.ok(
+        row.dispatch_latency_ms! < 60_000,
+        `the request's own latency, not the clock's lead: ${row.dispatch_latency_ms}`,
+      );
+      const offer = (await t.app.services.db("order_offers").where({ order_id: id, status: "offered" }).first())!;
+      const contractor = (await contractorKey(t, offer.contractor_id, "test")).key;
+      const v1 = "/api/dispatch/v1";
+      const steps: [string, string, string, unknown][] = [
+        ["accept", contractor, `${v1}/contractor/offers/${offer.id}/accept`, undefined],
+        ["reschedule", key, `${v1}/orders/${id}/reschedule`, { arrival_window: windows[1] }],
+        [
+          "report",
+          contractor,
+          `${v1}/contractor/jobs/${id}/status`,
+          { status: "en_route", estimated_arrival_at: iso(Date.parse(clock.now) + minutes(40)) },
+        ],
+        [
+          "revise",
+          contractor,
+          `${v1}/contractor/jobs/${id}/price-revisions`,
+          { amount_cents: 150_000, reason: "A second valve." },
+        ],
+      ];
+      for (const [name, caller, path, body] of steps) {
+        const answered = await call(t, "POST", path, caller, body);
+        assert.ok(
+          answered.status === 200 || answered.status === 201,
+          `${name}: ${answered.status} ${JSON.stringify(answered.body)}`,
+        );
+      }
+      const revision = (await t.app.services
+        .db("order_price_revisions")
+        .where({ order_id: id, status: "pending" })
+        .first())!;
+      const approved = await call(t, "POST", `${v1}/orders/${id}/price-revisions/${revision.id}/approve`, key, {});
+      assert.equal(approved.status, 200, JSON.stringify(approved.body));
+      const cancelled = await call(t, "POST", `${v1}/orders/${id}/cancel`, key, { reason: "other" });
+      assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+      const stamps = await t.app.services
+        .db("order_events")
+        .where({ order_id: id })
+        .orderBy("id")
+        .select("type", "status", "at");
+      assert.deepEqual(
+        stamps.map((e) => `${e.type}:${e.status}@${new Date(e.at).toISOString()}`),
+        stamps.map((e) => `${e.type}:${e.status}@${clock.now}`),
+        "every event on the far clock",
+      );
+    });
+
+    it("takes one advance of a clock at a time: of ten at once, each 200 moved it an hour in turn, the rest are 409", async () => {
+      const { key } = await t.issueKey({ account: "racing", environment: "test" });
+      const start = await advance(t, key, { by: "0s" });
+      await order(t, key, "race-w", "routine"); // a walking order: each walk has steps to take
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () => call(t, "POST", "/api/dispatch/v1/sandbox/clock/advance", key, { by: "1h" })),
+      );
+      const end = await clockOf(t, key);
+      // PGlite answers each request to its end before it reads the next (its queries never wait on a socket), so
+      // over HTTP they come one after another there; Postgres's round trips let them overlap
+      assertOneAtATime(answers, { start: start.now, end, overlapped: target.name === "postgres" });
+      // ten calls begun in one tick overlap on either database
+      const tenant = { account: "racing", environment: "test" as const };
+      const burst = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          t.app.services.sandbox.advanceClock(tenant, { by: "1h" }).then(
+            (body) => ({ status: 200, body: body as unknown as Record<string, unknown> }),
+            (error: unknown) => {
+              const refused = error as { kind?: string; code?: string; message: string };
+              return {
+                status: refused.kind === "conflict" ? 409 : 500,
+                body: { code: refused.code, detail: refused.message },
+              };
+            },
+          ),
+        ),
+      );
+      const last = await clockOf(t, key);
+      assertOneAtATime(burst, { start: end.now, end: last, overlapped: true });
+      const after = await advance(t, key, { by: "1h" }); // nothing is left claimed: the next one goes through
+      assert.deepEqual([after.advance!.from, after.now], [last.now, iso(Date.parse(last.now) + minutes(60))]);
+    });
+
     it("goes back to the wall clock on resetSandbox", async () => {
       assert.equal((await clockOf(t, keys.acme)).frozen, true);
       assert.equal((await call(t, "POST", "/api/dispatch/v1/sandbox/reset", keys.acme)).status, 200);
       assert.equal((await clockOf(t, keys.acme)).frozen, false);
       const id = await order(t, keys.acme, "clock-after-reset", "routine"); // the request's clock, not the cache's
       const created = (await t.app.services.db("orders").where({ id }).first())!.created_at;
-      assert.ok(Math.abs(new Date(created).getTime() - Date.now()) < 60_000, "stamped by the wall clock");
+      assert.ok(Math.abs(new Date(created).getTime() - now()) < 60_000, "stamped by the wall clock");
     });
   });
 }
@@ -299,5 +471,17 @@ if (postgresDatabase())
       assert.equal(new Date(row!.created_at).toISOString(), advanced.now);
       const moved = await advance(b, key, { by: "1m" });
       assert.equal((await clockOf(a, key)).now, moved.now);
+    });
+
+    it("takes one advance of a clock at a time across both: of ten at once on two instances, each 200 an hour in turn", async () => {
+      const { a, b } = pair;
+      const key = (await a.issueKey({ account: "racing-two", environment: "test" })).key;
+      const start = await advance(a, key, { by: "0s" });
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          call(i % 2 ? a : b, "POST", "/api/dispatch/v1/sandbox/clock/advance", key, { by: "1h" }),
+        ),
+      );
+      assertOneAtATime(answers, { start: start.now, end: await clockOf(b, key), overlapped: true });
     });
   });

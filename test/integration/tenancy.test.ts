@@ -9,6 +9,7 @@ import { oauthToken, postOrder } from "../fixtures/orders.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 import { until } from "../helpers/wait.js";
 import { jsonRequest } from "../helpers/request.js";
+import { now } from "../../server/services/shared/clock.js";
 
 const v1 = "/api/dispatch/v1";
 
@@ -191,9 +192,11 @@ for (const db of databases()) {
           "getOrder",
           "getSandboxClock",
           "listAuditRecords",
+          "listContractorEvents",
           "listContractorJobs",
           "listContractorOffers",
           "listEvents",
+          "listJobWindows",
           "listOrderEvents",
           "listOrders",
           "listWebhookDeliveries",
@@ -424,7 +427,7 @@ for (const db of databases()) {
       });
 
       it("reach jobs and revisions only as the job's contractor in its environment; customers 403, revoked 401", async () => {
-        const eta = new Date(Date.now() + 30 * 60_000).toISOString();
+        const eta = new Date(now() + 30 * 60_000).toISOString();
         const report = { status: "en_route", estimated_arrival_at: eta };
         const ask = { amount_cents: 10_000_000, reason: "More work than quoted." };
         const jobs = async (key: string) =>
@@ -490,6 +493,36 @@ for (const db of databases()) {
           price_revision: { status: string };
         };
         assert.deepEqual([order.status, order.price_revision.status], ["dispatched", "pending"]);
+      });
+
+      it("list a job's windows (listJobWindows) only as its contractor in its environment, pairwise", async () => {
+        const stranger = (await t.issueKey({ account: "stranger", environment: "live" })).key;
+        const path = `${v1}/contractor/jobs/${orderId}/windows`;
+        const own = await call(t, "GET", path, { "x-api-key": holder });
+        assert.equal(own.status, 200);
+        const windows = (await own.json()) as { order_id: string; windows: unknown[] };
+        assert.equal(windows.order_id, orderId);
+        // the windows say nothing of the customer: its account, reference or callback
+        for (const hidden of ["twins", "ctr-held", "callback"]) assert.ok(!JSON.stringify(windows).includes(hidden));
+        for (const [key, status, who] of [
+          [holderTest, 404, "the holder's test key (test vs live)"],
+          [other, 404, "another contractor (B vs A)"],
+          [live, 403, "the order's customer (no contractor scope)"],
+          [test, 403, "the customer's test key"],
+          [stranger, 403, "another account's customer"],
+          [revoked, 401, "the holder's revoked key"],
+        ] as const) {
+          const response = await call(t, "GET", path, { "x-api-key": key });
+          assert.equal(response.status, status, who);
+          const body = (await response.json()) as { code?: string; windows?: unknown };
+          assert.equal(body.windows, undefined, who);
+          if (status === 403) assert.equal(body.code, "insufficient_scope", who);
+        }
+        // another order of the same customer, not the holder's job: 404 to the holder as to any contractor
+        assert.equal(
+          (await call(t, "GET", `${v1}/contractor/jobs/${liveOrder}/windows`, { "x-api-key": other })).status,
+          404,
+        );
       });
     });
 

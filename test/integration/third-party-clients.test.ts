@@ -134,7 +134,10 @@ describe("third-party clients", function () {
           body: body === undefined ? undefined : JSON.stringify(body),
         }).then((response) => response.json() as Promise<Record<string, unknown>>);
       // the horizon's latest windows: a window closes 30 minutes before its end, the last ones stay open
-      const [other, latest] = ((await rest("/quote", job)).arrival_windows as Window[]).slice(-2);
+      // as an order shows them: start and end, without the quote's confidence (the MCP tool's input takes both)
+      const [other, latest] = ((await rest("/quote", job)).arrival_windows as Window[])
+        .slice(-2)
+        .map(({ start, end }) => ({ start, end }));
       const created = await rest("/order", { ...job, description: "Hang a door.", arrival_window: latest });
       const id = (created.order as { id: string; arrival_window: Window }).id;
       assert.deepEqual((created.order as { arrival_window: Window }).arrival_window, latest);

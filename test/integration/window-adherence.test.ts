@@ -73,3 +73,64 @@ for (const db of databases()) {
     });
   });
 }
+
+for (const db of databases()) {
+  describe(`evals: on site within deadline (${db.name})`, function () {
+    this.timeout(120_000);
+    let t: TestServer;
+    before(async () => {
+      t = await startTestServer(db);
+    });
+    after(() => t?.stop());
+
+    const metric = async () => {
+      const response = await t.fetch(`${t.url}/api/dispatch/analytics/evals?period=rolling_7d`);
+      assert.equal(response.status, 200);
+      const body = (await response.json()) as {
+        metrics: { on_site_within_deadline_rate: Metric };
+        methodology: string;
+      };
+      assert.match(body.methodology, /on_site_within_deadline_rate: orders whose contractor was on site/);
+      return body.metrics.on_site_within_deadline_rate;
+    };
+    const create = async (key: string, reference: string) => {
+      const created = await postOrder(t, { "x-api-key": key }, { ...orderRequest, reference_id: reference });
+      assert.equal(created.status, 201);
+      return ((await created.json()) as { order: { id: string; urgency: string } }).order;
+    };
+    /** Moves an order's creation back, so its deadline (by its urgency) lies before or after what happened. */
+    const createdAt = (id: string, at: number) =>
+      t.app.services
+        .db("orders")
+        .where({ id })
+        .update({ created_at: new Date(at) });
+    const deadlineMs: Record<string, number> = {
+      emergency: hour / 2,
+      urgent: 2 * hour,
+      routine: 24 * hour,
+      scheduled: 72 * hour,
+    };
+
+    it("counts arrivals by the urgency's deadline over orders on site or past it; waiting ones within it are not judged", async () => {
+      const live = (await t.issueKey({ account: "deadline", environment: "live" })).key;
+      const onTime = await create(live, "dl-on-time");
+      const late = await create(live, "dl-late");
+      const missed = await create(live, "dl-missed");
+      await create(live, "dl-waiting"); // assigned, within its deadline: not judged yet
+      for (const order of [onTime, late])
+        for (const status of ["dispatched", "en_route", "on_site"])
+          assert.equal((await recordEvent(t, order.id, { status })).status, 201, status);
+      const arrived = async (id: string) => {
+        const event = await t.app.services.db("order_events").where({ order_id: id, status: "on_site" }).first("at");
+        return new Date(event!.at).getTime();
+      };
+      const span = deadlineMs[onTime.urgency];
+      await createdAt(late.id, (await arrived(late.id)) - span - 60_000); // on site a minute after its deadline
+      await createdAt(missed.id, Date.now() - span - 60_000); // past its deadline, never on site
+      const figure = await metric();
+      assert.equal(figure.provenance, "measurement");
+      assert.equal(figure.sample_size, 3);
+      assert.equal(figure.value, 0.3333);
+    });
+  });
+}

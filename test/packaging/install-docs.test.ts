@@ -1,8 +1,8 @@
-// The install steps the READMEs show work today: no @dispatch package is fetched from the registry by its name (none
+// The install steps the READMEs and guides show work today: no @dispatch package is fetched from the registry by its name (none
 // is published, and `npx --yes @dispatch/…` would run whatever holds the name), and each tarball they install is the
 // one `npm pack` writes for the package's current version (test/packaging/*-pack*.test.ts install those tarballs).
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { root } from "../helpers/server-process.js";
 
@@ -11,7 +11,10 @@ interface Manifest {
   version: string;
 }
 
-const docs = ["README.md", "cli/README.md", "sdk/README.md", "server/README.md"];
+const guides = readdirSync(join(root, "docs"))
+  .filter((name) => name.endsWith(".md"))
+  .map((name) => `docs/${name}`);
+const docs = ["README.md", ...guides, "cli/README.md", "sdk/README.md", "server/README.md"];
 const read = (path: string) => readFileSync(join(root, path), "utf8");
 const packages = ["cli", "sdk", "server"].map((dir) => ({
   dir,
@@ -25,7 +28,7 @@ const tarballOf = ({ name, version }: Manifest) => `${name.replace(/^@/, "").rep
 const fetchByName =
   /\b(?:npm\s+(?:install|i|add)|npx|pnpm\s+(?:add|dlx)|yarn\s+(?:add|dlx))\b[^#\n]*\s@dispatch\/[\w-]+/;
 
-describe("install steps in the READMEs", () => {
+describe("install steps in the READMEs and guides", () => {
   for (const doc of docs)
     it(`${doc} fetches no @dispatch package from the registry by name`, () => {
       const lines = read(doc)

@@ -109,7 +109,7 @@ export async function main(): Promise<void> {
       (err: unknown) => err as { stdout: string },
     );
     assert.equal(checked.stdout, "");
-    // The offline audit verification the README lists ships, type-checks in a Node project and loads.
+    // The offline audit verification docs/security.md lists ships, type-checks in a Node project and loads.
     writeFileSync(
       join(project, "audit.ts"),
       `import { parseVerifierKey, verifySealProof, type Checkpoint } from "@dispatch/sdk/attest";

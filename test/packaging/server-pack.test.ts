@@ -1,7 +1,7 @@
 // What an operator gets: `npm pack` @dispatch/server, install it with --omit=dev into an empty prefix (from the local
 // npm cache where it can) and run `dispatch-server start` on embedded PGlite in a temporary directory; then the
-// README's CI recipe, as an integrator's job runs it: the packed SDK in a consumer project, the installed bin, and
-// the README's scenario-table test file run by the recipe's steps (its wall time is BENCHMARKS.md's).
+// CI recipe of docs/ci-and-sandbox.md, as an integrator's job runs it: the packed SDK in a consumer project, the
+// installed bin, and the guide's scenario-table test file run by the recipe's steps (its wall time is BENCHMARKS.md's).
 import assert from "node:assert/strict";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -113,7 +113,7 @@ describe("@dispatch/server package", function () {
     assert.ok((await script.text()).includes("Redoc"));
   });
 
-  it("runs the README's CI recipe: sandbox from the installed bin, every scenario through the SDK and a webhook receiver, the server stopped", async () => {
+  it("runs the CI and sandbox guide's recipe: sandbox from the installed bin, every scenario through the SDK and a webhook receiver, the server stopped", async () => {
     const consumer = join(dir, "consumer");
     mkdirSync(consumer);
     writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true }));

@@ -1,6 +1,6 @@
 // Sandbox clocks join the tables whose changes reach every instance's caches (the dispatch_cache notice, as for
 // api_keys and contractors): requests of test keys read their account's clock from a cache
-// (services/dispatch/orders/clock-cache.ts), which an advance or a reset on any instance must drop everywhere.
+// (sandbox/clock-cache.ts), which an advance or a reset on any instance must drop everywhere.
 import type { Knex } from "knex";
 
 export async function up(db: Knex): Promise<void> {

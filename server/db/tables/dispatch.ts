@@ -24,6 +24,8 @@ export interface ContractorRow {
   /** The contract's capacity, one column per figure (bounded by check constraints). */
   concurrent_jobs: number;
   jobs_per_day: number;
+  /** The 5-digit ZIP its technicians set off from, in a state it serves (char(5), checked). */
+  base_zip: string;
   created_at: Date;
 }
 
@@ -92,7 +94,7 @@ export interface OrderRow {
   updated_at: Date;
   /** Null until cancelled. */
   cancellation: Schemas["Cancellation"] | null;
-  /** Set together, once, when the order passed its fulfilment deadline unassigned (orders/escalation.ts). */
+  /** Set together, once, when the order passed its fulfilment deadline unassigned (orders/escalate.ts). */
   escalated_at: Date | null;
   escalation_reason: Schemas["Escalation"]["reason"] | null;
   escalation_deadline_at: Date | null;
@@ -105,9 +107,11 @@ export interface OrderRow {
   arrival_window_end: Date | null;
 }
 
-/** An assigned order's seats: its window seat (null once the job is done) and its day seat. */
+/** An assigned order's seats: its technician (`seat`, null once the job is done; its busy interval is held in
+ * technician_slots by a trigger) and its day seat, in its environment's ledger (the order's environment). */
 export interface ContractorBookingRow {
   order_id: string;
+  environment: Environment;
   contractor_id: string;
   window_start: Date | string;
   window_end: Date | string;
@@ -115,6 +119,20 @@ export interface ContractorBookingRow {
   /** YYYY-MM-DD on the contractor's clock. */
   local_day: string;
   day_seat: number;
+  /** The promised arrival and the technician's busy interval (departure to the end of the work); null on bookings
+   * written without them. */
+  arrival_at: Date | string | null;
+  busy_from: Date | string | null;
+  busy_until: Date | string | null;
+}
+
+/** A 15-minute UTC slot of a technician's time held by a booking (written only by contractor_bookings' trigger). */
+export interface TechnicianSlotRow {
+  environment: Environment;
+  contractor_id: string;
+  technician: number;
+  slot_start: Date | string;
+  order_id: string;
 }
 
 /** An offer of an order's job to one contractor (services/dispatch/offers/): open (`offered`) until answered,
@@ -132,13 +150,26 @@ export interface OrderOfferRow {
   responded_at: Date | null;
   decline_reason: string | null;
   note: string | null;
+  /** The terms the contractor was offered (null: an offer made before offers kept them). */
+  quoted_cost_cents: number | null;
+  nte_cents: number | null;
+  arrival_window_start: Date | null;
+  arrival_window_end: Date | null;
 }
 
-/** A sandbox account's frozen test clock (services/sandbox/test-clock.ts); no row: the wall clock. */
+/** A sandbox account's frozen test clock (services/dispatch/orders/test-clock.ts); no row: the wall clock. */
 export interface SandboxClockRow {
   account: string;
   frozen_at: Date;
   updated_at: Date;
+}
+
+/** The claim of the one advance of an account's test clock under way (sandbox/clock-claim.ts). */
+export interface SandboxClockAdvanceRow {
+  account: string;
+  claim: string;
+  started_at: Date;
+  renewed_at: Date;
 }
 
 /** A request to raise an order's NTE (services/dispatch/revisions/): pending until the customer answers; at most
@@ -176,12 +207,23 @@ declare module "knex/types/tables.js" {
     quotes: QuoteRow;
     orders: Knex.CompositeTableType<OrderRow, OrderInsert, OrderUpdate>;
     contractor_bookings: ContractorBookingRow;
+    technician_slots: TechnicianSlotRow;
     order_offers: Knex.CompositeTableType<
       OrderOfferRow,
-      InsertOf<OrderOfferRow, "responded_at" | "decline_reason" | "note">,
+      InsertOf<
+        OrderOfferRow,
+        | "responded_at"
+        | "decline_reason"
+        | "note"
+        | "quoted_cost_cents"
+        | "nte_cents"
+        | "arrival_window_start"
+        | "arrival_window_end"
+      >,
       Partial<OrderOfferRow>
     >;
     sandbox_clocks: SandboxClockRow;
+    sandbox_clock_advances: SandboxClockAdvanceRow;
     order_price_revisions: Knex.CompositeTableType<
       PriceRevisionRow,
       InsertOf<PriceRevisionRow, "resolved_at">,

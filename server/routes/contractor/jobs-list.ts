@@ -4,10 +4,10 @@ import { operationRoute, reply } from "../operation-route.js";
 import { linkNext } from "../next-link.js";
 import { callerOf } from "../../plugins/auth.js";
 
-const route: RouteFactory = ({ orders }) =>
+const route: RouteFactory = ({ jobs }) =>
   operationRoute("listContractorJobs", {
     handler: async (request, h, { query }) => {
-      const page = await orders.jobs.list(contractorCallerOf(callerOf(request)), query);
+      const page = await jobs.list(contractorCallerOf(callerOf(request)), query);
       return linkNext(request, reply(h, "listContractorJobs", 200, page), page.next_cursor);
     },
   });

@@ -2,11 +2,11 @@ import { contractorCallerOf } from "../../services/access/principal.js";
 import type { RouteFactory } from "../types.js";
 import { operationRoute } from "../operation-route.js";
 
-const route: RouteFactory = ({ orders }) =>
+const route: RouteFactory = ({ jobs }) =>
   operationRoute("rescheduleJob", {
     handle: async ({ params, payload }, { caller, origin }) => ({
       status: 200,
-      body: await orders.jobs.reschedule(contractorCallerOf(caller), params.id, payload, origin),
+      body: await jobs.reschedule(contractorCallerOf(caller), params.id, payload, origin),
     }),
   });
 export default route;

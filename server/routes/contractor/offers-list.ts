@@ -4,10 +4,10 @@ import { operationRoute, reply } from "../operation-route.js";
 import { linkNext } from "../next-link.js";
 import { callerOf } from "../../plugins/auth.js";
 
-const route: RouteFactory = ({ orders }) =>
+const route: RouteFactory = ({ offers }) =>
   operationRoute("listContractorOffers", {
     handler: async (request, h, { query }) => {
-      const page = await orders.offers.list(contractorCallerOf(callerOf(request)), query);
+      const page = await offers.list(contractorCallerOf(callerOf(request)), query);
       return linkNext(request, reply(h, "listContractorOffers", 200, page), page.next_cursor);
     },
   });

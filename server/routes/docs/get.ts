@@ -3,7 +3,8 @@ import { redocBundlePath } from "../../assets.js";
 import type { RouteFactory } from "../types.js";
 import { operationRoute } from "../operation-route.js";
 
-// Redoc's standalone bundle is served from our own origin so the page works offline.
+// Redoc's standalone bundle is served from our own origin so the page works offline; without JavaScript the page
+// points at the contract itself.
 
 const page = `<!doctype html>
 <html lang="en">
@@ -13,6 +14,11 @@ const page = `<!doctype html>
   <title>Field-Service Dispatch API reference</title>
 </head>
 <body>
+  <noscript>
+    <p>This API reference is drawn by JavaScript (Redoc), which is off in this browser. The contract it shows is
+    plain text: <a href="/openapi.yaml">/openapi.yaml</a> (or <a href="/openapi.json">/openapi.json</a>); where to
+    start is at <a href="/">/</a>.</p>
+  </noscript>
   <div id="redoc"></div>
   <script src="/docs/redoc.standalone.js"></script>
   <script>Redoc.init("/openapi.json", { hideDownloadButton: false, expandResponses: "200,201" }, document.getElementById("redoc"));</script>

@@ -1,11 +1,12 @@
 import type { Lifecycle, Request } from "@hapi/hapi";
-import { callerOf } from "../../plugins/auth.js";
+import { callerOf, mcpUnauthorized } from "../../plugins/auth.js";
 import { isParseError } from "../../plugins/errors.js";
 import { requestIdOf } from "../../plugins/request-id.js";
 import { createMcpService, mcpBatchLimit, mcpCosts } from "../../services/agents/mcp.js";
 import type { RouteFactory } from "../types.js";
 import {
   arrayParamsError,
+  callsMethod,
   hasArrayParams,
   invalidRequest,
   invalidSingleRequest,
@@ -60,6 +61,10 @@ const route: RouteFactory = (services, handlers) => {
         const message = request.payload as Record<string, unknown>;
         return "id" in message ? h.response(arrayParamsError(message)) : h.response().code(202); // a notification
       }
+      // MCP authorization: a request that needs a credential and has none is an HTTP 401 with the challenge.
+      const caller = callerOf(request);
+      if (!caller && callsMethod(request.payload, "resources/read"))
+        throw mcpUnauthorized(request, services.config.publicBaseUrl);
       const res = request.raw.res;
       // The transport writes the response itself: carry over what Hapi's onPreResponse would have added.
       res.setHeader("x-request-id", requestIdOf(request));
@@ -67,7 +72,7 @@ const route: RouteFactory = (services, handlers) => {
       for (const [name, value] of Object.entries(request.plugins["dispatch-rate-limit"] ?? {}))
         res.setHeader(name, value);
       await mcp.handle(request.raw.req, res, request.payload, {
-        caller: callerOf(request),
+        caller,
         origin: originOf(request),
         receivedAt: request.info.received,
         log: (error) => {

@@ -2,15 +2,11 @@ import { tenantOfKey } from "../../services/access/principal.js";
 import type { RouteFactory } from "../types.js";
 import { operationRoute } from "../operation-route.js";
 
-const route: RouteFactory = ({ orders }) =>
+const route: RouteFactory = ({ revisions }) =>
   operationRoute("declinePriceRevision", {
     handle: async ({ params }, { caller, origin }) => ({
       status: 200,
-      body: await orders.revisions.decline(
-        tenantOfKey(caller),
-        { id: params.id, revisionId: params.revision_id },
-        origin,
-      ),
+      body: await revisions.decline(tenantOfKey(caller), { id: params.id, revisionId: params.revision_id }, origin),
     }),
   });
 export default route;

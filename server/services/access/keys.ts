@@ -52,8 +52,7 @@ interface IssueInput {
 export const contractorKeyScopes: readonly KeyScope[] = contractEnums.ContractorKeyScope;
 const isContractorScope = (scope: KeyScope) => contractorKeyScopes.includes(scope);
 
-/** 422 for a customer key asking for a contractor scope or a contractor key asking for a customer one: the two
- * principals never share an operation. */
+/** 422 for a key asking for the other principal's scope: the two principals never share an operation. */
 function assertScopesFit(input: Pick<IssueInput, "scopes" | "contractorId">): void {
   const foreign = (input.scopes ?? []).filter((scope) => isContractorScope(scope) !== Boolean(input.contractorId));
   if (!foreign.length) return;
@@ -103,7 +102,6 @@ export function mintApiKey(environment: "test" | "live"): string {
   return `dispatch_${body}${apiKeyChecksum(body)}`;
 }
 
-/** Mints a key (shown once), stores only its hash, and audits the issue. */
 async function issueKey(db: Db, input: IssueInput) {
   assertScopesFit(input);
   const key = mintApiKey(input.environment);
@@ -111,10 +109,7 @@ async function issueKey(db: Db, input: IssueInput) {
   return { ...toRecord(stored), key };
 }
 
-/**
- * Stores a key minted elsewhere (sandbox key, fixtures) exactly as an issued one. A key stored before (a
- * restart on the same database) is kept as it is, unless it belongs to another account or environment.
- */
+/** Stores a key minted elsewhere (sandbox, fixtures) as an issued one; a stored one stays unless another tenant's. */
 async function registerKey(
   db: Db,
   key: string,

@@ -8,8 +8,7 @@ import type { RequestBody, Schemas } from "../../types/contract.js";
 
 export const oauthScope = "dispatch.quote";
 const clientLifetimeDays = 365;
-/** Expired tokens are kept this long as the record of a client's last use, then purged; a client older than
- * this with no token left has been idle that long and is purged too (its secret cannot mint quota forever). */
+/** Expired tokens are kept this long as a client's last use, then purged; an idle client with no token goes too. */
 const idleDays = 30;
 const purgeEveryMs = 3_600_000;
 /** The first purge a minute after start rather than during it (start-up serves first). */
@@ -20,8 +19,7 @@ export interface OAuthPrincipal {
   scope: string;
 }
 
-/** RFC 7591 §2 client metadata (the contract's registration request); members this server does not read are
- * ignored. */
+/** RFC 7591 §2 client metadata (the contract's registration request); members not read here are ignored. */
 export type RegistrationMetadata = RequestBody<"registerOAuthClient">;
 
 // Descriptive metadata is returned as registered (RFC 7591 §3.2.1); it is not stored, nothing reads it later.

@@ -1,7 +1,5 @@
-// Who may call an operation, from the contract's security requirements (the operation table,
-// server/generated/operations.ts): the credential's kind must be one the operation lists, and a key must hold the
-// scope the requirement names. REST checks every route through plugins/access.ts by the route's operationId; MCP
-// tools and A2A skills check the requirement of the operation they run.
+// Who may call an operation, from the contract's security requirements (server/generated/operations.ts): the
+// credential's kind must be one the operation lists, and a key must hold the named scope (REST, MCP and A2A).
 import { operations, type KeyScope, type Operation } from "../../generated/operations.js";
 import { DomainError, type EntitlementError } from "../errors.js";
 import type { Caller } from "./principal.js";
@@ -25,11 +23,7 @@ const schemeOf = (caller: Caller) => (caller.kind === "oauth" ? "OAuthToken" : "
 export const insufficientScopeChallenge = (scopes: readonly KeyScope[]) =>
   `ApiKey realm="dispatch", error="insufficient_scope", scope="${scopes.join(" ")}"`;
 
-/**
- * Throws unless `caller` may call the operation: 401 for a credential kind it does not accept (an OAuth token on a
- * key-only operation), 403 `insufficient_scope` for a key without its scope, or — where the contract documents
- * 402 — the entitlement error `entitlement()` makes.
- */
+/** Throws unless `caller` may call the operation: 401 wrong credential kind, 403 `insufficient_scope`, or 402. */
 export function assertMayCall(caller: Caller, access: OperationAccess, entitlement: () => EntitlementError): void {
   const needed = access.schemes[schemeOf(caller)];
   if (!needed)
@@ -43,11 +37,43 @@ export function assertMayCall(caller: Caller, access: OperationAccess, entitleme
   if (!missing.length) return;
   // A contractor key is never a customer credential that could be entitled: it is refused like any missing scope.
   if (access.entitlement && caller.kind !== "contractor") throw entitlement();
+  throw new DomainError("forbidden", "insufficient_scope", scopeRefusal(caller, access.operationId, missing), {
+    challenge: insufficientScopeChallenge(missing),
+    keyKind: wrongSide(caller, missing),
+  });
+}
+
+const isContractorScope = (scope: KeyScope) => scope.startsWith("contractor:");
+
+/** The operations a key with these scopes may call, in the contract's order. */
+const operationsOf = (scopes: readonly KeyScope[]) =>
+  [...byId.values()]
+    .filter(({ schemes }) => schemes.ApiKey?.length && schemes.ApiKey.every((scope) => scopes.includes(scope)))
+    .map(({ operationId }) => operationId);
+
+/** The kind of key `caller` is when the operation is the other side's; undefined for one merely lacking a scope. */
+function wrongSide(caller: Caller, missing: readonly KeyScope[]): "customer" | "contractor" | undefined {
+  if (caller.kind === "contractor" && !missing.some(isContractorScope)) return "contractor";
+  if (caller.kind === "key" && missing.every(isContractorScope) && !caller.scopes.some(isContractorScope))
+    return "customer";
+  return undefined;
+}
+
+/** The first few of a list, and how many more. */
+function someOf(names: string[], shown = 4): string {
+  if (names.length <= shown) return names.join(", ");
+  return `${names.slice(0, shown).join(", ")} and ${String(names.length - shown)} more`;
+}
+
+/** Why the key may not call the operation; a key of the other side is told which kind it is and what it calls. */
+function scopeRefusal(caller: Caller, operationId: string, missing: KeyScope[]): string {
+  const wanted = `the ${missing.join(", ")} scope`;
+  const mine = operationsOf(caller.scopes);
+  const side = wrongSide(caller, missing);
+  if (side === "contractor")
+    return `This is a contractor key: it calls the contractor's operations (${someOf(mine, mine.length)}), not ${operationId}, which takes a customer key with ${wanted}.`;
+  if (side === "customer")
+    return `This is a customer key${mine.length ? ` (it calls ${someOf(mine)})` : ""}: ${operationId} is a contractor's operation and takes a contractor key with ${wanted}, which an operator issues with createContractorKey.`;
   const held = caller.scopes.length ? caller.scopes.join(", ") : "none";
-  throw new DomainError(
-    "forbidden",
-    "insufficient_scope",
-    `This key lacks the ${missing.join(", ")} scope that ${access.operationId} needs; its scopes are ${held}.`,
-    { challenge: insufficientScopeChallenge(missing) },
-  );
+  return `This key lacks ${wanted} that ${operationId} needs; its scopes are ${held}.`;
 }

@@ -7,8 +7,7 @@ import { DomainError } from "../errors.js";
 
 export type { Environment, Tenant } from "../shared/tenant.js";
 
-/** A provisioned customer key, a contractor's key (bound to one contractor in one environment: it has no
- * customer tenant, so no customer path can reach one through it), a self-serve OAuth client's token, or the operator. */
+/** A customer key, a contractor's key (no customer tenant), a self-serve OAuth client's token, or the operator. */
 export type Principal =
   | ({ kind: "key"; id: string; scopes: readonly KeyScope[] } & Tenant)
   | {
@@ -33,11 +32,9 @@ export function bearerOf(authorization: unknown): string | null {
 /** What a self-serve OAuth client's token may do (the OAuthToken scheme: "valid for quote only"). */
 export const oauthTokenScopes: readonly KeyScope[] = ["quote"];
 
-/** A provisioned key's caller. */
 export type KeyCaller = Extract<Principal, { kind: "key" }>;
 
-/** The key behind a call the operation's access check admitted only for keys (it refused anything else first):
- * narrows the type; the throw is the guard should a route ever skip that check. */
+/** The key behind a call the access check admitted only for keys; the throw guards a route that skipped it. */
 export function keyCallerOf(caller: Caller | null): KeyCaller {
   if (caller?.kind === "key") return caller;
   throw new DomainError("unauthorized", "api_key_required", "This operation needs an API key (x-api-key).", {
@@ -45,11 +42,9 @@ export function keyCallerOf(caller: Caller | null): KeyCaller {
   });
 }
 
-/** A contractor key's caller. */
 export type ContractorCaller = Extract<Principal, { kind: "contractor" }>;
 
-/** The contractor behind a call the access check admitted (a contractor scope: only contractor keys hold one);
- * the throw is the guard should a route ever skip that check. */
+/** The contractor behind a call the access check admitted; the throw guards a route that skipped it. */
 export function contractorCallerOf(caller: Caller | null): ContractorCaller {
   if (caller?.kind === "contractor") return caller;
   throw new DomainError("forbidden", "insufficient_scope", "This operation needs a contractor key.");

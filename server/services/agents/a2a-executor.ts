@@ -1,10 +1,5 @@
-// The A2A agent executor: a user message carries a data part {skill, input}; the skill (one of the
-// registry's capabilities) runs and the task completes with a data artifact, or ends rejected/failed with the reason.
-// A skill that asks before it acts (x-mcp-confirm, ask-first.ts) answers its preview by ending the task
-// `input-required` (A2A's state for "the agent needs the user"), the preview and its token in a data part; the
-// client confirms on the same task with a data part {"confirmation_token": …} (the skill and input are the task's
-// first message's) or with a new message {skill, input: {…, confirmation_token}}. The token, not the task, carries
-// the binding and the single use, so a confirmation is checked alike on any instance and for MCP and A2A.
+// The A2A agent executor: a data part {skill, input} runs a registry capability and completes the task with a data
+// artifact, or ends it rejected/failed; a confirming skill (ask-first.ts) ends it `input-required` with its preview.
 import { randomUUID } from "node:crypto";
 import { Role, TaskState, type Message, type Part, type Task } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
@@ -53,8 +48,7 @@ function skillRequest(message: Message): { skill: string; input: unknown } | nul
   return value ? { skill: value.skill as string, input: value.input ?? {} } : null;
 }
 
-/** The request of a message, or, for a bare {confirmation_token} answering an input-required task, the task's
- * first request with that token added to its input. */
+/** The request of a message, or for a bare {confirmation_token}, the task's first request with the token added. */
 function requestOf(message: Message, task: Task | undefined): { skill: string; input: unknown } | null {
   const own = skillRequest(message);
   const token = dataOf(message).find((data) => typeof data.confirmation_token === "string")?.confirmation_token;

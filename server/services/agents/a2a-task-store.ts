@@ -1,10 +1,5 @@
-// A2A task store kept in memory, bounded in bytes (a task's JSON size) per authenticated caller and in all. Past
-// either bound the oldest finished tasks go first (a running one only when nothing finished is left, never the one
-// being saved), so a flood from one caller evicts its own tasks long before the total is reached, and the total
-// caps what many callers together can hold. Anonymous callers get a store that lives for their one request:
-// SendMessage already answers with the whole task, and any longer-lived key (a client IP) is shared behind NAT or
-// a proxy, so keeping anonymous tasks would leak one stranger's inputs and outputs to another.
-// Tasks finish within their SendMessage call; GetTask/ListTasks read them later on the instance that ran them.
+// A2A task store in memory, bounded in bytes per authenticated caller and in all; anonymous callers' tasks live for
+// their one request (why: docs/decisions.md, agent tasks and confirmations).
 import { TaskState, type ListTasksRequest, type ListTasksResponse, type Task } from "@a2a-js/sdk";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import { listTasks } from "./a2a-task-list.js";
@@ -119,7 +114,6 @@ export function createBoundedTaskStore(limits: TaskStoreLimits = defaultTaskStor
       return Promise.resolve(listTasks(tasks, params));
     },
   };
-  /** Bytes kept for one caller (or, without one, for all). */
   const bytes = (owner?: string) => (owner === undefined ? ledger.total : (ledger.byOwner.get(owner)?.bytes ?? 0));
   return Object.assign(store, { bytes });
 }

@@ -39,8 +39,7 @@ type JsonRpcBody = { id?: string | number | null } & Record<string, unknown>;
 /** `handlers`: the operations' handlers (the REST routes'), which the capabilities call. */
 export function createA2aService(services: Pick<Services, "config" | "db" | "quotes">, handlers: OperationHandlers) {
   const invoker = createCapabilityInvoker(services, handlers);
-  // This card only drives the handler's version and capability checks; /.well-known/agent-card.json builds
-  // the served one with the request's base URL.
+  // This card only drives the handler's checks; /.well-known/agent-card.json serves one with the request's base URL.
   const card = buildAgentCard(baseUrlOf(services.config.publicBaseUrl, configuredOrigin(services.config)));
   const transport = new JsonRpcTransportHandler(
     new DefaultRequestHandler(card, createBoundedTaskStore(services.config.a2aTasks), createDispatchExecutor(invoker)),

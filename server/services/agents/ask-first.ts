@@ -1,13 +1,5 @@
-// The confirmation step of capabilities whose operation carries `x-mcp-confirm: true` (money spent or work
-// cancelled), shared by the MCP tools and the A2A skills, with no code per operation.
-//
-// Design: a preview with a token, not MCP elicitation alone. The token flow works with every MCP client (a
-// stateless server cannot hold an elicitation open across requests, and many clients do not declare elicitation),
-// and the same flow serves A2A, where the preview ends the task `input-required` (A2A's own "the agent needs the
-// user") and the answer carries the token. The first call runs nothing that writes: it validates the input, checks
-// the key's scope, reads the order an order's action would touch (through getOrder's handler, so another tenant's
-// order is not found as over REST) and answers what would be done with a token (confirmations.ts). The second call,
-// with the same arguments and `confirmation_token`, spends the token and runs the operation.
+// The confirmation step of `x-mcp-confirm` capabilities (MCP and A2A): a first call previews with a token
+// (confirmations.ts), writing nothing; a second with the token runs it (why: docs/decisions.md, agent tasks).
 import { canonicalJson, sha256Hex } from "../shared/ids.js";
 import { isRecord } from "../shared/is-record.js";
 import { DomainError } from "../errors.js";
@@ -117,10 +109,7 @@ export function createConfirmationStep(
   handlers: OperationHandlers,
   facts: PreviewFacts = {},
 ) {
-  /**
-   * Null when `token` confirms this call (spent now: run the operation); otherwise the preview to answer, with a
-   * new token. Throws `confirmation_invalid` for a token that cannot be spent.
-   */
+  /** Null when `token` confirms this call (spent now); otherwise the preview with a new token. */
   return async function confirm(
     capability: Capability,
     args: Record<string, unknown>,
@@ -135,7 +124,7 @@ export function createConfirmationStep(
       return null;
     }
     const order = await currentOrder(handlers, capability, input, ctx);
-    const extra = (await facts[capability.rest.operationId]?.(input)) ?? {};
+    const extra = (await facts[capability.rest.operationId]?.(input, binding.tenant)) ?? {};
     const issued = await store.issue(binding, now);
     return {
       confirmation_required: true,

@@ -1,7 +1,5 @@
-// The capability registry: one list for the capability index, the agent card, MCP and A2A. A capability is an
-// operation the contract marks x-a2a-skill (and x-mcp-tool); its skill id and name, tool name and hints, REST
-// method and path and who may call it come from the operation table (server/generated/operations.ts), so no agent
-// surface restates what the contract says.
+// The capability registry: one list for the capability index, the agent card, MCP and A2A, from the operation
+// table (server/generated/operations.ts), so no agent surface restates the contract.
 import { execSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -10,10 +8,7 @@ import { contractVersion } from "../../contract-version.js";
 import { operations, type Operation, type OperationName } from "../../generated/operations.js";
 import { oauthTokenScopes } from "../access/principal.js";
 
-// What the contract cannot say of each operation the agents offer (an operation with `x-a2a-skill`): its purpose,
-// the MCP tool's note on credentials, and an example input. The skill's id and name, the MCP tool's name and hints,
-// the REST method, path and access all come from the operation table (x-a2a-skill, x-mcp-tool,
-// x-mcp-annotations), so the agent card, the MCP tools, the A2A skills and the capability index read one list.
+// What the contract cannot say of each agent operation: its purpose, credential note and an example input.
 const keyNote = "Needs `Authorization: Bearer <API_KEY>` (a provisioned key); other accounts' orders are not found.";
 
 /** The operations the contract offers to agents (those with an x-a2a-skill). */
@@ -94,8 +89,7 @@ const agentText = {
   },
 } as const satisfies Record<SkillOperation, AgentText>;
 
-/** Who may call an operation, as agents are told: anyone, a key, or a key or an OAuth token (when the token's
- * scopes cover the operation's requirement; createOrder lists the token scheme only to answer it 402). */
+/** Who may call an operation, as agents are told: anyone, a key, or a key or an OAuth token with the scopes. */
 export type CapabilityAccess = "public" | "key" | "key_or_token";
 function accessOf(operation: Operation): CapabilityAccess {
   if (!Object.keys(operation.schemes).length) return "public";
@@ -162,7 +156,7 @@ export function capabilityIndex(buildHash: string) {
       id: c.id,
       purpose: c.purpose,
       access: c.access,
-      rest: { ...c.rest },
+      rest: { ...c.rest, operation_id: c.rest.operationId }, // operationId: the deprecated twin (openapi.yaml)
       mcp_tool: c.mcp_tool,
     })),
     endpoints: {

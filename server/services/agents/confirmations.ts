@@ -1,22 +1,10 @@
-// Confirmation tokens for the agents' tools that ask before they act (operations with `x-mcp-confirm: true`).
-//
-// Design: a stored row, not an HMAC. A token must be single-use, and an HMAC alone cannot be spent once without a
-// store of spent tokens anyway; a row also lets the server say why a token is refused (used, expired, other
-// arguments) and works alike on every instance (PGlite or Postgres, no shared secret to distribute). Only the
-// token's SHA-256 is kept, so the table leaks no usable token. The row binds the token to the key that asked
-// (and its tenant), the capability and a hash of the exact arguments as the operation would receive them
-// (canonical JSON of path, query and body after validation), so an agent cannot preview one thing and confirm
-// another, nor hand its token to another key. Spending is one conditional UPDATE (unused, unexpired, same key,
-// tool and arguments): two confirmations racing on two instances cannot both run the operation. A token is
-// spent before the operation runs: when the operation then fails (409 cannot_cancel …), the agent previews
-// again rather than retrying a half-known action. Rows live 5 minutes; a key's dead rows are purged each time it
-// previews, so the table holds about what one key's rate limit allows per 5 minutes.
+// Confirmation tokens of `x-mcp-confirm` tools: a stored row (the token's SHA-256) bound to key, capability and
+// arguments, spent by one conditional UPDATE (why a row: docs/decisions.md, agent tasks and confirmations).
 import type { Db } from "../../db/knex.js";
 import { DomainError } from "../errors.js";
 import { randomBase62, sha256Hex } from "../shared/ids.js";
 import type { Tenant } from "../shared/tenant.js";
 
-/** How long a preview's token stays valid. */
 export const confirmationTtlMs = 5 * 60_000;
 
 /** Who asked, for what: a token is valid only for the same key, capability and arguments. */

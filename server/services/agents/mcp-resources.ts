@@ -1,9 +1,5 @@
-// The key's orders as MCP resources: `resources/list` pages the caller's orders newest first, `resources/read`
-// reads one `dispatch://orders/{id}` (the getOrder body as JSON), and one resource template names that URI.
-// Design: the resources are listOrders and getOrder under MCP's names, checked against those operations' access
-// (the key's `orders:read` scope; OAuth tokens and contractor keys are refused as over REST) and read through the
-// same orders service with the caller's tenant, so another account's or environment's order is "not found" exactly
-// as an unknown id is. Without a credential there is nothing of the caller's to list: the list is empty.
+// The key's orders as MCP resources (`dispatch://orders/{id}`): listOrders and getOrder under MCP's names, with their
+// access and tenant, so another tenant's order is "not found" as an unknown id is.
 import type { ListResourcesResult, ReadResourceResult, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
 import type { Services } from "../index.js";
 import { DomainError } from "../errors.js";
@@ -13,6 +9,7 @@ import { notEntitledToOrder } from "../dispatch/entitlement.js";
 import type { Schemas } from "../../types/contract.js";
 import type { OrderListFilter } from "../dispatch/orders/index.js";
 import { validators } from "../../generated/validators.js";
+import { orderIdOfHandle } from "./tool-schemas.js";
 
 const listQuery = validators.listOrders.query;
 
@@ -28,11 +25,16 @@ export const orderResourceTemplate: ResourceTemplate = {
   mimeType: "application/json",
 };
 
-/** The id an order URI names, or null for any other URI. */
+/** The id an order URI names, by id or by the dispatch.order handle; null for any other URI. */
 export function orderIdOf(uri: string): string | null {
   if (!uri.startsWith(scheme)) return null;
-  const id = decodeURIComponent(uri.slice(scheme.length));
-  return /^[A-Za-z0-9_-]{1,100}$/.test(id) ? id : null;
+  let id: string;
+  try {
+    id = decodeURIComponent(uri.slice(scheme.length));
+  } catch {
+    return null; // a malformed escape (`%zz`) names no order
+  }
+  return /^[A-Za-z0-9_-]{1,100}$/.test(id) ? orderIdOfHandle(id) : null;
 }
 
 type Order = Pick<Schemas["OrderStatus"], "id" | "trade" | "status" | "location" | "updated_at">;

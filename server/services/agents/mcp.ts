@@ -1,8 +1,5 @@
-// The MCP endpoint: a stateless Streamable HTTP server (fresh server + transport per request) with the registry's tools
-// whose input/output schemas are the contract's, and the key's orders as resources (mcp-resources.ts). Keyed tools
-// take `Authorization: Bearer <API_KEY>` (an OAuth access token is accepted for dispatch.quote; dispatch.order
-// refuses it with -32002). A tool whose operation carries x-mcp-confirm takes `confirmation_token` beside its
-// operation's input and may answer the preview of ask-first.ts, so its output schema allows either.
+// The MCP endpoint: a stateless Streamable HTTP server (fresh per request) with the registry's tools and the key's
+// orders as resources (mcp-resources.ts); a confirming tool may answer ask-first.ts's preview.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -18,17 +15,13 @@ import {
   type CapabilityInvoker,
   type InvokeContext,
 } from "./run-capability.js";
-import type { CapabilityId } from "./tool-schemas.js";
+import { orderHandleOf, type CapabilityId } from "./tool-schemas.js";
 import { isRecord } from "../shared/is-record.js";
 import { contractVersion } from "../../contract-version.js";
 import { confirmationPreviewSchema, confirmationTokenSchema, isConfirmationPreview } from "./ask-first.js";
 import { createOrderResources, orderResourceTemplate, type OrderResources } from "./mcp-resources.js";
 
-/**
- * JSON-RPC code for "credential not entitled to order" (product spec §4.7/§7). MCP revisions 2025-06-18 and
- * 2025-11-25 also use -32002 for "resource not found" in resources/read, which this server answers for an order
- * URI the key cannot read; the two never meet (one is a tools/call answer, the other a resources/read one).
- */
+/** JSON-RPC code for "credential not entitled to order" (product spec §4.7/§7); resources/read uses it too. */
 export const entitlementErrorCode = -32002;
 /** MCP's "resource not found" (resources/read). */
 export const resourceNotFoundCode = -32002;
@@ -89,12 +82,12 @@ function toolError(message: string, details: Record<string, unknown> = {}): Call
   return { isError: true, content: [{ type: "text", text: JSON.stringify({ message, ...details }) }] };
 }
 
-/** Over MCP the order handle is `dispatch-{id}` (spec §2.1). */
+/** Over MCP the order's id is its handle (orderHandleOf). */
 function mcpShape(id: CapabilityId, out: Record<string, unknown>): Record<string, unknown> {
   const { order } = out;
   if (id !== "dispatch.order" || isConfirmationPreview(out) || !isRecord(order) || typeof order.id !== "string")
     return out;
-  return { ...out, order: { ...order, id: `dispatch-${order.id}` } };
+  return { ...out, order: { ...order, id: orderHandleOf(order.id) } };
 }
 
 async function callTool(

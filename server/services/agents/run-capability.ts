@@ -21,8 +21,7 @@ export const isEntitlementError = (e: unknown): e is EntitlementError => e insta
 
 export type { Capability } from "./capabilities.js";
 
-/** What one request costs in the rate limiter's policies: one point per message, plus the probe's own policy
- * for each probe call, so a capability is limited alike on REST, MCP and A2A. */
+/** What one request costs the rate limiter: one point per message, plus the probe's own policy per probe call. */
 export interface CapabilityCost {
   policy: "default" | "probe";
   points: number;
@@ -39,9 +38,7 @@ export function capabilityById(id: string): Capability | undefined {
   return capabilities.find((c) => c.id === id);
 }
 
-/** Runs each capability with the handler of its operation (services/operation-handler.ts), the one REST serves:
- * there is no second dispatcher. A capability whose operation carries x-mcp-confirm first answers a preview
- * (ask-first.ts) and acts only on the call that brings its confirmation token. */
+/** Runs each capability with its operation's handler (services/operation-handler.ts), previewing confirming ones. */
 export function createCapabilityInvoker(
   services: Pick<Services, "config" | "db" | "quotes">,
   handlers: OperationHandlers,
@@ -54,11 +51,7 @@ export function createCapabilityInvoker(
   return {
     schemas,
 
-    /**
-     * Keyed capabilities without a caller throw `missing_credential` (each surface words its own hint);
-     * bad input throws `validation`; an unentitled order throws EntitlementError (from the orders service); a
-     * confirming capability answers its preview (isConfirmationPreview) until called with a spendable token.
-     */
+    /** Throws `missing_credential`, `validation` or EntitlementError, or answers a confirming capability's preview. */
     async invoke(id: CapabilityId, rawInput: unknown, ctx: InvokeContext): Promise<Record<string, unknown>> {
       const capability = capabilityById(id)!;
       const { args, token } = capability.confirm

@@ -1,10 +1,10 @@
 // Input and output JSON Schemas of the capabilities and their input validation, both generated from
 // openapi.yaml (server/generated/validators.ts): the MCP tools and A2A skills check what REST checks.
-import type { ObjectSchema } from "joi";
+import type { ObjectSchema, Schema } from "joi";
 import { operationSchemas, validators, type JsonSchema } from "../../generated/validators.js";
 import { capabilities } from "./capabilities.js";
 import { DomainError } from "../errors.js";
-import { fieldErrors } from "../shared/field-errors.js";
+import { countMessages, fieldErrors } from "../shared/field-errors.js";
 import { isRecord } from "../shared/is-record.js";
 import type { PathParams, ValidBody, ValidQuery } from "../../types/contract.js";
 
@@ -40,7 +40,6 @@ function withPathId(input: JsonObject, path: string): JsonObject {
   return { ...input, properties, required: ["id", ...required] };
 }
 
-/** Every capability's schemas, keyed by capability id. */
 export function deriveCapabilitySchemas(): Record<CapabilityId, CapabilitySchemas> {
   return Object.fromEntries(
     capabilities.map((c) => {
@@ -52,12 +51,16 @@ export function deriveCapabilitySchemas(): Record<CapabilityId, CapabilitySchema
 }
 
 /** The generated joi of a capability's input: its path parameters with its JSON body, or its query parameters. */
-const operations: Partial<Record<string, { params?: ObjectSchema; payload?: ObjectSchema; query?: ObjectSchema }>> =
+const operations: Partial<Record<string, { params?: ObjectSchema; payload?: Schema; query?: ObjectSchema }>> =
   validators;
+
+const isObjectSchema = (schema: Schema): schema is ObjectSchema => schema.type === "object";
 
 function joiInputOf(operationId: string): ObjectSchema | undefined {
   const parts = operations[operationId];
   const body = parts?.payload ?? parts?.query;
+  // A tool's input is one object (MCP's inputSchema is `type: object`); a oneOf body cannot be a capability.
+  if (body && !isObjectSchema(body)) throw new Error(`${operationId}'s body is not one object; no tool can take it`);
   if (parts?.params) return body ? parts.params.concat(body) : parts.params;
   return body;
 }
@@ -70,7 +73,7 @@ export function createInputValidator() {
   return function validateInput(id: CapabilityId, input: unknown): CapabilityCall {
     const schema = byId.get(id);
     const { error, ...result } = schema
-      ? schema.validate(input ?? {}, { abortEarly: false })
+      ? schema.validate(input ?? {}, { abortEarly: false, messages: countMessages })
       : { error: undefined, value: {} }; // an operation without parameters or body
     if (error) {
       const errors = fieldErrors(error);
@@ -81,18 +84,22 @@ export function createInputValidator() {
         { errors },
       );
     }
-    // The generated joi is untyped (any); it has just checked the value against the schemas CapabilityInput is
-    // read from.
+    // The generated joi is untyped; it has just checked the value against CapabilityInput's schemas.
     return { id, input: result.value };
   };
 }
 
-/** A path parameter `id` takes the MCP order handle `dispatch-ord_…` as well as `ord_…` (spec §2.1). */
-const pathValueOf = (name: string, value: unknown) =>
-  name === "id" && typeof value === "string" ? value.replace(/^dispatch-/, "") : value;
+/** Over MCP an order's handle is `dispatch-{id}` (spec §2.1): what dispatch.order answers as its `order.id`. */
+export const orderHandleOf = (id: string) => `dispatch-${id}`;
 
-/** A capability's validated input as its operation's request parts: the path's `{names}` are its params, the
- * rest its query (an operation with query parameters) or its JSON body. */
+/** The order id a handle names; anything else as it is (`ord_…` is accepted wherever a handle is). */
+export const orderIdOfHandle = (value: string) => value.replace(/^dispatch-/, "");
+
+/** A path parameter `id` takes the MCP order handle `dispatch-ord_…` as well as `ord_…`. */
+const pathValueOf = (name: string, value: unknown) =>
+  name === "id" && typeof value === "string" ? orderIdOfHandle(value) : value;
+
+/** A capability's validated input as request parts: the path's `{names}` are params, the rest query or JSON body. */
 export function operationInputOf(operationId: string, path: string, input: Record<string, unknown>) {
   const names = new Set([...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]));
   const params: Record<string, unknown> = {};

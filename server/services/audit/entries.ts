@@ -62,11 +62,7 @@ export function leafHashOfRow(
 
 const canonicalText = (value: string | null) => canonicalize(value)!;
 
-/**
- * The same RFC 8785 text as leafHashOfRow's, built from content that is canonical already (JCS output parses and
- * re-serialises to itself), members in JCS order: account, content, recorded_at, subject, type. Fresh records
- * are hashed on every request; parsing back what was just serialised is the cost this avoids.
- */
+/** leafHashOfRow's RFC 8785 text, built from already canonical content, so fresh records are not parsed back. */
 function recordText(row: Omit<AuditRow, "seal" | "environment">): string {
   return `{"account":${canonicalText(row.account)},"content":${row.content},"recorded_at":${canonicalText(row.recorded_at)},"subject":${canonicalText(row.subject)},"type":${canonicalText(row.type)}}`;
 }
@@ -101,7 +97,6 @@ export async function appendAuditRows(db: Knex | Knex.Transaction, rows: AuditRo
   return rows.map((r) => r.seal);
 }
 
-/** Appends one record and returns its seal. */
 export async function appendAudit(db: Knex | Knex.Transaction, entry: AuditEntry): Promise<string> {
   const [seal] = await appendAuditRows(db, [auditRow(entry)]);
   return seal;

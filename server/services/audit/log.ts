@@ -30,8 +30,7 @@ export function createAuditLogService(db: Knex, config: Pick<Config, "audit">) {
     async verifierKey(): Promise<string> {
       return (await getSigner()).verifierKey;
     },
-    /** The newest checkpoint. A log without one yet (a new database, just started) gets its first now rather than
-     * at the sequencer's first run, so there is always one to serve. */
+    /** The newest checkpoint; a log without one gets its first now, so there is always one to serve. */
     async latestCheckpoint(): Promise<Checkpoint | null> {
       let latest = await latestCheckpoint(db);
       if (!latest) await integrateUntil(integrate, async () => (latest = await latestCheckpoint(db)) !== null);
@@ -39,8 +38,7 @@ export function createAuditLogService(db: Knex, config: Pick<Config, "audit">) {
     },
     verify: (seal: string) => verifySeal(db, seal),
     consistency: (first: number, second: number) => consistency(db, first, second),
-    /** Start-up does not integrate: the sequencer's first run comes batchMs later (signing the first checkpoint of a
-     * new log, and whatever migrations or a previous run left pending); a checkpoint asked for sooner is signed then. */
+    /** Start-up does not integrate: the sequencer's first run comes batchMs later. */
     start(onError: (error: unknown) => void): void {
       sequencer = startBackgroundJob(integrate, { intervalMs: config.audit.batchMs }, onError);
     },

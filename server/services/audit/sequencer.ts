@@ -8,10 +8,7 @@ import { rawQuery } from "../../db/raw.js";
 import { checkpointText, type NoteSigner } from "./note.js";
 import { appendLeaves, completeSubtrees, treeHashFrom, type NodeCoord } from "./tlog.js";
 
-/**
- * The audit log's advisory lock: the sequencer holds it while it extends the tree, and the retention purge
- * (audit_purge_expired, migration 20261125104217_audit_log_names) takes the same id so the two never overlap.
- */
+/** The audit log's advisory lock, held while the tree grows; the retention purge takes the same id. */
 export const auditLogLockId = 724_312;
 const batchLimit = 5000;
 /** MTH({}) = SHA-256() — RFC 9162 §2.1.1. */
@@ -51,10 +48,7 @@ async function pendingBatch(trx: Knex.Transaction): Promise<{ position: number; 
 
 const leavesPerStep = 256;
 
-/**
- * appendLeaves over a whole batch, a step of leaves at a time with the event loop free in between: a second's
- * worth of records is thousands of hashes, which in one go would hold every request waiting for tens of ms.
- */
+/** appendLeaves over a whole batch, a step at a time with the event loop free in between. */
 async function appendInSteps(start: HashedNode[], size: number, leaves: Buffer[]) {
   let frontier = start;
   const nodes: { level: number; idx: number; hash: string }[] = [];

@@ -12,14 +12,14 @@ export interface NodeCoord {
 
 const leafPrefix = Buffer.from([0]);
 
-/** MTH({d}) = SHA-256(0x00 ‖ d), a string as its UTF-8 bytes; one-shot, as every new record is hashed on a request. */
+/** MTH({d}) = SHA-256(0x00 ‖ d), a string as its UTF-8 bytes. */
 export function leafHash(data: Buffer | string): Buffer {
   return hash("sha256", typeof data === "string" ? `\u0000${data}` : Buffer.concat([leafPrefix, data]), "buffer");
 }
 
 const nodePrefix = Buffer.from([1]);
 
-/** Interior node: SHA-256(0x01 ‖ left ‖ right), one-shot (the sequencer hashes about one per new record). */
+/** Interior node: SHA-256(0x01 ‖ left ‖ right). */
 export function nodeHash(left: Buffer, right: Buffer): Buffer {
   return hash("sha256", Buffer.concat([nodePrefix, left, right], 65), "buffer");
 }
@@ -83,7 +83,6 @@ export function nodesNeeded(run: (sub: SubtreeHash) => unknown): NodeCoord[] {
   return [...wanted.values()];
 }
 
-/** A subtree accessor over fetched nodes keyed `level/index`. */
 export function accessorFrom(nodes: Map<string, Buffer>): SubtreeHash {
   return (lo, hi) =>
     treeHashFrom(

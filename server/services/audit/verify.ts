@@ -30,7 +30,6 @@ export interface Checkpoint {
 /** A record with its leaf index and stored leaf hash (both null until the sequencer has integrated it). */
 type SealedRow = AuditRecordRow & { leaf_index: number | null; leaf_hash: string | null };
 
-/** The newest signed checkpoint, or null before the first batch. */
 export async function latestCheckpoint(db: Knex): Promise<Checkpoint | null> {
   const row = await db("audit_checkpoints").orderBy("tree_size", "desc").first("tree_size", "note");
   return row ? { tree_size: row.tree_size, note: row.note } : null;

@@ -1,13 +1,5 @@
-// Arrival windows: the two-hour slots a customer books, aligned to even hours on the job's local clock (its
-// state's zone, state-zones.ts): 08:00–10:00, 10:00–12:00 … Each window lasts two real hours, so on a DST day the
-// window after the change starts at the next even local hour and a one-hour gap is left (never an overlap).
-// Pure (no I/O), and cached: a zone's grid of windows for the days around today, with each bound already written
-// as the contract's date-time in the job's offset ("2026-11-27T08:00:00-06:00"), is computed once a day, and a
-// contractor's worked windows (calendar.ts: working the whole window) once a day per contractor and zone, so a
-// quote or order does no calendar arithmetic of its own on the hot path.
-//
-// Which windows a job may book: those starting within its urgency's horizon (emergency 4 h, urgent 24 h, routine
-// 3 days, scheduled 14 days), until 30 minutes before their end (a technician booked later could not arrive in it).
+// Arrival windows: the two-hour slots on the job's local clock (even hours; a DST day leaves a gap, never an
+// overlap). Pure and cached per zone (docs/decisions.md#the-dispatch-modules).
 import { offsetMinutes, workingIntervals, type Calendar } from "./calendar.js";
 import type { Urgency } from "./trades.js";
 
@@ -47,7 +39,6 @@ export function withOffset(zone: string, ms: number): string {
   return `${local}${offset < 0 ? "-" : "+"}${hh}:${mm}`;
 }
 
-/** Whether `ms` is an even whole hour on the zone's clock. */
 export const isEvenLocalHour = (zone: string, ms: number): boolean =>
   (((ms + offsetMinutes(zone, ms) * minute) % windowMs) + windowMs) % windowMs === 0;
 
@@ -140,10 +131,7 @@ function buildWorked(calendar: Calendar, zone: string, now: number): Worked {
   return { from, windows };
 }
 
-/**
- * The windows of the job zone's grid the contractor works whole, around `now`. Cached per contractor object (the
- * pool's objects are replaced when a contractor changes) and zone, for the day.
- */
+/** The grid windows the contractor works whole, around `now`; cached per contractor object and zone, for the day. */
 export function workedWindows(contractor: Calendar, zone: string, now: number): WorkedWindow[] {
   let byZone = worked.get(contractor);
   if (!byZone) {

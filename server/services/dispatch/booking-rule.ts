@@ -1,22 +1,35 @@
-// Which contractor and window an order books (the rule bookings.ts argues): an emergency, a requested window and a
-// quoted contractor go to the first match in rank order that has a seat; every other job to the earliest window any
-// ranked match has free, rank breaking ties, among the matches priced within the order's NTE first. Pure: the seats
-// are found by the ledger's `firstSeat`, which looks only at windows starting before the best found so far.
+// Which contractor and window an order books (the rule bookings.ts argues): rank order for an emergency, a requested
+// window or a quoted contractor; else the earliest arrival any ranked match's technician can make, within the NTE
+// first. Pure.
 import type { ArrivalWindow } from "./arrival-windows.js";
-import type { Booking } from "./bookings.js";
+import type { Environment } from "../shared/tenant.js";
 import type { Match } from "./matching.js";
 import { isOverNte } from "./nte.js";
 import type { Urgency } from "./trades.js";
+import type { Busy } from "./technician-time.js";
 
-/** What an order asks of the ledger besides its job: a window it chose, its NTE, whether its first match is the
- * contractor of the quote it was made from. */
+/** A technician's time and a day seat picked for an order: written with it (contractor_bookings, whose trigger holds
+ * the technician's slots), released if it is not. `seat` is the technician (0..concurrent_jobs-1). */
+export interface Booking {
+  environment: Environment;
+  contractorId: string;
+  window: ArrivalWindow;
+  seat: number;
+  day: string;
+  daySeat: number;
+  /** When the technician is promised on site (ms), inside the window. */
+  arrival: number;
+  /** Departure to the end of the expected work, on slot bounds (technician-time.ts). */
+  busy: Busy;
+}
+
+/** What an order asks of the ledger besides its job: a chosen window, its NTE, whether it came from a quote. */
 export interface BookRequest {
   window?: ArrivalWindow;
   nteCents?: number | null;
   quoted?: boolean;
 }
 
-/** A match and the seats it would book. */
 export interface BookedMatch {
   match: Match;
   booking: Booking;
@@ -25,7 +38,6 @@ export interface BookedMatch {
 /** The match's seats in its earliest window starting before `before` (ms), or null. */
 export type FirstSeat = (match: Match, before: number) => Booking | null;
 
-/** The first match, in rank order, with a seat. */
 function firstInRank(matches: Match[], firstSeat: FirstSeat): BookedMatch | null {
   for (const match of matches) {
     const booking = firstSeat(match, Infinity);
@@ -34,22 +46,33 @@ function firstInRank(matches: Match[], firstSeat: FirstSeat): BookedMatch | null
   return null;
 }
 
-/** The earliest seat across the matches; a later-ranked one wins only with a window starting strictly earlier. */
+/** The earliest arrival across the matches; a later-ranked one wins only by arriving strictly earlier (a window
+ * starting at or after the best arrival cannot, so only those starting before it are searched). */
 function earliestAcross(matches: Match[], firstSeat: FirstSeat): BookedMatch | null {
   let best: BookedMatch | null = null;
   for (const match of matches) {
-    const booking = firstSeat(match, best ? best.booking.window.start : Infinity);
-    if (booking) best = { match, booking };
+    const booking = firstSeat(match, best ? best.booking.arrival : Infinity);
+    if (booking && (!best || booking.arrival < best.booking.arrival)) best = { match, booking };
   }
   return best;
 }
 
-/** Whether the job keeps rank order: the fastest responder for an emergency, the window or contractor chosen. */
-export const keepsRankOrder = (urgency: Urgency, request: BookRequest) =>
-  urgency === "emergency" || request.window !== undefined || request.quoted === true;
+/** Whether the job keeps rank order: the window or contractor the customer chose. Every other job, an emergency
+ * included, takes the earliest arrival any capable contractor's technician can make. */
+export const keepsRankOrder = (_urgency: Urgency, request: BookRequest) =>
+  request.window !== undefined || request.quoted === true;
 
-/** The booking rule. Matches priced over the NTE are tried only when none within it has a seat in the horizon (the
- * order is then held at that price, as the NTE rule holds it, never dispatched above it). */
+/** What the booking rule decides, for creation, the dispatcher and re-offers: assign, hold at the price, or none. */
+export type BookingOutcome =
+  { kind: "assign"; plan: BookedMatch } | { kind: "hold"; plan: BookedMatch } | { kind: "none"; plan?: undefined };
+
+/** The outcome of a pick against the order's NTE. */
+export function bookingOutcome(picked: BookedMatch | null, nteCents: number | null | undefined): BookingOutcome {
+  if (!picked) return { kind: "none" };
+  return { kind: isOverNte(nteCents, picked.match.costCents) ? "hold" : "assign", plan: picked };
+}
+
+/** The booking rule; matches over the NTE are tried only when none within it has a seat (the order is then held). */
 export function pickBooking(
   matches: Match[],
   urgency: Urgency,

@@ -1,17 +1,5 @@
-// A contractor's calendar: its weekly working hours, written in local wall-clock time in its IANA zone, turned into
-// UTC instants. Pure (no I/O, no clock), so quoting, booking, re-matching and the dispatch-day benchmark all read
-// one answer. The zone's offsets come from Intl.DateTimeFormat (the runtime's tz database), with no dependency:
-//
-// - offsetMinutes(zone, t) reads the zone's wall clock at instant t and subtracts t.
-// - localToInstant resolves a local time the way Temporal's "compatible" disambiguation does: a time the clocks
-//   skip (02:30 on a US spring-forward day) counts as the same distance after the gap (03:30 daylight time), a time
-//   the clocks repeat (01:30 on a fall-back day) as its first occurrence. So an 00:00–24:00 day lasts 23 hours in
-//   spring and 25 in autumn, and an interval that starts inside the gap starts at the gap's end.
-// - Zones change offset at most once within any 24 hours, so the two candidate offsets of a local time are the
-//   zone's offsets 24 hours either side of it.
-//
-// Intervals are half-open [start, end). A shift split at midnight (Friday 22:00–24:00, Saturday 00:00–06:00) comes
-// back as one interval, because touching intervals are joined.
+// A contractor's calendar: weekly working hours in its IANA zone turned into UTC instants. Pure, so quoting,
+// booking, re-matching and the benchmark read one answer (docs/decisions.md#the-dispatch-modules).
 import { weekdays, minutesOf, type WorkingHours } from "./working-hours.js";
 
 export interface Calendar {

@@ -1,6 +1,6 @@
-// The contractor pool: admin CRUD and the active candidates for a trade and state. Availability (time_zone,
-// working_hours, capacity) is checked here (working-hours.ts) for every writer, the admin operations and
-// DISPATCH_FIXTURES alike; capacity is stored as two bounded columns and answered as the contract's one object.
+// The contractor pool: admin CRUD and the active candidates for a trade and state; availability is checked here
+// (working-hours.ts) for every writer, capacity stored as two bounded columns, and the base ZIP (geo/base-zip.ts)
+// checked against the states served or defaulted, its dataset loaded with the first write.
 import type { ChangeFeed } from "../../db/change-feed.js";
 import type { Db } from "../../db/knex.js";
 import type { ContractorRow, ContractorWrite } from "../../db/tables/dispatch.js";
@@ -43,11 +43,25 @@ function toRow(input: Partial<ContractorInput>): ContractorWrite {
   return row;
 }
 
-/** A new contractor's columns: checked, and in its first service area's zone unless it names one. */
-function toNewRow(input: ContractorInput): ContractorWrite {
+const baseZips = () => import("./geo/base-zip.js");
+
+/** The base a write stores (given, kept or defaulted); 422 naming `base_zip` when the areas' states do not hold it. */
+async function checkedBaseZip(areas: ServiceArea[], given?: string, current?: string, pointer = "/base_zip") {
+  const { baseZipProblem, settledBaseZip } = await baseZips();
+  const zip = settledBaseZip(areas, given, current);
+  const problem = zip
+    ? baseZipProblem(zip, areas, pointer)
+    : { pointer, message: `"base_zip" is required: the ZIP dataset has no ZIP in ${areas[0].state}` };
+  if (problem) throw new DomainError("validation", "validation_failed", problem.message, { errors: [problem] });
+  return zip!;
+}
+
+/** A new contractor's columns: checked, in its first service area's zone unless it names one, with its base. */
+async function toNewRow(input: ContractorInput, pointer?: string): Promise<ContractorWrite> {
   assertAvailability(input);
   const row = toRow(input); // a named zone, stored canonical
-  return { ...row, time_zone: row.time_zone ?? stateTimeZone(input.service_areas[0].state) }; // minItems: 1
+  const base_zip = await checkedBaseZip(input.service_areas, input.base_zip, undefined, pointer);
+  return { ...row, base_zip, time_zone: row.time_zone ?? stateTimeZone(input.service_areas[0].state) }; // minItems: 1
 }
 
 const serves = (contractor: Contractor, trade: TradeCode, state: string) =>
@@ -73,12 +87,26 @@ async function removeAllContractors(db: Db, feed: ChangeFeed | null): Promise<nu
   return removed;
 }
 
-/** Changes the given fields (hours and capacity replaced whole); 422 for a bad zone or hours, 404 for no such id. */
+const notFound = (id: string) => new DomainError("not_found", "not_found", `No contractor ${id}.`);
+
+/**
+ * Changes the given fields (hours and capacity replaced whole); 422 for a bad zone, hours or base, 404 for no such
+ * id. A change of base or areas reads the row under its lock, so the base it stores lies in the areas it stores.
+ */
 async function updateContractor(db: Db, feed: ChangeFeed | null, id: string, patch: Partial<ContractorInput>) {
   assertAvailability(patch);
-  const [row] = await db("contractors").where({ id }).update(toRow(patch)).returning("*");
+  const write = toRow(patch);
+  const row = await db.transaction(async (trx) => {
+    if (patch.base_zip !== undefined || patch.service_areas) {
+      const current = await trx("contractors").where({ id }).forUpdate().first("service_areas", "base_zip");
+      if (!current) throw notFound(id);
+      const areas = patch.service_areas ? upperAreas(patch.service_areas) : current.service_areas;
+      write.base_zip = await checkedBaseZip(areas, patch.base_zip, current.base_zip);
+    }
+    return (await trx("contractors").where({ id }).update(write).returning("*"))[0];
+  });
   feed?.announce("contractors");
-  if (!row) throw new DomainError("not_found", "not_found", `No contractor ${id}.`);
+  if (!row) throw notFound(id);
   return toContractor(row);
 }
 
@@ -91,7 +119,7 @@ export function createContractorService(db: Db, feed: ChangeFeed | null = null) 
     async create(input: ContractorInput): Promise<Contractor> {
       const id = newId("ctr");
       const [row] = await db("contractors")
-        .insert({ id, ref: maskRef(id), ...toNewRow(input) })
+        .insert({ id, ref: maskRef(id), ...(await toNewRow(input)) })
         .returning("*");
       feed?.announce("contractors");
       return toContractor(row);
@@ -101,9 +129,8 @@ export function createContractorService(db: Db, feed: ChangeFeed | null = null) 
     async createMany(inputs: ContractorInput[]): Promise<void> {
       if (!inputs.length) return;
       const ids = inputs.map(() => newId("ctr")).sort();
-      await db("contractors").insert(
-        inputs.map((input, i) => ({ id: ids[i], ref: maskRef(ids[i]), ...toNewRow(input) })),
-      );
+      const rows = await Promise.all(inputs.map((input, i) => toNewRow(input, `/${i}/base_zip`)));
+      await db("contractors").insert(rows.map((row, i) => ({ id: ids[i], ref: maskRef(ids[i]), ...row })));
       feed?.announce("contractors");
     },
 

@@ -1,7 +1,5 @@
-// The fulfilment deadline: how long an order may wait for a contractor before people take it over (escalation),
-// per urgency, from its creation. The figures follow the ETA tiers a customer is quoted (an emergency is promised
-// within the hour, so it escalates at half of it; urgent within four hours; routine the same or next business day;
-// scheduled work is booked days ahead). The contract states them (Escalation); a change is a product decision.
+// The fulfilment deadline: how long an order may wait for a contractor, per urgency, before escalation. The contract
+// states the figures (Escalation); why they are what they are: docs/decisions.md, fulfilment deadlines.
 import type { Urgency } from "./trades.js";
 
 export const fulfilmentDeadlineMinutes: Readonly<Record<Urgency, number>> = {

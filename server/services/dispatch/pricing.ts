@@ -82,7 +82,7 @@ export function tradeIndex() {
     model: modelAssumptions(),
     wage_vs_billed: {
       explanation:
-        "medianRateDollars, p25 and p75 are hourly wages: what a technician earns, not a price. billedHourlyRateRoutineDollars adds labor burden, overhead and margin; it is a model rate, not a verbatim statistic.",
+        "median_rate_dollars, p25 and p75 are hourly wages: what a technician earns, not a price. billed_hourly_rate_routine_dollars adds labor burden, overhead and margin; it is a model rate, not a verbatim statistic.",
       formula:
         "billed_hourly = median_wage × labor_burden_multiplier × overhead_and_margin_multiplier × urgency_multiplier (routine = 1)",
       rates_are_model_rates: true,
@@ -94,10 +94,12 @@ export function tradeIndex() {
         name: w.name,
         soc_code: w.soc_code,
         soc_title: w.soc_title,
-        medianRateDollars: w.median,
+        median_rate_dollars: w.median,
+        medianRateDollars: w.median, // deprecated twin (openapi.yaml)
         p25: w.p25,
         p75: w.p75,
-        billedHourlyRateRoutineDollars: billedHourly(w.median, "routine"),
+        billed_hourly_rate_routine_dollars: billedHourly(w.median, "routine"),
+        billedHourlyRateRoutineDollars: billedHourly(w.median, "routine"), // deprecated twin
       };
     }),
   };

@@ -1,6 +1,6 @@
-// Quotes: match the pool, price the best match, say whether it fits the NTE, list the arrival windows the pool can
-// still take (bookings.ts: one indexed read of the candidates' bookings), record the quote.
-import type { Tenant } from "../access/principal.js";
+// Quotes: match the pool, price the best match, say whether it fits the NTE, list the arrival windows the pool's
+// technicians can reach, graded (bookings.ts: one indexed read of the candidates' bookings), record the quote.
+import type { Environment, Tenant } from "../access/principal.js";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/knex.js";
 import { createGroupCommit } from "../../db/group-commit.js";
@@ -12,12 +12,14 @@ import { newId } from "../shared/ids.js";
 import { etaTier, rankMatches } from "./matching.js";
 import { usd } from "./pricing.js";
 import { nteCheck } from "./nte.js";
-import { usStateOf, type Urgency } from "./trades.js";
-import type { SeatLedger } from "./bookings.js";
+import type { Urgency } from "./trades.js";
+import { jobLocation } from "./job-location.js";
+import type { OpenWindow, SeatLedger } from "./bookings.js";
+import { arrivalMarginMs } from "./technician-time.js";
 import { stateTimeZone } from "./state-zones.js";
-import type { ArrivalWindow } from "./arrival-windows.js";
 import type { Schemas, ValidBody } from "../../types/contract.js";
 import { nowDate } from "../shared/clock.js";
+import { placeOf } from "./travel.js";
 
 export type QuoteInput = ValidBody<"createQuote">;
 type Quote = Schemas["Quote"];
@@ -31,11 +33,11 @@ export interface QuotePrincipal {
   tenant: Tenant | null;
 }
 
-/** The quote body: best match's cost and ETA, a -20%/+25% range, and how it sits against the caller's NTE. */
+/** The quote body: best match's cost and ETA, its range, and how it sits against the caller's NTE. */
 function buildQuote(
   input: QuoteInput,
   location: Quote["location"],
-  found: { matches: Matches; windows: ArrivalWindow[] },
+  found: { matches: Matches; windows: OpenWindow[] },
   now: Date,
 ): Quote {
   const { matches, windows } = found;
@@ -61,7 +63,11 @@ function buildQuote(
     valid_for_minutes: validForMinutes[input.urgency],
     expires_at: new Date(now.getTime() + validForMinutes[input.urgency] * 60_000).toISOString(),
     created_at: now.toISOString(),
-    arrival_windows: windows.map((window) => ({ start: window.startText, end: window.endText })),
+    arrival_windows: windows.map(({ window, confidence }) => ({
+      start: window.startText,
+      end: window.endText,
+      confidence,
+    })),
   };
 }
 
@@ -116,7 +122,6 @@ const quoteRow = (principal: QuotePrincipal, quote: Quote, best: Matches[number]
   latency_ms: Math.round(performance.now() - started),
 });
 
-/** A quote row as written (JSON, in one statement with its audit record). */
 type NewQuoteRow = ReturnType<typeof quoteRow>;
 
 /** `seats`: the order service's ledger (its reads and the releases that make them stale). */
@@ -124,31 +129,45 @@ export function createQuoteService(db: Db, contractors: ContractorService, confi
   const writer = createQuoteWriter(db);
 
   /** The quote for `input` and its best match, read only (nothing stored). */
-  async function price(input: QuoteInput): Promise<{ quote: Quote; best: Matches[number] | undefined }> {
+  async function price(
+    input: QuoteInput,
+    environment: Environment,
+  ): Promise<{ quote: Quote; best: Matches[number] | undefined }> {
     await assertDispatchConfigured(config, contractors);
-    const state = usStateOf(input.location.state); // agents' input is not joi-checked
-    const location = { ...input.location, state };
+    const location = await jobLocation(input.location); // agents' input is not joi-checked
     const matches = rankMatches(await contractors.candidates(input.trade, location.state), { ...input, location });
     const now = nowDate();
     const zone = stateTimeZone(location.state);
     const contractorsOf = matches.map((match) => match.contractor);
-    const occupancy = await seats.read(contractorsOf, { zone, urgency: input.urgency, now: now.getTime() });
-    const windows = seats.openWindows(occupancy, matches);
+    const job = {
+      environment,
+      zone,
+      urgency: input.urgency,
+      now: now.getTime(),
+      trade: input.trade,
+      ...placeOf(location),
+    };
+    const occupancy = await seats.read(contractorsOf, job);
+    // none ends before the quote's own earliest arrival (its estimated_response_minutes from now)
+    const earliest = now.getTime() + (matches[0]?.responseMinutes ?? 0) * 60_000;
+    const windows = seats
+      .openWindows(occupancy, matches)
+      .filter(({ window }) => window.end - arrivalMarginMs >= earliest);
     return { quote: buildQuote(input, location, { matches, windows }, now), best: matches[0] };
   }
 
   return {
     async create(principal: QuotePrincipal, input: QuoteInput): Promise<Quote> {
       const started = performance.now();
-      const { quote, best } = await price(input);
+      const { quote, best } = await price(input, principal.tenant?.environment ?? "live"); // OAuth tokens are live
       const record = quoteAudit(principal, quote);
       await writer.write({ quote: quoteRow(principal, quote, best, started), record });
       return { ...quote, seal: record.seal };
     },
 
-    /** What `create` would answer, computed without storing a quote or an audit record (an agent's preview). */
-    async estimate(input: QuoteInput): Promise<Quote> {
-      return (await price(input)).quote;
+    /** What `create` would answer, without storing a quote or an audit record (an agent's preview). */
+    async estimate(input: QuoteInput, environment: Environment): Promise<Quote> {
+      return (await price(input, environment)).quote;
     },
   };
 }

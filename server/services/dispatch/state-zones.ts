@@ -1,6 +1,5 @@
-// The IANA time zone a contractor gets when it is created without one: the principal zone of its first service
-// area's state. A state that spans zones gets the zone most of its people live in (TX and TN Central, FL and KY
-// Eastern, ID Mountain, OR Pacific); an operator sets `time_zone` for a contractor in the state's other part.
+// The IANA time zone a contractor created without one gets: its first state's principal zone (most people's, for a
+// state spanning zones); an operator sets `time_zone` otherwise.
 import type { Schemas } from "../../types/contract.js";
 
 export const stateTimeZones: Readonly<Record<Schemas["UsState"], string>> = {

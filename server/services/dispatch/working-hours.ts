@@ -1,7 +1,5 @@
-// Contractor availability as the contract states it (time_zone, working_hours, capacity): the rules its JSON Schema
-// cannot say (a zone this runtime's time-zone database knows, each interval's end after its start, a day's
-// intervals in order without overlap), checked wherever a contractor is written (admin operations, DISPATCH_FIXTURES),
-// and the stored form of a week: all seven days present, so readers never meet a missing day.
+// Contractor availability (time_zone, working_hours, capacity): the rules the JSON Schema cannot say, checked
+// wherever a contractor is written, and the stored week with all seven days present.
 import { DomainError, type FieldError } from "../errors.js";
 import type { Schemas } from "../../types/contract.js";
 
@@ -51,11 +49,7 @@ export function fullWeek(input: WorkingHoursInput): WorkingHours {
   return week;
 }
 
-/**
- * The zone as stored when this runtime's Intl knows it, else null: as written, in the database's letter case when
- * that is the only difference ("america/chicago" → "America/Chicago"). Not Intl's canonical name: ICU resolves
- * Asia/Kolkata to the legacy Asia/Calcutta, and an operator should get back the name they gave.
- */
+/** The zone as written (in the database's letter case) when Intl knows it, else null; not Intl's canonical name. */
 export function storedTimeZone(zone: string): string | null {
   try {
     const resolved = new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone;

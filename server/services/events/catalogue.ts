@@ -1,9 +1,5 @@
-// The event catalogue's rules (openapi.yaml `webhooks`), applied when an event is written: each status change is
-// exactly one status event (order.created, order.status_changed, order.cancelled: the order's status history),
-// and the facts of that change (order.assigned, order.completed …) follow it as events of their own, in the same
-// transaction, so a receiver that knows only the status events sees what it always saw. The type is stored with
-// the row (order_events.type), so the feed, the SSE stream, webhooks and deliveries read it instead of deriving it,
-// and a later fact type is one more row type, not a new rule at read time.
+// The event catalogue's rules (openapi.yaml `webhooks`): each status change is one status event, its facts follow
+// as events of their own in the same transaction, and the type is stored with the row (order_events.type).
 import type { EventType } from "../../generated/events.js";
 import type { Schemas } from "../../types/contract.js";
 import type { FactData } from "../../db/tables/events.js";
@@ -33,26 +29,46 @@ export interface Fact {
   type: FactType;
   data: FactData | null;
 }
-/** What facts are read from: the order as a change found it and as it leaves it, its ETA as the contract shows
- * it (dispatch/orders/eta.ts etaView; null before a contractor is assigned). */
+/** What facts are read from: the order as a change found and leaves it, its ETA as the contract shows it and its
+ * booked window (the one the ETA's `eta_outside_window` was read against). */
 export interface OrderState {
   status: string;
   contractor_id: string | null;
   eta: Schemas["Eta"] | null;
+  arrival_window: Schemas["ArrivalWindow"] | null;
 }
 
-/** The facts of one change, in the order they follow its status event; `before` is null for a new order. A
- * contractor that differs from the one before is an assignment (a re-assignment when there was one), carrying
- * the ETA it set; an ETA the change re-estimated (dispatch/orders/eta.ts) is order.eta_updated with the new one. */
+const sameEta = (one: Schemas["Eta"], other: Schemas["Eta"]) =>
+  one.estimated_arrival_at === other.estimated_arrival_at &&
+  one.source === other.source &&
+  one.updated_at === other.updated_at;
+
+/** order.assigned's extras: whether another contractor had the order, the estimate and the booked window. */
+export function assignedData(reassigned: boolean, after: Pick<OrderState, "eta" | "arrival_window">): FactData {
+  const { eta, arrival_window } = after;
+  return { reassigned, ...(eta ? { eta } : {}), arrival_window };
+}
+
+/** A stored estimate as the contract shows it: one written before `eta_outside_window` was kept reads false. */
+export const storedEta = (eta: Schemas["Eta"]): Schemas["Eta"] => ({
+  ...eta,
+  eta_outside_window: eta.eta_outside_window ?? false,
+});
+
+/** The booked window a stored fact carries, when it was written with one (null included). */
+const windowOf = (data: FactData | null) =>
+  data && "arrival_window" in data ? { arrival_window: data.arrival_window ?? null } : {};
+
+/** The facts of one change, after its status event: a new contractor's order.assigned, a new ETA's eta_updated. */
 export function factsOf(before: OrderState | null, after: OrderState): Fact[] {
   const facts: Fact[] = [];
   const previousContractor = before?.contractor_id ?? null;
-  const { eta } = after;
+  const { eta, arrival_window } = after;
   if (after.contractor_id !== null && after.contractor_id !== previousContractor)
-    facts.push({ type: "order.assigned", data: { reassigned: previousContractor !== null, ...(eta ? { eta } : {}) } });
-  // re-estimated: the order had an ETA before this change, and the change made a new estimate
-  if (before?.eta && eta && eta.updated_at !== before.eta.updated_at)
-    facts.push({ type: "order.eta_updated", data: { eta } });
+    facts.push({ type: "order.assigned", data: assignedData(previousContractor !== null, after) });
+  // re-estimated: the order had an ETA before this change and the change made a new estimate
+  if (before?.eta && eta && !sameEta(before.eta, eta))
+    facts.push({ type: "order.eta_updated", data: { eta, arrival_window } });
   if (after.status === "completed" && before?.status !== "completed")
     facts.push({ type: "order.completed", data: null });
   return facts;
@@ -63,8 +79,12 @@ type EventData = Schemas["OrderEventData"];
 /** The event data a type adds to the common fields, from its stored extras (the one reader of order_events.data). */
 export function extrasOf(type: string, data: FactData | null): Partial<EventData> {
   if (type === "order.assigned")
-    return { reassigned: data?.reassigned === true, ...(data?.eta ? { eta: data.eta } : {}) };
-  if (type === "order.eta_updated" && data?.eta) return { eta: data.eta };
+    return {
+      reassigned: data?.reassigned === true,
+      ...(data?.eta ? { eta: storedEta(data.eta) } : {}),
+      ...windowOf(data),
+    };
+  if (type === "order.eta_updated" && data?.eta) return { eta: storedEta(data.eta), ...windowOf(data) };
   if (type === "order.escalated" && data?.escalation) return { escalation: data.escalation };
   if (type === "order.rescheduled" && data?.arrival_window) {
     const { arrival_window, previous_arrival_window, rescheduled_by } = data;

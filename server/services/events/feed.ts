@@ -1,11 +1,13 @@
-// The event feed: order_events rows as the contract's DispatchEvent (`evt_<seq>`, see sequencer.ts), oldest
-// first, per tenant or per order; toEvent is the one renderer of an event for every surface.
+// The event feed: order_events rows as DispatchEvent (`evt_<seq>`, sequencer.ts) per tenant or order; toEvent, the
+// one renderer, reads the stored row alone (event-row.ts), so an event reads the same forever.
 import type { Knex } from "knex";
 import { maskRef } from "../shared/ids.js";
 import { statusUrl } from "../shared/base-url.js";
 import type { Schemas } from "../../types/contract.js";
 import type { EventType } from "../../generated/events.js";
-import { extrasOf, statusEventTypes, type FactData } from "./catalogue.js";
+import { extrasOf, type FactData } from "./catalogue.js";
+import { feedHead } from "./sequencer.js";
+import type { FeedSource } from "./feed-source.js";
 
 /** The columns feed queries select (bigints may arrive as strings over raw SQL). */
 export interface EventRow {
@@ -35,11 +37,9 @@ export interface EventScope {
 export const eventId = (seq: number) => `evt_${seq}`;
 export const seqOf = (id: string | undefined) => (id ? Number(/^evt_(\d{1,18})$/.exec(id)?.[1] ?? 0) : 0);
 
-/** Sequenced rows after `afterSeq` in feed order, with everything an event needs (contractor and quote are
- * fixed once assigned, so they are exact). Unsequenced rows (seq null) are not in the feed yet. */
+/** Sequenced rows after `afterSeq` in feed order, each with everything its event shows. */
 function sequencedRows(db: Conn, afterSeq: number) {
   return db("order_events as e")
-    .join("orders as o", "o.id", "e.order_id")
     .where("e.seq", ">", afterSeq)
     .orderBy("e.seq")
     .select<EventRow[]>(
@@ -48,26 +48,16 @@ function sequencedRows(db: Conn, afterSeq: number) {
       "e.type",
       "e.data",
       "e.status",
+      "e.previous_status",
       "e.at",
       "e.final_cost_cents",
       "e.account",
       "e.environment",
-      "o.reference_id",
-      "o.contractor_id",
-      "o.quoted_cost_cents",
-      previousStatus(db),
+      "e.reference_id",
+      "e.contractor_id",
+      "e.quoted_cost_cents",
     );
 }
-
-const statusTypes = statusEventTypes.map((type) => `'${type}'`).join(", "); // constants of the catalogue
-
-/** The status before the change row `e` belongs to (null for an order's first): the status event before its own
- * status event (`e` itself, or the one a fact follows), so fact rows never count as a status. */
-export const previousStatus = (db: Conn) =>
-  db.raw(`(select p.status from order_events p
-     where p.order_id = e.order_id and p.type in (${statusTypes}) and p.id < (
-       select max(s.id) from order_events s where s.order_id = e.order_id and s.id <= e.id and s.type in (${statusTypes}))
-     order by p.id desc limit 1) as previous_status`);
 
 /** One tenant's rows (the (account, environment, seq) index), optionally one order's, up to `uptoSeq`. */
 export function tenantRows(db: Conn, afterSeq: number, scope: EventScope, uptoSeq?: number) {
@@ -86,15 +76,12 @@ export async function eventRow(db: Conn, id: number): Promise<EventRow | undefin
 /** Every tenant's rows: for the stream hub's poller only, which hands each row to its own tenant's streams. */
 export const feedRows = (db: Conn, afterSeq: number) => sequencedRows(db, afterSeq);
 
-/** The largest seq given so far (0 for an empty feed). */
-export async function latestSeq(db: Conn): Promise<number> {
-  return Number((await db("order_events").max({ max: "seq" }))[0]?.max ?? 0);
-}
+/** The largest seq given so far (0 for an empty feed), whether or not its row still exists. */
+export const latestSeq = (db: Conn): Promise<number> => feedHead(db);
 
 /** One row as the event customers see: the feed item, the SSE `data:` and (byte for byte) the webhook body. */
 export function toEvent(row: EventRow, base: string): DispatchEvent {
   const at = new Date(row.at).toISOString();
-  const unassigned = row.status === "accepted_pending_fulfilment";
   return {
     id: eventId(Number(row.seq)),
     type: row.type,
@@ -104,8 +91,8 @@ export function toEvent(row: EventRow, base: string): DispatchEvent {
       status: row.status,
       previous_status: row.previous_status ?? null,
       reference_id: row.reference_id ?? null,
-      assigned_contractor_ref: !unassigned && row.contractor_id ? maskRef(row.contractor_id) : null,
-      quoted_cost_cents: unassigned ? null : (row.quoted_cost_cents ?? null),
+      assigned_contractor_ref: row.contractor_id ? maskRef(row.contractor_id) : null,
+      quoted_cost_cents: row.quoted_cost_cents ?? null,
       final_cost_cents: row.final_cost_cents ?? null,
       status_url: statusUrl(base, row.order_id),
       at,
@@ -119,3 +106,18 @@ export async function eventPage(db: Conn, afterSeq: number, scope: EventScope, l
   const items = (await tenantRows(db, afterSeq, scope).limit(limit)).map((row) => toEvent(row, base));
   return { items, next_after: items.at(-1)?.id ?? null };
 }
+
+/** The customers' feed as streams read it: a tenant's events, or one order's (whose stream replays its history). */
+export const orderFeed: FeedSource<EventScope> = {
+  rowsAfter: (db, afterSeq, limit) => feedRows(db, afterSeq).limit(limit),
+  latestSeq,
+  scoped: (scope) => ({
+    rows: (db, afterSeq, uptoSeq, limit) => tenantRows(db, afterSeq, scope, uptoSeq).limit(limit),
+    has: (row: EventRow) => {
+      if (row.account !== scope.account || row.environment !== scope.environment) return false;
+      return !scope.orderId || row.order_id === scope.orderId;
+    },
+    render: (row: EventRow, base: string) => toEvent(row, base),
+    fromStart: Boolean(scope.orderId),
+  }),
+};

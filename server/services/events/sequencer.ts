@@ -1,50 +1,63 @@
-// The feed sequencer: gives committed order_events rows their place in the event feed (`seq`, the number in
-// `evt_<seq>`) after they commit.
-//
-// Why after commit: a row's own id is taken from a sequence while its statement runs, so ids reach readers out
-// of order and with holes (every failed or conflicting write leaves one, and one tenant can make them at will).
-// A reader that wants "never skip an event" over ids must wait at every hole not knowing whether it will fill;
-// that wait stalled every stream on every instance. Here only committed rows are numbered, by one transaction
-// at a time across instances (a transaction-scoped advisory lock), each continuing from the largest seq
-// already given: seq has no holes and a committed seq is never followed by a smaller one, so readers read
-// `seq > last` and never wait. The price is a short delay (one sequencer interval) before a row is readable,
-// and an event that is read (JSON page, stream open) first runs a pass so a caller sees its own writes.
-//
-// Runs are nudged: the code that writes events calls `nudge`, which asks for a pass within `intervalMs`; passes
-// continue while they find rows, and an idle instance only sweeps every `sweepMs` (for rows whose writer
-// stopped before sequencing them) instead of opening a transaction ten times a second.
+// The feed sequencer: numbers committed order_events rows (`evt_<seq>`) after they commit, one pass at a time across
+// instances, and contractor_events (`cev_<seq>`) the same way (why: docs/decisions.md, the event feed).
 import type { Knex } from "knex";
 import { rawQuery } from "../../db/raw.js";
 import { startBackgroundJob, type BackgroundJob } from "../../background-job.js";
 
-/** pg_advisory_xact_lock key of the feed sequencer (the audit sequencer's is 724_312). */
+/** pg_advisory_xact_lock key of the feed sequencer. */
 export const feedSequencerLockId = 724_313;
 /** Rows per pass: bounds the pass's transaction whatever the backlog; the next pass follows at once-ish. */
 const batchLimit = 1000;
 
-const sequenceBatch = `
-  update order_events e
+/** A table the sequencer numbers, with its own lock (neither waits on the other); order_events keeps its head apart. */
+export interface SequencedTable {
+  table: "order_events" | "contractor_events";
+  lockId: number;
+  keepsHead: boolean;
+}
+export const orderEventsTable: SequencedTable = { table: "order_events", lockId: feedSequencerLockId, keepsHead: true };
+export const contractorEventsTable: SequencedTable = {
+  table: "contractor_events",
+  lockId: 724_314,
+  keepsHead: false,
+};
+
+/** The largest seq ever given: the head, or a row's seq above it (one numbered before the head was kept). */
+function headSql({ table, keepsHead }: SequencedTable): string {
+  const top = `coalesce((select max(seq) from ${table}), 0)`;
+  return keepsHead ? `greatest(coalesce((select seq from event_feed_head), 0), ${top})` : top;
+}
+
+const sequenceBatch = (target: SequencedTable) => `
+  update ${target.table} e
      set seq = top.seq + batch.n
     from (select id, row_number() over (order by id) as n
-            from (select id from order_events where seq is null order by id limit ?) pending) batch,
-         (select coalesce(max(seq), 0) as seq from order_events) top
+            from (select id from ${target.table} where seq is null order by id limit ?) pending) batch,
+         (select ${headSql(target)} as seq) top
    where e.id = batch.id`;
 
-/**
- * One pass: rows sequenced, or null when `wait` is false and another instance is sequencing right now.
- * The lock is taken in its own statement first, so the update's snapshot sees the previous pass's seqs.
- */
-export async function sequencePending(db: Knex, wait: boolean): Promise<number | null> {
+/** The head moves with the pass that numbers, in its transaction. */
+const advanceHead =
+  "update event_feed_head set seq = (select max(seq) from order_events) where seq < (select max(seq) from order_events)";
+
+/** The largest seq given so far in `target` (0 before the first). */
+export async function feedHead(db: Knex | Knex.Transaction, target = orderEventsTable): Promise<number> {
+  const result = await rawQuery<{ seq: string | number }>(db, `select ${headSql(target)} as seq`);
+  return Number(result.rows[0]?.seq ?? 0);
+}
+
+/** One pass: rows sequenced, or null when `wait` is false and another instance is sequencing right now. */
+export async function sequencePending(db: Knex, wait: boolean, target = orderEventsTable): Promise<number | null> {
   return db.transaction(async (trx) => {
-    if (wait) await trx.raw("select pg_advisory_xact_lock(?)", [feedSequencerLockId]);
+    if (wait) await trx.raw("select pg_advisory_xact_lock(?)", [target.lockId]);
     else {
-      const lock = await rawQuery<{ ok: boolean }>(trx, "select pg_try_advisory_xact_lock(?) as ok", [
-        feedSequencerLockId,
-      ]);
+      const lock = await rawQuery<{ ok: boolean }>(trx, "select pg_try_advisory_xact_lock(?) as ok", [target.lockId]);
       if (!lock.rows[0]?.ok) return null;
     }
-    const result = await rawQuery(trx, sequenceBatch, [batchLimit]);
-    return result.rowCount ?? 0;
+    const result = await rawQuery(trx, sequenceBatch(target), [batchLimit]);
+    const numbered = result.rowCount ?? 0;
+    if (numbered > 0 && target.keepsHead) await trx.raw(advanceHead);
+    return numbered;
   });
 }
 
@@ -54,14 +67,14 @@ export interface SequencerTiming {
 }
 
 /** Passes go one at a time in this process; a caller joins a pass that has not started yet. */
-function createPassQueue(db: Knex) {
+function createPassQueue(db: Knex, target: SequencedTable) {
   let tail: Promise<unknown> = Promise.resolve();
   let waiting: Promise<number | null> | null = null;
   return (wait: boolean): Promise<number | null> => {
     if (waiting && wait) return waiting;
     const pass = tail.then(() => {
       if (waiting === pass) waiting = null;
-      return sequencePending(db, wait);
+      return sequencePending(db, wait, target);
     });
     if (wait) waiting = pass;
     tail = pass.catch(() => undefined);
@@ -69,8 +82,8 @@ function createPassQueue(db: Knex) {
   };
 }
 
-export function createFeedSequencer(db: Knex, timing: SequencerTiming) {
-  const pass = createPassQueue(db);
+export function createFeedSequencer(db: Knex, timing: SequencerTiming, target = orderEventsTable) {
+  const pass = createPassQueue(db, target);
   let job: BackgroundJob | null = null;
   return {
     /** Events were written: a pass follows within one interval (not during the request that wrote them). */
@@ -83,8 +96,7 @@ export function createFeedSequencer(db: Knex, timing: SequencerTiming) {
     },
     start(onError: (error: unknown) => void): void {
       if (job) return;
-      // Another instance holding the lock is sequencing: count it as work so this one checks again soon. The first
-      // pass is a sweep, one sweepMs after start (new events nudge a pass sooner), so start-up serves first.
+      // Another instance holding the lock is sequencing: count it as work so this one checks again soon.
       job = startBackgroundJob(
         async () => (await pass(false)) ?? 1,
         { intervalMs: timing.intervalMs, idleMs: timing.sweepMs, firstRunMs: timing.sweepMs },

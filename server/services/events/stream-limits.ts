@@ -5,7 +5,6 @@ import { DomainError } from "../errors.js";
 import { endWith, isGone, writeComment, type Subscriber } from "./subscriber.js";
 
 export interface StreamLimits {
-  /** Concurrent streams one key may hold on this instance. */
   perKey: number;
   /** A stream ends after this long; the client resumes with Last-Event-ID. */
   maxMs: number;
@@ -73,7 +72,6 @@ export function sweepStreams(subs: Iterable<Subscriber>, ending: Ending, limits:
   }
 }
 
-/** Ends the streams opened with a key that has been revoked since. */
 export function endRevoked(
   subs: Iterable<Subscriber>,
   revoked: Set<string>,

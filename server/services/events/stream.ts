@@ -1,12 +1,11 @@
-// Live events: one poller per instance reads newly sequenced order_events rows and fans them out to open SSE
-// streams. Polling, not LISTEN/NOTIFY: it works the same on PGlite and Postgres, costs one indexed query per
-// interval per instance whatever the number of streams, and sees rows committed by any instance sharing the
-// database. It reads by `seq`, which has no holes (sequencer.ts), so it never waits for anything.
+// Live events: one poller per instance and feed reads newly sequenced rows (order_events, or contractor_events:
+// feed-source.ts) and fans them out to open SSE streams. Why polling by `seq`: docs/decisions.md, the event feed.
 import { PassThrough } from "node:stream";
 import type { Db } from "../../db/knex.js";
 import type { ChangeFeed } from "../../db/change-feed.js";
 import { startBackgroundJob, type BackgroundJob } from "../../background-job.js";
-import { feedRows, latestSeq, type EventRow, type EventScope } from "./feed.js";
+import type { FeedSource, ScopedFeed } from "./feed-source.js";
+import type { EventScope } from "./feed.js";
 import type { FeedSequencer } from "./sequencer.js";
 import { endRevoked, reserveSlot, resumeHint, sweepStreams, type Ending, type StreamLimits } from "./stream-limits.js";
 import { endWith, offerLive, replay, writeComment, type Subscriber } from "./subscriber.js";
@@ -19,7 +18,6 @@ export interface StreamOptions extends StreamLimits {
 export interface StreamDeps {
   db: Db;
   sequencer: Pick<FeedSequencer, "sequenceNow">;
-  /** Which of these key ids are revoked now. */
   revokedKeys(ids: string[]): Promise<Set<string>>;
   changes: Pick<ChangeFeed, "on">;
 }
@@ -30,7 +28,6 @@ interface Hub {
   ending: Ending;
   /** Every seq <= low has been fanned out. */
   low: number | null;
-  /** The poller, from start() until stop(). */
   job: BackgroundJob | null;
   /** Streams between their reservation and their subscription (the hub must not go idle under them). */
   opening: number;
@@ -38,9 +35,9 @@ interface Hub {
 }
 
 /** Fans out rows in seq order; a stream hands each row on only if it is for its tenant and already live. */
-async function poll(db: Db, hub: Hub): Promise<number> {
-  hub.low ??= await latestSeq(db);
-  const rows: EventRow[] = await feedRows(db, hub.low).limit(500);
+async function poll(db: Db, hub: Hub, source: FeedSource<never>): Promise<number> {
+  hub.low ??= await source.latestSeq(db);
+  const rows = await source.rowsAfter(db, hub.low, 500);
   for (const row of rows) {
     hub.low = Number(row.seq);
     for (const sub of hub.subscribers) offerLive(sub, row);
@@ -55,21 +52,20 @@ async function checkKeys(deps: StreamDeps, hub: Hub, options: StreamOptions): Pr
   endRevoked(hub.subscribers, await deps.revokedKeys(ids), hub.ending, options, Date.now());
 }
 
-/** One tick: streams' limits, revoked keys when due, then new events (how many). Nobody listening: no query at
- * all (a busy instance makes thousands of events a second), and the next stream starts from the newest seq again.
- * A failed tick (the database may be restarting) is logged by the job; the next one catches up from `low`. */
-async function tick(deps: StreamDeps, hub: Hub, options: StreamOptions): Promise<number> {
+/** One tick: streams' limits, revoked keys when due, then new events; nobody listening: no query at all. */
+async function tick(deps: StreamDeps, hub: Hub, options: StreamOptions, source: FeedSource<never>): Promise<number> {
   sweepStreams(hub.subscribers, hub.ending, options, Date.now());
   if (hub.subscribers.size === 0 && hub.opening === 0) {
     hub.low = null;
     return 0;
   }
   if (Date.now() - hub.keysCheckedAt >= options.keyCheckMs) await checkKeys(deps, hub, options);
-  return poll(deps.db, hub);
+  return poll(deps.db, hub, source);
 }
 
 export interface OpenAt {
-  scope: EventScope;
+  /** The stream's part of the hub's feed (its source's `scoped`). */
+  feed: ScopedFeed;
   /** The resume point (Last-Event-ID or `after`); none: an order's whole history, else only new events. */
   after?: number;
   base: string;
@@ -83,14 +79,14 @@ function subscribe(deps: StreamDeps, hub: Hub, at: OpenAt, release: () => void):
   const stream = new PassThrough();
   const now = Date.now();
   const sub: Subscriber = {
-    scope: at.scope,
+    feed: at.feed,
     base: at.base,
     keyId: at.keyId,
     stream,
     openedAt: now,
     lastWriteAt: now,
     live: false,
-    through: at.after ?? (at.scope.orderId ? 0 : hub.low!),
+    through: at.after ?? (at.feed.fromStart ? 0 : hub.low!),
     release: () => {
       hub.subscribers.delete(sub);
       release();
@@ -115,12 +111,18 @@ function subscribe(deps: StreamDeps, hub: Hub, at: OpenAt, release: () => void):
 }
 
 /** An SSE body: the scope's events after the resume point from the table, then live ones, each exactly once. */
-async function open(deps: StreamDeps, hub: Hub, options: StreamOptions, at: OpenAt): Promise<PassThrough> {
+async function open(
+  deps: StreamDeps,
+  hub: Hub,
+  options: StreamOptions,
+  at: OpenAt,
+  source: FeedSource<never>,
+): Promise<PassThrough> {
   const release = reserveSlot(hub.perKey, at.keyId, options.perKey);
   hub.opening++;
   try {
     await deps.sequencer.sequenceNow(); // the caller's own writes are in the replay
-    if (hub.low === null) await poll(deps.db, hub);
+    if (hub.low === null) await poll(deps.db, hub, source);
     return subscribe(deps, hub, at, release);
   } catch (error) {
     release();
@@ -130,7 +132,8 @@ async function open(deps: StreamDeps, hub: Hub, options: StreamOptions, at: Open
   }
 }
 
-export function createEventStreams(deps: StreamDeps, options: StreamOptions) {
+/** `source`: the feed the hub serves (orderFeed or contractorFeed). */
+export function createEventStreams<Scope>(deps: StreamDeps, options: StreamOptions, source: FeedSource<Scope>) {
   const hub: Hub = {
     subscribers: new Set(),
     perKey: new Map(),
@@ -148,7 +151,7 @@ export function createEventStreams(deps: StreamDeps, options: StreamOptions) {
     /** Polls every pollMs (no longer after a failed tick: a live stream should not fall behind by a backoff). */
     start(onError: (error: unknown) => void) {
       hub.job ??= startBackgroundJob(
-        () => tick(deps, hub, options),
+        () => tick(deps, hub, options, source),
         { intervalMs: options.pollMs, maxBackoffMs: options.pollMs },
         onError,
       );
@@ -159,9 +162,9 @@ export function createEventStreams(deps: StreamDeps, options: StreamOptions) {
       // Ended, not cut: clients get the last comment; the HTTP server's stop timeout bounds the ones not reading.
       for (const sub of [...hub.subscribers]) endWith(sub, `server stopping; ${resumeHint}`);
     },
-    open: (at: OpenAt): Promise<PassThrough> => open(deps, hub, options, at),
-    /** Open streams (`live`: of those, the ones past their replay), opening ones and reserved slots (all 0 when
-     * every stream has been cleaned up). */
+    open: (at: OpenAt): Promise<PassThrough> => open(deps, hub, options, at, source),
+    scoped: (scope: Scope): ScopedFeed => source.scoped(scope),
+    /** Open streams (`live`: those past their replay), opening ones and reserved slots. */
     stats: () => ({
       streams: hub.subscribers.size,
       live: [...hub.subscribers].filter((sub) => sub.live).length,
@@ -171,4 +174,4 @@ export function createEventStreams(deps: StreamDeps, options: StreamOptions) {
   };
 }
 
-export type EventStreams = ReturnType<typeof createEventStreams>;
+export type EventStreams<Scope = EventScope> = ReturnType<typeof createEventStreams<Scope>>;

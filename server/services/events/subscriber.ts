@@ -1,11 +1,12 @@
 // One open SSE stream: its frames, the paged replay from the table (waiting for the socket between pages) and
-// the hand-over to live events, each event written once and in feed order.
+// the hand-over to live events, each event written once and in feed order, whichever feed (feed-source.ts) it reads.
 import type { PassThrough } from "node:stream";
 import type { Db } from "../../db/knex.js";
-import { tenantRows, toEvent, type DispatchEvent, type EventRow, type EventScope } from "./feed.js";
+import type { FeedEvent, ScopedFeed, SeqRow } from "./feed-source.js";
 
 export interface Subscriber {
-  scope: EventScope;
+  /** The stream's part of its feed: its scope's rows and how they render. */
+  feed: ScopedFeed;
   base: string;
   /** The credential the stream was opened with (streams per key are capped; a revoked key's streams end). */
   keyId: string;
@@ -23,8 +24,7 @@ export interface Subscriber {
 /** Rows per replay query: a client that never reads costs one page plus the stream's buffer, not the backlog. */
 export const replayPageRows = 100;
 
-const frame = (event: DispatchEvent) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
-const seqOfEvent = (event: DispatchEvent) => Number(event.id.slice(4));
+const frame = (event: FeedEvent) => `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 /** Ended (by the hub) or destroyed (the client left): nothing more may be written. */
 export const isGone = (stream: PassThrough) => stream.destroyed || stream.writableEnded;
 
@@ -34,20 +34,18 @@ export function writeComment(sub: Subscriber, text: string): void {
   sub.stream.write(`: ${text}\n\n`);
 }
 
-function writeEvent(sub: Subscriber, event: DispatchEvent): void {
-  const seq = seqOfEvent(event);
+function writeEvent(sub: Subscriber, row: SeqRow): void {
+  const seq = Number(row.seq);
   if (seq <= sub.through || isGone(sub.stream)) return; // replayed already, or closed
   sub.through = seq;
   sub.lastWriteAt = Date.now();
-  sub.stream.write(frame(event));
+  sub.stream.write(frame(sub.feed.render(row, sub.base)));
 }
 
-/** A live event for this stream's tenant (and order), once the replay has handed over. */
-export function offerLive(sub: Subscriber, row: EventRow): void {
-  const { scope } = sub;
-  if (!sub.live || row.account !== scope.account || row.environment !== scope.environment) return;
-  if (scope.orderId && row.order_id !== scope.orderId) return;
-  writeEvent(sub, toEvent(row, sub.base));
+/** A live event of this stream's scope, once the replay has handed over. */
+export function offerLive(sub: Subscriber, row: SeqRow): void {
+  if (!sub.live || !sub.feed.has(row)) return;
+  writeEvent(sub, row);
 }
 
 /** Ends the stream with a last comment saying why, and frees its place at once. */
@@ -72,17 +70,13 @@ function drained(stream: PassThrough): Promise<void> {
   });
 }
 
-/**
- * Replays the table in pages up to the hub's mark (`low()`, every seq the hub has fanned out), then turns live
- * in the same synchronous step that sees the mark unchanged: events after it come from the hub, those before
- * from the table, and writeEvent's `through` drops the few both deliver.
- */
+/** Replays the table up to the hub's mark (`low()`), then turns live in the step that sees it unchanged. */
 export async function replay(db: Db, sub: Subscriber, low: () => number): Promise<void> {
   let upto = low();
   for (;;) {
-    const rows: EventRow[] = await tenantRows(db, sub.through, sub.scope, upto).limit(replayPageRows);
+    const rows = await sub.feed.rows(db, sub.through, upto, replayPageRows);
     if (isGone(sub.stream)) return;
-    for (const row of rows) writeEvent(sub, toEvent(row, sub.base));
+    for (const row of rows) writeEvent(sub, row);
     await drained(sub.stream);
     if (isGone(sub.stream)) return;
     if (rows.length === replayPageRows) continue; // more before `upto`

@@ -1,14 +1,5 @@
-// Readiness: whether the service's dependencies answer, within a budget, so routes never run SQL themselves.
-//
-// A dependency that hangs is as unready as one that refuses, so every check races a timer: /readyz answers within
-// about checkBudgetMs whatever the dependencies do, and a balancer polling it learns in time.
-//
-// The database decides readiness: without it no API request can succeed, so a database that does not answer within
-// the budget (down, or every pooled connection stuck behind a lock) makes /readyz a 503 naming it.
-// The rate-limit store (Redis) does not: when it does not answer, each instance limits from its own memory (the
-// limiter's insurance), so requests are still served correctly, only with per-instance windows. All instances share
-// the one Redis, so calling them unready would take every instance out of the balancer at once and turn a loss of
-// precision into an outage. /readyz stays 200 and names it in `checks` (`rate_limit_store: degraded`).
+// Readiness: whether the dependencies answer within a budget, so routes never run SQL; the database decides, a slow
+// Redis is `degraded` (docs/decisions.md, a slow Redis is degraded, not unready).
 import type { Db } from "../../db/knex.js";
 import { DomainError } from "../errors.js";
 

@@ -1,6 +1,5 @@
-// One server's metrics: a registry of its own (two servers in one process never mix), the process's default ones,
-// the request histogram, and gauges computed when scraped. A gauge whose query fails has no sample that scrape
-// and counts a collection failure, so a database outage never costs the process metrics.
+// One server's metrics registry (two servers in one process never mix); a gauge whose query fails counts a
+// collection failure, so a database outage never costs the process metrics.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Db } from "../../db/knex.js";
 import { backlogCap, readAuditBacklog, readOutboxBacklog } from "./backlog.js";
@@ -9,6 +8,9 @@ import { readPoolUse } from "./pool.js";
 export interface MetricsDeps {
   db: Db;
   eventStreams: { stats(): { streams: number } };
+  contractorStreams: { stats(): { streams: number } };
+  /** Orders the background passes skipped, by step and cause (dispatch/orders/order-failures.ts). */
+  orderFailures: { counts(): readonly { step: string; cause: string; count: number }[] };
 }
 
 /** The labels of one answered request: `route` is the route's path template, never the requested URL. */
@@ -102,6 +104,14 @@ function registerProcessGauges(registry: Registry, deps: MetricsDeps): void {
     },
   });
   new Gauge({
+    name: "dispatch_contractor_event_streams_open",
+    help: "Open SSE streams of the contractor feed on this instance.",
+    registers: [registry],
+    collect() {
+      this.set(deps.contractorStreams.stats().streams);
+    },
+  });
+  new Gauge({
     name: "dispatch_db_pool_connections",
     help: "Database pool connections by state (used, free) and acquisitions waiting for one (pending).",
     labelNames: ["state"] as const,
@@ -120,6 +130,20 @@ function registerProcessGauges(registry: Registry, deps: MetricsDeps): void {
       const use = readPoolUse(deps.db);
       if (use) this.set(use.max);
       else this.reset();
+    },
+  });
+}
+
+/** Orders the background passes skipped: counted where they fail, read at scrape time. */
+function registerOrderFailures(registry: Registry, deps: MetricsDeps): void {
+  new Counter({
+    name: "dispatch_order_step_failures_total",
+    help: "Orders a background pass (dispatcher sweep, sandbox walker) could not move and skipped, by step and cause (SQLSTATE or error code).",
+    labelNames: ["step", "cause"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { step, cause, count } of deps.orderFailures.counts()) this.inc({ step, cause }, count);
     },
   });
 }
@@ -151,12 +175,12 @@ export function createMetrics(deps: MetricsDeps) {
   });
   registerBacklogGauges(registry, failures, deps.db);
   registerProcessGauges(registry, deps);
+  registerOrderFailures(registry, deps);
   const exposed = Registry.merge([processMetrics(), registry]);
   return {
     observeRequest(labels: RequestLabels, seconds: number): void {
       requests.observe(labels, seconds);
     },
-    /** The text exposition format and its content type. */
     async exposition(): Promise<{ contentType: string; text: string }> {
       return { contentType: exposed.contentType, text: await exposed.metrics() };
     },

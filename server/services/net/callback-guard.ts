@@ -7,8 +7,7 @@ import { forbiddenRange, refusalOf, type Lookup } from "./ssrf.js";
 /** True for loopback, private, link-local, metadata, documentation, multicast and other non-public addresses. */
 export const isForbiddenAddress = (address: string): boolean => forbiddenRange(address, false) !== null;
 
-/** Where an environment's callbacks may go: sandbox mode lets test-key orders reach a receiver on loopback (a CI
- * job's own), live-key orders never; WEBHOOK_ALLOW_PRIVATE lets every order reach every address. */
+/** Where an environment's callbacks may go: test keys to loopback in sandbox mode, any with WEBHOOK_ALLOW_PRIVATE. */
 export function callbackPolicy(
   config: { sandbox: boolean; webhookAllowPrivate: boolean },
   environment: string,

@@ -33,12 +33,7 @@ function compatibleIpv4(ip: ipaddr.IPv6): ipaddr.IPv4 | null {
   return new ipaddr.IPv4([p[6] >> 8, p[6] & 255, p[7] >> 8, p[7] & 255]);
 }
 
-/**
- * Null for a public unicast address (or loopback when allowed), else the name of its forbidden range.
- * IPv4-mapped (::ffff:0:0/96) and IPv4-compatible (::/96) forms are judged as the IPv4 they carry; the
- * translation and tunnel forms (rfc6145 ::ffff:0:0:0/96, rfc6052 64:ff9b::/96, 6to4 2002::/16, Teredo
- * 2001::/32) are refused whatever they embed.
- */
+/** Null for a public unicast address (or loopback when allowed), else its forbidden range; IPv4 forms as their IPv4. */
 export function forbiddenRange(address: string, allowLoopback: boolean): string | null {
   if (!ipaddr.isValid(address)) return "invalid";
   let ip = ipaddr.process(address); // process(): ::ffff:a.b.c.d is judged as a.b.c.d

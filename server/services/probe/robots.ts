@@ -36,7 +36,6 @@ function parseGroups(text: string): Group[] {
   return groups;
 }
 
-/** Sitemap URLs listed in robots.txt. */
 export function sitemapsOf(text: string): string[] {
   return [...text.matchAll(/^\s*sitemap\s*:\s*(\S+)/gim)].map((m) => m[1]);
 }

@@ -1,17 +1,5 @@
-// Demo contractor pool: every trade in eight large states, two contractors each; deliberately none in AK.
-//
-// Availability, in each contractor's state's zone (state-zones.ts; all eight states lie in one zone for most of
-// their people), shaped on how US trade shops run:
-// - The metro shops of the trades with true emergencies at any hour (plumbing: burst pipes; electrical: outages;
-//   hvac: no heat in winter; locksmith: lock-outs) are 24/7 emergency outfits with an on-call rotation: always
-//   working, 4–6 jobs at once and 40–48 a day (several vans in shifts round the clock: a call lasts a couple of
-//   hours, so 4–6 vans over 24 hours take some 50–70; the figure keeps room for drive time).
-// - The other metro shops (carpentry, roofing, painting, appliance repair) take emergencies in working hours only:
-//   weekdays 7–18 and Saturday mornings 8–13, 2–4 jobs at once, 6–9 a day.
-// - The statewide contractors are small crews: weekdays 8–17 or 7–18, a third of them also Saturday 8–12, 1–3 jobs
-//   at once and 4–7 a day (long drives between jobs).
-// So nights and Sundays leave only the 24/7 outfits, as in a real market, and the per-day figures stay at or above
-// the concurrent ones (a crew finishes a job before the day ends).
+// Demo contractor pool: every trade in eight large states, two contractors each (none in AK); the four emergency
+// trades have two round-the-clock contractors per state, so a job can be re-offered at any hour.
 import type { ContractorInput, ContractorService } from "../dispatch/contractors.js";
 import { stateTimeZone } from "../dispatch/state-zones.js";
 import { tradeCodes, type TradeCode } from "../dispatch/trades.js";
@@ -35,28 +23,59 @@ function metroAvailability(trade: TradeCode, s: number, t: number): Availability
   };
 }
 
-/** The statewide crew's hours and capacity. */
-function statewideAvailability(s: number, t: number): Availability {
+/** The statewide crew's hours (on call around the clock in an emergency trade) and capacity. */
+function statewideAvailability(trade: TradeCode, s: number, t: number): Availability {
   const [start, end] = (s + t) % 2 ? ["07:00", "18:00"] : ["08:00", "17:00"];
-  return {
-    working_hours: weekdayHours(start, end, (s + 2 * t) % 3 === 0 ? ["08:00", "12:00"] : undefined),
-    capacity: { concurrent_jobs: 1 + ((s + t) % 3), jobs_per_day: 4 + ((s + 2 * t) % 4) },
-  };
+  const capacity = { concurrent_jobs: 1 + ((s + t) % 3), jobs_per_day: 4 + ((s + 2 * t) % 4) };
+  if (emergencyTrades.includes(trade)) return { working_hours: alwaysWorking, capacity };
+  return { working_hours: weekdayHours(start, end, (s + 2 * t) % 3 === 0 ? ["08:00", "12:00"] : undefined), capacity };
 }
 
-/** The demo states, with the cities and zip prefixes their metro shops serve. */
-export const states: Record<string, { cities: string[]; zip_prefixes: string[] }> = {
+/**
+ * The demo states, with the cities and zip prefixes their metro shops serve, and the bases (real ZIPs) of the metro
+ * shop (downtown in its first city, inside its first prefix) and of the statewide crew (a city near the state's middle).
+ */
+export const states: Record<string, { cities: string[]; zip_prefixes: string[]; bases: [string, string] }> = {
   CA: {
     cities: ["Los Angeles", "San Francisco", "San Diego", "Sacramento"],
     zip_prefixes: ["900", "941", "921", "958"],
+    bases: ["90012", "93721"], // Los Angeles (Civic Center), Fresno
   },
-  TX: { cities: ["Austin", "Houston", "Dallas", "San Antonio"], zip_prefixes: ["787", "770", "752", "782"] },
-  FL: { cities: ["Miami", "Orlando", "Tampa", "Jacksonville"], zip_prefixes: ["331", "328", "336", "322"] },
-  NY: { cities: ["New York", "Buffalo", "Rochester", "Albany"], zip_prefixes: ["100", "142", "146", "122"] },
-  IL: { cities: ["Chicago", "Springfield", "Naperville"], zip_prefixes: ["606", "627", "605"] },
-  PA: { cities: ["Philadelphia", "Pittsburgh", "Harrisburg"], zip_prefixes: ["191", "152", "171"] },
-  OH: { cities: ["Columbus", "Cleveland", "Cincinnati"], zip_prefixes: ["432", "441", "452"] },
-  GA: { cities: ["Atlanta", "Savannah", "Augusta"], zip_prefixes: ["303", "314", "309"] },
+  TX: {
+    cities: ["Austin", "Houston", "Dallas", "San Antonio"],
+    zip_prefixes: ["787", "770", "752", "782"],
+    bases: ["78701", "76701"], // Austin (downtown), Waco
+  },
+  FL: {
+    cities: ["Miami", "Orlando", "Tampa", "Jacksonville"],
+    zip_prefixes: ["331", "328", "336", "322"],
+    bases: ["33130", "32801"], // Miami (Brickell), Orlando
+  },
+  NY: {
+    cities: ["New York", "Buffalo", "Rochester", "Albany"],
+    zip_prefixes: ["100", "142", "146", "122"],
+    bases: ["10001", "13202"], // New York (Chelsea), Syracuse
+  },
+  IL: {
+    cities: ["Chicago", "Springfield", "Naperville"],
+    zip_prefixes: ["606", "627", "605"],
+    bases: ["60601", "62701"], // Chicago (Loop), Springfield
+  },
+  PA: {
+    cities: ["Philadelphia", "Pittsburgh", "Harrisburg"],
+    zip_prefixes: ["191", "152", "171"],
+    bases: ["19103", "17101"], // Philadelphia (Center City), Harrisburg
+  },
+  OH: {
+    cities: ["Columbus", "Cleveland", "Cincinnati"],
+    zip_prefixes: ["432", "441", "452"],
+    bases: ["43215", "44902"], // Columbus (downtown), Mansfield
+  },
+  GA: {
+    cities: ["Atlanta", "Savannah", "Augusta"],
+    zip_prefixes: ["303", "314", "309"],
+    bases: ["30303", "31201"], // Atlanta (downtown), Macon
+  },
 };
 
 /** The demo pool, deterministic so tests and docs can rely on it. */
@@ -74,6 +93,7 @@ export function demoContractors(): ContractorInput[] {
           base_response_minutes: 90 + ((s + t) % 4) * 30,
           emergency_capable: true,
           time_zone: stateTimeZone(state),
+          base_zip: area.bases[0],
           ...metroAvailability(trade, s, t),
         },
         {
@@ -84,7 +104,8 @@ export function demoContractors(): ContractorInput[] {
           base_response_minutes: 240 + ((s * 3 + t) % 5) * 60,
           emergency_capable: false,
           time_zone: stateTimeZone(state),
-          ...statewideAvailability(s, t),
+          base_zip: area.bases[1],
+          ...statewideAvailability(trade, s, t),
         },
       ];
     }),
@@ -100,11 +121,7 @@ export async function seedDemoContractors(contractors: ContractorService): Promi
   return pool.length;
 }
 
-/**
- * The demo pool as configured for this start. A database restored from the build's snapshot already holds it (so an
- * in-memory server starts seeded without an insert); a server started without the pool then removes it, before
- * serving, while the snapshot's contractor table holds nothing else.
- */
+/** The demo pool as configured: kept from the build's snapshot, or removed before serving when not wanted. */
 export async function settleDemoPool(
   contractors: ContractorService,
   start: { seedDemo: boolean; fromSnapshot: boolean },

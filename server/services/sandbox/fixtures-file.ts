@@ -1,14 +1,14 @@
 // DISPATCH_FIXTURES: reads a YAML or JSON file and checks it against the contract's SandboxFixtures schema and the
-// fixtures rules (sandbox mode only, test keys only, nothing repeated, at most 1 MiB, and each contractor's time zone
-// and working hours by the admin operations' rules), so a bad file stops the start naming the file and its first
-// problem.
+// fixtures rules, so a bad file stops the start naming the file and its first problem.
 import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { components } from "../../../sdk/generated/openapi.js";
 import { schemaValidators } from "../../generated/validators.js";
 import { looksLikeApiKey } from "../access/keys.js";
+import { baseZipProblem } from "../dispatch/geo/base-zip.js";
 import { availabilityProblems } from "../dispatch/working-hours.js";
+import { countMessages } from "../shared/field-errors.js";
 
 export type SandboxFixtures = components["schemas"]["SandboxFixtures"];
 
@@ -63,9 +63,8 @@ function firstRepeat<T>(list: string, items: T[], identity: (item: T) => string)
   return null;
 }
 
-/** Rules the schema cannot state: checksums, test keys only (a committed file must never mint a live key whose
- * plaintext it shows), zones and hours as the admin operations check them (working-hours.ts), and no key or
- * contractor twice (a repeat would silently keep only one entry). */
+/** Rules the schema cannot state: checksums, test keys only, zones and hours (working-hours.ts), bases in a state
+ * served (geo/base-zip.ts), nothing twice. */
 function checkEntries(file: string, fixtures: SandboxFixtures): void {
   const keys = fixtures.keys ?? [];
   const bad = keys.findIndex((entry) => !looksLikeApiKey(entry.key));
@@ -75,6 +74,11 @@ function checkEntries(file: string, fixtures: SandboxFixtures): void {
     throw fixturesError(file, `/keys/${live}/key is a live key: fixtures hold test keys (dispatch_test_…) only`);
   const [unavailable] = (fixtures.contractors ?? []).flatMap((c, i) => availabilityProblems(c, `/contractors/${i}`));
   if (unavailable) throw fixturesError(file, `${unavailable.pointer} ${unavailable.message}`);
+  const [misplaced] = (fixtures.contractors ?? []).flatMap((c, i) => {
+    const problem = c.base_zip && baseZipProblem(c.base_zip, c.service_areas, `/contractors/${i}/base_zip`);
+    return problem ? [problem] : [];
+  });
+  if (misplaced) throw fixturesError(file, `${misplaced.pointer} ${misplaced.message}`);
   const repeat =
     firstRepeat("keys", keys, (entry) => entry.key) ??
     firstRepeat("contractors", fixtures.contractors ?? [], (contractor) => contractor.name);
@@ -93,6 +97,7 @@ export function readFixtures(file: string, mode: { sandbox: boolean }): SandboxF
     abortEarly: true,
     convert: false,
     errors: { label: false },
+    messages: countMessages,
   });
   if (error) {
     const [detail] = error.details;

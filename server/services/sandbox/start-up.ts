@@ -24,8 +24,7 @@ async function loadContractors(contractors: ContractorService, inputs: SandboxFi
   for (const input of inputs) if (!existing.has(input.name)) await contractors.create(input);
 }
 
-/** The whole file or nothing, in one transaction; a failure names the file. Caches hear of the rows once they
- * are committed. */
+/** The whole file or nothing, in one transaction; a failure names the file. */
 export async function applyFixtures(
   deps: { db: Db; changes: ChangeFeed | null },
   fixtures: { file: string; content: SandboxFixtures },

@@ -1,6 +1,5 @@
-// The one rule for the base of absolute URLs (status URLs, agent card, OAuth metadata, event links): PUBLIC_BASE_URL
-// when configured, else the origin the caller reached. Only a request knows that origin (plugins/origin.ts); work
-// with no request (sandbox clock, A2A card checks) uses the server's own address, never a guessed host.
+// The one rule for the base of absolute URLs: PUBLIC_BASE_URL when configured, else the origin the caller reached
+// (plugins/origin.ts); work with no request uses the server's own address, never a guessed host.
 
 /** PUBLIC_BASE_URL when configured, else `origin`: the request's trusted origin or the server's own address. */
 export const baseUrlOf = (publicBaseUrl: string | null, origin: string): string => publicBaseUrl ?? origin;

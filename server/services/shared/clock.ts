@@ -1,23 +1,5 @@
-// The time the dispatch services read: `now()` (ms since the epoch) and `nowDate()`, the wall clock unless a
-// process installed another source (installClock). A benchmark replays a simulated day through the real services
-// by installing its own clock and moving it by simulated minutes; nothing else changes, so what it measures is the
-// code that serves requests.
-//
-// Why a process-level seam is the layer a per-sandbox test clock sits on: the services read the time deep in their
-// call paths (creation, the dispatcher's sweep, escalation, a lifecycle step, a reschedule), far from the tenant
-// they act for. Threading a clock through every signature would touch every call site again and leave the next
-// reader of `Date.now()` wrong; reading one function here keeps each call site a one-liner. A sandbox's test clock
-// is then one more source installed here: it reads the tenant of the work at hand from the async context (set
-// where a request or a background job's pass for one order begins) and answers that sandbox's time, the wall
-// clock for everyone else. The seam stays; only the source behind it grows.
-//
-// That source is `withClock` below: the work for one sandbox account's test orders runs inside it with the
-// account's frozen instant (services/sandbox/test-clock.ts), and every read here answers that instant; outside
-// it (live work, a sandbox that was never frozen) the process's source answers as before.
-//
-// Business time only: deadlines, windows, created_at, escalation. The seat ledger's bookkeeping of which read saw
-// which write (bookings.ts), caches' ages and id ordering stay on the wall clock: they order I/O, not the day.
-
+// The business time the services read: the wall clock, shifted by DISPATCH_TEST_NOW, or another installed source or
+// withClock's (a frozen sandbox). Bookkeeping of I/O stays on Date.now().
 import { AsyncLocalStorage } from "node:async_hooks";
 
 /** A source of the current time, ms since the epoch. */
@@ -25,14 +7,32 @@ export interface Clock {
   now(): number;
 }
 
-const wallClock: Clock = { now: () => Date.now() };
+/** An RFC 3339 instant with its offset. */
+export const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** DISPATCH_TEST_NOW's offset, the same for every process of one run (DISPATCH_TEST_NOW_SINCE). */
+export function pinnedOffset(env: NodeJS.ProcessEnv = process.env, realNow = Date.now()): number {
+  const pinned = env.DISPATCH_TEST_NOW;
+  if (!pinned) return 0;
+  const at = rfc3339.test(pinned) ? Date.parse(pinned) : NaN;
+  if (Number.isNaN(at))
+    throw new RangeError(
+      `DISPATCH_TEST_NOW must be an RFC 3339 instant such as 2026-11-28T18:07:00-06:00, not ${pinned}`,
+    );
+  const since = Number(env.DISPATCH_TEST_NOW_SINCE);
+  if (Number.isSafeInteger(since) && since > 0) return at - since;
+  env.DISPATCH_TEST_NOW_SINCE = String(realNow);
+  return at - realNow;
+}
+
+let offset: number | undefined; // read on first use, so a bad value fails in the config's check first
+const wallClock: Clock = { now: () => Date.now() + (offset ??= pinnedOffset()) };
 let source: Clock = wallClock;
 const scoped = new AsyncLocalStorage<Clock>();
 
 /** The current time, ms since the epoch: the clock of the work at hand (withClock), else the process's. */
 export const now = (): number => (scoped.getStore() ?? source).now();
 
-/** The current time as a Date. */
 export const nowDate = (): Date => new Date(now());
 
 /** Runs `work` (and everything it awaits) reading `clock`; work outside it is unaffected. */

@@ -5,8 +5,7 @@ import { isRecord } from "./is-record.js";
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
-// One CSPRNG call per 4 KiB instead of one per id (Node pools randomUUID the same way): ids and request ids are
-// minted on every request. Bytes handed out are never handed out again.
+// One CSPRNG call per 4 KiB instead of one per id (as Node pools randomUUID); bytes are never handed out twice.
 const pool = Buffer.alloc(4096);
 let poolOffset = pool.length;
 function nextRandomByte(): number {

@@ -1,6 +1,5 @@
 // Circuit breaker of webhook lanes: after `tripAfter` consecutive failures a lane is skipped for a cool-down that
-// doubles per further failure. A lane is one tenant's endpoint (see laneOf), so a tenant whose receiver fails
-// opens only its own circuit, never the one of another tenant on the same host.
+// doubles per further failure; a lane is one tenant's endpoint (laneOf).
 import { LRUCache } from "lru-cache";
 import { exponentialBackoffMs } from "../shared/backoff.js";
 
@@ -8,11 +7,9 @@ import { exponentialBackoffMs } from "../shared/backoff.js";
 const tripAfter = 3;
 /** Lanes remembered; past it the least recently failed are forgotten (their circuit closes), so memory is bounded. */
 const maxLanes = 10_000;
-/** The longest a circuit stays open. */
 const maxOpenMs = 3_600_000;
 
 export interface Breaker {
-  /** Lanes whose circuit is open at `now`. */
   open(now: number): string[];
   record(lane: string, ok: boolean): void;
 }

@@ -43,8 +43,7 @@ const columns = (db: Knex) => [
   "created_at",
 ];
 
-/** What a delivery shows of its event: the feed id once the event has its place (until then the message's
- * placeholder) and the type, both as the feed renders them. */
+/** What a delivery shows of its event: the feed id (until then the message's placeholder) and the type. */
 interface EventFacts {
   id: number | string;
   seq: number | string | null;
@@ -63,7 +62,6 @@ async function eventsOf(db: Knex, rows: DeliveryRow[]): Promise<Map<string, Even
 const storedType = (stored: string | null): EventType =>
   stored !== null && isEventType(stored) ? stored : "order.status_changed";
 
-/** WebhookDelivery of the contract. */
 function viewOf(row: DeliveryRow, event: EventFacts | undefined) {
   return {
     id: deliveryId(row.id),
@@ -85,9 +83,7 @@ async function viewsOf(db: Knex, rows: DeliveryRow[]) {
   return rows.map((row) => viewOf(row, row.event_id === null ? undefined : events.get(String(row.event_id))));
 }
 
-/** listWebhookDeliveries: the tenant's deliveries newest first, keyset-paged by id. Not by (created_at, id): the
- * messages of one transaction (a status event and its facts) share created_at (its now(), in microseconds), which a
- * millisecond cursor cannot tell apart. */
+/** listWebhookDeliveries: newest first, keyset-paged by id (one transaction's messages share created_at). */
 export async function listDeliveries(db: Knex, tenant: Tenant, filter: DeliveryFilter) {
   const query = newestByPosition(db("webhook_outbox").where(tenant).select<DeliveryRow[]>(columns(db)), filter, "id");
   if (filter.order_id) query.where({ order_id: filter.order_id });

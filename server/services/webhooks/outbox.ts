@@ -16,8 +16,7 @@ export type OutboxRow = Pick<
   "id" | "message_id" | "order_id" | "account" | "environment" | "url" | "event_id" | "status_base_url" | "attempts"
 >;
 
-/** An order's webhook: the callback it goes to, and the base URL of the event's `status_url` (the order's own
- * server's). The event it delivers is referenced by id (`event_id`). */
+/** An order's webhook: its callback and the base URL of the event's `status_url`; the event is `event_id`. */
 export interface StatusChange {
   orderId: string;
   tenant: Tenant;
@@ -25,8 +24,7 @@ export interface StatusChange {
   base: string;
 }
 
-/** The outbox row of one order event without its event reference (for a statement that adds `event_id` itself).
- * `message_id` is the delivery's placeholder name until the event has its feed id. */
+/** The outbox row of one order event without `event_id` (`message_id` is a placeholder until the feed id). */
 export function statusChangeMessage(change: StatusChange) {
   return {
     message_id: newId("msg"),
@@ -87,15 +85,7 @@ function skipClauses(skip: ClaimSkip): { skipLanes: string; skipTenants: string 
   };
 }
 
-/**
- * Claims due messages, fairly across tenants: per lane (tenant + endpoint) only its oldest due message (each
- * lane is delivered in order), then per tenant only the lane head that has waited longest, and the batch is those
- * heads by due time. A tenant thus gets at most one message per claim, however many retries it has due, and an
- * old backlog never outranks a message that became due earlier. Only messages whose order's events have their
- * place in the feed (whose ids they are sent with), and only an order's oldest pending one (each order's events
- * arrive in order). Leased for `leaseMs`; SKIP LOCKED-style re-checks let several servers share the outbox.
- * `attempts` counts finished attempts: it moves with the outcome, so a counted attempt always has its result.
- */
+/** Claims due messages fairly (per lane its oldest, per tenant the longest-waiting lane head), leased for `leaseMs`. */
 export async function claimDue(
   db: Knex,
   limit: number,

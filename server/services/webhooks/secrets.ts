@@ -9,7 +9,7 @@ type Conn = Knex | Knex.Transaction;
 
 /** How long a replaced secret keeps signing beside the new one. */
 const overlapHours = 24;
-/** Secrets that sign at once: the current one and the three newest replaced ones (webhook-signature stays ≤ 200). */
+/** Secrets that sign at once: the current one and the newest replaced ones (keeps webhook-signature short). */
 const maxSigning = 4;
 
 export interface WebhookSecret {
@@ -35,7 +35,6 @@ export function insertMissingSecrets(db: Conn, tenants: Tenant[]) {
     .ignore();
 }
 
-/** The tenant's signing secret, created on first use. */
 export async function ensureWebhookSecret(db: Conn, tenant: Tenant): Promise<WebhookSecret> {
   await insertMissingSecrets(db, [tenant]);
   return viewOf((await db("webhook_secrets").where(tenant).first())!); // there is one now, old or new

@@ -1,14 +1,5 @@
-// Webhook delivery worker over the transactional outbox: a bounded pool of deliveries (no batch barrier) that is
-// fair per tenant. Everything that limits or orders deliveries is kept per lane, a lane being one tenant's
-// (account, environment) endpoint (scheme + host + port): at most one delivery in flight per lane, messages in id
-// order within it, and the circuit breaker's state. Why per lane and not per endpoint: receivers are often shared
-// hosts (a SaaS inbox, an automation service), so keyed by host one tenant's failing or hung callbacks tripped the
-// circuit and held the slot for every tenant on that host; per lane they only slow their own tenant, and a shared
-// host sees at most one delivery per tenant at a time. Across lanes, a tenant has at most `perTenant` in flight
-// (its hung receivers on many hosts leave the other slots free) and each claim takes at most one message per
-// tenant, the one that has waited longest (outbox.ts claimDue), so one tenant's retries never fill a batch.
-// The outbox (not pg-boss/graphile-worker) stays: rows are written in the order's own transaction, already
-// shared by every instance through SKIP LOCKED-style leases, and a queue library would add a second store.
+// Webhook delivery worker over the transactional outbox: a bounded pool, fair per tenant, with one delivery in
+// flight and a circuit breaker per lane (one tenant's endpoint). Why: docs/decisions.md, webhook lanes.
 import type { Tenant } from "../access/principal.js";
 import type { Knex } from "knex";
 import { Webhook } from "standardwebhooks";
@@ -29,7 +20,6 @@ export interface WebhookSettings {
   timeoutMs: number;
 }
 
-/** Deliveries in flight per process. */
 const concurrency = 16;
 /** Deliveries in flight per tenant (account, environment), whatever the number of its lanes. */
 const perTenant = 4;
@@ -66,8 +56,7 @@ async function send(w: Worker, row: OutboxRow): Promise<number> {
   const secrets = await signingSecrets(w.db, { account: row.account, environment: row.environment });
   if (!secrets.length) throw new Error(`no ${row.environment} webhook secret for account ${row.account}`);
   const event = await eventOfMessage(w.db, row, w.publicBaseUrl);
-  // The webhook-id is the event's feed id: a retry, a redelivery and a `dispatch listen` forward of the same event
-  // carry the same id, so a receiver deduplicates across all of them.
+  // The webhook-id is the event's feed id, so a receiver deduplicates retries, redeliveries and forwards.
   const id = event.id;
   const body = JSON.stringify(event); // the feed's event, byte for byte
   const now = new Date(); // one instant for both the signature and its header
@@ -186,7 +175,6 @@ export function createWebhookService(db: Knex, config: WebhookConfig) {
       w.onError = onError;
       w.stopped = false;
       // The first poll comes one interval after start, so a backlog left by a restart does not hold up start-up.
-      // pump hands its own failures to onError (the rows stay leased), so a run itself does not fail.
       w.job = startBackgroundJob(() => pump(w).then(() => 0), { intervalMs: w.settings.pollMs }, onError);
     },
     /** Stops polling and waits for the deliveries in flight to be recorded. */

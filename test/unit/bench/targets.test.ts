@@ -12,6 +12,7 @@ describe("bench targets", () => {
       ],
       1.2,
       3.1,
+      2.7,
     );
     assert.deepEqual(lines, [
       "- quote on Postgres: ÷ bare 0.200 (target ≥ 0.25): **not met**; p99 10 ms (≤ 25): met.",
@@ -19,6 +20,7 @@ describe("bench targets", () => {
       "- quote on PGlite: ÷ bare 0.110 (target ≥ 0.1): met.",
       "- `dispatch --help` ÷ `node -e 0`: 1.20 (target ≤ 1.3): met.",
       "- estimate p50 under an 8-way evals flood ÷ idle: 3.10 (target ≤ 4): met.",
+      "- `dispatch quote` round trip less server time ÷ `node -e 0`: 2.70 (target ≤ 2.5): **not met**.",
     ]);
   });
 
@@ -27,5 +29,6 @@ describe("bench targets", () => {
     assert.equal(lines[0], "- quote on Postgres: not measured in this run (no postgres database).");
     assert.equal(lines[3], "- `dispatch --help` ÷ `node -e 0`: not measured.");
     assert.equal(lines[4], "- estimate p50 under an 8-way evals flood ÷ idle: not measured.");
+    assert.equal(lines[5], "- `dispatch quote` round trip less server time ÷ `node -e 0`: not measured.");
   });
 });

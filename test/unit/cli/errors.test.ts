@@ -8,6 +8,7 @@ describe("cli errors", () => {
     const cases: [number, number][] = [
       [401, ExitCode.unauthorized],
       [402, ExitCode.paymentRequired],
+      [403, ExitCode.forbidden],
       [404, ExitCode.notFound],
       [409, ExitCode.conflict],
       [429, ExitCode.rateLimited],

@@ -95,6 +95,28 @@ describe("errors plugin", () => {
       });
     }
 
+    it("cuts a long value a message repeats to its start and length, in the detail and in each field", async () => {
+      const id = "x".repeat(5001);
+      const { body } = await problemOf(
+        () =>
+          new DomainError("not_found", "not_found", `No order ${id} for this account.`, {
+            errors: [{ pointer: `/${"k".repeat(300)}`, message: `"end" (${"9".repeat(200)}) is not a date-time` }],
+          }),
+      );
+      assert.equal(body.detail, `No order ${"x".repeat(60)}… (5001 characters) for this account.`);
+      assert.deepEqual(body.errors, [
+        {
+          pointer: `/${"k".repeat(59)}… (301 characters)`,
+          message: `"end" (${"9".repeat(59)}… (202 characters) is not a date-time`,
+        },
+      ]);
+    });
+
+    it("cuts a message of many words at a thousand characters, saying its length", async () => {
+      const { body } = await problemOf(() => new DomainError("validation", "validation_failed", "word ".repeat(1200)));
+      assert.equal(body.detail, `${"word ".repeat(200)}… (6000 characters)`);
+    });
+
     it("carries retry_after_seconds into the body and the Retry-After header", async () => {
       const { res, body } = await problemOf(
         () => new DomainError("rate_limited", "too_many_streams", "slow down", { retryAfterSeconds: 7 }),

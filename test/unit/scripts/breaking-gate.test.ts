@@ -9,7 +9,7 @@ type Schemas = Record<string, JsonObject & { properties: Record<string, JsonObje
 
 const released = parse(readFileSync(latestReleasedPath(), "utf8")) as JsonObject;
 const changelog = readFileSync(`${releasedDir}CHANGELOG.md`, "utf8");
-const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+const guide = readFileSync(new URL("../../../docs/contract-evolution.md", import.meta.url), "utf8");
 
 /** A copy of the released contract changed by `mutate`, gated against the released one. */
 function gate(mutate: (doc: JsonObject, schemas: Schemas) => void, extra: Partial<GateInput> = {}) {
@@ -118,6 +118,29 @@ describe("breaking-change gate", function () {
     assert.deepEqual(result.breaking, []);
   });
 
+  describe("a replaced request pattern", () => {
+    /** The released contract with `pattern` on createOrder's `description`, gated against the released one. */
+    const rewrite = (pattern: string) => gate((_, s) => (s.OrderRequest.properties.description.pattern = pattern));
+    const id = /^POST \/api\/dispatch\/v1\/order requestBody\/.*description\/pattern$/;
+
+    it("passes when the new pattern accepts every string the old one did (written for RE2 and Rust as well)", () => {
+      const result = rewrite(String.raw`^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F]*$`);
+      assert.deepEqual(result.breaking, []);
+    });
+
+    for (const [what, pattern] of [
+      ["refuses a string the old one accepted (a tab)", String.raw`^[^\x00-\x1F\x7F]*$`],
+      ["refuses the empty text the old one accepted", String.raw`^[a-z]`],
+    ])
+      it(`fails when it ${what}`, () => {
+        const result = rewrite(pattern);
+        assert.ok(
+          result.breaking.some((c) => id.test(c.id)),
+          result.breaking.map((c) => c.id).join("\n"),
+        );
+      });
+  });
+
   /** Grows enum `schema` by `value` against the released contract (where it is open) and against a copy of it where
    * it is closed (x-extensible-enum removed); the gate's two results. */
   function growEnum(schema: string, value: string) {
@@ -194,9 +217,8 @@ describe("breaking-change gate", function () {
     assert.equal(result.ok, true);
   });
 
-  it("is documented in the README: the released baseline, the major-version rule, webhooks and deprecation", () => {
-    const start = readme.indexOf("\n## Contract evolution\n");
-    const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
+  it("is documented in the contract evolution guide: the released baseline, the major-version rule, webhooks and deprecation", () => {
+    const section = guide;
     const baseline = String((released.info as JsonObject).version);
     assert.match(section, new RegExp(`released baseline is ${baseline.replace(/\./g, "\\.")}`));
     assert.match(section, /A breaking change needs a new\s+major version/);

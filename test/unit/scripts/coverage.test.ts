@@ -1,4 +1,4 @@
-// `npm run coverage` (README's set-up table) is c8 over mocha: run its exact command on one small suite and check
+// `npm run coverage` (README's set-up table and docs/architecture.md) is c8 over mocha: run its exact command on one small suite and check
 // that it reports coverage and writes the HTML report. `npm test` runs the same suites under c8 with a floor: its
 // command line is run with npm and c8 stubbed, so what it runs, in which order and on whose failure is observed.
 import assert from "node:assert/strict";
@@ -35,7 +35,11 @@ function runWithStubs(
   try {
     const calls = join(dir, "calls");
     for (const [name, exit] of Object.entries(exits))
-      writeFileSync(join(dir, name), `#!/bin/sh\necho "${name} $*" >> "${calls}"\nexit ${exit}\n`, { mode: 0o755 });
+      writeFileSync(
+        join(dir, name),
+        `#!/bin/sh\necho "\${DISPATCH_TEST_NOW:+DISPATCH_TEST_NOW=$DISPATCH_TEST_NOW }${name} $*" >> "${calls}"\nexit ${exit}\n`,
+        { mode: 0o755 },
+      );
     const run = spawnSync("sh", ["-c", script], { cwd: root, env: { PATH: `${dir}:/usr/bin:/bin` } });
     const lines = existsSync(calls) ? readFileSync(calls, "utf8").trim().split("\n") : [];
     return { status: run.status, lines };
@@ -78,15 +82,44 @@ describe("npm run coverage", function () {
     assert.deepEqual(c8Calls(0, 1).c8, [], "a failing gate stops npm test before the suite");
   });
 
-  it("runs the parallel suites, then the serial ones, and fails when either fails", () => {
+  it("runs the parallel suites, then the serial ones, then the instants, and fails when one fails", () => {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as PackageJson;
     const passing = runWithStubs(pkg.scripts["test:suites"], { npm: 0 });
     assert.equal(passing.status, 0);
-    assert.deepEqual(passing.lines, ["npm run test:parallel", "npm run test:serial"]);
+    assert.deepEqual(passing.lines, ["npm run test:parallel", "npm run test:serial", "npm run test:instants"]);
     const failing = runWithStubs(pkg.scripts["test:suites"], { npm: 1 });
     assert.notEqual(failing.status, 0);
-    for (const script of ["test:parallel", "test:serial"])
+    for (const script of ["test:parallel", "test:serial", "test:instants"])
       assert.notEqual(runWithStubs(pkg.scripts[script], { mocha: 1 }).status, 0, `${script} fails with mocha`);
+  });
+
+  it("runs the sandbox, quote and scenario suites again at a Saturday evening, a Monday morning and both DST changes", () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as PackageJson;
+    const { status, lines } = runWithStubs(pkg.scripts["test:instants"], { mocha: 0 });
+    assert.equal(status, 0);
+    const instants = lines.map((line) => /^DISPATCH_TEST_NOW=(\S+) mocha /.exec(line)?.[1]);
+    const local = (at: string | undefined) => {
+      const date = new Date(Date.parse(at!) + Number(at!.slice(-6, -3)) * 3_600_000); // the instant's own offset
+      return { day: date.getUTCDay(), hour: date.getUTCHours() };
+    };
+    assert.ok(
+      instants.some((at) => local(at).day === 6 && local(at).hour >= 17),
+      "a Saturday evening",
+    );
+    assert.ok(
+      instants.some((at) => local(at).day === 1 && local(at).hour < 10),
+      "a Monday morning",
+    );
+    for (const change of ["2027-03-14", "2027-11-07"])
+      assert.ok(
+        instants.some((at) => at?.startsWith(change)),
+        `the DST change of ${change}`,
+      );
+    for (const line of lines) {
+      const files = new Set(mochaArguments(line.replace(/^\S+ /, "")).globs);
+      for (const suite of ["sandbox-scenarios", "sandbox-clock", "orders-quote", "core-quote"])
+        assert.ok(files.has(`test/integration/${suite}.test.ts`), `${suite} at ${line}`);
+    }
   });
 
   it("runs every test file exactly once between the two, the timing-sensitive and building ones serially", () => {

@@ -1,9 +1,9 @@
-// A configuration variable is defined once (server/config.ts); README's table and `dispatch-server start --help`
-// are derived from that definition by server/config-variables.ts.
+// A configuration variable is defined once (server/config.ts); the table in docs/operating.md and
+// `dispatch-server start --help` are derived from that definition by server/config-variables.ts.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import Joi from "joi";
-import { renderConfigTable } from "../../../scripts/config-table.js";
+import { configTableFile, renderConfigTable } from "../../../scripts/config-table.js";
 import { schema, variables } from "../../../server/config.js";
 import {
   defaultOf,
@@ -18,7 +18,7 @@ import {
   text,
 } from "../../../server/config-variables.js";
 
-const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+const guide = readFileSync(new URL(`../../../${configTableFile}`, import.meta.url), "utf8");
 
 describe("configuration variables", () => {
   describe("server/config.ts's definition", () => {
@@ -32,9 +32,9 @@ describe("configuration variables", () => {
       );
     });
 
-    it("is README's table between its markers (`npm run generate` writes it)", () => {
-      assert.equal(renderConfigTable(readme), readme);
-      assert.ok(readme.includes(`\n${markdownTable(variables)}\n`));
+    it("is the operating guide's table between its markers (`npm run generate` writes it)", () => {
+      assert.equal(renderConfigTable(guide), guide);
+      assert.ok(guide.includes(`\n${markdownTable(variables)}\n`));
     });
   });
 
@@ -44,7 +44,11 @@ describe("configuration variables", () => {
       { what: "a number default", variable: number("B", Joi.number().default(10_000), {}), shown: "`10000`" },
       { what: "a boolean default", variable: flag("C", false, {}), shown: "`false`" },
       { what: "no default", variable: optionalText("D", Joi.string(), {}), shown: "unset" },
-      { what: "README's own words", variable: optionalPort("E", { shown: "request origin" }), shown: "request origin" },
+      {
+        what: "the table's own words",
+        variable: optionalPort("E", { shown: "request origin" }),
+        shown: "request origin",
+      },
     ];
     for (const { what, variable, shown } of cases)
       it(`shows ${what} as ${shown}`, () => {

@@ -16,7 +16,7 @@ describe("dispatch-server flags", () => {
     for (const variable of variables) assert.ok(longs.has(`--${flagName(variable)}`), variable);
   });
 
-  it("describes each flag with its variable's meaning and default from README's table, never only 'sets X'", () => {
+  it("describes each flag with its variable's meaning and default from the configuration table, never only 'sets X'", () => {
     const command = addConfigFlags(new Command());
     const description = (long: string) => command.options.find((option) => option.long === long)!.description;
     assert.equal(description("--port"), "PORT: where to listen (default 3000)");

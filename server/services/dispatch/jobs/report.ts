@@ -1,45 +1,21 @@
-// updateJobStatus: the contractor holding a job reports it from the field. en_route, on_site and completed are
-// lifecycle steps through applyEvent (the one transition path: the transition table, the NTE rule, the catalogue's
-// events and webhooks), with the contractor's ETA as source `contractor` and never a human override; the report
-// itself is a `job_status` audit record under the order's tenant. unable_to_attend gives the job back: under the
-// same row lock the order returns to pending_dispatch (orders/give-back.ts), then it is re-offered
-// (orders/reoffer.ts: the contractor already had an offer of it, so it is excluded like a decliner; nobody left
-// sends the order back to the dispatcher). Should the re-offer step fail after the give-back committed, the offers'
-// sweep finds the order waiting with an accepted offer and no open one, and re-offers it.
+// updateJobStatus: the job's holder reports from the field through applyEvent (source `contractor`), audited as
+// `job_status`; unable_to_attend gives the job back (orders/give-back.ts) and re-offers it (docs/decisions.md).
 import type { Knex } from "knex";
-import type { OrderOfferRow } from "../../../db/tables/dispatch.js";
+import type { OrderOfferRow, OrderRow } from "../../../db/tables/dispatch.js";
+import { nowDate } from "../../shared/clock.js";
 import { appendAudit } from "../../audit/entries.js";
 import type { ContractorCaller } from "../../access/principal.js";
 import type { RequestBody } from "../../../types/contract.js";
 import { applyEvent } from "../orders/apply-event.js";
-import { invalidField } from "../orders/errors.js";
 import { giveBackJob } from "../orders/give-back.js";
 import { reOffer } from "../orders/reoffer.js";
 import type { OrderEventInput } from "../orders/transition.js";
-import type { Answering } from "../offers/answer.js";
-import { jobNotFound, lockJob } from "./held.js";
+import type { Answering } from "../orders/reoffer.js";
+import { jobNotFound, lockJob } from "../orders/held-job.js";
+import { assertJobStep } from "./steps.js";
 import { jobViews, type JobView } from "./view.js";
 
 export type JobReport = RequestBody<"updateJobStatus">;
-
-/** Each report's one field, required with it and refused with any other (422 naming it). */
-const fieldOf = {
-  en_route: "estimated_arrival_at",
-  on_site: null,
-  completed: "final_cost_cents",
-  unable_to_attend: "reason",
-} as const satisfies Record<JobReport["status"], keyof JobReport | null>;
-
-export function assertReportShape(report: JobReport): void {
-  for (const [status, field] of Object.entries(fieldOf)) {
-    if (!field) continue;
-    const given = report[field] !== undefined;
-    if (status === report.status && !given)
-      throw invalidField(`/${field}`, `"${field}" is required to report ${status}.`);
-    if (status !== report.status && given)
-      throw invalidField(`/${field}`, `"${field}" only applies when reporting ${status}.`);
-  }
-}
 
 /** The job's order under its row lock and the caller's accepted offer of it; 404 unless the caller holds it. */
 async function lockHeld(trx: Knex.Transaction, caller: ContractorCaller, id: string) {
@@ -58,19 +34,36 @@ async function auditReport(trx: Knex.Transaction, offer: OrderOfferRow, report: 
   });
 }
 
-/** Why the job is given back, as its status event says. */
-const giveBackNote = (report: JobReport) =>
-  `Contractor unable to attend (${report.reason!})${report.note ? `: ${report.note}` : "."}`;
+type GivingBack = Extract<JobReport, { status: "unable_to_attend" }>;
 
-/** A lifecycle step's input: the report as an event, the ETA the contractor's own. */
-const eventOf = (report: JobReport): OrderEventInput => ({
-  status: report.status as OrderEventInput["status"],
+/** Why the job is given back, as its status event says. */
+const giveBackNote = (report: GivingBack) =>
+  `Contractor unable to attend (${report.reason})${report.note ? `: ${report.note}` : "."}`;
+
+/** A lifecycle step's input: the report as an event (each status with its field), the ETA the contractor's own. */
+const eventOf = (report: Exclude<JobReport, GivingBack>): OrderEventInput => ({
+  status: report.status,
   ...(report.note === undefined ? {} : { note: report.note }),
-  ...(report.final_cost_cents === undefined ? {} : { final_cost_cents: report.final_cost_cents }),
-  ...(report.estimated_arrival_at === undefined
-    ? {}
-    : { estimated_arrival_at: report.estimated_arrival_at, eta_source: "contractor" as const }),
+  ...(report.status === "completed" ? { final_cost_cents: report.final_cost_cents } : {}),
+  ...(report.status === "en_route"
+    ? { estimated_arrival_at: report.estimated_arrival_at, eta_source: "contractor" as const }
+    : {}),
 });
+
+/** The arrival a report of on_site from dispatched implies: en_route now, expected now. */
+const arrivedEnRoute = (now: Date): OrderEventInput => ({
+  status: "en_route",
+  note: "Arrived without reporting en_route: on site at once.",
+  estimated_arrival_at: now.toISOString(),
+  eta_source: "contractor",
+});
+
+/** Applies a lifecycle report, through en_route first when it reports on_site from dispatched. */
+async function applyReport(trx: Knex.Transaction, row: OrderRow, report: Exclude<JobReport, GivingBack>, base: string) {
+  if (report.status === "on_site" && row.status === "dispatched")
+    await applyEvent(trx, row.id, arrivedEnRoute(nowDate()), null, base);
+  await applyEvent(trx, row.id, eventOf(report), null, base);
+}
 
 /** updateJobStatus: 404 for a job the caller does not hold, 409 invalid_transition / over_nte, 422 shape. */
 export async function reportJobStatus(
@@ -79,13 +72,13 @@ export async function reportJobStatus(
   request: { id: string; report: JobReport; base: string },
 ): Promise<JobView> {
   const { id, report, base } = request;
-  assertReportShape(report);
   const giving = report.status === "unable_to_attend";
   const offer = await deps.db
     .transaction(async (trx) => {
       const held = await lockHeld(trx, caller, id);
-      if (giving) await giveBackJob(trx, held.row, giveBackNote(report), base);
-      else await applyEvent(trx, id, eventOf(report), null, base);
+      assertJobStep(held.row, report.status);
+      if (report.status === "unable_to_attend") await giveBackJob(trx, held.row, giveBackNote(report), base);
+      else await applyReport(trx, held.row, report, base);
       await auditReport(trx, held.offer, report, held.row.status);
       return held.offer;
     })

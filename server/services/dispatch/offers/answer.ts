@@ -1,11 +1,5 @@
-// The contractor's answers: accept and decline, each exactly once per offer across instances. Every path that
-// touches an offer locks its order's row first (apply-event.ts, reoffer.ts, here), then the offer; the answer is a
-// conditional UPDATE of the offer (still `offered`, deadline not passed), so of two accepts, an accept and a
-// decline, or an accept and the expiry sweep, exactly one changes the row and the other gets 409. The accept and the
-// order's pending_dispatch -> dispatched step (applyEvent: the one transition path, with its NTE rule) commit
-// together: no job is dispatched without an accepted offer through this path, and no accepted offer is left
-// without its job. A decline commits first, then the job is re-offered (reoffer.ts); should that step fail, the
-// sweep finds the order waiting without an open offer and re-offers it.
+// The contractor's answers, accept and decline, each exactly once per offer across instances: the order's row
+// lock first, then a conditional UPDATE of the offer (docs/decisions.md#the-contractor-side-modules).
 import { nowDate } from "../../shared/clock.js";
 import type { Knex } from "knex";
 import type { OrderOfferRow } from "../../../db/tables/dispatch.js";
@@ -14,9 +8,9 @@ import type { ContractorCaller } from "../../access/principal.js";
 import { DomainError } from "../../errors.js";
 import type { Schemas } from "../../../types/contract.js";
 import { applyEvent } from "../orders/apply-event.js";
-import { offerAudit } from "./records.js";
-import { reOffer, type Reoffering } from "../orders/reoffer.js";
-import { jobColumns, offerView, offerViews, type JobRow, type OfferView } from "./view.js";
+import { offerAudit } from "../orders/offer-records.js";
+import { reOffer, type Answering } from "../orders/reoffer.js";
+import { offerViews, type OfferView } from "../orders/offer-view.js";
 
 export type DeclineInput = Schemas["DeclineOfferRequest"];
 
@@ -55,17 +49,26 @@ async function close(trx: Knex.Transaction, offer: OrderOfferRow, change: Partia
   return closed;
 }
 
-export interface Answering extends Reoffering {
-  /** Told after order events are written (the feed sequencer's nudge). */
-  eventsWritten: () => void;
+export type { Answering } from "../orders/reoffer.js";
+
+/** 409 unless the contractor is active (read FOR SHARE: a deactivation waits for this transaction). */
+async function assertActive(trx: Knex.Transaction, contractorId: string): Promise<void> {
+  const contractor = await trx("contractors").where({ id: contractorId }).forShare().first("active");
+  if (contractor?.active) return;
+  throw new DomainError(
+    "conflict",
+    "contractor_inactive",
+    `Contractor ${contractorId} is deactivated: it accepts no offer, and its open offers go to other contractors.`,
+  );
 }
 
-/** acceptOffer: 404 for another contractor's (or environment's) offer, 409 offer_expired / offer_closed. */
+/** acceptOffer: 404 for another contractor's offer, 409 offer_expired / offer_closed / contractor_inactive. */
 export async function acceptOffer(deps: Answering, caller: ContractorCaller, id: string, base: string) {
   const now = nowDate();
   const view = await deps.db.transaction(async (trx) => {
     const offer = await lockOwnOffer(trx, caller, id);
     const accepted = await close(trx, offer, { status: "accepted" }, now);
+    await assertActive(trx, offer.contractor_id);
     await appendAudit(trx, offerAudit(accepted, "accepted"));
     const others = await trx("order_offers")
       .where({ order_id: offer.order_id })
@@ -73,8 +76,7 @@ export async function acceptOffer(deps: Answering, caller: ContractorCaller, id:
       .first("id");
     const input = { status: "dispatched" as const, note: "Accepted by the contractor." };
     await applyEvent(trx, offer.order_id, input, null, base, { reassigned: Boolean(others) });
-    const job = await trx("orders").where({ id: offer.order_id }).first<JobRow>(jobColumns);
-    return offerView(accepted, job);
+    return (await offerViews(trx, [accepted]))[0];
   });
   deps.eventsWritten();
   return view;

@@ -1,12 +1,11 @@
-// The contractor side of orders: offers of jobs to contractors (opened with every assignment: orders/apply-event.ts,
-// orders/new-order.ts), the contractor's list and answers, and the expiry sweep the dispatcher runs. An answer to a
-// test order's offer runs on that order's account's clock (orders/test-clock.ts), as its deadline was set by it.
+// The contractor side of orders: offers (opened with every assignment), the contractor's list and answers, and the
+// expiry sweep; an answer about a test order runs on its account's clock (orders/test-clock.ts).
 import type { OrderOfferRow } from "../../../db/tables/dispatch.js";
 import type { ContractorCaller } from "../../access/principal.js";
 import { newestFirst, pageOf } from "../../shared/keyset.js";
 import type { ResponseBody, ValidQuery } from "../../../types/contract.js";
 import { acceptOffer, declineOffer, type Answering, type DeclineInput } from "./answer.js";
-import { offerViews } from "./view.js";
+import { offerViews } from "../orders/offer-view.js";
 import { baseUrlOf } from "../../shared/base-url.js";
 import { onTenantClock } from "../orders/test-clock.js";
 

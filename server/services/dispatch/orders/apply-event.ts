@@ -1,99 +1,49 @@
-// Applies one status change under the row lock: the order, its status event and the facts that follow it
-// (events/catalogue.ts), audit records and a webhook per event, in one transaction; with them the order's seats
-// (bookings.ts): booked when it is assigned, freed when it ends (a cancelled order both seats, a completed job its
-// window seat: the day's count keeps the job done).
+// Applies one status change under the row lock: the order, its status event and facts (events/catalogue.ts), a
+// webhook per event, audit records, its seats (bookings.ts) and its pending price revision, in one transaction.
 import type { Knex } from "knex";
 import type { OrderRow, OrderUpdate } from "../../../db/tables/dispatch.js";
 import { appendAudit } from "../../audit/entries.js";
 import { matchFacts, type Match } from "../matching.js";
-import { enqueueEvents } from "./event-writes.js";
-import { eventTypeOf, factsOf } from "../../events/catalogue.js";
+import type { EventWrite } from "./event-writes.js";
+import { assignedData, factsOf } from "../../events/catalogue.js";
+import { arrivalWindowOf } from "./arrival-window.js";
 import { orderNotFound } from "./errors.js";
 import { etaUpdateOf, etaView } from "./eta.js";
-import { checkNte, type NteOverride } from "./nte-rule.js";
-import {
-  assertCustomerCancellable,
-  assertTransition,
-  cancellationOf,
-  type Cancellation,
-  type OrderEventInput,
-} from "./transition.js";
+import { checkNte } from "./nte-rule.js";
+import { assertCustomerCancellable, assertTransition, cancellationOf, type OrderEventInput } from "./transition.js";
+import { moveStatus } from "./move-status.js";
+import { isFinal } from "./state.js";
 import { statusView } from "./view.js";
 import { bookingRow } from "../bookings.js";
-import type { Plan } from "./new-order.js";
+import { assignmentColumns, type Plan } from "./assignment.js";
 import { nowDate } from "../../shared/clock.js";
 import type { OfferedPlan } from "./assign.js";
-import { openOffer, withdrawOpenOffer } from "../offers/records.js";
+import { openOffer, withdrawOpenOffer } from "./offer-records.js";
+import { withdrawPendingRevision } from "./revision-records.js";
 
-interface EventRecord {
-  note: string | null;
-  human_override: boolean;
-  final_cost_cents: number | null;
-}
-
-interface StatusChange {
-  row: OrderRow;
-  updated: OrderRow;
-  event: EventRecord;
-  match: Match | null;
-  cancellation: Cancellation | null;
-  nteOverride: NteOverride | null;
-}
-
-/** The audit records and the webhooks of one status change (its events `eventIds`, in feed order), inside its
- * transaction. */
-async function recordSideEffects(trx: Knex.Transaction, change: StatusChange, eventIds: number[], base: string) {
-  const { row, updated, event, match, cancellation, nteOverride } = change;
+/** The match audit record of an assignment (before its status record). */
+async function recordMatch(trx: Knex.Transaction, row: OrderRow, match: Match, humanOverride: boolean) {
   const tenant = { account: row.account, environment: row.environment };
-  if (match)
-    await appendAudit(trx, {
-      type: "match",
-      tenant,
-      subject: row.id,
-      content: { ...matchFacts(match), human_override: event.human_override },
-    });
-  await appendAudit(trx, {
-    type: "order_status",
-    tenant,
-    subject: row.id,
-    content: {
-      from: row.status,
-      to: updated.status,
-      ...event,
-      ...(cancellation ? { cancellation } : {}),
-      ...(nteOverride ? { nte_override: nteOverride } : {}),
-    },
-  });
-  await enqueueEvents(trx, row, eventIds, base);
+  const content = { ...matchFacts(match), human_override: humanOverride };
+  await appendAudit(trx, { type: "match", tenant, subject: row.id, content });
 }
 
-/** The row's new columns: status, cancellation, final cost, the ETA when the change estimates one (eta.ts), and
- * the assignment when a match was made. */
+/** The row's new columns: status, cancellation, final cost, ETA (eta.ts), and the assignment when one was made. */
 function updateOf(
   row: OrderRow,
   input: OrderEventInput,
-  change: Pick<StatusChange, "match" | "cancellation"> & { now: Date; booking: Plan["booking"] | null },
+  change: { match: Match | null; now: Date; booking: Plan["booking"] | null },
 ): OrderUpdate {
   const { now, match } = change;
-  const windowStart = change.booking?.window.start ?? null;
-  const eta = etaUpdateOf(row, { input, responseMinutes: match?.responseMinutes ?? null, windowStart, now });
-  const update: OrderUpdate = { status: input.status, updated_at: now, ...eta };
-  if (change.cancellation) update.cancellation = JSON.stringify(change.cancellation);
+  const arrival = change.booking?.arrival ?? null;
+  const eta = etaUpdateOf(row, { input, responseMinutes: match?.responseMinutes ?? null, arrival, now });
+  const update: OrderUpdate = { ...eta };
   if (input.final_cost_cents !== undefined) update.final_cost_cents = input.final_cost_cents;
   if (!match) return update;
-  return {
-    ...update,
-    contractor_id: match.contractor.id,
-    quoted_cost_cents: match.costCents,
-    estimated_response_minutes: match.responseMinutes,
-    dispatch_latency_ms: Math.max(0, now.getTime() - new Date(row.created_at).getTime()),
-    ...(change.booking
-      ? {
-          arrival_window_start: new Date(change.booking.window.start),
-          arrival_window_end: new Date(change.booking.window.end),
-        }
-      : {}),
-  };
+  if (!change.booking) return update;
+  // latency on the business clock that stamped the order's creation
+  const latency = { arrivedAt: new Date(row.created_at).getTime(), assignedAt: now.getTime() };
+  return { ...update, ...assignmentColumns({ match, booking: change.booking }, latency) };
 }
 
 /** The order's seats: booked with its assignment, freed (both) when cancelled, its window seat once completed. */
@@ -112,41 +62,20 @@ function isRepeatedCancel(row: OrderRow, input: OrderEventInput): boolean {
   return false;
 }
 
-/** The change's status event, then its facts (ids in that order: the feed's order); their ids, ascending. An
- * accepted offer adds `order.assigned` for the contractor now holding the job. */
-async function insertEvents(
-  trx: Knex.Transaction,
-  change: Pick<StatusChange, "row" | "updated" | "event"> & { now: Date; accepted: Accepted | null },
-): Promise<number[]> {
-  const { row, updated, event, now, accepted } = change;
-  const common = { order_id: row.id, status: updated.status, at: now, account: row.account };
-  const rows = [
-    { ...common, ...event, type: eventTypeOf(updated.status, row.status), environment: row.environment },
+/** The facts that follow the status event, in feed order; an accepted offer adds `order.assigned`. */
+function factsAfter(row: OrderRow, updated: OrderRow, finalCost: number | null, accepted: Accepted | null) {
+  const after = { ...updated, eta: etaView(updated), arrival_window: arrivalWindowOf(updated) };
+  const before = { ...row, eta: etaView(row), arrival_window: arrivalWindowOf(row) };
+  const events: EventWrite[] = [
     // a fact carries the change's final cost (set when completing), not its note or override
-    ...factsOf({ ...row, eta: etaView(row) }, { ...updated, eta: etaView(updated) }).map((fact) => ({
-      ...common,
+    ...factsOf(before, after).map((fact) => ({
       type: fact.type,
-      data: fact.data === null ? null : JSON.stringify(fact.data),
-      final_cost_cents: event.final_cost_cents,
-      environment: row.environment,
+      data: fact.data,
+      final_cost_cents: finalCost,
     })),
-    ...(accepted
-      ? [
-          {
-            ...common,
-            type: "order.assigned" as const,
-            data: JSON.stringify({
-              reassigned: accepted.reassigned,
-              ...(etaView(updated) ? { eta: etaView(updated) } : {}),
-            }),
-            final_cost_cents: null,
-            environment: row.environment,
-          },
-        ]
-      : []),
+    ...(accepted ? [{ type: "order.assigned" as const, data: assignedData(accepted.reassigned, after) }] : []),
   ];
-  const written = await trx("order_events").insert(rows).returning("id");
-  return written.map((w) => w.id).sort((a, b) => a - b);
+  return events;
 }
 
 /** The contractor's accept of its offer (offers/answer.ts): whether another contractor held the order before. */
@@ -154,8 +83,14 @@ export interface Accepted {
   reassigned: boolean;
 }
 
-/** Applies the change; an assignment opens the offer to its contractor, and leaving pending_dispatch withdraws an
- * offer still open (the contractor's accept closed its own before). */
+/** The status record's facts: going above the NTE is a person overriding the plan, whatever the flag says. */
+const recordOf = (input: OrderEventInput, nteOverride: unknown) => ({
+  note: input.note ?? null,
+  human_override: (input.human_override ?? false) || nteOverride !== null,
+  final_cost_cents: input.final_cost_cents ?? null,
+});
+
+/** Applies the change; an assignment opens the offer, and leaving pending_dispatch withdraws one still open. */
 export async function applyEvent(
   trx: Knex.Transaction,
   id: string,
@@ -171,19 +106,27 @@ export async function applyEvent(
   const nteOverride = checkNte(row, input, match); // under the lock: the row's NTE and price as they stand
   const now = nowDate();
   const cancellation = input.status === "cancelled" ? cancellationOf(input, now) : null;
-  const update = updateOf(row, input, { booking: assignment?.booking ?? null, match, cancellation, now });
-  await trx("orders").where({ id }).update(update);
+  const update = updateOf(row, input, { booking: assignment?.booking ?? null, match, now });
   await updateSeats(trx, id, input.status, assignment);
-  if (assignment) await openOffer(trx, row, assignment.match.contractor.id, { now, respondBy: assignment.respondBy });
-  if (row.status === "pending_dispatch" && input.status !== "pending_dispatch") await withdrawOpenOffer(trx, id, now);
-  const event = {
-    note: input.note ?? null,
-    // going above the NTE is a person overriding the plan, whatever the flag says
-    human_override: (input.human_override ?? false) || nteOverride !== null,
-    final_cost_cents: input.final_cost_cents ?? null,
-  };
-  const updated = { ...row, ...update, cancellation: cancellation ?? row.cancellation };
-  const eventIds = await insertEvents(trx, { row, updated, event, now, accepted });
-  await recordSideEffects(trx, { row, updated, event, match, cancellation, nteOverride }, eventIds, base);
+  const offered = { ...row, ...update }; // the offer keeps the price and window booked for its contractor
+  if (assignment)
+    await openOffer(trx, offered, assignment.match.contractor.id, { now, respondBy: assignment.respondBy });
+  if (row.status === "pending_dispatch" && input.status !== "pending_dispatch")
+    await withdrawOpenOffer(trx, id, now, input.status);
+  const record = recordOf(input, nteOverride);
+  if (match) await recordMatch(trx, row, match, record.human_override);
+  const updated = await moveStatus(trx, row, {
+    kind: input.status === "cancelled" ? "cancel" : "step",
+    to: input.status,
+    update,
+    record,
+    cancellation,
+    then: (moved) => factsAfter(row, moved, record.final_cost_cents, accepted),
+    audit: nteOverride ? { nte_override: nteOverride } : {},
+    now,
+    base,
+  });
+  if (isFinal(updated.status))
+    await withdrawPendingRevision(trx, updated, { orderEnded: updated.status }, { now, base });
   return statusView(trx, updated, base);
 }

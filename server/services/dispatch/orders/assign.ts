@@ -1,21 +1,19 @@
-// Assigning an unassigned order: the contractor an operator names, else the pool's match and window the booking
-// rule picks for the order's urgency and NTE (bookings.ts: rank order for an emergency, else the earliest window).
-// The dispatcher, an operator's assignment and the sandbox all come here, so every path books a seat and none
-// assigns into a full window: the booking is written in the assignment's transaction, and a seat another instance
-// took meanwhile (23505) is read again and picked again, a few times at most.
-// Every assignment is an offer to the contractor it plans (OfferedPlan: with the offer's response deadline); a
-// re-offer plans without the contractors that already had one.
+// Assigning an unassigned order: the named contractor, else the booking rule's outcome for the pool; the seat is
+// written in the assignment's transaction, and a seat taken meanwhile is picked again, a few times at most.
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { DomainError } from "../../errors.js";
 import { isSeatTaken, seatAttempts, type SeatLedger } from "../bookings.js";
+import type { BookingOutcome } from "../booking-rule.js";
 import type { ContractorService } from "../contractors.js";
 import { rankMatches } from "../matching.js";
 import { stateTimeZone } from "../state-zones.js";
 import { invalidField } from "./errors.js";
-import type { Plan } from "./new-order.js";
+import type { Plan } from "./assignment.js";
 import { now as nowMs, nowDate } from "../../shared/clock.js";
 import type { Config } from "../../../config.js";
-import { respondByOf } from "../offers/records.js";
+import { respondByOf } from "./offer-records.js";
+import { placeOf } from "../travel.js";
+import { gridWindowAt } from "../arrival-windows.js";
 
 export interface MatchRequest {
   /** The contractor an operator named: they must serve the job. */
@@ -24,13 +22,17 @@ export interface MatchRequest {
   exclude?: ReadonlySet<string>;
   /** Only matches priced at most this (a re-offer keeps within the order's NTE); null or absent: any. */
   maxCostCents?: number | null;
+  /** The window the order was booked in, tried first (a re-offer keeps the customer's window when it can). */
+  keepWindowStart?: number | null;
 }
 
 /** A plan with its offer's response deadline: every assignment is an offer to the planned contractor. */
 export type OfferedPlan = Plan & { respondBy: Date };
+/** The booking rule's outcome with a plan: assign it, or hold the order at its price. */
+export type PlannedOutcome = Exclude<BookingOutcome["kind"], "none">;
 
-/** What assigning reads of the order: its job and its NTE (a match within it is preferred). */
-export type JobRow = Pick<OrderRow, "trade" | "state" | "location" | "urgency" | "nte_cents">;
+/** What assigning reads of the order: its job, its NTE and its environment (whose seats it books). */
+export type JobRow = Pick<OrderRow, "environment" | "trade" | "state" | "location" | "urgency" | "nte_cents">;
 
 /** What assigning reads: the pool and the seats. */
 export interface Assigner {
@@ -61,13 +63,12 @@ function noSeat(row: JobRow, contractorId: string | undefined) {
   );
 }
 
-/** The match and seats for an unassigned order: the named contractor, else the booking rule's pick; 409 when
- * nobody serves it or nobody has a seat. The seats stay claimed until the caller releases them. */
+/** The match and seats for an unassigned order (409 when nobody serves it or has a seat); seats stay claimed. */
 export async function planUnassigned(
   assigner: Assigner,
   row: JobRow,
   request: MatchRequest & { fresh?: boolean },
-): Promise<Plan> {
+): Promise<{ kind: PlannedOutcome; plan: Plan }> {
   const { contractorId } = request;
   const { contractors, seats } = assigner;
   const job = { trade: row.trade, location: row.location, urgency: row.urgency };
@@ -92,12 +93,15 @@ export async function planUnassigned(
   const now = nowMs();
   const occupancy = await seats.read(
     matches.map((match) => match.contractor),
-    { zone, urgency: row.urgency, now },
+    { environment: row.environment, zone, urgency: row.urgency, now, trade: row.trade, ...placeOf(row.location) },
     request.fresh,
   );
-  const plan = seats.book(occupancy, matches, { nteCents: row.nte_cents });
-  if (!plan) throw noSeat(row, contractorId);
-  return plan;
+  const kept = request.keepWindowStart == null ? undefined : gridWindowAt(zone, request.keepWindowStart, now);
+  const inKept = kept ? seats.book(occupancy, matches, { nteCents: row.nte_cents, window: kept }) : null;
+  const outcome = inKept?.kind === "assign" ? inKept : seats.book(occupancy, matches, { nteCents: row.nte_cents });
+  if (inKept && inKept !== outcome) seats.release(inKept.plan?.booking);
+  if (outcome.kind === "none") throw noSeat(row, contractorId);
+  return outcome;
 }
 
 /** Plans the assignment and applies it, again when another instance took the seats first. */
@@ -105,15 +109,14 @@ export async function assignWithSeats<T>(
   assigner: Assigner,
   row: JobRow,
   request: MatchRequest,
-  apply: (plan: OfferedPlan) => Promise<T>,
+  apply: (plan: OfferedPlan, kind: PlannedOutcome) => Promise<T>,
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
-    const plan = await planUnassigned(assigner, row, { ...request, fresh: attempt > 1 }); // a retry reads afresh
+    // a retry reads afresh
+    const { kind, plan } = await planUnassigned(assigner, row, { ...request, fresh: attempt > 1 });
     try {
-      return await apply({
-        ...plan,
-        respondBy: respondByOf(assigner.config.offerDeadlineMinutes, row.urgency, nowDate()),
-      });
+      const respondBy = respondByOf(assigner.config.offerDeadlineMinutes, row.urgency, nowDate());
+      return await apply({ ...plan, respondBy }, kind);
     } catch (error) {
       if (!isSeatTaken(error) || attempt >= seatAttempts) throw error;
     } finally {

@@ -20,8 +20,7 @@ function assertCustomerReason(reason: CancelReason): void {
   });
 }
 
-/** 422 for an operator's reason, 404 for another tenant's order, the same answer again when already cancelled,
- * 409 once on site. */
+/** 422 for an operator's reason, 404 for another tenant's order, the same answer again, 409 once on site. */
 export async function cancelOrder(db: Db, tenant: Tenant, id: string, input: CancelInput, base: string) {
   assertCustomerReason(input.reason);
   const row = await db("orders")

@@ -1,8 +1,5 @@
-// createOrder: idempotent creation with auto-matching and the booking of an arrival window (audited, webhooked) in
-// one statement. A seat another instance took between our read and our write (23505 on the booking's indexes) is
-// read again and matched again, a few times at most: then a requested window is 409, else the order waits (202). Entitlement (402) is
-// decided before it, once, by the operation's access check (plugins/access.ts on REST, the agents' invoker on MCP
-// and A2A): what reaches it is a key holding the order scope.
+// createOrder: idempotent creation with auto-matching and the booking of an arrival window in one statement; a seat
+// taken meanwhile (23505) is matched again a few times. Entitlement (402) is decided before, by the access check.
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { tenantOf, type KeyCaller, type Tenant } from "../../access/principal.js";
 import type { Config } from "../../../config.js";
@@ -13,16 +10,18 @@ import { DomainError } from "../../errors.js";
 import { invalidField } from "./errors.js";
 import { canonicalJson, sha256Hex } from "../../shared/ids.js";
 import { rankMatches } from "../matching.js";
-import { usStateOf } from "../trades.js";
+import { jobLocation } from "../job-location.js";
 import { assertCallbackAllowed, callbackPolicy } from "../../net/callback-guard.js";
-import { prepareOrder, type OrderBody, type OrderContext, type OrderInput, type Plan } from "./new-order.js";
+import { prepareOrder, type OrderBody, type OrderContext, type OrderInput } from "./new-order.js";
+import type { BookingOutcome } from "../booking-rule.js";
 import { isSeatTaken, seatAttempts, type SeatLedger } from "../bookings.js";
-import { requestedWindow } from "./windows.js";
+import { requestedWindow, unavailableBecause, whyNoneBooks } from "./windows.js";
 import { stateTimeZone } from "../state-zones.js";
 import type { Match } from "../matching.js";
 import { quotedMatches, quoteForOrder } from "./quoted.js";
 import type { OrderWriter } from "./writer.js";
 import { nowDate } from "../../shared/clock.js";
+import { placeOf } from "../travel.js";
 
 export type { OrderContext, OrderInput } from "./new-order.js";
 /** Who is ordering: a key (only keys with the order scope are entitled, which the access check has decided). */
@@ -33,7 +32,6 @@ export interface OrderAnswer {
   /** `fulfilled` says whether a contractor was assigned. */
   body: OrderBody;
 }
-/** What creating an order works with. */
 export interface OrderCreation {
   db: Db;
   contractors: ContractorService;
@@ -80,9 +78,9 @@ function replay(priors: PriorOrder[], requestHash: string, referenceId: string |
   return { replayed: true, body: JSON.parse(prior.response_body) as OrderBody }; // the stored first answer
 }
 
-/** The state as the contract spells it (agents' input reaches here without the REST validators). */
-function withUpperCaseState(payload: OrderInput): OrderInput {
-  return { ...payload, location: { ...payload.location, state: usStateOf(payload.location.state) } };
+/** The location as the services read it (agents' input reaches here without the REST validators). */
+async function withJobLocation(payload: OrderInput): Promise<OrderInput> {
+  return { ...payload, location: await jobLocation(payload.location) };
 }
 
 /** The ranked matches; a quoted order's first is its quote's contractor and price (its one extra statement). */
@@ -95,28 +93,28 @@ async function matchesFor(creation: OrderCreation, tenant: Tenant, input: OrderI
 const isUniqueViolation = (error: unknown) =>
   typeof error === "object" && error !== null && "code" in error && error.code === "23505";
 
-/** The match and seats the booking rule picks (bookings.ts): in the requested window (409 when none has one), else
- * by the job's urgency and NTE; none once the attempts are spent (other instances kept taking the seats picked). */
+/** The match and seats the booking rule picks (409 when a requested window has none); none once attempts are spent. */
 async function planOf(
   creation: OrderCreation,
-  request: { input: OrderInput; matches: Match[]; now: Date },
+  request: { tenant: Tenant; input: OrderInput; matches: Match[]; now: Date },
   attempt: number,
 ) {
-  const { input, matches, now } = request;
+  const { tenant, input, matches, now } = request;
   const last = attempt === seatAttempts;
   const zone = stateTimeZone(input.location.state);
   const requested = requestedWindow(input, zone, now.getTime()); // 422 for a window off the grid, 409 out of reach
-  // A requested window nobody can take is refused even when nobody serves the job at all: waiting (202) would end
-  // in another window, the earliest the dispatcher finds, which the customer did not ask for.
-  if (last && requested) throw requested.unavailable();
-  if (last) return null;
+  // A requested window nobody can take is refused: waiting (202) would end in a window the customer did not ask for.
+  if (last && requested) throw requested.unavailable(unavailableBecause.full);
+  if (last) return { kind: "none" } as const;
   const contractors = matches.map((match) => match.contractor);
-  const job = { zone, urgency: input.urgency, now: now.getTime() };
+  const { trade, urgency, location } = input;
+  const job = { environment: tenant.environment, zone, urgency, now: now.getTime(), trade, ...placeOf(location) };
   const occupancy = await creation.seats.read(contractors, job, attempt > 1); // a retry reads afresh
   const booking = { window: requested?.window, nteCents: input.nte_cents, quoted: Boolean(input.quote_id) };
-  const plan = creation.seats.book(occupancy, matches, booking);
-  if (!plan && requested) throw requested.unavailable();
-  return plan;
+  const outcome = creation.seats.book(occupancy, matches, booking);
+  if (outcome.kind === "none" && requested)
+    throw requested.unavailable(whyNoneBooks(contractors, requested.window, zone, now.getTime()));
+  return outcome;
 }
 
 /** 503 when dispatch is off, replay/409 on a repeated key. */
@@ -128,7 +126,7 @@ export async function createOrder(
   const { db, config } = creation;
   const { payload, ctx } = request;
   await assertDispatchConfigured(config, creation.contractors);
-  const input = withUpperCaseState(payload);
+  const input = await withJobLocation(payload);
   const requestHash = sha256Hex(canonicalJson(payload));
   const tenant = tenantOf(principal)!;
   if (tenant.environment === "live" && input.sandbox_scenario !== undefined)
@@ -144,8 +142,8 @@ export async function createOrder(
   const insert = { ...ctx, requestHash, tenant, keyId: principal.id };
   for (let attempt = 1; ; attempt++) {
     const now = nowDate();
-    const plan: Plan | null = await planOf(creation, { input, matches, now }, attempt);
-    const { body, write } = prepareOrder(config, input, insert, { matches, plan, now });
+    const outcome: BookingOutcome = await planOf(creation, { tenant, input, matches, now }, attempt);
+    const { body, write } = prepareOrder(config, input, insert, { matches, outcome, now });
     try {
       await creation.writer.write(write);
       return { body };
@@ -155,7 +153,7 @@ export async function createOrder(
       if (winners.length) return replay(winners, requestHash, keys.referenceId);
       if (!write.booking || !isSeatTaken(error)) throw error;
     } finally {
-      creation.seats.release(plan?.booking);
+      creation.seats.release(outcome.plan?.booking);
     }
   }
 }

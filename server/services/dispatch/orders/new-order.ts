@@ -1,7 +1,5 @@
-// A new order's answer and what to write for it: the row with its stored answer, first event, audit records,
-// webhook, the booking of its arrival window (bookings.ts) and the offer to its contractor, or, for an order priced
-// over its NTE (held), the pending price revision the customer approves to dispatch it, all decided before the one
-// insert.
+// A new order's answer and what to write for it, all decided before the one insert: the row, first event, audit
+// records, webhook, booking (bookings.ts) and offer, or for an order held over its NTE, its pending price revision.
 import type { Tenant } from "../../access/principal.js";
 import type { Config } from "../../../config.js";
 import { auditRow, type AuditRow } from "../../audit/entries.js";
@@ -14,16 +12,14 @@ import { trackingAuth } from "./view.js";
 import { baseUrlOf, statusUrl } from "../../shared/base-url.js";
 import type { NewOrder } from "./writer.js";
 import { dispatchEta, noEta } from "./eta.js";
+import { assignmentColumns, unassignedColumns, type Plan } from "./assignment.js";
 import { bookingRow, type Booking } from "../bookings.js";
-import { offerAudit, offerRow, respondByOf } from "../offers/records.js";
-import { heldRevisionOf, revisionAudit } from "../revisions/records.js";
+import { offerAudit, offerRow, respondByOf } from "./offer-records.js";
+import { heldRevisionOf, revisionAudit } from "./revision-records.js";
 import type { PriceRevisionRow } from "../../../db/tables/dispatch.js";
+import type { BookingOutcome } from "../booking-rule.js";
 
-/** The contractor the booking rule picked for the job (bookings.ts) and the seats it books. */
-export interface Plan {
-  match: Match;
-  booking: Booking;
-}
+export type { Plan } from "./assignment.js";
 
 /** createOrder's body after validation (joi has applied the `urgency` default). */
 export type OrderInput = ValidBody<"createOrder">;
@@ -32,7 +28,7 @@ export interface OrderContext {
   idempotencyKey?: string;
   /** Base of absolute URLs when PUBLIC_BASE_URL is unset: the request's own origin. */
   origin: string;
-  /** When the request arrived (ms since epoch), for dispatch latency. */
+  /** When the request arrived (wall-clock ms since epoch), for dispatch latency. */
   receivedAt: number;
 }
 /** Who orders and how the request is known again: its tenant, key and request hash. */
@@ -68,7 +64,8 @@ function summaryOf(
 
 function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, assigned: Plan | undefined, now: Date) {
   const best = assigned?.match;
-  const window = assigned?.booking.window;
+  // latency on the wall clock that stamped the request's arrival (its own handling time, not business time)
+  const latency = { arrivedAt: ctx.receivedAt, assignedAt: Date.now() };
   return {
     id: order.id,
     account: ctx.tenant.account,
@@ -85,18 +82,14 @@ function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, assigne
     urgency: input.urgency,
     description: input.description,
     nte_cents: input.nte_cents ?? null,
-    quoted_cost_cents: order.quoted_cost_cents,
     sandbox_scenario: input.sandbox_scenario ?? null,
-    contractor_id: best?.contractor.id ?? null,
-    estimated_response_minutes: order.estimated_response_minutes,
     callback_url: input.callback_url ?? null,
-    dispatch_latency_ms: best ? Math.max(0, now.getTime() - ctx.receivedAt) : null,
-    arrival_window_start: window ? new Date(window.start) : null,
-    arrival_window_end: window ? new Date(window.end) : null,
+    ...(assigned ? assignmentColumns(assigned, latency) : { ...unassignedColumns, dispatch_latency_ms: null }),
+    quoted_cost_cents: order.quoted_cost_cents, // a held order keeps the price it is held at
     response_status: best ? (201 as const) : (202 as const),
     created_at: now,
     updated_at: now,
-    ...(best ? dispatchEta(best.responseMinutes, now, window?.start) : noEta),
+    ...(best ? dispatchEta(best.responseMinutes, now, assigned?.booking.arrival) : noEta),
   };
 }
 
@@ -132,8 +125,7 @@ const noContractorDetail = (input: OrderInput) =>
 const noWindowDetail = (input: OrderInput) =>
   `Every active ${input.trade} contractor that serves ${input.location.state} is fully booked (or off) within the ${input.urgency} horizon. The order is kept and assigned as soon as a seat frees.`;
 
-/** Why nobody was assigned: held over the NTE (with the price revision to approve), the pool fully booked, or
- * nobody in the area. */
+/** Why nobody was assigned: held over the NTE, the pool fully booked, or nobody in the area. */
 function reasonOf(input: OrderInput, found: { priced?: Match; booked: boolean; revision: PriceRevisionRow | null }) {
   const { priced, booked, revision } = found;
   if (priced && revision)
@@ -197,24 +189,24 @@ function answerOf(config: Config, input: OrderInput, outcome: Outcome): { body: 
   return { body, note: notes[fulfilment.reason] ?? "No contractor in area." };
 }
 
-/** An order held over its NTE asks the customer to approve its price (revisions/records.ts); null otherwise. */
+/** An order held over its NTE asks the customer to approve its price (orders/revision-records.ts); null otherwise. */
 function heldRevision(input: OrderInput, row: NewRow, found: { priced?: Match; now: Date }) {
   const { priced, now } = found;
   if (!priced || !isOverNte(input.nte_cents, priced.costCents)) return null;
   return heldRevisionOf({ ...row, nte_cents: input.nte_cents! }, priced.costCents, now);
 }
 
-/** The order's answer body and what to write for it (row with the stored answer, first event, audit, webhook,
- * booking). `plan` is the booking rule's pick (bookings.ts), null when nobody has a seat. */
+/** The order's answer body and what to write for it; `plan` is the booking rule's pick, null when nobody has a seat. */
 export function prepareOrder(
   config: Config,
   input: OrderInput,
   ctx: InsertContext,
-  found: { matches: Match[]; plan: Plan | null; now: Date },
+  found: { matches: Match[]; outcome: BookingOutcome; now: Date },
 ): { body: OrderBody; write: NewOrder } {
-  const { matches, plan, now } = found;
+  const { matches, outcome: booked, now } = found;
+  const plan = booked.plan ?? null;
   const priced = plan?.match ?? matches[0];
-  const assigned = plan && !isOverNte(input.nte_cents, priced?.costCents) ? plan : undefined; // held for approval
+  const assigned = booked.kind === "assign" ? booked.plan : undefined; // "hold": held for approval
   const best = assigned?.match;
   const order = summaryOf(newId("ord"), input, { priced, assigned: best, booking: assigned?.booking }, now);
   const row = orderRow(input, ctx, order, assigned, now);
@@ -227,7 +219,7 @@ export function prepareOrder(
   if (revision) records.push(auditRow(revisionAudit(revision, "requested")));
   const outcome = { order, priced, best, booked: Boolean(plan), revision, tracking, seal };
   const { body, note } = answerOf(config, input, outcome);
-  // the assigned contractor is offered the job at once, in the same statement (offers/records.ts)
+  // the assigned contractor is offered the job at once, in the same statement (orders/offer-records.ts)
   const offer = best
     ? offerRow(row, best.contractor.id, {
         now,

@@ -1,13 +1,13 @@
-// The order lifecycle's one not-to-exceed rule: no path (operators, the sandbox clock, advancing by hand, trigger)
-// dispatches an order whose expected cost is over its NTE or completes one whose final cost is; only an
-// operator's explicit override with a reason goes above it, and that override is kept as a human override.
+// The one not-to-exceed rule: no path dispatches an order whose expected cost is over its NTE or completes one whose
+// final cost is, except an operator's explicit override with a reason, kept as a human override.
 import type { Knex } from "knex";
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { DomainError } from "../../errors.js";
 import type { Match } from "../matching.js";
 import { isOverNte } from "../nte.js";
 import { invalidField } from "./errors.js";
-import type { OrderEventInput } from "./transition.js";
+import type { OrderEventInput } from "./event-input.js";
+import { committedBy } from "./state.js";
 
 /** An operator's step above the NTE, as the audit log keeps it. */
 export interface NteOverride {
@@ -18,13 +18,11 @@ export interface NteOverride {
 
 type NteRow = Pick<OrderRow, "id" | "nte_cents" | "quoted_cost_cents">;
 
-/** Steps that commit to the expected cost: assigning a contractor and sending them. */
-const dispatchSteps: readonly string[] = ["pending_dispatch", "dispatched"];
-
 /** The cost a step commits the order to (the match's price when it assigns), or null for steps that commit none. */
 function committedCost(row: NteRow, input: OrderEventInput, match: Match | null) {
-  if (input.status === "completed") return { what: "the final cost", cents: input.final_cost_cents ?? null };
-  if (dispatchSteps.includes(input.status))
+  const commits = committedBy(input.status);
+  if (commits === "final_cost") return { what: "the final cost", cents: input.final_cost_cents ?? null };
+  if (commits === "expected_cost")
     return { what: "the expected cost", cents: match?.costCents ?? row.quoted_cost_cents };
   return { what: "", cents: null };
 }
@@ -50,8 +48,7 @@ export function checkNte(row: NteRow, input: OrderEventInput, match: Match | nul
   );
 }
 
-/** An approved price revision (dispatch/revisions/answer.ts): its amount becomes the order's NTE, the one this rule
- * reads from then on; inside the approval's transaction, under the order's row lock. */
+/** An approved price revision's amount becomes the order's NTE (inside the approval's transaction, row locked). */
 export async function raiseNte(trx: Knex.Transaction, id: string, nteCents: number, now: Date): Promise<void> {
   await trx("orders").where({ id }).update({ nte_cents: nteCents, updated_at: now });
 }
@@ -62,7 +59,6 @@ export const isOverNteError = (error: unknown) => error instanceof DomainError &
 /** An order priced over its NTE: nothing automatic moves it (the sandbox follows the live rule). */
 export const isHeldOverNte = (row: NteRow) => isOverNte(row.nte_cents, row.quoted_cost_cents);
 
-/** isHeldOverNte as a query condition. */
 export function heldOverNte(query: Knex.QueryBuilder): void {
   void query
     .whereNotNull("orders.nte_cents")

@@ -8,7 +8,6 @@ import { rankMatches, type JobLocation, type Match } from "../matching.js";
 import type { TradeCode, Urgency } from "../trades.js";
 import { now as nowMs } from "../../shared/clock.js";
 
-/** What an order keeps of its quote. */
 export type OrderedQuote = Pick<QuoteRow, "id" | "contractor_id" | "estimated_cost_cents">;
 type QuoteOfOrder = OrderedQuote & Pick<QuoteRow, "trade" | "state" | "urgency" | "expires_at">;
 interface Job {
@@ -37,8 +36,7 @@ function assertSameJob(quote: QuoteOfOrder, job: Job): void {
   );
 }
 
-/** One SELECT: 404 unless the account's quote, 422 `quote_mismatch` for another trade, state or urgency, 409 once
- * expired. */
+/** One SELECT: 404 unless the account's quote, 422 `quote_mismatch`, 409 once expired. */
 export async function quoteForOrder(db: Db, tenant: Tenant, quoteId: string, job: Job): Promise<OrderedQuote> {
   const quote = await db("quotes")
     .where({ id: quoteId, ...tenant })
@@ -55,10 +53,7 @@ export async function quoteForOrder(db: Db, tenant: Tenant, quoteId: string, job
   return quote;
 }
 
-/**
- * The order's matches: the quoted contractor first while the pool still has it for this job (active, trade,
- * state, urgency), else the usual ranking; the first match carries the quote's price whenever the quote had one.
- */
+/** The order's matches: the quoted contractor first while the pool still has it for this job, carrying its price. */
 export function quotedMatches(candidates: Contractor[], job: Job, quote: OrderedQuote): Match[] {
   const ranked = rankMatches(candidates, job);
   const best = ranked.find((match) => match.contractor.id === quote.contractor_id) ?? ranked[0];

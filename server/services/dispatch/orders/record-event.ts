@@ -1,6 +1,5 @@
-// recordOrderEvent: an operator moves an order (assigning a contractor when it leaves accepted_pending_fulfilment),
-// on the order's tenant's clock (a frozen sandbox's instant for a test order: test-clock.ts). Contractors report their
-// own status (updateJobStatus), so every step taken here is a person stepping in: always recorded as a human override.
+// recordOrderEvent: an operator moves an order on its tenant's clock (test-clock.ts); contractors report their own
+// status, so every step taken here is a person stepping in: always recorded as a human override.
 import type { Db } from "../../../db/knex.js";
 import { applyEvent } from "./apply-event.js";
 import { assignWithSeats, type Assigner } from "./assign.js";

@@ -1,28 +1,33 @@
-// Re-offering a job after a decline or an expiry (an order change, so it lives with the order service; offers/
-// decides when): the next eligible contractor by the same ranking and seat
-// ledger as every assignment (orders/assign.ts), without the contractors that already had an offer of this order
-// and within the order's NTE; its seats replace the previous contractor's in one transaction, the order keeps
-// pending_dispatch with `assigned_contractor_ref` naming the new contractor, and `order.assigned` says so with
-// `reassigned: true`. When none is left the order returns to accepted_pending_fulfilment, its seats freed: the
-// dispatcher matches it again as the pool changes (still without those contractors) and escalates it at its
-// fulfilment deadline. Several instances may try at once: each step re-checks under the order's row lock that it
-// is still pending_dispatch without an open offer, and the one-open-offer index refuses a second offer anyway.
+// Re-offering a job after a decline, an expiry or a give-back, at the order's price and announcing a moved window,
+// or back to the queue when nobody is left (docs/decisions.md#the-order-core-modules).
 import { nowDate } from "../../shared/clock.js";
 import type { Knex } from "knex";
 import type { Db } from "../../../db/knex.js";
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { appendAudit } from "../../audit/entries.js";
 import { DomainError } from "../../errors.js";
-import { writeOrderEvents } from "./event-writes.js";
+import { writeOrderEvents, type EventWrite } from "./event-writes.js";
+import { assignedData } from "../../events/catalogue.js";
+import { arrivalWindowOf } from "./arrival-window.js";
+import { moveStatus } from "./move-status.js";
+import { assignmentColumns, unassignedColumns } from "./assignment.js";
 import { bookingRow } from "../bookings.js";
 import { matchFacts } from "../matching.js";
 import { assignWithSeats, type Assigner, type OfferedPlan } from "./assign.js";
 import { dispatchEta, etaView, noEta } from "./eta.js";
-import { openOffer } from "../offers/records.js";
+import { openOffer } from "./offer-records.js";
 
 export interface Reoffering extends Assigner {
   db: Db;
 }
+
+/** What the contractor side's operations work with (offers, jobs, the sandbox's simulated contractors). */
+export interface Answering extends Reoffering {
+  /** Told after order events are written (the feed sequencer's nudge). */
+  eventsWritten: () => void;
+}
+
+const timeOf = (at: Date | string | null) => (at === null ? null : new Date(at).getTime());
 
 /** Nobody (else) serves the job, or all who do are fully booked. */
 export const isUnmatchable = (error: unknown) =>
@@ -42,6 +47,29 @@ async function lockWaiting(trx: Knex.Transaction, id: string): Promise<OrderRow 
   return open ? null : row;
 }
 
+/** The customer pays what it was quoted: a re-assignment keeps the order's price, the next contractor is offered the
+ * job at it, a higher one only through an approved price revision (docs/decisions.md, "Re-assignment keeps the
+ * promise"). */
+const keptPrice = (row: OrderRow) =>
+  row.quoted_cost_cents === null ? {} : { quoted_cost_cents: row.quoted_cost_cents };
+
+/** order.assigned with the estimate, window and price, then order.rescheduled when the booking moved the window. */
+function reassignedEvents(row: OrderRow, moved: OrderRow): EventWrite[] {
+  const arrival_window = arrivalWindowOf(moved);
+  const previous_arrival_window = arrivalWindowOf(row);
+  const events: EventWrite[] = [
+    { type: "order.assigned", data: assignedData(true, { eta: etaView(moved), arrival_window }) },
+  ];
+  const sameWindow =
+    timeOf(row.arrival_window_start) === timeOf(moved.arrival_window_start) &&
+    timeOf(row.arrival_window_end) === timeOf(moved.arrival_window_end);
+  if (arrival_window && !sameWindow) {
+    const data = { arrival_window, ...(previous_arrival_window ? { previous_arrival_window } : {}) };
+    events.push({ type: "order.rescheduled", data: { ...data, rescheduled_by: "dispatch" } });
+  }
+  return events;
+}
+
 /** Moves the order's offer and seats to the planned contractor; false when another instance already moved it. */
 async function moveOffer(trx: Knex.Transaction, id: string, plan: OfferedPlan, base: string): Promise<boolean> {
   const row = await lockWaiting(trx, id);
@@ -51,19 +79,15 @@ async function moveOffer(trx: Knex.Transaction, id: string, plan: OfferedPlan, b
   await trx("contractor_bookings").where({ order_id: id }).delete();
   await trx("contractor_bookings").insert(bookingRow(id, booking));
   const update = {
-    contractor_id: match.contractor.id,
-    quoted_cost_cents: match.costCents,
-    estimated_response_minutes: match.responseMinutes,
-    arrival_window_start: new Date(booking.window.start),
-    arrival_window_end: new Date(booking.window.end),
+    ...assignmentColumns(plan, null), // the first assignment's latency stays
+    ...keptPrice(row),
     updated_at: now,
-    ...dispatchEta(match.responseMinutes, now, booking.window.start),
+    ...dispatchEta(match.responseMinutes, now, booking.arrival),
   };
   await trx("orders").where({ id }).update(update);
-  await openOffer(trx, row, match.contractor.id, { now, respondBy: plan.respondBy });
-  const eta = etaView({ ...row, ...update });
-  const data = { reassigned: true, ...(eta ? { eta } : {}) };
-  await writeOrderEvents(trx, row, [{ type: "order.assigned", data }], { now, base });
+  const moved = { ...row, ...update };
+  await openOffer(trx, moved, match.contractor.id, { now, respondBy: plan.respondBy });
+  await writeOrderEvents(trx, moved, reassignedEvents(row, moved), { now, base });
   const tenant = { account: row.account, environment: row.environment };
   await appendAudit(trx, { type: "match", tenant, subject: id, content: { ...matchFacts(match), reoffer: true } });
   return true;
@@ -75,23 +99,10 @@ async function returnToQueue(trx: Knex.Transaction, id: string, base: string): P
   if (!row) return false;
   const now = nowDate();
   await trx("contractor_bookings").where({ order_id: id }).delete();
-  await trx("orders")
-    .where({ id })
-    .update({
-      status: "accepted_pending_fulfilment",
-      contractor_id: null,
-      estimated_response_minutes: null,
-      arrival_window_start: null,
-      arrival_window_end: null,
-      updated_at: now,
-      ...noEta,
-    });
+  const update = { ...unassignedColumns, ...noEta };
   const note = "No contractor accepted the offer; back to the dispatcher.";
-  const status = "accepted_pending_fulfilment" as const;
-  await writeOrderEvents(trx, row, [{ type: "order.status_changed", status, note }], { now, base });
-  const tenant = { account: row.account, environment: row.environment };
-  const content = { from: row.status, to: status, note, human_override: false, final_cost_cents: null };
-  await appendAudit(trx, { type: "order_status", tenant, subject: id, content });
+  const record = { note, human_override: false, final_cost_cents: null };
+  await moveStatus(trx, row, { kind: "requeue", to: "accepted_pending_fulfilment", update, record, now, base });
   return true;
 }
 
@@ -104,12 +115,14 @@ export async function reOffer(
   const row = await deps.db("orders").where({ id: orderId }).first();
   if (row?.status !== "pending_dispatch") return "unchanged";
   const exclude = await offeredBefore(deps.db, orderId);
-  const request = { exclude, maxCostCents: row.nte_cents };
+  const keepWindowStart = row.arrival_window_start ? new Date(row.arrival_window_start).getTime() : null;
+  const request = { exclude, maxCostCents: row.nte_cents, keepWindowStart };
   try {
-    const moved = await assignWithSeats(deps, row, request, (plan) =>
-      deps.db.transaction((trx) => moveOffer(trx, orderId, plan, base)),
+    // within the NTE (maxCostCents) the rule never holds; a hold would be nobody to offer it to
+    const moved = await assignWithSeats(deps, row, request, (plan, kind) =>
+      kind === "hold" ? Promise.resolve(null) : deps.db.transaction((trx) => moveOffer(trx, orderId, plan, base)),
     );
-    return moved ? "reoffered" : "unchanged";
+    if (moved !== null) return moved ? "reoffered" : "unchanged";
   } catch (error) {
     if (!isUnmatchable(error)) throw error;
   }

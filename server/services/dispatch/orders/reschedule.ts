@@ -1,21 +1,5 @@
-// rescheduleOrder: the customer moves an assigned order to another arrival window of the SAME contractor before it
-// is on site. Only an assigned order has seats to move: an unassigned one has no contractor whose calendar a window
-// could be checked against (the dispatcher books its window when it assigns it), so it is 409 like a finished one,
-// and the customer cancels and orders again with `arrival_window`.
-//
-// Under the order's row lock, in one transaction: the order's booking row (contractor_bookings) is moved to the new
-// window's lowest free seat, and to a free day seat when the contractor's local day changes (the same day keeps its
-// seat), so the old seats are freed by the same write that takes the new ones; the order's window and ETA
-// (dispatchEta: the window's start, source `window`, when later than the response time), an `order.rescheduled`
-// fact (with `order.eta_updated` after it when the ETA changed), their webhooks and a `reschedule` audit record.
-// Seats are read inside the transaction; a seat another writer took meanwhile fails the booking's UNIQUE indexes
-// (23505) and the whole move is read and tried again, as often as creation and assignment do (seatAttempts), then
-// 409 window_unavailable. Asking for the window the order already has changes nothing and answers the order as it is.
-//
-// One rule, two movers (Mover): the customer (rescheduleOrder, its tenant's order, answered with the order) and the
-// contractor holding the job (jobs/reschedule.ts: rescheduleJob, a job of its environment it holds, else its 404,
-// answered with the job). Only who may see the order, its 404, its answer and the `rescheduled_by` the event and
-// the audit record carry differ; the windows, seats, ETA and 409s are this module's, whoever asks.
+// rescheduleOrder: the customer moves an assigned order, before it is on site, to another window of the same
+// contractor, its seats, ETA, event and audit record moved in one transaction (docs/decisions.md#the-order-core-modules).
 import type { Knex } from "knex";
 import type { Db } from "../../../db/knex.js";
 import type { ContractorBookingRow, OrderRow } from "../../../db/tables/dispatch.js";
@@ -25,14 +9,17 @@ import { DomainError } from "../../errors.js";
 import { writeOrderEvents } from "./event-writes.js";
 import type { RequestBody, Schemas } from "../../../types/contract.js";
 import { withOffset, workedWindows, type WorkedWindow } from "../arrival-windows.js";
-import { bookingRow, isSeatTaken, lowestFree, seatAttempts, type Booking } from "../bookings.js";
+import { bookingRow, isSeatTaken, jobTimeOf, lowestFree, seatAttempts, type Booking } from "../bookings.js";
+import { travelReady } from "../travel.js";
+import { earliestArrival, onSlots, type JobTime, type Placement } from "../technician-time.js";
 import type { Contractor, ContractorService } from "../contractors.js";
 import { stateTimeZone } from "../state-zones.js";
 import { invalidField, orderNotFound } from "./errors.js";
 import { dispatchEta, etaView, type EtaColumns } from "./eta.js";
 import { statusView } from "./view.js";
-import { requestedWindow, windowUnavailable } from "./windows.js";
+import { finerThanMs, requestedWindow, unavailableBecause, windowUnavailable } from "./windows.js";
 import { nowDate } from "../../shared/clock.js";
+import { comingStatuses, isComing } from "./state.js";
 
 export type RescheduleInput = RequestBody<"rescheduleOrder">;
 type Window = Schemas["ArrivalWindow"];
@@ -43,20 +30,17 @@ export interface Mover<V, H> {
   by: NonNullable<Schemas["OrderEventData"]["rescheduled_by"]>;
   /** The orders it may see: its tenant's (the customer), or its environment's (a contractor, which holds some). */
   scope: Partial<Tenant> & Pick<Tenant, "environment">;
-  /** Its 404 for an order it may not see or move. */
   notFound: (id: string) => DomainError;
-  /** Under the row lock, before any other check: its hold on the order, or undefined when it may not move it (its
-   * 404). */
+  /** Under the row lock, first: its hold on the order, or undefined when it may not move it (its 404). */
   hold: (trx: Trx, row: OrderRow) => Promise<H | undefined>;
   /** Its answer: the order (or job) as the move left it, read in the move's transaction, with its hold. */
   view: (trx: Trx, row: OrderRow, hold: H) => Promise<V>;
+  /** Where its 409 window_unavailable sends it for the open windows (default: quote again). */
+  openWindows?: (id: string) => string;
 }
 
-/** Statuses whose contractor is assigned and not yet on site: the ones a window can still move on. */
-const movable: readonly string[] = ["pending_dispatch", "dispatched", "en_route"];
-
-function assertReschedulable(row: OrderRow): void {
-  if (movable.includes(row.status) && row.contractor_id) return;
+export function assertReschedulable(row: OrderRow): void {
+  if (isComing(row.status) && row.contractor_id) return;
   const why =
     row.status === "accepted_pending_fulfilment"
       ? "it has no contractor yet, so no window to move (cancel it and order again with arrival_window)"
@@ -64,7 +48,7 @@ function assertReschedulable(row: OrderRow): void {
   throw new DomainError(
     "conflict",
     "order_not_reschedulable",
-    `Order ${row.id} is ${row.status}: ${why}; only a pending_dispatch, dispatched or en_route order can be rescheduled.`,
+    `Order ${row.id} is ${row.status}: ${why}; only a ${comingStatuses.join(", ").replace(/, (?=[^,]*$)/, " or ")} order can be rescheduled.`,
   );
 }
 
@@ -76,30 +60,81 @@ const windowOf = (zone: string, start: Date | null, end: Date | null): Window | 
 /** Whether the request names the window the order already has (any offset naming the same instants). */
 function isCurrentWindow(row: OrderRow, input: RescheduleInput): boolean {
   const { start, end } = input.arrival_window;
-  if (!row.arrival_window_start || !row.arrival_window_end) return false;
+  if (!row.arrival_window_start || !row.arrival_window_end || finerThanMs(start) || finerThanMs(end)) return false;
   return (
     Date.parse(start) === new Date(row.arrival_window_start).getTime() &&
     Date.parse(end) === new Date(row.arrival_window_end).getTime()
   );
 }
 
-/** The contractor's seats in the worked window (its own day seat kept when the day is the same), or null when the
- * window or the day is full, as read inside the transaction. */
-async function seatsFor(trx: Knex.Transaction, row: OrderRow, contractor: Contractor, worked: WorkedWindow) {
-  const others: Pick<ContractorBookingRow, "order_id" | "seat" | "day_seat" | "local_day" | "window_start">[] =
-    await trx("contractor_bookings")
-      .where({ contractor_id: contractor.id })
-      .andWhere((q) => void q.where("window_start", new Date(worked.window.start)).orWhere("local_day", worked.day))
-      .select("order_id", "seat", "day_seat", trx.raw("local_day::text as local_day"), "window_start");
+type OtherBooking = Pick<ContractorBookingRow, "order_id" | "seat" | "day_seat" | "local_day"> & {
+  busy_from_ms: number;
+  busy_until_ms: number;
+};
+
+/** The contractor's bookings on the window's local day, or busy within a day of it. */
+async function bookingsAround(trx: Knex.Transaction, row: OrderRow, contractorId: string, worked: WorkedWindow) {
+  const { window } = worked;
+  const around = [new Date(window.start - 86_400_000), new Date(window.end + 86_400_000)];
+  const others: OtherBooking[] = await trx("contractor_bookings")
+    .where({ environment: row.environment, contractor_id: contractorId })
+    .andWhere(
+      (q) =>
+        void q
+          .where("local_day", worked.day)
+          .orWhereRaw("coalesce(busy_until, window_end) > ? and coalesce(busy_from, window_start) < ?", around),
+    )
+    .select(
+      "order_id",
+      "seat",
+      "day_seat",
+      trx.raw("local_day::text as local_day"),
+      trx.raw("extract(epoch from coalesce(busy_from, window_start))::float8 * 1000 as busy_from_ms"),
+      trx.raw("extract(epoch from coalesce(busy_until, window_end))::float8 * 1000 as busy_until_ms"),
+    );
+  return others;
+}
+
+/** The technician arriving earliest in the window, after the others' jobs (bookings.ts's rule, on this read). */
+function earliestTechnician(
+  rest: OtherBooking[],
+  contractor: Contractor,
+  window: WorkedWindow["window"],
+  time: JobTime,
+) {
+  let best: (Placement & { seat: number }) | null = null;
+  for (let seat = 0; seat < contractor.capacity.concurrent_jobs; seat++) {
+    const busy = rest.filter((b) => b.seat === seat).map((b) => onSlots(b.busy_from_ms, b.busy_until_ms));
+    const placement = earliestArrival(busy, window, time);
+    if (placement && (!best || placement.arrival < best.arrival)) best = { ...placement, seat };
+  }
+  return best;
+}
+
+/** The earliest technician of the contractor that can arrive in the worked window and a day seat, or null. */
+async function seatsFor(
+  trx: Knex.Transaction,
+  row: OrderRow,
+  contractor: Contractor,
+  worked: WorkedWindow,
+  now: number,
+) {
+  const others = await bookingsAround(trx, row, contractor.id, worked);
   const own = others.find((b) => b.order_id === row.id);
   const rest = others.filter((b) => b.order_id !== row.id);
-  const inWindow = rest.filter((b) => new Date(b.window_start).getTime() === worked.window.start && b.seat !== null);
-  const seat = lowestFree(new Set(inWindow.map((b) => b.seat!)), contractor.capacity.concurrent_jobs);
+  const { environment, trade } = row;
+  const responseMinutes = row.estimated_response_minutes ?? contractor.base_response_minutes;
+  await travelReady();
+  const { zip, state, city } = row.location;
+  const time = jobTimeOf({ contractor, responseMinutes }, { now, trade, zip, state, city });
+  const best = earliestTechnician(rest, contractor, worked.window, time);
   const sameDay = own?.local_day === worked.day;
   const onDay = rest.filter((b) => b.local_day === worked.day).map((b) => b.day_seat);
   const daySeat = sameDay ? own.day_seat : lowestFree(new Set(onDay), contractor.capacity.jobs_per_day);
-  if (seat === null || daySeat === null) return null;
-  return { contractorId: contractor.id, window: worked.window, seat, day: worked.day, daySeat } satisfies Booking;
+  if (best === null || daySeat === null) return null;
+  const { seat, arrival, busy } = best;
+  const { window, day } = worked;
+  return { environment, contractorId: contractor.id, window, seat, day, daySeat, arrival, busy } satisfies Booking;
 }
 
 /** Moves the order's booking row to the new seats (inserts one for an order booked before seats were kept). */
@@ -122,12 +157,15 @@ async function recordMove(
 ): Promise<void> {
   const { row, by, windows } = move;
   const tenant = { account: row.account, environment: row.environment };
-  const moved = windows.previous_arrival_window ? windows : { arrival_window: windows.arrival_window };
-  const data = { ...moved, rescheduled_by: by };
+  const { arrival_window, previous_arrival_window } = windows;
+  const data = { arrival_window, ...(previous_arrival_window ? { previous_arrival_window } : {}), rescheduled_by: by };
   await writeOrderEvents(
     trx,
     row,
-    [{ type: "order.rescheduled", data }, ...(eta ? [{ type: "order.eta_updated" as const, data: { eta } }] : [])],
+    [
+      { type: "order.rescheduled", data },
+      ...(eta ? [{ type: "order.eta_updated" as const, data: { eta, arrival_window } }] : []),
+    ],
     change,
   );
   await appendAudit(trx, {
@@ -145,9 +183,9 @@ async function recordMove(
 }
 
 /** The new ETA columns when the move changes the estimate (same time and source: none). */
-function etaOfMove(row: OrderRow, windowStart: number, now: Date): EtaColumns | null {
+function etaOfMove(row: OrderRow, arrival: number, now: Date): EtaColumns | null {
   if (row.estimated_response_minutes === null) return null;
-  const estimate = dispatchEta(row.estimated_response_minutes, now, windowStart);
+  const estimate = dispatchEta(row.estimated_response_minutes, now, arrival);
   const same =
     row.eta_at !== null &&
     new Date(row.eta_at).getTime() === estimate.eta_at!.getTime() &&
@@ -182,12 +220,14 @@ async function moveOnce<V, H>(trx: Knex.Transaction, attempt: Attempt<V, H>): Pr
     { urgency: row.urgency, arrival_window: input.arrival_window },
     zone,
     now.getTime(),
+    mover.openWindows?.(id),
   )!;
   const worked = workedWindows(contractor, zone, now.getTime()).find((w) => w.window.start === requested.window.start);
-  const booking = worked ? await seatsFor(trx, row, contractor, worked) : null;
-  if (!booking) throw requested.unavailable();
+  if (!worked) throw requested.unavailable(unavailableBecause.notWorkedByContractor);
+  const booking = await seatsFor(trx, row, contractor, worked, now.getTime());
+  if (!booking) throw requested.unavailable(unavailableBecause.full);
   await moveBooking(trx, id, booking);
-  const eta = etaOfMove(row, booking.window.start, now);
+  const eta = etaOfMove(row, booking.arrival, now);
   const update: Pick<OrderRow, "arrival_window_start" | "arrival_window_end" | "updated_at"> & Partial<EtaColumns> = {
     arrival_window_start: new Date(booking.window.start),
     arrival_window_end: new Date(booking.window.end),
@@ -200,7 +240,7 @@ async function moveOnce<V, H>(trx: Knex.Transaction, attempt: Attempt<V, H>): Pr
     arrival_window: windowOf(zone, updated.arrival_window_start, updated.arrival_window_end)!,
     previous_arrival_window: windowOf(zone, row.arrival_window_start, row.arrival_window_end),
   };
-  await recordMove(trx, { row, by: mover.by, windows }, eta ? etaView(updated) : null, { now, base });
+  await recordMove(trx, { row: updated, by: mover.by, windows }, eta ? etaView(updated) : null, { now, base });
   return mover.view(trx, updated, hold);
 }
 
@@ -211,8 +251,7 @@ function assertWindowGiven(input: RescheduleInput): void {
     throw invalidField("/arrival_window", '"arrival_window" (start and end) is required.');
 }
 
-/** The mover's 404, 409 order_not_reschedulable / window_unavailable, 422 for a window off the grid; the same
- * answer when the order already has the window. */
+/** The mover's 404, 409 order_not_reschedulable / window_unavailable, 422 for a window off the grid. */
 export async function moveWindow<V, H>(
   deps: { db: Db; contractors: ContractorService },
   mover: Mover<V, H>,
@@ -236,7 +275,14 @@ export async function moveWindow<V, H>(
     }
     if (attempt >= seatAttempts) {
       const { start, end } = input.arrival_window;
-      throw windowUnavailable(stateTimeZone(read.state), Date.parse(start), Date.parse(end));
+      const zone = stateTimeZone(read.state);
+      throw windowUnavailable(
+        zone,
+        Date.parse(start),
+        Date.parse(end),
+        unavailableBecause.full,
+        mover.openWindows?.(id),
+      );
     }
   }
 }

@@ -1,41 +1,131 @@
-// The order's state machine: the one transition table the lifecycle (operators), cancelling (customers) and the
-// sandbox (automatic steps) all follow.
+// The order's status machine: every move and status set, one row per contract status; a new contract status fails
+// `satisfies` below until its row decides each question.
 import { contractEnums } from "../../../generated/contract.js";
 import type { Schemas } from "../../../types/contract.js";
 
 export type OrderLifecycleStatus = Schemas["OrderLifecycleStatus"];
 /** Where an order can move to: every status but the first. */
 export type TargetStatus = Exclude<OrderLifecycleStatus, "accepted_pending_fulfilment">;
+/** How an order moves: a lifecycle step, a cancel, a contractor giving the job back, a re-offer finding nobody. */
+export type MoveKind = "step" | "cancel" | "give_back" | "requeue";
 
-/** The forward step from each status first, then cancelling; final statuses have none. */
-const transitions: Partial<Record<OrderLifecycleStatus, readonly TargetStatus[]>> = {
-  accepted_pending_fulfilment: ["pending_dispatch", "cancelled"],
-  pending_dispatch: ["dispatched", "cancelled"],
-  dispatched: ["en_route", "cancelled"],
-  en_route: ["on_site", "cancelled"],
-  on_site: ["completed", "cancelled"],
+interface StatusRow {
+  /** The forward step; null for a final status. */
+  next: TargetStatus | null;
+  /** The move backwards and where it goes, or null. */
+  back: { kind: "give_back" | "requeue"; to: OrderLifecycleStatus } | null;
+  /** Operators may cancel; customers only while `customerCancels`. */
+  cancels: boolean;
+  customerCancels: boolean;
+  /** A contractor is (to be) on the way: the order takes a new ETA and its window can be moved. */
+  coming: boolean;
+  /** A contractor accepted the job and has not finished it: a price revision may be asked. */
+  underWay: boolean;
+  /** The cost a step to this status commits the order to, checked against its NTE. */
+  commits: "expected_cost" | "final_cost" | null;
+}
+
+const machine = {
+  accepted_pending_fulfilment: {
+    next: "pending_dispatch",
+    back: null,
+    cancels: true,
+    customerCancels: true,
+    coming: false,
+    underWay: false,
+    commits: null,
+  },
+  pending_dispatch: {
+    next: "dispatched",
+    back: { kind: "requeue", to: "accepted_pending_fulfilment" },
+    cancels: true,
+    customerCancels: true,
+    coming: true,
+    underWay: false,
+    commits: "expected_cost",
+  },
+  dispatched: {
+    next: "en_route",
+    back: { kind: "give_back", to: "pending_dispatch" },
+    cancels: true,
+    customerCancels: true,
+    coming: true,
+    underWay: true,
+    commits: "expected_cost",
+  },
+  en_route: {
+    next: "on_site",
+    back: { kind: "give_back", to: "pending_dispatch" },
+    cancels: true,
+    customerCancels: true,
+    coming: true,
+    underWay: true,
+    commits: null,
+  },
+  on_site: {
+    next: "completed",
+    back: null,
+    cancels: true,
+    customerCancels: false,
+    coming: false,
+    underWay: true,
+    commits: null,
+  },
+  completed: {
+    next: null,
+    back: null,
+    cancels: false,
+    customerCancels: false,
+    coming: false,
+    underWay: false,
+    commits: "final_cost",
+  },
+  cancelled: {
+    next: null,
+    back: null,
+    cancels: false,
+    customerCancels: false,
+    coming: false,
+    underWay: false,
+    commits: null,
+  },
+} as const satisfies Record<OrderLifecycleStatus, StatusRow>;
+
+const rowOf = (status: OrderLifecycleStatus): StatusRow => machine[status];
+
+/** The statuses of a set, in the contract's order (for messages). */
+const statusesWhere = (test: (row: StatusRow) => boolean): OrderLifecycleStatus[] =>
+  contractEnums.OrderLifecycleStatus.filter((status) => test(rowOf(status)));
+
+/** The moves an operator's event may make: the forward step, then cancelling. */
+export const allowedFrom = (status: OrderLifecycleStatus): readonly TargetStatus[] => {
+  const { next, cancels } = rowOf(status);
+  return [...(next ? [next] : []), ...(cancels ? (["cancelled"] as const) : [])];
 };
 
-/** Once on site the customer can no longer cancel (operators still can). */
-const customerCancellable: readonly OrderLifecycleStatus[] = [
-  "accepted_pending_fulfilment",
-  "pending_dispatch",
-  "dispatched",
-  "en_route",
-];
+export const nextStep = (status: OrderLifecycleStatus): TargetStatus | undefined => rowOf(status).next ?? undefined;
 
-export const allowedFrom = (status: OrderLifecycleStatus): readonly TargetStatus[] => transitions[status] ?? [];
+/** The status a move of `kind` from `from` reaches, or null when the machine has no such move. */
+export function moveTarget(from: OrderLifecycleStatus, kind: MoveKind): OrderLifecycleStatus | null {
+  const row = rowOf(from);
+  if (kind === "step") return row.next;
+  if (kind === "cancel") return row.cancels ? "cancelled" : null;
+  return row.back?.kind === kind ? row.back.to : null;
+}
 
-export const customerMayCancel = (status: OrderLifecycleStatus): boolean => customerCancellable.includes(status);
+export const isFinal = (status: OrderLifecycleStatus): boolean => rowOf(status).next === null;
+export const customerMayCancel = (status: OrderLifecycleStatus): boolean => rowOf(status).customerCancels;
+export const isComing = (status: OrderLifecycleStatus): boolean => rowOf(status).coming;
+export const isUnderWay = (status: OrderLifecycleStatus): boolean => rowOf(status).underWay;
+export const mayGiveBack = (status: OrderLifecycleStatus): boolean => rowOf(status).back?.kind === "give_back";
+export const committedBy = (status: OrderLifecycleStatus): StatusRow["commits"] => rowOf(status).commits;
 
-/** The forward (non-cancelling) step from a status, or undefined for a final one. */
-export const nextStep = (status: OrderLifecycleStatus): TargetStatus | undefined =>
-  allowedFrom(status).find((to) => to !== "cancelled");
+export const comingStatuses = statusesWhere((row) => row.coming);
+export const underWayStatuses = statusesWhere((row) => row.underWay);
+export const givableStatuses = statusesWhere((row) => row.back?.kind === "give_back");
 
-/** The statuses that have a forward step. */
-export const advancingStatuses = contractEnums.OrderLifecycleStatus.filter((status) => nextStep(status));
+export const advancingStatuses = statusesWhere((row) => row.next !== null);
 
-/** Whether `target` lies ahead of `from` on the forward path. */
 export function isAhead(from: OrderLifecycleStatus, target: OrderLifecycleStatus): boolean {
   for (let step = nextStep(from); step; step = nextStep(step)) if (step === target) return true;
   return false;

@@ -1,20 +1,14 @@
 // Whether an event may move an order, by the one transition table; who may cancel, and the cancellation kept.
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { DomainError } from "../../errors.js";
-import type { RequestBody, Schemas } from "../../../types/contract.js";
 import { invalidField } from "./errors.js";
-import { assertEtaInput, type EtaSource } from "./eta.js";
+import type { Cancellation, OrderEventInput } from "./event-input.js";
+import { assertEtaInput } from "./eta.js";
 import { assertOverrideShape } from "./nte-rule.js";
 import { allowedFrom, customerMayCancel } from "./state.js";
 
 export type { OrderLifecycleStatus } from "./state.js";
-export type Cancellation = Schemas["Cancellation"];
-/** recordOrderEvent's body, and what cancelling adds: why and by whom (an operator's cancellation defaults to
- * operator_decision); `eta_source` says who gave `estimated_arrival_at` when it is not an operator (the sandbox). */
-export type OrderEventInput = RequestBody<"recordOrderEvent"> & {
-  cancellation?: Omit<Cancellation, "at">;
-  eta_source?: EtaSource;
-};
+export type { Cancellation, OrderEventInput } from "./event-input.js";
 
 export function assertTransition(row: Pick<OrderRow, "id" | "status">, input: OrderEventInput): void {
   const allowed = allowedFrom(row.status);

@@ -1,6 +1,5 @@
-// What the order domain answers with: the status view (an order with its status history: its status events only;
-// the facts of a change, such as order.assigned, are feed events, not a second status). Events as customers
-// receive them (feed, stream, webhooks) are rendered by services/events/feed.ts.
+// What the order domain answers with: the status view (status events only; facts are feed events). Events as
+// customers receive them are rendered by services/events/feed.ts.
 import type { Knex } from "knex";
 import type { OrderEventRow, OrderRow } from "../../../db/tables/dispatch.js";
 import { statusUrl } from "../../shared/base-url.js";
@@ -8,9 +7,9 @@ import { maskRef } from "../../shared/ids.js";
 import type { Schemas } from "../../../types/contract.js";
 import { statusEventTypes } from "../../events/catalogue.js";
 import { etaView } from "./eta.js";
-import { withOffset } from "../arrival-windows.js";
-import { stateTimeZone } from "../state-zones.js";
-import { latestRevisions, type PriceRevisionView } from "../revisions/records.js";
+import { arrivalWindowOf } from "./arrival-window.js";
+import { latestRevisions, type PriceRevisionView } from "./revision-records.js";
+import { nteCheck } from "../nte.js";
 
 type OrderView = Schemas["OrderStatus"];
 type Conn = Knex | Knex.Transaction;
@@ -28,7 +27,7 @@ function eventOf(event: OrderEventRow): Schemas["OrderEvent"] {
   };
 }
 
-/** The order's escalation (orders/escalation.ts), or null before one. */
+/** The order's escalation (orders/escalate.ts), or null before one. */
 function escalationOf(row: OrderRow): Schemas["Escalation"] | null {
   if (!row.escalated_at || !row.escalation_reason || !row.escalation_deadline_at) return null;
   return {
@@ -36,16 +35,6 @@ function escalationOf(row: OrderRow): Schemas["Escalation"] | null {
     deadline_at: iso(row.escalation_deadline_at),
     escalated_at: iso(row.escalated_at),
   };
-}
-
-/** The booked window in the job's offset, or null. */
-export function arrivalWindowOf(
-  row: Pick<OrderRow, "state" | "arrival_window_start" | "arrival_window_end">,
-): Schemas["ArrivalWindow"] | null {
-  if (!row.arrival_window_start || !row.arrival_window_end) return null;
-  const zone = stateTimeZone(row.state);
-  const [start, end] = [row.arrival_window_start, row.arrival_window_end].map((at) => new Date(at).getTime());
-  return { start: withOffset(zone, start), end: withOffset(zone, end) };
 }
 
 function viewOf(
@@ -62,6 +51,7 @@ function viewOf(
     urgency: row.urgency,
     description: row.description,
     nte_cents: row.nte_cents ?? null,
+    nte: nteCheck(row.nte_cents ?? undefined, row.quoted_cost_cents ?? null), // createOrder's `order.nte`, also here
     quoted_cost_cents: row.quoted_cost_cents ?? null,
     final_cost_cents: row.final_cost_cents ?? null,
     assigned_contractor_ref: row.contractor_id ? maskRef(row.contractor_id) : null,

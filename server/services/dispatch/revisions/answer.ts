@@ -1,9 +1,5 @@
-// The customer's answer to a pending price revision: approve (the order's NTE becomes the amount, so the NTE rule,
-// orders/nte-rule.ts, lets the contractor complete at up to it, and an order held over its NTE is no longer held:
-// the dispatcher assigns it) or decline (the NTE stays). Under the order's row lock, then a conditional UPDATE of
-// the revision while it is pending: of two approves, or an approve and a decline, exactly one changes the row and
-// the other gets 409, across instances. The answer, its event (order.price_revision_resolved) with its webhook and
-// its audit record commit together.
+// The customer's answer to a pending price revision: approve (the NTE becomes the amount, releasing a held
+// order) or decline, exactly once under the order's row lock (docs/decisions.md#the-contractor-side-modules).
 import type { Knex } from "knex";
 import type { Db } from "../../../db/knex.js";
 import type { OrderRow, PriceRevisionRow } from "../../../db/tables/dispatch.js";
@@ -15,14 +11,13 @@ import { writeOrderEvents } from "../orders/event-writes.js";
 import { orderNotFound } from "../orders/errors.js";
 import { isHeldOverNte, raiseNte } from "../orders/nte-rule.js";
 import { statusView } from "../orders/view.js";
-import { revisionAudit, revisionData } from "./records.js";
+import { revisionAudit, revisionData, withdrawPendingRevision, type Withdrawal } from "../orders/revision-records.js";
+import { isFinal, isUnderWay } from "../orders/state.js";
 
 export type Answer = "approved" | "declined";
 
 const revisionNotFound = (id: string) =>
   new DomainError("not_found", "not_found", `No price revision ${id} for this order.`);
-
-const finished: readonly string[] = ["completed", "cancelled"];
 
 const resolvedError = (revision: PriceRevisionRow) =>
   new DomainError(
@@ -41,16 +36,21 @@ async function close(trx: Knex.Transaction, revision: PriceRevisionRow, status: 
   throw resolvedError((await trx("order_price_revisions").where({ id: revision.id }).first())!);
 }
 
-function assertOpenOrder(row: OrderRow): void {
-  if (!finished.includes(row.status)) return;
-  throw new DomainError(
+const notRevisable = (row: OrderRow) =>
+  new DomainError(
     "conflict",
     "order_not_revisable",
     `Order ${row.id} is ${row.status}: its price can no longer be revised.`,
   );
+
+/** Why a pending revision can no longer be answered (its order ended, or its contractor no longer holds the job). */
+function outlivedBy(row: OrderRow, revision: PriceRevisionRow): Withdrawal | null {
+  if (isFinal(row.status)) return { orderEnded: row.status };
+  const asker = revision.contractor_id;
+  return asker && (row.contractor_id !== asker || !isUnderWay(row.status)) ? { contractorLeft: asker } : null;
 }
 
-/** One answer under the order's row lock; the order as it leaves it, and whether it was released from its hold. */
+/** One answer under the order's row lock; or the 409 once a revision that outlived its holder is withdrawn. */
 async function answerOnce(
   trx: Knex.Transaction,
   tenant: Tenant,
@@ -65,8 +65,14 @@ async function answerOnce(
   const revision = await trx("order_price_revisions").where({ id: revisionId, order_id: id }).first();
   if (!revision) throw revisionNotFound(revisionId);
   if (revision.status !== "pending") throw resolvedError(revision);
-  assertOpenOrder(row);
   const now = nowDate();
+  const outlived = outlivedBy(row, revision);
+  if (outlived) {
+    await withdrawPendingRevision(trx, row, outlived, { now, base });
+    return {
+      refused: "orderEnded" in outlived ? notRevisable(row) : resolvedError({ ...revision, status: "withdrawn" }),
+    };
+  }
   const closed = await close(trx, revision, answer, now);
   const updated: OrderRow =
     answer === "approved" ? { ...row, nte_cents: closed.amount_cents, updated_at: now } : { ...row };
@@ -78,12 +84,13 @@ async function answerOnce(
   return { view: await statusView(trx, updated, base), released };
 }
 
-/** approvePriceRevision / declinePriceRevision: 404 for another tenant's order or a revision of another order,
- * 409 price_revision_resolved / order_not_revisable. */
-export function answerPriceRevision(
+/** approvePriceRevision / declinePriceRevision: 404 for another tenant's, 409 resolved / not revisable. */
+export async function answerPriceRevision(
   db: Db,
   tenant: Tenant,
   request: { id: string; revisionId: string; answer: Answer; base: string },
 ) {
-  return db.transaction((trx) => answerOnce(trx, tenant, request));
+  const answered = await db.transaction((trx) => answerOnce(trx, tenant, request));
+  if (answered.refused) throw answered.refused; // the withdrawal committed
+  return answered;
 }

@@ -1,12 +1,12 @@
-// Price revisions of an order's NTE: the contractor's request (request.ts), the customer's approve or decline
-// (answer.ts), and the rows, events and audit records they share with the hold of an order priced over its NTE
-// (records.ts). Each change tells the feed sequencer; an approval that releases a held order nudges the dispatcher.
+// Price revisions of an order's NTE: the contractor's request (request.ts), the customer's answer (answer.ts), and
+// the shared rows (orders/revision-records.ts); a contractor's request runs on the order's clock (orders/test-clock.ts).
 import type { Config } from "../../../config.js";
 import type { Db } from "../../../db/knex.js";
 import type { ContractorCaller, Tenant } from "../../access/principal.js";
 import { baseUrlOf } from "../../shared/base-url.js";
 import { answerPriceRevision, type Answer } from "./answer.js";
 import { requestPriceRevision, type PriceRevisionInput } from "./request.js";
+import { onOrderClock } from "../orders/test-clock.js";
 
 export type { PriceRevisionInput } from "./request.js";
 
@@ -24,14 +24,17 @@ export function createRevisionService(deps: Revising) {
   const { db, config, eventsWritten } = deps;
   const baseOf = (origin: string) => baseUrlOf(config.publicBaseUrl, origin);
   const answer = async (tenant: Tenant, ids: { id: string; revisionId: string }, answer: Answer, origin: string) => {
-    const { view, released } = await answerPriceRevision(db, tenant, { ...ids, answer, base: baseOf(origin) });
-    eventsWritten();
+    const { view, released } = await answerPriceRevision(db, tenant, { ...ids, answer, base: baseOf(origin) }).finally(
+      eventsWritten, // also after a refusal that withdrew the revision
+    );
     if (released) deps.released();
     return view;
   };
   return {
     request: (caller: ContractorCaller, id: string, input: PriceRevisionInput, origin: string) =>
-      requestPriceRevision(db, caller, { id, input, base: baseOf(origin) }).finally(eventsWritten),
+      onOrderClock(db, { id, environment: caller.environment }, () =>
+        requestPriceRevision(db, caller, { id, input, base: baseOf(origin) }),
+      ).finally(eventsWritten),
     approve: (tenant: Tenant, ids: { id: string; revisionId: string }, origin: string) =>
       answer(tenant, ids, "approved", origin),
     decline: (tenant: Tenant, ids: { id: string; revisionId: string }, origin: string) =>

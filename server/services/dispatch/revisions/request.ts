@@ -1,10 +1,5 @@
-// requestPriceRevision: the contractor holding a job asks the customer for more. Only a job it holds (the one rule
-// of jobs/held.ts) that is under way (dispatched, en_route or on_site) may be revised: an order that does not name
-// the caller (another contractor's, the other environment's) is not found, as an offer is; one that names it but
-// is offered and not accepted yet, or finished, is 409. The amount must be over what the order is committed to (its
-// quoted cost and its NTE): a revision at or under them would lower or keep the NTE. Checked and written under the
-// order's row lock, the lock every path that changes the order takes, so the one-pending rule is decided once per
-// order (the partial UNIQUE index backs it should a path ever skip the lock).
+// requestPriceRevision: the contractor holding a job that is under way asks for more than the order is committed
+// to; one pending revision per order, decided under the order's row lock.
 import type { Knex } from "knex";
 import type { Db } from "../../../db/knex.js";
 import type { OrderRow } from "../../../db/tables/dispatch.js";
@@ -12,17 +7,15 @@ import type { ContractorCaller } from "../../access/principal.js";
 import { DomainError } from "../../errors.js";
 import type { RequestBody } from "../../../types/contract.js";
 import { nowDate } from "../../shared/clock.js";
-import { jobNotFound, lockJob, type LockedJob } from "../jobs/held.js";
-import { recordRequested, revisionRow, revisionView, type PriceRevisionView } from "./records.js";
+import { isUnderWay, underWayStatuses } from "../orders/state.js";
+import { jobNotFound, lockJob, type LockedJob } from "../orders/held-job.js";
+import { recordRequested, revisionRow, revisionView, type PriceRevisionView } from "../orders/revision-records.js";
 
 export type PriceRevisionInput = RequestBody<"requestPriceRevision">;
 
-/** The statuses of a held job that is under way: accepted and not yet finished. */
-const underWay: readonly string[] = ["dispatched", "en_route", "on_site"];
-
 /** 409 unless the caller holds the job and it is under way. */
 function assertRevisable({ row, offer }: LockedJob): void {
-  if (offer && underWay.includes(row.status)) return;
+  if (offer && isUnderWay(row.status)) return;
   const why =
     row.status === "pending_dispatch"
       ? "its offer is not accepted yet (accept it first)"
@@ -30,7 +23,7 @@ function assertRevisable({ row, offer }: LockedJob): void {
   throw new DomainError(
     "conflict",
     "order_not_revisable",
-    `Order ${row.id} is ${row.status}: ${why}; only a dispatched, en_route or on_site job can be revised.`,
+    `Order ${row.id} is ${row.status}: ${why}; only a ${underWayStatuses.join(", ").replace(/, (?=[^,]*$)/, " or ")} job can be revised.`,
   );
 }
 
@@ -55,8 +48,7 @@ async function assertNonePending(trx: Knex.Transaction, id: string): Promise<voi
     );
 }
 
-/** 404 for another contractor's (or environment's) job, 409 order_not_revisable / price_revision_not_above /
- * price_revision_pending; the new pending revision. */
+/** 404 for another contractor's job, 409 order_not_revisable / not_above / pending; the new pending revision. */
 export async function requestPriceRevision(
   db: Db,
   caller: ContractorCaller,

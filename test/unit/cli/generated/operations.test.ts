@@ -20,7 +20,7 @@ describe("cli command table", () => {
     const state = quote.flags.find((f) => f.flag === "state")!;
     assert.deepEqual([state.required, state.target, state.enum?.length], [true, ["location", "state"], 56]);
     const zip = quote.flags.find((f) => f.flag === "zip")!;
-    assert.deepEqual([zip.maxLength, zip.pattern], [10, "^\\d{5}(-\\d{4})?$"]);
+    assert.deepEqual([zip.maxLength, zip.pattern], [10, "^[0-9]{5}(-[0-9]{4})?$"]);
     assert.equal(quote.flags.find((f) => f.flag === "nte-cents")!.maximum, 100000000);
   });
 

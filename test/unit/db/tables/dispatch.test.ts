@@ -9,6 +9,8 @@ import type {
   OrderEventRow,
   OrderRow,
   QuoteRow,
+  SandboxClockAdvanceRow,
+  TechnicianSlotRow,
 } from "../../../../server/db/tables/dispatch.js";
 
 type Columns<Row> = Record<keyof Row, true>;
@@ -28,6 +30,7 @@ const declared = {
     working_hours: true,
     concurrent_jobs: true,
     jobs_per_day: true,
+    base_zip: true,
     created_at: true,
   } satisfies Columns<ContractorRow>,
   quotes: {
@@ -85,13 +88,24 @@ const declared = {
   } satisfies Columns<OrderRow>,
   contractor_bookings: {
     order_id: true,
+    environment: true,
     contractor_id: true,
     window_start: true,
     window_end: true,
     seat: true,
     local_day: true,
     day_seat: true,
+    arrival_at: true,
+    busy_from: true,
+    busy_until: true,
   } satisfies Columns<ContractorBookingRow>,
+  technician_slots: {
+    environment: true,
+    contractor_id: true,
+    technician: true,
+    slot_start: true,
+    order_id: true,
+  } satisfies Columns<TechnicianSlotRow>,
   order_events: {
     id: true,
     order_id: true,
@@ -105,7 +119,17 @@ const declared = {
     seq: true,
     account: true,
     environment: true,
+    previous_status: true,
+    reference_id: true,
+    contractor_id: true,
+    quoted_cost_cents: true,
   } satisfies Columns<OrderEventRow>,
+  sandbox_clock_advances: {
+    account: true,
+    claim: true,
+    started_at: true,
+    renewed_at: true,
+  } satisfies Columns<SandboxClockAdvanceRow>,
 };
 
 describe("dispatch table types", () => {

@@ -36,7 +36,16 @@ function ledger(pool: Free[]) {
     const start = hours.find((h) => h * hour < before);
     if (start === undefined) return null;
     const window = windowAt(start);
-    return { contractorId: match.contractor.id, window, seat: 0, day: "d", daySeat: 0 } satisfies Booking;
+    return {
+      environment: "live",
+      contractorId: match.contractor.id,
+      window,
+      seat: 0,
+      day: "d",
+      daySeat: 0,
+      arrival: window.start,
+      busy: { from: window.start, until: window.end },
+    } satisfies Booking;
   };
   return { firstSeat, asked, matches: pool.map(matchOf) };
 }
@@ -55,7 +64,7 @@ describe("booking rule", () => {
       { id: "third", hours: [4, 6] },
     ];
     const cases: [Urgency, string][] = [
-      ["emergency", "first@10"],
+      ["emergency", "second@4"], // the earliest arrival among capable contractors, not rank order
       ["urgent", "second@4"],
       ["routine", "second@4"],
       ["scheduled", "second@4"],

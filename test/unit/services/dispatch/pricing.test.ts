@@ -103,7 +103,7 @@ describe("pricing", () => {
         [...tradeCodes],
       );
       for (const t of index.trades)
-        assert.equal(t.billedHourlyRateRoutineDollars, billedHourly(t.medianRateDollars, "routine"));
+        assert.equal(t.billed_hourly_rate_routine_dollars, billedHourly(t.median_rate_dollars, "routine"));
     });
   });
 });

@@ -1,6 +1,6 @@
 // The duration of a sandbox clock's advance (`by`): ISO 8601 day-time durations and the short form, at most 30 days.
 import assert from "node:assert/strict";
-import { durationMs, maxAdvanceMs } from "../../../../server/services/dispatch/orders/sandbox-duration.js";
+import { durationMs, maxAdvanceMs } from "../../../../server/services/sandbox/duration.js";
 import { DomainError } from "../../../../server/services/errors.js";
 import { readContract } from "../../../../server/contract.js";
 
@@ -37,10 +37,13 @@ describe("sandbox duration", () => {
   });
 
   describe("the contract's pattern", () => {
-    type Schemas = Record<string, { properties: { by: { pattern: string } } }>;
+    interface Variant {
+      properties: { by?: { pattern: string } };
+    }
+    type Schemas = Record<string, { oneOf: Variant[] }>;
     const { components } = readContract() as unknown as { components: { schemas: Schemas } };
-    const schema = components.schemas.SandboxClockAdvanceRequest;
-    const pattern = new RegExp(schema.properties.by.pattern, "u");
+    const by = components.schemas.SandboxClockAdvanceRequest.oneOf.find((v) => v.properties.by)!.properties.by!;
+    const pattern = new RegExp(by.pattern, "u");
     for (const text of ["2h", "PT2H", "P1DT30M", "1d30m", "0s"])
       it(`admits ${text}, which durationMs reads`, () => {
         assert.ok(pattern.test(text));

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import type { Config } from "../../../../server/config.js";
 import { emptyPglite } from "../../../helpers/empty-pglite.js";
 import type { ContractorService } from "../../../../server/services/dispatch/contractors.js";
-import { createOrderService } from "../../../../server/services/dispatch/orders/index.js";
+import { createDispatchDomain } from "../../../../server/services/dispatch-domain.js";
 
 describe("orders service", () => {
   describe("startWorkers()", () => {
@@ -18,17 +18,21 @@ describe("orders service", () => {
         port: 0,
       } as unknown as Config;
       await db.raw("select 1"); // PGlite starts before the clock below does
-      const orders = createOrderService(db, {} as ContractorService, config);
+      const dispatch = createDispatchDomain(db, {} as ContractorService, config);
       const errors: Error[] = [];
       const dispatcherErrors: Error[] = [];
-      orders.startWorkers("http://127.0.0.1:1", (job) => (error) => {
-        (job === "sandbox" ? errors : dispatcherErrors).push(error as Error);
-      });
+      dispatch.workers.start(
+        "http://127.0.0.1:1",
+        (job) => (error) => {
+          (job === "sandbox" ? errors : dispatcherErrors).push(error as Error);
+        },
+        () => undefined,
+      );
       try {
         const deadline = Date.now() + 20_000;
         while (errors.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       } finally {
-        await orders.stopWorkers();
+        await dispatch.workers.stop();
         await db.destroy();
       }
       assert.ok(errors.length >= 3, `failed polls logged: ${String(errors.length)}`);

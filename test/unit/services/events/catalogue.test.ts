@@ -25,42 +25,47 @@ describe("event catalogue", () => {
   });
 
   describe("factsOf()", () => {
-    const none = { eta: null };
+    const none = { eta: null, arrival_window: null };
+    const window = { start: "2026-11-23T10:00:00-06:00", end: "2026-11-23T12:00:00-06:00" };
     const first = {
       eta: {
         estimated_arrival_at: "2026-11-23T17:32:11.000Z",
         updated_at: "2026-11-23T15:02:11.000Z",
         source: "dispatch",
+        eta_outside_window: false,
       },
+      arrival_window: window,
     } as const;
     const later = {
       eta: {
-        estimated_arrival_at: "2026-11-23T16:00:02.000Z",
+        estimated_arrival_at: "2026-11-23T19:00:02.000Z",
         updated_at: "2026-11-23T15:40:02.000Z",
         source: "operator",
+        eta_outside_window: true,
       },
+      arrival_window: window,
     } as const;
     const cases: [string, Parameters<typeof factsOf>[0], Parameters<typeof factsOf>[1], unknown[]][] = [
       [
         "a new matched order",
         null,
         { status: "pending_dispatch", contractor_id: "ctr_1", ...first },
-        [{ type: "order.assigned", data: { reassigned: false, eta: first.eta } }],
+        [{ type: "order.assigned", data: { reassigned: false, eta: first.eta, arrival_window: window } }],
       ],
       ["a new unassigned order", null, { status: "accepted_pending_fulfilment", contractor_id: null, ...none }, []],
       [
         "an operator's assignment",
         { status: "accepted_pending_fulfilment", contractor_id: null, ...none },
         { status: "pending_dispatch", contractor_id: "ctr_1", ...first },
-        [{ type: "order.assigned", data: { reassigned: false, eta: first.eta } }],
+        [{ type: "order.assigned", data: { reassigned: false, eta: first.eta, arrival_window: window } }],
       ],
       [
         "a re-match to another contractor, which re-estimates the ETA",
         { status: "accepted_pending_fulfilment", contractor_id: "ctr_1", ...first },
         { status: "pending_dispatch", contractor_id: "ctr_2", ...later },
         [
-          { type: "order.assigned", data: { reassigned: true, eta: later.eta } },
-          { type: "order.eta_updated", data: { eta: later.eta } },
+          { type: "order.assigned", data: { reassigned: true, eta: later.eta, arrival_window: window } },
+          { type: "order.eta_updated", data: { eta: later.eta, arrival_window: window } },
         ],
       ],
       [
@@ -73,7 +78,7 @@ describe("event catalogue", () => {
         "a step that re-estimates the ETA",
         { status: "dispatched", contractor_id: "ctr_1", ...first },
         { status: "en_route", contractor_id: "ctr_1", ...later },
-        [{ type: "order.eta_updated", data: { eta: later.eta } }],
+        [{ type: "order.eta_updated", data: { eta: later.eta, arrival_window: window } }],
       ],
       [
         "completion",
@@ -115,9 +120,21 @@ describe("event catalogue", () => {
       estimated_arrival_at: "2026-11-23T16:00:02.000Z",
       updated_at: "2026-11-23T15:40:02.000Z",
       source: "operator",
+      eta_outside_window: true,
     } as const;
-    assert.deepEqual(extrasOf("order.eta_updated", { eta }), { eta });
-    assert.deepEqual(extrasOf("order.assigned", { reassigned: false, eta }), { reassigned: false, eta });
+    const window = { start: "2026-11-23T10:00:00-06:00", end: "2026-11-23T12:00:00-06:00" };
+    assert.deepEqual(extrasOf("order.eta_updated", { eta, arrival_window: window }), { eta, arrival_window: window });
+    assert.deepEqual(extrasOf("order.eta_updated", { eta, arrival_window: null }), { eta, arrival_window: null });
+    assert.deepEqual(extrasOf("order.assigned", { reassigned: false, eta, arrival_window: window }), {
+      reassigned: false,
+      eta,
+      arrival_window: window,
+    });
+    // written before the flag and the window were kept: the flag reads false, the window stays absent
+    const { eta_outside_window: _flag, ...unflagged } = eta;
+    assert.deepEqual(extrasOf("order.eta_updated", { eta: unflagged as typeof eta }), {
+      eta: { ...eta, eta_outside_window: false },
+    });
     assert.deepEqual(extrasOf("order.completed", { eta }), {});
     assert.deepEqual(extrasOf("order.assigned", { reassigned: true }), { reassigned: true });
     assert.deepEqual(extrasOf("order.assigned", null), { reassigned: false });

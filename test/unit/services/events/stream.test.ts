@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { emptyPglite } from "../../../helpers/empty-pglite.js";
 import { createEventStreams } from "../../../../server/services/events/stream.js";
+import { orderFeed } from "../../../../server/services/events/feed.js";
 
 const streamOptions = {
   pollMs: 20,
@@ -27,12 +28,13 @@ describe("event streams", () => {
           changes: { on: () => undefined },
         },
         streamOptions,
+        orderFeed,
       );
       const errors: Error[] = [];
       streams.start((error) => errors.push(error as Error));
       const client = new AbortController();
       void streams.open({
-        scope: { account: "acme", environment: "test" },
+        feed: streams.scoped({ account: "acme", environment: "test" }),
         base: "",
         keyId: "k1",
         signal: client.signal,

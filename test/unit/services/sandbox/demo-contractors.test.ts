@@ -6,6 +6,8 @@ import { stateTimeZone } from "../../../../server/services/dispatch/state-zones.
 import { demoContractors } from "../../../../server/services/sandbox/demo-contractors.js";
 import { tradeCodes } from "../../../../server/services/dispatch/trades.js";
 import { availabilityProblems, fullWeek } from "../../../../server/services/dispatch/working-hours.js";
+import { baseZipProblem } from "../../../../server/services/dispatch/geo/base-zip.js";
+import { zipPoint } from "../../../../server/services/dispatch/geo/zip-points.js";
 
 describe("demo contractor pool", () => {
   const pool = demoContractors();
@@ -23,6 +25,18 @@ describe("demo contractor pool", () => {
         );
       }
     }
+  });
+
+  it("bases every contractor at a real ZIP inside its area: a metro shop in its first prefix, a statewide crew in its state", () => {
+    for (const c of pool) {
+      assert.ok(c.base_zip, c.name);
+      assert.equal(baseZipProblem(c.base_zip, c.service_areas), null, c.name);
+      const [area] = c.service_areas;
+      assert.equal(zipPoint(c.base_zip)?.state, area.state, c.name);
+      if (area.zip_prefixes) assert.ok(c.base_zip.startsWith(area.zip_prefixes[0]), `${c.name}: ${c.base_zip}`);
+      if (area.cities) assert.equal(zipPoint(c.base_zip)?.city, area.cities[0], c.name);
+    }
+    assert.equal(new Set(pool.map((c) => c.base_zip)).size, 2 * states.size, "two bases a state");
   });
 
   it("has no contractor in AK", () => {
@@ -51,10 +65,15 @@ describe("demo contractor pool", () => {
       }
     });
 
-    it("has 24/7 emergency outfits, mostly weekday crews, and some Saturday hours", () => {
+    it("has two round-the-clock contractors per emergency trade and state, weekday crews otherwise, some Saturday hours", () => {
       const roundTheClock = pool.filter(allDay);
-      assert.ok(roundTheClock.length >= 16 && roundTheClock.every((c) => c.emergency_capable));
-      assert.ok(pool.length - roundTheClock.length > pool.length / 2, "most keep weekday hours");
+      for (const state of states)
+        for (const trade of tradeCodes) {
+          const serving = roundTheClock.filter((c) => c.trades.includes(trade) && c.service_areas[0].state === state);
+          const emergency = ["plumbing", "electrical", "hvac", "locksmith"].includes(trade);
+          assert.equal(serving.length, emergency ? 2 : 0, `${trade} ${state}`);
+        }
+      assert.ok(pool.length - roundTheClock.length >= pool.length / 2, "the other half keeps weekday hours");
       const saturday = pool.filter((c) => !allDay(c) && (c.working_hours!.saturday ?? []).length > 0);
       assert.ok(saturday.length > 0 && saturday.length < pool.length - roundTheClock.length);
       assert.ok(new Set(pool.map(hoursOf)).size >= 4, "several kinds of hours");

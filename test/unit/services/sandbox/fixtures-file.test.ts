@@ -52,6 +52,12 @@ describe("sandbox fixtures file", () => {
       assert.deepEqual(read, { ...available, emergency_capable: false, active: true });
     });
 
+    it("keeps a contractor's base ZIP", () => {
+      const based = { ...contractor, base_zip: "99501" };
+      const [read] = readFixtures(write("base.yaml", { contractors: [based] }), sandbox).contractors ?? [];
+      assert.equal(read.base_zip, "99501");
+    });
+
     it("reads an empty file as no fixtures", () => {
       assert.deepEqual(readFixtures(write("empty.yaml", ""), sandbox), {});
     });
@@ -97,6 +103,21 @@ describe("sandbox fixtures file", () => {
             contractors: [{ ...contractor, capacity: { concurrent_jobs: 101, jobs_per_day: 8 } }],
           }),
         pattern: /capacity\.yaml: \/contractors\/0\/capacity\/concurrent_jobs must be less than or equal to 100/,
+      },
+      {
+        what: "a base ZIP in a state the contractor does not serve",
+        file: () => write("base-state.yaml", { contractors: [{ ...contractor, base_zip: "78701" }] }),
+        pattern: /base-state\.yaml: \/contractors\/0\/base_zip "base_zip" 78701 is in TX, not in a state served \(AK\)/,
+      },
+      {
+        what: "a base ZIP the dataset does not list",
+        file: () => write("base-unknown.json", { contractors: [{ ...contractor, base_zip: "99999" }] }),
+        pattern: /base-unknown\.json: \/contractors\/0\/base_zip "base_zip" 99999 is not a US ZIP/,
+      },
+      {
+        what: "a base ZIP that is not five digits",
+        file: () => write("base-digits.yaml", { contractors: [{ ...contractor, base_zip: "9950" }] }),
+        pattern: /base-digits\.yaml: \/contractors\/0\/base_zip/,
       },
       {
         what: "a key without its account",
