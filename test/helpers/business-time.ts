@@ -4,6 +4,8 @@ import { installClock } from "../../server/services/shared/clock.js";
 
 /** Tuesday 2026-12-01, 10:05 in Texas: the 10:00-12:00 window is under way and an urgent job reaches it. */
 export const weekdayMorning = "2026-12-01T10:05:00-06:00";
+/** The same Tuesday, 10:05 in Anchorage (the AK fixtures' contractors). */
+export const anchorageWeekdayMorning = "2026-12-01T10:05:00-09:00";
 
 /** Business time in this process from `at`, moving with the wall clock; returns the restore. */
 export function installBusinessTime(at = weekdayMorning): () => void {

@@ -11,6 +11,7 @@ import { databases, type TestServer } from "../helpers/server.js";
 import { openSse, type SseClient } from "../helpers/sse.js";
 import { until } from "../helpers/wait.js";
 import { isBookable, withOffset, workedWindows } from "../../server/services/dispatch/arrival-windows.js";
+import { arrivalMarginMs } from "../../server/services/dispatch/technician-time.js";
 import { stateTimeZone } from "../../server/services/dispatch/state-zones.js";
 import { installClock, now } from "../../server/services/shared/clock.js";
 
@@ -39,7 +40,9 @@ async function otherWindow(t: TestServer, orderId: string) {
   const zone = stateTimeZone(row.state);
   const booked = new Date(row.arrival_window_start!).getTime();
   const worked = workedWindows(contractor, zone, now()).filter(({ window }) => window.start !== booked);
-  const { window } = worked.find(({ window }) => isBookable(window, row.urgency, now()))!;
+  // bookable and reachable: the technician, setting off now, arrives no later than the margin before the end
+  const reachable = (end: number) => end - arrivalMarginMs >= now() + row.estimated_response_minutes! * 60_000;
+  const { window } = worked.find(({ window }) => isBookable(window, row.urgency, now()) && reachable(window.end))!;
   return { start: withOffset(zone, window.start), end: withOffset(zone, window.end) };
 }
 

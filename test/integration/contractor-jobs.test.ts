@@ -26,6 +26,7 @@ import {
 import { untilValue } from "../helpers/wait.js";
 import { giveBackJob } from "../../server/services/dispatch/orders/give-back.js";
 import { isBookable, withOffset, workedWindows } from "../../server/services/dispatch/arrival-windows.js";
+import { arrivalMarginMs } from "../../server/services/dispatch/technician-time.js";
 import { stateTimeZone } from "../../server/services/dispatch/state-zones.js";
 import { now } from "../../server/services/shared/clock.js";
 
@@ -73,7 +74,11 @@ async function windowsOf(t: TestServer, orderId: string) {
     start: withOffset(zone, window.start),
     end: withOffset(zone, window.end),
   });
-  const bookable = worked.filter(({ window }) => isBookable(window, row.urgency, at)).map(text);
+  // bookable and reachable: the technician, setting off now, arrives no later than the margin before the end
+  const reachable = (end: number) => end - arrivalMarginMs >= at + row.estimated_response_minutes! * 60_000;
+  const bookable = worked
+    .filter(({ window }) => isBookable(window, row.urgency, at) && reachable(window.end))
+    .map(text);
   const beyond = worked.find(({ window }) => window.start > at + 3 * 24 * 3_600_000);
   return { bookable, beyond: text(beyond!) };
 }

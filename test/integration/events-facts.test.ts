@@ -10,6 +10,7 @@ import { postOrder, recordEvent, startReceiver, webhookSecret } from "../fixture
 import { jsonRequest } from "../helpers/request.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 import { until } from "../helpers/wait.js";
+import { anchorageWeekdayMorning, installBusinessTime } from "../helpers/business-time.js";
 import { now } from "../../server/services/shared/clock.js";
 
 interface FeedEvent {
@@ -134,6 +135,7 @@ for (const db of databases()) {
     });
 
     it("the dispatcher assigns an unassigned test order once a contractor joins, the walker walks it: the same facts", async () => {
+      const restoreClock = installBusinessTime(anchorageWeekdayMorning); // a window under way: the walk does not wait
       const walking = await startTestServer(db, { SANDBOX_STEP_MS: "50" }); // a port: the walker calls over HTTP
       try {
         const k = (await walking.issueKey({ account: "facts-walker" })).key;
@@ -146,7 +148,10 @@ for (const db of databases()) {
               await fetch(`${walking.url}/api/dispatch/v1/orders/${id}/events`, { headers: { "x-api-key": k } })
             ).json()) as { items: FeedEvent[] }
           ).items;
-        await until(async () => (await feedOf()).some((e) => e.type === "order.completed"), { timeoutMs: 20_000 });
+        await until(async () => (await feedOf()).some((e) => e.type === "order.completed"), {
+          timeoutMs: 20_000,
+          intervalMs: 200,
+        });
         const events = await feedOf();
         assert.deepEqual(typesOf(events).slice(0, 3), [
           ["order.created", null, "accepted_pending_fulfilment"],
@@ -159,6 +164,7 @@ for (const db of databases()) {
         );
       } finally {
         await walking.stop();
+        restoreClock();
       }
     });
 

@@ -1,6 +1,6 @@
 // Drive times from geography: known distances (within Austin, Austin to Dallas), the floor and the cap, symmetry,
-// the fallbacks for a ZIP or a location the dataset does not place, and the calls a second it sustains (a 2-core
-// machine shared with other work gives 3-6 million; the bound leaves room).
+// the fallbacks for a ZIP or a location the dataset does not place. Its cost is measured in `npm run bench` (matcher
+// time per order on the dispatch day), never timed here.
 import assert from "node:assert/strict";
 import {
   driveMinutes,
@@ -93,31 +93,6 @@ describe("dispatch geo: drive times", () => {
       const drives = stateZips("TX").map((point) => driveMinutes("78701", point.zip));
       assert.equal(drives.filter((minutes) => minutes < median).length < drives.length / 2, true);
       assert.equal(drives.filter((minutes) => minutes > median).length < drives.length / 2, true);
-    });
-  });
-
-  describe("speed", () => {
-    const zips = stateZips("TX").map((point) => point.zip);
-    const rate = (calls: number, run: (i: number) => number) => {
-      const started = performance.now();
-      let sum = 0;
-      for (let i = 0; i < calls; i++) sum += run(i);
-      assert.ok(sum > 0);
-      return Math.round(calls / ((performance.now() - started) / 1000));
-    };
-
-    it("answers at least 1,000,000 calls a second, ZIP to ZIP and ZIP to a city without a ZIP", function () {
-      this.timeout(30_000);
-      // 40 bases (candidates) to every TX ZIP: 106,000 pairs; then the same bases to 8 cities.
-      const cities = ["Austin", "Dallas", "Houston", "San Antonio", "El Paso", "Waco", "Lubbock", "Tyler"];
-      const zipToZip = rate(40 * zips.length, (i) => driveMinutes(zips[(i * 37) % 40], zips[i % zips.length]));
-      const toCity = rate(40 * zips.length, (i) =>
-        driveMinutesTo(zips[(i * 37) % 40], { state: "TX", city: cities[i % cities.length] }),
-      );
-      console.log(
-        `      driveMinutes ${zipToZip.toLocaleString("en")}/s, driveMinutesTo a city ${toCity.toLocaleString("en")}/s`,
-      );
-      assert.ok(zipToZip > 1_000_000 && toCity > 1_000_000, `${zipToZip}, ${toCity}`);
     });
   });
 });
