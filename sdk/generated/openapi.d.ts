@@ -3192,6 +3192,16 @@ export interface components {
                 on_site_within_deadline_rate?: components["schemas"]["Metric"];
                 /** @description Orders with a price revision (asked by the contractor, or opened for an order held over its NTE at creation) / orders. */
                 price_revision_rate?: components["schemas"]["Metric"];
+                /** @description Orders whose first `order.assigned` event carried both an ETA (`eta.estimated_arrival_at`) and a booked `arrival_window`, and whose ETA lay inside that window (start and end included) / such orders; `sample_size` is those orders. Later assignments of the same order are not counted. */
+                eta_in_window_at_booking_rate?: components["schemas"]["Metric"];
+                /** @description Orders past their fulfilment deadline (`created_at` + 30 minutes, 2 hours, 24 hours or 72 hours by urgency) with no contractor assigned at `generated_at` / orders past that deadline at `generated_at`; cancelled orders are counted in neither. */
+                unassigned_rate?: components["schemas"]["Metric"];
+                /** @description The drive minutes planned by the bookings the orders hold (one per assigned order: the drive estimated from the contractor's `base_zip` to the job when its technician's time was booked, or booked again by a re-assignment or a reschedule), summed; `sample_size` is those bookings. A cancelled order holds no booking, and bookings written before drives were kept are not counted. */
+                drive_minutes_total?: components["schemas"]["Metric"];
+                /** @description The same bookings' planned drive minutes, mean per booking (rounded to a tenth of a minute); `sample_size` is those bookings. */
+                drive_minutes_mean?: components["schemas"]["Metric"];
+                /** @description Re-plans per order that was assigned: (re-assignments, `order.assigned` events with `reassigned: true`, plus windows moved by the dispatch, `order.rescheduled` events with `rescheduled_by: dispatch`) / orders with an `order.assigned` event; a re-assignment that also moved the window counts twice. Moves by the customer or the contractor are not counted. `sample_size` is those orders. */
+                replans_per_order?: components["schemas"]["Metric"];
                 quote_turnaround_minutes: components["schemas"]["Metric"];
                 /** @description Offers accepted / offers answered (accepted or declined) or expired; `sample_size` is that denominator. */
                 offer_acceptance_rate?: components["schemas"]["Metric"];

@@ -1,10 +1,17 @@
-// Evals' window_adherence_rate from what happened: of the live orders with a booked arrival window whose contractor
-// arrived (the first step to on_site), the share that arrived inside the window; early counts as outside, an order
-// not yet on site does not count (sandbox orders never count in evals). The booked windows are moved in the database around the
-// recorded arrival, so the figures do not depend on the hour the suite runs at. On every test database.
+// Evals' measured promises from what happened, on every test database (sandbox orders never count): window
+// adherence (arrivals inside the booked window; early counts as outside), on site within the deadline, and the plan's
+// KPIs (the ETA inside the window at booking, the unassigned past their deadline, the drives booked, the re-plans).
+// Windows, creations and first promises are moved in the database around what was recorded, and the plan's suite
+// pins a weekday morning in Anchorage, so the figures do not depend on the hour the suite runs at.
 import assert from "node:assert/strict";
-import { orderRequest } from "../fixtures/requests.js";
+import type { FactData } from "../../server/db/tables/events.js";
+import type { EventType } from "../../server/generated/events.js";
+import { placeOf, travelMinutes, travelReady } from "../../server/services/dispatch/travel.js";
+import { now } from "../../server/services/shared/clock.js";
+import { anchorageContractor, anchorageWindow, orderRequest } from "../fixtures/requests.js";
 import { postOrder, recordEvent } from "../fixtures/orders.js";
+import { anchorageWeekdayMorning, installBusinessTime } from "../helpers/business-time.js";
+import { admin, alaskaOrder, answerOffer, call, contractorKey, offeredOrder } from "../helpers/contractors.js";
 import { databases, startTestServer, type TestServer } from "../helpers/server.js";
 
 const hour = 3_600_000;
@@ -126,11 +133,172 @@ for (const db of databases()) {
       };
       const span = deadlineMs[onTime.urgency];
       await createdAt(late.id, (await arrived(late.id)) - span - 60_000); // on site a minute after its deadline
-      await createdAt(missed.id, Date.now() - span - 60_000); // past its deadline, never on site
+      await createdAt(missed.id, now() - span - 60_000); // past its deadline, never on site
       const figure = await metric();
       assert.equal(figure.provenance, "measurement");
       assert.equal(figure.sample_size, 3);
       assert.equal(figure.value, 0.3333);
+    });
+  });
+}
+
+/** The metrics of the live window, as a client reads them. */
+async function evalsMetrics(t: TestServer): Promise<Record<string, Metric & { unit: string }>> {
+  const response = await t.fetch(`${t.url}/api/dispatch/analytics/evals?period=rolling_7d`);
+  assert.equal(response.status, 200);
+  return ((await response.json()) as { metrics: Record<string, Metric & { unit: string }> }).metrics;
+}
+
+for (const db of databases()) {
+  describe(`evals: the plan's KPIs (${db.name})`, function () {
+    this.timeout(120_000);
+    let t: TestServer;
+    let restoreClock: (() => void) | undefined;
+    before(async () => {
+      restoreClock = installBusinessTime(anchorageWeekdayMorning); // the Anchorage plumbers' day, whatever the hour
+      t = await startTestServer(db, { DISPATCHER_INTERVAL_MS: "60000" }); // no sweep re-plans under the test
+    });
+    after(async () => {
+      await t?.stop();
+      restoreClock?.();
+    });
+
+    /** An Anchorage plumber with one technician, so a second job cannot arrive in the window of its first. */
+    const oneTechnician = async (name: string, hourly: number) => {
+      const body = {
+        ...anchorageContractor("plumbing", name),
+        hourly_rate_cents: hourly,
+        capacity: { concurrent_jobs: 1, jobs_per_day: 8 },
+      };
+      const created = await call(t, "POST", "/api/admin/v1/contractors", admin, body);
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const id = created.body.id as string;
+      return { id, key: (await contractorKey(t, id)).key };
+    };
+    const answer = async (key: string, offerId: string, verb: "accept" | "decline") => {
+      const body = verb === "decline" ? { reason: "no_capacity" } : undefined;
+      const answered = await answerOffer(t, key, offerId, verb, body);
+      assert.equal(answered.status, 200, JSON.stringify(answered.body));
+    };
+    const openOffer = async (orderId: string) =>
+      (await t.app.services.db("order_offers").where({ order_id: orderId, status: "offered" }).first())!;
+    const events = (orderId: string, type: EventType) =>
+      t.app.services.db("order_events").where({ order_id: orderId, type }).orderBy("id");
+    /** Rewrites an order.assigned event's ETA (a promise written before ETAs were kept inside the window). */
+    const setEta = async (event: { id: number; data: FactData | null }, at: (window: { end: string }) => number) => {
+      const data = {
+        ...event.data!,
+        eta: { ...event.data!.eta!, estimated_arrival_at: new Date(at(event.data!.arrival_window!)).toISOString() },
+      };
+      await t.app.services
+        .db("order_events")
+        .where({ id: event.id })
+        .update({ data: JSON.stringify(data) });
+    };
+    /** Moves an order's creation four days back: past its fulfilment deadline whatever its urgency. */
+    const pastDeadline = (id: string) =>
+      t.app.services
+        .db("orders")
+        .where({ id })
+        .update({ created_at: new Date(now() - 4 * 24 * hour) });
+
+    it("measures the ETA at booking, the unassigned, the drives planned and the re-plans, each with its sample", async () => {
+      const empty = await evalsMetrics(t);
+      for (const name of [
+        "eta_in_window_at_booking_rate",
+        "unassigned_rate",
+        "drive_minutes_total",
+        "drive_minutes_mean",
+        "replans_per_order",
+      ])
+        assert.deepEqual(
+          [empty[name].value, empty[name].provenance, empty[name].sample_size],
+          [null, "unavailable", 0],
+        );
+
+      const cheap = await oneTechnician("KPI Cheap Plumbing", 8000);
+      const dear = await oneTechnician("KPI Dear Plumbing", 12_000);
+      const buyer = (await t.issueKey({ account: "kpis", environment: "live" })).key;
+      const sandbox = (await t.issueKey({ account: "kpis", environment: "test" })).key;
+
+      // x1: declined by the cheap plumber, re-assigned to the dear one in the same window (1 re-plan)
+      const x1 = await offeredOrder(t, buyer, "kpi-x1");
+      assert.equal(x1.offer.contractor_id, cheap.id);
+      await answer(cheap.key, x1.offer.id, "decline");
+      assert.equal((await openOffer(x1.orderId)).contractor_id, dear.id);
+      // x2: declined too; the dear plumber's one technician is in x1's window, so the dispatch moves it (2 re-plans)
+      const x2 = await offeredOrder(t, buyer, "kpi-x2");
+      assert.equal(x2.offer.contractor_id, cheap.id);
+      await answer(cheap.key, x2.offer.id, "decline");
+      assert.deepEqual(
+        (await events(x2.orderId, "order.rescheduled")).map((e) => e.data?.rescheduled_by),
+        ["dispatch"],
+      );
+      // x3: accepted, then moved by the customer (not a re-plan); past its deadline, assigned
+      const x3 = await offeredOrder(t, buyer, "kpi-x3");
+      await answer(cheap.key, x3.offer.id, "accept");
+      const moved = await call(
+        t,
+        "POST",
+        `/api/dispatch/v1/orders/${x3.orderId}/reschedule`,
+        { "x-api-key": buyer },
+        {
+          arrival_window: anchorageWindow(now(), "14"),
+        },
+      );
+      assert.equal(moved.status, 200, JSON.stringify(moved.body));
+      await pastDeadline(x3.orderId);
+      // x4: offered, waiting for an answer (no re-plan)
+      await offeredOrder(t, buyer, "kpi-x4");
+      // nobody in Anchorage does electrical work: u1 past its deadline unassigned, u2 the same but cancelled (counted
+      // in neither), u3 within its deadline (not judged yet)
+      const unassigned = async (reference: string) => {
+        const created = await call(
+          t,
+          "POST",
+          "/api/dispatch/v1/order",
+          { "x-api-key": buyer },
+          {
+            ...alaskaOrder(reference),
+            trade: "electrical",
+          },
+        );
+        assert.equal(created.status, 202, JSON.stringify(created.body));
+        return (created.body.order as { id: string }).id;
+      };
+      const [u1, u2] = [await unassigned("kpi-u1"), await unassigned("kpi-u2"), await unassigned("kpi-u3")];
+      const cancel = { reason: "customer_request" };
+      assert.equal(
+        (await call(t, "POST", `/api/dispatch/v1/orders/${u2}/cancel`, { "x-api-key": buyer }, cancel)).status,
+        200,
+      );
+      for (const id of [u1, u2]) await pastDeadline(id);
+      // a sandbox order: never counted
+      assert.equal(
+        (await call(t, "POST", "/api/dispatch/v1/order", { "x-api-key": sandbox }, alaskaOrder("kpi-test"))).status,
+        201,
+      );
+
+      // the promise at booking is the first order.assigned's: x1's ETA at its window's end (inside), x3's a minute
+      // after it (outside); x2's re-assignment, after the window, does not count
+      const [x1First] = await events(x1.orderId, "order.assigned");
+      await setEta(x1First, (window) => Date.parse(window.end));
+      const [x3First] = await events(x3.orderId, "order.assigned");
+      await setEta(x3First, (window) => Date.parse(window.end) + 60_000);
+      const [, x2Reassigned] = await events(x2.orderId, "order.assigned");
+      await setEta(x2Reassigned, (window) => Date.parse(window.end) + hour);
+
+      await travelReady();
+      const contractor = (await t.app.services.contractors.get(cheap.id))!;
+      const drive = travelMinutes({ contractor }, placeOf(alaskaOrder("drive").location));
+      const m = await evalsMetrics(t);
+      const figure = (name: string) => [m[name].value, m[name].unit, m[name].sample_size, m[name].provenance];
+      assert.deepEqual(figure("eta_in_window_at_booking_rate"), [0.75, "ratio", 4, "measurement"]);
+      assert.deepEqual(figure("unassigned_rate"), [0.5, "ratio", 2, "measurement"]);
+      // x1, x2 (re-assigned), x3 (moved) and x4 hold a booking each, all from the same base to the same ZIP
+      assert.deepEqual(figure("drive_minutes_total"), [4 * drive, "minutes", 4, "measurement"]);
+      assert.deepEqual(figure("drive_minutes_mean"), [drive, "minutes", 4, "measurement"]);
+      assert.deepEqual(figure("replans_per_order"), [0.75, "replans", 4, "measurement"]);
     });
   });
 }

@@ -124,6 +124,8 @@ export interface ContractorBookingRow {
   arrival_at: Date | string | null;
   busy_from: Date | string | null;
   busy_until: Date | string | null;
+  /** The drive planned to the job, whole minutes (0 to 1440); null on bookings written before it was kept. */
+  drive_minutes: number | null;
 }
 
 /** A 15-minute UTC slot of a technician's time held by a booking (written only by contractor_bookings' trigger). */

@@ -21,6 +21,8 @@ export interface Booking {
   arrival: number;
   /** Departure to the end of the expected work, on slot bounds (technician-time.ts). */
   busy: Busy;
+  /** The drive planned to the job, whole minutes (the placement's, kept: `busy` starts on a slot bound). */
+  driveMinutes: number;
 }
 
 /** What an order asks of the ledger besides its job: a chosen window, its NTE, whether it came from a quote. */

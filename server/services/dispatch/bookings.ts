@@ -53,6 +53,7 @@ export const bookingRow = (orderId: string, booking: Booking) => ({
   arrival_at: new Date(booking.arrival).toISOString(),
   busy_from: new Date(booking.busy.from).toISOString(),
   busy_until: new Date(booking.busy.until).toISOString(),
+  drive_minutes: booking.driveMinutes,
 });
 export const bookingColumns = [
   "order_id",
@@ -66,6 +67,7 @@ export const bookingColumns = [
   "arrival_at",
   "busy_from",
   "busy_until",
+  "drive_minutes",
 ] as const satisfies readonly (keyof ReturnType<typeof bookingRow>)[];
 
 /** Whether an error is a seat taken meanwhile (the day seats' unique index, or a technician's slot). */
@@ -168,8 +170,9 @@ function seatsIn(claims: Claims, occupancy: Occupancy, match: Match, worked: Wor
     unclaimed ? false : claims.has(`d|${id}|${localDay}|${s}`, at),
   );
   if (daySeat === null) return null;
-  const { technician: seat, arrival, busy } = first;
-  return { environment, contractorId: id, window, seat, day: localDay, daySeat, arrival, busy };
+  const { technician: seat, arrival, busy, driveMs } = first;
+  const driveMinutes = Math.round(driveMs / 60_000);
+  return { environment, contractorId: id, window, seat, day: localDay, daySeat, arrival, busy, driveMinutes };
 }
 
 /** The contractor's worked windows bookable now (or the one asked for), in time order, starting before `before`. */

@@ -28,6 +28,8 @@ export interface JobTime {
 export interface Placement {
   arrival: number;
   busy: Busy;
+  /** The drive planned before the arrival (ms): the job's travel, which `busy` starts before on a slot bound. */
+  driveMs: number;
 }
 
 const floorTo = (ms: number, step: number) => Math.floor(ms / step) * step;
@@ -69,7 +71,7 @@ export function earliestArrival(
     let freeFrom = busy.find((b) => b.from < interval.until && interval.from < b.until)?.until;
     if (freeFrom === undefined && claimed)
       for (let slot = interval.from; slot < interval.until; slot += slotMs) if (claimed(slot)) freeFrom = slot + slotMs;
-    if (freeFrom === undefined) return { arrival, busy: interval };
+    if (freeFrom === undefined) return { arrival, busy: interval, driveMs: job.travelMs };
     arrival = Math.max(arrival + arrivalStepMs, ceilTo(freeFrom + job.travelMs, arrivalStepMs));
   }
   return null;

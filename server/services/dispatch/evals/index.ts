@@ -4,8 +4,10 @@ import { LRUCache } from "lru-cache";
 import type { Db } from "../../../db/knex.js";
 import { statusEventTypes } from "../../events/catalogue.js";
 import { offerFacts, type OfferFacts } from "./offer-facts.js";
+import { planFacts, type PlanFacts } from "./plan-facts.js";
 import { isFinal } from "../orders/state.js";
 import { fulfilmentDeadline } from "../fulfilment-deadline.js";
+import { nowDate } from "../../shared/clock.js";
 
 export const evalPeriods = { rolling_7d: 7, rolling_30d: 30, rolling_90d: 90 } as const;
 export type EvalPeriod = keyof typeof evalPeriods;
@@ -26,6 +28,14 @@ function ratio(numerator: number, denominator: number): Metric {
     ? { value: null, unit: "ratio", provenance: "unavailable", sample_size: 0, note: "No records in the window." }
     : { value: round(numerator / denominator), unit: "ratio", provenance: "measurement", sample_size: denominator };
 }
+
+const shareTrue = (judged: boolean[]) => ratio(judged.filter(Boolean).length, judged.length);
+
+/** A measured value over `sample` records, or unavailable (`none` says why) when there are none. */
+const measured = (value: number, unit: string, sample: number, none: string): Metric =>
+  sample
+    ? { value, unit, provenance: "measurement", sample_size: sample }
+    : { value: null, unit, provenance: "unavailable", sample_size: 0, note: none };
 
 /** Nearest-rank percentile of sorted values. */
 function percentile(sorted: number[], percent: number, none = "No dispatched orders in the window."): Metric {
@@ -84,7 +94,7 @@ type WindowOrders = Awaited<ReturnType<typeof windowFacts>>["orders"];
 type WindowOrder = WindowOrders[number];
 
 const methodology =
-  "Computed from this service's live order and order-event records created in the window (sandbox orders, made with dispatch_test_ keys, are never counted), at most once per period per cache interval (30 s by default): generated_at says when. goal_fulfillment_rate: orders with an assigned contractor / orders. completion_rate: completed / (completed + cancelled). nte_accuracy_rate: completed orders with an NTE whose final cost is at or under it / such orders. dispatch latency: order receipt to contractor assignment, nearest-rank percentiles. human_override_rate: orders with an event marked human_override (every operator event through recordOrderEvent, which contractors' own reports replace as the normal path) / orders. cancellation_rate: cancelled orders (by customer or operator) / orders. escalation_rate: orders escalated for passing their fulfilment deadline unassigned (order.escalated) / orders. window_adherence_rate: orders with a booked arrival window whose contractor arrived (the first step to on_site) inside it, start included and end not / such orders that arrived (early counts as outside). on_site_within_deadline_rate: orders whose contractor was on site (the first step to on_site) by the order's fulfilment deadline (created_at + 30 min / 2 h / 24 h / 72 h by urgency) / orders on site or past that deadline (cancelled ones that never arrived are not counted). Offers (the live offers of the window's orders): offer_acceptance_rate: offers accepted / offers accepted, declined or expired (open and withdrawn offers are not counted). time to accept: an offer's offered_at to its responded_at, over accepted offers, nearest-rank percentiles. reoffers_per_order: offers beyond the first / orders that had an offer. price_revision_rate: orders with a price revision (asked by the contractor, or opened for an order held over its NTE at creation) / orders. Metrics without records are null and marked unavailable.";
+  "Computed from this service's live order, order-event and booking records of orders created in the window (sandbox orders, made with dispatch_test_ keys, are never counted), at most once per period per cache interval (30 s by default): generated_at says when. goal_fulfillment_rate: orders with an assigned contractor / orders. completion_rate: completed / (completed + cancelled). nte_accuracy_rate: completed orders with an NTE whose final cost is at or under it / such orders. dispatch latency: order receipt to contractor assignment, nearest-rank percentiles. human_override_rate: orders with an event marked human_override (every operator event through recordOrderEvent, which contractors' own reports replace as the normal path) / orders. cancellation_rate: cancelled orders (by customer or operator) / orders. escalation_rate: orders escalated for passing their fulfilment deadline unassigned (order.escalated) / orders. window_adherence_rate: orders with a booked arrival window whose contractor arrived (the first step to on_site) inside it, start included and end not / such orders that arrived (early counts as outside). on_site_within_deadline_rate: orders whose contractor was on site (the first step to on_site) by the order's fulfilment deadline (created_at + 30 min / 2 h / 24 h / 72 h by urgency) / orders on site or past that deadline (cancelled ones that never arrived are not counted). Offers (the live offers of the window's orders): offer_acceptance_rate: offers accepted / offers accepted, declined or expired (open and withdrawn offers are not counted). time to accept: an offer's offered_at to its responded_at, over accepted offers, nearest-rank percentiles. reoffers_per_order: offers beyond the first / orders that had an offer. price_revision_rate: orders with a price revision (asked by the contractor, or opened for an order held over its NTE at creation) / orders. eta_in_window_at_booking_rate: orders whose first order.assigned event carried an ETA and a booked window with the ETA inside it, start and end included / orders whose first order.assigned carried both. unassigned_rate: orders past their fulfilment deadline with no contractor now (waiting, held over their NTE or escalated) / orders past that deadline; cancelled orders are counted in neither. Drive minutes (the bookings the window's orders hold that kept their planned drive; a cancelled order holds none): drive_minutes_total: the drives planned, summed; drive_minutes_mean: per booking. replans_per_order: (order.assigned events marked reassigned + order.rescheduled events with rescheduled_by dispatch) / orders with an order.assigned event; a re-assignment that also moved the window counts twice, moves by the customer or the contractor not at all. Metrics without records are null and marked unavailable.";
 
 /** Published targets and audit facts: constant, stated beside the measured metrics. */
 const trustSignals = {
@@ -101,19 +111,30 @@ const trustSignals = {
 
 /** The offers' metrics: acceptance, time to accept, re-offers (each with its own sample). */
 function offerMetrics(facts: OfferFacts) {
-  const perOrder: Metric = facts.offeredOrders
-    ? {
-        value: round(facts.reoffers / facts.offeredOrders),
-        unit: "offers",
-        provenance: "measurement",
-        sample_size: facts.offeredOrders,
-      }
-    : { value: null, unit: "offers", provenance: "unavailable", sample_size: 0, note: "No offers in the window." };
+  const { reoffers, offeredOrders } = facts;
+  const perOrder = measured(round(reoffers / offeredOrders), "offers", offeredOrders, "No offers in the window.");
   return {
     offer_acceptance_rate: ratio(facts.accepted, facts.concluded),
     time_to_accept_p50_ms: percentile(facts.acceptMs, 50, "No accepted offers in the window."),
     time_to_accept_p95_ms: percentile(facts.acceptMs, 95, "No accepted offers in the window."),
     reoffers_per_order: perOrder,
+  };
+}
+
+/** The plan's metrics: the promise at booking, the drives planned, the re-plans (each with its own sample). */
+function planMetrics(facts: PlanFacts) {
+  const { drives, driveMinutes, assignedOrders } = facts;
+  const noDrives = "No bookings with a planned drive in the window.";
+  return {
+    eta_in_window_at_booking_rate: shareTrue(facts.etaInWindow),
+    drive_minutes_total: measured(driveMinutes, "minutes", drives, noDrives),
+    drive_minutes_mean: measured(round(driveMinutes / drives, 1), "minutes", drives, noDrives),
+    replans_per_order: measured(
+      round(facts.replans / assignedOrders),
+      "replans",
+      assignedOrders,
+      "No assigned orders in the window.",
+    ),
   };
 }
 
@@ -128,8 +149,6 @@ function arrivalsInWindow(orders: WindowOrders, arrivedAt: Map<string, Date>): b
   });
 }
 
-const shareTrue = (judged: boolean[]) => ratio(judged.filter(Boolean).length, judged.length);
-
 /** Per order that can be judged (on site, or its fulfilment deadline passed and not cancelled before arriving):
  * whether a technician was on site by the deadline. */
 function onSiteByDeadline(orders: WindowOrders, arrivedAt: Map<string, Date>, now: Date): boolean[] {
@@ -139,6 +158,15 @@ function onSiteByDeadline(orders: WindowOrders, arrivedAt: Map<string, Date>, no
     if (at) return [at <= deadline];
     return order.status === "cancelled" || deadline > now ? [] : [false];
   });
+}
+
+/** Per order past its fulfilment deadline and not cancelled: whether it has no contractor now. */
+function unassignedPastDeadline(orders: WindowOrders, now: Date): boolean[] {
+  return orders.flatMap((order) =>
+    order.status === "cancelled" || fulfilmentDeadline(order.urgency, new Date(order.created_at)) > now
+      ? []
+      : [order.contractor_id === null],
+  );
 }
 
 /** The measured metrics over a window's orders; a metric without records is null and marked unavailable. */
@@ -184,12 +212,14 @@ function metricsOf(
 }
 
 async function computeDocument(db: Db, period: EvalPeriod) {
-  const end = new Date();
+  const end = nowDate();
   const start = new Date(end.getTime() - evalPeriods[period] * 86_400_000);
   const { orders, overriddenOrders, arrivedAt, revisedOrders } = await windowFacts(db, start);
   const metrics = {
     ...metricsOf(orders, { overriddenOrders, revisedOrders }, arrivedAt),
     on_site_within_deadline_rate: shareTrue(onSiteByDeadline(orders, arrivedAt, end)),
+    unassigned_rate: shareTrue(unassignedPastDeadline(orders, end)),
+    ...planMetrics(await planFacts(db, start)),
     ...offerMetrics(await offerFacts(db, start)),
   };
   const provenance = Object.fromEntries(Object.entries(metrics).map(([name, metric]) => [name, metric.provenance]));

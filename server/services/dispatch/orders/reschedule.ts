@@ -132,9 +132,11 @@ async function seatsFor(
   const onDay = rest.filter((b) => b.local_day === worked.day).map((b) => b.day_seat);
   const daySeat = sameDay ? own.day_seat : lowestFree(new Set(onDay), contractor.capacity.jobs_per_day);
   if (best === null || daySeat === null) return null;
-  const { seat, arrival, busy } = best;
+  const { seat, arrival, busy, driveMs } = best;
   const { window, day } = worked;
-  return { environment, contractorId: contractor.id, window, seat, day, daySeat, arrival, busy } satisfies Booking;
+  const driveMinutes = Math.round(driveMs / 60_000);
+  const booking = { environment, contractorId: contractor.id, window, seat, day, daySeat, arrival, busy, driveMinutes };
+  return booking satisfies Booking;
 }
 
 /** Moves the order's booking row to the new seats (inserts one for an order booked before seats were kept). */

@@ -98,6 +98,7 @@ const declared = {
     arrival_at: true,
     busy_from: true,
     busy_until: true,
+    drive_minutes: true,
   } satisfies Columns<ContractorBookingRow>,
   technician_slots: {
     environment: true,

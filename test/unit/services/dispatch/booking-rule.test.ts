@@ -45,6 +45,7 @@ function ledger(pool: Free[]) {
       daySeat: 0,
       arrival: window.start,
       busy: { from: window.start, until: window.end },
+      driveMinutes: 30,
     } satisfies Booking;
   };
   return { firstSeat, asked, matches: pool.map(matchOf) };

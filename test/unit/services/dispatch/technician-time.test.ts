@@ -21,7 +21,16 @@ const job = (earliest: number, workMinutes = 60) => ({ travelMs: 30 * minute, wo
 describe("technicians' time", () => {
   it("arrives at the window's start when the technician is free and the response allows", () => {
     const placed = earliestArrival([], window, job(at("12:00")));
-    assert.deepEqual(placed, { arrival: at("14:00"), busy: { from: at("13:30"), until: at("15:00") } });
+    assert.deepEqual(placed, {
+      arrival: at("14:00"),
+      busy: { from: at("13:30"), until: at("15:00") },
+      driveMs: 30 * minute,
+    });
+  });
+
+  it("keeps the drive planned, which the busy interval's slot bound does not show", () => {
+    const placed = earliestArrival([], window, { ...job(at("12:00")), travelMs: 17 * minute });
+    assert.deepEqual([placed?.busy.from, placed?.driveMs], [at("13:30"), 17 * minute]);
   });
 
   it("arrives no earlier than the response and no later than the margin before the end", () => {
