@@ -1,17 +1,8 @@
-// Bundles the CLI and the SDK into cli/dist/ so the published package has no runtime dependencies:
-// - dispatch.cjs: our code, commander (all that `dispatch --help` loads) and openapi-fetch (every request builds its
-//   URL with it; a file of its own cost a request ~0.8 ms more). CommonJS, because Node runs a CommonJS file without
-//   starting its ES module loader (several ms); code that only runs in an action (the SDK, output formats, config
-//   files, SSE) is in it but evaluated only when the action first imports it.
-// - vendor/<package>.cjs: every other dependency (yaml, jmespath, standardwebhooks …), each its own file, read from
-//   disk only when a command needs it.
-// What `dispatch --help` costs over `node -e 0` (Node 24, `npx tsx bench/run.ts --only cli`, ~17 ms before the
-// changes below): compiling the bundle (~4 ms; the bin's compile cache saves most of it and of the functions' lazy
-// compiles, ~2–3 ms), commander's own module bodies (~2 ms), the stream modules that process.stdout/stderr load
-// (~2 ms, as in any Node program that prints), building the program (~2 ms) and formatting the help (~2 ms), and
-// the command table. The generated tables go in as JSON.parse of a string (jsonTables below), ~1.5 ms less than the
-// same data as object literals. The command tree is built only for the command that runs (cli/program.ts).
-// Not worth it: target node24 instead of node20 emits a byte-identical bundle.
+// Bundles the CLI and the SDK into cli/dist/ so the published package has no runtime dependencies: dispatch.cjs
+// (our code, commander and openapi-fetch; CommonJS, so Node starts it without its ES module loader; action-only code
+// is evaluated on first import) and vendor/<package>.cjs (every other dependency, read only when a command needs it).
+// Generated tables go in as JSON.parse of a string (jsonTables below). Why, with the start-up costs as measured:
+// docs/decisions.md, "The CLI bundle".
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";

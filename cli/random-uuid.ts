@@ -1,5 +1,6 @@
 // A random (version 4) UUID for the Idempotency-Key of an order. Read from /dev/urandom, the kernel's CSPRNG, where
-// there is one: loading node:crypto (or globalThis.crypto) costs a short command ~3 ms of CPU (docs/decisions.md).
+// there is one: loading node:crypto (or globalThis.crypto) is a large share of a short command's CPU (measured in
+// docs/decisions.md, "The CLI builds only the command that runs").
 import { closeSync, openSync, readSync } from "node:fs";
 
 function urandom(size: number): Buffer | undefined {

@@ -9,7 +9,7 @@ if (process.env.DISPATCH_CLI_FROM_SOURCE) runFromSource();
 else {
   // V8's code cache of the bundle (Node's default directory, os.tmpdir()/node-compile-cache; NODE_DISABLE_COMPILE_CACHE=1
   // turns it off; Node 20 has no such call): a start then skips compiling the bundle and the functions the last run
-  // compiled, ~2–3 ms of `dispatch --help` on Node 24 (BENCHMARKS.md).
+  // compiled (the saving is measured in docs/decisions.md, "The CLI bundle").
   require("node:module").enableCompileCache?.();
   try {
     require(bundled);

@@ -79,7 +79,6 @@ export const httpErrorCodes = [
   "unauthorized",
   "unsupported_media_type",
 ] as const;
-/** Every problem document's `code`. */
 export type ErrorCode = DomainErrorCode | (typeof httpErrorCodes)[number];
 
 /** Raised by services for any expected failure; `code` is stable for clients and its table entry fixes `kind`. */

@@ -62,7 +62,7 @@ describe("README walkthrough", function () {
     const line = await server.waitFor(/dispatch listening[^\n]*/);
     const port = Number(/127\.0\.0\.1:(\d+)/.exec(line)?.[1] ?? /"port":(\d+)/.exec(line)?.[1]);
     assert.ok(port > 0, `no port in: ${line}`);
-    // Ignored files count too: a secret in an ignored key.json would still sit in the clone. Every new file is listed
+    // Ignored files count too: a secret in an ignored key file would still sit in the clone. Every new file is listed
     // on its own (-uall; --ignored=matching names an ignored one unless its directory is ignored as a whole, as
     // node_modules/ or dist/ are, whose files prettier skips as well): an unchanged status is a clone the walkthrough
     // added nothing to and changed nothing in, so `prettier --check .`, which npm test runs before the suites, finds

@@ -1,4 +1,4 @@
-// The dispatcher (server/dispatcher/sweep.ts): an order accepted without a contractor (202) is
+// The dispatcher (server/services/dispatch/dispatcher/sweep.ts): an order accepted without a contractor (202) is
 // assigned once the pool can take it — at once when a contractor is added (the default 30 s interval is not what
 // does it) — in both environments alike (the sandbox invents no contractor), never above its NTE, and exactly once
 // with two instances on one Postgres.

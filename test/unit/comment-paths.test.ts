@@ -1,6 +1,6 @@
-// Every file a comment names exists: comments in server/, cli/, sdk/ and scripts/ are scanned for paths (a name
-// with a source or document extension) and each must resolve beside the file, from the repository root, or as the
-// tail of a tracked file's path (`orders/state.ts`).
+// Every file a comment names exists: comments in server/, cli/, sdk/, scripts/, test/ and bench/ are scanned for
+// paths (a name with a source or document extension) and each must resolve beside the file, from the repository
+// root, or as the tail of a tracked file's path (`orders/state.ts`).
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -17,13 +17,24 @@ const tracked = execFileSync("git", ["ls-files", "--cached", "--others", "--excl
 const trackedSet = new Set(tracked);
 const sources = tracked.filter(
   (file) =>
-    /^(server|cli|sdk|scripts)\//.test(file) && /\.(ts|js|cjs|mjs)$/.test(file) && !/\/(generated|dist)\//.test(file),
+    /^(server|cli|sdk|scripts|test|bench)\//.test(file) &&
+    /\.(ts|js|cjs|mjs)$/.test(file) &&
+    !/\/(generated|dist)\//.test(file),
 );
-/** A path as comments write it: word characters, dots, dashes and slashes, ending in a known extension. */
-const pathPattern = /(?<![\w@:/.-])((?:\.{1,2}\/)?[\w.-]+(?:\/[\w.-]+)*\.(?:ts|js|cjs|mjs|md|ya?ml|json))(?![\w/-])/g;
+/** A path as comments write it: word characters, dots, dashes and slashes, ending in a known extension (a glob's
+ * fragments, as in `*-pack*.test.ts`, are not names). */
+const pathPattern = /(?<![\w@:/.*-])((?:\.{1,2}\/)?[\w.-]+(?:\/[\w.-]+)*\.(?:ts|js|cjs|mjs|md|ya?ml|json))(?![\w/-])/g;
 
-/** Names that are not repository files: build outputs (dist/, the built contract), a package, a user's file. */
-const notInRepository = [/(^|\/)dist\//, /^openapi\.json$/, /^ipaddr\.js$/, /^attest\.json$/];
+/** Names that are not repository files: build outputs (dist/, the built contract), a package, a user's file, and
+ * what a test's tool writes in a temporary directory (the MCP conformance suite's checks, a generated client's use). */
+const notInRepository = [
+  /(^|\/)dist\//,
+  /^openapi\.json$/,
+  /^ipaddr\.js$/,
+  /^attest\.json$/,
+  /^checks\.json$/,
+  /^use\.ts$/,
+];
 
 /** Whether the named file exists for a comment in `file`. */
 function exists(file: string, named: string): boolean {
@@ -46,7 +57,7 @@ function missingIn(file: string): string[] {
 }
 
 describe("comments", () => {
-  it("name only files that exist (server, cli, sdk, scripts)", () => {
+  it("name only files that exist (server, cli, sdk, scripts, test, bench)", () => {
     assert.ok(sources.length > 100, `scanned ${sources.length} files`);
     assert.deepEqual(sources.flatMap(missingIn), []);
   });

@@ -21,7 +21,6 @@ export interface ApiKeyRecord {
   scopes: KeyScope[];
   created_at: string;
   revoked_at: string | null;
-  /** Contractor keys only. */
   contractor_id?: string;
 }
 
@@ -153,7 +152,6 @@ async function revokeKey(db: Db, feed: ChangeFeed | null, id: string): Promise<A
 }
 
 export function createKeyService(db: Db, feed: ChangeFeed | null = null) {
-  // Active keys by hash; a revocation anywhere clears every instance's cache through the change feed.
   const active = createInvalidatedCache<ApiKeyRecord>(feed, "api_keys", 60_000);
   return {
     issue: (input: Omit<IssueInput, "contractorId">) => issueKey(db, input),

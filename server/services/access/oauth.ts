@@ -104,7 +104,6 @@ export function createOAuthService(db: Db, tokenTtlSeconds: number) {
     register: (input: RegistrationMetadata) => registerClient(db, input),
     issueToken: (input: TokenRequest) => issueToken(db, tokenTtlSeconds, input),
 
-    /** The principal behind a live access token, or null (unknown or expired). */
     async verifyToken(token: string): Promise<OAuthPrincipal | null> {
       if (!token.startsWith("dat_")) return null;
       const row = await db("oauth_tokens")

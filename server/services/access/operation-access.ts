@@ -13,7 +13,6 @@ const byId = new Map<string, OperationAccess>(
   Object.entries(operations).map(([operationId, operation]) => [operationId, { operationId, ...operation }]),
 );
 
-/** The operation's access entry, undefined for an id that is not in the contract. */
 export const accessOfOperation = (operationId: string | undefined): OperationAccess | undefined =>
   operationId === undefined ? undefined : byId.get(operationId);
 
@@ -45,7 +44,6 @@ export function assertMayCall(caller: Caller, access: OperationAccess, entitleme
 
 const isContractorScope = (scope: KeyScope) => scope.startsWith("contractor:");
 
-/** The operations a key with these scopes may call, in the contract's order. */
 const operationsOf = (scopes: readonly KeyScope[]) =>
   [...byId.values()]
     .filter(({ schemes }) => schemes.ApiKey?.length && schemes.ApiKey.every((scope) => scopes.includes(scope)))

@@ -20,7 +20,6 @@ export type Principal =
   | { kind: "oauth"; id: string; clientId: string; scopes: readonly KeyScope[] }
   | { kind: "admin"; id: "admin" };
 
-/** A principal that can call capabilities (everything but the operator). */
 export type Caller = Exclude<Principal, { kind: "admin" }>;
 
 /** The token of an `Authorization: Bearer <token>` header, or null when the header is absent or another scheme. */
@@ -54,7 +53,6 @@ export function contractorCallerOf(caller: Caller | null): ContractorCaller {
 export const tenantOf = (caller: Caller): Tenant | null =>
   caller.kind === "key" ? { account: caller.account, environment: caller.environment } : null;
 
-/** The tenant of a key-only operation's caller (see keyCallerOf). */
 export const tenantOfKey = (caller: Caller | null): Tenant => tenantOf(keyCallerOf(caller))!;
 
 export function createPrincipalResolver(

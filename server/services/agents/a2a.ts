@@ -36,7 +36,6 @@ export interface A2aContext extends InvokeContext {
 
 type JsonRpcBody = { id?: string | number | null } & Record<string, unknown>;
 
-/** `handlers`: the operations' handlers (the REST routes'), which the capabilities call. */
 export function createA2aService(services: Pick<Services, "config" | "db" | "quotes">, handlers: OperationHandlers) {
   const invoker = createCapabilityInvoker(services, handlers);
   // This card only drives the handler's checks; /.well-known/agent-card.json serves one with the request's base URL.

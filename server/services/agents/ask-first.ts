@@ -94,7 +94,6 @@ async function currentOrder(
   return (await getOrder({ params: { id: input.params.id }, query: {}, payload: null }, ctx)).body;
 }
 
-/** The key, tenant, capability and arguments a token is bound to. */
 function bindingOf(capability: Capability, input: OperationInput, ctx: OperationContext): ConfirmationBinding {
   const tenant = ctx.caller && tenantOf(ctx.caller);
   // the access check admitted only keyed callers here; the guard keeps a token from ever lacking its tenant

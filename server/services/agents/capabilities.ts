@@ -11,7 +11,6 @@ import { oauthTokenScopes } from "../access/principal.js";
 // What the contract cannot say of each agent operation: its purpose, credential note and an example input.
 const keyNote = "Needs `Authorization: Bearer <API_KEY>` (a provisioned key); other accounts' orders are not found.";
 
-/** The operations the contract offers to agents (those with an x-a2a-skill). */
 type Table = typeof operations;
 type SkillOperation = { [K in OperationName]: Table[K]["a2aSkill"] extends null ? never : K }[OperationName];
 
@@ -126,7 +125,6 @@ function capabilityOf(operationId: SkillOperation): Capability {
   } as Capability; // the table entry of `operationId` is the one CapabilityOf reads its types from
 }
 
-/** Every capability, in the contract's order: each operation with an x-a2a-skill. */
 export const capabilities: readonly Capability[] = (Object.keys(operations) as OperationName[])
   .filter((operationId): operationId is SkillOperation => operations[operationId].a2aSkill !== null)
   .map(capabilityOf);

@@ -14,7 +14,6 @@ import { orderIdOfHandle } from "./tool-schemas.js";
 const listQuery = validators.listOrders.query;
 
 const scheme = "dispatch://orders/";
-/** Orders per `resources/list` page. */
 export const resourcePageSize = 50;
 
 export const orderResourceTemplate: ResourceTemplate = {

@@ -146,7 +146,6 @@ function resourceError(error: unknown, ctx: McpContext, ErrorCode: Sdk["types"][
   return new JsonRpcError(ErrorCode.InternalError, "Internal error; it has been logged.");
 }
 
-/** resources/list, resources/templates/list and resources/read over the key's orders. */
 // eslint-disable-next-line @typescript-eslint/no-deprecated -- the low-level Server, see createMcpService
 function serveResources(server: Server, sdk: Sdk, resources: OrderResources, ctx: McpContext): void {
   const failed = (error: unknown) => Promise.reject(resourceError(error, ctx, sdk.types.ErrorCode));
@@ -165,7 +164,6 @@ export interface McpContext extends InvokeContext {
   log(error: unknown): void;
 }
 
-/** `handlers`: the operations' handlers (the REST routes'), which the capabilities call. */
 export function createMcpService(
   services: Pick<Services, "config" | "db" | "orders" | "quotes">,
   handlers: OperationHandlers,

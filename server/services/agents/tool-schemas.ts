@@ -95,7 +95,6 @@ export const orderHandleOf = (id: string) => `dispatch-${id}`;
 /** The order id a handle names; anything else as it is (`ord_…` is accepted wherever a handle is). */
 export const orderIdOfHandle = (value: string) => value.replace(/^dispatch-/, "");
 
-/** A path parameter `id` takes the MCP order handle `dispatch-ord_…` as well as `ord_…`. */
 const pathValueOf = (name: string, value: unknown) =>
   name === "id" && typeof value === "string" ? orderIdOfHandle(value) : value;
 

@@ -16,7 +16,6 @@ const minute = 60_000;
 const hour = 60 * minute;
 const day = 24 * hour;
 export const windowMs = 2 * hour;
-/** A window is bookable until this long before its end. */
 export const bookableUntilBeforeEndMs = 30 * minute;
 export const horizonMs: Readonly<Record<Urgency, number>> = {
   emergency: 4 * hour,
@@ -24,7 +23,7 @@ export const horizonMs: Readonly<Record<Urgency, number>> = {
   routine: 3 * day,
   scheduled: 14 * day,
 };
-/** The most windows any horizon holds (14 days of 12, and the one already under way): the contract's maxItems. */
+/** The most windows any horizon holds (the scheduled horizon's, and the one under way): the contract's maxItems. */
 export const maxArrivalWindows = 170;
 /** Grids and worked windows are computed for this many days from the day before today. */
 const cachedDays = 17;
@@ -75,11 +74,9 @@ function gridOf(zone: string, now: number): ArrivalWindow[] {
   return grid.windows;
 }
 
-/** Whether a window is still bookable at `now` within the urgency's horizon. */
 export const isBookable = (window: Pick<ArrivalWindow, "start" | "end">, urgency: Urgency, now: number) =>
   window.end - bookableUntilBeforeEndMs > now && window.start < now + horizonMs[urgency];
 
-/** The job zone's windows bookable at `now` for the urgency, in time order. */
 export function bookableWindows(zone: string, urgency: Urgency, now: number): ArrivalWindow[] {
   const grid = gridOf(zone, now);
   const first = firstEndingAfter(grid, now + bookableUntilBeforeEndMs, (window) => window);
@@ -88,7 +85,7 @@ export function bookableWindows(zone: string, urgency: Urgency, now: number): Ar
   return windows;
 }
 
-/** The index of the first item (of a list in time order) whose window ends after `at`: a binary search. */
+/** The index of the first item (of a list in time order) whose window ends after `at`. */
 export function firstEndingAfter<T>(items: T[], at: number, windowOf: (item: T) => { end: number }): number {
   let [lo, hi] = [0, items.length];
   while (lo < hi) {
@@ -99,11 +96,9 @@ export function firstEndingAfter<T>(items: T[], at: number, windowOf: (item: T) 
   return lo;
 }
 
-/** A window of the zone's grid by its start (the grid around `now`), or undefined. */
 export const gridWindowAt = (zone: string, start: number, now: number): ArrivalWindow | undefined =>
   gridOf(zone, now).find((window) => window.start === start);
 
-/** A contractor's worked windows of one job zone: the grid's windows it works whole, each with its local day. */
 export interface WorkedWindow {
   window: ArrivalWindow;
   /** The window start's date on the contractor's clock (YYYY-MM-DD): the day its jobs_per_day counts in. */

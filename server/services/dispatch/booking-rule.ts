@@ -1,6 +1,5 @@
-// Which contractor and window an order books (the rule bookings.ts argues): rank order for an emergency, a requested
-// window or a quoted contractor; else the earliest arrival any ranked match's technician can make, within the NTE
-// first. Pure.
+// Which contractor and window an order books: rank order for a requested window or a quoted contractor, else the
+// earliest arrival any match's technician can make, within the NTE first. Why: docs/decisions.md, the booking rule.
 import type { ArrivalWindow } from "./arrival-windows.js";
 import type { Environment } from "../shared/tenant.js";
 import type { Match } from "./matching.js";
@@ -8,8 +7,7 @@ import { isOverNte } from "./nte.js";
 import type { Urgency } from "./trades.js";
 import type { Busy } from "./technician-time.js";
 
-/** A technician's time and a day seat picked for an order: written with it (contractor_bookings, whose trigger holds
- * the technician's slots), released if it is not. `seat` is the technician (0..concurrent_jobs-1). */
+/** A technician's time and day seat picked for an order: written with it, else released; `seat` is the technician. */
 export interface Booking {
   environment: Environment;
   contractorId: string;
@@ -19,7 +17,6 @@ export interface Booking {
   daySeat: number;
   /** When the technician is promised on site (ms), inside the window. */
   arrival: number;
-  /** Departure to the end of the expected work, on slot bounds (technician-time.ts). */
   busy: Busy;
   /** The drive planned to the job, whole minutes (the placement's, kept: `busy` starts on a slot bound). */
   driveMinutes: number;
@@ -48,8 +45,7 @@ function firstInRank(matches: Match[], firstSeat: FirstSeat): BookedMatch | null
   return null;
 }
 
-/** The earliest arrival across the matches; a later-ranked one wins only by arriving strictly earlier (a window
- * starting at or after the best arrival cannot, so only those starting before it are searched). */
+/** The earliest arrival across the matches; a later-ranked one wins only by arriving strictly earlier. */
 function earliestAcross(matches: Match[], firstSeat: FirstSeat): BookedMatch | null {
   let best: BookedMatch | null = null;
   for (const match of matches) {
@@ -59,8 +55,7 @@ function earliestAcross(matches: Match[], firstSeat: FirstSeat): BookedMatch | n
   return best;
 }
 
-/** Whether the job keeps rank order: the window or contractor the customer chose. Every other job, an emergency
- * included, takes the earliest arrival any capable contractor's technician can make. */
+/** Whether the job keeps rank order (the customer chose the window or contractor); else the earliest arrival wins. */
 export const keepsRankOrder = (_urgency: Urgency, request: BookRequest) =>
   request.window !== undefined || request.quoted === true;
 
@@ -68,7 +63,6 @@ export const keepsRankOrder = (_urgency: Urgency, request: BookRequest) =>
 export type BookingOutcome =
   { kind: "assign"; plan: BookedMatch } | { kind: "hold"; plan: BookedMatch } | { kind: "none"; plan?: undefined };
 
-/** The outcome of a pick against the order's NTE. */
 export function bookingOutcome(picked: BookedMatch | null, nteCents: number | null | undefined): BookingOutcome {
   if (!picked) return { kind: "none" };
   return { kind: isOverNte(nteCents, picked.match.costCents) ? "hold" : "assign", plan: picked };

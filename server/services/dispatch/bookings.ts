@@ -148,7 +148,6 @@ function arrivalsIn(
   return arrivals.sort((a, b) => a.arrival - b.arrival || a.technician - b.technician);
 }
 
-/** Whether the contractor has a day seat free on its local day. */
 function hasDaySeat(claims: Claims, occupancy: Occupancy, contractor: Contractor, localDay: string): boolean {
   const { id, capacity } = contractor;
   const unclaimed = claims.none();
@@ -195,7 +194,6 @@ function windowsFor(
   return windows;
 }
 
-/** The windows some candidate's technician can reach (see the ledger's openWindows). */
 function openWindowsOf(
   claims: Claims,
   occupancy: Occupancy,
@@ -241,8 +239,7 @@ export function createSeatLedger(db: Db) {
       for (const world of Object.values(worlds)) world.recent.clear();
     },
 
-    /** The windows some candidate's technician can reach, in time order, each with the earliest arrival in it,
-     * how many technicians could take it and the confidence that makes (window-confidence.ts). */
+    /** The windows some candidate's technician can reach, in time order, with its earliest arrival and confidence. */
     openWindows(occupancy: Occupancy, matches: Pick<Match, "contractor" | "responseMinutes">[]): OpenWindow[] {
       return openWindowsOf(worlds[occupancy.environment].claims, occupancy, matches);
     },

@@ -1,6 +1,5 @@
-// The contractor pool: admin CRUD and the active candidates for a trade and state; availability is checked here
-// (working-hours.ts) for every writer, capacity stored as two bounded columns, and the base ZIP (geo/base-zip.ts)
-// checked against the states served or defaulted, its dataset loaded with the first write.
+// The contractor pool: admin CRUD and the active candidates for a trade and state; every writer checks availability
+// (working-hours.ts) and the base ZIP against the states served (geo/base-zip.ts, loaded with the first write).
 import type { ChangeFeed } from "../../db/change-feed.js";
 import type { Db } from "../../db/knex.js";
 import type { ContractorRow, ContractorWrite } from "../../db/tables/dispatch.js";
@@ -15,7 +14,6 @@ import type { Schemas } from "../../types/contract.js";
 export type Contractor = Schemas["Contractor"];
 /** A service area as given: the demo pool and fixture files spell states as plain strings, stored upper-cased. */
 export type ServiceArea = Omit<Schemas["ServiceArea"], "state"> & { state: string };
-/** createContractor's body (and the demo pool's and fixtures' contractors). */
 export type ContractorInput = Omit<Schemas["ContractorInput"], "service_areas"> & { service_areas: ServiceArea[] };
 
 /** The answer's form of a row: capacity as one object, the week in weekday order (jsonb keeps its keys sorted). */
@@ -31,7 +29,6 @@ function toContractor(row: ContractorRow): Contractor {
 
 const upperAreas = (areas: ServiceArea[]) => areas.map((area) => ({ ...area, state: area.state.toUpperCase() }));
 
-/** The columns of an input; the jsonb columns as JSON text, capacity as its two columns, the zone canonical. */
 function toRow(input: Partial<ContractorInput>): ContractorWrite {
   const { trades, service_areas, time_zone, working_hours, capacity, ...scalars } = input;
   const row: ContractorWrite = { ...scalars };
@@ -89,10 +86,8 @@ async function removeAllContractors(db: Db, feed: ChangeFeed | null): Promise<nu
 
 const notFound = (id: string) => new DomainError("not_found", "not_found", `No contractor ${id}.`);
 
-/**
- * Changes the given fields (hours and capacity replaced whole); 422 for a bad zone, hours or base, 404 for no such
- * id. A change of base or areas reads the row under its lock, so the base it stores lies in the areas it stores.
- */
+/** Changes the given fields (hours and capacity whole); 422 for a bad zone, hours or base, 404 for no such id. A change
+ * of base or areas reads the row under its lock, so the base it stores lies in the areas it stores. */
 async function updateContractor(db: Db, feed: ChangeFeed | null, id: string, patch: Partial<ContractorInput>) {
   assertAvailability(patch);
   const write = toRow(patch);
@@ -111,7 +106,6 @@ async function updateContractor(db: Db, feed: ChangeFeed | null, id: string, pat
 }
 
 export function createContractorService(db: Db, feed: ChangeFeed | null = null) {
-  // The active pool, held in memory; any contractor change anywhere clears it through the change feed.
   const pool = createInvalidatedCache<Contractor[]>(feed, "contractors", 60_000, 1);
   const activePool = () =>
     pool.get("active", async () => (await db("contractors").where({ active: true })).map(toContractor));
@@ -141,7 +135,6 @@ export function createContractorService(db: Db, feed: ChangeFeed | null = null) 
 
     list: (filter: Parameters<typeof listContractors>[1]) => listContractors(db, filter),
 
-    /** Active contractors of a trade that serve a state (from the in-memory pool). */
     async candidates(trade: TradeCode, state: string): Promise<Contractor[]> {
       const upper = state.toUpperCase();
       return ((await activePool()) ?? []).filter((contractor) => serves(contractor, trade, upper));

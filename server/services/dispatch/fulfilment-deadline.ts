@@ -9,6 +9,5 @@ export const fulfilmentDeadlineMinutes: Readonly<Record<Urgency, number>> = {
   scheduled: 72 * 60,
 };
 
-/** When an order created at `createdAt` must have a contractor. */
 export const fulfilmentDeadline = (urgency: Urgency, createdAt: Date): Date =>
   new Date(createdAt.getTime() + fulfilmentDeadlineMinutes[urgency] * 60_000);

@@ -1,6 +1,5 @@
-// Technicians' time: the earliest a technician can arrive inside a window, given the intervals it is already busy,
-// the job's travel and expected work; busy intervals are whole 15-minute UTC slots, as technician_slots stores them
-// (docs/decisions.md#technicians-time). Pure.
+// Technicians' time: the earliest a technician can arrive in a window, given its busy intervals, the job's travel and
+// expected work, on whole UTC slots as technician_slots stores them (docs/decisions.md#technicians-time). Pure.
 import { tradeWages } from "../../data/oews-wages.js";
 import type { TradeCode } from "./trades.js";
 
@@ -41,7 +40,6 @@ export const onSlots = (from: number, until: number): Busy => ({
   until: ceilTo(until, slotMs),
 });
 
-/** The slot starts a busy interval takes. */
 export function slotsOf(busy: Busy): number[] {
   const slots: number[] = [];
   for (let slot = busy.from; slot < busy.until; slot += slotMs) slots.push(slot);
@@ -54,10 +52,8 @@ export const expectedWorkMinutes = (trade: TradeCode) => Math.round(tradeWages[t
 /** The busy interval of an arrival: departure (arrival less travel) to the end of the work, on slot bounds. */
 export const busyOf = (arrival: number, job: JobTime): Busy => onSlots(arrival - job.travelMs, arrival + job.workMs);
 
-/**
- * The earliest arrival in the window (no later than arrivalMarginMs before its end, no earlier than `job.earliest`)
- * whose busy interval clashes with none of `busy` nor a slot `claimed`; null when there is none.
- */
+/** The earliest arrival in the window (by arrivalMarginMs before its end, not before `job.earliest`) whose busy
+ * interval clashes with none of `busy` nor a slot `claimed`; null when there is none. */
 export function earliestArrival(
   busy: readonly Busy[],
   window: { start: number; end: number },

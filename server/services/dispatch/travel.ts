@@ -2,7 +2,6 @@
 // (or its city, or its state), loaded once before the first booking read (docs/decisions.md#technicians-time).
 import type { Match } from "./matching.js";
 
-/** The job as the drive needs it: where it is. */
 export interface TravelJob {
   zip?: string;
   state?: string;
@@ -23,7 +22,7 @@ type Drive = typeof import("./geo/drive.js");
 let drive: Drive | undefined;
 let loading: Promise<Drive> | undefined;
 
-/** Loads the drive model (the ZIP dataset: 0.4 s once); every booking read awaits it, so no estimate is flat. */
+/** Loads the drive model (the ZIP dataset, once); every booking read awaits it, so no estimate is flat. */
 export const travelReady = (): Promise<Drive> =>
   (loading ??= import("./geo/drive.js").then((module) => (drive = module)));
 

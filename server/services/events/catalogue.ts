@@ -29,8 +29,7 @@ export interface Fact {
   type: FactType;
   data: FactData | null;
 }
-/** What facts are read from: the order as a change found and leaves it, its ETA as the contract shows it and its
- * booked window (the one the ETA's `eta_outside_window` was read against). */
+/** What facts are read from, before and after a change: the order's status, contractor, ETA and booked window. */
 export interface OrderState {
   status: string;
   contractor_id: string | null;

@@ -12,7 +12,6 @@ export interface FeedEvent {
 }
 
 export interface ScopedFeed {
-  /** The scope's rows after `afterSeq` up to `uptoSeq`, in seq order. */
   rows(db: Db, afterSeq: number, uptoSeq: number, limit: number): Promise<SeqRow[]>;
   /** Whether a row the poller read (any scope's) is this stream's. */
   has(row: SeqRow): boolean;
@@ -24,7 +23,6 @@ export interface ScopedFeed {
 export interface FeedSource<Scope> {
   /** Every scope's rows after `afterSeq`, in seq order: for the hub's poller only. */
   rowsAfter(db: Db, afterSeq: number, limit: number): Promise<SeqRow[]>;
-  /** The largest seq given so far (0 for an empty feed). */
   latestSeq(db: Db): Promise<number>;
   scoped(scope: Scope): ScopedFeed;
 }

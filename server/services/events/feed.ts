@@ -73,7 +73,6 @@ export async function eventRow(db: Conn, id: number): Promise<EventRow | undefin
   return row;
 }
 
-/** Every tenant's rows: for the stream hub's poller only, which hands each row to its own tenant's streams. */
 export const feedRows = (db: Conn, afterSeq: number) => sequencedRows(db, afterSeq);
 
 /** The largest seq given so far (0 for an empty feed), whether or not its row still exists. */

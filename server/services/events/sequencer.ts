@@ -4,7 +4,6 @@ import type { Knex } from "knex";
 import { rawQuery } from "../../db/raw.js";
 import { startBackgroundJob, type BackgroundJob } from "../../background-job.js";
 
-/** pg_advisory_xact_lock key of the feed sequencer. */
 export const feedSequencerLockId = 724_313;
 /** Rows per pass: bounds the pass's transaction whatever the backlog; the next pass follows at once-ish. */
 const batchLimit = 1000;

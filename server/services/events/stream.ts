@@ -64,7 +64,6 @@ async function tick(deps: StreamDeps, hub: Hub, options: StreamOptions, source: 
 }
 
 export interface OpenAt {
-  /** The stream's part of the hub's feed (its source's `scoped`). */
   feed: ScopedFeed;
   /** The resume point (Last-Event-ID or `after`); none: an order's whole history, else only new events. */
   after?: number;
@@ -132,7 +131,6 @@ async function open(
   }
 }
 
-/** `source`: the feed the hub serves (orderFeed or contractorFeed). */
 export function createEventStreams<Scope>(deps: StreamDeps, options: StreamOptions, source: FeedSource<Scope>) {
   const hub: Hub = {
     subscribers: new Set(),
@@ -143,7 +141,6 @@ export function createEventStreams<Scope>(deps: StreamDeps, options: StreamOptio
     opening: 0,
     keysCheckedAt: 0,
   };
-  // A revocation anywhere is announced on the change feed: check at the next tick rather than the next due one.
   deps.changes.on((table) => {
     if (table === "api_keys" || table === "*") hub.keysCheckedAt = 0;
   });

@@ -42,7 +42,6 @@ function writeEvent(sub: Subscriber, row: SeqRow): void {
   sub.stream.write(frame(sub.feed.render(row, sub.base)));
 }
 
-/** A live event of this stream's scope, once the replay has handed over. */
 export function offerLive(sub: Subscriber, row: SeqRow): void {
   if (!sub.live || !sub.feed.has(row)) return;
   writeEvent(sub, row);

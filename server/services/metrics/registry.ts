@@ -9,7 +9,6 @@ export interface MetricsDeps {
   db: Db;
   eventStreams: { stats(): { streams: number } };
   contractorStreams: { stats(): { streams: number } };
-  /** Orders the background passes skipped, by step and cause (dispatch/orders/order-failures.ts). */
   orderFailures: { counts(): readonly { step: string; cause: string; count: number }[] };
 }
 
@@ -134,7 +133,6 @@ function registerProcessGauges(registry: Registry, deps: MetricsDeps): void {
   });
 }
 
-/** Orders the background passes skipped: counted where they fail, read at scrape time. */
 function registerOrderFailures(registry: Registry, deps: MetricsDeps): void {
   new Counter({
     name: "dispatch_order_step_failures_total",

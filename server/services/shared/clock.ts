@@ -2,7 +2,6 @@
 // withClock's (a frozen sandbox). Bookkeeping of I/O stays on Date.now().
 import { AsyncLocalStorage } from "node:async_hooks";
 
-/** A source of the current time, ms since the epoch. */
 export interface Clock {
   now(): number;
 }

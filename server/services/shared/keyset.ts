@@ -32,7 +32,6 @@ function decodeRowCursor(cursor: string, idPattern: RegExp): { at: Date; id: str
   return { at: date, id };
 }
 
-/** The cursor's position; a foreignCursor() unless it is one this list made. */
 function decodePositionCursor(cursor: string): number {
   const match = /^p([1-9][0-9]{0,17})$/.exec(decode(cursor));
   if (!match) throw foreignCursor();

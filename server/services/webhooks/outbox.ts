@@ -10,7 +10,6 @@ import { ensureWebhookSecret } from "./secrets.js";
 import type { Tenant } from "../access/principal.js";
 import { eventRow, toEvent } from "../events/feed.js";
 
-/** The columns a claim returns: what a delivery attempt needs. */
 export type OutboxRow = Pick<
   WebhookOutboxRow,
   "id" | "message_id" | "order_id" | "account" | "environment" | "url" | "event_id" | "status_base_url" | "attempts"

@@ -21,7 +21,6 @@ export interface WebhookSettings {
 }
 
 const concurrency = 16;
-/** Deliveries in flight per tenant (account, environment), whatever the number of its lanes. */
 const perTenant = 4;
 
 /** One string per lane (the breaker's and the in-flight map's key); JSON keeps the parts apart. */
@@ -100,7 +99,6 @@ async function deliver(w: Worker, row: OutboxRow): Promise<void> {
   }
 }
 
-/** Lanes in flight or circuit-open, and tenants at their in-flight cap. */
 function busy(w: Worker): { lanes: Lane[]; tenants: Tenant[] } {
   const lanes = new Map<string, Lane>();
   const perTenantCount = new Map<string, { tenant: Tenant; n: number }>();

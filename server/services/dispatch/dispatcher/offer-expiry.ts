@@ -39,7 +39,6 @@ async function closeOpen(
 const expireDue = (deps: Reoffering, account?: string) =>
   closeOpen(deps, { step: "expired", which: (query, at) => query.where("deadline_at", "<=", at) }, account);
 
-/** A deactivated contractor's open offers are withdrawn. */
 const withdrawInactive = (deps: Reoffering, account?: string) =>
   closeOpen(
     deps,

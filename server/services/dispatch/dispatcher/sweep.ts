@@ -71,10 +71,8 @@ function unassignedPage(db: Db, after: Pick<OrderRow, "created_at" | "id"> | nul
   return query;
 }
 
-/** Another instance, an operator or the customer moved the order first: an expected outcome, not a failure. */
 const isSettledElsewhere = (error: unknown) => error instanceof DomainError && error.code === "invalid_transition";
 
-/** Nobody serves the job, or all who do are fully booked: asked once per job (environment, trade, state, urgency). */
 function unmatchableReason(error: unknown): WaitingReason | null {
   if (!(error instanceof DomainError)) return null;
   if (error.code === "no_contractor_in_area") return "no_contractor_in_area";
@@ -83,7 +81,6 @@ function unmatchableReason(error: unknown): WaitingReason | null {
 const jobKey = (row: Pick<OrderRow, "environment" | "trade" | "state" | "urgency">) =>
   `${row.environment}|${row.trade}|${row.state}|${row.urgency}`;
 
-/** holdAtPrice (orders/hold.ts), telling the sequencer when it held the order. */
 async function hold(dispatcher: Dispatcher, row: Pick<OrderRow, "id">, match: Match): Promise<void> {
   if (await holdAtPrice(dispatcher.db, row.id, match, dispatcher.base)) dispatcher.eventsWritten();
 }
@@ -112,7 +109,6 @@ async function assignOrHold(
   }
 }
 
-/** assignOrHold for one order of the sweep: its failure is reported, and the sweep goes on. */
 async function assign(dispatcher: Dispatcher, row: WaitingRow, unmatchable: Map<string, WaitingReason>) {
   if (unmatchable.has(jobKey(row))) return false;
   const assigned = await isolated(dispatcher.failed, "assign", row, () => assignOrHold(dispatcher, row, unmatchable));
@@ -134,7 +130,6 @@ async function assignAll(
   }
 }
 
-/** Escalates every order still unassigned past its deadline, page after page; the number escalated. */
 async function escalateOverdue(
   dispatcher: Dispatcher,
   unmatchable: Map<string, WaitingReason>,
@@ -174,12 +169,10 @@ export function createDispatcher(deps: Omit<Dispatcher, "base" | "job">, interva
     start(base: string, onError: (error: unknown) => void): void {
       dispatcher.base = base;
       if (dispatcher.job) return;
-      // A nudge sweeps within a second; the interval's sweep catches what this instance was not told of.
       const timing = { intervalMs: 1000, idleMs: intervalMs, firstRunMs: 0 };
       dispatcher.job = startBackgroundJob(() => sweep(dispatcher), timing, onError);
     },
     nudge: () => dispatcher.job?.nudge(),
-    /** One sweep of one account's test orders, now (an advance of its sandbox clock). */
     sweepAccount: (account: string) => sweep(dispatcher, account),
     async stop(): Promise<void> {
       await dispatcher.job?.stop();

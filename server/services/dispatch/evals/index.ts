@@ -149,8 +149,7 @@ function arrivalsInWindow(orders: WindowOrders, arrivedAt: Map<string, Date>): b
   });
 }
 
-/** Per order that can be judged (on site, or its fulfilment deadline passed and not cancelled before arriving):
- * whether a technician was on site by the deadline. */
+/** Per order on site, or past its fulfilment deadline and not cancelled first: whether it was on site by then. */
 function onSiteByDeadline(orders: WindowOrders, arrivedAt: Map<string, Date>, now: Date): boolean[] {
   return orders.flatMap((order) => {
     const deadline = fulfilmentDeadline(order.urgency, new Date(order.created_at));

@@ -11,10 +11,8 @@ interface Area {
 
 const centralOf = (points: ZipPoint[]) => centralZip(points)?.zip;
 
-/**
- * The first area's first ZIP prefix's central ZIP, else its first city's, else its state's principal ZIP (the
- * central ZIP of the state's city with the most ZIPs); undefined only for a state the dataset has no ZIP in.
- */
+/** The first area's first ZIP prefix's central ZIP, else its first city's, else its state's principal ZIP;
+ * undefined only for a state the dataset has no ZIP in. */
 export function defaultBaseZip(areas: readonly Area[]): string | undefined {
   const [{ cities = [], zip_prefixes = [] }] = areas; // minItems: 1
   const state = areas[0].state.toUpperCase();

@@ -1,33 +1,26 @@
-// Drive time to a job from geography: great-circle miles between the ZIP dataset's coordinates times a road
-// circuity factor, driven at city, arterial and highway speeds, plus a fixed start-up; pure, as it runs per
-// candidate per quote. Only the look-ups that scan the dataset are cached: computing a pair beats a pair cache
-// (docs/decisions.md, "Where things are: bases and drive times").
+// Drive time to a job from geography: great-circle miles between ZIP centroids times a road circuity factor, at city,
+// arterial and highway speeds, plus a start-up; pure, as it runs per candidate per quote. Only the look-ups that scan
+// the dataset are cached (docs/decisions.md, "Where things are: bases and drive times").
 import { LRUCache } from "lru-cache";
 import { cityZips, milesBetween, sectionZips, stateZips, zipPoint, type ZipPoint } from "./zip-points.js";
 
 /** The model's figures; their sources are in docs/decisions.md. */
 export const driveModel = {
-  /** Road miles per great-circle mile. */
   circuity: 1.3,
-  /** The first 10 road miles at 30 mph (city streets), the next 30 at 45 (arterials), the rest at 60 (highway). */
   urbanMiles: 10,
   urbanMph: 30,
   arterialMiles: 40,
   arterialMph: 45,
   highwayMph: 60,
-  /** Loading, walking to the vehicle, parking and finding the door, whatever the distance. */
   startUpMinutes: 10,
-  /** Road miles of a drive within one ZIP (both ends at its centroid). */
   minRoadMiles: 1,
-  /** A day's driving: 11 hours, the US hours-of-service driving limit (49 CFR 395.3). */
   maxMinutes: 660,
-  /** When neither end nor its surroundings is known to the dataset. */
   unknownMinutes: 60,
 } as const;
 
 type Point = Pick<ZipPoint, "latitude" | "longitude">;
 
-/** Whole minutes for a great-circle distance in miles: the floor is 12 (start-up and a mile), the cap 660. */
+/** Whole minutes for a great-circle distance in miles: at least the start-up and a road mile, at most maxMinutes. */
 export function driveMinutesForMiles(miles: number): number {
   const { circuity, urbanMiles, urbanMph, arterialMiles, arterialMph, highwayMph, startUpMinutes } = driveModel;
   const road = Math.max(driveModel.minRoadMiles, miles * circuity);
@@ -57,10 +50,7 @@ function placeOfZip(zip: string): Point | undefined {
   return sections.get(section);
 }
 
-/**
- * Minutes to drive from one 5-digit ZIP (or ZIP+4) to another, whole and symmetric. A ZIP the dataset does not list
- * is placed at its sectional centre; with none, the drive is `driveModel.unknownMinutes`.
- */
+/** Minutes between two ZIPs (or ZIP+4s), whole and symmetric; an unlisted ZIP sits at its sectional centre. */
 export function driveMinutes(fromZip: string, toZip: string): number {
   const from = placeOfZip(fromZip.slice(0, 5));
   const to = placeOfZip(toZip.slice(0, 5));
@@ -87,9 +77,7 @@ export function medianDriveMinutes(fromZip: string, state: string): number {
 }
 
 export interface DriveTarget {
-  /** Two-letter state code. */
   state: string;
-  /** A 5-digit ZIP or ZIP+4. */
   zip?: string;
   city?: string;
 }
@@ -107,10 +95,7 @@ function placeOfLocation(state: string, city?: string, zip?: string): Point | un
   return place.at;
 }
 
-/**
- * Minutes from a ZIP to a job's location: to its ZIP when the dataset lists it; else to the centre of its city's
- * ZIPs in its state; else to its ZIP's sectional centre; else the median drive from the ZIP to the state's ZIPs.
- */
+/** Minutes from a ZIP to a job: its listed ZIP, else its city's centre, else its section, else the state's median. */
 export function driveMinutesTo(fromZip: string, location: DriveTarget): number {
   const state = location.state.toUpperCase();
   const zip = location.zip?.slice(0, 5);

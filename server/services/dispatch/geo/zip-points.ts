@@ -1,6 +1,5 @@
-// The `zipcodes` dataset's US entries for synchronous look-ups (drive times, contractors' bases): by ZIP, by state,
-// by city and by 3-digit prefix. Importing this module loads the dataset (0.4 s on a 2-core machine); zip.ts stays
-// lazy for callers that only check a job's ZIP.
+// The `zipcodes` dataset's US entries for synchronous look-ups by ZIP, state, city and prefix. Importing this module
+// loads the dataset (measured in docs/decisions.md, "Where things are"); zip.ts stays lazy for a job's ZIP check.
 import zipcodes from "zipcodes";
 
 export interface ZipPoint {
@@ -28,7 +27,6 @@ for (const entry of Object.values(zipcodes.codes)) {
   list.push(point);
 }
 
-/** The dataset's entry of a 5-digit ZIP, or undefined when it lists none. */
 export const zipPoint = (zip: string): ZipPoint | undefined => byZip.get(zip);
 
 /** A state's ZIPs (two-letter code, upper case); empty for a code the dataset does not know. */

@@ -31,7 +31,6 @@ async function listJobs(
   return { items: await jobViews(deps.db, page), next_cursor };
 }
 
-/** `origin`: the request's own origin, the base of status URLs in events when PUBLIC_BASE_URL is unset. */
 export function createJobService(deps: Answering) {
   const baseOf = (origin: string) => baseUrlOf(deps.config.publicBaseUrl, origin);
   return {

@@ -24,7 +24,6 @@ async function lockHeld(trx: Knex.Transaction, caller: ContractorCaller, id: str
   return { row: job.row, offer: job.offer };
 }
 
-/** The report's audit record, under the order's tenant. */
 async function auditReport(trx: Knex.Transaction, offer: OrderOfferRow, report: JobReport, from: string) {
   await appendAudit(trx, {
     type: "job_status",
@@ -36,7 +35,6 @@ async function auditReport(trx: Knex.Transaction, offer: OrderOfferRow, report: 
 
 type GivingBack = Extract<JobReport, { status: "unable_to_attend" }>;
 
-/** Why the job is given back, as its status event says. */
 const giveBackNote = (report: GivingBack) =>
   `Contractor unable to attend (${report.reason})${report.note ? `: ${report.note}` : "."}`;
 

@@ -16,7 +16,6 @@ export type DeclineInput = Schemas["DeclineOfferRequest"];
 
 const offerNotFound = (id: string) => new DomainError("not_found", "not_found", `No offer ${id} for this contractor.`);
 
-/** Why an offer can no longer be answered. */
 function closedError(offer: OrderOfferRow, now: Date): DomainError {
   const expired = offer.status === "expired" || (offer.status === "offered" && new Date(offer.deadline_at) <= now);
   if (expired)

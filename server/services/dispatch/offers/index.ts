@@ -33,7 +33,6 @@ async function onOfferClock<T>(deps: Answering, caller: ContractorCaller, id: st
   return onTenantClock(deps.db, offer, work);
 }
 
-/** `origin`: the request's own origin, the base of status URLs in events when PUBLIC_BASE_URL is unset. */
 export function createOfferService(deps: Answering) {
   const baseOf = (origin: string) => baseUrlOf(deps.config.publicBaseUrl, origin);
   return {

@@ -11,8 +11,7 @@ export type Eta = Schemas["Eta"];
 export type EtaSource = Eta["source"];
 /** The ETA as the order row keeps it (dates as read back, or as the new-order writer serialises them). */
 export type EtaColumns = Pick<OrderRow, "eta_at" | "eta_updated_at" | "eta_source">;
-/** What the ETA is read from: an order row, or the order a change leaves (its dates as written or read back), with
- * the booked window it is checked against (null: none). */
+/** What the ETA is read from: an order row or the order a change leaves, with its booked window (null: none). */
 export interface EtaRead {
   eta_at: Date | string | null;
   eta_updated_at: Date | string | null;
@@ -30,8 +29,7 @@ const timeOf = (value: Date | string | null | undefined) => (value ? new Date(va
 
 export const noEta: EtaColumns = { eta_at: null, eta_updated_at: null, eta_source: null };
 
-/** The estimate an assignment makes: the booking's arrival (inside its window, bookings.ts), else the match's
- * response minutes from `now` if later (an arrival is never promised before them). */
+/** The estimate an assignment makes: the booking's arrival, or the match's response minutes from `now` if later. */
 export function dispatchEta(responseMinutes: number, now: Date, arrival?: number | null): EtaColumns {
   const responding = now.getTime() + responseMinutes * 60_000;
   const booked = arrival != null && arrival > responding;
@@ -77,8 +75,7 @@ export function etaUpdateOf(
   return same ? {} : estimate;
 }
 
-/** The one rule of `eta_outside_window`: an estimate before the booked window's start or at or after its end (the
- * window is [start, end), as window adherence counts it); never outside when the order has no window. */
+/** The one rule of `eta_outside_window`: an estimate outside the booked window [start, end); never without one. */
 export function isOutsideWindow(row: EtaRead): boolean {
   const [at, start, end] = [row.eta_at, row.arrival_window_start, row.arrival_window_end].map(timeOf);
   if (at === null || start === null || end === null) return false;

@@ -41,7 +41,6 @@ export async function heldOffer(
   return query;
 }
 
-/** An order that names the caller, under its row lock, with the caller's accepted offer of it. */
 export interface LockedJob {
   row: OrderRow;
   /** The caller's accepted offer while it holds the job; undefined when it does not (not accepted, moved on). */

@@ -53,7 +53,6 @@ export async function raiseNte(trx: Knex.Transaction, id: string, nteCents: numb
   await trx("orders").where({ id }).update({ nte_cents: nteCents, updated_at: now });
 }
 
-/** The 409 checkNte throws: a step the NTE rule refused. */
 export const isOverNteError = (error: unknown) => error instanceof DomainError && error.code === "over_nte";
 
 /** An order priced over its NTE: nothing automatic moves it (the sandbox follows the live rule). */

@@ -10,7 +10,6 @@ import { recordOfferEvent } from "./contractor-events.js";
 /** Minutes a contractor has to answer, by the job's urgency (OFFER_DEADLINE_*_MINUTES). */
 export type OfferDeadlines = Config["offerDeadlineMinutes"];
 
-/** The response deadline of an offer made `now` for a job of this urgency. */
 export const respondByOf = (deadlines: OfferDeadlines, urgency: OrderRow["urgency"], now: Date): Date =>
   new Date(now.getTime() + deadlines[urgency] * 60_000);
 

@@ -2,7 +2,6 @@
 // cause, and skipped, so one bad row never stops the dispatcher or the sandbox for everyone else.
 import type { Tenant } from "../../access/principal.js";
 
-/** The part of a pass an order failed in. */
 export type PassStep = "reoffer" | "assign" | "escalate" | "sandbox_step";
 
 /** The order a pass could not move: its key and tenant. */
@@ -16,7 +15,6 @@ export interface OrderFailure {
   error: unknown;
 }
 
-/** Told of each order a pass skipped. */
 export type OrderFailed = (step: PassStep, order: FailedOrder, error: unknown) => void;
 
 /** The failure's cause, the same for every order failing the same way (one log line and one series for all). */

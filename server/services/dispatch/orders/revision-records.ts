@@ -46,7 +46,6 @@ export function revisionRow(
   };
 }
 
-/** Why the service opened a revision for an order held over its NTE. */
 export const heldReason = (costCents: number, nteCents: number) =>
   `The best price (${costCents} cents) is over the not-to-exceed of ${nteCents} cents; approve it to dispatch the order.`;
 
@@ -80,7 +79,6 @@ export function revisionAudit(revision: PriceRevisionRow, step: Step, extra: Rec
   };
 }
 
-/** The event data of a revision's event: the revision as it stands. */
 export const revisionData = (revision: PriceRevisionRow) => ({ price_revision: revisionView(revision) });
 
 /** Records a new pending revision inside the caller's transaction: the row, its event, webhook and audit record. */

@@ -19,7 +19,6 @@ export interface Revising {
   released: () => void;
 }
 
-/** `origin`: the request's own origin, the base of status URLs in events when PUBLIC_BASE_URL is unset. */
 export function createRevisionService(deps: Revising) {
   const { db, config, eventsWritten } = deps;
   const baseOf = (origin: string) => baseUrlOf(config.publicBaseUrl, origin);
