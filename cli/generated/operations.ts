@@ -3354,7 +3354,7 @@ export const operations: readonly OperationSpec[] = [
     "method": "get",
     "path": "/",
     "summary": "Where to start - the API reference, this contract and the agents' entry points",
-    "description": "What a person or a client that opens the server's root needs next: the API reference for a browser\n(`getDocs`), this contract (`getOpenApiJson`, `getOpenApiYaml`), the guides for agents (the capability index\nand the agent card), the MCP and A2A endpoints, the trade catalog and the liveness check, each as a path on\nthis server.",
+    "description": "What a person or a client that opens the server's root needs next: the API reference for a browser\n(`getDocs`), this contract (`getOpenApiJson`, `getOpenApiYaml`), the guides for agents (the capability index\nand the agent card), the MCP and A2A endpoints, the trade catalog and the liveness check, each as a path on\nthis server, and where the guides are (`guides`: `docs/` in the repository).",
     "security": [],
     "bodyContentType": null,
     "bodyRequired": false,

@@ -1276,7 +1276,7 @@ export interface paths {
          * @description What a person or a client that opens the server's root needs next: the API reference for a browser
          *     (`getDocs`), this contract (`getOpenApiJson`, `getOpenApiYaml`), the guides for agents (the capability index
          *     and the agent card), the MCP and A2A endpoints, the trade catalog and the liveness check, each as a path on
-         *     this server.
+         *     this server, and where the guides are (`guides`: `docs/` in the repository).
          */
         get: operations["getHome"];
         put?: never;
@@ -3542,12 +3542,14 @@ export interface components {
                 [key: string]: string;
             };
         };
-        /** @description Where to start on this server; every link is a path on it. */
+        /** @description Where to start on this server; every link in `links` is a path on it. */
         Home: {
             service: string;
             contract_version: string;
-            /** @description One sentence for a person: where the API reference and the contract are. */
+            /** @description One sentence for a person: where the API reference, the contract and the guides are. */
             message: string;
+            /** @description Where the guides are (customers, contractors, agents, CI and the sandbox, operating, security, contract evolution, architecture, decisions): the `docs/` folder of the dispatch repository, each listed in its README.md. A path in the repository, not on this server (this server serves the API reference, `links.docs`). */
+            guides?: string;
             links: {
                 /** @description The API reference (Redoc) rendered from this contract, for a browser (`getDocs`). */
                 docs: string;

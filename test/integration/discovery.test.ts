@@ -2,6 +2,7 @@
 // surfaces' REST answers through the Prism validating proxy.
 import assert from "node:assert/strict";
 import { execSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { A2A_PROTOCOL_VERSION, AgentCard } from "@a2a-js/sdk";
 import { parse } from "yaml";
 import { startPrism, type PrismHandle } from "../../mocks/prism.js";
@@ -29,8 +30,13 @@ describe("discovery documents", function () {
   it("answers the root with where to start: the reference, the contract and the agents' guides, each served", async () => {
     const response = await fetch(`${t.url}/`);
     assert.equal(response.status, 200);
-    const home = (await response.json()) as { message: string; links: Record<string, string> };
+    const home = (await response.json()) as { message: string; guides?: string; links: Record<string, string> };
     assert.match(home.message, /^The API reference is at \/docs and this contract at \/openapi\.json;/);
+    // the guides are in the repository, not served: the folder README.md links them from
+    assert.equal(home.guides, "docs/");
+    assert.match(home.message, /the guides are in docs\/ of the dispatch repository\.$/);
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    assert.ok(readme.includes(`](${home.guides}customers.md)`), "README links the guides in that folder");
     assert.deepEqual(
       [home.links.docs, home.links.openapi_json, home.links.capabilities, home.links.agent_card],
       ["/docs", "/openapi.json", "/api/capabilities", "/.well-known/agent-card.json"],

@@ -1,5 +1,5 @@
 // GET /: where to start, for a person or a client that opens the server's root (the reference, the contract, the
-// agents' entry points). The paths are the contract's own, read from the operation table.
+// agents' entry points, the guides). The paths are the contract's own, read from the operation table.
 import { contractVersion } from "../../contract-version.js";
 import { operations } from "../../generated/operations.js";
 import type { RouteFactory } from "../types.js";
@@ -19,10 +19,14 @@ const links = {
   health: pathOf("getHealth"),
 };
 
+/** The guides are in the repository (README.md lists them), not served here: the CLI's --help names the same folder. */
+const guides = "docs/";
+
 const home = {
   service: "dispatch",
   contract_version: contractVersion,
-  message: `The API reference is at ${links.docs} and this contract at ${links.openapi_json}; agents start at ${links.capabilities}.`,
+  message: `The API reference is at ${links.docs} and this contract at ${links.openapi_json}; agents start at ${links.capabilities}; the guides are in ${guides} of the dispatch repository.`,
+  guides,
   links,
 };
 

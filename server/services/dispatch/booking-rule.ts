@@ -25,6 +25,8 @@ export interface Booking {
 /** What an order asks of the ledger besides its job: a chosen window, its NTE, whether it came from a quote. */
 export interface BookRequest {
   window?: ArrivalWindow;
+  /** `window` is the order's own, kept when it can be (a re-offer), not the customer's choice: the NTE comes first. */
+  keptWindow?: boolean;
   nteCents?: number | null;
   quoted?: boolean;
 }
@@ -55,28 +57,47 @@ function earliestAcross(matches: Match[], firstSeat: FirstSeat): BookedMatch | n
   return best;
 }
 
-/** Whether the job keeps rank order (the customer chose the window or contractor); else the earliest arrival wins. */
+/** Whether the job keeps rank order: the window or contractor the customer chose, or the window a re-offer keeps.
+ * Every other job, an emergency included, takes the earliest arrival any capable contractor's technician can make. */
 export const keepsRankOrder = (_urgency: Urgency, request: BookRequest) =>
   request.window !== undefined || request.quoted === true;
 
-/** What the booking rule decides, for creation, the dispatcher and re-offers: assign, hold at the price, or none. */
-export type BookingOutcome =
-  { kind: "assign"; plan: BookedMatch } | { kind: "hold"; plan: BookedMatch } | { kind: "none"; plan?: undefined };
+/** Whether matches within the NTE come first: unless the customer chose the window or the contractor. */
+const nteFirst = (request: BookRequest) => !request.quoted && (request.window === undefined || request.keptWindow);
 
-export function bookingOutcome(picked: BookedMatch | null, nteCents: number | null | undefined): BookingOutcome {
-  if (!picked) return { kind: "none" };
-  return { kind: isOverNte(nteCents, picked.match.costCents) ? "hold" : "assign", plan: picked };
+/** The matches within the NTE first, then those over it (rank order kept within each). */
+function byNte(matches: Match[], request: BookRequest): [Match[], Match[]] {
+  if (!nteFirst(request)) return [matches, []];
+  const over = matches.filter((match) => isOverNte(request.nteCents, match.costCents));
+  return over.length ? [matches.filter((match) => !over.includes(match)), over] : [matches, []];
 }
 
-/** The booking rule; matches over the NTE are tried only when none within it has a seat (the order is then held). */
+/** What the booking rule decides, for creation, the dispatcher and re-offers, with the match whose price it is at:
+ * assign the plan; hold at the price (over the NTE; `plan` is the seat picked, absent when nobody has one); or none
+ * (nobody has a seat: `match` is the price the order waits at; absent when nobody serves it). */
+export type BookingOutcome =
+  | { kind: "assign"; match: Match; plan: BookedMatch }
+  | { kind: "hold"; match: Match; plan?: BookedMatch }
+  | { kind: "none"; match?: Match; plan?: undefined };
+
+/** The outcome of a pick: the order is held when the price it books at, or waits at when nobody has a seat (the
+ * first match the rule would try), is over its NTE. */
+export function bookingOutcome(picked: BookedMatch | null, matches: Match[], request: BookRequest): BookingOutcome {
+  const match = picked?.match ?? byNte(matches, request).flat()[0];
+  if (!match) return { kind: "none" };
+  if (isOverNte(request.nteCents, match.costCents)) return { kind: "hold", match, ...(picked ? { plan: picked } : {}) };
+  return picked ? { kind: "assign", match, plan: picked } : { kind: "none", match };
+}
+
+/** The booking rule's pick; matches over the NTE are tried only when none within it has a seat (the order is then
+ * held). */
 export function pickBooking(
   matches: Match[],
   urgency: Urgency,
   request: BookRequest,
   firstSeat: FirstSeat,
 ): BookedMatch | null {
-  if (keepsRankOrder(urgency, request)) return firstInRank(matches, firstSeat);
-  const over = matches.filter((match) => isOverNte(request.nteCents, match.costCents));
-  const within = over.length ? matches.filter((match) => !over.includes(match)) : matches;
-  return earliestAcross(within, firstSeat) ?? earliestAcross(over, firstSeat);
+  const pick = keepsRankOrder(urgency, request) ? firstInRank : earliestAcross;
+  const [within, over] = byNte(matches, request);
+  return pick(within, firstSeat) ?? pick(over, firstSeat);
 }

@@ -256,7 +256,7 @@ export function createSeatLedger(db: Db) {
       };
       const picked = pickBooking(matches, occupancy.urgency, request, firstSeat);
       if (picked) claims.hold(picked.booking);
-      return bookingOutcome(picked, request.nteCents);
+      return bookingOutcome(picked, matches, request);
     },
 
     /** The booking's write ended (committed or not): its claims linger for reads begun before now. */

@@ -8,7 +8,7 @@ import { DomainError } from "../../errors.js";
 import type { ContractorService } from "../contractors.js";
 import type { Match } from "../matching.js";
 import { applyEvent } from "../orders/apply-event.js";
-import { assignWithSeats } from "../orders/assign.js";
+import { actOnOutcome } from "../orders/assign.js";
 import type { SeatLedger } from "../bookings.js";
 import { overdueOrders, type WaitingReason } from "./escalation.js";
 import { escalate } from "../orders/escalate.js";
@@ -85,7 +85,8 @@ async function hold(dispatcher: Dispatcher, row: Pick<OrderRow, "id">, match: Ma
   if (await holdAtPrice(dispatcher.db, row.id, match, dispatcher.base)) dispatcher.eventsWritten();
 }
 
-/** Acts on the booking rule's outcome: assigns the order (true) or holds it at its price. */
+/** Acts on the booking rule's outcome: assigns the order (true) or holds it at its price; a hold without a seat
+ * tells the sweep, as "none" does, that nobody serving the job has one. */
 async function assignOrHold(
   dispatcher: Dispatcher,
   row: WaitingRow,
@@ -95,10 +96,15 @@ async function assignOrHold(
   try {
     const exclude = new Set(row.offered_to?.split(",") ?? []);
     return await onTenantClock(dispatcher.db, row, () =>
-      assignWithSeats(dispatcher, row, { exclude }, async (plan, kind) => {
-        if (kind === "hold") return hold(dispatcher, row, plan.match).then(() => false);
-        await dispatcher.db.transaction((trx) => applyEvent(trx, row.id, input, plan, dispatcher.base));
-        return true;
+      actOnOutcome(dispatcher, row, { exclude }, async (outcome) => {
+        if (outcome.kind === "assign") {
+          const { plan } = outcome;
+          await dispatcher.db.transaction((trx) => applyEvent(trx, row.id, input, plan, dispatcher.base));
+          return true;
+        }
+        await hold(dispatcher, row, outcome.match);
+        if (!outcome.plan) unmatchable.set(jobKey(row), "no_window_available");
+        return false;
       }),
     );
   } catch (error) {

@@ -3,9 +3,8 @@
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { DomainError } from "../../errors.js";
 import { isSeatTaken, seatAttempts, type SeatLedger } from "../bookings.js";
-import type { BookingOutcome } from "../booking-rule.js";
 import type { ContractorService } from "../contractors.js";
-import { rankMatches } from "../matching.js";
+import { rankMatches, type Match } from "../matching.js";
 import { stateTimeZone } from "../state-zones.js";
 import { invalidField } from "./errors.js";
 import type { Plan } from "./assignment.js";
@@ -20,16 +19,16 @@ export interface MatchRequest {
   contractorId?: string;
   /** Contractors not to offer the job again (they declined it, or let an offer of it expire). */
   exclude?: ReadonlySet<string>;
-  /** Only matches priced at most this (a re-offer keeps within the order's NTE); null or absent: any. */
-  maxCostCents?: number | null;
   /** The window the order was booked in, tried first (a re-offer keeps the customer's window when it can). */
   keepWindowStart?: number | null;
 }
 
 /** A plan with its offer's response deadline: every assignment is an offer to the planned contractor. */
 export type OfferedPlan = Plan & { respondBy: Date };
-/** The booking rule's outcome with a plan: assign it, or hold the order at its price. */
-export type PlannedOutcome = Exclude<BookingOutcome["kind"], "none">;
+/** The booking rule's outcome when it is not "none": assign the plan, or hold the order at `match`'s price (`plan`:
+ * the seat picked, absent when nobody has one). */
+export type PlannedOutcome<P extends Plan = OfferedPlan> =
+  { kind: "assign"; match: Match; plan: P } | { kind: "hold"; match: Match; plan?: P };
 
 /** What assigning reads of the order: its job, its NTE and its environment (whose seats it books). */
 export type JobRow = Pick<OrderRow, "environment" | "trade" | "state" | "location" | "urgency" | "nte_cents">;
@@ -63,12 +62,13 @@ function noSeat(row: JobRow, contractorId: string | undefined) {
   );
 }
 
-/** The match and seats for an unassigned order (409 when nobody serves it or has a seat); seats stay claimed. */
+/** The booking rule's outcome for an unassigned order (409 when nobody serves it, or none: nobody has a seat and
+ * nobody's price holds it); a plan's seats stay claimed. */
 export async function planUnassigned(
   assigner: Assigner,
   row: JobRow,
   request: MatchRequest & { fresh?: boolean },
-): Promise<{ kind: PlannedOutcome; plan: Plan }> {
+): Promise<PlannedOutcome<Plan>> {
   const { contractorId } = request;
   const { contractors, seats } = assigner;
   const job = { trade: row.trade, location: row.location, urgency: row.urgency };
@@ -76,8 +76,7 @@ export async function planUnassigned(
   const pool = (named ?? (await contractors.candidates(row.trade, row.state))).filter(
     (contractor) => !request.exclude?.has(contractor.id),
   );
-  const { maxCostCents } = request;
-  const matches = rankMatches(pool, job).filter((m) => maxCostCents == null || m.costCents <= maxCostCents);
+  const matches = rankMatches(pool, job);
   if (!matches.length && contractorId)
     throw invalidField(
       "/contractor_id",
@@ -97,30 +96,46 @@ export async function planUnassigned(
     request.fresh,
   );
   const kept = request.keepWindowStart == null ? undefined : gridWindowAt(zone, request.keepWindowStart, now);
-  const inKept = kept ? seats.book(occupancy, matches, { nteCents: row.nte_cents, window: kept }) : null;
+  const inKept = kept
+    ? seats.book(occupancy, matches, { nteCents: row.nte_cents, window: kept, keptWindow: true })
+    : null;
   const outcome = inKept?.kind === "assign" ? inKept : seats.book(occupancy, matches, { nteCents: row.nte_cents });
   if (inKept && inKept !== outcome) seats.release(inKept.plan?.booking);
   if (outcome.kind === "none") throw noSeat(row, contractorId);
   return outcome;
 }
 
-/** Plans the assignment and applies it, again when another instance took the seats first. */
-export async function assignWithSeats<T>(
+/** Plans the booking rule's outcome and acts on it, again when another instance took the seats first. */
+export async function actOnOutcome<T>(
   assigner: Assigner,
   row: JobRow,
   request: MatchRequest,
-  apply: (plan: OfferedPlan, kind: PlannedOutcome) => Promise<T>,
+  act: (outcome: PlannedOutcome) => Promise<T>,
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     // a retry reads afresh
-    const { kind, plan } = await planUnassigned(assigner, row, { ...request, fresh: attempt > 1 });
+    const outcome = await planUnassigned(assigner, row, { ...request, fresh: attempt > 1 });
     try {
       const respondBy = respondByOf(assigner.config.offerDeadlineMinutes, row.urgency, nowDate());
-      return await apply({ ...plan, respondBy }, kind);
+      if (!outcome.plan) return await act({ kind: "hold", match: outcome.match });
+      return await act({ ...outcome, plan: { ...outcome.plan, respondBy } });
     } catch (error) {
       if (!isSeatTaken(error) || attempt >= seatAttempts) throw error;
     } finally {
-      assigner.seats.release(plan.booking);
+      assigner.seats.release(outcome.plan?.booking);
     }
   }
 }
+
+/** Assigns by hand (an operator, the sandbox): the plan is applied whatever the outcome, so the NTE rule refuses a
+ * hold unless overridden; 409 as for "none" when nobody has a seat. */
+export const assignWithSeats = <T>(
+  assigner: Assigner,
+  row: JobRow,
+  request: MatchRequest,
+  apply: (plan: OfferedPlan) => Promise<T>,
+): Promise<T> =>
+  actOnOutcome(assigner, row, request, (outcome) => {
+    if (!outcome.plan) throw noSeat(row, request.contractorId);
+    return apply(outcome.plan);
+  });

@@ -13,7 +13,7 @@ import { rankMatches } from "../matching.js";
 import { jobLocation } from "../job-location.js";
 import { assertCallbackAllowed, callbackPolicy } from "../../net/callback-guard.js";
 import { prepareOrder, type OrderBody, type OrderContext, type OrderInput } from "./new-order.js";
-import type { BookingOutcome } from "../booking-rule.js";
+import { bookingOutcome, type BookingOutcome } from "../booking-rule.js";
 import { isSeatTaken, seatAttempts, type SeatLedger } from "../bookings.js";
 import { requestedWindow, unavailableBecause, whyNoneBooks } from "./windows.js";
 import { stateTimeZone } from "../state-zones.js";
@@ -93,24 +93,25 @@ async function matchesFor(creation: OrderCreation, tenant: Tenant, input: OrderI
 const isUniqueViolation = (error: unknown) =>
   typeof error === "object" && error !== null && "code" in error && error.code === "23505";
 
-/** The match and seats the booking rule picks (409 when a requested window has none); none once attempts are spent. */
+/** The booking rule's outcome (409 when a requested window has no seat); as if nobody had a seat once attempts are
+ * spent. */
 async function planOf(
   creation: OrderCreation,
   request: { tenant: Tenant; input: OrderInput; matches: Match[]; now: Date },
   attempt: number,
-) {
+): Promise<BookingOutcome> {
   const { tenant, input, matches, now } = request;
   const last = attempt === seatAttempts;
   const zone = stateTimeZone(input.location.state);
   const requested = requestedWindow(input, zone, now.getTime()); // 422 for a window off the grid, 409 out of reach
   // A requested window nobody can take is refused: waiting (202) would end in a window the customer did not ask for.
   if (last && requested) throw requested.unavailable(unavailableBecause.full);
-  if (last) return { kind: "none" } as const;
+  const booking = { window: requested?.window, nteCents: input.nte_cents, quoted: Boolean(input.quote_id) };
+  if (last) return bookingOutcome(null, matches, booking);
   const contractors = matches.map((match) => match.contractor);
   const { trade, urgency, location } = input;
   const job = { environment: tenant.environment, zone, urgency, now: now.getTime(), trade, ...placeOf(location) };
   const occupancy = await creation.seats.read(contractors, job, attempt > 1); // a retry reads afresh
-  const booking = { window: requested?.window, nteCents: input.nte_cents, quoted: Boolean(input.quote_id) };
   const outcome = creation.seats.book(occupancy, matches, booking);
   if (outcome.kind === "none" && requested)
     throw requested.unavailable(whyNoneBooks(contractors, requested.window, zone, now.getTime()));
@@ -142,7 +143,7 @@ export async function createOrder(
   const insert = { ...ctx, requestHash, tenant, keyId: principal.id };
   for (let attempt = 1; ; attempt++) {
     const now = nowDate();
-    const outcome: BookingOutcome = await planOf(creation, { tenant, input, matches, now }, attempt);
+    const outcome = await planOf(creation, { tenant, input, matches, now }, attempt);
     const { body, write } = prepareOrder(config, input, insert, { matches, outcome, now });
     try {
       await creation.writer.write(write);

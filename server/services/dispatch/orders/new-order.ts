@@ -6,7 +6,7 @@ import { auditRow, type AuditRow } from "../../audit/entries.js";
 import { newId } from "../../shared/ids.js";
 import { matchFacts, type Match } from "../matching.js";
 import { usd } from "../pricing.js";
-import { isOverNte, nteCheck } from "../nte.js";
+import { nteCheck } from "../nte.js";
 import type { ResponseBody, Schemas, ValidBody } from "../../../types/contract.js";
 import { trackingAuth } from "./view.js";
 import { baseUrlOf, statusUrl } from "../../shared/base-url.js";
@@ -35,7 +35,7 @@ export interface OrderContext {
 export type InsertContext = OrderContext & { requestHash: string; tenant: Tenant; keyId: string };
 type Summary = Schemas["OrderSummary"];
 
-/** `priced` is the best match; `assigned` is it too unless the price is over the NTE (then the order is held). */
+/** `priced` is the match the booking rule's outcome is priced at; `assigned` is it too when the outcome assigns. */
 function summaryOf(
   id: string,
   input: OrderInput,
@@ -189,14 +189,13 @@ function answerOf(config: Config, input: OrderInput, outcome: Outcome): { body: 
   return { body, note: notes[fulfilment.reason] ?? "No contractor in area." };
 }
 
-/** An order held over its NTE asks the customer to approve its price (orders/revision-records.ts); null otherwise. */
-function heldRevision(input: OrderInput, row: NewRow, found: { priced?: Match; now: Date }) {
-  const { priced, now } = found;
-  if (!priced || !isOverNte(input.nte_cents, priced.costCents)) return null;
-  return heldRevisionOf({ ...row, nte_cents: input.nte_cents! }, priced.costCents, now);
+/** An order the booking rule holds over its NTE asks the customer to approve its price (orders/revision-records.ts). */
+function heldRevision(input: OrderInput, row: NewRow, booked: BookingOutcome, now: Date) {
+  if (booked.kind !== "hold") return null;
+  return heldRevisionOf({ ...row, nte_cents: input.nte_cents! }, booked.match.costCents, now);
 }
 
-/** The order's answer body and what to write for it; `plan` is the booking rule's pick, null when nobody has a seat. */
+/** The order's answer body and what to write for it, acting on the booking rule's outcome alone. */
 export function prepareOrder(
   config: Config,
   input: OrderInput,
@@ -204,9 +203,8 @@ export function prepareOrder(
   found: { matches: Match[]; outcome: BookingOutcome; now: Date },
 ): { body: OrderBody; write: NewOrder } {
   const { matches, outcome: booked, now } = found;
-  const plan = booked.plan ?? null;
-  const priced = plan?.match ?? matches[0];
-  const assigned = booked.kind === "assign" ? booked.plan : undefined; // "hold": held for approval
+  const priced = booked.match; // assigned at, held at ("hold": for approval) or waiting at ("none")
+  const assigned = booked.kind === "assign" ? booked.plan : undefined;
   const best = assigned?.match;
   const order = summaryOf(newId("ord"), input, { priced, assigned: best, booking: assigned?.booking }, now);
   const row = orderRow(input, ctx, order, assigned, now);
@@ -215,9 +213,9 @@ export function prepareOrder(
   const seal = records[0].seal; // known before the insert, so the stored answer is written once
   const base = baseUrlOf(config.publicBaseUrl, ctx.origin);
   const tracking = { status_url: statusUrl(base, order.id), auth: trackingAuth };
-  const revision = best ? null : heldRevision(input, row, { priced, now });
+  const revision = heldRevision(input, row, booked, now);
   if (revision) records.push(auditRow(revisionAudit(revision, "requested")));
-  const outcome = { order, priced, best, booked: Boolean(plan), revision, tracking, seal };
+  const outcome = { order, priced, best, booked: Boolean(booked.plan), revision, tracking, seal };
   const { body, note } = answerOf(config, input, outcome);
   // the assigned contractor is offered the job at once, in the same statement (orders/offer-records.ts)
   const offer = best

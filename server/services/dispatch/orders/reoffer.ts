@@ -13,7 +13,7 @@ import { moveStatus } from "./move-status.js";
 import { assignmentColumns, unassignedColumns } from "./assignment.js";
 import { bookingRow } from "../bookings.js";
 import { matchFacts } from "../matching.js";
-import { assignWithSeats, type Assigner, type OfferedPlan } from "./assign.js";
+import { actOnOutcome, type Assigner, type OfferedPlan } from "./assign.js";
 import { dispatchEta, etaView, noEta } from "./eta.js";
 import { openOffer } from "./offer-records.js";
 
@@ -116,11 +116,13 @@ export async function reOffer(
   if (row?.status !== "pending_dispatch") return "unchanged";
   const exclude = await offeredBefore(deps.db, orderId);
   const keepWindowStart = row.arrival_window_start ? new Date(row.arrival_window_start).getTime() : null;
-  const request = { exclude, maxCostCents: row.nte_cents, keepWindowStart };
+  const request = { exclude, keepWindowStart };
   try {
-    // within the NTE (maxCostCents) the rule never holds; a hold would be nobody to offer it to
-    const moved = await assignWithSeats(deps, row, request, (plan, kind) =>
-      kind === "hold" ? Promise.resolve(null) : deps.db.transaction((trx) => moveOffer(trx, orderId, plan, base)),
+    // a hold is nobody left to offer the job to within its NTE: back to the queue
+    const moved = await actOnOutcome(deps, row, request, (outcome) =>
+      outcome.kind === "hold"
+        ? Promise.resolve(null)
+        : deps.db.transaction((trx) => moveOffer(trx, orderId, outcome.plan, base)),
     );
     if (moved !== null) return moved ? "reoffered" : "unchanged";
   } catch (error) {

@@ -1,5 +1,10 @@
 import { strict as assert } from "node:assert";
-import { pickBooking, type BookRequest, type FirstSeat } from "../../../../server/services/dispatch/booking-rule.js";
+import {
+  bookingOutcome,
+  pickBooking,
+  type BookRequest,
+  type FirstSeat,
+} from "../../../../server/services/dispatch/booking-rule.js";
 import type { ArrivalWindow } from "../../../../server/services/dispatch/arrival-windows.js";
 import type { Booking } from "../../../../server/services/dispatch/bookings.js";
 import type { Contractor } from "../../../../server/services/dispatch/contractors.js";
@@ -99,6 +104,16 @@ describe("booking rule", () => {
       assert.equal(pick(priced, "routine", { nteCents: 10_000 }), "dearer-early@3");
     });
 
+    it("keeps rank order in a re-offer's kept window, within the NTE first", () => {
+      const priced: Free[] = [
+        { id: "dear", hours: [4], costCents: 12_000 },
+        { id: "cheap", hours: [4], costCents: 9_000 },
+      ];
+      const kept = { window: windowAt(4), nteCents: 10_000 };
+      assert.equal(pick(priced, "routine", { ...kept, keptWindow: true }), "cheap@4");
+      assert.equal(pick(priced, "routine", kept), "dear@4"); // the customer's window: rank order only
+    });
+
     it("returns null when nobody has a seat", () => {
       assert.equal(pick([{ id: "full", hours: [] }], "routine"), null);
     });
@@ -115,6 +130,43 @@ describe("booking rule", () => {
         ["b", 10 * hour],
         ["c", 6 * hour],
       ]);
+    });
+  });
+
+  describe("bookingOutcome()", () => {
+    const outcome = (pool: Free[], request: BookRequest) => {
+      const { firstSeat, matches } = ledger(pool);
+      const booked = bookingOutcome(pickBooking(matches, "routine", request, firstSeat), matches, request);
+      return `${booked.kind}:${booked.match?.contractor.id ?? "-"}${booked.plan ? "@seat" : ""}`;
+    };
+
+    it("assigns within the NTE and holds a pick over it at its price", () => {
+      const pool: Free[] = [{ id: "a", hours: [4], costCents: 10_000 }];
+      assert.equal(outcome(pool, { nteCents: 10_000 }), "assign:a@seat");
+      assert.equal(outcome(pool, { nteCents: 9_999 }), "hold:a@seat");
+    });
+
+    it("holds without a seat when every match is over the NTE, at the first one's price", () => {
+      const pool: Free[] = [
+        { id: "dear", hours: [], costCents: 12_000 },
+        { id: "dearer", hours: [], costCents: 13_000 },
+      ];
+      assert.equal(outcome(pool, { nteCents: 10_000 }), "hold:dear");
+      assert.equal(outcome(pool, {}), "none:dear");
+    });
+
+    it("waits (none) at the first price within the NTE when nobody has a seat and one is within it", () => {
+      const pool: Free[] = [
+        { id: "dear-full", hours: [], costCents: 12_000 },
+        { id: "cheap-full", hours: [], costCents: 9_000 },
+      ];
+      assert.equal(outcome(pool, { nteCents: 10_000 }), "none:cheap-full");
+      // a quote's contractor keeps its price: held when it is over the NTE
+      assert.equal(outcome(pool, { nteCents: 10_000, quoted: true }), "hold:dear-full");
+    });
+
+    it("is none without a match when nobody serves the job", () => {
+      assert.equal(outcome([], { nteCents: 10_000 }), "none:-");
     });
   });
 });
