@@ -27,7 +27,7 @@ function eventOf(event: OrderEventRow): Schemas["OrderEvent"] {
   };
 }
 
-/** The order's escalation (orders/escalate.ts), or null before one. */
+/** The order's escalation (dispatcher/escalate.ts), or null before one. */
 function escalationOf(row: OrderRow): Schemas["Escalation"] | null {
   if (!row.escalated_at || !row.escalation_reason || !row.escalation_deadline_at) return null;
   return {
