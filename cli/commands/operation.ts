@@ -6,6 +6,7 @@ import { optionsFor } from "../flags.js";
 import { intervalOption } from "../interval.js";
 import { addExamples, buildExamples } from "../help.js";
 import type { OperationSpec } from "../operation-spec.js";
+import { isFinalStatus } from "../final-status.js";
 import { overrideFor } from "../overrides.js";
 import { writeErr } from "../output.js";
 import { ensureGroup } from "./groups.js";
@@ -123,8 +124,6 @@ function noteReplay(response: HttpAnswer): void {
     writeErr("dispatch: replayed: the server answered an earlier identical request (Idempotent-Replayed: true)\n");
 }
 
-const finalStatuses = new Set(["completed", "cancelled"]);
-
 interface OrderFields {
   id?: unknown;
   status?: unknown;
@@ -156,7 +155,7 @@ export function nextStep(operationId: string, result: unknown): string | undefin
   const created = operationId === "createOrder" ? (result as Record<string, unknown> | undefined) : undefined;
   const order = (created ? created.order : operationId === "getOrder" ? result : undefined) as OrderFields | undefined;
   const { id, status } = order ?? {};
-  if (typeof id !== "string" || typeof status !== "string" || finalStatuses.has(status)) return undefined;
+  if (typeof id !== "string" || typeof status !== "string" || isFinalStatus(status)) return undefined;
   const held =
     isHeldOverNte(order!) || (created?.fulfilment as { reason?: unknown } | undefined)?.reason === "over_nte";
   if (held)

@@ -18,6 +18,7 @@ import type { components } from "../../sdk/generated/openapi.js";
 import type { EventType } from "../generated/events.js";
 import type { CliContext } from "../context.js";
 import { CliError, ExitCode, usageError } from "../errors.js";
+import { isFinalStatus } from "../final-status.js";
 import { writeErr } from "../output.js";
 import { callOperation } from "../send.js";
 
@@ -161,6 +162,5 @@ export const recipes: Record<EventType, Recipe> = {
 
 /** Nothing comes from an ended order any more: said before anything is sent for it. */
 export function checkNotEnded(order: Order): void {
-  if (order.status === "completed" || order.status === "cancelled")
-    throw cannot(order, "an ended order emits no more events");
+  if (isFinalStatus(order.status)) throw cannot(order, "an ended order emits no more events");
 }

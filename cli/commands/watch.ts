@@ -3,13 +3,12 @@
 import type { Command } from "commander";
 import type { CliContext } from "../context.js";
 import { CliError, ExitCode } from "../errors.js";
+import { isFinalStatus } from "../final-status.js";
 import { addExamples } from "../help.js";
 import { localTime, zoneOfState } from "../local-time.js";
 import { writeOut } from "../output.js";
 import type { LiveEvent } from "./live-stream.js";
 import type { RunAction } from "./operation.js";
-
-const finalStatuses = new Set(["completed", "cancelled"]);
 
 /** The ETA an event carries (order.assigned, order.eta_updated), as a table line shows it. */
 const etaOf = ({ data }: LiveEvent, zone: string | undefined) =>
@@ -41,7 +40,7 @@ async function watchOrder(ctx: CliContext, id: string): Promise<undefined> {
   await follow(ctx, `${path}/events`, (event) => {
     writeOut(eventLine(event, ctx.format, zone));
     final = event.data.status;
-    return finalStatuses.has(final);
+    return isFinalStatus(final);
   });
   if (final === "cancelled") throw new CliError(`order ${id} was cancelled`, ExitCode.cancelled);
   return undefined;

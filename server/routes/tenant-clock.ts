@@ -1,4 +1,4 @@
-// Every request of a dispatch_test_ key runs on its account's sandbox clock (services/dispatch/orders/test-clock.ts):
+// Every request of a dispatch_test_ key runs on its account's sandbox clock (services/shared/test-clock.ts):
 // an order created, rescheduled or cancelled, a quote's windows, an MCP or A2A call, all read the account's frozen
 // instant when it has one. One wrapper around every route's handler rather than a clock read in each service: the
 // services already read the time through one seam (shared/clock.ts), and which tenant's time applies is known

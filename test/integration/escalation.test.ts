@@ -1,4 +1,4 @@
-// Escalation (server/services/dispatch/orders/escalate.ts): an order still unassigned past its urgency's
+// Escalation (server/services/dispatch/dispatcher/escalate.ts): an order still unassigned past its urgency's
 // fulfilment deadline is escalated once — on the order (`escalation`), as one `order.escalated` event in the feed,
 // and as an `escalation` audit record — with the reason (`no_contractor_in_area`, `no_window_available` when its
 // contractors are fully booked, or `over_nte` when held); an order

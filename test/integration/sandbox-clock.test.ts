@@ -1,4 +1,4 @@
-// The sandbox test clock (services/dispatch/orders/test-clock.ts, sandbox/clock-advance.ts): with an account's clock
+// The sandbox test clock (services/shared/test-clock.ts, sandbox/clock-advance.ts): with an account's clock
 // frozen, its test orders take no sandbox step, no offer expires and nothing escalates across real intervals of the
 // walker and the dispatcher; one advance then does exactly what fell due on the way, in time order, stamped with the
 // clock's instants. Another account's sandbox and the account's live orders never move with it; live keys are

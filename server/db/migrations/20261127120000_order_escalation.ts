@@ -1,5 +1,5 @@
 // Escalation (issue 33, item 4): an order still unassigned at its urgency's fulfilment deadline is handed to people
-// once (services/dispatch/orders/escalate.ts). The order keeps when, why and the deadline it passed: all three
+// once (services/dispatch/dispatcher/escalate.ts). The order keeps when, why and the deadline it passed: all three
 // set together or none (a check), the reason one of the contract's codes in at most 40 characters. A partial index
 // serves the dispatcher's question, "which unassigned orders have not been escalated yet", without reading the
 // orders that moved on.

@@ -94,7 +94,7 @@ export interface OrderRow {
   updated_at: Date;
   /** Null until cancelled. */
   cancellation: Schemas["Cancellation"] | null;
-  /** Set together, once, when the order passed its fulfilment deadline unassigned (orders/escalate.ts). */
+  /** Set together, once, when the order passed its fulfilment deadline unassigned (dispatcher/escalate.ts). */
   escalated_at: Date | null;
   escalation_reason: Schemas["Escalation"]["reason"] | null;
   escalation_deadline_at: Date | null;
@@ -159,7 +159,7 @@ export interface OrderOfferRow {
   arrival_window_end: Date | null;
 }
 
-/** A sandbox account's frozen test clock (services/dispatch/orders/test-clock.ts); no row: the wall clock. */
+/** A sandbox account's frozen test clock (services/shared/test-clock.ts); no row: the wall clock. */
 export interface SandboxClockRow {
   account: string;
   frozen_at: Date;

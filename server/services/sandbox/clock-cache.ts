@@ -4,7 +4,7 @@ import type { ChangeFeed } from "../../db/change-feed.js";
 import type { Db } from "../../db/knex.js";
 import type { Tenant } from "../access/principal.js";
 import { createInvalidatedCache } from "../shared/cache.js";
-import { frozenAt, onClockOf } from "../dispatch/orders/test-clock.js";
+import { frozenAt, onClockOf } from "../shared/test-clock.js";
 
 /** An account's clock as cached: its frozen instant (ms), or null for the wall clock. */
 interface CachedClock {

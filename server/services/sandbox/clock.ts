@@ -16,7 +16,7 @@ import { nowDate } from "../shared/clock.js";
 import { acceptOpenOffer, nextReport, reportAsHolder } from "./contractor.js";
 import { statusView } from "../dispatch/orders/view.js";
 import { finalCostOf, scenarioStep } from "./scenarios.js";
-import { onTenantClock, scopeOf, tenantNow } from "../dispatch/orders/test-clock.js";
+import { onTenantClock, scopeOf, tenantNow } from "../shared/test-clock.js";
 import { isolated, type OrderFailed } from "../dispatch/orders/order-failures.js";
 import { walkDueAt } from "./walk-due.js";
 

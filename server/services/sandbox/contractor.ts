@@ -5,6 +5,7 @@ import type { OrderRow } from "../../db/tables/dispatch.js";
 import { now as nowMs } from "../shared/clock.js";
 import { acceptOffer, declineOffer, type Answering } from "../dispatch/offers/answer.js";
 import { stillHeld } from "../dispatch/orders/held-job.js";
+import { isReported, nextStep, type ReportedStatus } from "../dispatch/orders/state.js";
 import { reportJobStatus, type JobReport } from "../dispatch/jobs/report.js";
 import { driveMinutesOf } from "./walk-due.js";
 
@@ -61,23 +62,28 @@ function arrivalOf(row: OrderRow, now: number): number {
   return Math.max(start, now, Math.min(driven, latest));
 }
 
-/** The holder's next field report: en_route with an ETA, on_site, completed at the quoted cost. */
-export function nextReport(row: OrderRow): JobReport | null {
-  if (row.status === "dispatched") {
+/** The holder's report of reaching each status it reports (orders/state.ts): en_route with an ETA, on_site,
+ * completed at the quoted cost. A status the machine lets contractors report fails here until it has one. */
+const reports: { [S in ReportedStatus]: (row: OrderRow) => Extract<JobReport, { status: S }> } = {
+  en_route: (row) => {
     const now = nowMs();
     const arrival = arrivalOf(row, now);
     const minutes = Math.round((arrival - now) / 60_000);
     const estimated_arrival_at = new Date(arrival).toISOString();
     return { status: "en_route", estimated_arrival_at, note: `Sandbox: en route, ETA ${minutes} minutes.` };
-  }
-  if (row.status === "en_route") return { status: "on_site", note: "Sandbox: on site." };
-  if (row.status === "on_site")
-    return {
-      status: "completed",
-      final_cost_cents: row.quoted_cost_cents ?? 0,
-      note: "Sandbox: completed at the quoted cost.",
-    };
-  return null;
+  },
+  on_site: () => ({ status: "on_site", note: "Sandbox: on site." }),
+  completed: (row) => ({
+    status: "completed",
+    final_cost_cents: row.quoted_cost_cents ?? 0,
+    note: "Sandbox: completed at the quoted cost.",
+  }),
+};
+
+/** The holder's next field report: its report of the next step, when a contractor reports that step. */
+export function nextReport(row: OrderRow): JobReport | null {
+  const step = nextStep(row.status);
+  return step && isReported(step) ? reports[step](row) : null;
 }
 
 /** The holder reports `report` on its job; false when no contractor holds it. */

@@ -6,7 +6,7 @@ import type { Tenant } from "../access/principal.js";
 import { appendAudit } from "../audit/entries.js";
 import type { Schemas } from "../../types/contract.js";
 import { liveKey } from "../dispatch/orders/errors.js";
-import { thawClock } from "../dispatch/orders/test-clock.js";
+import { thawClock } from "./clock-freeze.js";
 
 export type SandboxReset = Schemas["SandboxReset"];
 type Removed = SandboxReset["removed"];

@@ -1,14 +1,14 @@
 // Which orders are overdue for escalation: unassigned, not yet escalated and past their urgency's fulfilment
-// deadline on their tenant's clock, a page at a time; the core (orders/escalate.ts) escalates each once.
+// deadline on their tenant's clock, a page at a time; escalate.ts escalates each once.
 import type { Db } from "../../../db/knex.js";
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { fulfilmentDeadlineMinutes } from "../fulfilment-deadline.js";
 import { urgencies } from "../trades.js";
-import { scopeOf, tenantNow } from "../orders/test-clock.js";
+import { scopeOf, tenantNow } from "../../shared/test-clock.js";
 
-export type { WaitingReason } from "../orders/escalate.js";
+export type { WaitingReason } from "./escalate.js";
 
-/** Overdue, unassigned, not yet escalated orders, oldest first, by each tenant's time (test-clock.ts). */
+/** Overdue, unassigned, not yet escalated orders, oldest first, by each tenant's time (shared/test-clock.ts). */
 export function overdueOrders(
   db: Db,
   now: Date,

@@ -4,7 +4,7 @@ import type { Knex } from "knex";
 import type { Tenant } from "../../access/principal.js";
 import type { OrderOfferRow } from "../../../db/tables/dispatch.js";
 import { nowDate } from "../../shared/clock.js";
-import { onTenantClock, scopeOf, tenantNow } from "../orders/test-clock.js";
+import { onTenantClock, scopeOf, tenantNow } from "../../shared/test-clock.js";
 import { appendAudit } from "../../audit/entries.js";
 import { offerAudit } from "../orders/offer-records.js";
 import { recordOfferEvent } from "../orders/contractor-events.js";

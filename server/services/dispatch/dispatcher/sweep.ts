@@ -11,12 +11,12 @@ import { applyEvent } from "../orders/apply-event.js";
 import { actOnOutcome } from "../orders/assign.js";
 import type { SeatLedger } from "../bookings.js";
 import { overdueOrders, type WaitingReason } from "./escalation.js";
-import { escalate } from "../orders/escalate.js";
+import { escalate } from "./escalate.js";
 import { holdAtPrice } from "../orders/hold.js";
 import { heldOverNte } from "../orders/nte-rule.js";
 import { nowDate } from "../../shared/clock.js";
 import { sweepOffers } from "./offer-expiry.js";
-import { onTenantClock } from "../orders/test-clock.js";
+import { onTenantClock } from "../../shared/test-clock.js";
 import { isolated, type OrderFailed } from "../orders/order-failures.js";
 
 export interface Dispatcher {

@@ -1,5 +1,5 @@
 // The contractor's jobs: the ones it holds, listed, reported on (report.ts), their windows listed (windows.ts) and
-// moved (reschedule.ts). Contractor keys only, scoped to its environment, on the order's clock (orders/test-clock.ts).
+// moved (reschedule.ts). Contractor keys only, scoped to its environment, on the order's clock (shared/test-clock.ts).
 import type { OrderOfferRow } from "../../../db/tables/dispatch.js";
 import type { ContractorCaller } from "../../access/principal.js";
 import { baseUrlOf } from "../../shared/base-url.js";
@@ -12,7 +12,7 @@ import { listJobWindows } from "./windows.js";
 import type { RescheduleInput } from "../orders/reschedule.js";
 import { stillHeld } from "../orders/held-job.js";
 import { jobViews } from "./view.js";
-import { onOrderClock } from "../orders/test-clock.js";
+import { onOrderClock } from "../../shared/test-clock.js";
 
 export type JobListFilter = ValidQuery<"listContractorJobs">;
 

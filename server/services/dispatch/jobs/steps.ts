@@ -1,21 +1,24 @@
-// The reports a contractor holding a job may make next (updateJobStatus): the forward step (orders/state.ts),
-// `on_site` straight from `dispatched`, and giving the job back until on site. Never `cancelled`.
+// The reports a contractor holding a job may make next (updateJobStatus), all read from the status machine
+// (orders/state.ts): the forward step it reports, a step ahead, and giving the job back. Never `cancelled`.
 import { DomainError } from "../../errors.js";
-import type { Schemas } from "../../../types/contract.js";
-import { nextStep, type OrderLifecycleStatus } from "../orders/state.js";
+import {
+  isReported,
+  mayGiveBack,
+  nextStep,
+  reportedAhead,
+  type JobStep,
+  type OrderLifecycleStatus,
+} from "../orders/state.js";
 
-export type JobStep = Schemas["JobStep"];
-
-const reported: readonly string[] = ["en_route", "on_site", "completed"] satisfies JobStep[];
-const isReported = (status: string | undefined): status is JobStep => status !== undefined && reported.includes(status);
-const givingBack: readonly OrderLifecycleStatus[] = ["dispatched", "en_route"];
+export type { JobStep };
 
 /** The steps the holder may report from `status`, in the order it would take them. */
 export function jobSteps(status: OrderLifecycleStatus): JobStep[] {
   const forward = nextStep(status);
-  const steps: JobStep[] = isReported(forward) ? [forward] : [];
-  if (status === "dispatched") steps.push("on_site");
-  if (givingBack.includes(status)) steps.push("unable_to_attend");
+  const ahead = reportedAhead(status);
+  const steps: JobStep[] = forward && isReported(forward) ? [forward] : [];
+  if (ahead && isReported(ahead)) steps.push(ahead);
+  if (mayGiveBack(status)) steps.push("unable_to_attend");
   return steps;
 }
 

@@ -1,5 +1,5 @@
 // The contractor side of orders: offers (opened with every assignment), the contractor's list and answers, and the
-// expiry sweep; an answer about a test order runs on its account's clock (orders/test-clock.ts).
+// expiry sweep; an answer about a test order runs on its account's clock (shared/test-clock.ts).
 import type { OrderOfferRow } from "../../../db/tables/dispatch.js";
 import type { ContractorCaller } from "../../access/principal.js";
 import { newestFirst, pageOf } from "../../shared/keyset.js";
@@ -7,7 +7,7 @@ import type { ResponseBody, ValidQuery } from "../../../types/contract.js";
 import { acceptOffer, declineOffer, type Answering, type DeclineInput } from "./answer.js";
 import { offerViews } from "../orders/offer-view.js";
 import { baseUrlOf } from "../../shared/base-url.js";
-import { onTenantClock } from "../orders/test-clock.js";
+import { onTenantClock } from "../../shared/test-clock.js";
 
 export type OfferListFilter = ValidQuery<"listContractorOffers">;
 

@@ -1,10 +1,10 @@
-// recordOrderEvent: an operator moves an order on its tenant's clock (test-clock.ts); contractors report their own
+// recordOrderEvent: an operator moves an order on its tenant's clock (shared/test-clock.ts); contractors report their own
 // status, so every step taken here is a person stepping in: always recorded as a human override.
 import type { Db } from "../../../db/knex.js";
 import { applyEvent } from "./apply-event.js";
 import { assignWithSeats, type Assigner } from "./assign.js";
 import { orderNotFound } from "./errors.js";
-import { onTenantClock } from "./test-clock.js";
+import { onTenantClock } from "../../shared/test-clock.js";
 import { assertTransition, type OrderEventInput } from "./transition.js";
 
 /** 404 unknown order, 409 invalid transition, 422 missing fields. */

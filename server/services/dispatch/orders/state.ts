@@ -4,6 +4,8 @@ import { contractEnums } from "../../../generated/contract.js";
 import type { Schemas } from "../../../types/contract.js";
 
 export type OrderLifecycleStatus = Schemas["OrderLifecycleStatus"];
+/** A report the contractor holding a job makes (updateJobStatus). */
+export type JobStep = Schemas["JobStep"];
 /** Where an order can move to: every status but the first. */
 export type TargetStatus = Exclude<OrderLifecycleStatus, "accepted_pending_fulfilment">;
 /** How an order moves: a lifecycle step, a cancel, a contractor giving the job back, a re-offer finding nobody. */
@@ -23,6 +25,10 @@ interface StatusRow {
   underWay: boolean;
   /** The cost a step to this status commits the order to, checked against its NTE. */
   commits: "expected_cost" | "final_cost" | null;
+  /** The contractor holding the job reports reaching this status (a JobStep), rather than an operator or the system. */
+  reported: boolean;
+  /** A status past the next step the holder may report at once (the step between is applied first), or null. */
+  reportsAhead: TargetStatus | null;
 }
 
 const machine = {
@@ -34,6 +40,8 @@ const machine = {
     coming: false,
     underWay: false,
     commits: null,
+    reported: false,
+    reportsAhead: null,
   },
   pending_dispatch: {
     next: "dispatched",
@@ -43,6 +51,8 @@ const machine = {
     coming: true,
     underWay: false,
     commits: "expected_cost",
+    reported: false,
+    reportsAhead: null,
   },
   dispatched: {
     next: "en_route",
@@ -52,6 +62,8 @@ const machine = {
     coming: true,
     underWay: true,
     commits: "expected_cost",
+    reported: false,
+    reportsAhead: "on_site",
   },
   en_route: {
     next: "on_site",
@@ -61,6 +73,8 @@ const machine = {
     coming: true,
     underWay: true,
     commits: null,
+    reported: true,
+    reportsAhead: null,
   },
   on_site: {
     next: "completed",
@@ -70,6 +84,8 @@ const machine = {
     coming: false,
     underWay: true,
     commits: null,
+    reported: true,
+    reportsAhead: null,
   },
   completed: {
     next: null,
@@ -79,6 +95,8 @@ const machine = {
     coming: false,
     underWay: false,
     commits: "final_cost",
+    reported: true,
+    reportsAhead: null,
   },
   cancelled: {
     next: null,
@@ -88,10 +106,21 @@ const machine = {
     coming: false,
     underWay: false,
     commits: null,
+    reported: false,
+    reportsAhead: null,
   },
 } as const satisfies Record<OrderLifecycleStatus, StatusRow>;
 
 const rowOf = (status: OrderLifecycleStatus): StatusRow => machine[status];
+
+/** The statuses the holder of a job reports reaching (the `reported` column). */
+export type ReportedStatus = {
+  [S in OrderLifecycleStatus]: (typeof machine)[S]["reported"] extends true ? S : never;
+}[OrderLifecycleStatus];
+/** The contract's JobStep is the reported statuses plus giving the job back; a status on one side only fails here,
+ * named as [JobStep off the table, reported status not a JobStep]. */
+type StepsOffTable = [Exclude<JobStep, ReportedStatus | "unable_to_attend">, Exclude<ReportedStatus, JobStep>];
+const _jobStepsMatchTable: StepsOffTable extends [never, never] ? true : StepsOffTable = true;
 
 /** The statuses of a set, in the contract's order (for messages). */
 const statusesWhere = (test: (row: StatusRow) => boolean): OrderLifecycleStatus[] =>
@@ -118,6 +147,9 @@ export const customerMayCancel = (status: OrderLifecycleStatus): boolean => rowO
 export const isComing = (status: OrderLifecycleStatus): boolean => rowOf(status).coming;
 export const isUnderWay = (status: OrderLifecycleStatus): boolean => rowOf(status).underWay;
 export const mayGiveBack = (status: OrderLifecycleStatus): boolean => rowOf(status).back?.kind === "give_back";
+export const isReported = (status: OrderLifecycleStatus): status is ReportedStatus => rowOf(status).reported;
+/** The status past the next step the holder may report from `status`, if any. */
+export const reportedAhead = (status: OrderLifecycleStatus): TargetStatus | null => rowOf(status).reportsAhead;
 export const committedBy = (status: OrderLifecycleStatus): StatusRow["commits"] => rowOf(status).commits;
 
 export const comingStatuses = statusesWhere((row) => row.coming);

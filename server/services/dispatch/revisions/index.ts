@@ -1,12 +1,12 @@
 // Price revisions of an order's NTE: the contractor's request (request.ts), the customer's answer (answer.ts), and
-// the shared rows (orders/revision-records.ts); a contractor's request runs on the order's clock (orders/test-clock.ts).
+// the shared rows (orders/revision-records.ts); a contractor's request runs on the order's clock (shared/test-clock.ts).
 import type { Config } from "../../../config.js";
 import type { Db } from "../../../db/knex.js";
 import type { ContractorCaller, Tenant } from "../../access/principal.js";
 import { baseUrlOf } from "../../shared/base-url.js";
 import { answerPriceRevision, type Answer } from "./answer.js";
 import { requestPriceRevision, type PriceRevisionInput } from "./request.js";
-import { onOrderClock } from "../orders/test-clock.js";
+import { onOrderClock } from "../../shared/test-clock.js";
 
 export type { PriceRevisionInput } from "./request.js";
 

@@ -1,20 +1,17 @@
-// A sandbox account's test clock: what "now" is for its test orders (no row: the wall clock; a row: frozen until
-// advanced). Live orders always read the wall clock (docs/decisions.md#the-order-core-modules).
+// A sandbox account's test clock as every service reads it: what "now" is for its test orders (no row: the wall
+// clock; a row: frozen until advanced). Live orders always read the wall clock; the sandbox freezes and moves it
+// (sandbox/clock-freeze.ts; docs/decisions.md#the-order-core-modules).
 import type { Knex } from "knex";
-import type { Db } from "../../../db/knex.js";
-import type { Tenant } from "../../access/principal.js";
-import { nowDate, withClock } from "../../shared/clock.js";
+import type { Db } from "../../db/knex.js";
+import type { Tenant } from "./tenant.js";
+import { withClock } from "./clock.js";
 
-type Reader = Db | Knex.Transaction;
+export type Reader = Db | Knex.Transaction;
 
 /** The account's frozen instant, or null when its sandbox runs on the wall clock. */
 export async function frozenAt(db: Reader, account: string): Promise<Date | null> {
   const row = await db("sandbox_clocks").where({ account }).first("frozen_at");
   return row ? new Date(row.frozen_at) : null;
-}
-
-export async function testTimeOf(db: Reader, account: string): Promise<Date> {
-  return (await frozenAt(db, account)) ?? nowDate();
 }
 
 /** Runs `work` on the tenant's clock: a frozen sandbox's instant for a test tenant, the wall clock otherwise. */
@@ -61,20 +58,4 @@ export function scopeOf(table: string, account: string | undefined) {
         `${table}.environment`,
       ]);
   };
-}
-
-/** Freezes the account's clock at `at`, or moves it there; never back. */
-export async function freezeAt(db: Reader, account: string, at: Date): Promise<void> {
-  await db("sandbox_clocks")
-    .insert({ account, frozen_at: at, updated_at: new Date() })
-    .onConflict("account")
-    .merge({
-      frozen_at: db.raw("greatest(sandbox_clocks.frozen_at, excluded.frozen_at)") as unknown as Date,
-      updated_at: new Date(),
-    });
-}
-
-/** Puts the account's sandbox back on the wall clock (resetSandbox). */
-export async function thawClock(db: Reader, account: string): Promise<void> {
-  await db("sandbox_clocks").where({ account }).delete();
 }
