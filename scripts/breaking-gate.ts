@@ -1,6 +1,6 @@
 // The breaking-change gate: openapi.yaml against the newest released contract under scripts/released/.
 // A breaking change passes only when openapi.yaml's info.version is a new major whose section in CHANGELOG.md
-// names it; there is no other way through.
+// names it; within a major, only a correction (a request narrowed to what the server always refused) named so.
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { compareContracts, type ContractChange } from "./breaking-changes.js";
@@ -48,11 +48,24 @@ function changelogSection(changelog: string, v: string): string | null {
   return lines.slice(start + 1, end < 0 ? undefined : end).join("\n");
 }
 
+/** A request narrowed to what the server always refused: a value dropped from a request enum, or a request
+ * parameter's pattern added. Only these may be named as corrections; nothing an integrator reads can be. */
+const isRequestNarrowing = (id: string) =>
+  /^[A-Z]+ \S+ (requestBody\/\S*\/enum\/=\S+|parameters\/\d+\/schema\/pattern)$/.test(id);
+
+/** The ids named in the "## Corrections within <major>.x" section: request rules the server always enforced, now
+ * written in the contract (no request that worked stops working). */
+function corrections(changelog: string, from: string): Set<string> {
+  const section = changelogSection(changelog, `Corrections within ${major(from)}.x`) ?? "";
+  return new Set([...section.matchAll(/`([^`]+)`/g)].map((m) => m[1]).filter(isRequestNarrowing));
+}
+
 export function runGate(input: GateInput): GateResult {
   const from = version(input.released);
   const to = version(input.current);
   const changes = compareContracts(input.released, input.current);
-  const breaking = changes.filter((c) => c.type === "breaking");
+  const corrected = corrections(input.changelog, from);
+  const breaking = changes.filter((c) => c.type === "breaking" && !corrected.has(c.id));
   const report = [`contract ${to} against released ${from}: ${changes.length} changes, ${breaking.length} breaking`];
 
   let ok = breaking.length === 0;

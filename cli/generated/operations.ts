@@ -1318,13 +1318,12 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "Why the order was cancelled. `operator_decision` is the operators' reason (recorded when an operator cancels); cancelOrder with it answers 422 `validation_failed` naming `/reason`, whoever the key belongs to.",
+        "description": "The reasons a key may give cancelOrder (CancelReason without the operators' `operator_decision`, which answers 422 `validation_failed` naming `/reason`, whoever the key belongs to).",
         "enum": [
           "customer_request",
           "duplicate",
           "resolved_elsewhere",
-          "other",
-          "operator_decision"
+          "other"
         ]
       },
       {
@@ -3008,9 +3007,9 @@ export const operations: readonly OperationSpec[] = [
         ],
         "type": "string",
         "required": true,
-        "description": "Seal returned with a decision (quote or order), `seal_` + 64 hex digits.",
-        "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
-        "patternDescription": "text without control characters",
+        "description": "Seal returned with a decision (quote or order), `seal_` + 64 hex digits; any other value is 400 `malformed_seal`.",
+        "pattern": "^seal_[0-9a-f]{64}$",
+        "patternDescription": "a seal: seal_ and 64 hex digits",
         "minLength": 1,
         "maxLength": 200
       }

@@ -926,10 +926,8 @@ export const requestSchemas: Record<string, object> = {
               "customer_request",
               "duplicate",
               "resolved_elsewhere",
-              "other",
-              "operator_decision"
-            ],
-            "x-extensible-enum": true
+              "other"
+            ]
           },
           "note": {
             "type": "string",
@@ -2065,8 +2063,8 @@ export const requestSchemas: Record<string, object> = {
             "type": "string",
             "minLength": 1,
             "maxLength": 200,
-            "pattern": "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$",
-            "x-pattern-description": "text without control characters"
+            "pattern": "^seal_[0-9a-f]{64}$",
+            "x-pattern-description": "a seal: seal_ and 64 hex digits"
           }
         },
         "required": [

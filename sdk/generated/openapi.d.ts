@@ -2577,15 +2577,20 @@ export interface components {
             price_revision?: components["schemas"]["PriceRevision"] | null;
         };
         CancelRequest: {
-            reason: components["schemas"]["CancelReason"];
+            reason: components["schemas"]["CustomerCancelReason"];
             /** @description Free text kept with the cancellation. */
             note?: string;
         };
         /**
-         * @description Why the order was cancelled. `operator_decision` is the operators' reason (recorded when an operator cancels); cancelOrder with it answers 422 `validation_failed` naming `/reason`, whoever the key belongs to.
+         * @description Why the order was cancelled. `operator_decision` is the operators' reason (recorded when an operator cancels); a key cancels with a CustomerCancelReason, which lacks it.
          * @enum {string}
          */
         CancelReason: "customer_request" | "duplicate" | "resolved_elsewhere" | "other" | "operator_decision";
+        /**
+         * @description The reasons a key may give cancelOrder (CancelReason without the operators' `operator_decision`, which answers 422 `validation_failed` naming `/reason`, whoever the key belongs to).
+         * @enum {string}
+         */
+        CustomerCancelReason: "customer_request" | "duplicate" | "resolved_elsewhere" | "other";
         Cancellation: {
             reason: components["schemas"]["CancelReason"];
             note: string | null;
@@ -5919,7 +5924,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Seal returned with a decision (quote or order), `seal_` + 64 hex digits. */
+                /** @description Seal returned with a decision (quote or order), `seal_` + 64 hex digits; any other value is 400 `malformed_seal`. */
                 seal: string;
             };
             cookie?: never;

@@ -12,6 +12,7 @@ export const contractEnums = {
   SandboxScenario: ["happy_path","decline_then_reassign","offer_expires","unable_to_attend","price_revision_approved","price_revision_declined","no_contractor_then_escalate","cancelled_by_provider","contractor_reschedules","late_arrival"],
   OrderLifecycleStatus: ["accepted_pending_fulfilment","pending_dispatch","dispatched","en_route","on_site","completed","cancelled"],
   CancelReason: ["customer_request","duplicate","resolved_elsewhere","other","operator_decision"],
+  CustomerCancelReason: ["customer_request","duplicate","resolved_elsewhere","other"],
   OrderEventType: ["order.created","order.status_changed","order.cancelled","order.assigned","order.completed","order.escalated","order.eta_updated","order.rescheduled","order.price_revision_requested","order.price_revision_resolved"],
   WebhookDeliveryState: ["pending","delivered","dead"],
   Provenance: ["measurement","self_reported_estimate","unavailable"],

@@ -1,6 +1,7 @@
 // Rules the server enforces are in the contract's schemas, so a validator built from openapi.yaml (any language's;
 // ajv here) refuses what the server answers 422, and typed clients generated from it cannot build the request:
-// which JobStatusReport field goes with which status, advanceSandboxClock's `by` or `to`, a customer key's scopes.
+// which JobStatusReport field goes with which status, advanceSandboxClock's `by` or `to`, a customer key's scopes,
+// a customer's cancel reasons.
 import assert from "node:assert/strict";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import formats from "ajv-formats";
@@ -40,6 +41,8 @@ const cases: [string, unknown, boolean, string?][] = [
   ["advanceSandboxClock", {}, false, ""],
   ["createApiKey", { account: "acme", environment: "test", scopes: ["quote", "orders:read"] }, true],
   ["createApiKey", { account: "acme", environment: "test", scopes: ["quote", "contractor:offers"] }, false, "scopes/1"],
+  ["cancelOrder", { reason: "duplicate", note: "Raised twice." }, true],
+  ["cancelOrder", { reason: "operator_decision" }, false, "reason"],
 ];
 
 describe("rules of the requests, in the contract", () => {
@@ -61,7 +64,7 @@ describe("rules of the requests, in the contract", () => {
       });
     });
 
-  it("gives typed clients one shape per status and customer scopes only (a compile error otherwise)", () => {
+  it("gives typed clients one shape per status, customer scopes and customer cancel reasons only (a compile error otherwise)", () => {
     type Report = components["schemas"]["JobStatusReport"];
     type Advance = components["schemas"]["SandboxClockAdvanceRequest"];
     // @ts-expect-error en_route without its estimated_arrival_at
@@ -72,6 +75,8 @@ describe("rules of the requests, in the contract", () => {
     const either: Advance[] = [{ by: "1h" }, { to: "next_step" }];
     // @ts-expect-error a contractor scope on a customer key
     const scope: components["schemas"]["ApiKeyCreateRequest"]["scopes"] = ["contractor:offers"];
-    assert.ok([missing, misplaced, either, scope].every(Boolean));
+    // @ts-expect-error the operators' cancel reason on a customer's cancel
+    const cancel: components["schemas"]["CancelRequest"] = { reason: "operator_decision" };
+    assert.ok([missing, misplaced, either, scope, cancel].every(Boolean));
   });
 });

@@ -190,7 +190,7 @@ for (const db of databases()) {
       await t?.stop();
     });
 
-    it("listAuditRecords 200/401 and verifySeal 200 (valid and tampered)/400/404 conform", async () => {
+    it("listAuditRecords 200/401 and verifySeal 200 (valid and tampered)/404 conform", async () => {
       const key = (await t.issueKey({ account: "proxy" })).key;
       assert.equal((await quote(t, key)).status, 200);
       await t.app.services.auditLog.flush();
@@ -209,7 +209,9 @@ for (const db of databases()) {
       const seal = page.data!.items[0].seal;
       const check = (s: string) => client.GET("/api/attest/verify/{seal}", { params: { path: { seal: s } } });
       conforms(await check(seal), 200);
-      conforms(await check("seal_nope"), 400);
+      // The contract's seal pattern refuses a malformed seal, so the validating proxy answers it (its own 422)
+      // without asking the server; the server's documented 400 is checked in contract-fidelity.test.ts.
+      assert.equal((await check("seal_nope")).response.status, 422);
       conforms(await check(`seal_${"cd".repeat(32)}`), 404);
       await tamper(t.app.services.db, seal, { content: "not json" });
       const tampered = await check(seal);

@@ -1,15 +1,26 @@
 // Answers that must be what openapi.yaml says on every surface: JSON bodies are not converted ("45000" is no
 // integer), a callback_url `new URL` refuses is a field error (never a 500 or -32603), an Idempotency-Key and a
-// reference_id that name two orders are a 409, the JSON-RPC endpoints use the spec's codes, and a `null` body is
-// no client metadata.
+// reference_id that name two orders are a 409, the JSON-RPC endpoints use the spec's codes, a `null` body is
+// no client metadata, and the contract's seal parameter refuses what verifySeal answers 400.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { firstExample, listOperations, loadContract, type JsonObject } from "../../scripts/contract.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import formats from "ajv-formats";
+import {
+  firstExample,
+  listOperations,
+  loadContract,
+  loadResolvedContract,
+  type JsonObject,
+} from "../../scripts/contract.js";
 import { contractorInput } from "../fixtures/requests.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 
 const order = { trade: "plumbing", location: { state: "TX", zip: "78701" }, description: "Leaking water heater." };
 const mcpAccept = "application/json, text/event-stream";
+const ajv = new Ajv2020({ strict: false });
+formats.default(ajv);
+const resolved = await loadResolvedContract();
 /** Values of callback_url that joi's uri() passed and `new URL` refuses. */
 const unparsableUrls = ["http://x:99999/", "http://%zz/", "http://a%00b/", "http://127.0.0.1%2509:4250/"];
 
@@ -296,6 +307,41 @@ for (const db of databases()) {
       it("still answers one credential alone", async () => {
         const response = await fetch(`${t.url}/api/dispatch/v1/orders`, { headers: { "x-api-key": key } });
         assert.equal(response.status, 200);
+      });
+    });
+
+    describe("the seal of verifySeal", () => {
+      const verifySeal = listOperations(resolved).find((o) => o.operationId === "verifySeal")!;
+      const responses = verifySeal.operation.responses as Record<string, JsonObject>;
+      const documented = Object.keys(responses);
+      const parameter = (verifySeal.operation.parameters as JsonObject[]).find((p) => p.name === "seal")!;
+      const contractAccepts = ajv.compile(parameter.schema as JsonObject);
+      const content400 = responses["400"].content as Record<string, { schema: JsonObject }>;
+      const problem400 = ajv.compile(content400["application/problem+json"].schema);
+      const verify = (seal: string) => fetch(`${t.url}/api/attest/verify/${encodeURIComponent(seal)}`);
+
+      const malformed: [string, string][] = [
+        ["seal_zz", "seal_zz"],
+        ["upper-case hex digits", `seal_${"A".repeat(64)}`],
+        ["one hex digit short", `seal_${"0".repeat(63)}`],
+        ["a control character", "seal_\u0001"],
+      ];
+      for (const [what, seal] of malformed)
+        it(`refuses ${what} in the contract and answers the documented 400 malformed_seal`, async () => {
+          assert.equal(contractAccepts(seal), false);
+          const response = await verify(seal);
+          assert.equal(response.status, 400);
+          const body = (await response.json()) as { code: string };
+          assert.ok(problem400(body), JSON.stringify(problem400.errors));
+          assert.equal(body.code, "malformed_seal");
+        });
+
+      it("admits a well-formed seal it never gave and answers it the documented 404", async () => {
+        const unknown = `seal_${"0".repeat(64)}`;
+        assert.equal(contractAccepts(unknown), true);
+        const response = await verify(unknown);
+        assert.equal(response.status, 404);
+        assert.ok(documented.includes("404"));
       });
     });
 

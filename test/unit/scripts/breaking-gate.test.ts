@@ -208,6 +208,28 @@ describe("breaking-change gate", function () {
     assert.equal(gate(minor, { changelog: notes.replace("## 2.0.0", "## 1.1.0") }).ok, false);
   });
 
+  it("lets a request narrowing through within 1.x only when the corrections section names it", () => {
+    const narrow = (doc: JsonObject, schemas: Schemas) => {
+      const urgency = schemas.Urgency as JsonObject;
+      urgency.enum = (urgency.enum as string[]).filter((value) => value !== "scheduled");
+    };
+    const narrowed = gate(narrow);
+    assert.equal(narrowed.ok, false);
+    const ids = narrowed.breaking.map((c) => c.id);
+    assert.ok(ids.length > 0 && ids.every((id) => /requestBody\/\S*\/enum\/=scheduled$/.test(id)), ids.join("\n"));
+    const heading = "## Corrections within 1.x\n";
+    const named = (list: string[]) =>
+      changelog.replace(heading, `${heading}\n${list.map((id) => `- \`${id}\`: never accepted.`).join("\n")}\n`);
+    assert.equal(gate(narrow, { changelog: named(ids) }).ok, true);
+    assert.equal(gate(narrow, { changelog: named(ids.slice(1)) }).ok, false, "every narrowing must be named");
+    // a removal named as a correction is still breaking: only request narrowings can be corrections
+    const removal = (doc: JsonObject) => {
+      delete paths(doc)["/api/dispatch/index"];
+    };
+    const removed = gate(removal).breaking.map((c) => c.id);
+    assert.equal(gate(removal, { changelog: named(removed) }).ok, false);
+  });
+
   it("passes openapi.yaml as committed, with no breaking change against the released contract", () => {
     const result = runGate({ released, current: loadContract(), changelog });
     assert.deepEqual(

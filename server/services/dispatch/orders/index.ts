@@ -18,7 +18,7 @@ import { createOrderWriter } from "./writer.js";
 import { baseUrlOf } from "../../shared/base-url.js";
 import { consistentRead } from "../../../db/consistent-read.js";
 
-export type { CancelInput, CancelReason } from "./cancel.js";
+export type { CancelInput, CustomerCancelReason } from "./cancel.js";
 export type { OrderAnswer, OrderContext, OrderInput, OrderPrincipal } from "./create.js";
 export type { OrderListFilter } from "./list.js";
 export type { RescheduleInput } from "./reschedule.js";
