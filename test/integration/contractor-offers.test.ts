@@ -132,7 +132,7 @@ for (const target of databases()) {
         );
         const next = (await offersOf(t, secondKey, "?status=offered")).find((o) => o.job.order_id === orderId)!;
         assert.equal((await answer(t, secondKey, next.id, "accept")).status, 200);
-        const enRoute = { status: "en_route", estimated_arrival_at: new Date(Date.now() + 1_800_000).toISOString() };
+        const enRoute = { status: "en_route", estimated_arrival_at: new Date(now() + 1_800_000).toISOString() };
         assert.equal((await status(secondKey, enRoute)).status, 200);
         const old = (await offersOf(t, firstKey)).find((o) => o.id === offer.id)!;
         assert.deepEqual(

@@ -694,7 +694,7 @@ describe("price revisions under races (two instances on one Postgres)", function
     for (let round = 0; round < 9; round++) {
       const { id, revision } = await pending(`race-end-${round}`);
       if (round % 3 === 1) {
-        const enRoute = { status: "en_route", estimated_arrival_at: new Date(Date.now() + 1_800_000).toISOString() };
+        const enRoute = { status: "en_route", estimated_arrival_at: new Date(now() + 1_800_000).toISOString() };
         for (const body of [enRoute, { status: "on_site" }])
           assert.equal((await call(servers.a, "POST", jobPath(id), { "x-api-key": contractor }, body)).status, 200);
       }
