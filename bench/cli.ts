@@ -1,10 +1,7 @@
-// `dispatch` as users run it (the built bin, cli/bin/dispatch.cjs) beside `node -e 0`, taking turns in one run:
-// `--help` (start-up alone) and, against a server, the real commands `quote … -o json`, `order … -o json` and
-// `jobs list` (a contractor key), each with the same request sent from this process over a fresh connection (the
-// server's own time, taken off the round trip), and `quote --dry-run`. Wall time per run; CPU time (user + system)
-// from the children's times Linux keeps in /proc/self/stat: the CLI's cost, which the target (≤ 2.5 × `node -e 0`)
-// is about, since the server's time is not the CLI's CPU. Spawned asynchronously: the test server answering the CLI
-// runs in this process.
+// `dispatch` as users run it (the built bin) beside `node -e 0`, taking turns in one run: `--help` alone and, against
+// a server, real commands, each beside the same request sent from this process (the server's own time). Wall time
+// per run and CPU time from /proc: the CLI's cost, which its target is about. Spawned asynchronously, since the test
+// server answering the CLI runs in this process (BENCHMARKS.md, "CLI round trip").
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { request } from "node:http";

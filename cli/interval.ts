@@ -1,9 +1,7 @@
 // An interval flag (`--window START/END`): one ISO 8601 interval for two date-time body flags of the command table,
-// or START alone for the fixed length the contract gives the interval (an arrival window is two hours). The end of
-// START alone is written in START's own offset, as the server writes a window: the local clock of the job is the
-// one the person copied the start from. Each end must be the date-time its body flag takes (the contract's pattern,
-// with an offset: a time without one names no instant), and END must come after START; anything else is a usage
-// error before anything is sent.
+// or START alone for the length the contract gives the interval. START alone ends in START's own offset, as the
+// server writes a window: the job's local clock is the one the start was copied from. Each end must be its body
+// flag's date-time with an offset, and END after START; anything else is a usage error before anything is sent.
 import { Option } from "commander";
 import { echoed, usageError } from "./errors.js";
 import type { FlagSpec, OperationSpec } from "./operation-spec.js";

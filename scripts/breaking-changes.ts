@@ -1,26 +1,7 @@
-// Classifies the changes between the released contract and openapi.yaml as breaking or not.
-//
-// The diff is api-smart-diff's (udamir/api-smart-diff): it reads OpenAPI 3.0 and 3.1 (JSON Schema 2020-12 rules),
-// follows internal $refs, judges every schema change from its direction (request or response) and classifies
-// validators (minLength, maximum, enum, required …), which is what our gate has to catch. The alternatives:
-// Atlassian's openapi-diff refuses OpenAPI 3.1 (swagger-parser 10); Optic's breaking-changes ruleset has no rule
-// for tighter bounds and its rule runner fails to load with the ajv its spectral dependency resolves to today
-// (and pulls telemetry clients in); oasdiff and pb33f's openapi-changes are Go binaries whose npm wrappers
-// download them at install time, which CI cannot.
-//
-// Four rules are added on top, each where the library's classification is known to be wrong for us:
-// - a response field's `type` replaced by one that is not a subset of the old one is breaking (the library
-//   reverses its request-side "replace" classification for responses, which makes any retype non-breaking);
-// - a value added to a response enum that the released contract marks `x-extensible-enum: true` is not
-//   breaking (clients were told to accept unknown values), while any other response enum growth stays breaking.
-// - a response field that becomes required is not breaking (the answer promises more; the library judges it
-//   as it would a request field).
-// - a request `pattern` replaced by one that accepts every string the old one accepted is not breaking (the
-//   library judges any replaced pattern breaking; pattern-inclusion.ts decides it on the patterns' automata).
-// Changes seen only under `components` are not judged there: they are judged where an operation uses them.
-//
-// The library judges only `paths`, so each `webhooks` operation is first moved there (withWebhooksAsPaths): the
-// integrator receives its payload and headers, so they become a response and are judged as one.
+// Classifies the changes between the released contract and openapi.yaml as breaking or not: api-smart-diff's diff,
+// plus our own rules where its classification is wrong for us. Changes under `components` are judged where an
+// operation uses them, and each `webhooks` operation is moved to `paths` first, its payload and headers judged as a
+// response (docs/decisions.md, "Breaking changes judged by api-smart-diff").
 import { apiCompare, type Diff } from "api-smart-diff";
 import type { JsonObject } from "./contract.js";
 import { patternIncludes } from "./pattern-inclusion.js";

@@ -1,14 +1,7 @@
-// Compiles the server to JavaScript in server/dist/ so it runs without a TypeScript loader:
-// - dist/server/**: every module of server/ transpiled one to one (routes and migrations are found by listing their
-//   directories at run time, so the layout is kept rather than bundled into one file), with the packages they import
-//   bundled into dist/server/vendor/.
-// - dist/openapi.yaml: the contract the server reads, where `../openapi.yaml` from dist/server finds it, and
-//   dist/openapi.json, its parse, so the server does not parse YAML at start (see contract.ts).
-// - dist/assets/redoc.standalone.js: the /docs page's script, so the package needs neither redoc nor a CDN.
-// - dist/pglite-snapshot.tar.gz: a migrated PGlite data directory holding the demo contractor pool, which
-//   `pglite://memory` starts from (see snapshot.ts).
-// Each server module keeps its own file; the packages it imports are bundled into shared chunks (see ownModulesStayApart),
-// except the runtime externals, which are server/package.json's dependencies (a unit test holds the two equal).
+// Compiles the server to JavaScript in server/dist/ so it runs without a TypeScript loader: each server module one
+// file, the packages they import bundled into shared chunks except the runtime externals (server/package.json's
+// dependencies), and beside them the contract and its parse, the /docs page's script and a migrated PGlite
+// snapshot holding the demo pool (docs/decisions.md, "The server build").
 import { execSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";

@@ -1,12 +1,7 @@
-// Graceful stop that loses no request. Once the listener closes (Hapi's `closing`) new connections are refused,
-// and every request whose bytes reached the server is answered, with `Connection: close` on each answer from then
-// on. No connection is closed while it may hold a request the server has not read yet: Node's close() closes every
-// connection it sees idle, which includes one whose request still sits unparsed in the socket's buffer (a burst
-// then saw resets), and Hapi's clean stop ends every connection without a request under way. Both are off; a
-// kept-alive connection is closed only between requests: by its own last answer, or by Node's keep-alive timeout
-// (the `Keep-Alive: timeout` its clients were told). A connection that never sent a request is closed one
-// keep-alive timeout into the drain, and SHUTDOWN_GRACE_MS cuts whatever is left. SIGTERM/SIGINT run that stop
-// once and exit 0 when it completes.
+// Graceful stop that loses no request: once the listener closes, every request whose bytes reached the server is
+// answered (with `Connection: close`), and a kept-alive connection is closed only between requests. Node's close()
+// of idle connections and Hapi's clean stop are both off, since each can end a connection whose request is unread;
+// SHUTDOWN_GRACE_MS cuts what is left (docs/decisions.md, "A drain that loses no request").
 import type { ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Server } from "@hapi/hapi";

@@ -1,9 +1,8 @@
-// The field: each contractor's crew of `concurrent_jobs` technicians working through the jobs it was given. A
-// technician who is free takes the job that is due first: leaving `travel` minutes before its arrival window
-// opens (or at once when the window is already open, or, without a window, as soon as the job is assigned),
-// waits at the door until the window starts, works the job's own duration and is free again. Crews set off only
-// to arrive within their working hours (a job under way is finished after them). Nothing here looks at the seat
-// ledger: a crew that overran keeps the next customer waiting, so late arrivals happen when they would.
+// The field: each contractor's crew of `concurrent_jobs` technicians working through the jobs it was given. A free
+// technician takes the job due first, sets off to arrive at its window's start (waiting at the door when early),
+// only to arrive within working hours, and works the job's own duration. Nothing here reads the seat ledger: a crew
+// that overran keeps the next customer waiting, so late arrivals happen when they would (BENCHMARKS.md, "Dispatch
+// day").
 import type { Contractor } from "../../server/services/dispatch/contractors.js";
 import { workingIntervals } from "../../server/services/dispatch/calendar.js";
 import type { DayOrder } from "./world.js";

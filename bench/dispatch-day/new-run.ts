@@ -1,9 +1,7 @@
-// The new matcher's run of the simulated day: the real services on a real database, under a simulated clock
-// (server/services/shared/clock.ts) moved a minute at a time. Orders go through createOrder at their minute; the
-// dispatcher's sweep (its assignments, then its escalations) runs every five simulated minutes and in the minute
-// after a job ends (the nudge a completion gives it); the field's steps go through recordEvent, the path operators
-// use, so each passes the transition table and the one NTE rule. The run goes on until every fulfilment deadline
-// has passed (and a sweep after it) and every booked job is done; the database is then read for what it says.
+// The new matcher's run of the simulated day: the real services on a real database, under a simulated clock moved a
+// minute at a time. Orders go through createOrder, the dispatcher's sweep runs on its schedule and after a job ends,
+// and the field's steps go through recordEvent (the operators' path), until every deadline has passed and every
+// booked job is done; the database is then read for what it says (BENCHMARKS.md, "Dispatch day").
 import type { Db } from "../../server/db/knex.js";
 import type { OrderRow } from "../../server/db/tables/dispatch.js";
 import type { ContractorService } from "../../server/services/dispatch/contractors.js";

@@ -1,19 +1,8 @@
-// How `dispatch trigger` makes each event type of the catalogue come from a test order: what a new order needs in
-// its body, and which public operations move it (sandbox advance, cancel, reschedule, a price revision declined,
-// the account's test clock advanced). A Record, so a new catalogue type does not compile until it says how.
-//
-// A drive starts from the order's current status (a new order, or `--order`) and leaves a status it cannot start
-// from to the operation's own 409 (an order on site cannot be cancelled, one en route is past setting off), so the
-// rules stay in the server's one transition table. Only what the CLI itself decides is checked here: an ended
-// order, a type that only comes with creation, and the clock walk of order.escalated.
-//
-// order.escalated needs time to pass: an unassigned order's fulfilment deadline (30 minutes for an emergency). The
-// only public way to hurry time is the account's test clock, and an advance freezes it until `resetSandbox`, which
-// would also remove the integrator's test orders: resetting behind their back is worse than a frozen clock, so the
-// clock is left frozen, said on stderr when the trigger froze it, and documented in --help. The walk goes `to:
-// next_step` one scheduled instant at a time and stops once the order has escalated, so the account's other test
-// orders live through exactly the minutes the deadline needed, as they would have on the wall clock, and never
-// more; no deadline table is copied into the CLI.
+// How `dispatch trigger` makes each event type of the catalogue come from a test order: the new order's body and
+// the public operations that move it. A Record, so a new catalogue type does not compile until it says how; a step
+// the order's status forbids is left to the operation's own 409, so the rules stay in the server's transition table.
+// order.escalated advances the account's test clock and leaves it frozen (docs/decisions.md, "`dispatch trigger`
+// drives orders through public operations").
 import type { components } from "../../sdk/generated/openapi.js";
 import type { EventType } from "../generated/events.js";
 import type { CliContext } from "../context.js";

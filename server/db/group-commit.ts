@@ -1,10 +1,7 @@
-// Group commit: writes that arrive while a statement is in flight go out together in the next one — one
-// statement, one round trip and one commit for every call that was waiting. There is no timer: a write starts
-// once the event loop has handled the I/O at hand (setImmediate), so an idle server writes each call at once and
-// a busy one spreads the cost of a statement over the calls queued behind it. (An in-process database such as
-// PGlite finishes a statement before the next request is even read, so only that deferral lets calls meet.)
-// Written here because npm's batchers (dataloader and its kin) batch what arrives in one tick, which under
-// load is one call at a time; this batches what arrives during the previous write.
+// Group commit: writes that arrive while a statement is in flight go out together in the next one (one statement,
+// one round trip, one commit). No timer: a write starts once the event loop has handled the I/O at hand
+// (setImmediate), so an idle server writes each call at once and a busy one shares a statement among the calls
+// queued behind it. Written here, not taken from npm (docs/decisions.md, "Group commit of writes").
 
 interface Waiting<T> {
   item: T;

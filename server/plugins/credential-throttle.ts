@@ -1,14 +1,7 @@
-// Failed credentials are counted so that a guesser does not lock out the innocent behind the same address (NAT,
-// a proxy): per (client address, credential) first, and per address only at a bound ten times higher.
-//
-// Why both: a credential that failed 20 times from an address is refused there (429, no look-up), which stops a
-// misconfigured client without touching anyone else's key. That alone would let one address send an unbounded
-// number of made-up keys, each a database look-up, so the address's failures are capped too, at 200 per 5 min:
-// room for ten such broken clients behind one NAT. Past that cap, credentials are no longer looked up, except
-// those that already authenticated from the address in the last 15 minutes (remembered in the limiter store):
-// a key in use keeps working while its neighbour guesses. Keys, tokens and client ids are remembered; the admin
-// token is not, because it is chosen by an operator and may be guessable, and for a remembered credential a 429
-// versus a success would tell a guesser past the cap that a guess was right.
+// Failed credentials are counted per (client address, credential) first, and per address only at a much higher
+// bound, so that a guesser does not lock out the innocent behind the same address (NAT, a proxy). Past the address
+// cap only credentials that recently authenticated from it are looked up (docs/decisions.md, "Failed credentials:
+// per address and per credential").
 import { createHash } from "node:crypto";
 import type { DomainError } from "../services/errors.js";
 import type { Limiters } from "./limiters.js";

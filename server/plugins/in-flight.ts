@@ -1,9 +1,7 @@
-// A bound on API requests being handled at once (MAX_REQUESTS_IN_FLIGHT). When a dependency slows down (a lock
-// held on a table, a saturated pool), requests pile up in memory faster than they finish; past the bound a new one
-// is answered at once with 503 `overloaded` and Retry-After instead of joining the pile, so memory stays bounded
-// and a client learns to back off. Health, readiness and metrics are outside /api/ or exempt, so they stay
-// answerable while the API sheds load. A request counts from arrival until its handler has answered (not while
-// its body streams out, so an open SSE stream holds no slot).
+// A bound on API requests handled at once (MAX_REQUESTS_IN_FLIGHT): past it a new one is answered `overloaded` at
+// once, with Retry-After, instead of piling up in memory behind a slow dependency. Health, readiness and metrics
+// stay answerable; a request holds its slot until its handler answers, so an open SSE stream holds none
+// (docs/decisions.md, "A bound on requests in flight").
 import type { Plugin, Request } from "@hapi/hapi";
 import { DomainError } from "../services/errors.js";
 

@@ -1,11 +1,7 @@
-// Rate limits with rate-limiter-flexible's BurstyRateLimiter; Redis-backed when REDIS_URL is set.
-//
-// Algorithm (per key, or per client IP for public routes): a primary fixed window of 100 requests per 60 s,
-// and, only while that window is spent, a burst allowance of 100 more requests per 60 s window. So up to 200
-// requests may arrive within 10 s; a key never gets more than 200 in one minute; idle keys start full.
-// A route names a policy, or a function pricing the request in several policies (an MCP batch costs one
-// point per message; an A2A probe skill costs a probe point too), so each capability has one policy whatever
-// the surface. With Redis down, limits fall back to this process's memory (the insurance limiter).
+// Rate limits with rate-limiter-flexible's BurstyRateLimiter (a fixed window, and a burst allowance drawn on only
+// while it is spent), Redis-backed when REDIS_URL is set and in this process's memory while Redis is down. A route
+// names a policy, or prices a request in several (an MCP batch, an A2A probe skill), so each capability has one
+// policy whatever the surface (docs/decisions.md, "Rate limits: a window and a burst, one policy per capability").
 import Boom from "@hapi/boom";
 import type { Plugin, Request, ResponseToolkit } from "@hapi/hapi";
 import type { Redis } from "ioredis";

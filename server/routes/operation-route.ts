@@ -1,11 +1,8 @@
-// A route is an operation of the contract, named by its operationId: method, path, tags and auth come from the
-// operation table (server/generated/operations.ts, generated from openapi.yaml), and the validators from the
-// operation's generated joi schemas, so a route file holds only what the contract cannot say: its handler and,
-// rarely, a route option (rate-limit policy, payload parsing). The route's Hapi id is the operationId, and the route
-// carries its operation's security requirement, which the access check (plugins/access.ts) applies.
-// The handler is `handle` (services/operation-handler.ts: contract-typed input in, status + body out, no Hapi),
-// which the MCP tools and A2A skills call too, or a Hapi `handler` where the answer is not one JSON body (streams,
-// raw or text answers, the MCP and A2A endpoints themselves).
+// A route is an operation of the contract, named by its operationId: method, path, tags, auth and validators come
+// from the generated operation table and joi schemas, so a route file holds only its handler and, rarely, a route
+// option (rate-limit policy, payload parsing). The handler is the operation's Hapi-free `handle`, which the MCP
+// tools and A2A skills call too, or a Hapi `handler` where the answer is not one JSON body (docs/decisions.md,
+// "A route is an operation of the contract").
 import type {
   Lifecycle,
   Request,

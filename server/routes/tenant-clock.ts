@@ -1,10 +1,7 @@
-// Every request of a dispatch_test_ key runs on its account's sandbox clock (services/shared/test-clock.ts):
-// an order created, rescheduled or cancelled, a quote's windows, an MCP or A2A call, all read the account's frozen
-// instant when it has one. One wrapper around every route's handler rather than a clock read in each service: the
-// services already read the time through one seam (shared/clock.ts), and which tenant's time applies is known
-// where the request is, before any service is called. Live keys, contractors, OAuth clients and the operator read
-// the wall clock (a contractor's answer runs on its offer's account's clock: offers/index.ts). The account's clock
-// comes from a cache the change feed keeps current on every instance (sandbox/clock-cache.ts): no query on a hit.
+// Every request of a dispatch_test_ key runs on its account's sandbox clock (services/shared/test-clock.ts); live
+// keys, contractors, OAuth clients and the operator read the wall clock. One wrapper around every route's handler,
+// not a clock read in each service: services read time through one seam (shared/clock.ts), and which tenant's time
+// applies is known where the request is (docs/decisions.md, "The sandbox follows the live rules, on a test clock").
 import type { Lifecycle, ServerRoute } from "@hapi/hapi";
 import { callerOf } from "../plugins/auth.js";
 import type { Services } from "../services/index.js";

@@ -1,9 +1,7 @@
-// Contractor availability (issue 33, item 1): an IANA time zone, working hours per weekday in that zone, and a
-// capacity (jobs at once, jobs a day). Existing contractors keep today's behaviour: always working (every day
-// 00:00–24:00) and the capacity bounds' maxima, the contract's defaults; their zone is the principal zone of their
-// first service area's state (the default the server applies to a contractor created without one).
-// Bounded in storage as in the contract: the zone in 64 characters, capacities within their ranges, the week a
-// JSON object of at most 4 KiB (seven days of six intervals take about 1.6 KiB).
+// Contractor availability: an IANA time zone, working hours per weekday in that zone, and a capacity (jobs at
+// once, jobs a day), bounded in storage as in the contract. Contractors stored before it keep their behaviour:
+// always working, the capacity bounds' maxima, and the principal zone of their first service area's state
+// (docs/decisions.md, "Contractor availability in storage").
 import type { Knex } from "knex";
 
 const alwaysWorking = JSON.stringify(

@@ -1,9 +1,7 @@
-// The contractor side: a key may be bound to one contractor (api_keys.contractor_id; its account is then the
-// contractor's id, which no customer account can be, since customer accounts are lower case), and an assignment is
-// an offer to that contractor until it answers (services/dispatch/offers/). An order has at most one open offer
-// (the partial UNIQUE index): two writers that both think they re-offer an order cannot both commit, and an accept
-// is a conditional UPDATE of the open row, so one answer wins per offer across instances. The sweep reads open
-// offers by deadline through their own partial index; a contractor's list reads its offers newest first.
+// The contractor side: a key may be bound to one contractor (api_keys.contractor_id), and an assignment is an
+// offer to that contractor until it answers (services/dispatch/offers/). A partial unique index allows one open
+// offer per order, so one answer wins per offer across instances; open offers are indexed by deadline for the
+// sweep (docs/decisions.md, "Contractor offers in storage").
 import type { Knex } from "knex";
 
 const statuses = ["offered", "accepted", "declined", "expired", "withdrawn"];
