@@ -15,6 +15,7 @@ import { jsonRequest } from "../helpers/request.js";
 import { adminToken, databases, startTestServer, type TestServer } from "../helpers/server.js";
 import { sleep, until } from "../helpers/wait.js";
 import { installBusinessTime } from "../helpers/business-time.js";
+import { now } from "../../server/services/shared/clock.js";
 
 interface Line {
   level: number;
@@ -168,7 +169,7 @@ for (const db of databases())
       await db.raw(`alter table orders add constraint poison_reoffer ${refusal}`);
       await db("order_offers")
         .where({ order_id: poison, status: "offered" })
-        .update({ deadline_at: new Date(Date.now() - 1000) });
+        .update({ deadline_at: new Date(now() - 1000) });
       const before = await failures(t, "reoffer");
       await joins(t, "locksmith");
       await until(async () => (await db("orders").where({ id: healthy }).first())!.status === "pending_dispatch", {
@@ -194,7 +195,7 @@ for (const db of databases())
       const healthy = await waiting(t, healthyKey, "behind-the-flood", { trade: "painting", urgency: "urgent" });
       await db("orders")
         .whereIn("id", poisoned)
-        .update({ created_at: new Date(Date.now() - hours(3)) });
+        .update({ created_at: new Date(now() - hours(3)) });
       await age(t, healthy, hours(2.5));
       const before = await failures(t, "escalate");
       t.app.services.dispatcher.nudge();
