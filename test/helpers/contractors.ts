@@ -6,6 +6,10 @@ import assert from "node:assert/strict";
 import type { components } from "../../sdk/generated/openapi.js";
 import { anchorageContractor, orderRequest } from "../fixtures/requests.js";
 import { jsonRequest } from "./request.js";
+import { isBookable, withOffset, workedWindows } from "../../server/services/dispatch/arrival-windows.js";
+import { arrivalMarginMs } from "../../server/services/dispatch/technician-time.js";
+import { stateTimeZone } from "../../server/services/dispatch/state-zones.js";
+import { now } from "../../server/services/shared/clock.js";
 import { adminToken, startTestServer, type ServerTarget, type TestDatabase, type TestServer } from "./server.js";
 
 export const admin = { authorization: `Bearer ${adminToken}` };
@@ -73,3 +77,25 @@ export const answerOffer = (t: ServerTarget, key: string, id: string, verb: "acc
 export const orderOf = async (t: ServerTarget, key: string, id: string) =>
   (await call(t, "GET", `/api/dispatch/v1/orders/${id}`, { "x-api-key": key }))
     .body as unknown as components["schemas"]["OrderStatus"];
+
+/** Windows of the order's contractor other than its own, in the job's offset: the bookable ones (latest last) and
+ * one the contractor works beyond the urgency's horizon. */
+export async function windowsOf(t: TestServer, orderId: string) {
+  const row = (await t.app.services.db("orders").where({ id: orderId }).first())!;
+  const contractor = (await t.app.services.contractors.get(row.contractor_id!))!;
+  const zone = stateTimeZone(row.state);
+  const at = now();
+  const booked = new Date(row.arrival_window_start!).getTime();
+  const worked = workedWindows(contractor, zone, at).filter(({ window }) => window.start !== booked);
+  const text = ({ window }: (typeof worked)[number]) => ({
+    start: withOffset(zone, window.start),
+    end: withOffset(zone, window.end),
+  });
+  // bookable and reachable: the technician, setting off now, arrives no later than the margin before the end
+  const reachable = (end: number) => end - arrivalMarginMs >= at + row.estimated_response_minutes! * 60_000;
+  const bookable = worked
+    .filter(({ window }) => isBookable(window, row.urgency, at) && reachable(window.end))
+    .map(text);
+  const beyond = worked.find(({ window }) => window.start > at + 3 * 24 * 3_600_000);
+  return { bookable, beyond: text(beyond!) };
+}

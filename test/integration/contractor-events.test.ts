@@ -6,14 +6,11 @@
 import assert from "node:assert/strict";
 import type { components } from "../../sdk/generated/openapi.js";
 import { admin, answerOffer, call, contractorKey, offeredOrder, startContractorWorld } from "../helpers/contractors.js";
-import { alaskaOrder } from "../helpers/contractors.js";
+import { alaskaOrder, windowsOf } from "../helpers/contractors.js";
 import { databases, type TestServer } from "../helpers/server.js";
 import { openSse, type SseClient } from "../helpers/sse.js";
 import { until } from "../helpers/wait.js";
-import { isBookable, withOffset, workedWindows } from "../../server/services/dispatch/arrival-windows.js";
-import { arrivalMarginMs } from "../../server/services/dispatch/technician-time.js";
-import { stateTimeZone } from "../../server/services/dispatch/state-zones.js";
-import { installClock, now } from "../../server/services/shared/clock.js";
+import { installClock } from "../../server/services/shared/clock.js";
 
 type ContractorEvent = components["schemas"]["ContractorEvent"];
 const v1 = "/api/dispatch/v1";
@@ -33,18 +30,8 @@ async function feedOf(t: TestServer, key: string): Promise<ContractorEvent[]> {
 const ofOrder = (events: ContractorEvent[], orderId: string) => events.filter((e) => e.data.order_id === orderId);
 const typesOf = (events: ContractorEvent[]) => events.map((e) => e.type);
 
-/** A bookable window of the order's contractor other than its own, in the job's offset. */
-async function otherWindow(t: TestServer, orderId: string) {
-  const row = (await t.app.services.db("orders").where({ id: orderId }).first())!;
-  const contractor = (await t.app.services.contractors.get(row.contractor_id!))!;
-  const zone = stateTimeZone(row.state);
-  const booked = new Date(row.arrival_window_start!).getTime();
-  const worked = workedWindows(contractor, zone, now()).filter(({ window }) => window.start !== booked);
-  // bookable and reachable: the technician, setting off now, arrives no later than the margin before the end
-  const reachable = (end: number) => end - arrivalMarginMs >= now() + row.estimated_response_minutes! * 60_000;
-  const { window } = worked.find(({ window }) => isBookable(window, row.urgency, now()) && reachable(window.end))!;
-  return { start: withOffset(zone, window.start), end: withOffset(zone, window.end) };
-}
+/** The first bookable window of the order's contractor other than its own, in the job's offset. */
+const otherWindow = async (t: TestServer, orderId: string) => (await windowsOf(t, orderId)).bookable[0];
 
 for (const db of databases()) {
   describe(`contractor events (${db.name})`, function () {

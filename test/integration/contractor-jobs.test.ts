@@ -14,6 +14,7 @@ import {
   orderOf,
   plumber,
   startContractorWorld,
+  windowsOf,
 } from "../helpers/contractors.js";
 import {
   databases,
@@ -25,9 +26,6 @@ import {
 } from "../helpers/server.js";
 import { untilValue } from "../helpers/wait.js";
 import { giveBackJob } from "../../server/services/dispatch/orders/give-back.js";
-import { isBookable, withOffset, workedWindows } from "../../server/services/dispatch/arrival-windows.js";
-import { arrivalMarginMs } from "../../server/services/dispatch/technician-time.js";
-import { stateTimeZone } from "../../server/services/dispatch/state-zones.js";
 import { now } from "../../server/services/shared/clock.js";
 
 interface Job {
@@ -60,28 +58,6 @@ const move = (t: ServerTarget, key: string, orderId: string, arrival_window: unk
   call(t, "POST", `/api/dispatch/v1/contractor/jobs/${orderId}/reschedule`, { "x-api-key": key }, { arrival_window });
 const openWindows = (t: ServerTarget, key: string, orderId: string) =>
   call(t, "GET", `/api/dispatch/v1/contractor/jobs/${orderId}/windows`, { "x-api-key": key });
-
-/** Windows of the order's contractor other than its own, in the job's offset: the bookable ones (latest last) and
- * one the contractor works beyond the urgency's horizon. */
-async function windowsOf(t: TestServer, orderId: string) {
-  const row = (await t.app.services.db("orders").where({ id: orderId }).first())!;
-  const contractor = (await t.app.services.contractors.get(row.contractor_id!))!;
-  const zone = stateTimeZone(row.state);
-  const at = now();
-  const booked = new Date(row.arrival_window_start!).getTime();
-  const worked = workedWindows(contractor, zone, at).filter(({ window }) => window.start !== booked);
-  const text = ({ window }: (typeof worked)[number]) => ({
-    start: withOffset(zone, window.start),
-    end: withOffset(zone, window.end),
-  });
-  // bookable and reachable: the technician, setting off now, arrives no later than the margin before the end
-  const reachable = (end: number) => end - arrivalMarginMs >= at + row.estimated_response_minutes! * 60_000;
-  const bookable = worked
-    .filter(({ window }) => isBookable(window, row.urgency, at) && reachable(window.end))
-    .map(text);
-  const beyond = worked.find(({ window }) => window.start > at + 3 * 24 * 3_600_000);
-  return { bookable, beyond: text(beyond!) };
-}
 
 /** The offer answered by `key` (its contractor's). */
 async function answer(t: ServerTarget, key: string, offerId: string, verb: "accept" | "decline") {

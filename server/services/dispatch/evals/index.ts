@@ -4,6 +4,7 @@ import { LRUCache } from "lru-cache";
 import type { Db } from "../../../db/knex.js";
 import { statusEventTypes } from "../../events/catalogue.js";
 import { offerFacts, type OfferFacts } from "./offer-facts.js";
+import { ofWindowOrders } from "./window-rows.js";
 import { planFacts, type PlanFacts } from "./plan-facts.js";
 import { isFinal } from "../orders/state.js";
 import { fulfilmentDeadline } from "../fulfilment-deadline.js";
@@ -46,10 +47,7 @@ function percentile(sorted: number[], percent: number, none = "No dispatched ord
 
 /** Each order's arrival: the first step to on_site (an order's status events; facts carry no status change). */
 const firstArrivals = (db: Db, since: Date) =>
-  db("order_events")
-    .join("orders", "orders.id", "order_events.order_id")
-    .where("orders.environment", "live")
-    .where("orders.created_at", ">=", since)
+  ofWindowOrders(db, "order_events", since)
     .whereIn("order_events.type", statusEventTypes)
     .where("order_events.status", "on_site")
     .groupBy("order_events.order_id")
@@ -73,19 +71,14 @@ async function windowFacts(db: Db, since: Date) {
       "arrival_window_start",
       "arrival_window_end",
     );
-  const overridden = await db("order_events")
-    .join("orders", "orders.id", "order_events.order_id")
-    .where("orders.environment", "live")
-    .where("orders.created_at", ">=", since)
+  const overridden = await ofWindowOrders(db, "order_events", since)
     .where("order_events.human_override", true)
     .countDistinct({ count: "order_events.order_id" });
   const arrivals = await firstArrivals(db, since);
   const arrivedAt = new Map(arrivals.map((row) => [String(row.order_id), new Date(row.arrived_at as Date | string)]));
-  const revised = await db("order_price_revisions")
-    .join("orders", "orders.id", "order_price_revisions.order_id")
-    .where("orders.environment", "live")
-    .where("orders.created_at", ">=", since)
-    .countDistinct({ count: "order_price_revisions.order_id" });
+  const revised = await ofWindowOrders(db, "order_price_revisions", since).countDistinct({
+    count: "order_price_revisions.order_id",
+  });
   const revisedOrders = Number(revised[0]?.count ?? 0);
   return { orders, overriddenOrders: Number(overridden[0]?.count ?? 0), arrivedAt, revisedOrders };
 }

@@ -1,6 +1,7 @@
 // The offers' part of the evals (dispatch/evals/index.ts), one grouped query per figure. Acceptance counts only
 // offers that ended in an answer or an expiry (an open or withdrawn offer says nothing about the contractor).
 import type { Db } from "../../../db/knex.js";
+import { ofWindowOrders } from "./window-rows.js";
 
 export interface OfferFacts {
   /** Offers accepted, and offers accepted, declined or expired. */
@@ -13,11 +14,7 @@ export interface OfferFacts {
   reoffers: number;
 }
 
-const windowOffers = (db: Db, since: Date) =>
-  db("order_offers")
-    .join("orders", "orders.id", "order_offers.order_id")
-    .where("order_offers.environment", "live")
-    .where("orders.created_at", ">=", since);
+const windowOffers = (db: Db, since: Date) => ofWindowOrders(db, "order_offers", since);
 
 export async function offerFacts(db: Db, since: Date): Promise<OfferFacts> {
   const [byStatus, accepted, perOrder] = await Promise.all([

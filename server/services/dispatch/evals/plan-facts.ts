@@ -2,6 +2,7 @@
 // against its window, as order.assigned carried them), the re-plans its events record, and the drive each booking
 // planned. Read from the events and bookings as written, never rebuilt from today's order rows.
 import type { Db } from "../../../db/knex.js";
+import { ofWindowOrders } from "./window-rows.js";
 
 export interface PlanFacts {
   /** Orders with an order.assigned event. */
@@ -15,11 +16,7 @@ export interface PlanFacts {
   driveMinutes: number;
 }
 
-const windowEvents = (db: Db, since: Date) =>
-  db("order_events")
-    .join("orders", "orders.id", "order_events.order_id")
-    .where("orders.environment", "live")
-    .where("orders.created_at", ">=", since);
+const windowEvents = (db: Db, since: Date) => ofWindowOrders(db, "order_events", since);
 
 interface FirstAssignment {
   eta: string | null;
@@ -62,10 +59,7 @@ export async function planFacts(db: Db, since: Date): Promise<PlanFacts> {
             ),
       )
       .count({ count: "*" }),
-    db("contractor_bookings")
-      .join("orders", "orders.id", "contractor_bookings.order_id")
-      .where("orders.environment", "live")
-      .where("orders.created_at", ">=", since)
+    ofWindowOrders(db, "contractor_bookings", since)
       .whereNotNull("contractor_bookings.drive_minutes")
       .count({ count: "*" })
       .sum({ minutes: "contractor_bookings.drive_minutes" }),
