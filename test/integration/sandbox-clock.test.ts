@@ -4,9 +4,9 @@
 // clock's instants. Another account's sandbox and the account's live orders never move with it; live keys are
 // refused (403 live_key); two instances on one Postgres read one clock.
 //
-// The world: one Anchorage plumber (nobody in the demo pool serves AK). The frozen instant is set five hours behind
-// the wall clock, so on the wall clock everything below would already be due; SANDBOX_STEP_MS is 50 minutes and a
-// routine offer lasts 4 hours, so each thing falls due at its own instant:
+// The world: one Anchorage plumber (nobody in the demo pool serves AK). The frozen instant is set five to seven hours
+// behind the wall clock, so on the wall clock everything below would already be due; SANDBOX_STEP_MS is 50 minutes
+// and a routine offer lasts 4 hours, so each thing falls due at its own instant:
 //   X (urgent):  offered at T0, offer expires at T0+15m (back to the queue: nobody else), escalated at T0+2h
 //   W (routine): offered at T0, walked by the sandbox at T0+50m, +100m, +150m, +200m (completed), booked into the
 //                window holding T0+150m (a walk stays inside its window)
@@ -91,10 +91,39 @@ const statusEvents = async (t: TestServer, id: string) =>
 async function freezeBehind(t: TestServer, key: string, account: string, behindMs: number): Promise<number> {
   const frozen = await advance(t, key, { by: "0s" });
   assert.equal(frozen.frozen, true);
-  const at = new Date(new Date(frozen.now).getTime() - behindMs);
-  await t.app.services.db("sandbox_clocks").where({ account }).update({ frozen_at: at });
+  return setFrozen(t, account, new Date(frozen.now).getTime() - behindMs);
+}
+
+/** Sets a frozen clock's instant in storage. */
+async function setFrozen(t: TestServer, account: string, at: number): Promise<number> {
+  await t.app.services
+    .db("sandbox_clocks")
+    .where({ account })
+    .update({ frozen_at: new Date(at) });
   t.app.services.changes.announce("sandbox_clocks"); // a write past the services: PGlite hears only announcements
-  return at.getTime();
+  return at;
+}
+
+/** W's walk (dispatched +50m, en route +100m, on site +150m: sandbox/walk-due.ts) fits a routine window that opens
+ * by T0+110m (its 60-minute drive sets off by +50m) and ends after T0+155m (the holder arrives 5 minutes before the
+ * end at the latest: sandbox/contractor.ts). Which quoted window does depends on the instant the suite runs at, so the
+ * frozen instant moves back from five hours behind, a quarter hour at a time, until the quote holds one. */
+async function freezeForTheWalk(t: TestServer, key: string, account: string) {
+  const fiveHoursBehind = await freezeBehind(t, key, account, minutes(300));
+  for (let back = 0; back <= 120; back += 15) {
+    const t0 = await setFrozen(t, account, fiveHoursBehind - minutes(back));
+    const quoted = await call(t, "POST", "/api/dispatch/v1/quote", key, {
+      trade: "plumbing",
+      urgency: "routine",
+      location: { state: "AK", city: "Anchorage", zip: "99501" },
+    });
+    assert.equal(quoted.status, 200, JSON.stringify(quoted.body));
+    const walkWindow = (quoted.body.arrival_windows as { start: string; end: string }[]).find(
+      (window) => Date.parse(window.start) <= t0 + minutes(110) && Date.parse(window.end) > t0 + minutes(155),
+    );
+    if (walkWindow) return { t0, walkWindow };
+  }
+  assert.fail("no routine window held W's walk from any frozen instant five to seven hours behind");
 }
 
 /** Real intervals of the background jobs: the walker's (1 s) and the dispatcher's sweeps, nudged every 200 ms. */
@@ -198,20 +227,8 @@ for (const target of databases()) {
     });
 
     it("holds a frozen clock: no step, no expiry, no escalation; each advance does exactly what fell due, in order", async () => {
-      const t0 = await freezeBehind(t, keys.acme, "acme", minutes(300));
+      const { t0, walkWindow } = await freezeForTheWalk(t, keys.acme, "acme");
       const x = await order(t, keys.acme, "clock-x", "urgent");
-      // W books the window its walk falls in (the sandbox walks inside the booked window: sandbox/walk-due.ts)
-      const quoted = await call(t, "POST", "/api/dispatch/v1/quote", keys.acme, {
-        trade: "plumbing",
-        urgency: "routine",
-        location: { state: "AK", city: "Anchorage", zip: "99501" },
-      });
-      assert.equal(quoted.status, 200, JSON.stringify(quoted.body));
-      const onSiteAt = t0 + minutes(150);
-      const walkWindow = (quoted.body.arrival_windows as { start: string; end: string }[]).find(
-        (window) => Date.parse(window.start) <= onSiteAt && Date.parse(window.end) > onSiteAt,
-      );
-      assert.ok(walkWindow, "a routine window holding the walk's arrival");
       const w = await order(t, keys.acme, "clock-w", "routine", { arrival_window: walkWindow });
       const otherW = await order(t, keys.other, "clock-other", "routine");
       const liveW = await order(t, keys.acmeLive, "clock-live", "routine");
