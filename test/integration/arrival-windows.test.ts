@@ -389,14 +389,15 @@ for (const db of databases()) {
       assert.equal((await booked("emergency")).ref, slow.ref);
     });
 
-    it("books the earliest window among the matches within the NTE before an earlier one over it", async () => {
+    it("books the earliest window among the matches within the NTE before an earlier one over it, and a routine job without an NTE with the best-ranked match by its deadline", async () => {
       const cheap = await addContractor(t, "appliance_repair", {
         working_hours: allWeek,
         capacity: { concurrent_jobs: 1, jobs_per_day: 50 },
         base_response_minutes: 30,
         hourly_rate_cents: 8000,
       });
-      const dear = await addContractor(t, "appliance_repair", {
+      // the dear contractor: free earlier, priced over the NTE below
+      await addContractor(t, "appliance_repair", {
         working_hours: allWeek,
         capacity: { concurrent_jobs: 1, jobs_per_day: 50 },
         base_response_minutes: 120,
@@ -423,15 +424,36 @@ for (const db of databases()) {
       assert.equal(within.body.order.arrival_window?.start, expected.start);
       const eta = await etaOf(t, key, within);
       assert.ok(eta >= free && eta <= Date.parse(expected.end) - 15 * minute, new Date(eta).toISOString());
+      // without an NTE, a routine job goes to the best-ranked match arriving by its deadline (the cheap contractor,
+      // the faster responder, once its technician is free again), not the dear one's earlier window
       const unbounded = await order(t, key, { trade: "appliance_repair", urgency: "routine" });
-      // the dear contractor responds in two hours (from the order): the first window whose end it reaches 15 minutes
-      // before
-      const ordered = Date.parse(unbounded.body.order.created_at);
-      const dearReaches = Date.parse(windows[0].end) - 15 * minute >= ordered + 120 * minute;
+      const freeAgain = ceilTo(ceilTo(eta + work, 15 * minute) + drive, 5 * minute);
+      const next = windows.find((w) => Date.parse(w.end) - 15 * minute >= freeAgain)!;
       assert.deepEqual(
         [unbounded.body.order.assigned_contractor_ref, unbounded.body.order.arrival_window?.start],
-        [dear.ref, (dearReaches ? windows[0] : windows[1]).start],
+        [cheap.ref, next.start],
       );
+    });
+
+    it("books a routine job without a window with a contractor that takes no emergencies, when one arrives by its deadline", async () => {
+      const outfit = await addContractor(t, "locksmith", {
+        working_hours: allWeek,
+        capacity: { concurrent_jobs: 1, jobs_per_day: 50 },
+        base_response_minutes: 30,
+      });
+      const shop = await addContractor(t, "locksmith", {
+        working_hours: allWeek,
+        capacity: { concurrent_jobs: 1, jobs_per_day: 50 },
+        base_response_minutes: 120,
+        emergency_capable: false,
+      });
+      const routine = await order(t, key, { trade: "locksmith", urgency: "routine" });
+      assert.equal(routine.body.order.assigned_contractor_ref, shop.ref); // the outfit is first in rank and earlier
+      const deadline = Date.parse(routine.body.order.created_at) + 24 * 60 * minute;
+      assert.ok((await etaOf(t, key, routine)) <= deadline, "the shop arrives by the routine deadline");
+      // urgent work takes the earliest arrival: the outfit's
+      const urgent = await order(t, key, { trade: "locksmith", urgency: "urgent" });
+      assert.equal(urgent.body.order.assigned_contractor_ref, outfit.ref);
     });
 
     it("never books a contractor past its capacity under concurrent orders", async () => {

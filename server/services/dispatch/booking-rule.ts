@@ -1,5 +1,6 @@
-// Which contractor and window an order books: rank order for a requested window or a quoted contractor, else the
-// earliest arrival any match's technician can make, within the NTE first. Why: docs/decisions.md, the booking rule.
+// Which contractor and window an order books: rank order for a requested window or a quoted contractor; a routine
+// or scheduled job the best-ranked match arriving by its deadline; else the earliest arrival any match's technician
+// can make; within the NTE first. Why: docs/decisions.md, the booking rule.
 import type { ArrivalWindow } from "./arrival-windows.js";
 import type { Environment } from "../shared/tenant.js";
 import type { Match } from "./matching.js";
@@ -29,6 +30,8 @@ export interface BookRequest {
   keptWindow?: boolean;
   nteCents?: number | null;
   quoted?: boolean;
+  /** The order's fulfilment deadline (ms since the epoch), when known. */
+  deadline?: number;
 }
 
 export interface BookedMatch {
@@ -57,10 +60,40 @@ function earliestAcross(matches: Match[], firstSeat: FirstSeat): BookedMatch | n
   return best;
 }
 
+/** The first match in rank order whose technician arrives by `deadline`, or null. */
+function firstBy(matches: Match[], firstSeat: FirstSeat, deadline: number): BookedMatch | null {
+  for (const match of matches) {
+    const booking = firstSeat(match, deadline);
+    if (booking && booking.arrival <= deadline) return { match, booking };
+  }
+  return null;
+}
+
+/** A calm job's pick: the best-ranked match arriving by its deadline, those that take no emergencies first (an
+ * emergency can go to no one else); else the earliest arrival across the matches. */
+function bestByDeadline(deadline: number) {
+  return (matches: Match[], firstSeat: FirstSeat): BookedMatch | null => {
+    const [outfits, shops] = partition(matches, (match) => match.contractor.emergency_capable);
+    return (
+      firstBy(shops, firstSeat, deadline) ?? firstBy(outfits, firstSeat, deadline) ?? earliestAcross(matches, firstSeat)
+    );
+  };
+}
+
+const partition = <T>(items: T[], test: (item: T) => boolean): [T[], T[]] => [
+  items.filter(test),
+  items.filter((item) => !test(item)),
+];
+
 /** Whether the job keeps rank order: the window or contractor the customer chose, or the window a re-offer keeps.
- * Every other job, an emergency included, takes the earliest arrival any capable contractor's technician can make. */
+ * Every other job, an emergency included, takes the earliest arrival any capable contractor's technician can make,
+ * but a routine or scheduled one with a known deadline first tries the matches in rank order for an arrival by it:
+ * its best contractor in time, leaving the others' near hours to urgent work. */
 export const keepsRankOrder = (_urgency: Urgency, request: BookRequest) =>
   request.window !== undefined || request.quoted === true;
+
+const waitsForBest = (urgency: Urgency, request: BookRequest): request is BookRequest & { deadline: number } =>
+  (urgency === "routine" || urgency === "scheduled") && request.deadline !== undefined;
 
 /** Whether matches within the NTE come first: unless the customer chose the window or the contractor. */
 const nteFirst = (request: BookRequest) => !request.quoted && (request.window === undefined || request.keptWindow);
@@ -97,7 +130,11 @@ export function pickBooking(
   request: BookRequest,
   firstSeat: FirstSeat,
 ): BookedMatch | null {
-  const pick = keepsRankOrder(urgency, request) ? firstInRank : earliestAcross;
+  const pick = keepsRankOrder(urgency, request)
+    ? firstInRank
+    : waitsForBest(urgency, request)
+      ? bestByDeadline(request.deadline)
+      : earliestAcross;
   const [within, over] = byNte(matches, request);
   return pick(within, firstSeat) ?? pick(over, firstSeat);
 }

@@ -2,17 +2,18 @@
 // written in the assignment's transaction, and a seat taken meanwhile is picked again, a few times at most.
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import { DomainError } from "../../errors.js";
-import { isSeatTaken, seatAttempts, type SeatLedger } from "../bookings.js";
+import { isSeatTaken, seatAttempts, type Occupancy, type SeatLedger } from "../bookings.js";
 import type { ContractorService } from "../contractors.js";
 import { rankMatches, type Match } from "../matching.js";
 import { stateTimeZone } from "../state-zones.js";
+import { fulfilmentDeadline } from "../fulfilment-deadline.js";
 import { invalidField } from "./errors.js";
 import type { Plan } from "./assignment.js";
 import { now as nowMs, nowDate } from "../../shared/clock.js";
 import type { Config } from "../../../config.js";
 import { respondByOf } from "./offer-records.js";
 import { placeOf } from "../travel.js";
-import { gridWindowAt } from "../arrival-windows.js";
+import { gridWindowAt, type ArrivalWindow } from "../arrival-windows.js";
 
 export interface MatchRequest {
   /** The contractor an operator named: they must serve the job. */
@@ -31,7 +32,8 @@ export type PlannedOutcome<P extends Plan = OfferedPlan> =
   { kind: "assign"; match: Match; plan: P } | { kind: "hold"; match: Match; plan?: P };
 
 /** What assigning reads of the order: its job, its NTE and its environment (whose seats it books). */
-export type JobRow = Pick<OrderRow, "environment" | "trade" | "state" | "location" | "urgency" | "nte_cents">;
+export type JobRow = Pick<OrderRow, "environment" | "trade" | "state" | "location" | "urgency" | "nte_cents"> &
+  Partial<Pick<OrderRow, "created_at">>;
 
 /** What assigning reads: the pool and the seats. */
 export interface Assigner {
@@ -96,13 +98,19 @@ export async function planUnassigned(
     request.fresh,
   );
   const kept = request.keepWindowStart == null ? undefined : gridWindowAt(zone, request.keepWindowStart, now);
-  const inKept = kept
-    ? seats.book(occupancy, matches, { nteCents: row.nte_cents, window: kept, keptWindow: true })
-    : null;
-  const outcome = inKept?.kind === "assign" ? inKept : seats.book(occupancy, matches, { nteCents: row.nte_cents });
-  if (inKept && inKept !== outcome) seats.release(inKept.plan?.booking);
+  const outcome = bookKept(seats, occupancy, matches, row, kept);
   if (outcome.kind === "none") throw noSeat(row, contractorId);
   return outcome;
+}
+
+/** The window a re-offer keeps when some match can take it, else the booking rule's pick by the order's deadline. */
+function bookKept(seats: SeatLedger, occupancy: Occupancy, matches: Match[], row: JobRow, kept?: ArrivalWindow) {
+  const nteCents = row.nte_cents;
+  const inKept = kept ? seats.book(occupancy, matches, { nteCents, window: kept, keptWindow: true }) : null;
+  if (inKept?.kind === "assign") return inKept;
+  seats.release(inKept?.plan?.booking);
+  const deadline = row.created_at ? fulfilmentDeadline(row.urgency, new Date(row.created_at)).getTime() : undefined;
+  return seats.book(occupancy, matches, { nteCents, deadline });
 }
 
 /** Plans the booking rule's outcome and acts on it, again when another instance took the seats first. */

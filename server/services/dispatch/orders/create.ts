@@ -17,6 +17,7 @@ import { bookingOutcome, type BookingOutcome } from "../booking-rule.js";
 import { isSeatTaken, seatAttempts, type SeatLedger } from "../bookings.js";
 import { requestedWindow, unavailableBecause, whyNoneBooks } from "./windows.js";
 import { stateTimeZone } from "../state-zones.js";
+import { fulfilmentDeadline } from "../fulfilment-deadline.js";
 import type { Match } from "../matching.js";
 import { quotedMatches, quoteForOrder } from "./quoted.js";
 import type { OrderWriter } from "./writer.js";
@@ -106,7 +107,8 @@ async function planOf(
   const requested = requestedWindow(input, zone, now.getTime()); // 422 for a window off the grid, 409 out of reach
   // A requested window nobody can take is refused: waiting (202) would end in a window the customer did not ask for.
   if (last && requested) throw requested.unavailable(unavailableBecause.full);
-  const booking = { window: requested?.window, nteCents: input.nte_cents, quoted: Boolean(input.quote_id) };
+  const deadline = fulfilmentDeadline(input.urgency, now).getTime();
+  const booking = { window: requested?.window, nteCents: input.nte_cents, quoted: Boolean(input.quote_id), deadline };
   if (last) return bookingOutcome(null, matches, booking);
   const contractors = matches.map((match) => match.contractor);
   const { trade, urgency, location } = input;

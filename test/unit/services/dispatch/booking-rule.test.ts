@@ -24,9 +24,11 @@ interface Free {
   id: string;
   hours: number[];
   costCents?: number;
+  /** Takes emergencies (emergency_capable). */
+  outfit?: boolean;
 }
-const matchOf = ({ id, costCents = 10_000 }: Free): Match => ({
-  contractor: { id } as Contractor,
+const matchOf = ({ id, costCents = 10_000, outfit = false }: Free): Match => ({
+  contractor: { id, emergency_capable: outfit } as Contractor,
   coverage: "state",
   responseMinutes: 30,
   costCents,
@@ -112,6 +114,38 @@ describe("booking rule", () => {
       const kept = { window: windowAt(4), nteCents: 10_000 };
       assert.equal(pick(priced, "routine", { ...kept, keptWindow: true }), "cheap@4");
       assert.equal(pick(priced, "routine", kept), "dear@4"); // the customer's window: rank order only
+    });
+
+    describe("a routine or scheduled job with its deadline", () => {
+      const deadline = 24 * hour;
+      for (const urgency of ["routine", "scheduled"] as const)
+        it(`goes to the best-ranked match arriving by its deadline (${urgency}), not the earliest`, () => {
+          assert.equal(pick(pool, urgency, { deadline }), "first@10");
+          assert.equal(pick(pool, urgency, { deadline: 11 * hour }), "first@10"); // arrives at 10 h, by 11 h
+        });
+
+      it("takes the earliest arrival when no match arrives by the deadline", () => {
+        assert.equal(pick(pool, "routine", { deadline: 3 * hour }), "second@4");
+      });
+
+      it("spares the matches that take emergencies while another arrives by the deadline", () => {
+        const mixed: Free[] = [
+          { id: "outfit", hours: [2], outfit: true },
+          { id: "shop", hours: [8] },
+        ];
+        assert.equal(pick(mixed, "routine", { deadline }), "shop@8");
+        assert.equal(pick(mixed, "routine", { deadline: 6 * hour }), "outfit@2"); // the shop is too late
+        assert.equal(pick(mixed, "urgent", { deadline }), "outfit@2"); // urgent work takes the earliest arrival
+      });
+
+      it("still tries the matches within the NTE first, and keeps a requested window's rank order", () => {
+        const priced: Free[] = [
+          { id: "dear", hours: [2], costCents: 12_000 },
+          { id: "cheap", hours: [20], costCents: 9_000 },
+        ];
+        assert.equal(pick(priced, "routine", { deadline, nteCents: 10_000 }), "cheap@20");
+        assert.equal(pick(pool, "routine", { deadline, window: windowAt(4) }), "first@10");
+      });
     });
 
     it("returns null when nobody has a seat", () => {
