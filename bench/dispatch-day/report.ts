@@ -117,8 +117,10 @@ pool's best price: 0.85×, 1.05× or 1.3×).
   escalation; in memory, as it books nothing.
 - Field, the same for both (dispatch-day/field.ts): each contractor has concurrent_jobs technicians; a free one sets
   off for the job due first (15–45 min drive; for a booked job so as to arrive at its window's start, waiting at the
-  door when early), only to arrive within the contractor's working hours, works a lognormal time (median 0.75 × the
-  trade's typical billed hours, σ 0.45) and takes the next. Invoices are the quoted price × 0.90–1.15; one over the
+  door when early; at once when the window is already open, or, without a window, as soon as the job is assigned),
+  only to arrive within the contractor's working hours (a job under way is finished after them), works a lognormal
+  time (median 0.75 × the trade's typical billed hours, σ 0.45) and takes the next. Invoices are the quoted price ×
+  0.90–1.15; one over the
   NTE is refused by the NTE rule (counted) and billed at the NTE.
 
 Figures, per urgency, over all its orders:
