@@ -158,10 +158,10 @@ concurrent_jobs at some instant; never from the ledger's slots. \`--scale N\` ru
 Since technicians' time (docs/decisions.md, "Technicians' time" and "Urgent work takes the earliest arrival, calm
 work the best contractor by its deadline"): a booking holds a technician from the drive (geography: the
 contractor's base ZIP to the job's) to the end of the trade's expected work, and a window is quoted or booked only
-when a technician arrives inside it. An emergency or urgent job without a chosen window or contractor takes the
-earliest arrival any capable contractor's technician can make; a routine or scheduled one the best-ranked match
-arriving by its deadline, contractors that take no emergencies first (within the NTE first, always). Nothing is
-re-planned yet. Before technicians' time (commit 2955984, the seat ledger, same seed, Postgres): on site within
+when a technician arrives inside it. A job without a chosen window or contractor takes an arrival by its deadline
+from the contractors that take no emergencies first (an urgent job the earliest such arrival, a routine or
+scheduled one the best-ranked such match), else the earliest arrival any capable contractor's technician can make
+(within the NTE first, always). Nothing is re-planned yet. Before technicians' time (commit 2955984, the seat ledger, same seed, Postgres): on site within
 deadline 70.9 % (emergency 10.2, urgent 57.6, routine 82.8, scheduled 92.3 %), window adherence 78.5 %, ETA inside
 the booked window at booking 51.8 % (n = 1796), 562 quoted windows ending before the quote's own earliest arrival
 and 48.7 % of quotes leading with a window under way; matcher time 143.4 ms per order on a loaded machine.`;

@@ -122,11 +122,12 @@ export interface paths {
          *
          *     **Arrival windows and capacity:** an assigned order books a two-hour arrival window (`arrival_window` on the
          *     order): the one given in `arrival_window` (one of a quote's `arrival_windows`), else one within its
-         *     urgency's horizon. An `emergency` or `urgent` job books the earliest arrival any capable contractor's
-         *     technician can make (rank order, finest coverage, fastest response, then price, breaking ties); a `routine`
-         *     or `scheduled` job the best-ranked contractor whose technician arrives by its fulfilment deadline (those
-         *     that take no emergencies first), else the earliest arrival; always among the contractors priced within
-         *     `nte_cents` first. The order's `eta` is that arrival, inside its
+         *     urgency's horizon: an arrival by its fulfilment deadline, from the contractors that do not take emergencies
+         *     first; for an `urgent` job the earliest such arrival, for a `routine` or `scheduled` one the best-ranked
+         *     such contractor (finest coverage, fastest response, then price); when no contractor arrives by the deadline
+         *     (and for an `emergency`), the earliest arrival any capable contractor's technician can make, rank order
+         *     breaking ties; always among the contractors priced within `nte_cents` first. The order's `eta` is that
+         *     arrival, inside its
          *     `arrival_window`. A requested window, and an ordered quote's
          *     contractor, keep the rank order. A contractor that does not work the whole window, or whose seats in it
          *     (`capacity.concurrent_jobs`) or in its day (`capacity.jobs_per_day`) are taken, is skipped, so no
@@ -1522,9 +1523,8 @@ export interface paths {
          *     is a time more than 1 hour in the past or more than 30 days ahead. Changing an ETA that was already set
          *     emits `order.eta_updated`.
          *     Assigning (`pending_dispatch` from `accepted_pending_fulfilment`) books an arrival window as `createOrder`
-         *     does without a requested one (the earliest arrival for `emergency` and `urgent`, the best-ranked
-         *     contractor arriving by the order's deadline for `routine` and `scheduled`, those within the order's NTE
-         *     first): 409 `contractor_at_capacity`
+         *     does without a requested one (by the order's fulfilment deadline, those within the order's NTE first):
+         *     409 `contractor_at_capacity`
          *     when the named `contractor_id` has no free seat in any window of the horizon, 409 `no_window_available` when no contractor of the pool has.
          */
         post: operations["recordOrderEvent"];

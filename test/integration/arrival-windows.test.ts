@@ -7,6 +7,7 @@
 // contractor past its concurrent_jobs or jobs_per_day, and an operator's assignment answers 409 when the named
 // contractor is full. Each test uses its own trade in Alaska, where the demo pool has nobody, so its contractors are the only matches.
 import assert from "node:assert/strict";
+import { fulfilmentDeadlineMinutes } from "../../server/services/dispatch/fulfilment-deadline.js";
 import { anchorageContractor, anchorageWindow } from "../fixtures/requests.js";
 import { postOrder, recordEvent } from "../fixtures/orders.js";
 import { jsonRequest } from "../helpers/request.js";
@@ -435,25 +436,36 @@ for (const db of databases()) {
       );
     });
 
-    it("books a routine job without a window with a contractor that takes no emergencies, when one arrives by its deadline", async () => {
+    it("spares the contractors that take emergencies: urgent and routine work go to one that takes none when it arrives by the deadline", async () => {
       const outfit = await addContractor(t, "locksmith", {
         working_hours: allWeek,
-        capacity: { concurrent_jobs: 1, jobs_per_day: 50 },
+        capacity: { concurrent_jobs: 2, jobs_per_day: 50 },
         base_response_minutes: 30,
       });
-      const shop = await addContractor(t, "locksmith", {
-        working_hours: allWeek,
-        capacity: { concurrent_jobs: 1, jobs_per_day: 50 },
-        base_response_minutes: 120,
-        emergency_capable: false,
-      });
-      const routine = await order(t, key, { trade: "locksmith", urgency: "routine" });
-      assert.equal(routine.body.order.assigned_contractor_ref, shop.ref); // the outfit is first in rank and earlier
-      const deadline = Date.parse(routine.body.order.created_at) + 24 * 60 * minute;
-      assert.ok((await etaOf(t, key, routine)) <= deadline, "the shop arrives by the routine deadline");
-      // urgent work takes the earliest arrival: the outfit's
-      const urgent = await order(t, key, { trade: "locksmith", urgency: "urgent" });
-      assert.equal(urgent.body.order.assigned_contractor_ref, outfit.ref);
+      const shops = [60, 120].map((base_response_minutes) =>
+        addContractor(t, "locksmith", {
+          working_hours: allWeek,
+          capacity: { concurrent_jobs: 1, jobs_per_day: 50 },
+          base_response_minutes,
+          emergency_capable: false,
+        }),
+      );
+      const [quick, slow] = await Promise.all(shops);
+      const booked = async (urgency: S["Urgency"]) => {
+        const answer = await order(t, key, { trade: "locksmith", urgency });
+        const deadline = Date.parse(answer.body.order.created_at) + fulfilmentDeadlineMinutes[urgency] * minute;
+        return { ref: answer.body.order.assigned_contractor_ref, eta: await etaOf(t, key, answer), deadline };
+      };
+      // urgent: the outfit would arrive first (15 minutes), the quick shop arrives by the 2-hour deadline (30)
+      const urgent = await booked("urgent");
+      assert.equal(urgent.ref, quick.ref);
+      assert.ok(urgent.eta <= urgent.deadline, "by the urgent deadline");
+      // an emergency goes to those that take emergencies only: the outfit, free for it
+      assert.equal((await booked("emergency")).ref, outfit.ref);
+      // routine: a shop arriving by its 24-hour deadline, the best-ranked free one, not the outfit
+      const routine = await booked("routine");
+      assert.ok([quick.ref, slow.ref].includes(routine.ref!), routine.ref!);
+      assert.ok(routine.eta <= routine.deadline, "by the routine deadline");
     });
 
     it("never books a contractor past its capacity under concurrent orders", async () => {

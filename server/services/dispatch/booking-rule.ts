@@ -1,6 +1,6 @@
-// Which contractor and window an order books: rank order for a requested window or a quoted contractor; a routine
-// or scheduled job the best-ranked match arriving by its deadline; else the earliest arrival any match's technician
-// can make; within the NTE first. Why: docs/decisions.md, the booking rule.
+// Which contractor and window an order books: rank order for a requested window or a quoted contractor; else an
+// arrival by the order's deadline, sparing the contractors that take emergencies (the best-ranked for calm work, the
+// earliest for urgent), else the earliest arrival; within the NTE first. Why: docs/decisions.md, the booking rule.
 import type { ArrivalWindow } from "./arrival-windows.js";
 import type { Environment } from "../shared/tenant.js";
 import type { Match } from "./matching.js";
@@ -69,15 +69,10 @@ function firstBy(matches: Match[], firstSeat: FirstSeat, deadline: number): Book
   return null;
 }
 
-/** A calm job's pick: the best-ranked match arriving by its deadline, those that take no emergencies first (an
- * emergency can go to no one else); else the earliest arrival across the matches. */
-function bestByDeadline(deadline: number) {
-  return (matches: Match[], firstSeat: FirstSeat): BookedMatch | null => {
-    const [outfits, shops] = partition(matches, (match) => match.contractor.emergency_capable);
-    return (
-      firstBy(shops, firstSeat, deadline) ?? firstBy(outfits, firstSeat, deadline) ?? earliestAcross(matches, firstSeat)
-    );
-  };
+/** The earliest arrival across the matches when it is by `deadline`, or null. */
+function earliestBy(matches: Match[], firstSeat: FirstSeat, deadline: number): BookedMatch | null {
+  const best = earliestAcross(matches, firstSeat);
+  return best && best.booking.arrival <= deadline ? best : null;
 }
 
 const partition = <T>(items: T[], test: (item: T) => boolean): [T[], T[]] => [
@@ -85,15 +80,25 @@ const partition = <T>(items: T[], test: (item: T) => boolean): [T[], T[]] => [
   items.filter((item) => !test(item)),
 ];
 
+/** The pick of a job with a deadline: an arrival by it from the contractors that take no emergencies first (an
+ * emergency can go to no one else), then from those that do; the best-ranked such match for calm work (it loses
+ * nothing by waiting inside its deadline), the earliest for urgent work; else the earliest arrival of all. */
+function byDeadline(deadline: number, calm: boolean) {
+  const inTime = calm ? firstBy : earliestBy;
+  return (matches: Match[], firstSeat: FirstSeat): BookedMatch | null => {
+    const [outfits, shops] = partition(matches, (match) => match.contractor.emergency_capable);
+    return (
+      inTime(shops, firstSeat, deadline) ?? inTime(outfits, firstSeat, deadline) ?? earliestAcross(matches, firstSeat)
+    );
+  };
+}
+
 /** Whether the job keeps rank order: the window or contractor the customer chose, or the window a re-offer keeps.
- * Every other job, an emergency included, takes the earliest arrival any capable contractor's technician can make,
- * but a routine or scheduled one with a known deadline first tries the matches in rank order for an arrival by it:
- * its best contractor in time, leaving the others' near hours to urgent work. */
+ * Every other job goes by its deadline when it is known (byDeadline), else takes the earliest arrival. */
 export const keepsRankOrder = (_urgency: Urgency, request: BookRequest) =>
   request.window !== undefined || request.quoted === true;
 
-const waitsForBest = (urgency: Urgency, request: BookRequest): request is BookRequest & { deadline: number } =>
-  (urgency === "routine" || urgency === "scheduled") && request.deadline !== undefined;
+const isCalm = (urgency: Urgency) => urgency === "routine" || urgency === "scheduled";
 
 /** Whether matches within the NTE come first: unless the customer chose the window or the contractor. */
 const nteFirst = (request: BookRequest) => !request.quoted && (request.window === undefined || request.keptWindow);
@@ -132,8 +137,8 @@ export function pickBooking(
 ): BookedMatch | null {
   const pick = keepsRankOrder(urgency, request)
     ? firstInRank
-    : waitsForBest(urgency, request)
-      ? bestByDeadline(request.deadline)
+    : request.deadline !== undefined
+      ? byDeadline(request.deadline, isCalm(urgency))
       : earliestAcross;
   const [within, over] = byNte(matches, request);
   return pick(within, firstSeat) ?? pick(over, firstSeat);

@@ -116,7 +116,7 @@ describe("booking rule", () => {
       assert.equal(pick(priced, "routine", kept), "dear@4"); // the customer's window: rank order only
     });
 
-    describe("a routine or scheduled job with its deadline", () => {
+    describe("a job with its deadline", () => {
       const deadline = 24 * hour;
       for (const urgency of ["routine", "scheduled"] as const)
         it(`goes to the best-ranked match arriving by its deadline (${urgency}), not the earliest`, () => {
@@ -135,7 +135,18 @@ describe("booking rule", () => {
         ];
         assert.equal(pick(mixed, "routine", { deadline }), "shop@8");
         assert.equal(pick(mixed, "routine", { deadline: 6 * hour }), "outfit@2"); // the shop is too late
-        assert.equal(pick(mixed, "urgent", { deadline }), "outfit@2"); // urgent work takes the earliest arrival
+      });
+
+      it("takes urgent work's earliest arrival by the deadline, sparing the matches that take emergencies", () => {
+        assert.equal(pick(pool, "urgent", { deadline }), "second@4"); // the earliest, not the best-ranked
+        const mixed: Free[] = [
+          { id: "outfit", hours: [2], outfit: true },
+          { id: "shop", hours: [8] },
+          { id: "later-shop", hours: [9] },
+        ];
+        assert.equal(pick(mixed, "urgent", { deadline: 10 * hour }), "shop@8");
+        assert.equal(pick(mixed, "urgent", { deadline: 6 * hour }), "outfit@2"); // no shop arrives by then
+        assert.equal(pick(mixed, "urgent"), "outfit@2"); // no deadline known: the earliest arrival
       });
 
       it("still tries the matches within the NTE first, and keeps a requested window's rank order", () => {
