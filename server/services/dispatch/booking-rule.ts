@@ -69,10 +69,12 @@ function firstBy(matches: Match[], firstSeat: FirstSeat, deadline: number): Book
   return null;
 }
 
-/** The earliest arrival across the matches when it is by `deadline`, or null. */
-function earliestBy(matches: Match[], firstSeat: FirstSeat, deadline: number): BookedMatch | null {
-  const best = earliestAcross(matches, firstSeat);
-  return best && best.booking.arrival <= deadline ? best : null;
+/** The earlier of two picks; on a tie the one ranked first in `matches`, as earliestAcross breaks it. */
+function earlierOf(matches: Match[], first: BookedMatch | null, second: BookedMatch | null): BookedMatch | null {
+  if (!first || !second) return first ?? second;
+  const [a, b] = [first.booking.arrival, second.booking.arrival];
+  if (a !== b) return a < b ? first : second;
+  return matches.indexOf(first.match) < matches.indexOf(second.match) ? first : second;
 }
 
 const partition = <T>(items: T[], test: (item: T) => boolean): [T[], T[]] => [
@@ -84,12 +86,20 @@ const partition = <T>(items: T[], test: (item: T) => boolean): [T[], T[]] => [
  * emergency can go to no one else), then from those that do; the best-ranked such match for calm work (it loses
  * nothing by waiting inside its deadline), the earliest for urgent work; else the earliest arrival of all. */
 function byDeadline(deadline: number, calm: boolean) {
-  const inTime = calm ? firstBy : earliestBy;
   return (matches: Match[], firstSeat: FirstSeat): BookedMatch | null => {
     const [outfits, shops] = partition(matches, (match) => match.contractor.emergency_capable);
-    return (
-      inTime(shops, firstSeat, deadline) ?? inTime(outfits, firstSeat, deadline) ?? earliestAcross(matches, firstSeat)
-    );
+    if (calm)
+      return (
+        firstBy(shops, firstSeat, deadline) ??
+        firstBy(outfits, firstSeat, deadline) ??
+        earliestAcross(matches, firstSeat)
+      );
+    // urgent: each side's earliest arrival once; the earliest of all is the earlier of the two
+    const shop = earliestAcross(shops, firstSeat);
+    if (shop && shop.booking.arrival <= deadline) return shop;
+    const outfit = earliestAcross(outfits, firstSeat);
+    if (outfit && outfit.booking.arrival <= deadline) return outfit;
+    return earlierOf(matches, shop, outfit);
   };
 }
 
@@ -106,8 +116,8 @@ const nteFirst = (request: BookRequest) => !request.quoted && (request.window ==
 /** The matches within the NTE first, then those over it (rank order kept within each). */
 function byNte(matches: Match[], request: BookRequest): [Match[], Match[]] {
   if (!nteFirst(request)) return [matches, []];
-  const over = matches.filter((match) => isOverNte(request.nteCents, match.costCents));
-  return over.length ? [matches.filter((match) => !over.includes(match)), over] : [matches, []];
+  const [over, within] = partition(matches, (match) => isOverNte(request.nteCents, match.costCents));
+  return [within, over];
 }
 
 /** What the booking rule decides, for creation, the dispatcher and re-offers, with the match whose price it is at:

@@ -31,9 +31,12 @@ export type OfferedPlan = Plan & { respondBy: Date };
 export type PlannedOutcome<P extends Plan = OfferedPlan> =
   { kind: "assign"; match: Match; plan: P } | { kind: "hold"; match: Match; plan?: P };
 
-/** What assigning reads of the order: its job, its NTE and its environment (whose seats it books). */
-export type JobRow = Pick<OrderRow, "environment" | "trade" | "state" | "location" | "urgency" | "nte_cents"> &
-  Partial<Pick<OrderRow, "created_at">>;
+/** What assigning reads of the order: its job, its NTE, its environment (whose seats it books) and its creation
+ * (its fulfilment deadline). */
+export type JobRow = Pick<
+  OrderRow,
+  "environment" | "trade" | "state" | "location" | "urgency" | "nte_cents" | "created_at"
+>;
 
 /** What assigning reads: the pool and the seats. */
 export interface Assigner {
@@ -109,7 +112,7 @@ function bookKept(seats: SeatLedger, occupancy: Occupancy, matches: Match[], row
   const inKept = kept ? seats.book(occupancy, matches, { nteCents, window: kept, keptWindow: true }) : null;
   if (inKept?.kind === "assign") return inKept;
   seats.release(inKept?.plan?.booking);
-  const deadline = row.created_at ? fulfilmentDeadline(row.urgency, new Date(row.created_at)).getTime() : undefined;
+  const deadline = fulfilmentDeadline(row.urgency, new Date(row.created_at)).getTime();
   return seats.book(occupancy, matches, { nteCents, deadline });
 }
 
