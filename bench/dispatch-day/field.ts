@@ -91,13 +91,24 @@ export function createField(contractors: Contractor[], span: [number, number]) {
     }
   }
 
+  /** The contractor has a new job: queued in order of when a technician should leave for it. */
+  function give(job: FieldJob): void {
+    const crew = crewOf(job.contractorId);
+    const at = crew.queue.findIndex((queued) => queued.readyAt > job.readyAt);
+    crew.queue.splice(at < 0 ? crew.queue.length : at, 0, job);
+    busy.add(crew);
+  }
+
   return {
-    /** The contractor has a new job: queued in order of when a technician should leave for it. */
-    give(job: FieldJob): void {
+    give,
+    /** The dispatch moved the job's window before a technician set off for it: queued again by its new departure. */
+    move(job: FieldJob, window: { start: number; end: number }): void {
+      if (job.departedAt !== undefined) return;
       const crew = crewOf(job.contractorId);
-      const at = crew.queue.findIndex((queued) => queued.readyAt > job.readyAt);
-      crew.queue.splice(at < 0 ? crew.queue.length : at, 0, job);
-      busy.add(crew);
+      crew.queue.splice(crew.queue.indexOf(job), 1);
+      job.window = window;
+      job.readyAt = window.start - job.order.travelMinutes * minute;
+      give(job);
     },
     /** Technicians set off for what is due at `now`; the steps that fall on `now`, in order. */
     tick(now: number): FieldStep[] {

@@ -102,7 +102,7 @@ function commitment(o: Outcome, contractor: Contractor): [number, number] {
   if (o.bookedEta !== undefined) {
     const drive = travelMinutes({ contractor }, placeOf(o.order.location)) * minute;
     const planned: [number, number] = [o.bookedEta - drive, o.bookedEta + expectedWorkMinutes(o.order.trade) * minute];
-    return [Math.max(planned[0], o.assignedAt!), Math.min(planned[1], job.completedAt ?? Infinity)];
+    return [Math.max(planned[0], o.bookedAt ?? o.assignedAt!), Math.min(planned[1], job.completedAt ?? Infinity)];
   }
   if (job.window)
     return [Math.max(job.window.start, o.assignedAt!), Math.min(job.window.end, job.completedAt ?? Infinity)];

@@ -85,7 +85,7 @@ function createRun(world: World, services: Services) {
   const idOf = new Map<DayOrder, string>();
   const quoted = new Map<string, number>();
   const calls: Record<string, { n: number; ms: number }> = {};
-  const state = { nteRefusals: 0 };
+  const state = { nteRefusals: 0, lastEventId: 0 };
   const quoteFigures: QuoteFigures = { quotes: 0, windows: 0, endingBeforeArrival: 0, leadingUnderWay: 0 };
   /** The customer's quote for the order, first: what it offers is judged against its own earliest arrival. */
   async function quote(order: DayOrder): Promise<void> {
@@ -143,11 +143,34 @@ function createRun(world: World, services: Services) {
         };
         const readyAt = window.start - outcome.order.travelMinutes * minute;
         outcome.assignedAt = t;
+        outcome.bookedAt = t;
         if (row.eta_at) outcome.bookedEta = new Date(row.eta_at).getTime();
         outcome.job = { order: outcome.order, contractorId: row.contractor_id!, window, readyAt };
         quoted.set(row.id, row.quoted_cost_cents);
         await accept(row.id, row.contractor_id!);
         field.give(outcome.job);
+      }
+    },
+    /** Windows the dispatch moved since the last look (re-plans): the field's jobs follow before they set off. */
+    async followReplans(t: number): Promise<void> {
+      const moved: (Assigned & { event_id: number })[] = await db("order_events as e")
+        .join("orders as o", "o.id", "e.order_id")
+        .where({ "e.account": principal.account, "e.type": "order.rescheduled" })
+        .where("e.id", ">", state.lastEventId)
+        .orderBy("e.id")
+        .select("e.id as event_id", "o.id", "o.arrival_window_start", "o.arrival_window_end", "o.eta_at");
+      for (const row of moved) {
+        state.lastEventId = row.event_id;
+        const outcome = byId.get(row.id);
+        if (!outcome?.job || outcome.job.departedAt !== undefined) continue;
+        const window = {
+          start: new Date(row.arrival_window_start!).getTime(),
+          end: new Date(row.arrival_window_end!).getTime(),
+        };
+        field.move(outcome.job, window);
+        outcome.moved = (outcome.moved ?? 0) + 1;
+        outcome.bookedAt = t;
+        if (row.eta_at) outcome.bookedEta = new Date(row.eta_at).getTime();
       }
     },
     /** A field step through recordEvent; an invoice over the NTE is refused by the rule, then billed at the NTE. */
@@ -192,7 +215,10 @@ export async function runNewMatcher(world: World, services: Services): Promise<R
       const due = (t - world.orders[0].at) % (sweepEveryMinutes * minute) === 0;
       if (t <= sweepUntil && (nudged || due)) changed = (await run.sweep()) || changed;
       nudged = false;
-      if (changed) await run.pickUp(t);
+      if (changed) {
+        await run.pickUp(t);
+        await run.followReplans(t);
+      }
       for (const step of run.field.tick(t)) {
         await run.record(step);
         nudged ||= step.status === "completed";

@@ -22,8 +22,13 @@ export interface Outcome {
   escalated: boolean;
   /** The order's status when the run ended, as the database has it (the new matcher's run only). */
   status?: string;
-  /** The order's ETA when it was booked (the new matcher's run only: the baseline promises no time). */
+  /** The order's ETA when it was booked, or re-planned last (the new matcher's run only: the baseline promises no
+   * time). */
   bookedEta?: number;
+  /** When it was booked, or re-planned last: a commitment starts no earlier (the new matcher's run only). */
+  bookedAt?: number;
+  /** Times the dispatch moved its window (re-plans; the new matcher's run only). */
+  moved?: number;
 }
 
 /** What the day's quotes offered (the new matcher's run: one quote before each order). */

@@ -105,6 +105,8 @@ export interface OrderRow {
   /** The arrival window booked with the assignment (services/dispatch/bookings.ts); null before one. */
   arrival_window_start: Date | null;
   arrival_window_end: Date | null;
+  /** The window is the customer's or the contractor's choice (requested, or moved by either): never re-planned. */
+  window_fixed: boolean;
 }
 
 /** An assigned order's seats: its technician (`seat`, null once the job is done; its busy interval is held in

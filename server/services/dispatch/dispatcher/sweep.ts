@@ -16,6 +16,8 @@ import { holdAtPrice } from "../orders/hold.js";
 import { heldOverNte } from "../orders/nte-rule.js";
 import { nowDate } from "../../shared/clock.js";
 import { sweepOffers } from "./offer-expiry.js";
+import { replanLateOrders } from "./replan.js";
+import { makeWay, type WayJob } from "../orders/make-way.js";
 import { onTenantClock } from "../../shared/test-clock.js";
 import { isolated, type OrderFailed } from "../orders/order-failures.js";
 
@@ -85,6 +87,12 @@ async function hold(dispatcher: Dispatcher, row: Pick<OrderRow, "id">, match: Ma
   if (await holdAtPrice(dispatcher.db, row.id, match, dispatcher.base)) dispatcher.eventsWritten();
 }
 
+/** The dispatcher's assignments make way for a job nobody reaches by its deadline (orders/make-way.ts). */
+const withWay = (dispatcher: Dispatcher) => ({
+  ...dispatcher,
+  makeWay: (job: WayJob, matches: Match[]) => makeWay(dispatcher.db, dispatcher.base, job, matches),
+});
+
 /** Acts on the booking rule's outcome: assigns the order (true) or holds it at its price; a hold without a seat
  * tells the sweep, as "none" does, that nobody serving the job has one. */
 async function assignOrHold(
@@ -96,7 +104,7 @@ async function assignOrHold(
   try {
     const exclude = new Set(row.offered_to?.split(",") ?? []);
     return await onTenantClock(dispatcher.db, row, () =>
-      actOnOutcome(dispatcher, row, { exclude }, async (outcome) => {
+      actOnOutcome(withWay(dispatcher), row, { exclude }, async (outcome) => {
         if (outcome.kind === "assign") {
           const { plan } = outcome;
           await dispatcher.db.transaction((trx) => applyEvent(trx, row.id, input, plan, dispatcher.base));
@@ -156,16 +164,21 @@ async function escalateOverdue(
   }
 }
 
-/** One sweep: assign what the pool can take, then escalate what is overdue; `account`: only its test orders. */
+/** One sweep: assign what the pool can take, re-plan what is booked late, then escalate what is overdue; `account`: only its test orders. */
 export async function sweep(dispatcher: Dispatcher, account?: string): Promise<number> {
   const reoffered = await sweepOffers(dispatcher, { base: dispatcher.base, failed: dispatcher.failed }, account);
   if (reoffered) dispatcher.eventsWritten();
   const unmatchable = new Map<string, WaitingReason>();
   const assigned = await assignAll(dispatcher, unmatchable, account);
   if (assigned) dispatcher.eventsWritten(); // the sequencer numbers them before the escalations' pass
+  const replanned = await replanLateOrders(dispatcher, account);
+  if (replanned) {
+    dispatcher.seats.changed();
+    dispatcher.eventsWritten();
+  }
   const escalated = await escalateOverdue(dispatcher, unmatchable, account);
   if (escalated) dispatcher.eventsWritten();
-  return reoffered + assigned + escalated;
+  return reoffered + assigned + replanned + escalated;
 }
 
 /** The dispatcher of one server: started once it listens, nudged when the pool or a load changed, stopped with it. */

@@ -14,6 +14,7 @@ import type { Config } from "../../../config.js";
 import { respondByOf } from "./offer-records.js";
 import { placeOf } from "../travel.js";
 import { gridWindowAt, type ArrivalWindow } from "../arrival-windows.js";
+import { isLate, type WayJob } from "./make-way.js";
 
 export interface MatchRequest {
   /** The contractor an operator named: they must serve the job. */
@@ -43,6 +44,8 @@ export interface Assigner {
   contractors: ContractorService;
   seats: SeatLedger;
   config: Pick<Config, "offerDeadlineMinutes" | "publicBaseUrl">;
+  /** Moves one calmer job so that a job nobody reaches by its deadline can be (orders/make-way.ts); the dispatcher's. */
+  makeWay?: (job: WayJob, matches: Match[]) => Promise<boolean>;
 }
 
 /** The named contractor as a pool of one: 422 unless active in the order's trade. */
@@ -75,7 +78,7 @@ export async function planUnassigned(
   request: MatchRequest & { fresh?: boolean },
 ): Promise<PlannedOutcome<Plan>> {
   const { contractorId } = request;
-  const { contractors, seats } = assigner;
+  const { contractors } = assigner;
   const job = { trade: row.trade, location: row.location, urgency: row.urgency };
   const named = contractorId ? await namedContractor(contractors, row, contractorId) : null;
   const pool = (named ?? (await contractors.candidates(row.trade, row.state))).filter(
@@ -93,17 +96,28 @@ export async function planUnassigned(
       "no_contractor_in_area",
       `No active ${row.trade} contractor serves ${row.state} yet; name one with contractor_id.`,
     );
-  const zone = stateTimeZone(row.state);
-  const now = nowMs();
-  const occupancy = await seats.read(
-    matches.map((match) => match.contractor),
-    { environment: row.environment, zone, urgency: row.urgency, now, trade: row.trade, ...placeOf(row.location) },
-    request.fresh,
-  );
-  const kept = request.keepWindowStart == null ? undefined : gridWindowAt(zone, request.keepWindowStart, now);
-  const outcome = bookKept(seats, occupancy, matches, row, kept);
+  const outcome = await planFor(assigner, row, matches, request);
   if (outcome.kind === "none") throw noSeat(row, contractorId);
   return outcome;
+}
+
+/** The booking rule's outcome on a read of the matches' seats; when nobody arrives by the deadline, the dispatcher's
+ * assignments let calmer jobs make way (assigner.makeWay), then book on a fresh read. */
+async function planFor(assigner: Assigner, row: JobRow, matches: Match[], request: MatchRequest & { fresh?: boolean }) {
+  const { seats } = assigner;
+  const zone = stateTimeZone(row.state);
+  const now = nowMs();
+  const candidates = matches.map((match) => match.contractor);
+  const { environment, urgency, trade } = row;
+  const read = { environment, zone, urgency, now, trade, ...placeOf(row.location) };
+  const kept = request.keepWindowStart == null ? undefined : gridWindowAt(zone, request.keepWindowStart, now);
+  const outcome = bookKept(seats, await seats.read(candidates, read, request.fresh), matches, row, kept);
+  const deadline = fulfilmentDeadline(row.urgency, new Date(row.created_at)).getTime();
+  const named = request.contractorId !== undefined;
+  if (named || !assigner.makeWay || !isLate(outcome, deadline)) return outcome;
+  if (!(await assigner.makeWay({ ...row, deadline }, matches))) return outcome;
+  seats.release(outcome.plan?.booking);
+  return bookKept(seats, await seats.read(candidates, read, true), matches, row, kept);
 }
 
 /** The window a re-offer keeps when some match can take it, else the booking rule's pick by the order's deadline. */

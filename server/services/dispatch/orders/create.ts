@@ -23,6 +23,8 @@ import { quotedMatches, quoteForOrder } from "./quoted.js";
 import type { OrderWriter } from "./writer.js";
 import { nowDate } from "../../shared/clock.js";
 import { placeOf } from "../travel.js";
+import { isLate, makeWay } from "./make-way.js";
+import { baseUrlOf } from "../../shared/base-url.js";
 
 export type { OrderContext, OrderInput } from "./new-order.js";
 /** Who is ordering: a key (only keys with the order scope are entitled, which the access check has decided). */
@@ -98,7 +100,7 @@ const isUniqueViolation = (error: unknown) =>
  * spent. */
 async function planOf(
   creation: OrderCreation,
-  request: { tenant: Tenant; input: OrderInput; matches: Match[]; now: Date },
+  request: { tenant: Tenant; input: OrderInput; matches: Match[]; now: Date; origin: string },
   attempt: number,
 ): Promise<BookingOutcome> {
   const { tenant, input, matches, now } = request;
@@ -117,7 +119,13 @@ async function planOf(
   const outcome = creation.seats.book(occupancy, matches, booking);
   if (outcome.kind === "none" && requested)
     throw requested.unavailable(whyNoneBooks(contractors, requested.window, zone, now.getTime()));
-  return outcome;
+  if (requested || input.quote_id || !isLate(outcome, deadline)) return outcome;
+  // nobody arrives by the deadline: a calmer job may make way, then a fresh read books by it
+  const way = { environment: tenant.environment, trade, state: location.state, location, urgency, deadline };
+  const base = baseUrlOf(creation.config.publicBaseUrl, request.origin);
+  if (!(await makeWay(creation.db, base, { ...way, nte_cents: input.nte_cents ?? null }, matches))) return outcome;
+  creation.seats.release(outcome.plan?.booking);
+  return creation.seats.book(await creation.seats.read(contractors, job, true), matches, booking);
 }
 
 /** 503 when dispatch is off, replay/409 on a repeated key. */
@@ -145,7 +153,7 @@ export async function createOrder(
   const insert = { ...ctx, requestHash, tenant, keyId: principal.id };
   for (let attempt = 1; ; attempt++) {
     const now = nowDate();
-    const outcome = await planOf(creation, { tenant, input, matches, now }, attempt);
+    const outcome = await planOf(creation, { tenant, input, matches, now, origin: ctx.origin }, attempt);
     const { body, write } = prepareOrder(config, input, insert, { matches, outcome, now });
     try {
       await creation.writer.write(write);

@@ -84,6 +84,7 @@ function orderRow(input: OrderInput, ctx: InsertContext, order: Summary, assigne
     nte_cents: input.nte_cents ?? null,
     sandbox_scenario: input.sandbox_scenario ?? null,
     callback_url: input.callback_url ?? null,
+    window_fixed: input.arrival_window !== undefined, // the customer's choice: re-planning leaves it alone
     ...(assigned ? assignmentColumns(assigned, latency) : { ...unassignedColumns, dispatch_latency_ms: null }),
     quoted_cost_cents: order.quoted_cost_cents, // a held order keeps the price it is held at
     response_status: best ? (201 as const) : (202 as const),

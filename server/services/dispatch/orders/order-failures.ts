@@ -2,7 +2,7 @@
 // cause, and skipped, so one bad row never stops the dispatcher or the sandbox for everyone else.
 import type { Tenant } from "../../access/principal.js";
 
-export type PassStep = "reoffer" | "assign" | "escalate" | "sandbox_step";
+export type PassStep = "reoffer" | "assign" | "replan" | "escalate" | "sandbox_step";
 
 /** The order a pass could not move: its key and tenant. */
 export type FailedOrder = Tenant & { id: string };

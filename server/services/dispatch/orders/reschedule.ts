@@ -228,22 +228,37 @@ async function moveOnce<V, H>(trx: Knex.Transaction, attempt: Attempt<V, H>): Pr
   if (!worked) throw requested.unavailable(unavailableBecause.notWorkedByContractor);
   const booking = await seatsFor(trx, row, contractor, worked, now.getTime());
   if (!booking) throw requested.unavailable(unavailableBecause.full);
-  await moveBooking(trx, id, booking);
+  const updated = await writeMove(trx, row, booking, { by: mover.by, now, base });
+  return mover.view(trx, updated, hold);
+}
+
+/** Writes a move: the booking's seats, the order's window and ETA (a customer's or contractor's move makes the window
+ * theirs: re-planning leaves it alone), its events and audit record; the order as the move leaves it. */
+export async function writeMove(
+  trx: Knex.Transaction,
+  row: OrderRow,
+  booking: Booking,
+  move: { by: Mover<unknown, unknown>["by"]; now: Date; base: string },
+): Promise<OrderRow> {
+  const { by, now, base } = move;
+  await moveBooking(trx, row.id, booking);
+  const zone = stateTimeZone(row.state);
   const eta = etaOfMove(row, booking.arrival, now);
-  const update: Pick<OrderRow, "arrival_window_start" | "arrival_window_end" | "updated_at"> & Partial<EtaColumns> = {
+  const update = {
     arrival_window_start: new Date(booking.window.start),
     arrival_window_end: new Date(booking.window.end),
     updated_at: now,
+    window_fixed: row.window_fixed || by !== "dispatch",
     ...eta,
-  };
-  await trx("orders").where({ id }).update(update);
+  } satisfies Partial<OrderRow>;
+  await trx("orders").where({ id: row.id }).update(update);
   const updated: OrderRow = { ...row, ...update };
   const windows = {
     arrival_window: windowOf(zone, updated.arrival_window_start, updated.arrival_window_end)!,
     previous_arrival_window: windowOf(zone, row.arrival_window_start, row.arrival_window_end),
   };
-  await recordMove(trx, { row: updated, by: mover.by, windows }, eta ? etaView(updated) : null, { now, base });
-  return mover.view(trx, updated, hold);
+  await recordMove(trx, { row: updated, by, windows }, eta ? etaView(updated) : null, { now, base });
+  return updated;
 }
 
 /** Agents' input reaches here without the REST validators: the window must at least be an object. */

@@ -85,6 +85,7 @@ const declared = {
     arrival_window_start: true,
     arrival_window_end: true,
     sandbox_scenario: true,
+    window_fixed: true,
   } satisfies Columns<OrderRow>,
   contractor_bookings: {
     order_id: true,

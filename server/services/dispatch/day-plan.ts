@@ -1,0 +1,150 @@
+// Re-planning one contractor's day (pure): a job that would arrive after its fulfilment deadline (booked so, or not
+// yet booked) arrives by it on a free technician, or by moving the calmer jobs in its way on one technician (not set
+// off, due later) to later arrivals still by their own deadlines. Why: docs/decisions.md, "Re-planning".
+import { bookableUntilBeforeEndMs, type WorkedWindow } from "./arrival-windows.js";
+import { lowestFree } from "./bookings.js";
+import { earliestArrival, type Busy, type JobTime, type Placement } from "./technician-time.js";
+
+/** One booking of the contractor as the re-plan reads it. */
+export interface PlannedJob {
+  orderId: string;
+  seat: number;
+  busy: Busy;
+  day: string;
+  daySeat: number;
+  arrival: number;
+  /** The order's fulfilment deadline (ms). */
+  deadline: number;
+  /** Whether the dispatch may move it: its technician has not set off and the window is its own choice. */
+  movable: boolean;
+  /** What the job asks of a technician, from now; its worked windows in its own zone. */
+  time: JobTime;
+  windows: WorkedWindow[];
+}
+
+/** Where a job goes: its technician, its arrival and busy interval, its window and day seat. */
+export interface Move {
+  orderId: string;
+  seat: number;
+  placement: Placement;
+  worked: WorkedWindow;
+  daySeat: number;
+}
+
+export interface Replan {
+  /** The late job, now arriving by its deadline. */
+  late: Move;
+  /** The calmer jobs moved later to make way for it, each still by its own deadline (none when a technician was free). */
+  yielded: Move[];
+}
+
+export interface DayLedger {
+  concurrent: number;
+  perDay: number;
+  jobs: PlannedJob[];
+}
+
+/** The earliest placement of `job` by `until` (ms) on any technician, beside `others`; the day seat it keeps on its own
+ * day, else the lowest free one. */
+function place(
+  ledger: DayLedger,
+  job: PlannedJob,
+  others: PlannedJob[],
+  extra: Move[],
+  limits: { now: number; until: number; seat?: number },
+) {
+  const { now, until } = limits;
+  let best: Move | null = null;
+  for (const worked of job.windows) {
+    const { window } = worked;
+    if (window.end - bookableUntilBeforeEndMs <= now) continue;
+    if (window.start > until || (best && window.start >= best.placement.arrival)) break;
+    const taken = new Set([
+      ...others.filter((o) => o.day === worked.day).map((o) => o.daySeat),
+      ...extra.filter((m) => m.worked.day === worked.day).map((m) => m.daySeat),
+    ]);
+    const daySeat = job.day === worked.day && !taken.has(job.daySeat) ? job.daySeat : lowestFree(taken, ledger.perDay);
+    if (daySeat === null) continue;
+    for (let seat = 0; seat < ledger.concurrent; seat++) {
+      if (limits.seat !== undefined && seat !== limits.seat) continue;
+      const busy = [
+        ...others.filter((o) => o.seat === seat).map((o) => o.busy),
+        ...extra.filter((m) => m.seat === seat).map((m) => m.placement.busy),
+      ];
+      const placement = earliestArrival(busy, window, job.time);
+      if (!placement || placement.arrival > until) continue;
+      if (!best || placement.arrival < best.placement.arrival)
+        best = { orderId: job.orderId, seat, placement, worked, daySeat };
+    }
+  }
+  return best;
+}
+
+/** The calmer jobs of `rest` that `late` may move: not set off, due after it, on `seat`. */
+const calmerOn = (rest: PlannedJob[], late: PlannedJob, seat: number) =>
+  rest.filter((job) => job.movable && job.seat === seat && job.deadline > late.deadline);
+
+const overlaps = (a: PlannedJob["busy"], b: PlannedJob["busy"]) => a.from < b.until && b.from < a.until;
+
+/** The move's day seat beside the jobs that stay: its own when free, else the lowest free one, or null. */
+function daySeatBeside(ledger: DayLedger, move: Move, staying: PlannedJob[]) {
+  const taken = new Set(staying.filter((job) => job.day === move.worked.day).map((job) => job.daySeat));
+  return taken.has(move.daySeat) ? lowestFree(taken, ledger.perDay) : move.daySeat;
+}
+
+/** `late` by its deadline beside `rest`: on a free technician, else on the technician where moving its calmer jobs
+ * in the way (the calmest placed first, each to its earliest arrival by its own deadline) brings it earliest;
+ * nobody else moves. */
+function bringBy(ledger: DayLedger, late: PlannedJob, rest: PlannedJob[], now: number): Replan | null {
+  const alone = place(ledger, late, rest, [], { now, until: late.deadline });
+  if (alone) return { late: alone, yielded: [] };
+  let best: Replan | null = null;
+  for (let seat = 0; seat < ledger.concurrent; seat++) {
+    const calmer = calmerOn(rest, late, seat);
+    if (!calmer.length) continue;
+    const others = rest.filter((job) => !calmer.includes(job));
+    const moved = place(ledger, late, others, [], { now, until: late.deadline, seat });
+    if (!moved || (best && moved.placement.arrival >= best.late.placement.arrival)) continue;
+    const inWay = calmer.filter((job) => overlaps(job.busy, moved.placement.busy));
+    const kept = [...others, ...calmer.filter((job) => !inWay.includes(job))];
+    const daySeat = daySeatBeside(ledger, moved, kept);
+    if (daySeat === null) continue;
+    moved.daySeat = daySeat;
+    const yielded: Move[] = [];
+    for (const job of [...inWay].sort((a, b) => a.deadline - b.deadline || a.orderId.localeCompare(b.orderId))) {
+      const placed = place(ledger, job, kept, [moved, ...yielded], { now, until: job.deadline });
+      if (!placed) break;
+      yielded.push(placed);
+    }
+    if (yielded.length === inWay.length) best = { late: moved, yielded };
+  }
+  return best;
+}
+
+/** The re-plan that brings booked job `lateId` by its deadline, or null (on time already, past it, or not movable). */
+export function replanLate(ledger: DayLedger, lateId: string, now: number): Replan | null {
+  const late = ledger.jobs.find((job) => job.orderId === lateId);
+  if (!late || !late.movable || late.arrival <= late.deadline || late.deadline <= now) return null;
+  return bringBy(
+    ledger,
+    late,
+    ledger.jobs.filter((job) => job !== late),
+    now,
+  );
+}
+
+/** The calmer jobs to move so that a job not yet booked (`time`, `windows`, due by `deadline`) arrives by its
+ * deadline here: none when it fits without a move (the booking rule places it) or when no moves make it fit. */
+export function wayFor(ledger: DayLedger, job: Pick<PlannedJob, "time" | "windows" | "deadline">, now: number) {
+  const unbooked: PlannedJob = {
+    ...job,
+    orderId: "",
+    seat: -1,
+    busy: { from: 0, until: 0 },
+    day: "",
+    daySeat: -1,
+    arrival: Infinity,
+    movable: true,
+  };
+  return bringBy(ledger, unbooked, ledger.jobs, now)?.yielded ?? [];
+}
