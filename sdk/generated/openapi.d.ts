@@ -143,6 +143,15 @@ export interface paths {
          *     in the horizon the order is accepted unassigned (202, `fulfilment.reason: no_window_available`) and
          *     assigned as soon as a seat frees. A cancelled order frees its seats; a completed one its window seat.
          *
+         *     **Re-planning:** when no technician can arrive by a job's fulfilment deadline, the jobs in the way on one
+         *     technician that are due later, whose technician has not set off (`pending_dispatch` or `dispatched`) and
+         *     whose window the dispatch chose (not one the customer requested or moved, nor one the contractor moved), may
+         *     be moved to a later arrival, each still by its own deadline, so that it can; and an order booked to arrive
+         *     after its deadline is brought by it at a later dispatcher pass when a technician frees up or calmer jobs can
+         *     make way. Every such move keeps the contractor and the price and is announced: `order.rescheduled` with
+         *     `rescheduled_by: dispatch` and the window before, then `order.eta_updated` (the ETA stays inside the new
+         *     window).
+         *
          *     **Webhooks:** with a `callback_url`, every event of the order is POSTed there as a Standard Webhook
          *     (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers), in order and retried with exponential
          *     backoff until the receiver answers 2xx: `order.created` at creation, `order.status_changed` on each
@@ -1967,7 +1976,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The customer or the contractor holding the job moved an order to another arrival window
+         * The customer, the contractor holding the job or the dispatch (a re-assignment or a re-plan) moved an order to another arrival window
          * @description Sent to the order's `callback_url` (and forwarded by `dispatch listen`); the same event as in `listEvents`.
          */
         post: {
@@ -3083,7 +3092,7 @@ export interface components {
             /** @description `order.rescheduled` only (absent on other types): the window it moved from. */
             previous_arrival_window?: components["schemas"]["ArrivalWindow"];
             /**
-             * @description `order.rescheduled` only (absent on other types, and on moves recorded before it was added): who moved the order, the customer (`rescheduleOrder`), the contractor holding the job (`rescheduleJob`) or dispatch (a re-assignment booked the next contractor in another window). Open: later values may appear; read an unknown one as "other".
+             * @description `order.rescheduled` only (absent on other types, and on moves recorded before it was added): who moved the order, the customer (`rescheduleOrder`), the contractor holding the job (`rescheduleJob`) or dispatch (a re-assignment booked the next contractor in another window, or a re-plan: see createOrder's Re-planning). Open: later values may appear; read an unknown one as "other".
              * @enum {string}
              */
             rescheduled_by?: "customer" | "contractor" | "dispatch";

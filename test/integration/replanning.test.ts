@@ -1,9 +1,9 @@
 // Re-planning (server/services/dispatch/day-plan.ts, orders/make-way.ts, dispatcher/replan.ts), on every test
 // database, with contractors working all week so any instant will do: an urgent job nobody reaches by its deadline
 // moves a routine job that has not set off to a later time still by its own deadline, both announced
-// (order.rescheduled, rescheduled_by dispatch, with the window before); a job booked late is brought by its deadline
-// at the sweep once a technician frees up; a window the customer chose never moves; and two instances re-planning
-// the same late jobs at once never book a technician twice.
+// (order.rescheduled, rescheduled_by dispatch, with the window before; job.rescheduled on the contractor's feed); a
+// job booked late is brought by its deadline at the sweep once a technician frees up; a window the customer chose
+// never moves; and two instances re-planning the same late jobs at once never book a technician twice.
 import assert from "node:assert/strict";
 import { anchorageContractor } from "../fixtures/requests.js";
 import { postOrder, recordEvent } from "../fixtures/orders.js";
@@ -134,6 +134,11 @@ for (const db of databases()) {
       assert.ok(sameWindow(event.arrival_window, moved.window));
       assert.deepEqual(await rescheduled(t, urgent.id), []); // booked by its deadline at once: nothing to announce
       await assertNoOverlap(t, contractor.id);
+      // the contractor hears it on its own feed: the job it was offered moved
+      const heard = await t.app.services
+        .db("contractor_events")
+        .where({ order_id: routine.id, contractor_id: contractor.id, type: "job.rescheduled" });
+      assert.equal(heard.length, 1);
     });
 
     it("brings a job booked late by its deadline at the sweep once its technician is free", async () => {

@@ -73,12 +73,14 @@ interface Fact {
 }
 
 /** The contractor's events among one change's order events: what someone else did to its job (a move by its holder,
- * or by dispatch offering it to this contractor in its new window, is the contractor's own news already). */
+ * or by dispatch offering it to this contractor in its new window, is the contractor's own news already; a re-plan's
+ * move of a job it holds is not). */
 function jobFactsOf(events: EventWrite[]): Fact[] {
+  const reoffered = events.some((e) => e.type === "order.assigned");
   const byContractor = events.some(
     (e) =>
       e.type === "order.rescheduled" &&
-      (e.data?.rescheduled_by === "contractor" || e.data?.rescheduled_by === "dispatch"),
+      (e.data?.rescheduled_by === "contractor" || (e.data?.rescheduled_by === "dispatch" && reoffered)),
   );
   const facts: Fact[] = [];
   for (const { type, data } of events) {
