@@ -10,8 +10,9 @@ import { fulfilmentDeadlineMinutes } from "../fulfilment-deadline.js";
 import { isSeatTaken } from "../bookings.js";
 import { replanLate } from "../day-plan.js";
 import { travelReady } from "../travel.js";
-import { dayLedger, lockYielding, notSetOff, placeMoved, readDays, type DayRead } from "../orders/make-way.js";
+import { dayLedger, lockYielding, placeMoved, readDays, type DayRead } from "../orders/make-way.js";
 import { now as nowMs, nowDate } from "../../shared/clock.js";
+import { notSetOffStatuses } from "../orders/state.js";
 import { onTenantClock, scopeOf, tenantNow } from "../../shared/test-clock.js";
 import { isolated, type OrderFailed } from "../orders/order-failures.js";
 
@@ -38,7 +39,7 @@ function lateOrders(db: Db, account: string | undefined): Promise<LateRow[]> {
   const now = tenantNow(db, "orders", nowDate());
   return db("orders")
     .join("contractor_bookings as b", "b.order_id", "orders.id")
-    .whereIn("orders.status", notSetOff)
+    .whereIn("orders.status", notSetOffStatuses)
     .where("orders.window_fixed", false)
     .whereNotNull("b.seat")
     .whereRaw(`b.arrival_at > ${deadlineSql}`)
@@ -61,7 +62,7 @@ async function planFor(db: Db | Knex.Transaction, late: LateRow, contractor: Con
  * on a fresh read of its contractor's day. */
 async function replanOne(trx: Knex.Transaction, base: string, late: LateRow, contractor: Contractor) {
   const row: OrderRow | undefined = await trx("orders").where({ id: late.id }).forUpdate().first();
-  if (row?.contractor_id !== contractor.id || !notSetOff.includes(row.status) || row.window_fixed) return false;
+  if (row?.contractor_id !== contractor.id || !notSetOffStatuses.includes(row.status) || row.window_fixed) return false;
   const { reads, plan } = await planFor(trx, late, contractor);
   if (!plan) return false;
   const yielding: OrderRow[] = [];

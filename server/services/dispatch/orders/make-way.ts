@@ -1,7 +1,7 @@
 // Contractors' days as re-planning reads them (each booking with its order's deadline and whether the dispatch may
 // move it), and a move written: the booking's seats, the order's window and ETA, order.rescheduled by `dispatch`.
-// Making way: a job that no technician can reach by its deadline moves one calmer job first (day-plan.ts; why:
-// docs/decisions.md, "Re-planning").
+// Making way: a job that no technician can reach by its deadline moves the calmer jobs in its way first (day-plan.ts;
+// why: docs/decisions.md, "Re-planning").
 import type { Knex } from "knex";
 import type { Db } from "../../../db/knex.js";
 import type { OrderRow } from "../../../db/tables/dispatch.js";
@@ -17,11 +17,9 @@ import { stateTimeZone } from "../state-zones.js";
 import { placeOf, travelReady } from "../travel.js";
 import { onSlots } from "../technician-time.js";
 import { writeMove } from "./reschedule.js";
-import type { JobRow } from "./assign.js";
+import { notSetOffStatuses } from "./state.js";
 import { now as nowMs, nowDate } from "../../shared/clock.js";
 
-/** Statuses whose technician has not set off (en_route and later are under way). */
-export const notSetOff: readonly OrderRow["status"][] = ["pending_dispatch", "dispatched"];
 const day = 86_400_000;
 
 /** One booking with what re-planning needs of its order. */
@@ -89,7 +87,7 @@ export function plannedJob(read: DayRead, contractor: Contractor, now: number): 
     daySeat: read.day_seat,
     arrival: read.arrival_ms,
     deadline: read.created_ms + fulfilmentDeadlineMinutes[read.urgency] * 60_000,
-    movable: read.seat !== null && notSetOff.includes(read.status) && !read.window_fixed && busy.from > now,
+    movable: read.seat !== null && notSetOffStatuses.includes(read.status) && !read.window_fixed && busy.from > now,
     time: jobTimeOf({ contractor, responseMinutes }, job),
     windows: workedWindows(contractor, stateTimeZone(read.state), now),
   };
@@ -122,7 +120,7 @@ export async function lockYielding(trx: Knex.Transaction, read: DayRead): Promis
 }
 
 /** What making way asks of a job not yet booked: its order's job and deadline (ms), and its NTE. */
-export type WayJob = Pick<JobRow, "environment" | "trade" | "state" | "location" | "urgency" | "nte_cents"> & {
+export type WayJob = Pick<OrderRow, "environment" | "trade" | "state" | "location" | "urgency" | "nte_cents"> & {
   deadline: number;
 };
 

@@ -23,6 +23,8 @@ interface StatusRow {
   coming: boolean;
   /** A contractor accepted the job and has not finished it: a price revision may be asked. */
   underWay: boolean;
+  /** Its technician has set off (or arrived, or finished): re-planning no longer moves it. */
+  setOff: boolean;
   /** The cost a step to this status commits the order to, checked against its NTE. */
   commits: "expected_cost" | "final_cost" | null;
   /** The contractor holding the job reports reaching this status (a JobStep), rather than an operator or the system. */
@@ -39,6 +41,7 @@ const machine = {
     customerCancels: true,
     coming: false,
     underWay: false,
+    setOff: false,
     commits: null,
     reported: false,
     reportsAhead: null,
@@ -50,6 +53,7 @@ const machine = {
     customerCancels: true,
     coming: true,
     underWay: false,
+    setOff: false,
     commits: "expected_cost",
     reported: false,
     reportsAhead: null,
@@ -61,6 +65,7 @@ const machine = {
     customerCancels: true,
     coming: true,
     underWay: true,
+    setOff: false,
     commits: "expected_cost",
     reported: false,
     reportsAhead: "on_site",
@@ -72,6 +77,7 @@ const machine = {
     customerCancels: true,
     coming: true,
     underWay: true,
+    setOff: true,
     commits: null,
     reported: true,
     reportsAhead: null,
@@ -83,6 +89,7 @@ const machine = {
     customerCancels: false,
     coming: false,
     underWay: true,
+    setOff: true,
     commits: null,
     reported: true,
     reportsAhead: null,
@@ -94,6 +101,7 @@ const machine = {
     customerCancels: false,
     coming: false,
     underWay: false,
+    setOff: true,
     commits: "final_cost",
     reported: true,
     reportsAhead: null,
@@ -105,6 +113,7 @@ const machine = {
     customerCancels: false,
     coming: false,
     underWay: false,
+    setOff: false,
     commits: null,
     reported: false,
     reportsAhead: null,
@@ -154,6 +163,8 @@ export const committedBy = (status: OrderLifecycleStatus): StatusRow["commits"] 
 
 export const comingStatuses = statusesWhere((row) => row.coming);
 export const underWayStatuses = statusesWhere((row) => row.underWay);
+/** Coming, its technician not yet set off: what re-planning may still move. */
+export const notSetOffStatuses = statusesWhere((row) => row.coming && !row.setOff);
 export const givableStatuses = statusesWhere((row) => row.back?.kind === "give_back");
 
 export const advancingStatuses = statusesWhere((row) => row.next !== null);
