@@ -18,13 +18,12 @@ import {
 } from "../helpers/server.js";
 import { until } from "../helpers/wait.js";
 import type { Schemas } from "../../server/types/contract.js";
+import { alwaysWorking } from "../../server/services/dispatch/working-hours.js";
 
 type S = Schemas;
 type Window = S["ArrivalWindow"];
 const minute = 60_000;
 const hour = 60 * minute;
-const days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
-const allWeek = Object.fromEntries(days.map((name) => [name, [{ start: "00:00", end: "24:00" }]]));
 const anchorage = { state: "AK", city: "Anchorage", zip: "99501" } as const;
 const deadlineMs = { urgent: 2 * hour, routine: 24 * hour } as const;
 
@@ -35,7 +34,7 @@ async function addContractor(t: TestServer, trade: S["TradeCode"], technicians =
     body: {
       ...anchorageContractor(trade, `Re-plan ${trade} ${technicians}`),
       emergency_capable: false,
-      working_hours: allWeek,
+      working_hours: alwaysWorking,
       capacity: { concurrent_jobs: technicians, jobs_per_day: 20 },
     },
   });
