@@ -3,7 +3,7 @@
 // off, due later) to later arrivals still by their own deadlines. Why: docs/decisions.md, "Re-planning".
 import { bookableUntilBeforeEndMs, type WorkedWindow } from "./arrival-windows.js";
 import { lowestFree } from "./bookings.js";
-import { earliestArrival, type Busy, type JobTime, type Placement } from "./technician-time.js";
+import { earliestArrival, overlaps, type Busy, type JobTime, type Placement } from "./technician-time.js";
 
 /** One booking of the contractor as the re-plan reads it. */
 export interface PlannedJob {
@@ -44,6 +44,14 @@ export interface DayLedger {
   jobs: PlannedJob[];
 }
 
+/** The day seat a job takes on `day` beside the seats `taken`: the one it holds there when free, else the lowest free
+ * one, or null. */
+const daySeatOn = (ledger: DayLedger, held: Pick<PlannedJob, "day" | "daySeat">, day: string, taken: Set<number>) =>
+  held.day === day && !taken.has(held.daySeat) ? held.daySeat : lowestFree(taken, ledger.perDay);
+
+/** The day seats `jobs` hold on `day`. */
+const seatsOn = (jobs: PlannedJob[], day: string) => jobs.filter((job) => job.day === day).map((job) => job.daySeat);
+
 /** The earliest placement of `job` by `until` (ms) on any technician, beside `others`; the day seat it keeps on its own
  * day, else the lowest free one. */
 function place(
@@ -60,10 +68,10 @@ function place(
     if (window.end - bookableUntilBeforeEndMs <= now) continue;
     if (window.start > until || (best && window.start >= best.placement.arrival)) break;
     const taken = new Set([
-      ...others.filter((o) => o.day === worked.day).map((o) => o.daySeat),
+      ...seatsOn(others, worked.day),
       ...extra.filter((m) => m.worked.day === worked.day).map((m) => m.daySeat),
     ]);
-    const daySeat = job.day === worked.day && !taken.has(job.daySeat) ? job.daySeat : lowestFree(taken, ledger.perDay);
+    const daySeat = daySeatOn(ledger, job, worked.day, taken);
     if (daySeat === null) continue;
     for (let seat = 0; seat < ledger.concurrent; seat++) {
       if (limits.seat !== undefined && seat !== limits.seat) continue;
@@ -84,14 +92,6 @@ function place(
 const calmerOn = (rest: PlannedJob[], late: PlannedJob, seat: number) =>
   rest.filter((job) => job.movable && job.seat === seat && job.deadline > late.deadline);
 
-const overlaps = (a: PlannedJob["busy"], b: PlannedJob["busy"]) => a.from < b.until && b.from < a.until;
-
-/** The move's day seat beside the jobs that stay: its own when free, else the lowest free one, or null. */
-function daySeatBeside(ledger: DayLedger, move: Move, staying: PlannedJob[]) {
-  const taken = new Set(staying.filter((job) => job.day === move.worked.day).map((job) => job.daySeat));
-  return taken.has(move.daySeat) ? lowestFree(taken, ledger.perDay) : move.daySeat;
-}
-
 /** `late` by its deadline beside `rest`: on a free technician, else on the technician where moving its calmer jobs
  * in the way (the calmest placed first, each to its earliest arrival by its own deadline) brings it earliest;
  * nobody else moves. */
@@ -107,7 +107,8 @@ function bringBy(ledger: DayLedger, late: PlannedJob, rest: PlannedJob[], now: n
     if (!moved || (best && moved.placement.arrival >= best.late.placement.arrival)) continue;
     const inWay = calmer.filter((job) => overlaps(job.busy, moved.placement.busy));
     const kept = [...others, ...calmer.filter((job) => !inWay.includes(job))];
-    const daySeat = daySeatBeside(ledger, moved, kept);
+    const day = moved.worked.day;
+    const daySeat = daySeatOn(ledger, { day, daySeat: moved.daySeat }, day, new Set(seatsOn(kept, day)));
     if (daySeat === null) continue;
     moved.daySeat = daySeat;
     const yielded: Move[] = [];

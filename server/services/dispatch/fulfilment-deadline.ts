@@ -11,3 +11,9 @@ export const fulfilmentDeadlineMinutes: Readonly<Record<Urgency, number>> = {
 
 export const fulfilmentDeadline = (urgency: Urgency, createdAt: Date): Date =>
   new Date(createdAt.getTime() + fulfilmentDeadlineMinutes[urgency] * 60_000);
+
+/** SQL for the fulfilment deadline of `table`'s rows (its created_at and urgency), from the same figures. */
+export const fulfilmentDeadlineSql = (table: string) =>
+  `${table}.created_at + make_interval(mins => case ${table}.urgency ${Object.entries(fulfilmentDeadlineMinutes)
+    .map(([urgency, minutes]) => `when '${urgency}' then ${minutes}`)
+    .join(" ")} end)`;

@@ -49,6 +49,9 @@ export function slotsOf(busy: Busy): number[] {
 /** Expected minutes on site: the trade's typical billed hours per job (server/data/oews-wages.ts), as quoted. */
 export const expectedWorkMinutes = (trade: TradeCode) => Math.round(tradeWages[trade].typicalHours * 60);
 
+/** Whether two busy intervals share an instant ([from, until) each). */
+export const overlaps = (a: Busy, b: Busy) => a.from < b.until && b.from < a.until;
+
 /** The busy interval of an arrival: departure (arrival less travel) to the end of the work, on slot bounds. */
 export const busyOf = (arrival: number, job: JobTime): Busy => onSlots(arrival - job.travelMs, arrival + job.workMs);
 
@@ -64,7 +67,7 @@ export function earliestArrival(
   let arrival = Math.max(window.start, job.earliest); // the response itself when it binds (the ETA's `dispatch`)
   while (arrival <= latest) {
     const interval = busyOf(arrival, job);
-    let freeFrom = busy.find((b) => b.from < interval.until && interval.from < b.until)?.until;
+    let freeFrom = busy.find((b) => overlaps(b, interval))?.until;
     if (freeFrom === undefined && claimed)
       for (let slot = interval.from; slot < interval.until; slot += slotMs) if (claimed(slot)) freeFrom = slot + slotMs;
     if (freeFrom === undefined) return { arrival, busy: interval, driveMs: job.travelMs };

@@ -6,11 +6,11 @@ import type { Knex } from "knex";
 import type { Db } from "../../../db/knex.js";
 import type { OrderRow } from "../../../db/tables/dispatch.js";
 import type { Contractor, ContractorService } from "../contractors.js";
-import { fulfilmentDeadlineMinutes } from "../fulfilment-deadline.js";
+import { fulfilmentDeadlineSql } from "../fulfilment-deadline.js";
 import { isSeatTaken } from "../bookings.js";
 import { replanLate } from "../day-plan.js";
 import { travelReady } from "../travel.js";
-import { dayLedger, lockYielding, placeMoved, readDays, type DayRead } from "../orders/make-way.js";
+import { dayLedger, readDays, writePlan, type DayRead } from "../orders/make-way.js";
 import { now as nowMs, nowDate } from "../../shared/clock.js";
 import { notSetOffStatuses } from "../orders/state.js";
 import { onTenantClock, scopeOf, tenantNow } from "../../shared/test-clock.js";
@@ -25,12 +25,7 @@ export interface Replanner {
 
 const pageSize = 100;
 
-/** SQL for an order's fulfilment deadline, from fulfilment-deadline.ts's figures. */
-const deadlineSql = `orders.created_at + make_interval(mins => case orders.urgency ${Object.entries(
-  fulfilmentDeadlineMinutes,
-)
-  .map(([urgency, minutes]) => `when '${urgency}' then ${minutes}`)
-  .join(" ")} end)`;
+const deadlineSql = fulfilmentDeadlineSql("orders");
 
 type LateRow = Pick<OrderRow, "id" | "account" | "environment"> & { contractor_id: string };
 
@@ -65,26 +60,8 @@ async function replanOne(trx: Knex.Transaction, base: string, late: LateRow, con
   if (row?.contractor_id !== contractor.id || !notSetOffStatuses.includes(row.status) || row.window_fixed) return false;
   const { reads, plan } = await planFor(trx, late, contractor);
   if (!plan) return false;
-  const yielding: OrderRow[] = [];
-  for (const move of plan.yielded) {
-    const locked = await lockYielding(
-      trx,
-      reads.find((read) => read.order_id === move.orderId)!,
-    );
-    if (!locked) return false;
-    yielding.push(locked);
-  }
-  // the yielding jobs' slots go first, so the late job can take them
-  if (yielding.length)
-    await trx("contractor_bookings")
-      .whereIn(
-        "order_id",
-        plan.yielded.map((m) => m.orderId),
-      )
-      .delete();
   const change = { now: nowDate(), base };
-  await placeMoved(trx, [row, ...yielding], [plan.late, ...plan.yielded], change);
-  return true;
+  return writePlan(trx, reads, { late: { row, move: plan.late }, yielded: plan.yielded }, change);
 }
 
 /** One pass: the late orders' contractors' days read at once per environment, each late order re-planned where that

@@ -75,7 +75,7 @@ export function readDays(
     );
 }
 
-export function plannedJob(read: DayRead, contractor: Contractor, now: number): PlannedJob {
+function plannedJob(read: DayRead, contractor: Contractor, now: number): PlannedJob {
   const busy = onSlots(read.busy_from_ms, read.busy_until_ms);
   const responseMinutes = read.estimated_response_minutes ?? contractor.base_response_minutes;
   const job = { now, trade: read.trade, ...placeOf(read.location) };
@@ -100,7 +100,7 @@ export const dayLedger = (contractor: Contractor, reads: DayRead[], now: number)
   jobs: reads.filter((read) => read.contractor_id === contractor.id).map((read) => plannedJob(read, contractor, now)),
 });
 
-export const bookingOf = (row: Pick<OrderRow, "environment" | "contractor_id">, move: Move): Booking => ({
+const bookingOf = (row: Pick<OrderRow, "environment" | "contractor_id">, move: Move): Booking => ({
   environment: row.environment,
   contractorId: row.contractor_id!,
   window: move.worked.window,
@@ -113,7 +113,7 @@ export const bookingOf = (row: Pick<OrderRow, "environment" | "contractor_id">, 
 });
 
 /** Locks the yielding order (skipped when another instance holds it): the row, when it is still as read. */
-export async function lockYielding(trx: Knex.Transaction, read: DayRead): Promise<OrderRow | null> {
+async function lockYielding(trx: Knex.Transaction, read: DayRead): Promise<OrderRow | null> {
   const row: OrderRow | undefined = await trx("orders").where({ id: read.order_id }).forUpdate().skipLocked().first();
   const unchanged = row?.status === read.status && row.contractor_id === read.contractor_id && !row.window_fixed;
   return unchanged ? row : null;
@@ -129,8 +129,8 @@ export const isLate = (outcome: BookingOutcome, deadline: number) =>
   (outcome.kind === "none" && outcome.match !== undefined) ||
   (outcome.kind === "assign" && outcome.plan.booking.arrival > deadline);
 
-/** Makes way for the job at the first match (within its NTE; those that take no emergencies first) where moving one
- * calmer job lets it arrive by its deadline: true when one moved, so that a fresh read books the job by then. */
+/** Makes way for the job at the first match (within its NTE; those that take no emergencies first) where moving the
+ * calmer jobs in its way lets it arrive by its deadline: true when they moved, so that a fresh read books the job. */
 export async function makeWay(db: Db, base: string, job: WayJob, matches: Match[]): Promise<boolean> {
   const within = matches.filter((match) => !isOverNte(job.nte_cents, match.costCents));
   const ordered = [
@@ -152,48 +152,36 @@ export async function makeWay(db: Db, base: string, job: WayJob, matches: Match[
     const ledger = dayLedger(match.contractor, reads, now);
     const windows = workedWindows(match.contractor, zone, now);
     const yielded = wayFor(ledger, { time: jobTimeOf(match, place), windows, deadline: job.deadline }, now);
-    if (yielded.length && (await moveYielded(db, reads, yielded, base))) return true;
+    if (!yielded.length) continue;
+    try {
+      if (await db.transaction((trx) => writePlan(trx, reads, { yielded }, { now: nowDate(), base }))) return true;
+    } catch (error) {
+      if (!isSeatTaken(error)) throw error;
+    }
   }
   return false;
 }
 
-/** Moves the yielding jobs, latest-placed last, in one transaction: all of them, or none when one is no longer as
- * read (another instance holds or moved it) or a seat was taken meanwhile. */
-async function moveYielded(db: Db, reads: DayRead[], yielded: Move[], base: string): Promise<boolean> {
-  try {
-    return await db.transaction(async (trx) => {
-      const rows: OrderRow[] = [];
-      for (const move of yielded) {
-        const row = await lockYielding(
-          trx,
-          reads.find((read) => read.order_id === move.orderId)!,
-        );
-        if (!row) return false;
-        rows.push(row);
-      }
-      await trx("contractor_bookings")
-        .whereIn(
-          "order_id",
-          yielded.map((move) => move.orderId),
-        )
-        .delete();
-      await placeMoved(trx, rows, yielded, { now: nowDate(), base });
-      return true;
-    });
-  } catch (error) {
-    if (isSeatTaken(error)) return false;
-    throw error;
-  }
-}
-
-/** Writes each moved job's booking (its old one deleted first) and announces its new window. */
-export async function placeMoved(
+/** Writes a plan's moves in the caller's transaction: the yielding orders locked first (false, nothing moved, when
+ * another instance holds one or it is no longer as read), their bookings deleted so their slots are free, then the
+ * late order (locked by the caller) and each yielding one moved and announced, in that order. */
+export async function writePlan(
   trx: Knex.Transaction,
-  rows: OrderRow[],
-  moves: Move[],
+  reads: DayRead[],
+  plan: { late?: { row: OrderRow; move: Move }; yielded: Move[] },
   change: { now: Date; base: string },
-): Promise<void> {
-  for (const [i, row] of rows.entries()) {
-    await writeMove(trx, row, bookingOf(row, moves[i]), { by: "dispatch", ...change });
+): Promise<boolean> {
+  const moves = plan.late ? [plan.late] : [];
+  for (const move of plan.yielded) {
+    const row = await lockYielding(
+      trx,
+      reads.find((read) => read.order_id === move.orderId)!,
+    );
+    if (!row) return false;
+    moves.push({ row, move });
   }
+  const yielding = plan.yielded.map((move) => move.orderId);
+  if (yielding.length) await trx("contractor_bookings").whereIn("order_id", yielding).delete();
+  for (const { row, move } of moves) await writeMove(trx, row, bookingOf(row, move), { by: "dispatch", ...change });
+  return true;
 }
