@@ -1,0 +1,142 @@
+// Re-planning in the build users run, on Postgres + Redis, two processes, at the default dispatcher interval (30 s,
+// DISPATCHER_INTERVAL_MS unset): a contractor declining a job frees its one technician without nudging any
+// dispatcher, so the urgent job booked late behind it is brought by its deadline only by a sweep that comes on its
+// own. Checked from the customer's side (getOrder's ETA against the deadline and the window, listOrderEvents'
+// order.rescheduled by `dispatch`) and in the booked time (no technician twice).
+import assert from "node:assert/strict";
+import type { ChildProcess } from "node:child_process";
+import pg from "pg";
+import { anchorageContractor } from "../fixtures/requests.js";
+import { startReadyServer } from "../helpers/server-process.js";
+import { adminToken, postgresDatabase } from "../helpers/server.js";
+import { sleep, until } from "../helpers/wait.js";
+import { jsonRequest } from "../helpers/request.js";
+import { alwaysWorking } from "../../server/services/dispatch/working-hours.js";
+import type { Schemas } from "../../server/types/contract.js";
+
+const urgentDeadlineMs = 2 * 60 * 60_000;
+/** The dispatcher's default idle interval (server/config.ts), and room for one sweep's own work after it. */
+const defaultIntervalMs = 30_000;
+
+describe("re-planning: the built server on Postgres + Redis, at the default dispatcher interval", function () {
+  this.timeout(180_000);
+  const pgDb = postgresDatabase();
+  const redisUrl = process.env.TEST_REDIS_URL;
+  let database: { url: string; drop(): Promise<void> };
+  const procs: ChildProcess[] = [];
+  let a: string;
+  let b: string;
+  const admin = { authorization: `Bearer ${adminToken}` };
+
+  before(async function () {
+    if (!pgDb || !redisUrl) this.skip();
+    database = await pgDb.create();
+    const env = { DATABASE_URL: database.url, REDIS_URL: redisUrl, DISPATCH_ADMIN_TOKEN: adminToken };
+    const first = await startReadyServer(env); // migrates and seeds before the second starts
+    const second = await startReadyServer(env);
+    procs.push(first.child, second.child);
+    [a, b] = [first.url, second.url];
+  });
+  after(async () => {
+    for (const child of procs) child.kill("SIGTERM");
+    await until(() => procs.every((child) => child.exitCode !== null || child.signalCode !== null), {
+      timeoutMs: 10_000,
+    });
+    await database?.drop();
+  });
+
+  const call = async (base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) => {
+    const response = await jsonRequest(base, method, path, { headers, body });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  };
+
+  it("brings a job booked late by its deadline at a sweep nobody nudged, announced, with no technician twice", async () => {
+    const contractor = await call(a, "POST", "/api/admin/v1/contractors", admin, {
+      ...anchorageContractor("carpentry", "Built re-plan carpentry"), // four hours a job: one at a time
+      emergency_capable: false,
+      working_hours: alwaysWorking,
+      capacity: { concurrent_jobs: 1, jobs_per_day: 20 },
+    });
+    assert.equal(contractor.status, 201, JSON.stringify(contractor.body));
+    const contractorKey = await call(a, "POST", `/api/admin/v1/contractors/${contractor.body.id}/keys`, admin, {
+      environment: "live",
+    });
+    const issued = await call(a, "POST", "/api/admin/v1/keys", admin, { account: "replan-built", environment: "live" });
+    const customer = { "x-api-key": issued.body.key as string };
+    const order = async (base: string, reference: string) => {
+      const created = await call(base, "POST", "/api/dispatch/v1/order", customer, {
+        trade: "carpentry",
+        urgency: "urgent",
+        description: "Re-planning in the built server.",
+        reference_id: reference,
+        location: { state: "AK", city: "Anchorage", zip: "99501", address: "1 Main St" },
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      return created.body.order.id as string;
+    };
+    const promise = async (base: string, id: string) => {
+      const view = (await call(base, "GET", `/api/dispatch/v1/orders/${id}`, customer)).body as Schemas["OrderStatus"];
+      const eta = Date.parse(view.eta!.estimated_arrival_at);
+      const [start, end] = [view.arrival_window!.start, view.arrival_window!.end].map(Date.parse);
+      const onTime = eta <= Date.parse(view.created_at) + urgentDeadlineMs;
+      return { view, onTime, inWindow: eta >= start && eta < end };
+    };
+
+    // adding the contractor and its key nudged both dispatchers: their sweeps pass before the jobs come
+    await sleep(5000);
+    const first = await order(a, "built-first");
+    const late = await order(b, "built-late"); // behind the first on the one technician
+    const booked = await promise(a, late);
+    assert.ok((await promise(a, first)).onTime);
+    assert.ok(!booked.onTime && booked.inWindow, JSON.stringify(booked.view.eta));
+
+    // the contractor declines the first job: its technician is free, and no dispatcher is nudged
+    const offers = await call(b, "GET", "/api/dispatch/v1/contractor/offers", { "x-api-key": contractorKey.body.key });
+    const offer = (offers.body.items as { id: string; job: { order_id: string } }[]).find(
+      (o) => o.job.order_id === first,
+    );
+    assert.ok(offer, JSON.stringify(offers.body));
+    const declined = await call(
+      b,
+      "POST",
+      `/api/dispatch/v1/contractor/offers/${offer.id}/decline`,
+      {
+        "x-api-key": contractorKey.body.key,
+      },
+      { reason: "no_capacity" },
+    );
+    assert.equal(declined.status, 200, JSON.stringify(declined.body));
+    const declinedAt = Date.now();
+
+    await until(async () => (await promise(a, late)).onTime, {
+      timeoutMs: 2 * defaultIntervalMs + 15_000,
+      intervalMs: 2000,
+      message: "the late job re-planned by a sweep of either process",
+    });
+    const waitedMs = Date.now() - declinedAt;
+    assert.ok(waitedMs <= defaultIntervalMs + 15_000, `re-planned ${waitedMs} ms after the decline`);
+    const now = await promise(b, late);
+    assert.ok(now.inWindow, JSON.stringify(now.view));
+    const events = await call(a, "GET", `/api/dispatch/v1/orders/${late}/events`, customer);
+    const moves = (events.body.items as { type: string; data: { rescheduled_by: string } }[]).filter(
+      (event) => event.type === "order.rescheduled",
+    );
+    assert.deepEqual(
+      moves.map((event) => event.data.rescheduled_by),
+      ["dispatch"],
+    );
+
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ busy_from: Date; busy_until: Date }>(
+        "select busy_from, busy_until from contractor_bookings where contractor_id = $1 and seat is not null",
+        [contractor.body.id],
+      );
+      assert.equal(rows.length, 1, "the declined job holds no time: only the re-planned one does");
+    } finally {
+      await client.end();
+    }
+  });
+});
