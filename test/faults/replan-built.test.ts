@@ -4,11 +4,10 @@
 // own. Checked from the customer's side (getOrder's ETA against the deadline and the window, listOrderEvents'
 // order.rescheduled by `dispatch`) and in the booked time (no technician twice).
 import assert from "node:assert/strict";
-import type { ChildProcess } from "node:child_process";
 import pg from "pg";
 import { anchorageContractor } from "../fixtures/requests.js";
-import { startReadyServer } from "../helpers/server-process.js";
-import { adminToken, postgresDatabase } from "../helpers/server.js";
+import { twoBuiltProcesses } from "../helpers/server-process.js";
+import { adminToken } from "../helpers/server.js";
 import { sleep, until } from "../helpers/wait.js";
 import { jsonRequest } from "../helpers/request.js";
 import { alwaysWorking } from "../../server/services/dispatch/working-hours.js";
@@ -20,30 +19,12 @@ const defaultIntervalMs = 30_000;
 
 describe("re-planning: the built server on Postgres + Redis, at the default dispatcher interval", function () {
   this.timeout(180_000);
-  const pgDb = postgresDatabase();
-  const redisUrl = process.env.TEST_REDIS_URL;
-  let database: { url: string; drop(): Promise<void> };
-  const procs: ChildProcess[] = [];
+  const servers = twoBuiltProcesses(); // DISPATCHER_INTERVAL_MS unset: the default
   let a: string;
   let b: string;
-  const admin = { authorization: `Bearer ${adminToken}` };
+  before(() => ({ a, b } = servers));
 
-  before(async function () {
-    if (!pgDb || !redisUrl) this.skip();
-    database = await pgDb.create();
-    const env = { DATABASE_URL: database.url, REDIS_URL: redisUrl, DISPATCH_ADMIN_TOKEN: adminToken };
-    const first = await startReadyServer(env); // migrates and seeds before the second starts
-    const second = await startReadyServer(env);
-    procs.push(first.child, second.child);
-    [a, b] = [first.url, second.url];
-  });
-  after(async () => {
-    for (const child of procs) child.kill("SIGTERM");
-    await until(() => procs.every((child) => child.exitCode !== null || child.signalCode !== null), {
-      timeoutMs: 10_000,
-    });
-    await database?.drop();
-  });
+  const admin = { authorization: `Bearer ${adminToken}` };
 
   const call = async (base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) => {
     const response = await jsonRequest(base, method, path, { headers, body });
@@ -127,7 +108,7 @@ describe("re-planning: the built server on Postgres + Redis, at the default disp
       ["dispatch"],
     );
 
-    const client = new pg.Client({ connectionString: database.url });
+    const client = new pg.Client({ connectionString: servers.databaseUrl });
     await client.connect();
     try {
       const { rows } = await client.query<{ busy_from: Date; busy_until: Date }>(

@@ -2,50 +2,27 @@
 // concurrent retries of one order spread over both create exactly one order, and concurrent advances of one
 // sandbox clock spread over both take it one at a time.
 import assert from "node:assert/strict";
-import type { ChildProcess } from "node:child_process";
 import pg from "pg";
 import { orderRequest, quoteRequest } from "../fixtures/requests.js";
-import { startReadyServer } from "../helpers/server-process.js";
-import { adminToken, postgresDatabase } from "../helpers/server.js";
-import { until } from "../helpers/wait.js";
+import { twoBuiltProcesses } from "../helpers/server-process.js";
+import { adminToken } from "../helpers/server.js";
 import { jsonRequest } from "../helpers/request.js";
 
 describe("scale-out: two server processes", function () {
   this.timeout(120_000);
-  const pgDb = postgresDatabase();
-  const redisUrl = process.env.TEST_REDIS_URL;
-  let database: { url: string; drop(): Promise<void> };
-  const procs: ChildProcess[] = [];
+  const servers = twoBuiltProcesses({ SANDBOX_STEP_MS: "0" });
   let a: string;
   let b: string;
   let key: string;
 
   before(async function () {
-    if (!pgDb || !redisUrl) this.skip();
-    database = await pgDb.create();
-    const env = {
-      DATABASE_URL: database.url,
-      REDIS_URL: redisUrl,
-      DISPATCH_ADMIN_TOKEN: adminToken,
-      SANDBOX_STEP_MS: "0",
-    };
-    const first = await startReadyServer(env); // migrates and seeds before the second starts
-    const second = await startReadyServer(env);
-    procs.push(first.child, second.child);
-    [a, b] = [first.url, second.url];
+    ({ a, b } = servers);
     const issued = await fetch(`${a}/api/admin/v1/keys`, {
       method: "POST",
       headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
       body: JSON.stringify({ account: "scale", environment: "test" }),
     });
     key = (await issued.json()).key;
-  });
-  after(async () => {
-    for (const child of procs) child.kill("SIGTERM");
-    await until(() => procs.every((child) => child.exitCode !== null || child.signalCode !== null), {
-      timeoutMs: 10_000,
-    });
-    await database?.drop();
   });
 
   const post = (base: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -76,7 +53,7 @@ describe("scale-out: two server processes", function () {
     const bodies = await Promise.all(answers.map((r) => r.json()));
     assert.deepEqual([...new Set(answers.map((r) => r.status))], [201]);
     assert.equal(new Set(bodies.map((x) => x.order.id)).size, 1);
-    const client = new pg.Client(database.url);
+    const client = new pg.Client(servers.databaseUrl);
     await client.connect();
     const { rows } = await client.query("select count(*)::int as n from orders where reference_id = 'scale-out-1'");
     await client.end();

@@ -4,7 +4,15 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../mocks/prism.js";
 import { buildServer, staleness } from "../../server/build.js";
-import { issueTestKey, testServerEnv, type TestDatabase, type TestServer } from "./server.js";
+import {
+  adminToken,
+  issueTestKey,
+  postgresDatabase,
+  testServerEnv,
+  type TestDatabase,
+  type TestServer,
+} from "./server.js";
+import { until } from "./wait.js";
 
 export const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -170,4 +178,34 @@ export async function startBuiltServer(
       await database.drop();
     },
   };
+}
+
+/** Two processes of the build on one new Postgres database and one Redis (TEST_DATABASE_URL and TEST_REDIS_URL; the
+ * suite is skipped without them), started before the suite's tests (the first migrates and seeds before the second
+ * starts) and ended by pid after them; read `a`, `b` (base URLs) and `databaseUrl` inside the tests. */
+export function twoBuiltProcesses(env: Record<string, string> = {}): { a: string; b: string; databaseUrl: string } {
+  const pair = { a: "", b: "", databaseUrl: "" };
+  const procs: ChildProcess[] = [];
+  let database: { url: string; drop(): Promise<void> } | undefined;
+  before(async function () {
+    const pgDb = postgresDatabase();
+    const redisUrl = process.env.TEST_REDIS_URL;
+    if (!pgDb || !redisUrl) this.skip();
+    database = await pgDb.create();
+    const settings = { DATABASE_URL: database.url, REDIS_URL: redisUrl, DISPATCH_ADMIN_TOKEN: adminToken, ...env };
+    for (const side of ["a", "b"] as const) {
+      const started = await startReadyServer(settings);
+      procs.push(started.child);
+      pair[side] = started.url;
+    }
+    pair.databaseUrl = database.url;
+  });
+  after(async () => {
+    for (const child of procs) child.kill("SIGTERM");
+    await until(() => procs.every((child) => child.exitCode !== null || child.signalCode !== null), {
+      timeoutMs: 10_000,
+    });
+    await database?.drop();
+  });
+  return pair;
 }
