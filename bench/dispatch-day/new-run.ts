@@ -86,7 +86,13 @@ function createRun(world: World, services: Services) {
   const quoted = new Map<string, number>();
   const calls: Record<string, { n: number; ms: number }> = {};
   const state = { nteRefusals: 0, lastEventId: 0 };
-  const quoteFigures: QuoteFigures = { quotes: 0, windows: 0, endingBeforeArrival: 0, leadingUnderWay: 0 };
+  const quoteFigures: QuoteFigures = {
+    quotes: 0,
+    windows: 0,
+    endingBeforeArrival: 0,
+    leadingUnderWay: 0,
+    graded: { high: 0, medium: 0, low: 0 },
+  };
   /** The customer's quote for the order, first: what it offers is judged against its own earliest arrival. */
   async function quote(order: DayOrder): Promise<void> {
     const input = { trade: order.trade, urgency: order.urgency, location: order.location };
@@ -99,6 +105,7 @@ function createRun(world: World, services: Services) {
     quoteFigures.windows += windows.length;
     quoteFigures.endingBeforeArrival += windows.filter((w) => Date.parse(w.end) < earliest).length;
     if (windows.length && Date.parse(windows[0].start) < at) quoteFigures.leadingUnderWay++;
+    for (const window of windows) quoteFigures.graded[window.confidence]++;
   }
   async function timed<T>(path: string, call: () => Promise<T>): Promise<T> {
     const started = performance.now();

@@ -30,7 +30,7 @@ function kpis(f: RunFigures, calls: RunResult["calls"]): string {
   const orders = all.orders;
   const q = f.quotes;
   const quoted = q
-    ? `quotes ${q.quotes} offering ${q.windows} windows, ${q.endingBeforeArrival} ending before the quote's own earliest arrival, ${q.leadingUnderWay} (${pct(q.leadingUnderWay / q.quotes)}) leading with a window under way`
+    ? `quotes ${q.quotes} offering ${q.windows} windows (${q.graded.high} high, ${q.graded.medium} medium, ${q.graded.low} low confidence), ${q.endingBeforeArrival} ending before the quote's own earliest arrival, ${q.leadingUnderWay} (${pct(q.leadingUnderWay / q.quotes)}) leading with a window under way`
     : "no quotes";
   const matcherMs = ["createQuote", "createOrder", "dispatcher sweep", "acceptOffer"].reduce(
     (sum, path) => sum + (calls?.[path]?.ms ?? 0),

@@ -39,6 +39,8 @@ export interface QuoteFigures {
   endingBeforeArrival: number;
   /** Quotes whose first window had already started when quoted. */
   leadingUnderWay: number;
+  /** The windows offered, by how sure the quote was of each (`confidence`). */
+  graded: { high: number; medium: number; low: number };
 }
 
 export interface RunResult {

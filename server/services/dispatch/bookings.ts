@@ -25,12 +25,13 @@ import type { Contractor } from "./contractors.js";
 import type { Match } from "./matching.js";
 import { earliestArrival, expectedWorkMinutes, slotsOf, type JobTime } from "./technician-time.js";
 import { travelMinutes, travelReady } from "./travel.js";
-import { confidenceOf, type Confidence } from "./window-confidence.js";
+import { confidenceOf, gradedTechnicians, type Confidence } from "./window-confidence.js";
 
 /** A window a quote may offer: the earliest arrival a candidate's technician can make in it, and how sure that is. */
 export interface OpenWindow {
   window: ArrivalWindow;
   earliest: number;
+  /** Technicians that can arrive in it, counted up to what its grade needs (gradedTechnicians) or more. */
   technicians: number;
   confidence: Confidence;
 }
@@ -200,14 +201,20 @@ function openWindowsOf(
   matches: Pick<Match, "contractor" | "responseMinutes">[],
 ): OpenWindow[] {
   const open = new Map<ArrivalWindow, { earliest: number; technicians: number }>();
-  for (const match of matches)
+  for (const match of matches) {
+    const responds = occupancy.now + match.responseMinutes * 60_000;
     for (const worked of windowsFor(occupancy, match.contractor)) {
+      const seen = open.get(worked.window);
+      // settled: enough technicians for its grade, and this match arrives no earlier than its earliest (never before
+      // the window's start nor its own response), so it changes neither; a big pool's quote skips most of its work
+      if (seen && seen.technicians >= gradedTechnicians && seen.earliest <= Math.max(worked.window.start, responds))
+        continue;
       const arrivals = arrivalsIn(claims, occupancy, match, worked);
       if (!arrivals.length || !hasDaySeat(claims, occupancy, match.contractor, worked.day)) continue;
-      const seen = open.get(worked.window);
       const earliest = Math.min(seen?.earliest ?? Infinity, arrivals[0].arrival);
       open.set(worked.window, { earliest, technicians: (seen?.technicians ?? 0) + arrivals.length });
     }
+  }
   return [...open]
     .map(([window, { earliest, technicians }]) => ({
       window,

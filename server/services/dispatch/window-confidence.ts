@@ -10,10 +10,13 @@ const minute = 60_000;
 export const highSlackMs = 60 * minute;
 export const mediumSlackMs = 30 * minute;
 
+/** The technicians a window needs for "high": more of them change no grade. */
+export const gradedTechnicians = 2;
+
 /** high: ≥ 60 minutes of slack and two technicians or more; medium: ≥ 30 minutes (or ≥ 60 with one); else low. */
 export function confidenceOf(windowEnd: number, earliestArrival: number, technicians: number): Confidence {
   const slack = windowEnd - earliestArrival;
-  if (slack >= highSlackMs && technicians >= 2) return "high";
+  if (slack >= highSlackMs && technicians >= gradedTechnicians) return "high";
   if (slack >= mediumSlackMs) return "medium";
   return "low";
 }
