@@ -16,6 +16,8 @@ import { alwaysWorking } from "../../../../server/services/dispatch/working-hour
 import type { Urgency } from "../../../../server/services/dispatch/trades.js";
 
 const hour = 3_600_000;
+/** A database nobody reads: the test hands the ledger its occupancy. */
+const unread = {} as unknown as Db;
 const now = Date.parse("2026-12-01T15:07:00Z");
 
 /** A small seeded generator (the test is one fixed pool per seed). */
@@ -75,7 +77,7 @@ describe("the quote's windows over a pool", () => {
     [4, "emergency"],
   ] as const)
     it(`are each candidate's windows merged: earliest arrival and grade (${urgency}, seed ${seed})`, () => {
-      const seats = createSeatLedger({} as Db);
+      const seats = createSeatLedger(unread); // openWindows works on the occupancy given: no read
       const { matches, occupancy } = pool(seed, 12, urgency);
       const merged = new Map<number, { end: number; earliest: number; technicians: number }>();
       for (const match of matches)
