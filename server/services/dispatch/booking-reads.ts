@@ -62,7 +62,10 @@ function seatMaps(rows: BookingRead[]): Pick<Occupancy, "timelines" | "daySeats"
   return maps;
 }
 
-/** The bookings of some contractors over some local days in one environment: one named, indexed statement. */
+/** The bookings of some contractors over some local days in one environment: one named, indexed statement. The ids
+ * go in as one array (`= any(array(...))`), which the planner looks up in the (environment, contractor_id, local_day)
+ * index whatever its statistics say; as `in (select ...)` a table not yet analysed was scanned whole for each id
+ * (96 ms against 0.4 ms for 55 contractors among 6,300 bookings: docs/decisions.md, "Scale"). */
 const readBookings = (
   db: Db,
   environment: Environment,
@@ -75,7 +78,7 @@ const readBookings = (
               extract(epoch from coalesce(busy_from, window_start))::float8 * 1000 as busy_from_ms,
               extract(epoch from coalesce(busy_until, window_end))::float8 * 1000 as busy_until_ms
          from contractor_bookings
-        where environment = ? and contractor_id in (select json_array_elements_text(?::json))
+        where environment = ? and contractor_id = any(array(select json_array_elements_text(?::json)))
           and local_day between ?::date and ?::date`,
       [environment, JSON.stringify(ids), ...days],
     )
