@@ -128,17 +128,18 @@ export const jobTimeOf = (
   earliest: job.now + match.responseMinutes * 60_000,
 });
 
-/** Each technician's earliest arrival in the window, earliest first (ties: the lowest technician). */
+/** Each technician's earliest arrival in the window, earliest first (ties: the lowest technician); `time`: the job's
+ * for this match, when the caller has it already. */
 function arrivalsIn(
   claims: Claims,
   occupancy: Occupancy,
   match: Pick<Match, "contractor" | "responseMinutes">,
   worked: WorkedWindow,
+  time: JobTime = jobTimeOf(match, occupancy),
 ) {
   const { id, capacity } = match.contractor;
   const { readAt: at } = occupancy;
   const unclaimed = claims.none();
-  const time = jobTimeOf(match, occupancy);
   const arrivals = [];
   for (let technician = 0; technician < capacity.concurrent_jobs; technician++) {
     const claimed = unclaimed ? undefined : (slot: number) => claims.has(`t|${id}|${technician}|${slot}`, at);
@@ -202,14 +203,18 @@ function openWindowsOf(
 ): OpenWindow[] {
   const open = new Map<ArrivalWindow, { earliest: number; technicians: number }>();
   for (const match of matches) {
-    const responds = occupancy.now + match.responseMinutes * 60_000;
+    const time = jobTimeOf(match, occupancy); // the same for each of its windows
     for (const worked of windowsFor(occupancy, match.contractor)) {
       const seen = open.get(worked.window);
       // settled: enough technicians for its grade, and this match arrives no earlier than its earliest (never before
       // the window's start nor its own response), so it changes neither; a big pool's quote skips most of its work
-      if (seen && seen.technicians >= gradedTechnicians && seen.earliest <= Math.max(worked.window.start, responds))
+      if (
+        seen &&
+        seen.technicians >= gradedTechnicians &&
+        seen.earliest <= Math.max(worked.window.start, time.earliest)
+      )
         continue;
-      const arrivals = arrivalsIn(claims, occupancy, match, worked);
+      const arrivals = arrivalsIn(claims, occupancy, match, worked, time);
       if (!arrivals.length || !hasDaySeat(claims, occupancy, match.contractor, worked.day)) continue;
       const earliest = Math.min(seen?.earliest ?? Infinity, arrivals[0].arrival);
       open.set(worked.window, { earliest, technicians: (seen?.technicians ?? 0) + arrivals.length });
