@@ -6,31 +6,25 @@
 import assert from "node:assert/strict";
 import pg from "pg";
 import { anchorageContractor } from "../fixtures/requests.js";
+import { admin, answerOffer, call, contractorKey, orderOf } from "../helpers/contractors.js";
 import { twoBuiltProcesses } from "../helpers/server-process.js";
-import { adminToken } from "../helpers/server.js";
+import { issueTestKey, type ServerTarget } from "../helpers/server.js";
 import { sleep, until } from "../helpers/wait.js";
-import { jsonRequest } from "../helpers/request.js";
 import { alwaysWorking } from "../../server/services/dispatch/working-hours.js";
-import type { Schemas } from "../../server/types/contract.js";
 
 const urgentDeadlineMs = 2 * 60 * 60_000;
-/** The dispatcher's default idle interval (server/config.ts), and room for one sweep's own work after it. */
+/** The dispatcher's default idle interval (server/config.ts). */
 const defaultIntervalMs = 30_000;
 
 describe("re-planning: the built server on Postgres + Redis, at the default dispatcher interval", function () {
   this.timeout(180_000);
   const servers = twoBuiltProcesses(); // DISPATCHER_INTERVAL_MS unset: the default
-  let a: string;
-  let b: string;
-  before(() => ({ a, b } = servers));
-
-  const admin = { authorization: `Bearer ${adminToken}` };
-
-  const call = async (base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) => {
-    const response = await jsonRequest(base, method, path, { headers, body });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
-  };
+  let a: ServerTarget;
+  let b: ServerTarget;
+  before(() => {
+    a = { url: servers.a, fetch };
+    b = { url: servers.b, fetch };
+  });
 
   it("brings a job booked late by its deadline at a sweep nobody nudged, announced, with no technician twice", async () => {
     const contractor = await call(a, "POST", "/api/admin/v1/contractors", admin, {
@@ -40,24 +34,28 @@ describe("re-planning: the built server on Postgres + Redis, at the default disp
       capacity: { concurrent_jobs: 1, jobs_per_day: 20 },
     });
     assert.equal(contractor.status, 201, JSON.stringify(contractor.body));
-    const contractorKey = await call(a, "POST", `/api/admin/v1/contractors/${contractor.body.id}/keys`, admin, {
-      environment: "live",
-    });
-    const issued = await call(a, "POST", "/api/admin/v1/keys", admin, { account: "replan-built", environment: "live" });
-    const customer = { "x-api-key": issued.body.key as string };
-    const order = async (base: string, reference: string) => {
-      const created = await call(base, "POST", "/api/dispatch/v1/order", customer, {
-        trade: "carpentry",
-        urgency: "urgent",
-        description: "Re-planning in the built server.",
-        reference_id: reference,
-        location: { state: "AK", city: "Anchorage", zip: "99501", address: "1 Main St" },
-      });
+    const contractorId = contractor.body.id as string;
+    const { key: contractorSecret } = await contractorKey(a, contractorId);
+    const { key: customer } = await issueTestKey(a, { account: "replan-built", environment: "live" });
+    const order = async (target: ServerTarget, reference: string) => {
+      const created = await call(
+        target,
+        "POST",
+        "/api/dispatch/v1/order",
+        { "x-api-key": customer },
+        {
+          trade: "carpentry",
+          urgency: "urgent",
+          description: "Re-planning in the built server.",
+          reference_id: reference,
+          location: { state: "AK", city: "Anchorage", zip: "99501", address: "1 Main St" },
+        },
+      );
       assert.equal(created.status, 201, JSON.stringify(created.body));
-      return created.body.order.id as string;
+      return (created.body.order as { id: string }).id;
     };
-    const promise = async (base: string, id: string) => {
-      const view = (await call(base, "GET", `/api/dispatch/v1/orders/${id}`, customer)).body as Schemas["OrderStatus"];
+    const promise = async (target: ServerTarget, id: string) => {
+      const view = await orderOf(target, customer, id);
       const eta = Date.parse(view.eta!.estimated_arrival_at);
       const [start, end] = [view.arrival_window!.start, view.arrival_window!.end].map(Date.parse);
       const onTime = eta <= Date.parse(view.created_at) + urgentDeadlineMs;
@@ -73,20 +71,12 @@ describe("re-planning: the built server on Postgres + Redis, at the default disp
     assert.ok(!booked.onTime && booked.inWindow, JSON.stringify(booked.view.eta));
 
     // the contractor declines the first job: its technician is free, and no dispatcher is nudged
-    const offers = await call(b, "GET", "/api/dispatch/v1/contractor/offers", { "x-api-key": contractorKey.body.key });
+    const offers = await call(b, "GET", "/api/dispatch/v1/contractor/offers", { "x-api-key": contractorSecret });
     const offer = (offers.body.items as { id: string; job: { order_id: string } }[]).find(
       (o) => o.job.order_id === first,
     );
     assert.ok(offer, JSON.stringify(offers.body));
-    const declined = await call(
-      b,
-      "POST",
-      `/api/dispatch/v1/contractor/offers/${offer.id}/decline`,
-      {
-        "x-api-key": contractorKey.body.key,
-      },
-      { reason: "no_capacity" },
-    );
+    const declined = await answerOffer(b, contractorSecret, offer.id, "decline", { reason: "no_capacity" });
     assert.equal(declined.status, 200, JSON.stringify(declined.body));
     const declinedAt = Date.now();
 
@@ -99,7 +89,7 @@ describe("re-planning: the built server on Postgres + Redis, at the default disp
     assert.ok(waitedMs <= defaultIntervalMs + 15_000, `re-planned ${waitedMs} ms after the decline`);
     const now = await promise(b, late);
     assert.ok(now.inWindow, JSON.stringify(now.view));
-    const events = await call(a, "GET", `/api/dispatch/v1/orders/${late}/events`, customer);
+    const events = await call(a, "GET", `/api/dispatch/v1/orders/${late}/events`, { "x-api-key": customer });
     const moves = (events.body.items as { type: string; data: { rescheduled_by: string } }[]).filter(
       (event) => event.type === "order.rescheduled",
     );
@@ -111,9 +101,9 @@ describe("re-planning: the built server on Postgres + Redis, at the default disp
     const client = new pg.Client({ connectionString: servers.databaseUrl });
     await client.connect();
     try {
-      const { rows } = await client.query<{ busy_from: Date; busy_until: Date }>(
-        "select busy_from, busy_until from contractor_bookings where contractor_id = $1 and seat is not null",
-        [contractor.body.id],
+      const { rows } = await client.query(
+        "select order_id from contractor_bookings where contractor_id = $1 and seat is not null",
+        [contractorId],
       );
       assert.equal(rows.length, 1, "the declined job holds no time: only the re-planned one does");
     } finally {
