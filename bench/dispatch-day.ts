@@ -2,11 +2,12 @@
 // (dispatch-day/new-run.ts) beside the matcher before capacity and windows (dispatch-day/simulate.ts), on the same
 // seeded world (dispatch-day/world.ts), with the figures of dispatch-day/figures.ts; `--write` puts them in
 // BENCHMARKS.md (dispatch-day/report.ts). PGlite in memory, and the local Postgres too when TEST_DATABASE_URL is set,
-// as the other benches; DISPATCH_DAY_ORDERS / _CONTRACTORS / _SEED change the day.
+// with the server's table statistics keeper; DISPATCH_DAY_ORDERS / _CONTRACTORS / _SEED change the day.
 import { loadConfig } from "../server/config.js";
 import { createChangeFeed } from "../server/db/change-feed.js";
 import { createDb } from "../server/db/knex.js";
 import { migrate } from "../server/db/migrate.js";
+import { createStatisticsKeeper } from "../server/db/statistics.js";
 import { createContractorService } from "../server/services/dispatch/contractors.js";
 import { rankMatches } from "../server/services/dispatch/matching.js";
 import { createDispatchDomain } from "../server/services/dispatch-domain.js";
@@ -44,9 +45,13 @@ export async function simulateDay(database: TestDatabase, sizes: DaySizes = defa
   const url = created.url;
   const db = createDb(url);
   const changes = createChangeFeed(url);
+  const statistics = createStatisticsKeeper(db, url); // as the server runs it: where the database keeps none
   try {
     await migrate(db);
     await changes.start(() => undefined);
+    statistics.start((error) => {
+      console.error("dispatch-day: table statistics:", error);
+    });
     const contractors = createContractorService(db, changes);
     const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: "silent", SANDBOX_STEP_MS: "0" });
     const dispatch = createDispatchDomain(db, contractors, config);
@@ -72,6 +77,7 @@ export async function simulateDay(database: TestDatabase, sizes: DaySizes = defa
     const figures = { fresh: runFigures(fresh, pool), baseline: runFigures(baseline, pool) };
     return { sizes, database: database.name, world, fresh, baseline, figures };
   } finally {
+    await statistics.stop();
     await changes.stop();
     await db.destroy();
     await created.drop();

@@ -165,8 +165,9 @@ async function registerPlugins(
   ]);
 }
 
-/** Background workers: the change feed's LISTEN connection, audit integration, webhook outbox, sandbox walker and
- * dispatcher (both need the real port), the event feed's sequencer and SSE streams. */
+/** Background workers: the change feed's LISTEN connection, audit integration, OAuth purge, table statistics,
+ * webhook outbox, sandbox walker and dispatcher (both need the real port), the event feed's sequencer and SSE
+ * streams. */
 async function startWorkers(server: Hapi.Server, services: Services): Promise<void> {
   const backgroundThrottle = createLogThrottle(60_000); // one line per cause per minute during an outage
   /** Every worker's failed run is logged the same way, named by its job and throttled together. */
@@ -176,6 +177,7 @@ async function startWorkers(server: Hapi.Server, services: Services): Promise<vo
   await services.changes.start(logAs("change-feed"));
   services.auditLog.start(logAs("audit"));
   services.oauthPurger.start(logAs("oauth-purge"));
+  services.statistics.start(logAs("statistics")); // analyses grown tables when the database does not (PGlite)
   services.webhooks.start(logAs("webhooks")); // outbox delivery worker; stop() waits for deliveries in flight
   server.ext("onPostStart", () => {
     services.workers.start(server.info.uri, logAs, (failure) => {
@@ -222,7 +224,7 @@ export async function createServer(config: Config, options: { logStream?: Writab
       await stopping;
       await services.workers.stop(); // the sandbox clock and the dispatcher
       await services.webhooks.stop();
-      await services.oauthPurger.stop();
+      await Promise.all([services.oauthPurger.stop(), services.statistics.stop()]);
       await services.auditLog.stop();
       await services.eventSequencer.stop();
       await services.contractorSequencer.stop();

@@ -16,6 +16,13 @@ import { createDispatchDomain } from "./dispatch-domain.js";
 import { createProbeService } from "./probe/probe.js";
 import { createQuoteService } from "./dispatch/quotes.js";
 import { createWebhookService } from "./webhooks/worker.js";
+import { createStatisticsKeeper } from "../db/statistics.js";
+
+/** The database's upkeep: expired OAuth rows purged, table statistics kept where the database keeps none. */
+const upkeep = (db: Db, config: Config) => ({
+  oauthPurger: createOAuthPurger(db),
+  statistics: createStatisticsKeeper(db, config.databaseUrl),
+});
 
 export function createServices(db: Db, config: Config) {
   const changes = createChangeFeed(config.databaseUrl);
@@ -53,7 +60,7 @@ export function createServices(db: Db, config: Config) {
     quotes: createQuoteService(db, contractors, config, dispatch.seats),
     evals: createEvalsService(db, config.evalsCacheMs),
     oauth,
-    oauthPurger: createOAuthPurger(db),
+    ...upkeep(db, config),
     ...dispatch,
     webhooks: createWebhookService(db, config),
     probe: createProbeService({ allowPrivate: config.probeAllowPrivate }),
