@@ -37,12 +37,18 @@ export function createStatisticsKeeper(db: Knex, databaseUrl: string, everyMs = 
   let job: BackgroundJob | null = null;
   let stopped = false;
   return {
-    /** Starts the job unless the database keeps its own statistics; a failed check goes to `onError`. */
+    /** Starts the job unless the database keeps its own statistics; a failed check goes to `onError` (unless the
+     * keeper stopped meanwhile: the database may be closed by then). */
     start(onError: (error: unknown) => void): void {
-      void keepsNoStatistics(db, databaseUrl).then((ours) => {
-        if (!ours || job || stopped) return;
-        job = startBackgroundJob(async () => (await analyseGrownTables(db)).length, { intervalMs: everyMs }, onError);
-      }, onError);
+      void keepsNoStatistics(db, databaseUrl).then(
+        (ours) => {
+          if (!ours || job || stopped) return;
+          job = startBackgroundJob(async () => (await analyseGrownTables(db)).length, { intervalMs: everyMs }, onError);
+        },
+        (error: unknown) => {
+          if (!stopped) onError(error);
+        },
+      );
     },
     async stop(): Promise<void> {
       stopped = true;
