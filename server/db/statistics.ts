@@ -4,6 +4,7 @@
 // would (docs/decisions.md, "Table statistics where the database keeps none").
 import type { Knex } from "knex";
 import { startBackgroundJob, type BackgroundJob } from "../background-job.js";
+import { isPostgresUrl } from "./knex.js";
 import { rawQuery } from "./raw.js";
 
 /** How often the keeper looks (and how long after start it first does). */
@@ -11,7 +12,7 @@ export const statisticsEveryMs = 60_000;
 
 /** Whether this database leaves its statistics to us: PGlite always, a Postgres running without autovacuum. */
 export async function keepsNoStatistics(db: Knex, databaseUrl: string): Promise<boolean> {
-  if (databaseUrl.startsWith("pglite://")) return true;
+  if (!isPostgresUrl(databaseUrl)) return true; // the embedded PGlite
   const result = await rawQuery<{ autovacuum: string }>(db, "select current_setting('autovacuum') as autovacuum", []);
   return result.rows[0]?.autovacuum !== "on";
 }
