@@ -109,6 +109,11 @@ interface Worked {
   windows: WorkedWindow[];
 }
 const worked = new WeakMap<object, Map<string, Worked>>();
+/** The same windows for the same hours: a contractor read afresh (a new object) finds them by its calendar's content
+ * (re-planning reads each contractor anew: rebuilt per booking, they were a quarter of the dispatch day's CPU). */
+const byContent = new Map<string, Worked>();
+/** Distinct calendar and zone pairs kept at most (then the map starts afresh): a big pool's worth. */
+const maxByContent = 4096;
 
 function buildWorked(calendar: Calendar, zone: string, now: number): Worked {
   const grid = gridOf(zone, now);
@@ -126,7 +131,8 @@ function buildWorked(calendar: Calendar, zone: string, now: number): Worked {
   return { from, windows };
 }
 
-/** The grid windows the contractor works whole, around `now`; cached per contractor object and zone, for the day. */
+/** The grid windows the contractor works whole, around `now`; cached per contractor object (and per calendar) and zone,
+ * for the day. */
 export function workedWindows(contractor: Calendar, zone: string, now: number): WorkedWindow[] {
   let byZone = worked.get(contractor);
   if (!byZone) {
@@ -136,8 +142,19 @@ export function workedWindows(contractor: Calendar, zone: string, now: number): 
   const from = Math.floor(now / day) * day - day;
   let entry = byZone.get(zone);
   if (entry?.from !== from) {
-    entry = buildWorked(contractor, zone, now);
+    entry = sameCalendar(contractor, zone, now, from);
     byZone.set(zone, entry);
   }
   return entry.windows;
+}
+
+function sameCalendar(calendar: Calendar, zone: string, now: number, from: number): Worked {
+  const key = `${zone}|${calendar.time_zone}|${JSON.stringify(calendar.working_hours)}`;
+  let entry = byContent.get(key);
+  if (entry?.from !== from) {
+    if (byContent.size >= maxByContent) byContent.clear();
+    entry = buildWorked(calendar, zone, now);
+    byContent.set(key, entry);
+  }
+  return entry;
 }

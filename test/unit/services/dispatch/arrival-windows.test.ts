@@ -87,6 +87,21 @@ describe("arrival windows", () => {
       const two = worked.find((w) => w.window.startText === "2026-06-13T02:00:00-05:00");
       assert.equal(two?.day, "2026-06-13");
     });
+
+    it("works a calendar out once: the same hours read afresh share it, other hours do not", () => {
+      const mornings = [{ start: "08:00", end: "12:00" }];
+      const hours = () => ({ time_zone: "America/Denver", working_hours: { ...alwaysWorking, monday: mornings } });
+      const now = Date.parse("2026-06-12T20:00:00Z");
+      const first = workedWindows(hours(), "America/Denver", now);
+      assert.equal(workedWindows(hours(), "America/Denver", now), first); // a new object, the same hours
+      const other = { ...hours(), working_hours: { ...alwaysWorking, monday: [{ start: "09:00", end: "12:00" }] } };
+      const theirs = workedWindows(other, "America/Denver", now);
+      assert.notEqual(theirs, first);
+      const monday = (worked: typeof first) => worked.filter((w) => w.day === "2026-06-15").map((w) => w.window.startText);
+      assert.deepEqual(monday(first), ["2026-06-15T08:00:00-06:00", "2026-06-15T10:00:00-06:00"]);
+      assert.deepEqual(monday(theirs), ["2026-06-15T10:00:00-06:00"]);
+      assert.notEqual(workedWindows(hours(), "America/Chicago", now), first); // another job zone
+    });
   });
 
   it("writes instants in the zone's offset and knows its even hours", () => {
