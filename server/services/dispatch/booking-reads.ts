@@ -150,7 +150,7 @@ export function createRecentReads(read: ReturnType<typeof createBookingReader>) 
 /** The occupancy for a job: the candidates' bookings over its urgency's horizon, two days either side. */
 export async function readOccupancy(
   read: (ids: string[], days: [string, string]) => Promise<Seats>,
-  candidates: Contractor[],
+  candidates: readonly Contractor[],
   job: Job,
 ): Promise<Occupancy> {
   const { urgency, now } = job;

@@ -23,7 +23,7 @@ import {
 import { bookingOutcome, pickBooking, type BookingOutcome, type Booking, type BookRequest } from "./booking-rule.js";
 import type { Contractor } from "./contractors.js";
 import type { Match } from "./matching.js";
-import { earliestArrival, expectedWorkMinutes, slotsOf, type JobTime } from "./technician-time.js";
+import { earliestArrival, expectedWorkMinutes, type Busy, type JobTime } from "./technician-time.js";
 import { travelMinutes, travelReady } from "./travel.js";
 import { confidenceOf, gradedTechnicians, type Confidence } from "./window-confidence.js";
 
@@ -79,27 +79,65 @@ export const isSeatTaken = (error: unknown) =>
   error.code === "23505" &&
   (!("constraint" in error) || /^(contractor_bookings|technician_slots)/.test(String(error.constraint)));
 
-/** Seats picked by this instance → when the write ended (Infinity while pending), taken for reads begun before. */
-function createClaims() {
-  const ended = new Map<string, number>();
+/** A technician's time or a day seat picked by this instance, and when its write ended (Infinity while pending). */
+interface Claim {
+  booking: Booking;
+  ended: number;
+}
+
+/** Seats picked by this instance, taken for reads begun before their write ended: per technician its claimed busy
+ * intervals (read once per technician, not per quarter hour: at ten times the dispatch day a key per slot was most of
+ * a quote's time), per contractor's day its claimed day seats. */
+export function createClaims() {
+  const technicians = new Map<string, Claim[]>();
+  const days = new Map<string, Claim[]>();
   let purgedAt = 0;
-  const keysOf = (b: Booking) => [
-    ...slotsOf(b.busy).map((slot) => `t|${b.contractorId}|${b.seat}|${slot}`),
-    `d|${b.contractorId}|${b.day}|${b.daySeat}`,
+  const keysOf = (b: Booking): [Map<string, Claim[]>, string][] => [
+    [technicians, technicianKey(b.contractorId, b.seat)],
+    [days, dayKey(b.contractorId, b.day)],
   ];
+  const same = (a: Booking, b: Booking) =>
+    a.contractorId === b.contractorId &&
+    a.seat === b.seat &&
+    a.busy.from === b.busy.from &&
+    a.day === b.day &&
+    a.daySeat === b.daySeat;
+  function purge(now: number) {
+    for (const map of [technicians, days])
+      for (const [key, claims] of map) {
+        const kept = claims.filter((claim) => claim.ended >= now - claimLingerMs);
+        if (kept.length) map.set(key, kept);
+        else map.delete(key);
+      }
+  }
   return {
-    /** Whether nothing is claimed (the common case of a quote: no key to build). */
-    none: () => ended.size === 0,
-    has: (key: string, readAt: number) => (ended.get(key) ?? -1) >= readAt,
-    hold: (booking: Booking) => {
-      keysOf(booking).forEach((key) => ended.set(key, Infinity));
+    /** Whether nothing is claimed (the common case of a quote: nothing to look up). */
+    none: () => technicians.size === 0 && days.size === 0,
+    /** The technician's claimed busy intervals a read at `readAt` must take as busy. */
+    busy(contractorId: string, technician: number, readAt: number): Busy[] {
+      const claims = technicians.get(technicianKey(contractorId, technician));
+      return claims ? claims.filter((claim) => claim.ended >= readAt).map((claim) => claim.booking.busy) : [];
+    },
+    /** Whether day seat `seat` of the contractor's local day is claimed for a read at `readAt`. */
+    daySeat(contractorId: string, localDay: string, seat: number, readAt: number): boolean {
+      const claims = days.get(dayKey(contractorId, localDay));
+      return claims?.some((claim) => claim.booking.daySeat === seat && claim.ended >= readAt) ?? false;
+    },
+    hold(booking: Booking): void {
+      for (const [map, key] of keysOf(booking)) {
+        const claims = map.get(key);
+        if (claims) claims.push({ booking, ended: Infinity });
+        else map.set(key, [{ booking, ended: Infinity }]);
+      }
     },
     release(booking: Booking): void {
       const now = Date.now();
-      keysOf(booking).forEach((key) => ended.set(key, now));
+      for (const [map, key] of keysOf(booking))
+        for (const claim of map.get(key) ?? [])
+          if (same(claim.booking, booking)) claim.ended = Math.min(claim.ended, now);
       if (now - purgedAt < 1000) return;
       purgedAt = now;
-      for (const [key, at] of ended) if (at < now - claimLingerMs) ended.delete(key);
+      purge(now);
     },
   };
 }
@@ -142,9 +180,10 @@ function arrivalsIn(
   const unclaimed = claims.none();
   const arrivals = [];
   for (let technician = 0; technician < capacity.concurrent_jobs; technician++) {
-    const claimed = unclaimed ? undefined : (slot: number) => claims.has(`t|${id}|${technician}|${slot}`, at);
-    const busy = occupancy.timelines.get(technicianKey(id, technician)) ?? [];
-    const placement = earliestArrival(busy, worked.window, time, claimed);
+    const read = occupancy.timelines.get(technicianKey(id, technician)) ?? [];
+    const claimed = unclaimed ? [] : claims.busy(id, technician, at);
+    const busy = claimed.length ? [...read, ...claimed] : read;
+    const placement = earliestArrival(busy, worked.window, time);
     if (placement) arrivals.push({ technician, ...placement });
   }
   return arrivals.sort((a, b) => a.arrival - b.arrival || a.technician - b.technician);
@@ -154,7 +193,7 @@ function hasDaySeat(claims: Claims, occupancy: Occupancy, contractor: Contractor
   const { id, capacity } = contractor;
   const unclaimed = claims.none();
   const free = lowestFree(occupancy.daySeats.get(dayKey(id, localDay)), capacity.jobs_per_day, (s) =>
-    unclaimed ? false : claims.has(`d|${id}|${localDay}|${s}`, occupancy.readAt),
+    unclaimed ? false : claims.daySeat(id, localDay, s, occupancy.readAt),
   );
   return free !== null;
 }
@@ -168,7 +207,7 @@ function seatsIn(claims: Claims, occupancy: Occupancy, match: Match, worked: Wor
   if (!first) return null;
   const unclaimed = claims.none();
   const daySeat = lowestFree(occupancy.daySeats.get(dayKey(id, localDay)), capacity.jobs_per_day, (s) =>
-    unclaimed ? false : claims.has(`d|${id}|${localDay}|${s}`, at),
+    unclaimed ? false : claims.daySeat(id, localDay, s, at),
   );
   if (daySeat === null) return null;
   const { technician: seat, arrival, busy, driveMs } = first;
@@ -240,7 +279,7 @@ export function createSeatLedger(db: Db) {
   const worlds = { live: createWorldLedger(db, "live"), test: createWorldLedger(db, "test") };
   return {
     /** One grouped read of the candidates' bookings over the urgency's horizon; a recent one will do unless `fresh`. */
-    async read(candidates: Contractor[], job: Job, fresh = false) {
+    async read(candidates: readonly Contractor[], job: Job, fresh = false) {
       const { read, recent } = worlds[job.environment];
       await travelReady();
       return readOccupancy(fresh ? read : (ids, days) => recent.read(ids, days), candidates, job);

@@ -64,6 +64,25 @@ async function toNewRow(input: ContractorInput, pointer?: string): Promise<Contr
 const serves = (contractor: Contractor, trade: TradeCode, state: string) =>
   contractor.trades.includes(trade) && contractor.service_areas.some((area) => area.state === state);
 
+/** Each pool read's candidates by trade and state, worked out once: at ten times the dispatch day every quote, order
+ * and assignment filtered 3,000 contractors (docs/decisions.md, "Scale"). */
+const serving = new WeakMap<readonly Contractor[], Map<string, readonly Contractor[]>>();
+
+function servingOf(pool: readonly Contractor[], trade: TradeCode, state: string): readonly Contractor[] {
+  let byJob = serving.get(pool);
+  if (!byJob) {
+    byJob = new Map();
+    serving.set(pool, byJob);
+  }
+  const key = `${trade}|${state}`;
+  let candidates = byJob.get(key);
+  if (!candidates) {
+    candidates = pool.filter((contractor) => serves(contractor, trade, state));
+    byJob.set(key, candidates);
+  }
+  return candidates;
+}
+
 /** A page of contractors by id; trade and state filter on the jsonb columns. */
 async function listContractors(db: Db, filter: { trade?: string; state?: string; limit: number; cursor?: string }) {
   const query = db("contractors")
@@ -135,9 +154,10 @@ export function createContractorService(db: Db, feed: ChangeFeed | null = null) 
 
     list: (filter: Parameters<typeof listContractors>[1]) => listContractors(db, filter),
 
-    async candidates(trade: TradeCode, state: string): Promise<Contractor[]> {
-      const upper = state.toUpperCase();
-      return ((await activePool()) ?? []).filter((contractor) => serves(contractor, trade, upper));
+    /** The active contractors of a trade in a state, in id order; shared between callers: never changed. */
+    async candidates(trade: TradeCode, state: string): Promise<readonly Contractor[]> {
+      const pool = await activePool();
+      return pool ? servingOf(pool, trade, state.toUpperCase()) : [];
     },
 
     async hasActive(): Promise<boolean> {

@@ -32,7 +32,7 @@ function coverageOf(contractor: Contractor, location: JobLocation): Coverage {
 
 /** Emergencies need an emergency-capable contractor; response time shrinks with urgency. */
 export function rankMatches(
-  candidates: Contractor[],
+  candidates: readonly Contractor[],
   job: { trade: TradeCode; location: JobLocation; urgency: Urgency },
 ): Match[] {
   const hours = tradeWages[job.trade].typicalHours;

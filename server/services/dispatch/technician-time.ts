@@ -56,20 +56,17 @@ export const overlaps = (a: Busy, b: Busy) => a.from < b.until && b.from < a.unt
 export const busyOf = (arrival: number, job: JobTime): Busy => onSlots(arrival - job.travelMs, arrival + job.workMs);
 
 /** The earliest arrival in the window (by arrivalMarginMs before its end, not before `job.earliest`) whose busy
- * interval clashes with none of `busy` nor a slot `claimed`; null when there is none. */
+ * interval clashes with none of `busy`; null when there is none. */
 export function earliestArrival(
   busy: readonly Busy[],
   window: { start: number; end: number },
   job: JobTime,
-  claimed?: (slot: number) => boolean,
 ): Placement | null {
   const latest = window.end - arrivalMarginMs;
   let arrival = Math.max(window.start, job.earliest); // the response itself when it binds (the ETA's `dispatch`)
   while (arrival <= latest) {
     const interval = busyOf(arrival, job);
-    let freeFrom = busy.find((b) => overlaps(b, interval))?.until;
-    if (freeFrom === undefined && claimed)
-      for (let slot = interval.from; slot < interval.until; slot += slotMs) if (claimed(slot)) freeFrom = slot + slotMs;
+    const freeFrom = busy.find((b) => overlaps(b, interval))?.until;
     if (freeFrom === undefined) return { arrival, busy: interval, driveMs: job.travelMs };
     arrival = Math.max(arrival + arrivalStepMs, ceilTo(freeFrom + job.travelMs, arrivalStepMs));
   }

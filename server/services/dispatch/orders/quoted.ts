@@ -54,7 +54,7 @@ export async function quoteForOrder(db: Db, tenant: Tenant, quoteId: string, job
 }
 
 /** The order's matches: the quoted contractor first while the pool still has it for this job, carrying its price. */
-export function quotedMatches(candidates: Contractor[], job: Job, quote: OrderedQuote): Match[] {
+export function quotedMatches(candidates: readonly Contractor[], job: Job, quote: OrderedQuote): Match[] {
   const ranked = rankMatches(candidates, job);
   const best = ranked.find((match) => match.contractor.id === quote.contractor_id) ?? ranked[0];
   if (!best) return [];

@@ -97,7 +97,8 @@ describe("arrival windows", () => {
       const other = { ...hours(), working_hours: { ...alwaysWorking, monday: [{ start: "09:00", end: "12:00" }] } };
       const theirs = workedWindows(other, "America/Denver", now);
       assert.notEqual(theirs, first);
-      const monday = (worked: typeof first) => worked.filter((w) => w.day === "2026-06-15").map((w) => w.window.startText);
+      const monday = (worked: typeof first) =>
+        worked.filter((w) => w.day === "2026-06-15").map((w) => w.window.startText);
       assert.deepEqual(monday(first), ["2026-06-15T08:00:00-06:00", "2026-06-15T10:00:00-06:00"]);
       assert.deepEqual(monday(theirs), ["2026-06-15T10:00:00-06:00"]);
       assert.notEqual(workedWindows(hours(), "America/Chicago", now), first); // another job zone

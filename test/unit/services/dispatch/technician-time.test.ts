@@ -53,10 +53,9 @@ describe("technicians' time", () => {
     assert.equal(earliestArrival([next], window, job(0, 120)), null); // would run to 16:00
   });
 
-  it("skips slots claimed by this instance", () => {
-    const claimed = new Set([at("14:30")]);
-    const placed = earliestArrival([], window, job(0), (slot) => claimed.has(slot));
-    assert.equal(placed?.arrival, at("15:15")); // departs 14:45, after the claimed quarter
+  it("departs after the quarter hour another job holds", () => {
+    const placed = earliestArrival([onSlots(at("14:30"), at("14:45"))], window, job(0));
+    assert.equal(placed?.arrival, at("15:15")); // departs 14:45, after the quarter held
   });
 
   it("keeps busy intervals on quarter hours, as technician_slots does", () => {
