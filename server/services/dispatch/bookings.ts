@@ -20,10 +20,11 @@ import {
   type Job,
   type Occupancy,
 } from "./booking-reads.js";
+import { createClaims, type Claims } from "./seat-claims.js";
 import { bookingOutcome, pickBooking, type BookingOutcome, type Booking, type BookRequest } from "./booking-rule.js";
 import type { Contractor } from "./contractors.js";
 import type { Match } from "./matching.js";
-import { earliestArrival, expectedWorkMinutes, type Busy, type JobTime } from "./technician-time.js";
+import { earliestArrival, expectedWorkMinutes, type JobTime } from "./technician-time.js";
 import { travelMinutes, travelReady } from "./travel.js";
 import { confidenceOf, gradedTechnicians, type Confidence } from "./window-confidence.js";
 
@@ -38,8 +39,6 @@ export interface OpenWindow {
 
 export type { Booking } from "./booking-rule.js";
 export { dayKey, technicianKey, type Job, type Occupancy } from "./booking-reads.js";
-/** How long a written seat stays claimed for reads begun before its write ended. */
-const claimLingerMs = 10_000;
 
 /** The booking row an order writes: the json form the writer's statement inserts. */
 export const bookingRow = (orderId: string, booking: Booking) => ({
@@ -78,70 +77,6 @@ export const isSeatTaken = (error: unknown) =>
   "code" in error &&
   error.code === "23505" &&
   (!("constraint" in error) || /^(contractor_bookings|technician_slots)/.test(String(error.constraint)));
-
-/** A technician's time or a day seat picked by this instance, and when its write ended (Infinity while pending). */
-interface Claim {
-  booking: Booking;
-  ended: number;
-}
-
-/** Seats picked by this instance, taken for reads begun before their write ended: per technician its claimed busy
- * intervals (read once per technician, not per quarter hour: at ten times the dispatch day a key per slot was most of
- * a quote's time), per contractor's day its claimed day seats. */
-export function createClaims() {
-  const technicians = new Map<string, Claim[]>();
-  const days = new Map<string, Claim[]>();
-  let purgedAt = 0;
-  const keysOf = (b: Booking): [Map<string, Claim[]>, string][] => [
-    [technicians, technicianKey(b.contractorId, b.seat)],
-    [days, dayKey(b.contractorId, b.day)],
-  ];
-  const same = (a: Booking, b: Booking) =>
-    a.contractorId === b.contractorId &&
-    a.seat === b.seat &&
-    a.busy.from === b.busy.from &&
-    a.day === b.day &&
-    a.daySeat === b.daySeat;
-  function purge(now: number) {
-    for (const map of [technicians, days])
-      for (const [key, claims] of map) {
-        const kept = claims.filter((claim) => claim.ended >= now - claimLingerMs);
-        if (kept.length) map.set(key, kept);
-        else map.delete(key);
-      }
-  }
-  return {
-    /** Whether nothing is claimed (the common case of a quote: nothing to look up). */
-    none: () => technicians.size === 0 && days.size === 0,
-    /** The technician's claimed busy intervals a read at `readAt` must take as busy. */
-    busy(contractorId: string, technician: number, readAt: number): Busy[] {
-      const claims = technicians.get(technicianKey(contractorId, technician));
-      return claims ? claims.filter((claim) => claim.ended >= readAt).map((claim) => claim.booking.busy) : [];
-    },
-    /** Whether day seat `seat` of the contractor's local day is claimed for a read at `readAt`. */
-    daySeat(contractorId: string, localDay: string, seat: number, readAt: number): boolean {
-      const claims = days.get(dayKey(contractorId, localDay));
-      return claims?.some((claim) => claim.booking.daySeat === seat && claim.ended >= readAt) ?? false;
-    },
-    hold(booking: Booking): void {
-      for (const [map, key] of keysOf(booking)) {
-        const claims = map.get(key);
-        if (claims) claims.push({ booking, ended: Infinity });
-        else map.set(key, [{ booking, ended: Infinity }]);
-      }
-    },
-    release(booking: Booking): void {
-      const now = Date.now();
-      for (const [map, key] of keysOf(booking))
-        for (const claim of map.get(key) ?? [])
-          if (same(claim.booking, booking)) claim.ended = Math.min(claim.ended, now);
-      if (now - purgedAt < 1000) return;
-      purgedAt = now;
-      purge(now);
-    },
-  };
-}
-type Claims = ReturnType<typeof createClaims>;
 
 /** Reads, matches and writes at most this many times when other instances take the seats picked. */
 export const seatAttempts = 4;

@@ -1,13 +1,9 @@
-// This instance's claims on technicians' time and day seats (bookings.ts createClaims): what a booking picked holds
+// This instance's claims on technicians' time and day seats (seat-claims.ts): what a booking picked holds
 // until its write ends, then for the reads begun before that, and how the ledger's picks step around them.
 import { strict as assert } from "node:assert";
 import type { Db } from "../../../../server/db/knex.js";
-import {
-  createClaims,
-  createSeatLedger,
-  type Booking,
-  type Occupancy,
-} from "../../../../server/services/dispatch/bookings.js";
+import { createSeatLedger, type Booking, type Occupancy } from "../../../../server/services/dispatch/bookings.js";
+import { createClaims } from "../../../../server/services/dispatch/seat-claims.js";
 import type { Contractor } from "../../../../server/services/dispatch/contractors.js";
 import type { Match } from "../../../../server/services/dispatch/matching.js";
 import { alwaysWorking } from "../../../../server/services/dispatch/working-hours.js";
