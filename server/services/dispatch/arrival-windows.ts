@@ -45,7 +45,10 @@ interface Grid {
   from: number;
   windows: ArrivalWindow[];
 }
-const grids = new Map<string, Grid>();
+/** Per zone, its grids by first day: a few, so that instants on other days (a sandbox's test clock beside live
+ * traffic) neither rebuild a zone's grid at each turn nor hand out other objects for the same windows. */
+const grids = new Map<string, Map<number, Grid>>();
+const gridsPerZone = 8;
 
 function buildGrid(zone: string, from: number): Grid {
   const windows: ArrivalWindow[] = [];
@@ -66,10 +69,16 @@ function buildGrid(zone: string, from: number): Grid {
 /** The zone's windows from the day before `now`'s UTC day, for cachedDays days. */
 function gridOf(zone: string, now: number): ArrivalWindow[] {
   const from = Math.floor(now / day) * day - day;
-  let grid = grids.get(zone);
-  if (grid?.from !== from) {
+  let byFrom = grids.get(zone);
+  if (!byFrom) {
+    byFrom = new Map();
+    grids.set(zone, byFrom);
+  }
+  let grid = byFrom.get(from);
+  if (!grid) {
+    if (byFrom.size >= gridsPerZone) byFrom.delete(byFrom.keys().next().value!);
     grid = buildGrid(zone, from);
-    grids.set(zone, grid);
+    byFrom.set(from, grid);
   }
   return grid.windows;
 }

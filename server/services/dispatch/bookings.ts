@@ -175,11 +175,13 @@ function openWindowsOf(
   occupancy: Occupancy,
   matches: Pick<Match, "contractor" | "responseMinutes">[],
 ): OpenWindow[] {
-  const open = new Map<ArrivalWindow, { earliest: number; technicians: number }>();
+  // by start, not by object: a zone's grid is rebuilt when another day's instant asks for it (a sandbox clock), and a
+  // contractor's worked windows cached before then hold the earlier build's objects
+  const open = new Map<number, { window: ArrivalWindow; earliest: number; technicians: number }>();
   for (const match of matches) {
     const time = jobTimeOf(match, occupancy); // the same for each of its windows
     for (const worked of windowsFor(occupancy, match.contractor)) {
-      const seen = open.get(worked.window);
+      const seen = open.get(worked.window.start);
       // settled: enough technicians for its grade, and this match arrives no earlier than its earliest (never before
       // the window's start nor its own response), so it changes neither; a big pool's quote skips most of its work
       if (
@@ -188,14 +190,16 @@ function openWindowsOf(
         seen.earliest <= Math.max(worked.window.start, time.earliest)
       )
         continue;
+      if (!hasDaySeat(claims, occupancy, match.contractor, worked.day)) continue;
       const arrivals = arrivalsIn(claims, occupancy, match, worked, time);
-      if (!arrivals.length || !hasDaySeat(claims, occupancy, match.contractor, worked.day)) continue;
+      if (!arrivals.length) continue;
       const earliest = Math.min(seen?.earliest ?? Infinity, arrivals[0].arrival);
-      open.set(worked.window, { earliest, technicians: (seen?.technicians ?? 0) + arrivals.length });
+      const technicians = (seen?.technicians ?? 0) + arrivals.length;
+      open.set(worked.window.start, { window: worked.window, earliest, technicians });
     }
   }
-  return [...open]
-    .map(([window, { earliest, technicians }]) => ({
+  return [...open.values()]
+    .map(({ window, earliest, technicians }) => ({
       window,
       earliest,
       technicians,

@@ -13,6 +13,7 @@ import type { Contractor } from "../../../../server/services/dispatch/contractor
 import { slotMs, type Busy } from "../../../../server/services/dispatch/technician-time.js";
 import { confidenceOf } from "../../../../server/services/dispatch/window-confidence.js";
 import { alwaysWorking } from "../../../../server/services/dispatch/working-hours.js";
+import { bookableWindows } from "../../../../server/services/dispatch/arrival-windows.js";
 import type { Urgency } from "../../../../server/services/dispatch/trades.js";
 
 const hour = 3_600_000;
@@ -70,6 +71,35 @@ function pool(seed: number, size: number, urgency: Urgency) {
 }
 
 describe("the quote's windows over a pool", () => {
+  it("offers each window once, though its contractors' windows came from different builds of the zone's grid", () => {
+    const seats = createSeatLedger(unread);
+    const at = Date.parse("2027-03-01T15:07:00Z"); // a day of its own: the zone's grid for it is built here
+    const zone = "America/Denver";
+    const occupancy: Occupancy = {
+      ...{ environment: "live", zone, urgency: "urgent", now: at, trade: "plumbing", state: "CO", readAt: at },
+      ...{ timelines: new Map(), daySeats: new Map() },
+    };
+    const match = (id: string, working_hours: Contractor["working_hours"]) => ({
+      contractor: {
+        ...{ id, time_zone: zone, working_hours, base_zip: null },
+        capacity: { concurrent_jobs: 2, jobs_per_day: 8 },
+      } as unknown as Contractor,
+      responseMinutes: 30,
+    });
+    const early = match("ctr_grid_a", alwaysWorking);
+    const alone = seats.openWindows(occupancy, [early]);
+    // eight other days ask for the zone's grid (a sandbox clock): the one of `at` is dropped, then built again
+    for (let day = 1; day <= 8; day++) bookableWindows(zone, "urgent", at + day * 24 * hour);
+    const late = match("ctr_grid_b", { ...alwaysWorking, sunday: [] }); // other hours: worked out afresh
+    const both = seats.openWindows(occupancy, [early, late]);
+    const starts = both.map((open) => open.window.start);
+    assert.equal(new Set(starts).size, starts.length, "no window twice");
+    assert.deepEqual(
+      starts,
+      alone.map((open) => open.window.start),
+    );
+  });
+
   for (const [seed, urgency] of [
     [1, "urgent"],
     [2, "routine"],
