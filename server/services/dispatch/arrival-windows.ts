@@ -45,8 +45,7 @@ interface Grid {
   from: number;
   windows: ArrivalWindow[];
 }
-/** Per zone, its grids by first day: a few, so that instants on other days (a sandbox's test clock beside live
- * traffic) neither rebuild a zone's grid at each turn nor hand out other objects for the same windows. */
+/** Per zone, its grids by first day: a sandbox clock on another day neither rebuilds nor re-creates today's. */
 const grids = new Map<string, Map<number, Grid>>();
 const gridsPerZone = 8;
 
@@ -118,10 +117,8 @@ interface Worked {
   windows: WorkedWindow[];
 }
 const worked = new WeakMap<object, Map<string, Worked>>();
-/** The same windows for the same hours: a contractor read afresh (a new object) finds them by its calendar's content
- * (re-planning reads each contractor anew: rebuilt per booking, they were a quarter of the dispatch day's CPU). */
+/** The same hours' windows for a contractor read afresh (a new object), by the calendar's content. */
 const byContent = new Map<string, Worked>();
-/** Distinct calendar and zone pairs kept at most (then the map starts afresh): a big pool's worth. */
 const maxByContent = 4096;
 
 function buildWorked(calendar: Calendar, zone: string, now: number): Worked {
@@ -140,8 +137,7 @@ function buildWorked(calendar: Calendar, zone: string, now: number): Worked {
   return { from, windows };
 }
 
-/** The grid windows the contractor works whole, around `now`; cached per contractor object (and per calendar) and zone,
- * for the day. */
+/** The grid windows the contractor works whole, around `now`; cached per contractor and zone, for the day. */
 export function workedWindows(contractor: Calendar, zone: string, now: number): WorkedWindow[] {
   let byZone = worked.get(contractor);
   if (!byZone) {

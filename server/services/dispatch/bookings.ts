@@ -175,8 +175,7 @@ function openWindowsOf(
   occupancy: Occupancy,
   matches: Pick<Match, "contractor" | "responseMinutes">[],
 ): OpenWindow[] {
-  // by start, not by object: a zone's grid is rebuilt when another day's instant asks for it (a sandbox clock), and a
-  // contractor's worked windows cached before then hold the earlier build's objects
+  // by start, not by object: worked windows cached from another build of the zone's grid hold other objects
   const open = new Map<number, { window: ArrivalWindow; earliest: number; technicians: number }>();
   for (const match of matches) {
     const time = jobTimeOf(match, occupancy); // the same for each of its windows

@@ -64,8 +64,7 @@ async function toNewRow(input: ContractorInput, pointer?: string): Promise<Contr
 const serves = (contractor: Contractor, trade: TradeCode, state: string) =>
   contractor.trades.includes(trade) && contractor.service_areas.some((area) => area.state === state);
 
-/** Each pool read's candidates by trade and state, worked out once: at ten times the dispatch day every quote, order
- * and assignment filtered 3,000 contractors (docs/decisions.md, "Scale"). */
+/** Each pool read's candidates by trade and state, worked out once (docs/decisions.md, "Scale"). */
 const serving = new WeakMap<readonly Contractor[], Map<string, readonly Contractor[]>>();
 
 function servingOf(pool: readonly Contractor[], trade: TradeCode, state: string): readonly Contractor[] {
@@ -154,7 +153,6 @@ export function createContractorService(db: Db, feed: ChangeFeed | null = null) 
 
     list: (filter: Parameters<typeof listContractors>[1]) => listContractors(db, filter),
 
-    /** The active contractors of a trade in a state, in id order; shared between callers: never changed. */
     async candidates(trade: TradeCode, state: string): Promise<readonly Contractor[]> {
       const pool = await activePool();
       return pool ? servingOf(pool, trade, state.toUpperCase()) : [];

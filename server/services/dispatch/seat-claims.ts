@@ -1,7 +1,5 @@
-// This instance's claims on the seats it picked: a technician's busy interval and a day seat, taken by every read
-// until the booking's write ends, then by the reads begun before it (docs/decisions.md#seats-and-the-booking-rule).
-// Per technician a list of busy intervals, looked up once per technician: at ten times the dispatch day a key per
-// quarter hour was most of a quote's time (docs/decisions.md, "Scale").
+// This instance's claims on the seats it picked, per technician and per day, taken by every read until the booking's
+// write ends, then by the reads begun before it (docs/decisions.md#seats-and-the-booking-rule, "Scale").
 import type { Booking } from "./booking-rule.js";
 import { dayKey, technicianKey } from "./booking-reads.js";
 import type { Busy } from "./technician-time.js";
@@ -9,10 +7,9 @@ import type { Busy } from "./technician-time.js";
 /** How long a written seat stays claimed for reads begun before its write ended. */
 const claimLingerMs = 10_000;
 
-/** A booking picked here, and when its write ended (Infinity while pending). */
 interface Claim {
   booking: Booking;
-  ended: number;
+  ended: number; // when its write ended; Infinity while pending
 }
 type ClaimMap = Map<string, Claim[]>;
 
@@ -29,7 +26,6 @@ function add(map: ClaimMap, key: string, booking: Booking): void {
   else map.set(key, [{ booking, ended: Infinity }]);
 }
 
-/** Drops what no read still needs: claims whose write ended more than claimLingerMs ago. */
 function purge(map: ClaimMap, now: number): void {
   for (const [key, claims] of map) {
     const kept = claims.filter((claim) => claim.ended >= now - claimLingerMs);
@@ -47,7 +43,6 @@ export function createClaims() {
     [days, dayKey(b.contractorId, b.day)],
   ];
   return {
-    /** Whether nothing is claimed (the common case of a quote: nothing to look up). */
     none: () => technicians.size === 0 && days.size === 0,
     /** The technician's claimed busy intervals that a read begun at `readAt` takes as busy. */
     busy(contractorId: string, technician: number, readAt: number): Busy[] {
@@ -62,7 +57,6 @@ export function createClaims() {
     hold(booking: Booking): void {
       for (const [map, key] of keysOf(booking)) add(map, key, booking);
     },
-    /** The booking's write ended (the same seats, whichever object carries them). */
     release(booking: Booking): void {
       const now = Date.now();
       for (const [map, key] of keysOf(booking))
