@@ -124,26 +124,23 @@ function arrivalsIn(
   return arrivals.sort((a, b) => a.arrival - b.arrival || a.technician - b.technician);
 }
 
-function hasDaySeat(claims: Claims, occupancy: Occupancy, contractor: Contractor, localDay: string): boolean {
+/** The contractor's lowest day seat on its local day neither taken in the read nor claimed here, or null. */
+function freeDaySeat(claims: Claims, occupancy: Occupancy, contractor: Contractor, localDay: string) {
   const { id, capacity } = contractor;
   const unclaimed = claims.none();
-  const free = lowestFree(occupancy.daySeats.get(dayKey(id, localDay)), capacity.jobs_per_day, (s) =>
+  return lowestFree(occupancy.daySeats.get(dayKey(id, localDay)), capacity.jobs_per_day, (s) =>
     unclaimed ? false : claims.daySeat(id, localDay, s, occupancy.readAt),
   );
-  return free !== null;
 }
 
 /** The contractor's earliest technician in a worked window and a day seat, or null when none can arrive in it. */
 function seatsIn(claims: Claims, occupancy: Occupancy, match: Match, worked: WorkedWindow): Booking | null {
-  const { id, capacity } = match.contractor;
+  const { id } = match.contractor;
   const { window, day: localDay } = worked;
-  const { environment, readAt: at } = occupancy;
+  const { environment } = occupancy;
   const [first] = arrivalsIn(claims, occupancy, match, worked);
   if (!first) return null;
-  const unclaimed = claims.none();
-  const daySeat = lowestFree(occupancy.daySeats.get(dayKey(id, localDay)), capacity.jobs_per_day, (s) =>
-    unclaimed ? false : claims.daySeat(id, localDay, s, at),
-  );
+  const daySeat = freeDaySeat(claims, occupancy, match.contractor, localDay);
   if (daySeat === null) return null;
   const { technician: seat, arrival, busy, driveMs } = first;
   const driveMinutes = Math.round(driveMs / 60_000);
@@ -189,7 +186,7 @@ function openWindowsOf(
         seen.earliest <= Math.max(worked.window.start, time.earliest)
       )
         continue;
-      if (!hasDaySeat(claims, occupancy, match.contractor, worked.day)) continue;
+      if (freeDaySeat(claims, occupancy, match.contractor, worked.day) === null) continue;
       const arrivals = arrivalsIn(claims, occupancy, match, worked, time);
       if (!arrivals.length) continue;
       const earliest = Math.min(seen?.earliest ?? Infinity, arrivals[0].arrival);

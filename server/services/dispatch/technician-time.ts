@@ -40,12 +40,6 @@ export const onSlots = (from: number, until: number): Busy => ({
   until: ceilTo(until, slotMs),
 });
 
-export function slotsOf(busy: Busy): number[] {
-  const slots: number[] = [];
-  for (let slot = busy.from; slot < busy.until; slot += slotMs) slots.push(slot);
-  return slots;
-}
-
 /** Expected minutes on site: the trade's typical billed hours per job (server/data/oews-wages.ts), as quoted. */
 export const expectedWorkMinutes = (trade: TradeCode) => Math.round(tradeWages[trade].typicalHours * 60);
 

@@ -8,7 +8,6 @@ import {
   earliestArrival,
   expectedWorkMinutes,
   onSlots,
-  slotsOf,
 } from "../../../../server/services/dispatch/technician-time.js";
 import { confidenceOf } from "../../../../server/services/dispatch/window-confidence.js";
 
@@ -60,7 +59,6 @@ describe("technicians' time", () => {
 
   it("keeps busy intervals on quarter hours, as technician_slots does", () => {
     assert.deepEqual(onSlots(at("13:37"), at("15:01")), { from: at("13:30"), until: at("15:15") });
-    assert.deepEqual(slotsOf({ from: at("13:30"), until: at("14:15") }), [at("13:30"), at("13:45"), at("14:00")]);
   });
 
   it("expects a trade's typical billed hours on site", () => {
