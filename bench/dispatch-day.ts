@@ -16,6 +16,7 @@ import { databases, type TestDatabase } from "../test/helpers/server.js";
 import { runFigures, type RunFigures } from "./dispatch-day/figures.js";
 import { dayLines, machineLine } from "./dispatch-day/report.js";
 import { runNewMatcher } from "./dispatch-day/new-run.js";
+import { runOnlineRule } from "./dispatch-day/online-rule.js";
 import { runBaseline, type RunResult, type World } from "./dispatch-day/simulate.js";
 import { dayOrders, everywhere, seedContractors, seededRandom, type Scope } from "./dispatch-day/world.js";
 
@@ -36,10 +37,13 @@ export interface DayResult {
   world: World;
   fresh: RunResult;
   baseline: RunResult;
-  figures: { fresh: RunFigures; baseline: RunFigures };
+  /** The online rule issue 42 sets as the reference, on the drive alone and bound by the response as well. */
+  online: { drive: RunResult; response: RunResult };
+  figures: { fresh: RunFigures; baseline: RunFigures; online: { drive: RunFigures; response: RunFigures } };
 }
 
-/** Seeds a fresh database with the day's pool, then runs the new matcher there and the baseline beside it. */
+/** Seeds a fresh database with the day's pool, then runs the new matcher there, and the baseline and the online
+ * rule beside it. */
 export async function simulateDay(database: TestDatabase, sizes: DaySizes = defaultSizes): Promise<DayResult> {
   const created = await database.create();
   const url = created.url;
@@ -74,8 +78,16 @@ export async function simulateDay(database: TestDatabase, sizes: DaySizes = defa
       seats: dispatch.seats,
       config,
     });
-    const figures = { fresh: runFigures(fresh, pool), baseline: runFigures(baseline, pool) };
-    return { sizes, database: database.name, world, fresh, baseline, figures };
+    const online = {
+      drive: runOnlineRule(world, { responseBound: false }),
+      response: runOnlineRule(world, { responseBound: true }),
+    };
+    const figures = {
+      fresh: runFigures(fresh, pool),
+      baseline: runFigures(baseline, pool),
+      online: { drive: runFigures(online.drive, pool), response: runFigures(online.response, pool) },
+    };
+    return { sizes, database: database.name, world, fresh, baseline, online, figures };
   } finally {
     await statistics.stop();
     await changes.stop();

@@ -36,16 +36,20 @@ interface Crew {
   hours: [number, number][];
 }
 
-/** Whether `at` lies in one of the intervals: a binary search. */
-function isWithin(hours: [number, number][], at: number): boolean {
+/** The first instant from `at` on inside one of the intervals (time-ordered), or undefined after the last: a
+ * binary search. */
+export function nextOpening(hours: [number, number][], at: number): number | undefined {
   let [lo, hi] = [0, hours.length];
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (hours[mid][1] <= at) lo = mid + 1;
     else hi = mid;
   }
-  return lo < hours.length && hours[lo][0] <= at;
+  return lo < hours.length ? Math.max(at, hours[lo][0]) : undefined;
 }
+
+/** Whether `at` lies in one of the intervals. */
+const isWithin = (hours: [number, number][], at: number) => nextOpening(hours, at) === at;
 
 /** The field of a pool, over `span` (ms since the epoch: its working hours are laid out for that span once). */
 export function createField(contractors: Contractor[], span: [number, number]) {

@@ -89,7 +89,8 @@ export const urgencyFigures = (outcomes: Outcome[]): UrgencyFigures[] => [
   figuresOf("all", outcomes),
 ];
 
-const localDay = (zone: string, ms: number) =>
+/** The day (YYYY-MM-DD) an instant falls on in `zone`. */
+export const localDay = (zone: string, ms: number) =>
   new Date(ms + offsetMinutes(zone, ms) * minute).toISOString().slice(0, 10);
 
 /** The time a contractor is committed to a job: with the ETA it promised at booking, a technician from the drive

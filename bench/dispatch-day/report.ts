@@ -64,9 +64,16 @@ function verdicts(
   return `- ${what}, new vs baseline: ${each.join("; ")}.`;
 }
 
+/** The online rule's on site within deadline, both readings, beside the new matcher's (each urgency, then all). */
+function onlineLine(fresh: RunFigures, online: DayResult["figures"]["online"]): string {
+  const shares = (f: RunFigures) =>
+    `${f.rows.map((r) => pct(r.onSiteInDeadline)).join(" / ")} (double-bookings ${f.doubleBookings.concurrent + f.doubleBookings.daily}, NTE breaches ${f.nteBreaches})`;
+  return `- on site within deadline, emergency / urgent / routine / scheduled / all, beside issue 42's online rule on the same field (dispatch-day/online-rule.ts): new ${fresh.rows.map((r) => pct(r.onSiteInDeadline)).join(" / ")}; the online rule, an arrival bounded by the drive alone ${shares(online.drive)}; the same rule, an arrival no sooner than the contractor's response for the urgency, as the new matcher's ETA ${shares(online.response)}.`;
+}
+
 /** The table and the checks of one database's run. */
 export function dayLines(result: DayResult): string[] {
-  const { fresh, baseline } = result.figures;
+  const { fresh, baseline, online } = result.figures;
   const { seed, orders, contractors, day } = result.sizes;
   return [
     `#### ${result.database === "pglite" ? "PGlite (embedded)" : "Postgres 15"}: seed ${seed}, ${orders} orders, ${contractors} contractors, ${day}`,
@@ -77,6 +84,7 @@ export function dayLines(result: DayResult): string[] {
     "",
     verdicts("assigned within deadline", fresh.rows, baseline.rows, (f) => f.assignedInDeadline),
     verdicts("on site within deadline", fresh.rows, baseline.rows, (f) => f.onSiteInDeadline),
+    onlineLine(fresh, online),
     kpis(fresh, result.fresh.calls),
     checks("new", fresh, result.fresh.calls),
     checks("baseline", baseline, result.baseline.calls),
@@ -115,6 +123,12 @@ pool's best price: 0.85×, 1.05× or 1.3×).
 - Baseline (dispatch-day/simulate.ts): the matcher before capacity and windows: rankMatches' first contractor gets
   each order the moment it arrives (held over its NTE as createOrder holds one); no capacity, window, re-match or
   escalation; in memory, as it books nothing.
+- Issue 42's online rule (dispatch-day/online-rule.ts), the reference it sets (79.2–80.2 % on this day): each
+  simulated minute the open orders, most urgent first, then the nearest deadline, each take the free technician of
+  a match within their NTE that arrives earliest by their deadline (inside the contractor's working hours, a day
+  seat left), busy from that minute until the job is done; the field's own drive and job length, no window, in
+  memory. Read two ways: an arrival bounded by the drive alone (the issue's), and an arrival no sooner than the
+  contractor's response for the urgency as well, the bound the new matcher's ETA keeps. It is reported on one line.
 - Field, the same for both (dispatch-day/field.ts): each contractor has concurrent_jobs technicians; a free one sets
   off for the job due first (15–45 min drive; for a booked job so as to arrive at its window's start, waiting at the
   door when early; at once when the window is already open, or, without a window, as soon as the job is assigned;

@@ -26,6 +26,12 @@ function capture(): { lines: Line[]; stream: Writable } {
   return { lines, stream };
 }
 
+/** The background jobs that read the database, as server/index.ts names them in its logs. */
+const backgroundJobs = [
+  ...["change-feed", "audit", "oauth-purge", "statistics", "webhooks", "sandbox", "dispatcher"],
+  ...["event-sequencer", "event-streams", "contractor-event-sequencer", "contractor-event-streams"],
+];
+
 describe("fault: log flood", function () {
   this.timeout(120_000);
   let db: PrivatePostgres;
@@ -72,11 +78,13 @@ describe("fault: log flood", function () {
       `      statuses ${[...statuses].join(",")}; ${lines.length} log lines: ${lines.map((l) => `${l.level} ${l.msg ?? ""}`).join(" | ")}`,
     );
     assert.ok(!statuses.has(500), "never a 500");
-    // One line for the requests and at most one per background job on the database (event sequencer, change feed,
-    // audit, webhooks, sandbox, SSE poller): a cause repeats only after the throttle's window.
+    // One line for the requests and at most one per background job on the database (server/index.ts startWorkers;
+    // which of them run into the outage within the loop depends on their timing): a cause repeats only after the
+    // throttle's window.
     const causes = lines.map((l) => (l.msg ?? "").split(":")[0]);
     assert.equal(new Set(causes).size, causes.length, `a cause logged twice: ${causes.join(", ")}`);
-    assert.ok(lines.length <= 7, `${lines.length} lines`);
+    const unknown = causes.filter((cause) => cause !== "database_unavailable" && !backgroundJobs.includes(cause));
+    assert.deepEqual(unknown, [], "every line is the requests' or a background job's");
     assert.ok(
       lines.every((l) => l.level <= 40),
       "at most warn",

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { scaleOf, simulateDay, type DayResult, type DaySizes } from "../../bench/dispatch-day.js";
 import { dayLines } from "../../bench/dispatch-day/report.js";
+import { fulfilmentDeadlineMinutes } from "../../server/services/dispatch/fulfilment-deadline.js";
 import { now, pinnedOffset } from "../../server/services/shared/clock.js";
 import { databases } from "../helpers/server.js";
 
@@ -68,6 +69,24 @@ for (const db of databases()) {
       const kpi = dayLines(result).find((line) => line.startsWith("- new, promises:"));
       assert.match(kpi ?? "", /ETA inside the booked window at booking \d+\.\d % \(n = \d+\)/);
       assert.match(kpi ?? "", /matcher time \d+\.\d ms per order/);
+    });
+
+    it("runs issue 42's online rule on the same day, both readings, within capacity and NTE, and reports it", () => {
+      for (const reading of ["drive", "response"] as const) {
+        const { outcomes } = result.online[reading];
+        assert.equal(outcomes.length, sizes.orders);
+        assert.deepEqual(result.figures.online[reading].doubleBookings, { concurrent: 0, daily: 0 });
+        assert.equal(result.figures.online[reading].nteBreaches, 0);
+        for (const o of outcomes.filter((o) => o.job)) {
+          const deadline = o.order.at + fulfilmentDeadlineMinutes[o.order.urgency] * 60_000;
+          assert.ok(o.job!.onSiteAt! <= deadline, `order ${o.order.index} taken only to arrive by its deadline`);
+        }
+      }
+      const line = dayLines(result).find((l) => l.includes("beside issue 42's online rule"));
+      assert.match(
+        line ?? "",
+        /new (\d+\.\d % \/ ){4}\d+\.\d %; the online rule, an arrival bounded by the drive alone/,
+      );
     });
 
     it("gives the baseline the same day and puts the wall clock back", () => {
