@@ -7,7 +7,7 @@
 // drive alone (the issue's), or no sooner than the contractor's response for the urgency as well, the bound our ETA
 // promise keeps (docs/decisions.md, "The issue's online rule, beside ours").
 import type { Contractor } from "../../server/services/dispatch/contractors.js";
-import { workingIntervals } from "../../server/services/dispatch/calendar.js";
+import { localToInstant, workingIntervals } from "../../server/services/dispatch/calendar.js";
 import { fulfilmentDeadlineMinutes } from "../../server/services/dispatch/fulfilment-deadline.js";
 import { rankMatches, type Match } from "../../server/services/dispatch/matching.js";
 import { isOverNte } from "../../server/services/dispatch/nte.js";
@@ -110,9 +110,11 @@ export function runOnlineRule(world: World, reading: OnlineReading): RunResult {
         wakeAt = Math.min(wakeAt, opening - delay);
         continue;
       }
-      const day = `${match.contractor.id}:${localDay(match.contractor.time_zone, t)}`;
+      const zone = match.contractor.time_zone;
+      const date = localDay(zone, t);
+      const day = `${match.contractor.id}:${date}`;
       if ((taken.get(day) ?? 0) >= match.contractor.capacity.jobs_per_day) {
-        wakeAt = Math.min(wakeAt, t + minute);
+        wakeAt = Math.min(wakeAt, localToInstant(zone, Date.parse(`${date}T00:00:00Z`) + 86_400_000)); // its next day
         continue;
       }
       best = { match, tech, arrival, day };
