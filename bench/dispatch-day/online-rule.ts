@@ -1,11 +1,8 @@
-// The reference issue 42 sets: "a technician who becomes free takes the most urgent order it can still reach"
-// (79.2–80.2 % on site within deadline on this day). Each minute, the open orders, most urgent first (then the
-// nearest deadline), each take the free technician of a match within their NTE that arrives earliest by their
-// deadline: in the contractor's working hours, with a day seat left on its clock, busy from that minute until
-// the job is done. The field's facts are the rule's (its drive and job length, once the job is taken), so the field
-// is this loop itself; no window is booked. In memory, like the baseline. Two readings of "can still reach": the
-// drive alone (the issue's), or no sooner than the contractor's response for the urgency as well, the bound our ETA
-// promise keeps (docs/decisions.md, "The issue's online rule, beside ours").
+// Issue 42's reference, "a technician who becomes free takes the most urgent order it can still reach": each minute
+// the open orders, most urgent first, take the free technician arriving earliest by their deadline (within NTE,
+// working hours, day seats), busy until the job is done. In memory, on the field's own drive and job length, no
+// window. Two readings: the drive alone bounds an arrival (the issue's), or the contractor's response as well (our
+// ETA's bound). Why: docs/decisions.md, "The issue's online rule, beside ours".
 import type { Contractor } from "../../server/services/dispatch/contractors.js";
 import { localToInstant, workingIntervals } from "../../server/services/dispatch/calendar.js";
 import { fulfilmentDeadlineMinutes } from "../../server/services/dispatch/fulfilment-deadline.js";
