@@ -51,6 +51,13 @@ export function nextOpening(hours: [number, number][], at: number): number | und
 /** Whether `at` lies in one of the intervals. */
 const isWithin = (hours: [number, number][], at: number) => nextOpening(hours, at) === at;
 
+/** A contractor's working intervals [start, end) over `span`, in time order. */
+export const workingHoursOf = (contractor: Contractor, span: [number, number]): [number, number][] =>
+  workingIntervals(contractor, new Date(span[0]), new Date(span[1])).map(({ start, end }) => [
+    start.getTime(),
+    end.getTime(),
+  ]);
+
 /** The field of a pool, over `span` (ms since the epoch: its working hours are laid out for that span once). */
 export function createField(contractors: Contractor[], span: [number, number]) {
   const byId = new Map(contractors.map((c) => [c.id, c]));
@@ -66,9 +73,7 @@ export function createField(contractors: Contractor[], span: [number, number]) {
     let crew = crews.get(id);
     if (!crew) {
       const contractor = byId.get(id)!;
-      const hours = workingIntervals(contractor, new Date(span[0]), new Date(span[1])).map(
-        ({ start, end }): [number, number] => [start.getTime(), end.getTime()],
-      );
+      const hours = workingHoursOf(contractor, span);
       crew = { freeAt: Array.from({ length: contractor.capacity.concurrent_jobs }, () => 0), queue: [], hours };
       crews.set(id, crew);
     }

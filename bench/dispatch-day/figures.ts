@@ -3,9 +3,8 @@
 // work, on real instants) and that timeline, never from the ledger's slots, so they check the ledger.
 import type { Contractor } from "../../server/services/dispatch/contractors.js";
 import { offsetMinutes } from "../../server/services/dispatch/calendar.js";
-import { fulfilmentDeadlineMinutes } from "../../server/services/dispatch/fulfilment-deadline.js";
 import { urgencies, type Urgency } from "../../server/services/dispatch/trades.js";
-import type { Outcome, RunResult } from "./simulate.js";
+import { deadlineOf, type Outcome, type RunResult } from "./simulate.js";
 import { expectedWorkMinutes } from "../../server/services/dispatch/technician-time.js";
 import { placeOf, travelMinutes } from "../../server/services/dispatch/travel.js";
 
@@ -53,7 +52,7 @@ function driveFigures(assigned: Outcome[]) {
 }
 
 function figuresOf(urgency: UrgencyFigures["urgency"], outcomes: Outcome[]): UrgencyFigures {
-  const deadline = (o: Outcome) => o.order.at + fulfilmentDeadlineMinutes[o.order.urgency] * minute;
+  const deadline = (o: Outcome) => deadlineOf(o.order);
   const assigned = outcomes.filter((o) => o.assignedAt !== undefined);
   const windowed = assigned.filter((o) => o.job?.window && o.job.onSiteAt !== undefined);
   const share = (n: number, of: number) => (of ? n / of : NaN);

@@ -4,14 +4,22 @@
 // window. Two readings: the drive alone bounds an arrival (the issue's), or the contractor's response as well (our
 // ETA's bound). Why: docs/decisions.md, "The online rule, beside ours".
 import type { Contractor } from "../../server/services/dispatch/contractors.js";
-import { localToInstant, workingIntervals } from "../../server/services/dispatch/calendar.js";
-import { fulfilmentDeadlineMinutes } from "../../server/services/dispatch/fulfilment-deadline.js";
-import { rankMatches, type Match } from "../../server/services/dispatch/matching.js";
+import { localToInstant } from "../../server/services/dispatch/calendar.js";
+import type { Match } from "../../server/services/dispatch/matching.js";
 import { isOverNte } from "../../server/services/dispatch/nte.js";
 import { urgencies } from "../../server/services/dispatch/trades.js";
-import { nextOpening } from "./field.js";
+import { nextOpening, workingHoursOf } from "./field.js";
 import { localDay } from "./figures.js";
-import { invoice, lastDeadline, spanOf, type Outcome, type RunResult, type World } from "./simulate.js";
+import {
+  deadlineOf,
+  invoice,
+  lastDeadline,
+  rankedFor,
+  spanOf,
+  type Outcome,
+  type RunResult,
+  type World,
+} from "./simulate.js";
 
 const minute = 60_000;
 
@@ -35,13 +43,7 @@ function crewsOf(world: World) {
   const hours = new Map<string, [number, number][]>();
   const hoursOf = (c: Contractor) => {
     let list = hours.get(c.id);
-    if (!list) {
-      list = workingIntervals(c, new Date(span[0]), new Date(span[1])).map(({ start, end }): [number, number] => [
-        start.getTime(),
-        end.getTime(),
-      ]);
-      hours.set(c.id, list);
-    }
+    if (!list) hours.set(c.id, (list = workingHoursOf(c, span)));
     return list;
   };
   const taken = new Map<string, number>();
@@ -62,15 +64,11 @@ export function runOnlineRule(world: World, reading: OnlineReading): RunResult {
     for (; next < world.orders.length && world.orders[next].at <= t; next++) {
       const order = world.orders[next];
       const nteCents = world.nte.get(order) ?? null;
-      const candidates = world.contractors.filter(
-        (c) => c.trades.includes(order.trade) && c.service_areas.some((a) => a.state === order.location.state),
-      );
-      const ranked = rankMatches(candidates, order);
+      const ranked = rankedFor(world, order);
       const matches = ranked.filter((m) => !isOverNte(nteCents, m.costCents));
       const outcome: Outcome = { order, nteCents, held: ranked.length > 0 && !matches.length, escalated: false };
       outcomes.push(outcome);
-      const deadline = order.at + fulfilmentDeadlineMinutes[order.urgency] * minute;
-      if (matches.length) open.push({ outcome, matches, deadline, wakeAt: t });
+      if (matches.length) open.push({ outcome, matches, deadline: deadlineOf(order), wakeAt: t });
     }
     open.sort(
       (a, b) =>

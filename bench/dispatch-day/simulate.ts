@@ -70,17 +70,24 @@ export const spanOf = (world: World): [number, number] => [
   world.orders[0].at - 86_400_000,
   world.orders[0].at + 31 * 86_400_000,
 ];
-export const lastDeadline = (orders: DayOrder[]) =>
-  Math.max(...orders.map((o) => o.at + fulfilmentDeadlineMinutes[o.urgency] * minute));
+/** When the order is due on site: its arrival plus its urgency's fulfilment deadline. */
+export const deadlineOf = (order: DayOrder) => order.at + fulfilmentDeadlineMinutes[order.urgency] * minute;
+export const lastDeadline = (orders: DayOrder[]) => Math.max(...orders.map(deadlineOf));
+
+/** The order's matches in the pool, best-ranked first (rankMatches over the contractors of its trade and state). */
+export const rankedFor = (world: World, order: DayOrder) =>
+  rankMatches(
+    world.contractors.filter(
+      (c) => c.trades.includes(order.trade) && c.service_areas.some((a) => a.state === order.location.state),
+    ),
+    order,
+  );
 export const invoice = (quoted: number, order: DayOrder) => Math.round(quoted * order.invoiceFactor);
 
 /** The baseline's decision for one order: its best-ranked contractor, unless the price is over the NTE. */
 function baselineOutcome(world: World, order: DayOrder, quoted: Map<FieldJob, number>): Outcome {
   const nteCents = world.nte.get(order) ?? null;
-  const candidates = world.contractors.filter(
-    (c) => c.trades.includes(order.trade) && c.service_areas.some((a) => a.state === order.location.state),
-  );
-  const best = rankMatches(candidates, order)[0];
+  const best = rankedFor(world, order)[0];
   const held = best !== undefined && isOverNte(nteCents, best.costCents);
   const outcome: Outcome = { order, nteCents, held, escalated: false };
   if (!best || held) return outcome;

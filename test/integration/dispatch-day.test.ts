@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { scaleOf, simulateDay, type DayResult, type DaySizes } from "../../bench/dispatch-day.js";
 import { dayLines } from "../../bench/dispatch-day/report.js";
-import { fulfilmentDeadlineMinutes } from "../../server/services/dispatch/fulfilment-deadline.js";
+import { deadlineOf } from "../../bench/dispatch-day/simulate.js";
 import { now, pinnedOffset } from "../../server/services/shared/clock.js";
 import { databases } from "../helpers/server.js";
 
@@ -78,8 +78,10 @@ for (const db of databases()) {
         assert.deepEqual(result.figures.online[reading].doubleBookings, { concurrent: 0, daily: 0 });
         assert.equal(result.figures.online[reading].nteBreaches, 0);
         for (const o of outcomes.filter((o) => o.job)) {
-          const deadline = o.order.at + fulfilmentDeadlineMinutes[o.order.urgency] * 60_000;
-          assert.ok(o.job!.onSiteAt! <= deadline, `order ${o.order.index} taken only to arrive by its deadline`);
+          assert.ok(
+            o.job!.onSiteAt! <= deadlineOf(o.order),
+            `order ${o.order.index} taken only to arrive by its deadline`,
+          );
         }
       }
       const line = dayLines(result).find((l) => l.includes("beside issue 42's online rule"));
