@@ -1,8 +1,9 @@
-// `npm run bench -- --only dispatch-day [--write]`: a simulated dispatch day replayed through the real services
-// (dispatch-day/new-run.ts) beside the matcher before capacity and windows (dispatch-day/simulate.ts), on the same
-// seeded world (dispatch-day/world.ts), with the figures of dispatch-day/figures.ts; `--write` puts them in
-// BENCHMARKS.md (dispatch-day/report.ts). PGlite in memory, and the local Postgres too when TEST_DATABASE_URL is set,
-// with the server's table statistics keeper; DISPATCH_DAY_ORDERS / _CONTRACTORS / _SEED change the day.
+// `npm run bench -- --only dispatch-day [--write]`: a simulated day through the real services (dispatch-day/new-run.ts)
+// beside the matcher before capacity and windows (simulate.ts) and issue 42's rule, on one seeded world (world.ts);
+// figures by figures.ts, `--write` to BENCHMARKS.md (report.ts). PGlite, and Postgres when TEST_DATABASE_URL is set;
+// DISPATCH_DAY_ORDERS / _CONTRACTORS / _SEED change the day, DISPATCH_DAY_OPTIMUM_INPUT=<file> writes it for the
+// offline optimum (dispatch-day/optimum-input.ts, optimum.py).
+import { writeFile } from "node:fs/promises";
 import { loadConfig } from "../server/config.js";
 import { createChangeFeed } from "../server/db/change-feed.js";
 import { createDb } from "../server/db/knex.js";
@@ -17,6 +18,7 @@ import { runFigures, type RunFigures } from "./dispatch-day/figures.js";
 import { dayLines, machineLine } from "./dispatch-day/report.js";
 import { runNewMatcher } from "./dispatch-day/new-run.js";
 import { runOnlineRule } from "./dispatch-day/online-rule.js";
+import { optimumInput } from "./dispatch-day/optimum-input.js";
 import { runBaseline, type RunResult, type World } from "./dispatch-day/simulate.js";
 import { dayOrders, everywhere, seedContractors, seededRandom, type Scope } from "./dispatch-day/world.js";
 
@@ -69,6 +71,8 @@ export async function simulateDay(database: TestDatabase, sizes: DaySizes = defa
       const best = rankMatches(await contractors.candidates(order.trade, order.location.state), order)[0];
       world.nte.set(order, order.nteFactor && best ? Math.round(best.costCents * order.nteFactor) : null);
     }
+    const inputFile = process.env.DISPATCH_DAY_OPTIMUM_INPUT;
+    if (inputFile) await writeFile(inputFile, JSON.stringify(await optimumInput(world)));
     const baseline = runBaseline(world);
     const fresh = await runNewMatcher(world, {
       db,
