@@ -1,9 +1,11 @@
 // Which contractor and window an order books: rank order for a requested window or a quoted contractor; else an
 // arrival by the order's deadline, sparing the contractors that take emergencies (the best-ranked for calm work, the
-// earliest for urgent), else the earliest arrival; within the NTE first. Why: docs/decisions.md, the booking rule.
+// shops too slow for urgent work first; the earliest for urgent), else the earliest arrival; within the NTE first.
+// Why: docs/decisions.md, the booking rule.
 import type { ArrivalWindow } from "./arrival-windows.js";
 import type { Environment } from "../shared/tenant.js";
-import type { Match } from "./matching.js";
+import { fulfilmentDeadlineMinutes } from "./fulfilment-deadline.js";
+import { responseMinutesOf, type Match } from "./matching.js";
 import { isOverNte } from "./nte.js";
 import type { Urgency } from "./trades.js";
 import type { Busy } from "./technician-time.js";
@@ -77,6 +79,10 @@ function earlierOf(matches: Match[], first: BookedMatch | null, second: BookedMa
   return matches.indexOf(first.match) < matches.indexOf(second.match) ? first : second;
 }
 
+/** Whether the contractor's response lets it reach urgent work by its deadline at all. */
+const canReachUrgent = (match: Match) =>
+  responseMinutesOf(match.contractor, "urgent") <= fulfilmentDeadlineMinutes.urgent;
+
 const partition = <T>(items: T[], test: (item: T) => boolean): [T[], T[]] => [
   items.filter(test),
   items.filter((item) => !test(item)),
@@ -84,16 +90,20 @@ const partition = <T>(items: T[], test: (item: T) => boolean): [T[], T[]] => [
 
 /** The pick of a job with a deadline: an arrival by it from the contractors that take no emergencies first (an
  * emergency can go to no one else), then from those that do; the best-ranked such match for calm work (it loses
- * nothing by waiting inside its deadline), the earliest for urgent work; else the earliest arrival of all. */
+ * nothing by waiting inside its deadline), from the shops that could never reach urgent work first, the earliest for
+ * urgent work; else the earliest arrival of all. */
 function byDeadline(deadline: number, calm: boolean) {
   return (matches: Match[], firstSeat: FirstSeat): BookedMatch | null => {
     const [outfits, shops] = partition(matches, (match) => match.contractor.emergency_capable);
-    if (calm)
+    if (calm) {
+      const [slow, fast] = partition(shops, (match) => !canReachUrgent(match));
       return (
-        firstBy(shops, firstSeat, deadline) ??
+        firstBy(slow, firstSeat, deadline) ??
+        firstBy(fast, firstSeat, deadline) ??
         firstBy(outfits, firstSeat, deadline) ??
         earliestAcross(matches, firstSeat)
       );
+    }
     // urgent: each side's earliest arrival once; the earliest of all is the earlier of the two
     const shop = earliestAcross(shops, firstSeat);
     if (shop && shop.booking.arrival <= deadline) return shop;

@@ -30,6 +30,10 @@ function coverageOf(contractor: Contractor, location: JobLocation): Coverage {
   return "state";
 }
 
+/** The contractor's response for the urgency: its base response, shorter for urgent work, 15 minutes at least. */
+export const responseMinutesOf = (contractor: Pick<Contractor, "base_response_minutes">, urgency: Urgency) =>
+  Math.max(15, Math.round(contractor.base_response_minutes * responseFactor[urgency]));
+
 /** Emergencies need an emergency-capable contractor; response time shrinks with urgency. */
 export function rankMatches(
   candidates: readonly Contractor[],
@@ -44,7 +48,7 @@ export function rankMatches(
     .map(({ contractor, coverage }) => ({
       contractor,
       coverage,
-      responseMinutes: Math.max(15, Math.round(contractor.base_response_minutes * responseFactor[job.urgency])),
+      responseMinutes: responseMinutesOf(contractor, job.urgency),
       costCents: jobCents((contractor.hourly_rate_cents / 100) * multiplier, hours),
     }))
     .sort(

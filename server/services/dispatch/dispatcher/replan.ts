@@ -29,7 +29,8 @@ const deadlineSql = fulfilmentDeadlineSql("orders");
 
 type LateRow = Pick<OrderRow, "id" | "account" | "environment"> & { contractor_id: string };
 
-/** Orders booked to arrive after a deadline still ahead, technician not set off, window the dispatch's own. */
+/** Orders booked to arrive after a deadline still ahead, technician not set off (by its status: en_route is the
+ * contractor's report), window the dispatch's own. */
 function lateOrders(db: Db, account: string | undefined): Promise<LateRow[]> {
   const now = tenantNow(db, "orders", nowDate());
   return db("orders")
@@ -39,7 +40,6 @@ function lateOrders(db: Db, account: string | undefined): Promise<LateRow[]> {
     .whereNotNull("b.seat")
     .whereRaw(`b.arrival_at > ${deadlineSql}`)
     .whereRaw(`${deadlineSql} > ?`, [now])
-    .whereRaw("b.busy_from > ?", [now])
     .modify(scopeOf("orders", account))
     .orderByRaw(`${deadlineSql}, orders.id`)
     .limit(pageSize)

@@ -87,7 +87,10 @@ function plannedJob(read: DayRead, contractor: Contractor, now: number): Planned
     daySeat: read.day_seat,
     arrival: read.arrival_ms,
     deadline: read.created_ms + fulfilmentDeadlineMinutes[read.urgency] * 60_000,
-    movable: read.seat !== null && notSetOffStatuses.includes(read.status) && !read.window_fixed && busy.from > now,
+    // set off is the contractor's report (en_route), not our estimate of its departure: until then a job still to
+    // come may move
+    movable:
+      read.seat !== null && notSetOffStatuses.includes(read.status) && !read.window_fixed && read.arrival_ms > now,
     time: jobTimeOf({ contractor, responseMinutes }, job),
     windows: workedWindows(contractor, stateTimeZone(read.state), now),
   };

@@ -26,9 +26,11 @@ interface Free {
   costCents?: number;
   /** Takes emergencies (emergency_capable). */
   outfit?: boolean;
+  /** base_response_minutes: 60 by default, 30 for urgent work; over 240 it never reaches urgent work in 2 hours. */
+  base?: number;
 }
-const matchOf = ({ id, costCents = 10_000, outfit = false }: Free): Match => ({
-  contractor: { id, emergency_capable: outfit } as Contractor,
+const matchOf = ({ id, costCents = 10_000, outfit = false, base = 60 }: Free): Match => ({
+  contractor: { id, emergency_capable: outfit, base_response_minutes: base } as Contractor,
   coverage: "state",
   responseMinutes: 30,
   costCents,
@@ -135,6 +137,22 @@ describe("booking rule", () => {
         ];
         assert.equal(pick(mixed, "routine", { deadline }), "shop@8");
         assert.equal(pick(mixed, "routine", { deadline: 6 * hour }), "outfit@2"); // the shop is too late
+      });
+
+      it("gives calm work first to the shops too slow for urgent work, while one arrives by the deadline", () => {
+        const shops: Free[] = [
+          { id: "fast", hours: [4] }, // urgent response 30 minutes: it can take urgent work
+          { id: "slow", hours: [8], base: 300 }, // urgent response 150 minutes: past urgent work's 2 hours
+          { id: "outfit", hours: [2], outfit: true, base: 300 },
+        ];
+        for (const urgency of ["routine", "scheduled"] as const) {
+          assert.equal(pick(shops, urgency, { deadline }), "slow@8");
+          assert.equal(pick(shops, urgency, { deadline: 6 * hour }), "fast@4"); // the slow shop is too late
+          assert.equal(pick(shops, urgency, { deadline: 3 * hour }), "outfit@2"); // only the outfit by then
+        }
+        assert.equal(pick(shops, "urgent", { deadline }), "fast@4"); // urgent work: the earliest arrival
+        // 240 minutes (120 for urgent work) still reaches urgent work by its deadline: rank order decides
+        assert.equal(pick([shops[0], { ...shops[1], base: 240 }], "routine", { deadline }), "fast@4");
       });
 
       it("takes urgent work's earliest arrival by the deadline, sparing the matches that take emergencies", () => {
