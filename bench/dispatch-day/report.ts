@@ -175,9 +175,10 @@ work the best contractor by its deadline"): a booking holds a technician from th
 contractor's base ZIP to the job's) to the end of the trade's expected work, and a window is quoted or booked only
 when a technician arrives inside it. A job without a chosen window or contractor takes an arrival by its deadline
 from the contractors that take no emergencies first (an urgent job the earliest such arrival, a routine or
-scheduled one the best-ranked such match), else the earliest arrival any capable contractor's technician can make
-(within the NTE first, always). Re-planning (docs/decisions.md, "Re-planning"): a job no technician reaches by its
-deadline moves the calmer jobs in its way on one technician (not set off, due later, the window the dispatch's own)
+scheduled one the best-ranked such match, from the shops too slow for urgent work first), else the earliest arrival
+any capable contractor's technician can make (within the NTE first, always). Re-planning (docs/decisions.md,
+"Re-planning"): a job no technician reaches by its deadline moves the calmer jobs in its way on one technician (not
+reported en route, due later, the window the dispatch's own)
 to later arrivals still by their own deadlines, and a job booked late is brought by its deadline at a later sweep;
 every move is an \`order.rescheduled\` by dispatch, which the field follows when its technician has not set off, and
 a moved job's ETA and commitment are counted from its last booking.
@@ -189,5 +190,8 @@ and 48.7 % of quotes leading with a window under way; matcher time 143.4 ms per 
 the rule by the deadline (4b1f6e2, every job the earliest arrival): 68.5 % (14.6 / 53.4 / 79.1 / 91.8 %), window
 adherence 99.3 %, escalated 335. Before re-planning (c62cab6, the rule by the deadline): 72.8 % (26.2 / 63.7 / 80.0
 / 91.8 %), window adherence 99.4 %, ETA in window 100 % (n = 1781), escalated 284, 96 never assigned, 123 held,
-matcher time 37.4 ms per order on a quiet machine. Issue 42's 79.2 % (the online rule) is not reached (its 25 % of
-emergencies is); what still misses, and the alternatives measured: docs/decisions.md, "Re-planning".`;
+matcher time 37.4 ms per order on a quiet machine. Before calm work went first to the shops too slow for urgent work
+and re-planning waited for a technician's report of setting off (642a82f): 74.6 % (27.2 / 66.9 / 82.3 / 91.5 %),
+window adherence 99.4 %, 57 re-plans. Issue 42's 79.2 % (the online rule) is not reached (its 25 % of emergencies
+is); against the best achievable day and the alternatives measured: docs/decisions.md, "The best achievable day,
+under each bound".`;
