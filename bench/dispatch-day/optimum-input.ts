@@ -1,7 +1,7 @@
 // The seeded day as the offline optimum reads it (bench/dispatch-day/optimum.py): each order's matches within its
 // NTE with the field's drive and work, our planned drive and work, the response; each contractor's crew, working
-// intervals and local days. Minutes from the first order. `DISPATCH_DAY_OPTIMUM_INPUT=<file>` writes it from the
-// bench's first database. Why: docs/decisions.md, "The best achievable day, under each bound".
+// intervals and local days. Minutes from the first order. `DISPATCH_DAY_OPTIMUM_INPUT=<file>` writes it in each
+// database's run (the last one's stays). Why: docs/decisions.md, "The best achievable day, under each bound".
 import { localToInstant } from "../../server/services/dispatch/calendar.js";
 import { isOverNte } from "../../server/services/dispatch/nte.js";
 import { expectedWorkMinutes } from "../../server/services/dispatch/technician-time.js";
@@ -47,6 +47,7 @@ export async function optimumInput(world: World): Promise<OptimumInput> {
     const nte = world.nte.get(order) ?? null;
     const matches = rankedFor(world, order).filter((m) => !isOverNte(nte, m.costCents));
     for (const m of matches) used.add(m.contractor.id);
+    const place = placeOf(order.location);
     return {
       index: order.index,
       urgency: order.urgency,
@@ -58,21 +59,30 @@ export async function optimumInput(world: World): Promise<OptimumInput> {
       matches: matches.map((m) => ({
         c: m.contractor.id,
         response: m.responseMinutes,
-        geo: travelMinutes(m, placeOf(order.location)),
+        geo: travelMinutes(m, place),
       })),
     };
   });
+  const span = spanOf(world);
+  const daysByZone = new Map<string, [number, string][]>();
+  /** Each local day's start in `zone` (minutes from the first order) with its date, around the day's deadlines. */
+  const dayStartsIn = (zone: string) => {
+    let starts = daysByZone.get(zone);
+    if (starts) return starts;
+    daysByZone.set(zone, (starts = []));
+    for (let t = t0 - 2 * day; t < last + 2 * day; t += day) {
+      const date = localDay(zone, t);
+      starts.push([of(localToInstant(zone, Date.parse(`${date}T00:00:00Z`))), date]);
+    }
+    return starts;
+  };
   const contractors = world.contractors
     .filter((c) => used.has(c.id))
     .map((c) => {
-      const hours = workingHoursOf(c, spanOf(world))
+      const hours = workingHoursOf(c, span)
         .filter(([start, end]) => end > t0 - day && start < last)
         .map(([start, end]): [number, number] => [of(start), of(end)]);
-      const dayStarts: [number, string][] = [];
-      for (let t = t0 - 2 * day; t < last + 2 * day; t += day) {
-        const date = localDay(c.time_zone, t);
-        dayStarts.push([of(localToInstant(c.time_zone, Date.parse(`${date}T00:00:00Z`))), date]);
-      }
+      const dayStarts = dayStartsIn(c.time_zone);
       return {
         id: c.id,
         name: c.name,
