@@ -1,6 +1,6 @@
 // Re-planning one contractor's day (pure): a job that would arrive after its fulfilment deadline (booked so, or not
-// yet booked) arrives by it on a free technician, or by moving the calmer jobs in its way on one technician (not set
-// off, due later) to later arrivals still by their own deadlines. Why: docs/decisions.md, "Re-planning".
+// yet booked) arrives by it on a free technician, or by moving the jobs in its way on one technician (not set off;
+// due later, still by their own deadlines, or already booked past theirs). Why: docs/decisions.md, "Re-planning".
 import { bookableUntilBeforeEndMs, type WorkedWindow } from "./arrival-windows.js";
 import { lowestFree } from "./bookings.js";
 import { earliestArrival, overlaps, type Busy, type JobTime, type Placement } from "./technician-time.js";
@@ -88,13 +88,21 @@ function place(
   return best;
 }
 
-/** The calmer jobs of `rest` that `late` may move: not set off, due after it, on `seat`. */
-const calmerOn = (rest: PlannedJob[], late: PlannedJob, seat: number) =>
-  rest.filter((job) => job.movable && job.seat === seat && job.deadline > late.deadline);
+/** Whether a job is booked to arrive after its own deadline: a promise already broken, which yields to one that can
+ * still be kept (it moves to its earliest arrival after, announced as every move). */
+const isPastDeadline = (job: PlannedJob) => job.arrival > job.deadline;
 
-/** `late` by its deadline beside `rest`: on a free technician, else on the technician where moving its calmer jobs
- * in the way (the calmest placed first, each to its earliest arrival by its own deadline) brings it earliest;
- * nobody else moves. */
+/** The jobs of `rest` that `late` may move, on `seat`, not set off: the calmer ones (due after it) and those booked
+ * past their own deadline. */
+const calmerOn = (rest: PlannedJob[], late: PlannedJob, seat: number) =>
+  rest.filter((job) => job.movable && job.seat === seat && (job.deadline > late.deadline || isPastDeadline(job)));
+
+/** How late a moved job may arrive: by its own deadline, or at any time once booked past it. */
+const untilFor = (job: PlannedJob) => (isPastDeadline(job) ? Infinity : job.deadline);
+
+/** `late` by its deadline beside `rest`: on a free technician, else on the technician where moving the jobs in its
+ * way (calmer, or past their deadline; each to its earliest arrival by its own deadline or, past it, at all) brings it
+ * earliest; nobody else moves. */
 function bringBy(ledger: DayLedger, late: PlannedJob, rest: PlannedJob[], now: number): Replan | null {
   const alone = place(ledger, late, rest, [], { now, until: late.deadline });
   if (alone) return { late: alone, yielded: [] };
@@ -112,8 +120,13 @@ function bringBy(ledger: DayLedger, late: PlannedJob, rest: PlannedJob[], now: n
     if (daySeat === null) continue;
     moved.daySeat = daySeat;
     const yielded: Move[] = [];
-    for (const job of [...inWay].sort((a, b) => a.deadline - b.deadline || a.orderId.localeCompare(b.orderId))) {
-      const placed = place(ledger, job, kept, [moved, ...yielded], { now, until: job.deadline });
+    // those bound by a deadline first, the most pressing first; those past theirs after them
+    const order = (a: PlannedJob, b: PlannedJob) =>
+      Number(isPastDeadline(a)) - Number(isPastDeadline(b)) ||
+      a.deadline - b.deadline ||
+      a.orderId.localeCompare(b.orderId);
+    for (const job of [...inWay].sort(order)) {
+      const placed = place(ledger, job, kept, [moved, ...yielded], { now, until: untilFor(job) });
       if (!placed) break;
       yielded.push(placed);
     }

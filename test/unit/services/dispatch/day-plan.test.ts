@@ -1,7 +1,7 @@
 // Re-planning one contractor's day, pure (server/services/dispatch/day-plan.ts): a late job is brought by its
-// deadline alone when a technician is free, else by moving the calmer jobs in its way on one technician, each still
-// by its own deadline; nothing else moves, and nothing that has set off, is the customer's choice, or would be made
-// late moves.
+// deadline alone when a technician is free, else by moving the jobs in its way on one technician (calmer ones still
+// by their own deadlines, or ones already booked past theirs); nothing that has set off, is the customer's choice, or
+// would be made late moves.
 import { strict as assert } from "node:assert";
 import { replanLate, wayFor, type PlannedJob } from "../../../../server/services/dispatch/day-plan.js";
 import { workedWindows } from "../../../../server/services/dispatch/arrival-windows.js";
@@ -91,6 +91,32 @@ describe("re-planning one contractor's day", () => {
     assert.equal(replanLate({ concurrent: 2, perDay: 8, jobs: [past] }, "u1", now), null);
     const setOff = job("u1", 0, at("14:00"), at("12:00"), { movable: false });
     assert.equal(replanLate({ concurrent: 2, perDay: 8, jobs: [setOff] }, "u1", now), null);
+  });
+
+  it("moves a job booked past its own deadline out of the way of one that can still be kept, to its earliest after", () => {
+    const broken = job("p2", 0, at("10:30"), now); // due by 10:00, booked for 10:30: a promise already broken
+    const plan = replanLate({ concurrent: 1, perDay: 8, jobs: [urgent, broken] }, "u1", now);
+    assert.equal(plan?.late.placement.arrival, at("10:30"));
+    assert.deepEqual(
+      plan.yielded.map((move) => move.orderId),
+      ["p2"],
+    );
+    assert.equal(plan.yielded[0].placement.arrival, at("12:30"), "straight after the urgent job's work and its drive");
+    const unbooked = { time, windows, deadline: at("12:00") };
+    assert.deepEqual(
+      wayFor({ concurrent: 1, perDay: 8, jobs: [broken] }, unbooked, now).map((move) => move.orderId),
+      ["p2"],
+    );
+  });
+
+  it("places the jobs still bound by their deadlines before one past its own", () => {
+    const tight = job("r2", 0, at("11:00"), at("13:00")); // in the way, and must stay by 13:00
+    const broken = job("p3", 0, at("10:30"), now);
+    const plan = replanLate({ concurrent: 1, perDay: 8, jobs: [urgent, tight, broken] }, "u1", now);
+    assert.equal(plan?.late.placement.arrival, at("10:30"));
+    const arrivals = new Map(plan.yielded.map((move) => [move.orderId, move.placement.arrival]));
+    assert.equal(arrivals.get("r2"), at("12:30"));
+    assert.equal(arrivals.get("p3"), at("14:30"));
   });
 
   it("keeps within the day seats: a full day moves nobody onto it", () => {
