@@ -177,9 +177,10 @@ when a technician arrives inside it. A job without a chosen window or contractor
 from the contractors that take no emergencies first (an urgent job the earliest such arrival, a routine or
 scheduled one the best-ranked such match, from the shops too slow for urgent work first), else the earliest arrival
 any capable contractor's technician can make (within the NTE first, always). Re-planning (docs/decisions.md,
-"Re-planning"): a job no technician reaches by its deadline moves the calmer jobs in its way on one technician (not
-reported en route, due later, the window the dispatch's own)
-to later arrivals still by their own deadlines, and a job booked late is brought by its deadline at a later sweep;
+"Re-planning"): a job no technician reaches by its deadline moves the jobs in its way on one technician (not
+reported en route, the window the dispatch's own): those due later to later arrivals still by their own deadlines,
+those booked past their own deadline to their earliest later arrivals; and a job booked late is brought by its
+deadline at a later sweep;
 every move is an \`order.rescheduled\` by dispatch, which the field follows when its technician has not set off, and
 a moved job's ETA and commitment are counted from its last booking.
 

@@ -146,7 +146,8 @@ export interface paths {
          *     **Re-planning:** when no technician can arrive by a job's fulfilment deadline, the jobs in the way on one
          *     technician that are due later, whose technician has not set off (`pending_dispatch` or `dispatched`) and
          *     whose window the dispatch chose (not one the customer requested or moved, nor one the contractor moved), may
-         *     be moved to a later arrival, each still by its own deadline, so that it can; and an order booked to arrive
+         *     be moved to a later arrival, each still by its own deadline, so that it can (so may a job already booked to
+         *     arrive after its own deadline, whatever its urgency, to its earliest later arrival); and an order booked to arrive
          *     after its deadline is brought by it at a later dispatcher pass when a technician frees up or calmer jobs can
          *     make way. Every such move keeps the contractor and the price and is announced: `order.rescheduled` with
          *     `rescheduled_by: dispatch` and the window before, then `order.eta_updated` (the ETA stays inside the new

@@ -2,8 +2,9 @@
 // database, with contractors working all week so any instant will do: an urgent job nobody reaches by its deadline
 // moves a routine job that has not set off to a later time still by its own deadline, both announced
 // (order.rescheduled, rescheduled_by dispatch, with the window before; job.rescheduled on the contractor's feed); a
-// job booked late is brought by its deadline at the sweep once a technician frees up; a window the customer chose
-// never moves; and two instances re-planning the same late jobs at once never book a technician twice.
+// job booked late is brought by its deadline at the sweep once a technician frees up; a job already booked past its
+// deadline makes way for one that can still be kept; a window the customer chose never moves; and two instances
+// re-planning the same late jobs at once never book a technician twice.
 import assert from "node:assert/strict";
 import { anchorageContractor } from "../fixtures/requests.js";
 import { postOrder, recordEvent } from "../fixtures/orders.js";
@@ -155,6 +156,36 @@ for (const db of databases()) {
       assert.ok(
         sameWindow(event.previous_arrival_window, booked.window) && sameWindow(event.arrival_window, now.window),
       );
+      await assertNoOverlap(t, contractor.id);
+    });
+
+    it("moves a job already booked past its deadline out of the way of one that can still be kept", async () => {
+      const contractor = await addContractor(t, "hvac"); // two and a half hours a job, one technician
+      // urgent jobs until the technician is busy past a routine job's deadline: all but the first are already late
+      const routineDeadline = Date.now() + deadlineMs.routine;
+      const urgent: string[] = [];
+      for (let busyUntil = 0; busyUntil < routineDeadline && urgent.length < 16;) {
+        urgent.push((await order(t, key, { trade: "hvac", urgency: "urgent" })).id);
+        busyUntil = (await storedPromise(t, urgent.at(-1)!)).eta + 150 * minute; // the trade's expected work
+      }
+      const before = new Map(await Promise.all(urgent.map(async (id) => [id, await storedPromise(t, id)] as const)));
+      assert.ok([...before.values()].slice(1).every((p) => !p.onTime && p.inWindow));
+      const routine = await order(t, key, { trade: "hvac", urgency: "routine" });
+      const kept = await promise(t, key, routine.id);
+      assert.ok(kept.onTime && kept.inWindow, JSON.stringify(kept.view.eta));
+      // one late urgent job made way (the one it delays least), announced; the others stay as booked
+      const moved = [];
+      for (const id of urgent) {
+        const events = await rescheduled(t, id);
+        if (!events.length) continue;
+        const now = await storedPromise(t, id);
+        assert.ok(now.eta > before.get(id)!.eta && now.inWindow);
+        assert.equal(events[0].rescheduled_by, "dispatch");
+        assert.ok(sameWindow(events[0].previous_arrival_window, before.get(id)!.window));
+        moved.push(id);
+      }
+      assert.equal(moved.length, 1);
+      assert.notEqual(moved[0], urgent[0], "the urgent job still on time never yields to calm work");
       await assertNoOverlap(t, contractor.id);
     });
 

@@ -34,7 +34,7 @@ export interface Move {
 export interface Replan {
   /** The late job, now arriving by its deadline. */
   late: Move;
-  /** The calmer jobs moved later to make way for it, each still by its own deadline (none when a technician was free). */
+  /** The jobs moved later to make way for it (none when a technician was free). */
   yielded: Move[];
 }
 
@@ -44,12 +44,10 @@ export interface DayLedger {
   jobs: PlannedJob[];
 }
 
-/** The day seat a job takes on `day` beside the seats `taken`: the one it holds there when free, else the lowest free
- * one, or null. */
+/** The day seat a job takes on `day` beside `taken`: its own there when free, else the lowest free one, or null. */
 const daySeatOn = (ledger: DayLedger, held: Pick<PlannedJob, "day" | "daySeat">, day: string, taken: Set<number>) =>
   held.day === day && !taken.has(held.daySeat) ? held.daySeat : lowestFree(taken, ledger.perDay);
 
-/** The day seats `jobs` hold on `day`. */
 const seatsOn = (jobs: PlannedJob[], day: string) => jobs.filter((job) => job.day === day).map((job) => job.daySeat);
 
 /** The earliest placement of `job` by `until` (ms) on any technician, beside `others`; the day seat it keeps on its own
@@ -88,51 +86,63 @@ function place(
   return best;
 }
 
-/** Whether a job is booked to arrive after its own deadline: a promise already broken, which yields to one that can
- * still be kept (it moves to its earliest arrival after, announced as every move). */
+/** A job booked to arrive after its own deadline: a promise already broken, which yields to one still kept. */
 const isPastDeadline = (job: PlannedJob) => job.arrival > job.deadline;
 
-/** The jobs of `rest` that `late` may move, on `seat`, not set off: the calmer ones (due after it) and those booked
- * past their own deadline. */
+/** The jobs of `rest` on `seat` that `late` may move: not set off; due after it, or past their own deadline. */
 const calmerOn = (rest: PlannedJob[], late: PlannedJob, seat: number) =>
   rest.filter((job) => job.movable && job.seat === seat && (job.deadline > late.deadline || isPastDeadline(job)));
 
-/** How late a moved job may arrive: by its own deadline, or at any time once booked past it. */
+/** A moved job arrives by its own deadline, or at any time once booked past it. */
 const untilFor = (job: PlannedJob) => (isPastDeadline(job) ? Infinity : job.deadline);
 
-/** `late` by its deadline beside `rest`: on a free technician, else on the technician where moving the jobs in its
- * way (calmer, or past their deadline; each to its earliest arrival by its own deadline or, past it, at all) brings it
- * earliest; nobody else moves. */
+const byPressure = (a: PlannedJob, b: PlannedJob) =>
+  Number(isPastDeadline(a)) - Number(isPastDeadline(b)) ||
+  a.deadline - b.deadline ||
+  a.orderId.localeCompare(b.orderId);
+
+/** `late` at `moved`, `calmer` set aside: the jobs in its way placed again (those still due first), or null. */
+function wayAt(ledger: DayLedger, moved: Move, calmer: PlannedJob[], others: PlannedJob[], now: number) {
+  const inWay = calmer.filter((job) => overlaps(job.busy, moved.placement.busy));
+  const kept = [...others, ...calmer.filter((job) => !inWay.includes(job))];
+  const day = moved.worked.day;
+  const daySeat = daySeatOn(ledger, { day, daySeat: moved.daySeat }, day, new Set(seatsOn(kept, day)));
+  if (daySeat === null) return null;
+  const late = { ...moved, daySeat };
+  const yielded: Move[] = [];
+  for (const job of [...inWay].sort(byPressure)) {
+    const placed = place(ledger, job, kept, [late, ...yielded], { now, until: untilFor(job) });
+    if (!placed) return null;
+    yielded.push(placed);
+  }
+  const delay = yielded.reduce((sum, move) => {
+    const job = inWay.find((j) => j.orderId === move.orderId)!;
+    return sum + (isPastDeadline(job) ? Math.max(0, move.placement.arrival - job.arrival) : 0);
+  }, 0);
+  return { late, yielded, delay };
+}
+
+/** `late` by its deadline beside `rest`: on a free technician, else on one technician moving the jobs in its way
+ * (all set aside, or one past its deadline alone): the plan delaying those already late least, then the earliest. */
 function bringBy(ledger: DayLedger, late: PlannedJob, rest: PlannedJob[], now: number): Replan | null {
   const alone = place(ledger, late, rest, [], { now, until: late.deadline });
   if (alone) return { late: alone, yielded: [] };
-  let best: Replan | null = null;
+  let best: (Replan & { delay: number }) | null = null;
+  const better = (a: { delay: number; late: Move }, b: typeof best) =>
+    !b || a.delay < b.delay || (a.delay === b.delay && a.late.placement.arrival < b.late.placement.arrival);
   for (let seat = 0; seat < ledger.concurrent; seat++) {
     const calmer = calmerOn(rest, late, seat);
     if (!calmer.length) continue;
     const others = rest.filter((job) => !calmer.includes(job));
-    const moved = place(ledger, late, others, [], { now, until: late.deadline, seat });
-    if (!moved || (best && moved.placement.arrival >= best.late.placement.arrival)) continue;
-    const inWay = calmer.filter((job) => overlaps(job.busy, moved.placement.busy));
-    const kept = [...others, ...calmer.filter((job) => !inWay.includes(job))];
-    const day = moved.worked.day;
-    const daySeat = daySeatOn(ledger, { day, daySeat: moved.daySeat }, day, new Set(seatsOn(kept, day)));
-    if (daySeat === null) continue;
-    moved.daySeat = daySeat;
-    const yielded: Move[] = [];
-    // those bound by a deadline first, the most pressing first; those past theirs after them
-    const order = (a: PlannedJob, b: PlannedJob) =>
-      Number(isPastDeadline(a)) - Number(isPastDeadline(b)) ||
-      a.deadline - b.deadline ||
-      a.orderId.localeCompare(b.orderId);
-    for (const job of [...inWay].sort(order)) {
-      const placed = place(ledger, job, kept, [moved, ...yielded], { now, until: untilFor(job) });
-      if (!placed) break;
-      yielded.push(placed);
+    const asides = calmer.some(isPastDeadline) ? [calmer, ...calmer.map((job) => [job])] : [calmer];
+    for (const aside of asides) {
+      const beside = [...others, ...calmer.filter((job) => !aside.includes(job))];
+      const moved = place(ledger, late, beside, [], { now, until: late.deadline, seat });
+      const way = moved && wayAt(ledger, moved, aside, beside, now);
+      if (way && better(way, best)) best = way;
     }
-    if (yielded.length === inWay.length) best = { late: moved, yielded };
   }
-  return best;
+  return best && { late: best.late, yielded: best.yielded };
 }
 
 /** The re-plan that brings booked job `lateId` by its deadline, or null (on time already, past it, or not movable). */
@@ -147,8 +157,7 @@ export function replanLate(ledger: DayLedger, lateId: string, now: number): Repl
   );
 }
 
-/** The calmer jobs to move so that a job not yet booked (`time`, `windows`, due by `deadline`) arrives by its
- * deadline here: none when it fits without a move (the booking rule places it) or when no moves make it fit. */
+/** The jobs to move so that a job not yet booked arrives by its deadline here: none when it fits or nothing can. */
 export function wayFor(ledger: DayLedger, job: Pick<PlannedJob, "time" | "windows" | "deadline">, now: number) {
   const unbooked: PlannedJob = {
     ...job,

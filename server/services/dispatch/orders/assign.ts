@@ -44,7 +44,7 @@ export interface Assigner {
   contractors: ContractorService;
   seats: SeatLedger;
   config: Pick<Config, "offerDeadlineMinutes" | "publicBaseUrl">;
-  /** Moves the calmer jobs in the way of a job nobody reaches by its deadline (orders/make-way.ts); the dispatcher's. */
+  /** Moves the jobs in the way of a job nobody reaches by its deadline (orders/make-way.ts); the dispatcher's. */
   makeWay?: (job: WayJob, matches: Match[]) => Promise<boolean>;
 }
 

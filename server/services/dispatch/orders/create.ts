@@ -120,7 +120,7 @@ async function planOf(
   if (outcome.kind === "none" && requested)
     throw requested.unavailable(whyNoneBooks(contractors, requested.window, zone, now.getTime()));
   if (requested || input.quote_id || !isLate(outcome, deadline)) return outcome;
-  // nobody arrives by the deadline: a calmer job may make way, then a fresh read books by it
+  // nobody arrives by the deadline: the jobs in the way may move, then a fresh read books by it
   const way = { environment: tenant.environment, trade, state: location.state, location, urgency, deadline };
   const base = baseUrlOf(creation.config.publicBaseUrl, request.origin);
   if (!(await makeWay(creation.db, base, { ...way, nte_cents: input.nte_cents ?? null }, matches))) return outcome;

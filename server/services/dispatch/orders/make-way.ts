@@ -1,7 +1,7 @@
 // Contractors' days as re-planning reads them (each booking with its order's deadline and whether the dispatch may
 // move it), and a move written: the booking's seats, the order's window and ETA, order.rescheduled by `dispatch`.
-// Making way: a job that no technician can reach by its deadline moves the calmer jobs in its way first (day-plan.ts;
-// why: docs/decisions.md, "Re-planning").
+// Making way: a job that no technician can reach by its deadline moves the jobs in its way first, calmer ones or ones
+// booked past their own deadline (day-plan.ts; why: docs/decisions.md, "Re-planning").
 import type { Knex } from "knex";
 import type { Db } from "../../../db/knex.js";
 import type { OrderRow } from "../../../db/tables/dispatch.js";
@@ -133,7 +133,7 @@ export const isLate = (outcome: BookingOutcome, deadline: number) =>
   (outcome.kind === "assign" && outcome.plan.booking.arrival > deadline);
 
 /** Makes way for the job at the first match (within its NTE; those that take no emergencies first) where moving the
- * calmer jobs in its way lets it arrive by its deadline: true when they moved, so that a fresh read books the job. */
+ * jobs in its way lets it arrive by its deadline: true when they moved, so that a fresh read books the job. */
 export async function makeWay(db: Db, base: string, job: WayJob, matches: Match[]): Promise<boolean> {
   const within = matches.filter((match) => !isOverNte(job.nte_cents, match.costCents));
   const ordered = [

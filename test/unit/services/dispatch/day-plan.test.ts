@@ -119,6 +119,18 @@ describe("re-planning one contractor's day", () => {
     assert.equal(arrivals.get("p3"), at("14:30"));
   });
 
+  it("of the jobs already late, moves the one it delays least", () => {
+    const first = job("p1", 0, at("10:30"), now); // both booked past their deadlines, one after the other
+    const second = job("p2", 0, at("12:30"), now);
+    const unbooked = { time, windows, deadline: at("14:00") };
+    const moves = wayFor({ concurrent: 1, perDay: 8, jobs: [first, second] }, unbooked, now);
+    // arriving at 10:30 would send p1 to 14:30 (four hours later); at 12:30 it sends p2 there, two hours later
+    assert.deepEqual(
+      moves.map((move) => [move.orderId, move.placement.arrival]),
+      [["p2", at("14:30")]],
+    );
+  });
+
   it("keeps within the day seats: a full day moves nobody onto it", () => {
     const tomorrow = job("u1", 0, at("09:00", "02"), at("12:00"), { day: "2026-12-02" });
     const full = [0, 1].map((n) =>
