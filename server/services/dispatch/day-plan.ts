@@ -90,7 +90,7 @@ function place(
 const isPastDeadline = (job: PlannedJob) => job.arrival > job.deadline;
 
 /** The jobs of `rest` on `seat` that `late` may move: not set off; due after it, or past their own deadline. */
-const calmerOn = (rest: PlannedJob[], late: PlannedJob, seat: number) =>
+const movableOn = (rest: PlannedJob[], late: PlannedJob, seat: number) =>
   rest.filter((job) => job.movable && job.seat === seat && (job.deadline > late.deadline || isPastDeadline(job)));
 
 /** A moved job arrives by its own deadline, or at any time once booked past it. */
@@ -101,10 +101,10 @@ const byPressure = (a: PlannedJob, b: PlannedJob) =>
   a.deadline - b.deadline ||
   a.orderId.localeCompare(b.orderId);
 
-/** `late` at `moved`, `calmer` set aside: the jobs in its way placed again (those still due first), or null. */
-function wayAt(ledger: DayLedger, moved: Move, calmer: PlannedJob[], others: PlannedJob[], now: number) {
-  const inWay = calmer.filter((job) => overlaps(job.busy, moved.placement.busy));
-  const kept = [...others, ...calmer.filter((job) => !inWay.includes(job))];
+/** `late` at `moved`, `aside` set aside: the jobs in its way placed again (those still due first), or null. */
+function wayAt(ledger: DayLedger, moved: Move, aside: PlannedJob[], others: PlannedJob[], now: number) {
+  const inWay = aside.filter((job) => overlaps(job.busy, moved.placement.busy));
+  const kept = [...others, ...aside.filter((job) => !inWay.includes(job))];
   const day = moved.worked.day;
   const daySeat = daySeatOn(ledger, { day, daySeat: moved.daySeat }, day, new Set(seatsOn(kept, day)));
   if (daySeat === null) return null;
@@ -131,12 +131,12 @@ function bringBy(ledger: DayLedger, late: PlannedJob, rest: PlannedJob[], now: n
   const better = (a: { delay: number; late: Move }, b: typeof best) =>
     !b || a.delay < b.delay || (a.delay === b.delay && a.late.placement.arrival < b.late.placement.arrival);
   for (let seat = 0; seat < ledger.concurrent; seat++) {
-    const calmer = calmerOn(rest, late, seat);
-    if (!calmer.length) continue;
-    const others = rest.filter((job) => !calmer.includes(job));
-    const asides = calmer.some(isPastDeadline) ? [calmer, ...calmer.map((job) => [job])] : [calmer];
+    const movable = movableOn(rest, late, seat);
+    if (!movable.length) continue;
+    const others = rest.filter((job) => !movable.includes(job));
+    const asides = movable.some(isPastDeadline) ? [movable, ...movable.map((job) => [job])] : [movable];
     for (const aside of asides) {
-      const beside = [...others, ...calmer.filter((job) => !aside.includes(job))];
+      const beside = [...others, ...movable.filter((job) => !aside.includes(job))];
       const moved = place(ledger, late, beside, [], { now, until: late.deadline, seat });
       const way = moved && wayAt(ledger, moved, aside, beside, now);
       if (way && better(way, best)) best = way;
