@@ -20,6 +20,7 @@ import {
 import { until } from "../helpers/wait.js";
 import type { Schemas } from "../../server/types/contract.js";
 import { alwaysWorking } from "../../server/services/dispatch/working-hours.js";
+import { now } from "../../server/services/shared/clock.js";
 
 type S = Schemas;
 type Window = S["ArrivalWindow"];
@@ -161,12 +162,18 @@ for (const db of databases()) {
 
     it("moves a job already booked past its deadline out of the way of one that can still be kept", async () => {
       const contractor = await addContractor(t, "hvac"); // two and a half hours a job, one technician
-      // urgent jobs until the technician is busy past a routine job's deadline: all but the first are already late
-      const routineDeadline = Date.now() + deadlineMs.routine;
+      // urgent jobs until the technician is busy past a routine job's deadline (or through the urgent horizon: the
+      // next is accepted unassigned), on the server's clock: all but the first are already late
+      const routineDeadline = now() + deadlineMs.routine;
       const urgent: string[] = [];
       for (let busyUntil = 0; busyUntil < routineDeadline && urgent.length < 16;) {
-        urgent.push((await order(t, key, { trade: "hvac", urgency: "urgent" })).id);
-        busyUntil = (await storedPromise(t, urgent.at(-1)!)).eta + 150 * minute; // the trade's expected work
+        const body = { description: "Re-planning test.", reference_id: `rp-${++references}`, location: anchorage };
+        const response = await postOrder(t, { "x-api-key": key }, { ...body, trade: "hvac", urgency: "urgent" });
+        const answer = (await response.json()) as { order: S["OrderSummary"] };
+        if (response.status === 202) break;
+        assert.equal(response.status, 201, JSON.stringify(answer));
+        urgent.push(answer.order.id);
+        busyUntil = (await storedPromise(t, answer.order.id)).eta + 150 * minute; // the trade's expected work
       }
       const before = new Map(await Promise.all(urgent.map(async (id) => [id, await storedPromise(t, id)] as const)));
       assert.ok([...before.values()].slice(1).every((p) => !p.onTime && p.inWindow));
@@ -178,8 +185,8 @@ for (const db of databases()) {
       for (const id of urgent) {
         const events = await rescheduled(t, id);
         if (!events.length) continue;
-        const now = await storedPromise(t, id);
-        assert.ok(now.eta > before.get(id)!.eta && now.inWindow);
+        const after = await storedPromise(t, id);
+        assert.ok(after.eta > before.get(id)!.eta && after.inWindow);
         assert.equal(events[0].rescheduled_by, "dispatch");
         assert.ok(sameWindow(events[0].previous_arrival_window, before.get(id)!.window));
         moved.push(id);
