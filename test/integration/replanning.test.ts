@@ -45,11 +45,16 @@ async function addContractor(t: TestServer, trade: S["TradeCode"], technicians =
 }
 
 let references = 0;
-async function order(t: TestServer, key: string, job: Record<string, unknown>) {
+/** Posts an order of the test: its status and answer, whatever they are. */
+async function post(t: TestServer, key: string, job: Record<string, unknown>) {
   const body = { description: "Re-planning test.", reference_id: `rp-${++references}`, location: anchorage, ...job };
   const response = await postOrder(t, { "x-api-key": key }, body);
-  const answer = (await response.json()) as { order: S["OrderSummary"] };
-  assert.equal(response.status, 201, JSON.stringify(answer));
+  return { status: response.status, answer: (await response.json()) as { order: S["OrderSummary"] } };
+}
+
+async function order(t: TestServer, key: string, job: Record<string, unknown>) {
+  const { status, answer } = await post(t, key, job);
+  assert.equal(status, 201, JSON.stringify(answer));
   return answer.order;
 }
 
@@ -167,11 +172,9 @@ for (const db of databases()) {
       const routineDeadline = now() + deadlineMs.routine;
       const urgent: string[] = [];
       for (let busyUntil = 0; busyUntil < routineDeadline && urgent.length < 16;) {
-        const body = { description: "Re-planning test.", reference_id: `rp-${++references}`, location: anchorage };
-        const response = await postOrder(t, { "x-api-key": key }, { ...body, trade: "hvac", urgency: "urgent" });
-        const answer = (await response.json()) as { order: S["OrderSummary"] };
-        if (response.status === 202) break;
-        assert.equal(response.status, 201, JSON.stringify(answer));
+        const { status, answer } = await post(t, key, { trade: "hvac", urgency: "urgent" });
+        if (status === 202) break;
+        assert.equal(status, 201, JSON.stringify(answer));
         urgent.push(answer.order.id);
         busyUntil = (await storedPromise(t, answer.order.id)).eta + 150 * minute; // the trade's expected work
       }

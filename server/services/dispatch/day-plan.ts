@@ -110,20 +110,18 @@ function wayAt(ledger: DayLedger, moved: Move, aside: PlannedJob[], others: Plan
   if (daySeat === null) return null;
   const late = { ...moved, daySeat };
   const yielded: Move[] = [];
+  let delay = 0; // how much later the jobs already past their deadline now come
   for (const job of [...inWay].sort(byPressure)) {
     const placed = place(ledger, job, kept, [late, ...yielded], { now, until: untilFor(job) });
     if (!placed) return null;
     yielded.push(placed);
+    if (isPastDeadline(job)) delay += Math.max(0, placed.placement.arrival - job.arrival);
   }
-  const delay = yielded.reduce((sum, move) => {
-    const job = inWay.find((j) => j.orderId === move.orderId)!;
-    return sum + (isPastDeadline(job) ? Math.max(0, move.placement.arrival - job.arrival) : 0);
-  }, 0);
   return { late, yielded, delay };
 }
 
 /** `late` by its deadline beside `rest`: on a free technician, else on one technician moving the jobs in its way
- * (all set aside, or one past its deadline alone): the plan delaying those already late least, then the earliest. */
+ * (all set aside; each alone too when one is past its deadline): the plan delaying those late least, then earliest. */
 function bringBy(ledger: DayLedger, late: PlannedJob, rest: PlannedJob[], now: number): Replan | null {
   const alone = place(ledger, late, rest, [], { now, until: late.deadline });
   if (alone) return { late: alone, yielded: [] };
@@ -134,7 +132,8 @@ function bringBy(ledger: DayLedger, late: PlannedJob, rest: PlannedJob[], now: n
     const movable = movableOn(rest, late, seat);
     if (!movable.length) continue;
     const others = rest.filter((job) => !movable.includes(job));
-    const asides = movable.some(isPastDeadline) ? [movable, ...movable.map((job) => [job])] : [movable];
+    const eachAlone = movable.length > 1 && movable.some(isPastDeadline); // one alone is all of them
+    const asides = eachAlone ? [movable, ...movable.map((job) => [job])] : [movable];
     for (const aside of asides) {
       const beside = [...others, ...movable.filter((job) => !aside.includes(job))];
       const moved = place(ledger, late, beside, [], { now, until: late.deadline, seat });
